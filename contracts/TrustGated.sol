@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
+import {ShortString, ShortStrings} from "@openzeppelin/contracts/utils/ShortStrings.sol";
+import {IERC8004IdentityRegistry} from "./interfaces/IERC8004IdentityRegistry.sol";
+import {ITrustOracle} from "./interfaces/ITrustOracle.sol";
+import {TrustPolicyLib} from "./TrustPolicyLib.sol";
+import {TrustPolicy, TrustRecord, TrustRefusal} from "./TrustTypes.sol";
+
+/// @title TrustGated
+/// @notice Abstract base for contracts that admit an AI agent only while the trust oracle vouches for it.
+///         Inherit it, pass a `TrustGateConfig` to its constructor, and put `onlyTrustedAgent(agentId)` on
+///         the functions to gate (or call `_requireTrustedAgent(agentId, account)` when the account to check
+///         is not the direct caller, as in a hook called by another contract).
+/// @dev Each check makes one `getScore` call to the oracle and, when the policy asks for it, up to four
+///      calls to the ERC-8004 identity registry. It fails closed: the call reverts with a custom error
+///      carrying the values found and required when the oracle reverts or answers something that is not a
+///      well-formed record, when there is no record, when the record is dated in the future or is older
+///      than `maxAge`, when the score is below `minScore`, when the sybil severity is above
+///      `maxSybilSeverity`, and (optionally) when the account does not control the agent (owner, approved
+///      account, operator, or the agent wallet registered in the identity registry).
+///
+///      For inheritors: the checks live in the non-virtual `_requireTrustedAgent` and `onlyTrustedAgent`;
+///      they cannot be skipped by an override. The one extension point is `_validateTrustPolicy`, to add
+///      constraints on the policy the owner may set (call `super` first). The policy is held per gate
+///      and only its owner (two-step ownership transfer) can change it; every change is an event.
+///      The agent domain (the chain id and registry name under which agents are looked up) is immutable.
+abstract contract TrustGated is Ownable2Step {
+    using ShortStrings for ShortString;
+    using ShortStrings for string;
+
+    /// @notice Constructor arguments of a gate.
+    /// @param oracle The trust oracle to read (on Base: `0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4`).
+    /// @param identityRegistry The ERC-8004 identity registry used by the controller check; may be the
+    ///        zero address when the policy never requires it.
+    /// @param agentChainId The chain on which the gated agents are registered (the oracle's `chainId`).
+    /// @param agentRegistry The oracle's registry name for the gated agents, at most 31 bytes (`erc8004`).
+    /// @param policy The initial policy.
+    struct TrustGateConfig {
+        address oracle;
+        address identityRegistry;
+        uint256 agentChainId;
+        string agentRegistry;
+        TrustPolicy policy;
+    }
+
+    /// @dev Oracle address and policy, packed into one storage slot so that a check costs one SLOAD.
+    struct GateSlot {
+        ITrustOracle oracle;
+        uint8 minScore;
+        uint8 maxSybilSeverity;
+        uint32 maxAge;
+        bool requireController;
+    }
+
+    /// @dev Bytes of an oracle's revert data or malformed answer kept in the revert of a gated call.
+    uint256 private constant MAX_ORACLE_DATA = 256;
+
+    GateSlot private _gate;
+    IERC8004IdentityRegistry private immutable _identityRegistry;
+    uint256 private immutable _agentChainId;
+    ShortString private immutable _agentRegistry;
+
+    /// @notice The oracle call reverted (or the oracle address has no code and the call failed).
+    error TrustOracleUnavailable(address oracle, bytes reason);
+    /// @notice The oracle answered something that is not a well-formed `getScore` result.
+    error TrustOracleMalformedResponse(address oracle, bytes response);
+    /// @notice The oracle holds no record of the agent.
+    error TrustRecordMissing(uint256 agentId, uint256 chainId, string registry);
+    /// @notice The agent's record is dated after the current block.
+    error TrustRecordFromFuture(uint256 agentId, uint40 updatedAt, uint256 blockTimestamp);
+    /// @notice The agent's record is older than the policy's `maxAge`.
+    error TrustRecordStale(uint256 agentId, uint40 updatedAt, uint32 maxAge, uint256 blockTimestamp);
+    /// @notice The agent's score is below the policy's `minScore`.
+    error TrustScoreTooLow(uint256 agentId, uint8 score, uint8 minScore);
+    /// @notice The agent's sybil severity is above the policy's `maxSybilSeverity`.
+    error SybilSeverityTooHigh(uint256 agentId, uint8 sybilSeverity, uint8 maxSybilSeverity);
+    /// @notice The identity registry could not name the agent's owner (agent not registered, or registry failing).
+    error AgentIdentityUnavailable(address identityRegistry, uint256 agentId);
+    /// @notice `account` is neither the owner, an approved account, an operator nor the agent wallet of the agent.
+    error NotAgentController(uint256 agentId, address account);
+
+    /// @notice The oracle address has no code.
+    error InvalidTrustOracle(address oracle);
+    /// @notice A policy's `minScore` is above the highest score.
+    error MinScoreOutOfRange(uint8 minScore, uint8 maxScore);
+    /// @notice A policy's `maxSybilSeverity` is above the highest sybil code.
+    error MaxSybilSeverityOutOfRange(uint8 maxSybilSeverity, uint8 highestCode);
+    /// @notice A policy's `maxAge` is 0, which no record could meet.
+    error ZeroMaxAge();
+    /// @notice A policy requires the controller check but the gate has no identity registry.
+    error IdentityRegistryNotSet();
+
+    /// @notice Emitted when the policy changes (also once at deployment, with an all-zero previous policy).
+    event TrustPolicyChanged(TrustPolicy previousPolicy, TrustPolicy newPolicy);
+    /// @notice Emitted when the oracle changes (also once at deployment, from the zero address).
+    event TrustOracleChanged(address indexed previousOracle, address indexed newOracle);
+
+    /// @notice Reverts unless `agentId` passes the gate's policy, with the caller as the account.
+    /// @param agentId The agent's id in the gate's registry.
+    modifier onlyTrustedAgent(uint256 agentId) {
+        _requireTrustedAgent(agentId, _msgSender());
+        _;
+    }
+
+    /// @param config The oracle, identity registry, agent domain and initial policy.
+    /// @param initialOwner The account allowed to change the policy and the oracle.
+    constructor(TrustGateConfig memory config, address initialOwner) Ownable(initialOwner) {
+        _identityRegistry = IERC8004IdentityRegistry(config.identityRegistry);
+        _agentChainId = config.agentChainId;
+        _agentRegistry = config.agentRegistry.toShortString();
+        _setTrustOracle(config.oracle);
+        _setTrustPolicy(config.policy);
+    }
+
+    /// @notice Replaces the policy. Only the owner.
+    /// @param policy The new policy.
+    function setTrustPolicy(TrustPolicy calldata policy) external onlyOwner {
+        _setTrustPolicy(policy);
+    }
+
+    /// @notice Points the gate at another oracle. Only the owner.
+    /// @param oracle The new oracle; must have code.
+    function setTrustOracle(address oracle) external onlyOwner {
+        _setTrustOracle(oracle);
+    }
+
+    /// @notice The current policy.
+    /// @return policy The policy.
+    function trustPolicy() public view returns (TrustPolicy memory policy) {
+        GateSlot memory gate = _gate;
+        return TrustPolicy(gate.minScore, gate.maxSybilSeverity, gate.maxAge, gate.requireController);
+    }
+
+    /// @notice The oracle the gate reads.
+    /// @return The oracle address.
+    function trustOracle() external view returns (address) {
+        return address(_gate.oracle);
+    }
+
+    /// @notice The identity registry used by the controller check (zero when none).
+    /// @return The registry address.
+    function identityRegistry() external view returns (address) {
+        return address(_identityRegistry);
+    }
+
+    /// @notice The agent domain: the chain id and registry name under which agents are looked up.
+    /// @return chainId The chain on which gated agents are registered.
+    /// @return registry The oracle's registry name.
+    function agentDomain() external view returns (uint256 chainId, string memory registry) {
+        return (_agentChainId, _agentRegistry.toString());
+    }
+
+    /// @notice What a gated call by `account` for `agentId` would do now, without sending it, so that a front
+    ///         end can explain a refusal before the user signs.
+    /// @param agentId The agent's id in the gate's registry.
+    /// @param account The account that would make the call (checked only when the policy requires it).
+    /// @return allowed Whether the call would pass the gate.
+    /// @return refusal Why it would be refused (`None` when allowed); each value matches one custom error.
+    /// @return record The oracle record read (zero when the oracle failed or holds no record).
+    function trustVerdict(uint256 agentId, address account)
+        external
+        view
+        returns (bool allowed, TrustRefusal refusal, TrustRecord memory record)
+    {
+        (refusal, record,) = _evaluateTrust(agentId, account, _gate);
+        allowed = refusal == TrustRefusal.None;
+    }
+
+    /// @notice Reverts with the matching custom error unless `agentId` passes the policy for `account`.
+    /// @dev Non-virtual on purpose: inheritors cannot weaken the check.
+    /// @param agentId The agent's id in the gate's registry.
+    /// @param account The account acting for the agent (the controller check applies to it).
+    /// @return record The record that passed, for inheritors that want the score.
+    function _requireTrustedAgent(uint256 agentId, address account) internal view returns (TrustRecord memory record) {
+        GateSlot memory gate = _gate;
+        TrustRefusal refusal;
+        bytes memory oracleData;
+        (refusal, record, oracleData) = _evaluateTrust(agentId, account, gate);
+        if (refusal == TrustRefusal.None) return record;
+        _revertWith(refusal, agentId, account, record, gate, oracleData);
+    }
+
+    /// @notice Extension point: checks a policy before it is stored. Overrides must call `super`.
+    /// @dev The base refuses a `minScore` above 100, a `maxSybilSeverity` above 4, a zero `maxAge`, and a
+    ///      controller requirement without an identity registry.
+    /// @param policy The policy about to be stored.
+    function _validateTrustPolicy(TrustPolicy memory policy) internal view virtual {
+        if (policy.minScore > TrustPolicyLib.MAX_SCORE) {
+            revert MinScoreOutOfRange(policy.minScore, TrustPolicyLib.MAX_SCORE);
+        }
+        if (policy.maxSybilSeverity > TrustPolicyLib.SYBIL_HEAVY) {
+            revert MaxSybilSeverityOutOfRange(policy.maxSybilSeverity, TrustPolicyLib.SYBIL_HEAVY);
+        }
+        if (policy.maxAge == 0) revert ZeroMaxAge();
+        if (policy.requireController && address(_identityRegistry) == address(0)) revert IdentityRegistryNotSet();
+    }
+
+    /// @notice Whether `account` controls `agentId` in the identity registry: its owner, the account approved
+    ///         for it, an operator of its owner, or its registered agent wallet.
+    /// @param agentId The agent id (ERC-721 token id in the identity registry).
+    /// @param account The account to check.
+    /// @return known False when the registry could not name an owner (unregistered agent or failing registry).
+    /// @return controls True when `account` controls the agent.
+    function _agentControlledBy(uint256 agentId, address account) internal view returns (bool known, bool controls) {
+        address registry = address(_identityRegistry);
+        if (registry == address(0)) return (false, false);
+        uint256 owner;
+        (known, owner) = _staticWord(registry, abi.encodeCall(IERC8004IdentityRegistry.ownerOf, (agentId)));
+        if (!known || owner == 0 || owner > type(uint160).max) return (false, false);
+        if (address(uint160(owner)) == account) return (true, true);
+        (bool ok, uint256 word) =
+            _staticWord(registry, abi.encodeCall(IERC8004IdentityRegistry.getAgentWallet, (agentId)));
+        if (ok && word != 0 && word == uint256(uint160(account))) return (true, true);
+        (ok, word) = _staticWord(registry, abi.encodeCall(IERC8004IdentityRegistry.getApproved, (agentId)));
+        if (ok && word != 0 && word == uint256(uint160(account))) return (true, true);
+        (ok, word) = _staticWord(
+            registry, abi.encodeCall(IERC8004IdentityRegistry.isApprovedForAll, (address(uint160(owner)), account))
+        );
+        return (true, ok && word == 1);
+    }
+
+    function _setTrustPolicy(TrustPolicy memory policy) private {
+        _validateTrustPolicy(policy);
+        TrustPolicy memory previous = trustPolicy();
+        GateSlot storage gate = _gate;
+        gate.minScore = policy.minScore;
+        gate.maxSybilSeverity = policy.maxSybilSeverity;
+        gate.maxAge = policy.maxAge;
+        gate.requireController = policy.requireController;
+        emit TrustPolicyChanged(previous, policy);
+    }
+
+    function _setTrustOracle(address oracle) private {
+        if (oracle.code.length == 0) revert InvalidTrustOracle(oracle);
+        address previous = address(_gate.oracle);
+        _gate.oracle = ITrustOracle(oracle);
+        emit TrustOracleChanged(previous, oracle);
+    }
+
+    /// @dev The whole decision, shared by the view and the enforcing path so that they cannot disagree.
+    function _evaluateTrust(uint256 agentId, address account, GateSlot memory gate)
+        private
+        view
+        returns (TrustRefusal refusal, TrustRecord memory record, bytes memory oracleData)
+    {
+        (refusal, record, oracleData) = _readRecord(gate.oracle, agentId);
+        if (refusal != TrustRefusal.None) return (refusal, record, oracleData);
+        refusal = TrustPolicyLib.evaluate(
+            record, TrustPolicy(gate.minScore, gate.maxSybilSeverity, gate.maxAge, gate.requireController), block.timestamp
+        );
+        if (refusal != TrustRefusal.None || !gate.requireController) return (refusal, record, oracleData);
+        (bool known, bool controls) = _agentControlledBy(agentId, account);
+        if (!known) refusal = TrustRefusal.AgentIdentityUnavailable;
+        else if (!controls) refusal = TrustRefusal.NotAgentController;
+    }
+
+    /// @dev One `getScore` call. Copies at most 128 bytes of a normal answer (no return-data bomb) and checks
+    ///      that each word fits its type and that the score is in range; otherwise reports the failure.
+    function _readRecord(ITrustOracle oracle, uint256 agentId)
+        private
+        view
+        returns (TrustRefusal refusal, TrustRecord memory record, bytes memory oracleData)
+    {
+        bytes memory callData = abi.encodeCall(ITrustOracle.getScore, (agentId, _agentChainId, _agentRegistry.toString()));
+        bool success;
+        uint256 size;
+        uint256 score;
+        uint256 tier;
+        uint256 sybil;
+        uint256 updatedAt;
+        assembly ("memory-safe") {
+            success := staticcall(gas(), oracle, add(callData, 0x20), mload(callData), 0, 0)
+            size := returndatasize()
+            if and(success, gt(size, 0x7f)) {
+                let ptr := mload(0x40)
+                returndatacopy(ptr, 0, 0x80)
+                score := mload(ptr)
+                tier := mload(add(ptr, 0x20))
+                sybil := mload(add(ptr, 0x40))
+                updatedAt := mload(add(ptr, 0x60))
+            }
+        }
+        if (!success) return (TrustRefusal.OracleUnavailable, record, _boundedReturnData(size));
+        if (
+            size < 0x80 || score > TrustPolicyLib.MAX_SCORE || tier > type(uint8).max || sybil > type(uint8).max
+                || updatedAt > type(uint40).max
+        ) {
+            return (TrustRefusal.OracleMalformedResponse, record, _boundedReturnData(size));
+        }
+        record = TrustRecord(uint8(score), uint8(tier), uint8(sybil), uint40(updatedAt));
+    }
+
+    /// @dev The first `MAX_ORACLE_DATA` bytes of the last call's return data.
+    function _boundedReturnData(uint256 size) private pure returns (bytes memory data) {
+        if (size > MAX_ORACLE_DATA) size = MAX_ORACLE_DATA;
+        data = new bytes(size);
+        assembly ("memory-safe") {
+            returndatacopy(add(data, 0x20), 0, size)
+        }
+    }
+
+    /// @dev Static call returning the first word of the answer; `ok` is false on revert or a short answer.
+    function _staticWord(address target, bytes memory callData) private view returns (bool ok, uint256 word) {
+        assembly ("memory-safe") {
+            ok := staticcall(gas(), target, add(callData, 0x20), mload(callData), 0, 0x20)
+            ok := and(ok, gt(returndatasize(), 0x1f))
+            word := mload(0)
+        }
+    }
+
+    function _revertWith(
+        TrustRefusal refusal,
+        uint256 agentId,
+        address account,
+        TrustRecord memory record,
+        GateSlot memory gate,
+        bytes memory oracleData
+    ) private view {
+        if (refusal == TrustRefusal.OracleUnavailable) revert TrustOracleUnavailable(address(gate.oracle), oracleData);
+        if (refusal == TrustRefusal.OracleMalformedResponse) {
+            revert TrustOracleMalformedResponse(address(gate.oracle), oracleData);
+        }
+        if (refusal == TrustRefusal.RecordMissing) {
+            revert TrustRecordMissing(agentId, _agentChainId, _agentRegistry.toString());
+        }
+        if (refusal == TrustRefusal.RecordFromFuture) revert TrustRecordFromFuture(agentId, record.updatedAt, block.timestamp);
+        if (refusal == TrustRefusal.RecordStale) {
+            revert TrustRecordStale(agentId, record.updatedAt, gate.maxAge, block.timestamp);
+        }
+        if (refusal == TrustRefusal.ScoreTooLow) revert TrustScoreTooLow(agentId, record.score, gate.minScore);
+        if (refusal == TrustRefusal.SybilSeverityTooHigh) {
+            revert SybilSeverityTooHigh(agentId, record.sybilSeverity, gate.maxSybilSeverity);
+        }
+        if (refusal == TrustRefusal.AgentIdentityUnavailable) {
+            revert AgentIdentityUnavailable(address(_identityRegistry), agentId);
+        }
+        revert NotAgentController(agentId, account);
+    }
+}

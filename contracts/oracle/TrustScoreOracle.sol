@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {TrustRecord} from "../TrustTypes.sol";
+import {TrustScoreOracleBase} from "./TrustScoreOracleBase.sol";
+
+/// @title TrustScoreOracle
+/// @notice Reference trust-score oracle with the Base oracle's read ABI, for local development, testnets,
+///         chains without an oracle and the kit's local Base simulation. Records are written in batches
+///         by accounts holding `PUBLISHER_ROLE`; a batch is all-or-nothing.
+/// @dev Publishing rules, checked for every entry (the whole batch reverts with an error naming the
+///      entry's index when one fails): score at most `MAX_SCORE`; tier and sybil codes inside the
+///      encoding (`MAX_TIER`, `MAX_SYBIL_SEVERITY`); registry name not empty; `updatedAt` non-zero and
+///      not in the future; `updatedAt` not older than the stored record. Republishing a stored record
+///      unchanged is a no-op; a different record with the same `updatedAt` is refused, so an old snapshot
+///      can never overwrite a newer one.
+contract TrustScoreOracle is TrustScoreOracleBase, AccessControl {
+    /// @notice Role allowed to publish and remove records.
+    bytes32 public constant PUBLISHER_ROLE = keccak256("PUBLISHER_ROLE");
+
+    /// @notice Highest score accepted (the live service caps scores at 95).
+    uint8 public constant MAX_SCORE = 100;
+    /// @notice Highest tier code: 0 flagged, 1 limited, 2 developing, 3 established.
+    uint8 public constant MAX_TIER = 3;
+    /// @notice Highest sybil severity code: 0 none, 1 low, 2 moderate, 3 elevated, 4 heavy.
+    uint8 public constant MAX_SYBIL_SEVERITY = 4;
+
+    /// @notice One record to publish.
+    struct ScoreUpdate {
+        uint256 agentId;
+        uint256 chainId;
+        string registry;
+        uint8 score;
+        uint8 tier;
+        uint8 sybilSeverity;
+        uint40 updatedAt;
+    }
+
+    /// @notice The key of a record to remove.
+    struct RecordKey {
+        uint256 agentId;
+        uint256 chainId;
+        string registry;
+    }
+
+    /// @notice A batch had no entries.
+    error EmptyBatch();
+    /// @notice Entry `index` has a score above `MAX_SCORE`.
+    error ScoreOutOfRange(uint256 index, uint8 score, uint8 maxScore);
+    /// @notice Entry `index` has a tier code outside the encoding.
+    error TierOutOfRange(uint256 index, uint8 tier, uint8 maxTier);
+    /// @notice Entry `index` has a sybil severity code outside the encoding.
+    error SybilSeverityOutOfRange(uint256 index, uint8 sybilSeverity, uint8 maxSybilSeverity);
+    /// @notice Entry `index` has an empty registry name.
+    error EmptyRegistry(uint256 index);
+    /// @notice Entry `index` is dated 0.
+    error ZeroTimestamp(uint256 index);
+    /// @notice Entry `index` is dated after the current block.
+    error FutureTimestamp(uint256 index, uint40 updatedAt, uint256 blockTimestamp);
+    /// @notice Entry `index` is not newer than the stored record (older, or as old but different).
+    error UpdateNotNewer(uint256 index, uint40 storedUpdatedAt, uint40 updatedAt);
+    /// @notice Entry `index` of a removal names a record the oracle does not hold.
+    error RecordNotFound(uint256 index, uint256 agentId, uint256 chainId, string registry);
+
+    /// @notice Deploys the oracle.
+    /// @param admin Receives `DEFAULT_ADMIN_ROLE` (manages roles) and `PUBLISHER_ROLE`.
+    constructor(address admin) {
+        _grantRole(DEFAULT_ADMIN_ROLE, admin);
+        _grantRole(PUBLISHER_ROLE, admin);
+    }
+
+    /// @notice Publishes a batch of records, all or nothing.
+    /// @dev Emits `RecordAdded` for each new key and `RecordUpdated` for each record written; an entry
+    ///      identical to the stored record emits nothing.
+    /// @param updates The records to write.
+    function publish(ScoreUpdate[] calldata updates) external onlyRole(PUBLISHER_ROLE) {
+        uint256 length = updates.length;
+        if (length == 0) revert EmptyBatch();
+        int256 countDelta;
+        for (uint256 i; i < length; ++i) {
+            ScoreUpdate calldata u = updates[i];
+            _validate(i, u);
+            bytes32 key = recordKey(u.agentId, u.chainId, u.registry);
+            TrustRecord memory previous = _storedRecord(key);
+            if (u.updatedAt <= previous.updatedAt) {
+                if (
+                    u.updatedAt == previous.updatedAt && u.score == previous.score && u.tier == previous.tier
+                        && u.sybilSeverity == previous.sybilSeverity
+                ) continue;
+                revert UpdateNotNewer(i, previous.updatedAt, u.updatedAt);
+            }
+            countDelta += _writeRecord(
+                key,
+                u.agentId,
+                u.chainId,
+                u.registry,
+                previous,
+                TrustRecord({score: u.score, tier: u.tier, sybilSeverity: u.sybilSeverity, updatedAt: u.updatedAt})
+            );
+        }
+        _adjustRecordCount(countDelta);
+    }
+
+    /// @notice Removes records, all or nothing; reverts with `RecordNotFound` if one is not held.
+    /// @param keys The records to remove.
+    function remove(RecordKey[] calldata keys) external onlyRole(PUBLISHER_ROLE) {
+        uint256 length = keys.length;
+        if (length == 0) revert EmptyBatch();
+        int256 countDelta;
+        TrustRecord memory removed;
+        for (uint256 i; i < length; ++i) {
+            RecordKey calldata k = keys[i];
+            bytes32 key = recordKey(k.agentId, k.chainId, k.registry);
+            TrustRecord memory previous = _storedRecord(key);
+            if (previous.updatedAt == 0) revert RecordNotFound(i, k.agentId, k.chainId, k.registry);
+            countDelta += _writeRecord(key, k.agentId, k.chainId, k.registry, previous, removed);
+        }
+        _adjustRecordCount(countDelta);
+    }
+
+    function _validate(uint256 i, ScoreUpdate calldata u) private view {
+        if (u.score > MAX_SCORE) revert ScoreOutOfRange(i, u.score, MAX_SCORE);
+        if (u.tier > MAX_TIER) revert TierOutOfRange(i, u.tier, MAX_TIER);
+        if (u.sybilSeverity > MAX_SYBIL_SEVERITY) revert SybilSeverityOutOfRange(i, u.sybilSeverity, MAX_SYBIL_SEVERITY);
+        if (bytes(u.registry).length == 0) revert EmptyRegistry(i);
+        if (u.updatedAt == 0) revert ZeroTimestamp(i);
+        if (u.updatedAt > block.timestamp) revert FutureTimestamp(i, u.updatedAt, block.timestamp);
+    }
+}

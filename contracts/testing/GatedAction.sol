@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {TrustGated} from "../TrustGated.sol";
+
+/// @title GatedAction
+/// @notice The smallest useful `TrustGated` consumer: an action that an agent may take only while it passes
+///         the gate's policy. Used by the kit's tests and by `npm run bench` as the "all checks" side of the
+///         gas comparison with `ThresholdOnlyAction`.
+contract GatedAction is TrustGated {
+    /// @notice How many times each agent acted.
+    mapping(uint256 agentId => uint256) public actions;
+
+    /// @notice Emitted on every successful action.
+    event Acted(uint256 indexed agentId, address indexed account, uint8 score);
+
+    /// @param config Gate configuration (oracle, identity registry, agent domain, policy).
+    /// @param initialOwner Owner of the gate's policy.
+    constructor(TrustGateConfig memory config, address initialOwner) TrustGated(config, initialOwner) {}
+
+    /// @notice Takes the action as `agentId`; reverts with the gate's custom errors when the agent does not pass.
+    /// @param agentId The agent acting.
+    function act(uint256 agentId) external {
+        uint8 score = _requireTrustedAgent(agentId, msg.sender).score;
+        ++actions[agentId];
+        emit Acted(agentId, msg.sender, score);
+    }
+
+    /// @notice The same action through the `onlyTrustedAgent` modifier.
+    /// @param agentId The agent acting.
+    function actWithModifier(uint256 agentId) external onlyTrustedAgent(agentId) {
+        ++actions[agentId];
+        emit Acted(agentId, msg.sender, 0);
+    }
+}

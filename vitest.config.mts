@@ -1,0 +1,15 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Registers ts-node in each test process so that Hardhat can load hardhat.config.ts in-process.
+    setupFiles: ["test/support/register-ts-node.ts"],
+    // Compiles the contracts (and regenerates the typechain types) once, before any test file runs.
+    globalSetup: ["test/support/compile-contracts.ts"],
+    // Each test file runs in its own process with its own in-process Hardhat network.
+    pool: "forks",
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
