@@ -1,0 +1,109 @@
+import hre from "hardhat";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
+import {
+  GatedAction__factory,
+  MockIdentityRegistry__factory,
+  MockTrustOracle__factory,
+  type GatedAction,
+  type MockIdentityRegistry,
+  type MockTrustOracle,
+} from "../../typechain-types";
+import type { TrustPolicyStruct } from "../../typechain-types/contracts/testing/GatedAction";
+
+/** Chain id of Base mainnet: the default agent chain in the kit's tests. */
+export const BASE_CHAIN_ID = 8453n;
+/** Default registry name of the oracle. */
+export const ERC8004 = "erc8004";
+/** Seconds in an hour / a day. */
+export const HOUR = 3600;
+export const DAY = 24 * HOUR;
+
+/** Tier boundaries by score (DESIGN §2), mirrored from `TrustPolicyLib`. */
+export const TIER_MIN_SCORE = { established: 75, developing: 51, limited: 30 } as const;
+/** Sybil severity codes assumed by the kit. */
+export const SYBIL = { none: 0, low: 1, moderate: 2, elevated: 3, heavy: 4 } as const;
+
+/** The refusal reasons of `TrustGated.trustVerdict`, in enum order. */
+export const REFUSAL = [
+  "None",
+  "OracleUnavailable",
+  "OracleMalformedResponse",
+  "RecordMissing",
+  "RecordFromFuture",
+  "RecordStale",
+  "ScoreTooLow",
+  "SybilSeverityTooHigh",
+  "AgentIdentityUnavailable",
+  "NotAgentController",
+] as const;
+export type RefusalName = (typeof REFUSAL)[number];
+
+/** A policy with sensible defaults: developing tier or better, at most moderate sybil, 36 h old at most. */
+export function makePolicy(overrides: Partial<TrustPolicyStruct> = {}): TrustPolicyStruct {
+  return {
+    minScore: TIER_MIN_SCORE.developing,
+    maxSybilSeverity: SYBIL.moderate,
+    maxAge: 36 * HOUR,
+    requireController: false,
+    ...overrides,
+  };
+}
+
+/** Timestamp of the latest block. */
+export async function latestTimestamp(): Promise<number> {
+  const block = await hre.ethers.provider.getBlock("latest");
+  if (!block) throw new Error("no latest block");
+  return block.timestamp;
+}
+
+/** Everything a gate test needs: signers, a mock oracle, a mock ERC-8004 registry and a `GatedAction` gate. */
+export interface TrustStack {
+  deployer: HardhatEthersSigner;
+  /** Owner of agent 1 in the identity registry. */
+  agentOwner: HardhatEthersSigner;
+  /** Another account, controlling nothing. */
+  stranger: HardhatEthersSigner;
+  others: HardhatEthersSigner[];
+  oracle: MockTrustOracle;
+  identity: MockIdentityRegistry;
+  gate: GatedAction;
+  /** Agent registered to `agentOwner` (id 1). */
+  agentId: bigint;
+  /** Writes a record for `agentId` on the default domain with sane defaults. */
+  setRecord(
+    agentId: bigint | number,
+    record?: Partial<{ score: number; tier: number; sybilSeverity: number; updatedAt: number }>,
+  ): Promise<void>;
+}
+
+/** Deploys a fresh `TrustStack` with the given gate policy. */
+export async function deployTrustStack(policy: Partial<TrustPolicyStruct> = {}): Promise<TrustStack> {
+  const [deployer, agentOwner, stranger, ...others] = await hre.ethers.getSigners();
+  if (!deployer || !agentOwner || !stranger) throw new Error("Hardhat network has too few accounts");
+  const oracle = await new MockTrustOracle__factory(deployer).deploy();
+  const identity = await new MockIdentityRegistry__factory(deployer).deploy();
+  await identity.connect(agentOwner).register();
+  const gate = await new GatedAction__factory(deployer).deploy(
+    {
+      oracle: await oracle.getAddress(),
+      identityRegistry: await identity.getAddress(),
+      agentChainId: BASE_CHAIN_ID,
+      agentRegistry: ERC8004,
+      policy: makePolicy(policy),
+    },
+    deployer.address,
+  );
+  const setRecord: TrustStack["setRecord"] = async (agentId, record = {}) => {
+    const updatedAt = record.updatedAt ?? (await latestTimestamp());
+    await oracle.setRecord(
+      agentId,
+      BASE_CHAIN_ID,
+      ERC8004,
+      record.score ?? 80,
+      record.tier ?? 3,
+      record.sybilSeverity ?? SYBIL.none,
+      updatedAt,
+    );
+  };
+  return { deployer, agentOwner, stranger, others, oracle, identity, gate, agentId: 1n, setRecord };
+}
