@@ -1,0 +1,222 @@
+import hre from "hardhat";
+import { expect } from "chai";
+import { describe, it } from "vitest";
+import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
+import { TrustScoreOracle__factory } from "../../typechain-types";
+import type { TrustScoreOracle } from "../../typechain-types";
+import { BASE_CHAIN_ID, ERC8004, latestTimestamp } from "../support/fixtures";
+
+type ScoreUpdate = TrustScoreOracle.ScoreUpdateStruct;
+
+function update(overrides: Partial<ScoreUpdate> & { updatedAt: number }): ScoreUpdate {
+  return {
+    agentId: 1n,
+    chainId: BASE_CHAIN_ID,
+    registry: ERC8004,
+    score: 70,
+    tier: 2,
+    sybilSeverity: 0,
+    ...overrides,
+  };
+}
+
+async function deployOracle() {
+  const [admin, publisher, stranger] = await hre.ethers.getSigners();
+  const oracle = await new TrustScoreOracle__factory(admin!).deploy(admin!.address);
+  await oracle.grantRole(await oracle.PUBLISHER_ROLE(), publisher!.address);
+  const now = await latestTimestamp();
+  return { oracle, admin: admin!, publisher: publisher!, stranger: stranger!, now };
+}
+
+describe("TrustScoreOracle: roles", () => {
+  it("gives the constructor's admin both the admin and the publisher role", async () => {
+    const { oracle, admin } = await loadFixture(deployOracle);
+    expect(await oracle.hasRole(await oracle.DEFAULT_ADMIN_ROLE(), admin.address)).to.equal(true);
+    expect(await oracle.hasRole(await oracle.PUBLISHER_ROLE(), admin.address)).to.equal(true);
+  });
+
+  it("refuses publish and remove from accounts without the publisher role", async () => {
+    const { oracle, stranger, now } = await loadFixture(deployOracle);
+    const role = await oracle.PUBLISHER_ROLE();
+    await expect(oracle.connect(stranger).publish([update({ updatedAt: now })]))
+      .to.be.revertedWithCustomError(oracle, "AccessControlUnauthorizedAccount")
+      .withArgs(stranger.address, role);
+    await expect(oracle.connect(stranger).remove([{ agentId: 1n, chainId: BASE_CHAIN_ID, registry: ERC8004 }]))
+      .to.be.revertedWithCustomError(oracle, "AccessControlUnauthorizedAccount")
+      .withArgs(stranger.address, role);
+  });
+});
+
+describe("TrustScoreOracle: publish", () => {
+  it("stores records readable through getScore, hasScore, meetsThreshold and agentCount", async () => {
+    const { oracle, publisher, now } = await loadFixture(deployOracle);
+    await oracle.connect(publisher).publish([
+      update({ agentId: 1n, score: 82, tier: 3, sybilSeverity: 1, updatedAt: now - 10 }),
+      update({ agentId: 2n, chainId: 1n, registry: "olas", score: 40, tier: 1, sybilSeverity: 4, updatedAt: now }),
+    ]);
+    expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([82n, 3n, 1n, BigInt(now - 10)]);
+    expect(await oracle.getScore(2n, 1n, "olas")).to.deep.equal([40n, 1n, 4n, BigInt(now)]);
+    expect(await oracle.hasScore(2n, 1n, "olas")).to.equal(true);
+    expect(await oracle.hasScore(2n, BASE_CHAIN_ID, "olas")).to.equal(false);
+    expect(await oracle.meetsThreshold(1n, BASE_CHAIN_ID, ERC8004, 82)).to.equal(true);
+    expect(await oracle.meetsThreshold(1n, BASE_CHAIN_ID, ERC8004, 83)).to.equal(false);
+    expect(await oracle.agentCount()).to.equal(2n);
+  });
+
+  it("answers zeros, hasScore false and meetsThreshold false (even for threshold 0) for an unknown agent", async () => {
+    const { oracle } = await loadFixture(deployOracle);
+    expect(await oracle.getScore(9n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([0n, 0n, 0n, 0n]);
+    expect(await oracle.hasScore(9n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
+    expect(await oracle.meetsThreshold(9n, BASE_CHAIN_ID, ERC8004, 0)).to.equal(false);
+  });
+
+  it("emits RecordAdded once per new key and RecordUpdated on every write", async () => {
+    const { oracle, publisher, now } = await loadFixture(deployOracle);
+    const key = await oracle.recordKey(1n, BASE_CHAIN_ID, ERC8004);
+    expect(key).to.equal(
+      hre.ethers.solidityPackedKeccak256(["uint256", "uint256", "string"], [1n, BASE_CHAIN_ID, ERC8004]),
+    );
+    const first = oracle.connect(publisher).publish([update({ score: 60, updatedAt: now - 100 })]);
+    await expect(first).to.emit(oracle, "RecordAdded").withArgs(key, 1n, BASE_CHAIN_ID, ERC8004);
+    await expect(first).to.emit(oracle, "RecordUpdated").withArgs(key, 60, 2, 0, now - 100);
+    const second = oracle.connect(publisher).publish([update({ score: 61, updatedAt: now - 50 })]);
+    await expect(second).to.not.emit(oracle, "RecordAdded");
+    await expect(second).to.emit(oracle, "RecordUpdated").withArgs(key, 61, 2, 0, now - 50);
+    expect(await oracle.agentCount()).to.equal(1n);
+  });
+
+  it("treats republishing the same record as a no-op (no event, no change)", async () => {
+    const { oracle, publisher, now } = await loadFixture(deployOracle);
+    const record = update({ score: 60, updatedAt: now - 100 });
+    await oracle.connect(publisher).publish([record]);
+    const again = oracle.connect(publisher).publish([record]);
+    await expect(again).to.not.emit(oracle, "RecordUpdated");
+    await expect(again).to.not.emit(oracle, "RecordAdded");
+    expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([60n, 2n, 0n, BigInt(now - 100)]);
+    expect(await oracle.agentCount()).to.equal(1n);
+  });
+
+  it("counts each key once within a batch that writes it twice (second entry newer)", async () => {
+    const { oracle, publisher, now } = await loadFixture(deployOracle);
+    await oracle
+      .connect(publisher)
+      .publish([update({ score: 50, tier: 1, updatedAt: now - 20 }), update({ score: 52, updatedAt: now - 10 })]);
+    expect(await oracle.agentCount()).to.equal(1n);
+    expect((await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(52n);
+  });
+
+  describe("rejects the whole batch with an error naming the offending entry", () => {
+    const bad: Array<[string, (now: number) => Partial<ScoreUpdate>, string, (now: number, block: number) => unknown[]]> = [
+      ["a score above 100", () => ({ score: 101 }), "ScoreOutOfRange", () => [1, 101, 100]],
+      ["a tier outside the encoding", () => ({ tier: 4 }), "TierOutOfRange", () => [1, 4, 3]],
+      ["a sybil code outside the encoding", () => ({ sybilSeverity: 5 }), "SybilSeverityOutOfRange", () => [1, 5, 4]],
+      ["an empty registry name", () => ({ registry: "" }), "EmptyRegistry", () => [1]],
+      ["updatedAt 0", () => ({ updatedAt: 0 }), "ZeroTimestamp", () => [1]],
+      ["updatedAt in the future", (now) => ({ updatedAt: now + 3600 }), "FutureTimestamp", (now, block) => [1, now + 3600, block]],
+    ];
+    for (const [name, override, error, args] of bad) {
+      it(name, async () => {
+        const { oracle, publisher, now } = await loadFixture(deployOracle);
+        const block = now + 10;
+        await time.setNextBlockTimestamp(block);
+        const batch = [
+          update({ agentId: 5n, updatedAt: now - 1 }),
+          update({ agentId: 6n, updatedAt: now - 1, ...override(now) }),
+          update({ agentId: 7n, updatedAt: now - 1 }),
+        ];
+        await expect(oracle.connect(publisher).publish(batch))
+          .to.be.revertedWithCustomError(oracle, error)
+          .withArgs(...args(now, block));
+        // All or nothing: the valid first entry was not stored.
+        expect(await oracle.hasScore(5n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
+        expect(await oracle.agentCount()).to.equal(0n);
+      });
+    }
+
+    it("an update older than the stored record (an old snapshot never overwrites a newer one)", async () => {
+      const { oracle, publisher, now } = await loadFixture(deployOracle);
+      await oracle.connect(publisher).publish([update({ score: 70, updatedAt: now - 10 })]);
+      await expect(
+        oracle.connect(publisher).publish([update({ agentId: 2n, updatedAt: now }), update({ score: 20, updatedAt: now - 11 })]),
+      )
+        .to.be.revertedWithCustomError(oracle, "UpdateNotNewer")
+        .withArgs(1, now - 10, now - 11);
+      expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([70n, 2n, 0n, BigInt(now - 10)]);
+      expect(await oracle.hasScore(2n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
+    });
+
+    it("a different record with the same updatedAt as the stored one", async () => {
+      const { oracle, publisher, now } = await loadFixture(deployOracle);
+      await oracle.connect(publisher).publish([update({ score: 70, updatedAt: now - 10 })]);
+      await expect(oracle.connect(publisher).publish([update({ score: 71, updatedAt: now - 10 })]))
+        .to.be.revertedWithCustomError(oracle, "UpdateNotNewer")
+        .withArgs(0, now - 10, now - 10);
+    });
+
+    it("an empty batch", async () => {
+      const { oracle, publisher } = await loadFixture(deployOracle);
+      await expect(oracle.connect(publisher).publish([])).to.be.revertedWithCustomError(oracle, "EmptyBatch");
+      await expect(oracle.connect(publisher).remove([])).to.be.revertedWithCustomError(oracle, "EmptyBatch");
+    });
+  });
+
+  it("accepts the boundary values of every field", async () => {
+    const { oracle, publisher } = await loadFixture(deployOracle);
+    const block = (await latestTimestamp()) + 10;
+    await time.setNextBlockTimestamp(block);
+    await oracle
+      .connect(publisher)
+      .publish([update({ score: 100, tier: 3, sybilSeverity: 4, updatedAt: block }), update({ agentId: 2n, score: 0, tier: 0, sybilSeverity: 0, updatedAt: 1 })]);
+    expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([100n, 3n, 4n, BigInt(block)]);
+    expect(await oracle.getScore(2n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([0n, 0n, 0n, 1n]);
+  });
+});
+
+describe("TrustScoreOracle: remove", () => {
+  it("removes records, updates the count, emits RecordRemoved, and allows a later republish", async () => {
+    const { oracle, publisher, now } = await loadFixture(deployOracle);
+    await oracle.connect(publisher).publish([update({ agentId: 1n, updatedAt: now }), update({ agentId: 2n, updatedAt: now })]);
+    const key = await oracle.recordKey(1n, BASE_CHAIN_ID, ERC8004);
+    await expect(oracle.connect(publisher).remove([{ agentId: 1n, chainId: BASE_CHAIN_ID, registry: ERC8004 }]))
+      .to.emit(oracle, "RecordRemoved")
+      .withArgs(key, 1n, BASE_CHAIN_ID, ERC8004);
+    expect(await oracle.hasScore(1n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
+    expect(await oracle.meetsThreshold(1n, BASE_CHAIN_ID, ERC8004, 0)).to.equal(false);
+    expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([0n, 0n, 0n, 0n]);
+    expect(await oracle.agentCount()).to.equal(1n);
+    // After removal any date is accepted again, and the key is announced again.
+    await expect(oracle.connect(publisher).publish([update({ agentId: 1n, updatedAt: now - 1000 })]))
+      .to.emit(oracle, "RecordAdded")
+      .withArgs(key, 1n, BASE_CHAIN_ID, ERC8004);
+    expect(await oracle.agentCount()).to.equal(2n);
+  });
+
+  it("reverts the whole removal when one key is not held", async () => {
+    const { oracle, publisher, now } = await loadFixture(deployOracle);
+    await oracle.connect(publisher).publish([update({ agentId: 1n, updatedAt: now })]);
+    await expect(
+      oracle.connect(publisher).remove([
+        { agentId: 1n, chainId: BASE_CHAIN_ID, registry: ERC8004 },
+        { agentId: 3n, chainId: BASE_CHAIN_ID, registry: "olas" },
+      ]),
+    )
+      .to.be.revertedWithCustomError(oracle, "RecordNotFound")
+      .withArgs(1, 3n, BASE_CHAIN_ID, "olas");
+    expect(await oracle.hasScore(1n, BASE_CHAIN_ID, ERC8004)).to.equal(true);
+  });
+});
+
+describe("TrustScoreOracle: storage", () => {
+  it("keeps each record in a single storage slot", async () => {
+    const { oracle, publisher, now } = await loadFixture(deployOracle);
+    await oracle.connect(publisher).publish([update({ score: 93, tier: 3, sybilSeverity: 2, updatedAt: now })]);
+    // _records is the first slot of TrustScoreOracleBase; AccessControl's storage is namespaced (ERC-7201).
+    const key = await oracle.recordKey(1n, BASE_CHAIN_ID, ERC8004);
+    const slot = hre.ethers.keccak256(hre.ethers.AbiCoder.defaultAbiCoder().encode(["bytes32", "uint256"], [key, 0n]));
+    const raw = BigInt(await hre.ethers.provider.getStorage(await oracle.getAddress(), slot));
+    const packed = 93n | (3n << 8n) | (2n << 16n) | (BigInt(now) << 24n);
+    expect(raw).to.equal(packed);
+    const next = BigInt(slot) + 1n;
+    expect(BigInt(await hre.ethers.provider.getStorage(await oracle.getAddress(), next))).to.equal(0n);
+  });
+});
