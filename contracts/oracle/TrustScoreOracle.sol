@@ -2,7 +2,6 @@
 pragma solidity ^0.8.24;
 
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
-import {TrustRecord} from "../TrustTypes.sol";
 import {TrustScoreOracleBase} from "./TrustScoreOracleBase.sol";
 
 /// @title TrustScoreOracle
@@ -77,29 +76,22 @@ contract TrustScoreOracle is TrustScoreOracleBase, AccessControl {
     function publish(ScoreUpdate[] calldata updates) external onlyRole(PUBLISHER_ROLE) {
         uint256 length = updates.length;
         if (length == 0) revert EmptyBatch();
-        int256 countDelta;
+        uint256 added;
         for (uint256 i; i < length; ++i) {
             ScoreUpdate calldata u = updates[i];
-            _validate(i, u);
-            bytes32 key = recordKey(u.agentId, u.chainId, u.registry);
-            TrustRecord memory previous = _storedRecord(key);
-            if (u.updatedAt <= previous.updatedAt) {
-                if (
-                    u.updatedAt == previous.updatedAt && u.score == previous.score && u.tier == previous.tier
-                        && u.sybilSeverity == previous.sybilSeverity
-                ) continue;
-                revert UpdateNotNewer(i, previous.updatedAt, u.updatedAt);
+            string calldata registry = u.registry;
+            uint40 updatedAt = u.updatedAt;
+            uint256 record = _validatedRecord(i, u.score, u.tier, u.sybilSeverity, updatedAt, registry);
+            bytes32 key = recordKey(u.agentId, u.chainId, registry);
+            uint256 stored = _storedRecord(key);
+            uint40 storedAt = _updatedAtOf(stored);
+            if (updatedAt <= storedAt) {
+                if (record == stored) continue; // the same record again: nothing to do
+                revert UpdateNotNewer(i, storedAt, updatedAt);
             }
-            countDelta += _writeRecord(
-                key,
-                u.agentId,
-                u.chainId,
-                u.registry,
-                previous,
-                TrustRecord({score: u.score, tier: u.tier, sybilSeverity: u.sybilSeverity, updatedAt: u.updatedAt})
-            );
+            if (_putRecord(key, u.agentId, u.chainId, registry, stored, record)) ++added;
         }
-        _adjustRecordCount(countDelta);
+        _adjustRecordCount(added, 0);
     }
 
     /// @notice Removes records, all or nothing; reverts with `RecordNotFound` if one is not held.
@@ -107,24 +99,30 @@ contract TrustScoreOracle is TrustScoreOracleBase, AccessControl {
     function remove(RecordKey[] calldata keys) external onlyRole(PUBLISHER_ROLE) {
         uint256 length = keys.length;
         if (length == 0) revert EmptyBatch();
-        int256 countDelta;
-        TrustRecord memory removed;
         for (uint256 i; i < length; ++i) {
             RecordKey calldata k = keys[i];
             bytes32 key = recordKey(k.agentId, k.chainId, k.registry);
-            TrustRecord memory previous = _storedRecord(key);
-            if (previous.updatedAt == 0) revert RecordNotFound(i, k.agentId, k.chainId, k.registry);
-            countDelta += _writeRecord(key, k.agentId, k.chainId, k.registry, previous, removed);
+            if (_storedRecord(key) == 0) revert RecordNotFound(i, k.agentId, k.chainId, k.registry);
+            _deleteRecord(key, k.agentId, k.chainId, k.registry);
         }
-        _adjustRecordCount(countDelta);
+        _adjustRecordCount(0, length);
     }
 
-    function _validate(uint256 i, ScoreUpdate calldata u) private view {
-        if (u.score > MAX_SCORE) revert ScoreOutOfRange(i, u.score, MAX_SCORE);
-        if (u.tier > MAX_TIER) revert TierOutOfRange(i, u.tier, MAX_TIER);
-        if (u.sybilSeverity > MAX_SYBIL_SEVERITY) revert SybilSeverityOutOfRange(i, u.sybilSeverity, MAX_SYBIL_SEVERITY);
-        if (bytes(u.registry).length == 0) revert EmptyRegistry(i);
-        if (u.updatedAt == 0) revert ZeroTimestamp(i);
-        if (u.updatedAt > block.timestamp) revert FutureTimestamp(i, u.updatedAt, block.timestamp);
+    /// @dev Checks entry `i` against the publishing rules and returns its packed record word.
+    function _validatedRecord(
+        uint256 i,
+        uint8 score,
+        uint8 tier,
+        uint8 sybilSeverity,
+        uint40 updatedAt,
+        string calldata registry
+    ) private view returns (uint256) {
+        if (score > MAX_SCORE) revert ScoreOutOfRange(i, score, MAX_SCORE);
+        if (tier > MAX_TIER) revert TierOutOfRange(i, tier, MAX_TIER);
+        if (sybilSeverity > MAX_SYBIL_SEVERITY) revert SybilSeverityOutOfRange(i, sybilSeverity, MAX_SYBIL_SEVERITY);
+        if (bytes(registry).length == 0) revert EmptyRegistry(i);
+        if (updatedAt == 0) revert ZeroTimestamp(i);
+        if (updatedAt > block.timestamp) revert FutureTimestamp(i, updatedAt, block.timestamp);
+        return _packRecord(score, tier, sybilSeverity, updatedAt);
     }
 }

@@ -2,32 +2,43 @@
 pragma solidity ^0.8.24;
 
 import {ITrustOracle} from "../interfaces/ITrustOracle.sol";
-import {TrustRecord} from "../TrustTypes.sol";
 
 /// @title TrustScoreOracleBase
 /// @notice Storage layout, read functions and events shared by the reference oracle (`TrustScoreOracle`)
 ///         and the test oracle (`MockTrustOracle`), so that tests read records through exactly the code
 ///         that production reads them through.
-/// @dev One storage slot per record. A record exists exactly when its `updatedAt` is non-zero: writers
-///      never store a record dated 0. Indexers follow every change through three events: `RecordAdded`
-///      (carries the full key once, when a record appears), `RecordUpdated` (compact, on every write,
-///      keyed by `recordKey`) and `RecordRemoved`.
+/// @dev One storage slot per record, holding the packed record word: bits 0-7 score, 8-15 tier,
+///      16-23 sybil severity, 24-63 `updatedAt` (the layout of a `TrustRecord` struct in storage). A record
+///      exists exactly when its `updatedAt` is non-zero: writers never store a record dated 0.
+///
+///      Events, designed for an indexer that follows every change at the lowest gas per nightly record:
+///      `RecordAdded` once when a key gets a record (full key: agent id, chain id, registry name, and the
+///      record word), `RecordUpdated` on each later write (the key hash and the record word only: two
+///      words of log instead of five), `RecordRemoved` when a record goes. `recordKey` maps a key to its hash.
 abstract contract TrustScoreOracleBase is ITrustOracle {
-    /// @notice Emitted when a record appears for a key that had none (first publish, or publish after removal).
+    /// @notice A key got a record (first publish, or publish after removal).
     /// @param key The record key, `recordKey(agentId, chainId, registry)`.
     /// @param agentId The agent's id in its registry.
     /// @param chainId The chain the agent is registered on.
     /// @param registry The registry name.
-    event RecordAdded(bytes32 indexed key, uint256 indexed agentId, uint256 indexed chainId, string registry);
+    /// @param record The packed record word (see the contract notes for the layout).
+    event RecordAdded(
+        bytes32 indexed key, uint256 indexed agentId, uint256 indexed chainId, string registry, uint256 record
+    );
 
-    /// @notice Emitted on every write of a record, new or updated.
+    /// @notice An existing record was replaced by a newer one.
     /// @param key The record key; `RecordAdded` maps it to `(agentId, chainId, registry)`.
-    event RecordUpdated(bytes32 indexed key, uint8 score, uint8 tier, uint8 sybilSeverity, uint40 updatedAt);
+    /// @param record The packed record word.
+    event RecordUpdated(bytes32 indexed key, uint256 record);
 
-    /// @notice Emitted when a record is removed.
+    /// @notice A record was removed.
+    /// @param key The record key.
+    /// @param agentId The agent's id in its registry.
+    /// @param chainId The chain the agent is registered on.
+    /// @param registry The registry name.
     event RecordRemoved(bytes32 indexed key, uint256 indexed agentId, uint256 indexed chainId, string registry);
 
-    mapping(bytes32 key => TrustRecord) private _records;
+    mapping(bytes32 key => uint256 record) private _records;
     uint256 private _recordCount;
 
     /// @notice The storage key of a record: `keccak256(abi.encodePacked(agentId, chainId, registry))`.
@@ -35,9 +46,17 @@ abstract contract TrustScoreOracleBase is ITrustOracle {
     /// @param agentId The agent's id in its registry.
     /// @param chainId The chain the agent is registered on.
     /// @param registry The registry name.
-    /// @return The key used by `RecordAdded`, `RecordUpdated` and `RecordRemoved`.
-    function recordKey(uint256 agentId, uint256 chainId, string calldata registry) public pure returns (bytes32) {
-        return keccak256(abi.encodePacked(agentId, chainId, registry));
+    /// @return key The key used by `RecordAdded`, `RecordUpdated` and `RecordRemoved`.
+    function recordKey(uint256 agentId, uint256 chainId, string calldata registry) public pure returns (bytes32 key) {
+        // Hashes in memory past the free-memory pointer without claiming it, so that a batch of keys does
+        // not grow memory.
+        assembly ("memory-safe") {
+            let ptr := mload(0x40)
+            mstore(ptr, agentId)
+            mstore(add(ptr, 0x20), chainId)
+            calldatacopy(add(ptr, 0x40), registry.offset, registry.length)
+            key := keccak256(ptr, add(0x40, registry.length))
+        }
     }
 
     /// @inheritdoc ITrustOracle
@@ -46,13 +65,12 @@ abstract contract TrustScoreOracleBase is ITrustOracle {
         view
         returns (uint8 score, uint8 tier, uint8 sybilSeverity, uint40 updatedAt)
     {
-        TrustRecord memory r = _readRecord(recordKey(agentId, chainId, registry));
-        return (r.score, r.tier, r.sybilSeverity, r.updatedAt);
+        return _unpackRecord(_readRecord(recordKey(agentId, chainId, registry)));
     }
 
     /// @inheritdoc ITrustOracle
     function hasScore(uint256 agentId, uint256 chainId, string calldata registry) external view returns (bool) {
-        return _readRecord(recordKey(agentId, chainId, registry)).updatedAt != 0;
+        return _readRecord(recordKey(agentId, chainId, registry)) != 0;
     }
 
     /// @inheritdoc ITrustOracle
@@ -61,8 +79,8 @@ abstract contract TrustScoreOracleBase is ITrustOracle {
         view
         returns (bool)
     {
-        TrustRecord memory r = _readRecord(recordKey(agentId, chainId, registry));
-        return r.updatedAt != 0 && r.score >= threshold;
+        (uint8 score,,, uint40 updatedAt) = _unpackRecord(_readRecord(recordKey(agentId, chainId, registry)));
+        return updatedAt != 0 && score >= threshold;
     }
 
     /// @inheritdoc ITrustOracle
@@ -74,45 +92,66 @@ abstract contract TrustScoreOracleBase is ITrustOracle {
     /// @dev Hook run before every external read. The mock overrides it to simulate an unavailable oracle.
     function _beforeRead() internal view virtual {}
 
-    /// @dev Reads a record through `_beforeRead`.
-    function _readRecord(bytes32 key) internal view returns (TrustRecord memory) {
+    /// @dev The packed record under `key`, through the read hook (for external reads).
+    function _readRecord(bytes32 key) private view returns (uint256) {
         _beforeRead();
         return _records[key];
     }
 
-    /// @dev The stored record, without the read hook (for writers).
-    function _storedRecord(bytes32 key) internal view returns (TrustRecord memory) {
+    /// @dev The packed record under `key`, without the read hook (for writers); 0 when there is none.
+    function _storedRecord(bytes32 key) internal view returns (uint256) {
         return _records[key];
     }
 
-    /// @dev Stores `record` under `key`, keeps the record count and emits the events. A record dated 0
-    ///      removes the entry. Returns the change in the number of records (-1, 0 or +1) so that batch
-    ///      writers can update the count once.
-    function _writeRecord(
+    /// @dev Stores a packed record dated non-zero and emits its event; `stored` is the word it replaces
+    ///      (0 when the key held none). Returns whether the key is new; the caller adjusts the count.
+    function _putRecord(
         bytes32 key,
         uint256 agentId,
         uint256 chainId,
         string calldata registry,
-        TrustRecord memory previous,
-        TrustRecord memory record
-    ) internal returns (int256 countDelta) {
-        if (record.updatedAt == 0) {
-            if (previous.updatedAt == 0) return 0;
-            delete _records[key];
-            emit RecordRemoved(key, agentId, chainId, registry);
-            return -1;
-        }
+        uint256 stored,
+        uint256 record
+    ) internal returns (bool added) {
         _records[key] = record;
-        if (previous.updatedAt == 0) {
-            emit RecordAdded(key, agentId, chainId, registry);
-            countDelta = 1;
+        if (stored == 0) {
+            emit RecordAdded(key, agentId, chainId, registry, record);
+            return true;
         }
-        emit RecordUpdated(key, record.score, record.tier, record.sybilSeverity, record.updatedAt);
+        emit RecordUpdated(key, record);
     }
 
-    /// @dev Applies a net change to the record count.
-    function _adjustRecordCount(int256 delta) internal {
-        if (delta > 0) _recordCount += uint256(delta);
-        else if (delta < 0) _recordCount -= uint256(-delta);
+    /// @dev Deletes a record that exists and emits `RecordRemoved`; the caller adjusts the count.
+    function _deleteRecord(bytes32 key, uint256 agentId, uint256 chainId, string calldata registry) internal {
+        delete _records[key];
+        emit RecordRemoved(key, agentId, chainId, registry);
+    }
+
+    /// @dev Adds `added` and subtracts `removed` from the record count.
+    function _adjustRecordCount(uint256 added, uint256 removed) internal {
+        if (added != removed) _recordCount = _recordCount + added - removed;
+    }
+
+    /// @dev Packs a record into its storage word.
+    function _packRecord(uint8 score, uint8 tier, uint8 sybilSeverity, uint40 updatedAt)
+        internal
+        pure
+        returns (uint256)
+    {
+        return uint256(score) | (uint256(tier) << 8) | (uint256(sybilSeverity) << 16) | (uint256(updatedAt) << 24);
+    }
+
+    /// @dev Unpacks a storage word.
+    function _unpackRecord(uint256 record)
+        internal
+        pure
+        returns (uint8 score, uint8 tier, uint8 sybilSeverity, uint40 updatedAt)
+    {
+        return (uint8(record), uint8(record >> 8), uint8(record >> 16), uint40(record >> 24));
+    }
+
+    /// @dev The `updatedAt` of a packed record (0 when there is none).
+    function _updatedAtOf(uint256 record) internal pure returns (uint40) {
+        return uint40(record >> 24);
     }
 }

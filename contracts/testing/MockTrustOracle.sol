@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {TrustRecord} from "../TrustTypes.sol";
 import {TrustScoreOracleBase} from "../oracle/TrustScoreOracleBase.sol";
 
 /// @title MockTrustOracle
@@ -44,17 +43,7 @@ contract MockTrustOracle is TrustScoreOracleBase {
         uint8 sybilSeverity,
         uint40 updatedAt
     ) external {
-        bytes32 key = recordKey(agentId, chainId, registry);
-        _adjustRecordCount(
-            _writeRecord(
-                key,
-                agentId,
-                chainId,
-                registry,
-                _storedRecord(key),
-                TrustRecord({score: score, tier: tier, sybilSeverity: sybilSeverity, updatedAt: updatedAt})
-            )
-        );
+        _write(agentId, chainId, registry, _packRecord(score, tier, sybilSeverity, updatedAt));
     }
 
     /// @notice Changes only the date of an existing record (to make it stale, or future-dated).
@@ -64,11 +53,10 @@ contract MockTrustOracle is TrustScoreOracleBase {
     /// @param registry The registry name.
     /// @param updatedAt The new date.
     function setUpdatedAt(uint256 agentId, uint256 chainId, string calldata registry, uint40 updatedAt) external {
-        bytes32 key = recordKey(agentId, chainId, registry);
-        TrustRecord memory previous = _storedRecord(key);
-        if (previous.updatedAt == 0) revert RecordMissing(agentId, chainId, registry);
-        TrustRecord memory next = TrustRecord(previous.score, previous.tier, previous.sybilSeverity, updatedAt);
-        _adjustRecordCount(_writeRecord(key, agentId, chainId, registry, previous, next));
+        (uint8 score, uint8 tier, uint8 sybilSeverity, uint40 storedAt) =
+            _unpackRecord(_storedRecord(recordKey(agentId, chainId, registry)));
+        if (storedAt == 0) revert RecordMissing(agentId, chainId, registry);
+        _write(agentId, chainId, registry, _packRecord(score, tier, sybilSeverity, updatedAt));
     }
 
     /// @notice Removes a record if there is one.
@@ -76,9 +64,7 @@ contract MockTrustOracle is TrustScoreOracleBase {
     /// @param chainId The chain the agent is registered on.
     /// @param registry The registry name.
     function clearRecord(uint256 agentId, uint256 chainId, string calldata registry) external {
-        bytes32 key = recordKey(agentId, chainId, registry);
-        TrustRecord memory none;
-        _adjustRecordCount(_writeRecord(key, agentId, chainId, registry, _storedRecord(key), none));
+        _write(agentId, chainId, registry, 0);
     }
 
     /// @notice Makes every read fail in the given way (`None` restores normal reads).
@@ -90,6 +76,19 @@ contract MockTrustOracle is TrustScoreOracleBase {
 
     /// @notice Raised by `setUpdatedAt` for a record that does not exist.
     error RecordMissing(uint256 agentId, uint256 chainId, string registry);
+
+    /// @dev Writes a packed record (deleting the entry when it is dated 0) and keeps the count.
+    function _write(uint256 agentId, uint256 chainId, string calldata registry, uint256 record) private {
+        bytes32 key = recordKey(agentId, chainId, registry);
+        uint256 stored = _storedRecord(key);
+        if (_updatedAtOf(record) == 0) {
+            if (stored == 0) return;
+            _deleteRecord(key, agentId, chainId, registry);
+            _adjustRecordCount(0, 1);
+        } else if (_putRecord(key, agentId, chainId, registry, stored, record)) {
+            _adjustRecordCount(1, 0);
+        }
+    }
 
     function _beforeRead() internal view override {
         ReadFailure mode = readFailure;

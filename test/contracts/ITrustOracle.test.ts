@@ -1,4 +1,5 @@
 import hre from "hardhat";
+import type { FunctionFragment, Interface } from "ethers";
 import { expect } from "chai";
 import { describe, it } from "vitest";
 import { ITrustOracle__factory, MockTrustOracle__factory, TrustScoreOracle__factory } from "../../typechain-types";
@@ -18,10 +19,8 @@ const selectorOf = (signature: string) => hre.ethers.id(signature).slice(0, 10);
 
 describe("ITrustOracle is ABI-identical to the Base oracle", () => {
   it("has exactly the four deployed functions, with the deployed selectors and return types, all view", () => {
-    const iface = ITrustOracle__factory.createInterface();
-    const functions = iface.fragments.filter((f) => f.type === "function") as Array<
-      import("ethers").FunctionFragment
-    >;
+    const iface: Interface = ITrustOracle__factory.createInterface();
+    const functions = iface.fragments.filter((f): f is FunctionFragment => f.type === "function");
     expect(functions.map((f) => f.format("sighash")).sort()).to.deep.equal(
       DEPLOYED_ORACLE.map((f) => f.signature).sort(),
     );
@@ -34,7 +33,7 @@ describe("ITrustOracle is ABI-identical to the Base oracle", () => {
   });
 
   it("pins the four selectors to their literal values", () => {
-    const iface = ITrustOracle__factory.createInterface();
+    const iface: Interface = ITrustOracle__factory.createInterface();
     const selectors = Object.fromEntries(
       DEPLOYED_ORACLE.map((f) => [f.signature, iface.getFunction(f.signature)!.selector]),
     );
@@ -48,8 +47,12 @@ describe("ITrustOracle is ABI-identical to the Base oracle", () => {
   });
 
   it("is served, with the same fragments, by the reference oracle and the mock", () => {
-    const reference = ITrustOracle__factory.createInterface();
-    for (const iface of [TrustScoreOracle__factory.createInterface(), MockTrustOracle__factory.createInterface()]) {
+    const reference: Interface = ITrustOracle__factory.createInterface();
+    const implementations: Interface[] = [
+      TrustScoreOracle__factory.createInterface(),
+      MockTrustOracle__factory.createInterface(),
+    ];
+    for (const iface of implementations) {
       for (const expected of DEPLOYED_ORACLE) {
         expect(iface.getFunction(expected.signature)!.format("full")).to.equal(
           reference.getFunction(expected.signature)!.format("full"),

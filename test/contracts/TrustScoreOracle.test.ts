@@ -8,7 +8,7 @@ import { BASE_CHAIN_ID, ERC8004, latestTimestamp } from "../support/fixtures";
 
 type ScoreUpdate = TrustScoreOracle.ScoreUpdateStruct;
 
-function update(overrides: Partial<ScoreUpdate> & { updatedAt: number }): ScoreUpdate {
+function update(overrides: Partial<ScoreUpdate> & Pick<ScoreUpdate, "updatedAt">): ScoreUpdate {
   return {
     agentId: 1n,
     chainId: BASE_CHAIN_ID,
@@ -18,6 +18,11 @@ function update(overrides: Partial<ScoreUpdate> & { updatedAt: number }): ScoreU
     sybilSeverity: 0,
     ...overrides,
   };
+}
+
+/** The record word of events and storage: score | tier << 8 | sybil << 16 | updatedAt << 24. */
+function packed(score: number, tier: number, sybilSeverity: number, updatedAt: number): bigint {
+  return BigInt(score) | (BigInt(tier) << 8n) | (BigInt(sybilSeverity) << 16n) | (BigInt(updatedAt) << 24n);
 }
 
 async function deployOracle() {
@@ -70,18 +75,20 @@ describe("TrustScoreOracle: publish", () => {
     expect(await oracle.meetsThreshold(9n, BASE_CHAIN_ID, ERC8004, 0)).to.equal(false);
   });
 
-  it("emits RecordAdded once per new key and RecordUpdated on every write", async () => {
+  it("emits RecordAdded (full key and record word) for a new key, RecordUpdated (key hash and word) after", async () => {
     const { oracle, publisher, now } = await loadFixture(deployOracle);
     const key = await oracle.recordKey(1n, BASE_CHAIN_ID, ERC8004);
     expect(key).to.equal(
       hre.ethers.solidityPackedKeccak256(["uint256", "uint256", "string"], [1n, BASE_CHAIN_ID, ERC8004]),
     );
-    const first = oracle.connect(publisher).publish([update({ score: 60, updatedAt: now - 100 })]);
-    await expect(first).to.emit(oracle, "RecordAdded").withArgs(key, 1n, BASE_CHAIN_ID, ERC8004);
-    await expect(first).to.emit(oracle, "RecordUpdated").withArgs(key, 60, 2, 0, now - 100);
+    const first = oracle.connect(publisher).publish([update({ score: 60, sybilSeverity: 1, updatedAt: now - 100 })]);
+    await expect(first)
+      .to.emit(oracle, "RecordAdded")
+      .withArgs(key, 1n, BASE_CHAIN_ID, ERC8004, packed(60, 2, 1, now - 100));
+    await expect(first).to.not.emit(oracle, "RecordUpdated");
     const second = oracle.connect(publisher).publish([update({ score: 61, updatedAt: now - 50 })]);
     await expect(second).to.not.emit(oracle, "RecordAdded");
-    await expect(second).to.emit(oracle, "RecordUpdated").withArgs(key, 61, 2, 0, now - 50);
+    await expect(second).to.emit(oracle, "RecordUpdated").withArgs(key, packed(61, 2, 0, now - 50));
     expect(await oracle.agentCount()).to.equal(1n);
   });
 
@@ -187,7 +194,7 @@ describe("TrustScoreOracle: remove", () => {
     // After removal any date is accepted again, and the key is announced again.
     await expect(oracle.connect(publisher).publish([update({ agentId: 1n, updatedAt: now - 1000 })]))
       .to.emit(oracle, "RecordAdded")
-      .withArgs(key, 1n, BASE_CHAIN_ID, ERC8004);
+      .withArgs(key, 1n, BASE_CHAIN_ID, ERC8004, packed(70, 2, 0, now - 1000));
     expect(await oracle.agentCount()).to.equal(2n);
   });
 
@@ -214,8 +221,7 @@ describe("TrustScoreOracle: storage", () => {
     const key = await oracle.recordKey(1n, BASE_CHAIN_ID, ERC8004);
     const slot = hre.ethers.keccak256(hre.ethers.AbiCoder.defaultAbiCoder().encode(["bytes32", "uint256"], [key, 0n]));
     const raw = BigInt(await hre.ethers.provider.getStorage(await oracle.getAddress(), slot));
-    const packed = 93n | (3n << 8n) | (2n << 16n) | (BigInt(now) << 24n);
-    expect(raw).to.equal(packed);
+    expect(raw).to.equal(packed(93, 3, 2, now));
     const next = BigInt(slot) + 1n;
     expect(BigInt(await hre.ethers.provider.getStorage(await oracle.getAddress(), next))).to.equal(0n);
   });
