@@ -1,0 +1,111 @@
+/**
+ * Chains the trust service covers: slug ↔ numeric chain id, with the aliases people type.
+ *
+ * @packageDocumentation
+ */
+import { InvalidArgumentError, UnknownChainError } from "../errors.js";
+
+/** One chain covered by the service. */
+export interface TrustChain {
+  /** The service's slug for the chain (the `chain` parameter of its API). */
+  readonly slug: string;
+  /** EVM chain id; `undefined` for a chain that is not an EVM chain (Solana). */
+  readonly chainId: number | undefined;
+  /** Other names accepted for the chain. */
+  readonly aliases: readonly string[];
+}
+
+/**
+ * The chains of the service. Monad (143) and MegaETH (4326) ids come from the service's public material
+ * and are not yet confirmed against live data.
+ */
+export const TRUST_CHAINS: readonly TrustChain[] = [
+  { slug: "ethereum", chainId: 1, aliases: ["eth", "mainnet", "ethereum-mainnet"] },
+  { slug: "base", chainId: 8453, aliases: ["base-mainnet"] },
+  { slug: "bnb", chainId: 56, aliases: ["bsc", "binance", "bnb-chain", "bnbchain"] },
+  { slug: "gnosis", chainId: 100, aliases: ["xdai"] },
+  { slug: "avalanche", chainId: 43114, aliases: ["avax", "avalanche-c"] },
+  { slug: "celo", chainId: 42220, aliases: [] },
+  { slug: "arbitrum", chainId: 42161, aliases: ["arb", "arbitrum-one"] },
+  { slug: "polygon", chainId: 137, aliases: ["matic", "pol"] },
+  { slug: "optimism", chainId: 10, aliases: ["op", "op-mainnet"] },
+  { slug: "monad", chainId: 143, aliases: [] },
+  { slug: "megaeth", chainId: 4326, aliases: ["mega-eth"] },
+  { slug: "solana", chainId: undefined, aliases: ["sol"] },
+];
+
+const bySlug = new Map(TRUST_CHAINS.map((c) => [c.slug, c]));
+const byAlias = new Map(TRUST_CHAINS.flatMap((c) => c.aliases.map((a) => [a, c] as const)));
+const byId = new Map(TRUST_CHAINS.filter((c) => c.chainId !== undefined).map((c) => [c.chainId!, c]));
+
+/**
+ * Finds a chain by slug, alias or numeric id (given as a number or a decimal string).
+ *
+ * @param chain - For example `"base"`, `"bsc"`, `8453` or `"8453"`.
+ * @returns The chain.
+ * @throws {@link UnknownChainError} with the closest known slug as a suggestion.
+ */
+export function resolveChain(chain: string | number): TrustChain {
+  if (typeof chain === "number" || /^\d+$/.test(chain.trim())) {
+    const found = byId.get(Number(chain));
+    if (found) return found;
+    throw new UnknownChainError(String(chain), undefined, [...bySlug.keys()]);
+  }
+  const key = chain.trim().toLowerCase();
+  const found = bySlug.get(key) ?? byAlias.get(key);
+  if (found) return found;
+  throw new UnknownChainError(chain, suggestChain(key), [...bySlug.keys()]);
+}
+
+/**
+ * The EVM chain id of a chain.
+ *
+ * @param chain - Slug, alias or id.
+ * @returns The chain id.
+ * @throws {@link UnknownChainError} for an unknown chain, {@link InvalidArgumentError} for a non-EVM chain.
+ */
+export function chainIdOf(chain: string | number): number {
+  const found = resolveChain(chain);
+  if (found.chainId === undefined) {
+    throw new InvalidArgumentError(`Chain "${found.slug}" is not an EVM chain and has no chain id`);
+  }
+  return found.chainId;
+}
+
+/**
+ * The service's slug of an EVM chain id.
+ *
+ * @param chainId - EVM chain id.
+ * @returns The slug.
+ * @throws {@link UnknownChainError} when the service does not cover the chain.
+ */
+export function chainSlugOf(chainId: number | bigint): string {
+  return resolveChain(Number(chainId)).slug;
+}
+
+/** The known slug closest to `input` (alias prefix, or edit distance ≤ 2), if any. */
+function suggestChain(input: string): string | undefined {
+  let best: { slug: string; distance: number } | undefined;
+  for (const chain of TRUST_CHAINS) {
+    for (const name of [chain.slug, ...chain.aliases]) {
+      if (name.startsWith(input) || input.startsWith(name)) return chain.slug;
+      const distance = editDistance(input, name);
+      if (distance <= 2 && (!best || distance < best.distance)) best = { slug: chain.slug, distance };
+    }
+  }
+  return best?.slug;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}

@@ -1,0 +1,45 @@
+/**
+ * Defaults of the trust-intelligence service: where it is, who signs, and how fast it may be called.
+ *
+ * @packageDocumentation
+ */
+
+/** Base URL of the service's HTTP API. */
+export const DEFAULT_API_URL = "https://rnwy.com";
+
+/** Issuer of the service's attestations (the API's origin). */
+export const DEFAULT_ISSUER = "https://rnwy.com";
+
+/** Path of the JWKS relative to the issuer. */
+export const JWKS_PATH = "/.well-known/jwks.json";
+
+/** Key ids accepted by default for `/api/trust-check` and `/api/wallet-score` attestations (current first). */
+export const TRUST_ATTESTATION_KIDS: readonly string[] = ["rnwy-trust-v2", "rnwy-trust-v1"];
+
+/** Key id of `/api/mcp-attestation` attestations. */
+export const MCP_ATTESTATION_KID = "rnwy-mcp-v1";
+
+/** Lifetime of an attestation when it carries no explicit expiry, in seconds (24 h). */
+export const ATTESTATION_LIFETIME_SECONDS = 24 * 3600;
+
+/** Registry names of the service; `erc8004` is the default, `sati` lives on Solana. */
+export const REGISTRIES = ["erc8004", "olas", "virtuals", "sati"] as const;
+
+/** A registry name. */
+export type RegistryName = (typeof REGISTRIES)[number];
+
+/** The default registry. */
+export const DEFAULT_REGISTRY: RegistryName = "erc8004";
+
+/** Requests per minute the service allows. */
+export const RATE_LIMITS = { anonymous: 30, withApiKey: 300 } as const;
+
+/**
+ * The JWKS URL of an issuer.
+ *
+ * @param issuer - Issuer origin, for example `https://rnwy.com`.
+ * @returns `<issuer>/.well-known/jwks.json`.
+ */
+export function jwksUrlOf(issuer: string): string {
+  return new URL(JWKS_PATH, issuer).toString();
+}
