@@ -1,0 +1,60 @@
+/**
+ * What the local service's endpoint handlers receive: the parsed request and the service's state.
+ *
+ * @packageDocumentation
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import type { Population } from "./population.js";
+import type { ServiceSigner } from "./signer.js";
+
+/** The service state handlers read. */
+export interface ServiceContext {
+  /** The population currently served. */
+  readonly population: Population;
+  /** Signs attestations. */
+  readonly signer: ServiceSigner;
+  /** The issuer written into attestations. */
+  readonly issuer: string;
+  /** The service's clock. */
+  now(): Date;
+}
+
+/** A parsed request. */
+export interface ServiceRequest {
+  /** HTTP method, upper case (`HEAD` is served as `GET`). */
+  readonly method: string;
+  /** Path, without the query. */
+  readonly path: string;
+  /** Query parameters. */
+  readonly query: URLSearchParams;
+  /** Request headers. */
+  readonly headers: IncomingHttpHeaders;
+  /** The request body as text (empty for a request without one). */
+  readonly body: string;
+}
+
+/** A handler's answer: status, JSON body (none for `undefined`) and extra headers. */
+export interface ServiceResponse {
+  /** HTTP status. */
+  readonly status: number;
+  /** JSON body; `undefined` for an empty body. */
+  readonly body?: unknown;
+  /** Extra headers. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** An endpoint handler; it may throw a `ServiceHttpError`. */
+export type ServiceHandler = (request: ServiceRequest, context: ServiceContext) => Promise<ServiceResponse>;
+
+/** One day in milliseconds. */
+export const DAY_MS = 86_400_000;
+
+/**
+ * An answer with status 200.
+ *
+ * @param body - JSON body.
+ * @returns The response.
+ */
+export function ok(body: unknown): ServiceResponse {
+  return { status: 200, body };
+}

@@ -1,0 +1,178 @@
+/**
+ * The population-wide endpoints: `GET /api/agents` (keyset-paginated listing), `GET /api/explorer` (search
+ * and filter) and `GET /api/stats` (network statistics).
+ *
+ * @packageDocumentation
+ */
+import { compareAgentRefs, type PopulationAgent } from "../agent.js";
+import { ok, type ServiceHandler } from "../context.js";
+import { decodeCursor, encodeCursor } from "../cursor.js";
+import {
+  isAbsent,
+  parseOptionalChain,
+  parseOptionalInteger,
+  parseOptionalRegistry,
+  parseOptionalTier,
+  requireString,
+} from "../params.js";
+import type { Population } from "../population.js";
+
+/** Default and largest page size of `/api/agents`. */
+export const AGENTS_PAGE = { default: 100, max: 1000 } as const;
+
+/** Default and largest result size of `/api/explorer`. */
+export const EXPLORER_PAGE = { default: 50, max: 1000 } as const;
+
+/** One agent in a listing. */
+export interface AgentListItem {
+  agentId: number;
+  chain: string;
+  registry: string;
+  name: string;
+  score: number;
+  tier: string;
+  sybilSeverity: string;
+  updatedAt: string;
+}
+
+/** The `/api/stats` body. */
+export interface StatsBody {
+  totalAgents: number;
+  chains: number;
+  registrations: number;
+  byChain: Record<string, number>;
+  byRegistry: Record<string, number>;
+  byTier: Record<string, number>;
+  updatedAt: string;
+}
+
+const filtered = new WeakMap<Population, Map<string, readonly PopulationAgent[]>>();
+const statsCache = new WeakMap<Population, StatsBody>();
+
+/**
+ * A listing item.
+ *
+ * @param agent - The agent.
+ * @returns Its listing fields.
+ */
+export function listItem(agent: PopulationAgent): AgentListItem {
+  return {
+    agentId: agent.agentId,
+    chain: agent.chain,
+    registry: agent.registry,
+    name: agent.name,
+    score: agent.score,
+    tier: agent.tier,
+    sybilSeverity: agent.sybilSeverity,
+    updatedAt: agent.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * The network statistics of a population (cached per population).
+ *
+ * @param population - The population.
+ * @returns The stats body.
+ */
+export function statsBody(population: Population): StatsBody {
+  let stats = statsCache.get(population);
+  if (!stats) {
+    const byChain: Record<string, number> = {};
+    const byRegistry: Record<string, number> = {};
+    const byTier: Record<string, number> = { flagged: 0, limited: 0, developing: 0, established: 0 };
+    for (const agent of population.agents) {
+      byChain[agent.chain] = (byChain[agent.chain] ?? 0) + 1;
+      byRegistry[agent.registry] = (byRegistry[agent.registry] ?? 0) + 1;
+      byTier[agent.tier] = (byTier[agent.tier] ?? 0) + 1;
+    }
+    stats = {
+      totalAgents: population.size,
+      chains: Object.keys(byChain).length,
+      registrations: population.size,
+      byChain,
+      byRegistry,
+      byTier,
+      updatedAt: population.at.toISOString(),
+    };
+    statsCache.set(population, stats);
+  }
+  return structuredClone(stats);
+}
+
+/** `GET /api/agents?chain=&registry=&limit=&cursor=`. */
+export const handleAgents: ServiceHandler = async (request, context) => {
+  const q = request.query;
+  const chain = parseOptionalChain(q.get("chain"));
+  const registry = parseOptionalRegistry(q.get("registry"));
+  const limit = parseOptionalInteger(q.get("limit"), "limit", 1, AGENTS_PAGE.max) ?? AGENTS_PAGE.default;
+  const after = isAbsent(q.get("cursor")) ? undefined : decodeCursor(requireString(q.get("cursor"), "cursor"));
+  const list = listingOf(context.population, chain, registry);
+  const start = after === undefined ? 0 : firstAfter(list, after);
+  const page = list.slice(start, start + limit);
+  const more = start + limit < list.length;
+  return ok({
+    agents: page.map(listItem),
+    nextCursor: more && page.length > 0 ? encodeCursor(page[page.length - 1]!) : null,
+    total: list.length,
+  });
+};
+
+/** `GET /api/explorer?chain=&registry=&limit=&q=&minScore=&tier=`: matches ranked by score, highest first. */
+export const handleExplorer: ServiceHandler = async (request, context) => {
+  const q = request.query;
+  const chain = parseOptionalChain(q.get("chain"));
+  const registry = parseOptionalRegistry(q.get("registry"));
+  const limit = parseOptionalInteger(q.get("limit"), "limit", 1, EXPLORER_PAGE.max) ?? EXPLORER_PAGE.default;
+  const minScore = parseOptionalInteger(q.get("minScore"), "minScore", 0, 100);
+  const tier = parseOptionalTier(q.get("tier"));
+  const search = isAbsent(q.get("q")) ? undefined : requireString(q.get("q"), "q").toLowerCase();
+  const matches = listingOf(context.population, chain, registry).filter(
+    (agent) =>
+      (minScore === undefined || agent.score >= minScore) &&
+      (tier === undefined || agent.tier === tier) &&
+      (search === undefined || matchesSearch(agent, search)),
+  );
+  matches.sort((a, b) => b.score - a.score || compareAgentRefs(a, b));
+  return ok({ agents: matches.slice(0, limit).map(listItem), total: matches.length });
+};
+
+/** `GET /api/stats`. */
+export const handleStats: ServiceHandler = async (_request, context) => ok(statsBody(context.population));
+
+/** Agents of a population in listing order, filtered by chain and registry (cached per population). */
+function listingOf(population: Population, chain: string | undefined, registry: string | undefined): readonly PopulationAgent[] {
+  let cache = filtered.get(population);
+  if (!cache) {
+    cache = new Map();
+    filtered.set(population, cache);
+  }
+  const key = `${chain ?? "*"}|${registry ?? "*"}`;
+  let list = cache.get(key);
+  if (!list) {
+    const all = population.sorted();
+    list = chain === undefined && registry === undefined
+      ? all
+      : all.filter((a) => (chain === undefined || a.chain === chain) && (registry === undefined || a.registry === registry));
+    cache.set(key, list);
+  }
+  return list;
+}
+
+/** Index of the first agent of a sorted list that comes after `ref` (binary search). */
+function firstAfter(list: readonly PopulationAgent[], ref: { chain: string; registry: string; agentId: number }): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareAgentRefs(list[mid]!, ref) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Search: an agent id, an owner address, or a case-insensitive part of the name. */
+function matchesSearch(agent: PopulationAgent, search: string): boolean {
+  if (/^\d+$/.test(search)) return agent.agentId === Number(search);
+  if (/^0x[0-9a-f]{40}$/.test(search)) return agent.owner === search;
+  return agent.name.toLowerCase().includes(search);
+}
