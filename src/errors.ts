@@ -16,7 +16,9 @@ export type TrustgateErrorCode =
   | "INVALID_RESPONSE"
   | "MCP_ERROR"
   | "JWKS_UNAVAILABLE"
-  | "ORACLE_READ_FAILED";
+  | "ORACLE_READ_FAILED"
+  | "GATE_READ_FAILED"
+  | "ATTESTATION_INVALID";
 
 /** Options shared by every {@link TrustgateError}. */
 export interface TrustgateErrorOptions {
@@ -88,5 +90,307 @@ export class UnknownChainError extends TrustgateError {
     );
     this.chain = chain;
     this.suggestion = suggestion;
+  }
+}
+
+/** A JWKS could not be fetched or is not a usable key set (network error, timeout, non-200 status, bad JSON). */
+export class JwksUnavailableError extends TrustgateError {
+  /** The JWKS URL, or `"local"` for a key set given in memory. */
+  readonly url: string;
+
+  /**
+   * @param url - The JWKS URL.
+   * @param shortMessage - What went wrong.
+   * @param options - Details and cause.
+   */
+  constructor(url: string, shortMessage: string, options: TrustgateErrorOptions = {}) {
+    super("JWKS_UNAVAILABLE", shortMessage, { ...options, metaMessages: [`JWKS: ${url}`, ...(options.metaMessages ?? [])] });
+    this.url = url;
+  }
+}
+
+/**
+ * A signed attestation did not verify. Verification functions return their verdict instead of throwing;
+ * this error is for callers that prefer to throw it (see `assertAttestationValid`). `reason` is the stable
+ * reason code of the verdict (for example `"expired"` or `"bad-jws-signature"`).
+ */
+export class AttestationVerificationError extends TrustgateError {
+  /** Stable reason code of the failed verification. */
+  readonly reason: string;
+
+  /**
+   * @param reason - Stable reason code.
+   * @param shortMessage - Human explanation.
+   * @param options - Details and cause.
+   */
+  constructor(reason: string, shortMessage: string, options: TrustgateErrorOptions = {}) {
+    super("ATTESTATION_INVALID", shortMessage, { ...options, metaMessages: [`reason: ${reason}`, ...(options.metaMessages ?? [])] });
+    this.reason = reason;
+  }
+}
+
+/** What {@link HttpRequestError} (and {@link RateLimitedError}) know about a failed HTTP exchange. */
+export interface HttpRequestErrorParams {
+  /** HTTP status of the response. */
+  status: number;
+  /** Method of the request (`GET`, `POST`). */
+  method: string;
+  /** URL of the request, without credentials. */
+  url: string;
+  /** The service's error code (`error.code` of the body), when the body had one. */
+  errorCode?: string | undefined;
+  /** The service's error message (`error.message` of the body), when the body had one. */
+  errorMessage?: string | undefined;
+  /** The parsed JSON body of the response, when it was JSON. */
+  body?: unknown;
+  /** How many attempts were made before giving up. */
+  attempts?: number | undefined;
+}
+
+/** The service answered with a non-2xx status that the kit does not retry (or no longer retries). */
+export class HttpRequestError extends TrustgateError {
+  /** HTTP status of the response. */
+  readonly status: number;
+  /** Method of the request. */
+  readonly method: string;
+  /** URL of the request, without credentials. */
+  readonly url: string;
+  /** The service's error code (`error.code` of the body), if any. */
+  readonly errorCode: string | undefined;
+  /** The service's error message (`error.message` of the body), if any. */
+  readonly errorMessage: string | undefined;
+  /** The parsed JSON body, if the body was JSON. */
+  readonly body: unknown;
+  /** Attempts made, including the first. */
+  readonly attempts: number;
+
+  /**
+   * @param params - Status, URL, error body and attempts.
+   * @param options - Details and cause.
+   * @param code - Error code; subclasses pass their own (default `HTTP_ERROR`).
+   */
+  constructor(
+    params: HttpRequestErrorParams,
+    options: TrustgateErrorOptions = {},
+    code: "HTTP_ERROR" | "RATE_LIMITED" = "HTTP_ERROR",
+  ) {
+    const service = params.errorCode ? ` (${params.errorCode}${params.errorMessage ? `: ${params.errorMessage}` : ""})` : "";
+    super(code, `${params.method} ${params.url} failed with HTTP ${params.status}${service}`, {
+      ...options,
+      metaMessages: [
+        ...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []),
+        ...(options.metaMessages ?? []),
+      ],
+    });
+    this.status = params.status;
+    this.method = params.method;
+    this.url = params.url;
+    this.errorCode = params.errorCode;
+    this.errorMessage = params.errorMessage;
+    this.body = params.body;
+    this.attempts = params.attempts ?? 1;
+  }
+}
+
+/** The service kept answering `429 Too Many Requests` after the allowed retries. */
+export class RateLimitedError extends HttpRequestError {
+  /** The last `Retry-After` the service asked for, in milliseconds, if it sent one. */
+  readonly retryAfterMs: number | undefined;
+
+  /**
+   * @param params - Status, URL, error body and attempts.
+   * @param retryAfterMs - The last `Retry-After`, in milliseconds.
+   * @param options - Details and cause.
+   */
+  constructor(params: HttpRequestErrorParams, retryAfterMs: number | undefined, options: TrustgateErrorOptions = {}) {
+    super(
+      params,
+      {
+        ...options,
+        metaMessages: [
+          ...(retryAfterMs !== undefined ? [`Retry-After: ${Math.ceil(retryAfterMs / 1000)} s`] : []),
+          ...(options.metaMessages ?? []),
+        ],
+      },
+      "RATE_LIMITED",
+    );
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** A request got no complete response within its time limit. */
+export class TimeoutError extends TrustgateError {
+  /** URL of the request, without credentials. */
+  readonly url: string;
+  /** The time limit, in milliseconds. */
+  readonly timeoutMs: number;
+  /** Attempts made, including the first. */
+  readonly attempts: number;
+
+  /**
+   * @param params - Method, URL, time limit and attempts.
+   * @param options - Details and cause.
+   */
+  constructor(
+    params: { method: string; url: string; timeoutMs: number; attempts?: number },
+    options: TrustgateErrorOptions = {},
+  ) {
+    super("TIMEOUT", `${params.method} ${params.url} timed out after ${params.timeoutMs} ms`, {
+      ...options,
+      metaMessages: [
+        ...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []),
+        ...(options.metaMessages ?? []),
+      ],
+    });
+    this.url = params.url;
+    this.timeoutMs = params.timeoutMs;
+    this.attempts = params.attempts ?? 1;
+  }
+}
+
+/** A request failed below HTTP: connection refused or reset, DNS failure, TLS error… */
+export class NetworkError extends TrustgateError {
+  /** URL of the request, without credentials. */
+  readonly url: string;
+  /** Attempts made, including the first. */
+  readonly attempts: number;
+
+  /**
+   * @param params - Method, URL and attempts.
+   * @param options - Details and the underlying error as `cause`.
+   */
+  constructor(params: { method: string; url: string; attempts?: number }, options: TrustgateErrorOptions = {}) {
+    super("NETWORK_ERROR", `${params.method} ${params.url} failed: network error`, {
+      ...options,
+      metaMessages: [
+        ...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []),
+        ...(options.metaMessages ?? []),
+      ],
+    });
+    this.url = params.url;
+    this.attempts = params.attempts ?? 1;
+  }
+}
+
+/** A response is not what the service's contract says: not JSON, or not the documented shape. */
+export class InvalidResponseError extends TrustgateError {
+  /** URL of the request, without credentials, when the response came from one. */
+  readonly url: string | undefined;
+  /** The problems found, one short line each (`path: message`). */
+  readonly issues: readonly string[];
+
+  /**
+   * @param shortMessage - What is wrong.
+   * @param params - URL and the list of problems.
+   * @param options - Details and cause.
+   */
+  constructor(
+    shortMessage: string,
+    params: { url?: string | undefined; issues?: readonly string[] } = {},
+    options: TrustgateErrorOptions = {},
+  ) {
+    super("INVALID_RESPONSE", shortMessage, {
+      ...options,
+      metaMessages: [
+        ...(params.url ? [`URL: ${params.url}`] : []),
+        ...(params.issues ?? []).map((issue) => `- ${issue}`),
+        ...(options.metaMessages ?? []),
+      ],
+    });
+    this.url = params.url;
+    this.issues = params.issues ?? [];
+  }
+}
+
+/**
+ * An MCP call failed: a JSON-RPC error (`rpcCode` such as `-32601` method not found, `-32602` invalid
+ * params) or a tool result flagged `isError` (`rpcCode` undefined).
+ */
+export class McpError extends TrustgateError {
+  /** JSON-RPC error code, or `undefined` for a tool result flagged `isError`. */
+  readonly rpcCode: number | undefined;
+  /** JSON-RPC error message (or the tool's error text). */
+  readonly rpcMessage: string;
+  /** JSON-RPC error `data`, if any. */
+  readonly data: unknown;
+  /** The JSON-RPC method that failed (`tools/call`…). */
+  readonly method: string;
+
+  /**
+   * @param params - Method, JSON-RPC code, message and data.
+   * @param options - Details and cause.
+   */
+  constructor(
+    params: { method: string; rpcCode: number | undefined; rpcMessage: string; data?: unknown },
+    options: TrustgateErrorOptions = {},
+  ) {
+    const code = params.rpcCode === undefined ? "tool error" : `JSON-RPC error ${params.rpcCode}`;
+    super("MCP_ERROR", `MCP ${params.method} failed: ${code}: ${params.rpcMessage}`, options);
+    this.rpcCode = params.rpcCode;
+    this.rpcMessage = params.rpcMessage;
+    this.data = params.data;
+    this.method = params.method;
+  }
+}
+
+/** How reading one oracle record failed (see {@link OracleReadError}). */
+export type OracleReadFailure =
+  /** The oracle's `getScore` reverted; `revertData` and `reason` say with what. */
+  | "reverted"
+  /** The call succeeded but returned nothing: usually no contract at the oracle address. */
+  | "no-data"
+  /** The answer is shorter than four words, or a value does not fit its type. */
+  | "malformed"
+  /** The request itself failed (RPC error, timeout, no Multicall3 at its address…); `cause` has the error. */
+  | "request-failed";
+
+/**
+ * Reading a record from the trust oracle failed. The reader returns this error inside the record's result
+ * instead of throwing it, so that one bad record, or one failed batch, never loses the others.
+ */
+export class OracleReadError extends TrustgateError {
+  /** The oracle that was read. */
+  readonly oracle: string;
+  /** How the read failed. */
+  readonly failure: OracleReadFailure;
+  /** Raw revert data when `failure` is `"reverted"` (`"0x"` for a revert without data); otherwise the raw answer, if any. */
+  readonly revertData: `0x${string}` | undefined;
+  /** The decoded revert reason (`Error("…")`, `Panic(0x11)`, `SomeError(1, 2)` or `unknown error 0x…`), if any. */
+  readonly reason: string | undefined;
+
+  /**
+   * @param params - Oracle, failure kind, raw data and decoded reason.
+   * @param shortMessage - One-line description.
+   * @param options - Details, context lines and cause.
+   */
+  constructor(
+    params: { oracle: string; failure: OracleReadFailure; revertData?: `0x${string}` | undefined; reason?: string | undefined },
+    shortMessage: string,
+    options: TrustgateErrorOptions = {},
+  ) {
+    super("ORACLE_READ_FAILED", shortMessage, {
+      ...options,
+      metaMessages: [`oracle: ${params.oracle}`, ...(options.metaMessages ?? [])],
+    });
+    this.oracle = params.oracle;
+    this.failure = params.failure;
+    this.revertData = params.revertData;
+    this.reason = params.reason;
+  }
+}
+
+/** Reading a deployed `TrustGated` gate's configuration failed (no contract there, not a gate, RPC error…). */
+export class GateReadError extends TrustgateError {
+  /** The gate that was read. */
+  readonly gate: string;
+
+  /**
+   * @param gate - The gate address.
+   * @param shortMessage - One-line description.
+   * @param options - Details and cause.
+   */
+  constructor(gate: string, shortMessage: string, options: TrustgateErrorOptions = {}) {
+    super("GATE_READ_FAILED", shortMessage, { ...options, metaMessages: [`gate: ${gate}`, ...(options.metaMessages ?? [])] });
+    this.gate = gate;
   }
 }

@@ -1,0 +1,129 @@
+/**
+ * Options of attestation verification and their checking. Bad options are programmer errors and throw
+ * {@link InvalidArgumentError}; bad attestations never throw.
+ *
+ * @packageDocumentation
+ */
+import { DEFAULT_ISSUER, jwksUrlOf } from "../config/service.js";
+import { InvalidArgumentError } from "../errors.js";
+import { resolveJwksSource, type JwksResolver, type JwksSource } from "./jwks.js";
+import { resolveNow } from "./time.js";
+
+/** Default tolerance between the verifier's clock and the service's, in seconds. */
+export const DEFAULT_CLOCK_SKEW_SECONDS = 60;
+
+/** Options shared by every verification function. */
+export interface VerifyAttestationOptions {
+  /**
+   * Keys to verify with: a {@link JwksResolver} from `createJwksResolver` (best for many verifications), a
+   * JWKS URL, or a JWKS object. Default: the JWKS of `issuer` (`<issuer>/.well-known/jwks.json`). The JWKS URL
+   * carried inside a response is never fetched.
+   */
+  jwks?: JwksSource;
+  /** The issuer attestations must name (default `DEFAULT_ISSUER`, `https://rnwy.com`). */
+  issuer?: string;
+  /** Key ids accepted (the default depends on the function). */
+  acceptedKids?: readonly string[];
+  /** Time of the verification: a `Date` or ms since the epoch (default: now). */
+  now?: Date | number;
+  /** Tolerance for expiry and issue times, in seconds (default 60). */
+  clockSkewSeconds?: number;
+  /** Refuse attestations without a legacy `sig` (default `false`: a present `sig` is always checked). */
+  requireLegacySig?: boolean;
+  /** Refuse attestations without a `jws` (default `false`: a present `jws` is always checked). */
+  requireJws?: boolean;
+  /**
+   * Lifetime implied when the signed block has an issue time but no expiry, in seconds. Default: 24 h for
+   * trust-check and wallet-score attestations, none (no implied expiry) for other attestations.
+   */
+  lifetimeSeconds?: number;
+}
+
+/** Options after checking, with defaults applied. */
+export interface ResolvedVerifyOptions {
+  readonly resolver: JwksResolver;
+  readonly issuer: string;
+  readonly acceptedKids: ReadonlySet<string>;
+  readonly nowMs: number;
+  readonly skewMs: number;
+  readonly requireLegacySig: boolean;
+  readonly requireJws: boolean;
+  readonly lifetimeMs: number | undefined;
+}
+
+/**
+ * Checks options and applies defaults.
+ *
+ * @param options - Options given by the caller.
+ * @param defaults - The calling function's default key ids and implied lifetime.
+ * @returns The resolved options.
+ * @throws {@link InvalidArgumentError} for an option of the wrong type or range.
+ */
+export function resolveVerifyOptions(
+  options: VerifyAttestationOptions | undefined,
+  defaults: { acceptedKids: readonly string[]; lifetimeSeconds: number | undefined },
+): ResolvedVerifyOptions {
+  const given = options ?? {};
+  if (typeof given !== "object") throw new InvalidArgumentError("Verification options must be an object");
+  const issuer = given.issuer ?? DEFAULT_ISSUER;
+  if (typeof issuer !== "string" || issuer.trim() === "") {
+    throw new InvalidArgumentError("Option `issuer` must be a non-empty string (the issuer's origin, e.g. https://rnwy.com)");
+  }
+  const acceptedKids = given.acceptedKids ?? defaults.acceptedKids;
+  if (!Array.isArray(acceptedKids) || acceptedKids.length === 0 || !acceptedKids.every((k) => typeof k === "string" && k)) {
+    throw new InvalidArgumentError("Option `acceptedKids` must be a non-empty array of key ids");
+  }
+  const skew = given.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS;
+  if (typeof skew !== "number" || !Number.isFinite(skew) || skew < 0) {
+    throw new InvalidArgumentError("Option `clockSkewSeconds` must be a non-negative number", { details: `Got: ${String(skew)}` });
+  }
+  const lifetime = given.lifetimeSeconds ?? defaults.lifetimeSeconds;
+  if (lifetime !== undefined && (typeof lifetime !== "number" || !(lifetime > 0))) {
+    throw new InvalidArgumentError("Option `lifetimeSeconds` must be a positive number", { details: `Got: ${String(lifetime)}` });
+  }
+  return {
+    resolver: resolveJwksSource(given.jwks ?? defaultJwksUrl(issuer)),
+    issuer,
+    acceptedKids: new Set(acceptedKids),
+    nowMs: resolveNow(given.now),
+    skewMs: skew * 1000,
+    requireLegacySig: given.requireLegacySig === true,
+    requireJws: given.requireJws === true,
+    lifetimeMs: lifetime === undefined ? undefined : lifetime * 1000,
+  };
+}
+
+/**
+ * Whether two issuer strings name the same issuer (equal up to a trailing slash).
+ *
+ * @param named - Issuer named by an attestation.
+ * @param configured - Configured issuer.
+ * @returns `true` when they match.
+ */
+export function sameIssuer(named: string, configured: string): boolean {
+  const strip = (s: string) => s.trim().replace(/\/+$/, "");
+  return strip(named) === strip(configured);
+}
+
+/**
+ * Whether a URL belongs to an issuer (same scheme, host and port).
+ *
+ * @param url - Any string.
+ * @param issuer - Issuer origin.
+ * @returns `true` when both parse and share their origin.
+ */
+export function belongsToIssuer(url: string, issuer: string): boolean {
+  try {
+    return new URL(url).origin === new URL(issuer).origin;
+  } catch {
+    return false;
+  }
+}
+
+function defaultJwksUrl(issuer: string): string {
+  try {
+    return jwksUrlOf(issuer);
+  } catch {
+    throw new InvalidArgumentError(`Option \`issuer\` "${issuer}" is not a URL, so its JWKS URL cannot be derived; give \`jwks\``);
+  }
+}

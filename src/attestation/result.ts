@@ -1,0 +1,148 @@
+/**
+ * Verdicts of attestation verification: the stable reason codes and the result objects.
+ *
+ * Verification never throws for a bad attestation: it returns a result whose `valid` is `false` and whose
+ * `reason` is one of {@link ATTESTATION_FAILURE_REASONS}. Programs branch on `reason`; people read `message`.
+ *
+ * @packageDocumentation
+ */
+import { AttestationVerificationError } from "../errors.js";
+
+/**
+ * Every reason an attestation can be refused, in the order verification checks them:
+ *
+ * | reason | meaning |
+ * |---|---|
+ * | `malformed` | the response, attestation, signed block, `jws` or `sig` is not of the expected shape |
+ * | `issuer-mismatch` | `attestation.issuer` is absent or is not the configured issuer |
+ * | `unsupported-alg` | `attestation.alg` or the JWS header `alg` is not ES256 (`none`, HS256, …) |
+ * | `missing-kid` | neither the attestation nor the JWS header names a key id |
+ * | `kid-mismatch` | `attestation.kid` and the JWS header `kid` differ |
+ * | `kid-not-accepted` | the key id is not in the accepted set |
+ * | `missing-signature` | the attestation carries neither `jws` nor `sig` |
+ * | `missing-jws` | `requireJws` is set and there is no `jws` |
+ * | `missing-legacy-signature` | `requireLegacySig` is set and there is no `sig` |
+ * | `key-not-found` | the JWKS has no usable ES256 key with that kid |
+ * | `jwks-unavailable` | the JWKS could not be fetched (network, timeout, status, not a JWKS) |
+ * | `bad-jws-signature` | the `jws` does not verify |
+ * | `bad-legacy-signature` | the `sig` does not verify |
+ * | `payload-mismatch` | the `jws` payload bytes differ from `JSON.stringify(attestation.signed)` |
+ * | `field-mismatch` | a signed field differs from the response's own field (`field` names it) |
+ * | `subject-mismatch` | the attestation is about another agent or wallet than the one expected |
+ * | `invalid-time` | a time field is neither ISO-8601 nor Unix seconds |
+ * | `missing-time` | a trust-check attestation carries no issue or expiry time |
+ * | `expired` | the attestation expired (beyond the clock skew) |
+ * | `issued-in-future` | the attestation was issued (or verified) after now plus the clock skew |
+ */
+export const ATTESTATION_FAILURE_REASONS = [
+  "malformed",
+  "issuer-mismatch",
+  "unsupported-alg",
+  "missing-kid",
+  "kid-mismatch",
+  "kid-not-accepted",
+  "missing-signature",
+  "missing-jws",
+  "missing-legacy-signature",
+  "key-not-found",
+  "jwks-unavailable",
+  "bad-jws-signature",
+  "bad-legacy-signature",
+  "payload-mismatch",
+  "field-mismatch",
+  "subject-mismatch",
+  "invalid-time",
+  "missing-time",
+  "expired",
+  "issued-in-future",
+] as const;
+
+/** A stable reason code of a refused attestation. */
+export type AttestationFailureReason = (typeof ATTESTATION_FAILURE_REASONS)[number];
+
+/** Whether a signature verified: `true`, `false`, or `"absent"` when the attestation does not carry it. */
+export type SignatureStatus = boolean | "absent";
+
+/** Which of the two signatures verified. A signature not checked (verification stopped earlier) is `false`. */
+export interface SignaturesVerified {
+  /** The compact `jws`. */
+  jws: SignatureStatus;
+  /** The legacy `sig` (raw `r‖s`). */
+  sig: SignatureStatus;
+}
+
+/** A signed field that differs between the signed block and the response (or the expected subject). */
+export interface FieldMismatch {
+  /** Field name, e.g. `score`. */
+  field: string;
+  /** Value in the signed block. */
+  signed: unknown;
+  /** Value in the response (or the expected value, for `subject-mismatch`). */
+  response: unknown;
+}
+
+/** What every verdict carries. */
+export interface AttestationVerificationBase {
+  /** Human explanation: why it is valid or invalid. */
+  message: string;
+  /** Key id used (from the JWS header or the attestation), when known. */
+  kid: string | undefined;
+  /** Issuer named by the attestation, when any. */
+  issuer: string | undefined;
+  /** Which signatures verified. */
+  verified: SignaturesVerified;
+  /** The signed object, decoded — present only when the signature(s) verified. */
+  payload: Record<string, unknown> | undefined;
+  /** Issue time of the attestation, when known. */
+  issuedAt: Date | undefined;
+  /** Time after which the attestation is expired (before clock skew), when known. */
+  expiresAt: Date | undefined;
+  /** Things worth knowing that did not make the attestation invalid (e.g. an ignored foreign JWKS URL). */
+  warnings: string[];
+}
+
+/** A verdict of an attestation that verified. */
+export interface AttestationValid extends AttestationVerificationBase {
+  valid: true;
+  reason: undefined;
+  payload: Record<string, unknown>;
+}
+
+/** A verdict of an attestation that did not verify. */
+export interface AttestationInvalid extends AttestationVerificationBase {
+  valid: false;
+  /** Stable reason code. */
+  reason: AttestationFailureReason;
+  /** Field concerned, for `field-mismatch`, `subject-mismatch`, time reasons and some `malformed` cases. */
+  field?: string;
+  /** The differing values, for `field-mismatch` and `subject-mismatch`. */
+  mismatch?: FieldMismatch;
+}
+
+/** Verdict of {@link verifySignedAttestation}-style verification (generic signed attestations). */
+export type SignedAttestationVerification = AttestationValid | AttestationInvalid;
+
+/** Kind of a `/api/trust-check` signed block: v1 (`attestedAt`), v2 (`issuedAt`/`expiry`) or an unknown wallet. */
+export type TrustAttestationVersion = "v1" | "v2" | "wallet-not-found";
+
+/** Verdict of `verifyTrustAttestation`: the generic verdict plus the kind of signed block. */
+export type TrustAttestationVerification = SignedAttestationVerification & {
+  /** Kind of the signed block, when it could be told. */
+  version: TrustAttestationVersion | undefined;
+};
+
+/**
+ * Throws unless a verdict is valid.
+ *
+ * @param result - A verdict.
+ * @throws {@link AttestationVerificationError} carrying the verdict's `reason` and `message`.
+ */
+export function assertAttestationValid<R extends SignedAttestationVerification>(
+  result: R,
+): asserts result is R & AttestationValid {
+  if (!result.valid) {
+    throw new AttestationVerificationError(result.reason, result.message, {
+      metaMessages: result.kid ? [`kid: ${result.kid}`] : [],
+    });
+  }
+}
