@@ -1,0 +1,363 @@
+/**
+ * The typed client of the trust service's HTTP API (docs/service-api.md): one method per endpoint, each
+ * checking its arguments client-side and validating the response against its schema (unknown fields kept).
+ * Requests go through one transport with a client-side rate limit, retries and a time limit.
+ *
+ * @packageDocumentation
+ */
+import { DEFAULT_REGISTRY } from "../config/service.js";
+import { InvalidArgumentError, InvalidResponseError } from "../errors.js";
+import {
+  agentIdToJson,
+  checkAddress,
+  checkAgentId,
+  checkAgentRef,
+  checkCanonicalId,
+  checkChain,
+  checkIntegerInRange,
+  checkRegistry,
+  checkThreshold,
+  type AgentIdInput,
+  type AgentRefInput,
+  type ChainInput,
+} from "./arguments.js";
+import type { HttpRequest, HttpTransport, QueryValue } from "./http.js";
+import { createTrustMcpClient, type TrustMcpClient } from "./mcp.js";
+import { transportFromOptions, type TransportOption, type TrustApiClientOptions } from "./options.js";
+import {
+  addressAgeSchema,
+  agentsPageSchema,
+  compareSchema,
+  entitySchema,
+  explorerSchema,
+  mcpAttestationSchema,
+  reviewerAnalysisSchema,
+  reviewerSchema,
+  riskTermsSchema,
+  statsSchema,
+  trustCheckSchema,
+  walletNotFoundSchema,
+  walletScoreSchema,
+  type AddressAge,
+  type AgentListItem,
+  type AgentsPage,
+  type CompareResult,
+  type EntityProfile,
+  type ExplorerResult,
+  type McpServerAttestation,
+  type NetworkStats,
+  type ReviewerAnalysis,
+  type ReviewerProfile,
+  type RiskTerms,
+  type TrustCheck,
+  type WalletNotFound,
+  type WalletScore,
+} from "./schemas.js";
+import { parseResponse } from "./validate.js";
+import type { z } from "zod";
+
+/** Largest page of `/api/agents` and `/api/explorer`. */
+export const MAX_PAGE_SIZE = 1000;
+
+/** Fewest and most agents of one `/api/compare` request. */
+export const COMPARE_LIMITS = { min: 2, max: 10 } as const;
+
+const TIER_NAMES = ["flagged", "limited", "developing", "established"] as const;
+
+/** Parameters of {@link TrustApiClient.trustCheck}. */
+export interface TrustCheckParams {
+  /** Agent id. */
+  id: AgentIdInput;
+  /** Chain slug, alias or EVM chain id. */
+  chain: ChainInput;
+  /** Registry (default `erc8004`). */
+  registry?: string;
+  /** Score threshold 0–100; the response's `pass` is `score >= threshold`. */
+  threshold?: number;
+}
+
+/** Parameters of {@link TrustApiClient.agents} and {@link TrustApiClient.iterateAgents}. */
+export interface AgentsParams {
+  /** Only agents on this chain (all chains when absent). */
+  chain?: ChainInput;
+  /** Only agents of this registry. */
+  registry?: string;
+  /** Page size, 1–1000 (service default 100). */
+  limit?: number;
+  /** Opaque cursor from a previous page's `nextCursor`. */
+  cursor?: string;
+}
+
+/** Parameters of {@link TrustApiClient.explorer}. */
+export interface ExplorerParams {
+  /** Only agents on this chain. */
+  chain?: ChainInput;
+  /** Most results, 1–1000. */
+  limit?: number;
+  /** Free-text search. */
+  q?: string;
+  /** Only agents with at least this score (0–100). */
+  minScore?: number;
+  /** Only agents of this tier. */
+  tier?: (typeof TIER_NAMES)[number];
+}
+
+/** Parameters of the endpoints that take an agent id and a chain. */
+export interface AgentParams {
+  /** Agent id. */
+  id: AgentIdInput;
+  /** Chain slug, alias or EVM chain id. */
+  chain: ChainInput;
+}
+
+/** Parameters of {@link TrustApiClient.reviewer}. */
+export interface ReviewerParams {
+  /** Reviewer wallet. */
+  address: string;
+  /** Chain slug, alias or EVM chain id. */
+  chain: ChainInput;
+  /** Ask for the summary form. */
+  summary?: boolean;
+}
+
+/** Parameters of {@link TrustApiClient.riskTerms}. */
+export interface RiskTermsParams {
+  /** Agent id. */
+  agentId: AgentIdInput;
+  /** Chain slug, alias or EVM chain id. */
+  chain: ChainInput;
+  /** Registry (default `erc8004`). */
+  registry?: string;
+}
+
+/** Parameters of {@link TrustApiClient.addressAge}. */
+export interface AddressAgeParams {
+  /** Wallet address. */
+  address: string;
+  /** Chain slug, alias or EVM chain id. */
+  chain: ChainInput;
+}
+
+/** Parameters of {@link TrustApiClient.walletScore}. */
+export interface WalletScoreParams {
+  /** Wallet address. */
+  wallet: string;
+  /** Chain slug, alias or EVM chain id. */
+  chain?: ChainInput;
+}
+
+/**
+ * The API client. Every method checks its arguments ({@link InvalidArgumentError},
+ * {@link UnknownChainError}) before any request, and validates the response
+ * ({@link InvalidResponseError}); transport failures are {@link HttpRequestError},
+ * {@link RateLimitedError}, {@link TimeoutError} and {@link NetworkError}.
+ */
+export interface TrustApiClient {
+  /** The transport in use (base URL, limiter, retry policy). */
+  readonly transport: HttpTransport;
+  /** MCP client over the same transport. */
+  readonly mcp: TrustMcpClient;
+  /** `GET /api/trust-check?id=&chain=&registry=&threshold=`: an agent's score, tier, sybil data and signed attestation. */
+  trustCheck(params: TrustCheckParams): Promise<TrustCheck>;
+  /**
+   * `GET /api/trust-check?wallet=`: the wallet's best agent, or the signed `found: false` envelope for a
+   * wallet that owns none (tell them apart with {@link isWalletNotFound}).
+   */
+  trustCheckByWallet(wallet: string): Promise<TrustCheck | WalletNotFound>;
+  /** `GET /api/agents`: one page of the listing. */
+  agents(params?: AgentsParams): Promise<AgentsPage>;
+  /** Every agent of the listing, page after page, following `nextCursor` until it is null. */
+  iterateAgents(params?: Omit<AgentsParams, "cursor"> & { cursor?: string }): AsyncGenerator<AgentListItem, void, undefined>;
+  /** `GET /api/explorer`: search and filter. */
+  explorer(params?: ExplorerParams): Promise<ExplorerResult>;
+  /** `GET /api/stats`: network statistics. */
+  stats(): Promise<NetworkStats>;
+  /** `GET /api/reviewer-analysis`: the reviewers of an agent, most suspicious first. */
+  reviewerAnalysis(params: AgentParams): Promise<ReviewerAnalysis>;
+  /** `GET /api/compare`: 2–10 agents ranked by score, highest first. */
+  compare(agents: readonly AgentRefInput[], threshold?: number): Promise<CompareResult>;
+  /** `GET /api/reviewer`: a reviewer wallet's behaviour profile. */
+  reviewer(params: ReviewerParams): Promise<ReviewerProfile>;
+  /** `GET /api/entity?wallet=`: an operator's footprint. */
+  entity(wallet: string): Promise<EntityProfile>;
+  /** `GET /api/mcp-attestation?canonical_id=`: an MCP server's risk score and signed attestation. */
+  mcpAttestation(canonicalId: string): Promise<McpServerAttestation>;
+  /** `POST /api/risk-terms`: counterparty risk tier and raw signals. */
+  riskTerms(params: RiskTermsParams): Promise<RiskTerms>;
+  /** `GET /api/address-ages`: a wallet's age in days. */
+  addressAge(params: AddressAgeParams): Promise<AddressAge>;
+  /** `GET /api/wallet-score`: a wallet's score with a signed attestation. */
+  walletScore(params: WalletScoreParams | string): Promise<WalletScore>;
+}
+
+/**
+ * Tells the wallet-not-found envelope of {@link TrustApiClient.trustCheckByWallet} from a trust-check body.
+ *
+ * @param body - A result of `trustCheckByWallet`.
+ * @returns True for the `found: false` envelope.
+ */
+export function isWalletNotFound(body: TrustCheck | WalletNotFound): body is WalletNotFound {
+  return (body as { found?: unknown }).found === false;
+}
+
+/**
+ * Creates the API client.
+ *
+ * @param options - Base URL (default `https://rnwy.com`), API key, time limit, retries, rate limit,
+ *   `fetch` and user agent; or `{ transport }` to share a transport.
+ * @returns The client.
+ * @throws {@link InvalidArgumentError} for bad options.
+ *
+ * @example
+ * ```ts
+ * const api = createTrustApiClient({ apiKey: process.env.TRUST_API_KEY });
+ * const body = await api.trustCheck({ id: 1234, chain: "base", threshold: 50 });
+ * ```
+ */
+export function createTrustApiClient(options: TrustApiClientOptions | TransportOption = {}): TrustApiClient {
+  const transport = transportFromOptions(options);
+  const mcp = createTrustMcpClient({ transport });
+
+  async function call<S extends z.ZodType>(schema: S, request: HttpRequest): Promise<z.output<S>> {
+    const response = await transport.request(request);
+    return parseResponse(schema, response.body, { what: `${request.method ?? "GET"} ${request.path}`, url: response.url });
+  }
+  const get = <S extends z.ZodType>(schema: S, path: string, query: Record<string, QueryValue> = {}) =>
+    call(schema, { method: "GET", path, query });
+
+  function agentsQuery(params: AgentsParams): Record<string, QueryValue> {
+    return {
+      chain: params.chain === undefined ? undefined : checkChain(params.chain),
+      registry: params.registry === undefined ? undefined : checkRegistry(params.registry),
+      limit: params.limit === undefined ? undefined : checkIntegerInRange(params.limit, "limit", 1, MAX_PAGE_SIZE),
+      cursor: params.cursor === undefined ? undefined : checkCursor(params.cursor),
+    };
+  }
+
+  async function agents(params: AgentsParams = {}): Promise<AgentsPage> {
+    return get(agentsPageSchema, "/api/agents", agentsQuery(params));
+  }
+
+  return {
+    transport,
+    mcp,
+
+    async trustCheck(params) {
+      const query = {
+        id: checkAgentId(params.id),
+        chain: checkChain(params.chain),
+        registry: params.registry === undefined ? undefined : checkRegistry(params.registry),
+        threshold: params.threshold === undefined ? undefined : checkThreshold(params.threshold),
+      };
+      return get(trustCheckSchema, "/api/trust-check", query);
+    },
+
+    async trustCheckByWallet(wallet) {
+      const response = await transport.request({ path: "/api/trust-check", query: { wallet: checkAddress(wallet, "wallet") } });
+      const context = { what: "GET /api/trust-check?wallet=", url: response.url };
+      if ((response.body as { found?: unknown } | undefined)?.found === false) {
+        return parseResponse(walletNotFoundSchema, response.body, context);
+      }
+      return parseResponse(trustCheckSchema, response.body, context);
+    },
+
+    agents,
+
+    async *iterateAgents(params = {}) {
+      const base = { ...params };
+      agentsQuery(base); // check the arguments before the first request
+      const seen = new Set<string>();
+      let cursor = params.cursor;
+      for (;;) {
+        const page = await agents({ ...base, ...(cursor === undefined ? {} : { cursor }) });
+        yield* page.agents;
+        const next = page.nextCursor;
+        if (next === null || next === undefined || next === "") return;
+        if (seen.has(next)) {
+          throw new InvalidResponseError(`GET /api/agents returned cursor ${JSON.stringify(next)} twice`, {
+            url: `${transport.baseUrl}/api/agents`,
+            issues: ["nextCursor: repeats an earlier cursor, the listing would never end"],
+          });
+        }
+        seen.add(next);
+        cursor = next;
+      }
+    },
+
+    async explorer(params = {}) {
+      if (params.tier !== undefined && !(TIER_NAMES as readonly string[]).includes(params.tier)) {
+        throw new InvalidArgumentError(`tier must be one of ${TIER_NAMES.join(", ")}, got ${JSON.stringify(params.tier)}`);
+      }
+      return get(explorerSchema, "/api/explorer", {
+        chain: params.chain === undefined ? undefined : checkChain(params.chain),
+        limit: params.limit === undefined ? undefined : checkIntegerInRange(params.limit, "limit", 1, MAX_PAGE_SIZE),
+        q: params.q === undefined || params.q === "" ? undefined : params.q,
+        minScore: params.minScore === undefined ? undefined : checkIntegerInRange(params.minScore, "minScore", 0, 100),
+        tier: params.tier,
+      });
+    },
+
+    async stats() {
+      return get(statsSchema, "/api/stats");
+    },
+
+    async reviewerAnalysis(params) {
+      return get(reviewerAnalysisSchema, "/api/reviewer-analysis", { id: checkAgentId(params.id), chain: checkChain(params.chain) });
+    },
+
+    async compare(list, threshold) {
+      if (!Array.isArray(list) || list.length < COMPARE_LIMITS.min || list.length > COMPARE_LIMITS.max) {
+        throw new InvalidArgumentError(
+          `compare takes ${COMPARE_LIMITS.min} to ${COMPARE_LIMITS.max} agents, got ${Array.isArray(list) ? list.length : String(list)}`,
+        );
+      }
+      const refs = list.map((ref, i) => checkAgentRef(ref, i));
+      return get(compareSchema, "/api/compare", {
+        agents: refs.join(","),
+        threshold: threshold === undefined ? undefined : checkThreshold(threshold),
+      });
+    },
+
+    async reviewer(params) {
+      return get(reviewerSchema, "/api/reviewer", {
+        address: checkAddress(params.address),
+        chain: checkChain(params.chain),
+        summary: params.summary ? "true" : undefined,
+      });
+    },
+
+    async entity(wallet) {
+      return get(entitySchema, "/api/entity", { wallet: checkAddress(wallet, "wallet") });
+    },
+
+    async mcpAttestation(canonicalId) {
+      return get(mcpAttestationSchema, "/api/mcp-attestation", { canonical_id: checkCanonicalId(canonicalId) });
+    },
+
+    async riskTerms(params) {
+      const body = {
+        agent_id: agentIdToJson(checkAgentId(params.agentId, "agentId")),
+        chain: checkChain(params.chain),
+        registry: params.registry === undefined ? DEFAULT_REGISTRY : checkRegistry(params.registry),
+      };
+      return call(riskTermsSchema, { method: "POST", path: "/api/risk-terms", body });
+    },
+
+    async addressAge(params) {
+      return get(addressAgeSchema, "/api/address-ages", { address: checkAddress(params.address), chain: checkChain(params.chain) });
+    },
+
+    async walletScore(params) {
+      const p = typeof params === "string" ? { wallet: params } : params;
+      return get(walletScoreSchema, "/api/wallet-score", {
+        wallet: checkAddress(p.wallet, "wallet"),
+        chain: p.chain === undefined ? undefined : checkChain(p.chain),
+      });
+    },
+  };
+}
+
+function checkCursor(cursor: string): string {
+  if (typeof cursor === "string" && cursor !== "") return cursor;
+  throw new InvalidArgumentError(`cursor must be a non-empty string from nextCursor, got ${JSON.stringify(cursor)}`);
+}

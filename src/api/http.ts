@@ -1,0 +1,441 @@
+/**
+ * The HTTP transport of the API client: `fetch` with a time limit on every attempt, a client-side rate
+ * limiter, retries with exponential backoff and full jitter on network errors, time-outs and 5xx, and `429`
+ * honoured by waiting `Retry-After` (seconds or an HTTP date) before retrying. Every response body is parsed
+ * as JSON; failures become the kit's typed errors ({@link HttpRequestError}, {@link RateLimitedError},
+ * {@link TimeoutError}, {@link NetworkError}, {@link InvalidResponseError}). The API key is sent as
+ * `Authorization: Bearer <key>` and never appears in an error.
+ *
+ * `fetch`, the clock, `sleep` and the jitter source are injectable for tests.
+ *
+ * @packageDocumentation
+ */
+import { DEFAULT_API_URL } from "../config/service.js";
+import {
+  HttpRequestError,
+  InvalidArgumentError,
+  InvalidResponseError,
+  NetworkError,
+  RateLimitedError,
+  TimeoutError,
+} from "../errors.js";
+import { type Clock, type RateLimiter, type Sleep, systemClock, systemSleep } from "./rate-limiter.js";
+import { errorBodySchema } from "./schemas.js";
+
+/** Version of the kit, sent in the default user agent. */
+export const TRUSTGATE_VERSION = "0.1.0";
+
+/** The default `User-Agent` header. */
+export const DEFAULT_USER_AGENT = `trustgate/${TRUSTGATE_VERSION}`;
+
+/** Default time limit of one attempt, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+/** Retry policy of the transport. */
+export interface RetryOptions {
+  /** Retries after the first attempt on network errors, time-outs and 5xx (default 3). */
+  retries?: number;
+  /** Retries after `429 Too Many Requests` (default 3). */
+  rateLimitRetries?: number;
+  /** Base of the exponential backoff, in milliseconds (default 250). */
+  baseDelayMs?: number;
+  /** Cap of one backoff delay, in milliseconds (default 8 000). */
+  maxDelayMs?: number;
+  /**
+   * Longest `Retry-After` the transport waits for, in milliseconds (default 120 000). A longer one fails at
+   * once with {@link RateLimitedError} rather than blocking the caller.
+   */
+  maxRetryAfterMs?: number;
+}
+
+/** The retry policy with every default filled in. */
+export type ResolvedRetryOptions = Required<RetryOptions>;
+
+/** Options of {@link createHttpTransport}. */
+export interface HttpTransportOptions {
+  /** Base URL of the service (default {@link DEFAULT_API_URL}). A path prefix is kept. */
+  baseUrl?: string;
+  /** API key, sent as `Authorization: Bearer <key>`. */
+  apiKey?: string | undefined;
+  /** Time limit of one attempt (request and body), in milliseconds (default 15 000). */
+  timeoutMs?: number;
+  /** Retry policy, or just the number of retries on network errors, time-outs and 5xx. */
+  retries?: number | RetryOptions;
+  /** Limiter every attempt goes through; none when undefined. */
+  rateLimiter?: RateLimiter | undefined;
+  /** `fetch` implementation (default the global one). */
+  fetch?: typeof globalThis.fetch;
+  /** Clock, for `Retry-After` dates and pauses (default `Date.now`). */
+  now?: Clock;
+  /** Sleep, for backoff and `Retry-After` waits (default `setTimeout`). */
+  sleep?: Sleep;
+  /** Random source in `[0, 1)` for the jitter (default `Math.random`). */
+  random?: () => number;
+  /** `User-Agent` header (default {@link DEFAULT_USER_AGENT}). */
+  userAgent?: string;
+}
+
+/** A query-string value; `undefined` and `null` leave the parameter out. */
+export type QueryValue = string | number | boolean | bigint | undefined | null;
+
+/** One request to the service. */
+export interface HttpRequest {
+  /** HTTP method (default `GET`). */
+  method?: "GET" | "POST";
+  /** Path, starting with `/` (for example `/api/trust-check`). */
+  path: string;
+  /** Query parameters. */
+  query?: Readonly<Record<string, QueryValue>>;
+  /** JSON body (POST). */
+  body?: unknown;
+  /** Aborts the request (and its retries) when signalled; the abort reason is thrown as is. */
+  signal?: AbortSignal;
+}
+
+/** The rate-limit headers of a response (`X-RateLimit-Limit`, `X-RateLimit-Remaining`). */
+export interface RateLimitHeaders {
+  /** Requests per minute the service allows this caller. */
+  limit: number | undefined;
+  /** Requests left in the current window. */
+  remaining: number | undefined;
+}
+
+/** A successful (2xx) response. */
+export interface HttpResponse {
+  /** HTTP status. */
+  status: number;
+  /** URL of the request, without credentials. */
+  url: string;
+  /** Response headers. */
+  headers: Headers;
+  /** Parsed JSON body; `undefined` when the body was empty. */
+  body: unknown;
+  /** Rate-limit headers. */
+  rateLimit: RateLimitHeaders;
+  /** Attempts made, including the first. */
+  attempts: number;
+}
+
+/** The transport: one method that sends a request with limits, retries and a time limit. */
+export interface HttpTransport {
+  /** Base URL, without a trailing slash. */
+  readonly baseUrl: string;
+  /** The limiter in use, if any. */
+  readonly rateLimiter: RateLimiter | undefined;
+  /** The retry policy in use. */
+  readonly retry: ResolvedRetryOptions;
+  /** The time limit of one attempt, in milliseconds. */
+  readonly timeoutMs: number;
+  /**
+   * Sends a request.
+   *
+   * @param request - Method, path, query and body.
+   * @returns The 2xx response with its parsed JSON body.
+   * @throws {@link HttpRequestError} for a non-2xx status (after retries for 5xx),
+   *   {@link RateLimitedError} when 429 persists, {@link TimeoutError}, {@link NetworkError},
+   *   {@link InvalidResponseError} when a 2xx body is not JSON.
+   */
+  request(request: HttpRequest): Promise<HttpResponse>;
+}
+
+/**
+ * Resolves a retry option to a full policy.
+ *
+ * @param retries - Number of retries, or a policy.
+ * @returns The policy with defaults filled in.
+ * @throws {@link InvalidArgumentError} for negative or non-integer counts and delays.
+ */
+export function resolveRetryOptions(retries: number | RetryOptions | undefined): ResolvedRetryOptions {
+  const given: RetryOptions = typeof retries === "number" ? { retries } : (retries ?? {});
+  const resolved: ResolvedRetryOptions = {
+    retries: given.retries ?? 3,
+    rateLimitRetries: given.rateLimitRetries ?? 3,
+    baseDelayMs: given.baseDelayMs ?? 250,
+    maxDelayMs: given.maxDelayMs ?? 8_000,
+    maxRetryAfterMs: given.maxRetryAfterMs ?? 120_000,
+  };
+  for (const key of ["retries", "rateLimitRetries"] as const) {
+    if (!Number.isSafeInteger(resolved[key]) || resolved[key] < 0) {
+      throw new InvalidArgumentError(`retry option "${key}" must be a non-negative integer, got ${String(resolved[key])}`);
+    }
+  }
+  for (const key of ["baseDelayMs", "maxDelayMs", "maxRetryAfterMs"] as const) {
+    if (!Number.isFinite(resolved[key]) || resolved[key] < 0) {
+      throw new InvalidArgumentError(`retry option "${key}" must be a non-negative number, got ${String(resolved[key])}`);
+    }
+  }
+  return resolved;
+}
+
+/**
+ * The delay before retry number `retry` (0 for the first retry): exponential backoff with full jitter,
+ * `random() × min(maxDelayMs, baseDelayMs × 2^retry)`.
+ *
+ * @param retry - Index of the retry, from 0.
+ * @param policy - Base and cap.
+ * @param random - Random source in `[0, 1)`.
+ * @returns The delay in milliseconds.
+ */
+export function backoffDelay(
+  retry: number,
+  policy: Pick<ResolvedRetryOptions, "baseDelayMs" | "maxDelayMs">,
+  random: () => number = Math.random,
+): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.min(retry, 30));
+  return Math.floor(random() * ceiling);
+}
+
+/**
+ * Parses a `Retry-After` header: delay-seconds (`"120"`, also a decimal) or an HTTP date.
+ *
+ * @param value - The header value.
+ * @param now - Current time in ms since epoch, for an HTTP date.
+ * @returns The delay in milliseconds (0 for a date in the past), or `undefined` when absent or unparsable.
+ */
+export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
+  if (value == null) return undefined;
+  const text = value.trim();
+  if (text === "") return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/**
+ * Creates the transport.
+ *
+ * @param options - Base URL, key, time limit, retries, limiter, and injectable `fetch`/clock/sleep.
+ * @returns The transport.
+ * @throws {@link InvalidArgumentError} for a bad base URL, time limit or retry policy.
+ */
+export function createHttpTransport(options: HttpTransportOptions = {}): HttpTransport {
+  const baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_API_URL);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new InvalidArgumentError(`timeoutMs must be a positive number, got ${String(timeoutMs)}`);
+  }
+  const apiKey = options.apiKey === undefined || options.apiKey === "" ? undefined : options.apiKey;
+  if (apiKey !== undefined && /[\s]/.test(apiKey)) {
+    throw new InvalidArgumentError("apiKey must not contain whitespace");
+  }
+  const retry = resolveRetryOptions(options.retries);
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const now = options.now ?? systemClock;
+  const sleep = options.sleep ?? systemSleep;
+  const random = options.random ?? Math.random;
+  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  const limiter = options.rateLimiter;
+  const scrub = (text: string): string => (apiKey ? text.split(apiKey).join("***") : text);
+
+  async function request(req: HttpRequest): Promise<HttpResponse> {
+    const method = req.method ?? "GET";
+    const url = buildUrl(baseUrl, req.path, req.query);
+    const safeUrl = scrub(redactUrl(url));
+    const headers: Record<string, string> = { accept: "application/json", "user-agent": userAgent };
+    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+    let payload: string | undefined;
+    if (req.body !== undefined) {
+      headers["content-type"] = "application/json";
+      payload = JSON.stringify(req.body);
+    }
+
+    let failures = 0; // network errors, time-outs, 5xx
+    let rateLimited = 0; // 429s
+    for (let attempt = 1; ; attempt++) {
+      req.signal?.throwIfAborted();
+      if (limiter) await limiter.acquire();
+      req.signal?.throwIfAborted();
+      const outcome = await attemptOnce(url, method, headers, payload, req.signal);
+
+      if (outcome.kind === "response" && outcome.status >= 200 && outcome.status < 300) {
+        return {
+          status: outcome.status,
+          url: safeUrl,
+          headers: outcome.headers,
+          body: parseSuccessBody(outcome.text, outcome.status, method, safeUrl, scrub),
+          rateLimit: readRateLimitHeaders(outcome.headers),
+          attempts: attempt,
+        };
+      }
+
+      if (outcome.kind === "response" && outcome.status === 429) {
+        const errorParams = { ...errorParamsOf(outcome.status, method, safeUrl, outcome.text, scrub), attempts: attempt };
+        const retryAfterMs = parseRetryAfter(outcome.headers.get("retry-after"), now());
+        if (rateLimited >= retry.rateLimitRetries) throw new RateLimitedError(errorParams, retryAfterMs);
+        if (retryAfterMs !== undefined && retryAfterMs > retry.maxRetryAfterMs) {
+          throw new RateLimitedError(errorParams, retryAfterMs, {
+            details: `Retry-After exceeds the longest wait allowed (${retry.maxRetryAfterMs} ms)`,
+          });
+        }
+        const delay = retryAfterMs ?? backoffDelay(rateLimited, retry, random);
+        rateLimited++;
+        limiter?.pauseUntil(now() + delay);
+        await sleep(delay);
+        continue;
+      }
+
+      const retryable = outcome.kind !== "response" || outcome.status >= 500;
+      if (retryable && failures < retry.retries) {
+        await sleep(backoffDelay(failures, retry, random));
+        failures++;
+        continue;
+      }
+
+      if (outcome.kind === "timeout") {
+        throw new TimeoutError({ method, url: safeUrl, timeoutMs, attempts: attempt });
+      }
+      if (outcome.kind === "network") {
+        throw new NetworkError(
+          { method, url: safeUrl, attempts: attempt },
+          { cause: outcome.error, details: scrub(describeNetworkError(outcome.error)) },
+        );
+      }
+      throw new HttpRequestError({ ...errorParamsOf(outcome.status, method, safeUrl, outcome.text, scrub), attempts: attempt });
+    }
+  }
+
+  type Outcome =
+    | { kind: "response"; status: number; headers: Headers; text: string }
+    | { kind: "timeout" }
+    | { kind: "network"; error: unknown };
+
+  async function attemptOnce(
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    payload: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Outcome> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const response = await fetchImpl(url, {
+        method,
+        headers,
+        ...(payload === undefined ? {} : { body: payload }),
+        signal: controller.signal,
+        redirect: "follow",
+      });
+      const text = await response.text();
+      return { kind: "response", status: response.status, headers: response.headers, text };
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (timedOut) return { kind: "timeout" };
+      return { kind: "network", error };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  return { baseUrl, rateLimiter: limiter, retry, timeoutMs, request };
+}
+
+function normalizeBaseUrl(baseUrl: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    throw new InvalidArgumentError("baseUrl is not a valid URL");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new InvalidArgumentError(`baseUrl must be http(s), got "${parsed.protocol}"`);
+  }
+  // `fetch` refuses URLs with credentials, and a key in the URL would end up in logs: use `apiKey`.
+  if (parsed.username || parsed.password) {
+    throw new InvalidArgumentError("baseUrl must not contain credentials; pass the key as apiKey");
+  }
+  if (parsed.search || parsed.hash) {
+    throw new InvalidArgumentError("baseUrl must not have a query or fragment; pass the key as apiKey");
+  }
+  return parsed.origin + parsed.pathname.replace(/\/+$/, "");
+}
+
+function buildUrl(baseUrl: string, path: string, query: Readonly<Record<string, QueryValue>> | undefined): string {
+  const url = new URL(baseUrl + (path.startsWith("/") ? path : `/${path}`));
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+  }
+  return url.toString();
+}
+
+const SECRET_PARAM = /key|token|secret|auth|password/i;
+
+/** The URL without user info and with secret-looking query parameters masked. */
+function redactUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = "";
+  parsed.password = "";
+  for (const name of [...parsed.searchParams.keys()]) {
+    if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, "***");
+  }
+  return parsed.toString();
+}
+
+function parseSuccessBody(
+  text: string,
+  status: number,
+  method: string,
+  url: string,
+  scrub: (text: string) => string,
+): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new InvalidResponseError(
+      `${method} ${url} returned a body that is not JSON (HTTP ${status})`,
+      { url, issues: [`body starts with: ${JSON.stringify(scrub(text.slice(0, 80)))}`] },
+      { cause: error },
+    );
+  }
+}
+
+function errorParamsOf(status: number, method: string, url: string, text: string, scrub: (text: string) => string) {
+  let body: unknown;
+  try {
+    body = text.trim() === "" ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const parsed = errorBodySchema.safeParse(body);
+  return {
+    status,
+    method,
+    url,
+    body,
+    errorCode: parsed.success ? scrub(parsed.data.error.code) : undefined,
+    errorMessage: parsed.success && parsed.data.error.message !== undefined ? scrub(parsed.data.error.message) : undefined,
+  };
+}
+
+function readRateLimitHeaders(headers: Headers): RateLimitHeaders {
+  const int = (name: string) => {
+    const value = headers.get(name);
+    return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
+  };
+  return { limit: int("x-ratelimit-limit"), remaining: int("x-ratelimit-remaining") };
+}
+
+function describeNetworkError(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 4; depth++) {
+    if (current instanceof Error) {
+      const code = (current as { code?: unknown }).code;
+      parts.push(typeof code === "string" ? `${current.message} (${code})` : current.message);
+      current = current.cause;
+    } else {
+      parts.push(String(current));
+      break;
+    }
+  }
+  return parts.join(": ") || "unknown network error";
+}

@@ -1,0 +1,24 @@
+/**
+ * The trust service's API client: typed HTTP client, MCP client, transport, rate limiter and response
+ * schemas.
+ *
+ * @packageDocumentation
+ */
+export * from "./arguments.js";
+export * from "./client.js";
+export * from "./http.js";
+export * from "./mcp.js";
+export * from "./options.js";
+export * from "./rate-limiter.js";
+export * from "./schemas.js";
+export * from "./validate.js";
+export {
+  HttpRequestError,
+  InvalidArgumentError,
+  InvalidResponseError,
+  McpError,
+  NetworkError,
+  RateLimitedError,
+  TimeoutError,
+  UnknownChainError,
+} from "../errors.js";
