@@ -1,0 +1,97 @@
+/**
+ * Reads the configuration of a deployed `TrustGated` gate: which oracle it reads, its policy, and the agent
+ * domain (chain id and registry) under which it looks agents up.
+ *
+ * @packageDocumentation
+ */
+import type { Address, BlockTag } from "viem";
+import { getBlock, getBlockNumber, readContract } from "viem/actions";
+import { GateReadError } from "../errors.js";
+import type { TrustPolicy } from "../policy.js";
+import { trustGatedAbi } from "./gate-abi.js";
+import { parseAddress } from "./inputs.js";
+import { messageOf } from "./records.js";
+import type { AnyClient } from "./reader.js";
+
+/** A gate's configuration as read from the chain. */
+export interface GatePolicy {
+  /** The gate. */
+  readonly gate: Address;
+  /** The oracle the gate reads. */
+  readonly oracle: Address;
+  /** The gate's policy. */
+  readonly policy: TrustPolicy;
+  /** The chain id under which the gate looks agents up in the oracle. */
+  readonly agentChainId: number;
+  /** The registry name under which the gate looks agents up. */
+  readonly agentRegistry: string;
+  /** The ERC-8004 identity registry of the controller check (the zero address when none). */
+  readonly identityRegistry: Address;
+  /** The block the configuration was read at. */
+  readonly blockNumber: bigint;
+}
+
+/** Options of {@link readGatePolicy}. */
+export interface ReadGatePolicyOptions {
+  /** Block to read at; default the latest block (all four views are read at the same block). */
+  readonly blockNumber?: bigint | undefined;
+  /** Read at a block tag instead (its number is fetched first, so all views still see one block). */
+  readonly blockTag?: BlockTag | undefined;
+}
+
+/**
+ * Reads a deployed gate's oracle, policy, agent domain and identity registry, all at one block.
+ *
+ * @param client - A viem client.
+ * @param gateAddress - The gate (any contract inheriting `TrustGated`).
+ * @param options - Block to read at.
+ * @returns The gate's configuration.
+ * @throws {@link InvalidArgumentError} for a bad address; {@link GateReadError} (`GATE_READ_FAILED`) when the
+ *   address holds no gate (no code, or the views revert or answer garbage) or the RPC request fails.
+ */
+export async function readGatePolicy(
+  client: AnyClient,
+  gateAddress: string,
+  options: ReadGatePolicyOptions = {},
+): Promise<GatePolicy> {
+  const gate = parseAddress(gateAddress, "gateAddress");
+  try {
+    const blockNumber =
+      options.blockNumber ??
+      (options.blockTag === undefined
+        ? await getBlockNumber(client, { cacheTime: 0 })
+        : (await getBlock(client, { blockTag: options.blockTag })).number);
+    if (blockNumber === null) throw new Error(`block "${options.blockTag}" has no number yet`);
+    const at = { blockNumber };
+    const read = <const name extends "trustOracle" | "trustPolicy" | "agentDomain" | "identityRegistry">(functionName: name) =>
+      readContract(client, { address: gate, abi: trustGatedAbi, functionName, ...at });
+    const [oracle, policy, [agentChainId, agentRegistry], identityRegistry] = await Promise.all([
+      read("trustOracle"),
+      read("trustPolicy"),
+      read("agentDomain"),
+      read("identityRegistry"),
+    ]);
+    if (agentChainId > BigInt(Number.MAX_SAFE_INTEGER)) {
+      throw new Error(`the gate's agent chain id ${agentChainId} is not a usable chain id`);
+    }
+    return {
+      gate,
+      oracle,
+      policy: {
+        minScore: policy.minScore,
+        maxSybilSeverity: policy.maxSybilSeverity,
+        maxAge: policy.maxAge,
+        requireController: policy.requireController,
+      },
+      agentChainId: Number(agentChainId),
+      agentRegistry,
+      identityRegistry,
+      blockNumber: at.blockNumber,
+    };
+  } catch (error) {
+    throw new GateReadError(gate, `Could not read the TrustGated configuration of ${gate}: ${messageOf(error)}`, {
+      details: "Check that the address is a TrustGated gate on this chain.",
+      cause: error,
+    });
+  }
+}

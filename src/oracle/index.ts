@@ -1,0 +1,35 @@
+/**
+ * The on-chain side of the SDK: oracle and gate ABIs, the record reader (single `eth_call` or Multicall3
+ * batches) and the gate configuration reader.
+ *
+ * @packageDocumentation
+ */
+export { trustOracleAbi, trustScoreOracleAbi, trustOracleReadErrorsAbi } from "./abi.js";
+export { trustGatedAbi } from "./gate-abi.js";
+export { multicall3Abi } from "./multicall3-abi.js";
+export {
+  parseAddress,
+  parseAgentId,
+  parseChainId,
+  parseRegistry,
+  parseTrustRecordKey,
+  type TrustRecordKey,
+  type TrustRecordKeyInput,
+} from "./inputs.js";
+export { decodeScoreAnswer, describeRevert, type MalformedAnswer, type ScoreAnswer } from "./decode.js";
+export type { TrustRecordRead, TrustRecordReadFailure, TrustRecordResult, TrustRecordResultBase } from "./records.js";
+export {
+  DEFAULT_CHUNK_SIZE,
+  DEFAULT_CONCURRENCY,
+  MAX_CHUNK_SIZE,
+  MAX_CONCURRENCY,
+  getScoreCallData,
+  readTrustRecord,
+  readTrustRecords,
+  type AnyClient,
+  type ReadOptionsBase,
+  type ReadTrustRecordParameters,
+  type ReadTrustRecordsParameters,
+  type TrustRecordRequest,
+} from "./reader.js";
+export { readGatePolicy, type GatePolicy, type ReadGatePolicyOptions } from "./gate.js";

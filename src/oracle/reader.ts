@@ -1,0 +1,267 @@
+/**
+ * Reads trust records from the on-chain oracle with viem: one record with one `eth_call`, many records in
+ * chunks through Multicall3's `aggregate3` with `allowFailure = true`, all chunks at the same block.
+ *
+ * Nothing is thrown once the inputs are valid: a sub-call that reverts, returns nothing or returns garbage
+ * becomes that record's error; a chunk whose request fails (RPC error, timeout, no Multicall3) becomes an error
+ * for each of that chunk's records, and the other chunks are kept.
+ *
+ * @packageDocumentation
+ */
+import {
+  BaseError,
+  concatHex,
+  decodeFunctionResult,
+  encodeAbiParameters,
+  encodeFunctionData,
+  isHex,
+  toFunctionSelector,
+  type Abi,
+  type Address,
+  type BlockTag,
+  type Chain,
+  type Client,
+  type Hex,
+  type Transport,
+} from "viem";
+import { call, getBlockNumber } from "viem/actions";
+import { BASE_TRUST_ORACLE_ADDRESS, MULTICALL3_ADDRESS } from "../config/addresses.js";
+import { DEFAULT_TRUST_ENCODING, type TrustEncoding } from "../config/encodings.js";
+import { InvalidArgumentError } from "../errors.js";
+import { trustOracleAbi, trustOracleReadErrorsAbi } from "./abi.js";
+import { parseAddress, parseTrustRecordKey, type TrustRecordKey, type TrustRecordKeyInput } from "./inputs.js";
+import { multicall3Abi } from "./multicall3-abi.js";
+import {
+  resultFromAnswer,
+  resultFromRequestFailure,
+  resultFromRevert,
+  type RecordContext,
+  type TrustRecordResult,
+} from "./records.js";
+
+/**
+ * Records per `aggregate3` call by default: about 1.8 M gas and 64 KB of answer per call, well inside the
+ * `eth_call` limits of public RPC nodes, and few round trips (`scripts/bench/reader.ts` measures it).
+ */
+export const DEFAULT_CHUNK_SIZE = 250;
+/** `aggregate3` calls in flight at once by default. */
+export const DEFAULT_CONCURRENCY = 4;
+/** Largest accepted `chunkSize`: beyond it an `eth_call` risks the node's gas cap and response size limits. */
+export const MAX_CHUNK_SIZE = 5_000;
+/** Largest accepted `concurrency`. */
+export const MAX_CONCURRENCY = 64;
+
+/** Options shared by the single and batch readers. */
+export interface ReadOptionsBase {
+  /** Oracle address; default the Base oracle, {@link BASE_TRUST_ORACLE_ADDRESS}. */
+  readonly oracle?: string | undefined;
+  /** Encoding used to name tier and sybil codes; default {@link DEFAULT_TRUST_ENCODING}. */
+  readonly encoding?: TrustEncoding | undefined;
+  /** Extra errors to name in revert reasons (besides `Error`, `Panic` and the kit's known oracle errors). */
+  readonly errorsAbi?: Abi | undefined;
+  /** Block to read at. Default: the latest block, whose number is fetched once so that every chunk reads the same state. */
+  readonly blockNumber?: bigint | undefined;
+  /** Read at a block tag instead, without pinning a number (chunks may then see different blocks). */
+  readonly blockTag?: BlockTag | undefined;
+}
+
+/** Parameters of {@link readTrustRecord}: the record's key plus the shared options. */
+export type ReadTrustRecordParameters = TrustRecordKeyInput & ReadOptionsBase;
+
+/** One record to read in a batch: its key, and optionally an oracle other than the batch's. */
+export type TrustRecordRequest = TrustRecordKeyInput & {
+  /** Oracle to read this record from, instead of the batch's `oracle`. */
+  readonly oracle?: string | undefined;
+};
+
+/** Parameters of {@link readTrustRecords}. */
+export interface ReadTrustRecordsParameters extends ReadOptionsBase {
+  /** The records to read; results come back in the same order. */
+  readonly keys: readonly TrustRecordRequest[];
+  /** Records per `aggregate3` call; default {@link DEFAULT_CHUNK_SIZE}, at most {@link MAX_CHUNK_SIZE}. */
+  readonly chunkSize?: number | undefined;
+  /** `aggregate3` calls in flight at once; default {@link DEFAULT_CONCURRENCY}. */
+  readonly concurrency?: number | undefined;
+  /** Multicall3 address; default the client chain's `multicall3` contract, else {@link MULTICALL3_ADDRESS}. */
+  readonly multicallAddress?: string | undefined;
+}
+
+/** Any viem client (public, test or wallet) over any transport. */
+export type AnyClient = Client<Transport, Chain | undefined>;
+
+const getScoreItem = trustOracleAbi[0];
+const GET_SCORE_SELECTOR = toFunctionSelector(getScoreItem);
+const aggregate3Abi = [multicall3Abi[1]] as const;
+
+/**
+ * Reads one record with a single `eth_call` to the oracle's `getScore` (no Multicall3 needed).
+ *
+ * @param client - A viem client.
+ * @param parameters - The key (`agentId`, `chainId` or `chain`, `registry`) and options.
+ * @returns The record, or `{ ok: false, error }` when the read failed; never throws for a failed read.
+ * @throws {@link InvalidArgumentError} (or {@link UnknownChainError}) for invalid parameters.
+ */
+export async function readTrustRecord(
+  client: AnyClient,
+  parameters: ReadTrustRecordParameters,
+): Promise<TrustRecordResult> {
+  const key = parseTrustRecordKey(parameters, "parameters");
+  const oracle = parseAddress(parameters.oracle ?? BASE_TRUST_ORACLE_ADDRESS, "oracle");
+  const context = recordContext(parameters, parameters.blockNumber);
+  try {
+    const { data } = await call(client, {
+      to: oracle,
+      data: getScoreCallData(key),
+      ...blockParameters(parameters.blockNumber, parameters.blockTag),
+    });
+    return resultFromAnswer(key, oracle, data ?? "0x", context);
+  } catch (error) {
+    const revertData = revertDataOf(error);
+    if (revertData !== undefined) return resultFromRevert(key, oracle, revertData, context);
+    return resultFromRequestFailure(key, oracle, "The eth_call to getScore", error, context);
+  }
+}
+
+/**
+ * Reads many records through Multicall3 `aggregate3` (`allowFailure = true`), in chunks of `chunkSize` with
+ * at most `concurrency` chunks in flight, all at the same block.
+ *
+ * @param client - A viem client.
+ * @param parameters - The keys and options.
+ * @returns One result per key, in the order of `keys`; never throws for a failed read.
+ * @throws {@link InvalidArgumentError} (or {@link UnknownChainError}) for invalid parameters, before any request.
+ */
+export async function readTrustRecords(
+  client: AnyClient,
+  parameters: ReadTrustRecordsParameters,
+): Promise<TrustRecordResult[]> {
+  const requests = parseRequests(parameters);
+  const chunkSize = integerOption(parameters.chunkSize, "chunkSize", DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE);
+  const concurrency = integerOption(parameters.concurrency, "concurrency", DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
+  const multicall = parseAddress(
+    parameters.multicallAddress ?? client.chain?.contracts?.multicall3?.address ?? MULTICALL3_ADDRESS,
+    "multicallAddress",
+  );
+  if (requests.length === 0) return [];
+
+  let blockNumber = parameters.blockNumber;
+  if (blockNumber === undefined && parameters.blockTag === undefined) {
+    try {
+      blockNumber = await getBlockNumber(client, { cacheTime: 0 });
+    } catch (error) {
+      const context = recordContext(parameters, undefined);
+      return requests.map(({ key, oracle }) =>
+        resultFromRequestFailure(key, oracle, "Fetching the latest block number", error, context),
+      );
+    }
+  }
+  const context = recordContext(parameters, blockNumber);
+  const block = blockParameters(blockNumber, parameters.blockTag);
+
+  const chunks: Request[][] = [];
+  for (let i = 0; i < requests.length; i += chunkSize) chunks.push(requests.slice(i, i + chunkSize));
+  const results: TrustRecordResult[][] = new Array(chunks.length);
+
+  const readChunk = async (index: number): Promise<void> => {
+    const chunk = chunks[index]!;
+    try {
+      const calls = chunk.map(({ key, oracle }) => ({ target: oracle, allowFailure: true, callData: getScoreCallData(key) }));
+      const { data } = await call(client, {
+        to: multicall,
+        data: encodeFunctionData({ abi: aggregate3Abi, functionName: "aggregate3", args: [calls] }),
+        batch: false,
+        ...block,
+      });
+      if (data === undefined) {
+        throw new BaseError(`No Multicall3 at ${multicall}: the call returned no data`, {
+          details: "Deploy Multicall3 there (installMulticall3 on a local network), or pass multicallAddress.",
+        });
+      }
+      const answers = decodeFunctionResult({ abi: aggregate3Abi, functionName: "aggregate3", data });
+      if (answers.length !== chunk.length) {
+        throw new BaseError(`Multicall3 at ${multicall} answered ${answers.length} results for ${chunk.length} calls`);
+      }
+      results[index] = chunk.map(({ key, oracle }, j) => {
+        const { success, returnData } = answers[j]!;
+        return success ? resultFromAnswer(key, oracle, returnData, context) : resultFromRevert(key, oracle, returnData, context);
+      });
+    } catch (error) {
+      const what = `Multicall3 aggregate3 call ${index + 1} of ${chunks.length} (${chunk.length} records)`;
+      results[index] = chunk.map(({ key, oracle }) => resultFromRequestFailure(key, oracle, what, error, context));
+    }
+  };
+
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < chunks.length) await readChunk(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
+  return results.flat();
+}
+
+/**
+ * The calldata of `getScore(agentId, chainId, registry)` for a key.
+ *
+ * @param key - The record's key.
+ * @returns The calldata.
+ */
+export function getScoreCallData(key: TrustRecordKey): Hex {
+  return concatHex([
+    GET_SCORE_SELECTOR,
+    encodeAbiParameters(getScoreItem.inputs, [key.agentId, BigInt(key.chainId), key.registry]),
+  ]);
+}
+
+/** A validated request of a batch. */
+interface Request {
+  readonly key: TrustRecordKey;
+  readonly oracle: Address;
+}
+
+function parseRequests(parameters: ReadTrustRecordsParameters): Request[] {
+  if (typeof parameters !== "object" || parameters === null || !Array.isArray(parameters.keys)) {
+    throw new InvalidArgumentError("Invalid keys: expected an array of { agentId, chainId | chain, registry? }");
+  }
+  const oracle = parseAddress(parameters.oracle ?? BASE_TRUST_ORACLE_ADDRESS, "oracle");
+  return parameters.keys.map((input, i) => ({
+    key: parseTrustRecordKey(input, `keys[${i}]`),
+    oracle: input?.oracle === undefined ? oracle : parseAddress(input.oracle, `keys[${i}].oracle`),
+  }));
+}
+
+function recordContext(options: ReadOptionsBase, blockNumber: bigint | undefined): RecordContext {
+  if (options.blockNumber !== undefined && (typeof options.blockNumber !== "bigint" || options.blockNumber < 0n)) {
+    throw new InvalidArgumentError(`Invalid blockNumber ${String(options.blockNumber)}: expected a non-negative bigint`);
+  }
+  return {
+    encoding: options.encoding ?? DEFAULT_TRUST_ENCODING,
+    errorsAbi: [...trustOracleReadErrorsAbi, ...(options.errorsAbi ?? [])],
+    blockNumber,
+  };
+}
+
+function blockParameters(
+  blockNumber: bigint | undefined,
+  blockTag: BlockTag | undefined,
+): { blockNumber: bigint } | { blockTag: BlockTag } | Record<string, never> {
+  if (blockNumber !== undefined) return { blockNumber };
+  if (blockTag !== undefined) return { blockTag };
+  return {};
+}
+
+function integerOption(value: number | undefined, name: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw new InvalidArgumentError(`Invalid ${name} ${String(value)}: expected an integer from 1 to ${max}`);
+  }
+  return value;
+}
+
+/** The revert data carried by a failed `eth_call`, if the failure is a revert. */
+function revertDataOf(error: unknown): Hex | undefined {
+  if (!(error instanceof BaseError)) return undefined;
+  const inner = error.walk() as { data?: unknown } | null;
+  const data = inner?.data;
+  const hex = typeof data === "object" && data !== null ? (data as { data?: unknown }).data : data;
+  return typeof hex === "string" && isHex(hex) ? hex : undefined;
+}
