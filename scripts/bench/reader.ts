@@ -7,12 +7,13 @@
  * On the in-process network a request costs no round trip, so batching saves little there: what a batch saves
  * is the round trips to a remote node. `latencyMs` adds a fixed delay to every request to show that case.
  */
-import hre from "hardhat";
-import { createPublicClient, custom, defineChain, getAddress, type Address, type PublicClient } from "viem";
-import { TrustScoreOracle__factory } from "../../typechain-types";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { createPublicClient, createWalletClient, custom, defineChain, http, type Abi, type Hex, getAddress, type Address, type PublicClient } from "viem";
 import { MULTICALL3_ADDRESS } from "../../src/config/addresses";
 import { installMulticall3 } from "../../src/devnet/multicall3";
-import { trustOracleAbi } from "../../src/oracle/abi";
+import { startLocalChain } from "../../src/devnet/local-chain";
+import { trustOracleAbi, trustScoreOracleAbi } from "../../src/oracle/abi";
 import { DEFAULT_CHUNK_SIZE, DEFAULT_CONCURRENCY, readTrustRecord, readTrustRecords } from "../../src/oracle/reader";
 
 /** Options of {@link measureReaderThroughput}. */
@@ -32,6 +33,12 @@ export interface ReaderThroughputOptions {
    * which the in-process network does not have. 0 measures the in-process network as it is.
    */
   readonly latencyMs?: number;
+  /**
+   * How the reader reaches the node: `"http"` (default) serves the in-process network as a JSON-RPC node on
+   * loopback (127.0.0.1, as `hardhat node` does) and reads it through viem's `http` transport, like `--rpc`;
+   * `"in-process"` calls the provider directly, with no HTTP at all.
+   */
+  readonly transport?: "http" | "in-process";
 }
 
 /** One measured way of reading. */
@@ -62,6 +69,8 @@ export interface ReaderThroughput {
   readonly concurrency: number;
   /** The delay added to each request, in milliseconds. */
   readonly latencyMs: number;
+  /** How the node was reached. */
+  readonly transport: "http" | "in-process";
 }
 
 /**
@@ -79,11 +88,27 @@ export async function measureReaderThroughput(options: ReaderThroughputOptions =
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const rounds = options.rounds ?? 3;
 
-  const [deployer] = await hre.ethers.getSigners();
-  const oracle = await new TrustScoreOracle__factory(deployer!).deploy(deployer!.address);
-  const oracleAddress = getAddress(await oracle.getAddress());
-  await installMulticall3(hre.network.provider);
-  const now = (await hre.ethers.provider.getBlock("latest"))!.timestamp;
+  const transportKind = options.transport ?? "http";
+  const local = await startLocalChain({ chainId: 8453, http: transportKind === "http" });
+  const chain = defineChain({
+    id: local.chainId,
+    name: "Local Base",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [local.rpcUrl ?? "http://127.0.0.1"] } },
+    contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
+  });
+  const [deployer] = (await local.provider.request({ method: "eth_accounts" })) as Address[];
+  const wallet = createWalletClient({ account: deployer!, chain, transport: custom(local.provider) });
+  const setup = createPublicClient({ chain, transport: custom(local.provider) });
+  const artifact = JSON.parse(
+    readFileSync(resolve(__dirname, "../../artifacts/contracts/oracle/TrustScoreOracle.sol/TrustScoreOracle.json"), "utf8"),
+  ) as { abi: Abi; bytecode: Hex };
+  const deployed = await setup.waitForTransactionReceipt({
+    hash: await wallet.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args: [deployer!] }),
+  });
+  const oracleAddress = getAddress(deployed.contractAddress!);
+  await installMulticall3(local.provider);
+  const now = Number((await setup.getBlock()).timestamp);
   const published = Array.from({ length: records }, (_, i) => ({
     agentId: BigInt(i + 1),
     chainId: 8453n,
@@ -93,28 +118,43 @@ export async function measureReaderThroughput(options: ReaderThroughputOptions =
     sybilSeverity: i % 5,
     updatedAt: now - (i % 86_400),
   }));
-  for (let i = 0; i < records; i += 500) await oracle.publish(published.slice(i, i + 500));
+  for (let i = 0; i < records; i += 500) {
+    const hash = await wallet.writeContract({
+      address: oracleAddress,
+      abi: trustScoreOracleAbi,
+      functionName: "publish",
+      args: [published.slice(i, i + 500)],
+    });
+    await setup.waitForTransactionReceipt({ hash });
+  }
   const keys = published.map(({ agentId, chainId, registry }) => ({ agentId, chainId, registry }));
 
   let requests = 0;
-  const chain = defineChain({
-    id: hre.network.config.chainId ?? 31337,
-    name: "Hardhat",
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
-    contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
-  });
   const client = createPublicClient({
     chain,
-    transport: custom({
-      request: async ({ method, params }: { method: string; params?: unknown }) => {
-        requests++;
-        if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
-        return hre.network.provider.request({ method, params: params as unknown[] });
-      },
-    }),
+    transport: local.rpcUrl
+      ? http(local.rpcUrl, {
+          retryCount: 0,
+          onFetchRequest: async () => {
+            requests++;
+            if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+          },
+        })
+      : custom({
+          request: async ({ method, params }: { method: string; params?: unknown }) => {
+            requests++;
+            if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+            return local.provider.request({ method, params: params as unknown[] });
+          },
+        }),
   }) as PublicClient;
+  try {
+    return await measureAll();
+  } finally {
+    await local.close();
+  }
 
+  async function measureAll(): Promise<ReaderThroughput> {
   const time = async (count: number, run: () => Promise<number>): Promise<ReaderRate> => {
     await run(); // warm-up
     let best = Infinity;
@@ -164,7 +204,9 @@ export async function measureReaderThroughput(options: ReaderThroughputOptions =
     chunkSize,
     concurrency,
     latencyMs,
+    transport: transportKind,
   };
+  }
 }
 
 /** Runs a full garbage collection before a timed run when Node was started with `--expose-gc` (less noise). */

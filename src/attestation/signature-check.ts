@@ -149,10 +149,15 @@ export async function checkAttestationSignatures(attestation: unknown, options: 
   const found = await options.resolver.getKey(kid);
   if (!found.ok) return no(found.reason, found.message, "kid");
 
+  // Start the jws check first: jose verifies through WebCrypto, which runs on libuv's thread pool, so the
+  // legacy sig (node:crypto, on this thread) is checked meanwhile instead of after.
+  const jwsCheck = hasJws ? verifyCompactJws(jws, found.key) : undefined;
+  let sigCheck = hasSig && signedBytes !== undefined ? verifyLegacySignature(sig, signedBytes, found.key) : undefined;
+
   let jwsPayload: Uint8Array | undefined;
   let jwsProblem = "";
-  if (hasJws) {
-    const checked = await verifyCompactJws(jws, found.key);
+  if (jwsCheck) {
+    const checked = await jwsCheck;
     context.verified.jws = checked.ok;
     if (checked.ok) jwsPayload = checked.payload;
     else jwsProblem = checked.problem;
@@ -160,15 +165,14 @@ export async function checkAttestationSignatures(attestation: unknown, options: 
   let sigProblem = "";
   let sigMalformed = false;
   if (hasSig) {
-    const data = signedBytes ?? jwsPayload;
-    if (data === undefined) {
+    if (sigCheck === undefined && jwsPayload !== undefined) sigCheck = verifyLegacySignature(sig, jwsPayload, found.key);
+    if (sigCheck === undefined) {
       sigProblem = "sig cannot be checked: no signed block and no verified jws payload";
     } else {
-      const checked = verifyLegacySignature(sig, data, found.key);
-      context.verified.sig = checked.ok;
-      if (!checked.ok) {
-        sigProblem = checked.problem;
-        sigMalformed = checked.malformed;
+      context.verified.sig = sigCheck.ok;
+      if (!sigCheck.ok) {
+        sigProblem = sigCheck.problem;
+        sigMalformed = sigCheck.malformed;
       }
     }
   }

@@ -1,0 +1,52 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const root = resolve(__dirname, "../..");
+
+/**
+ * Builds the ES-module distribution (`npm run build`) and uses it from a plain Node ESM program, the way
+ * another project would after installing the kit: main entry, the `service` entry, a signed trust check
+ * verified end to end over loopback HTTP.
+ */
+describe("the ESM distribution", () => {
+  beforeAll(() => {
+    execFileSync(process.execPath, [require.resolve("tsx/cli"), "scripts/build.ts"], { cwd: root, stdio: "pipe" });
+  }, 180_000);
+
+  it("marks dist/ as ES modules and points package exports at it", () => {
+    expect(JSON.parse(readFileSync(join(root, "dist/package.json"), "utf8"))).toEqual({ type: "module" });
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      exports: Record<string, { import: string; types: string }>;
+    };
+    expect(pkg.exports["."]).toEqual({ types: "./dist/index.d.ts", import: "./dist/index.js" });
+    expect(readFileSync(join(root, pkg.exports["."]!.types), "utf8")).toContain("verifyTrustAttestation");
+  });
+
+  it("runs from a plain Node ESM program: client → local service → verifyTrustAttestation", () => {
+    const dir = mkdtempSync(join(tmpdir(), "trustgate-esm-"));
+    const program = join(dir, "consumer.mjs");
+    writeFileSync(
+      program,
+      `import * as kit from ${JSON.stringify(join(root, "dist/index.js"))};
+import { startTrustService, createPopulation } from ${JSON.stringify(join(root, "dist/service/index.js"))};
+const service = await startTrustService({ population: createPopulation({ seed: 5, size: 30 }), rateLimit: false });
+try {
+  const client = kit.createTrustApiClient({ baseUrl: service.url, rateLimit: false });
+  const agent = service.population.agents[7];
+  const body = await client.trustCheck({ id: agent.agentId, chain: agent.chain, registry: agent.registry });
+  const result = await kit.verifyTrustAttestation(body, { issuer: service.issuer, jwks: service.url + "/.well-known/jwks.json" });
+  console.log(JSON.stringify({ valid: result.valid, kid: result.kid, score: body.score, expected: agent.score, bsc: kit.chainIdOf("bsc") }));
+} finally {
+  await service.close();
+}
+`,
+    );
+    const output = execFileSync(process.execPath, [program], { encoding: "utf8" });
+    const result = JSON.parse(output.trim()) as Record<string, unknown>;
+    expect(result).toMatchObject({ valid: true, kid: "rnwy-trust-v2", bsc: 56 });
+    expect(result.score).toBe(result.expected);
+  });
+});
