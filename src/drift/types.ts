@@ -73,3 +73,74 @@ export interface DriftRow {
   /** Why the row is not in sync, or what went wrong. */
   readonly reason?: string;
 }
+
+/** Counts of decision flips in each direction. */
+export interface DecisionFlips {
+  /** The gate admits the agent on-chain, but would refuse it on the service's current data. */
+  readonly passToFail: number;
+  /** The gate refuses the agent on-chain, but would admit it on the service's current data. */
+  readonly failToPass: number;
+}
+
+/** Whether on-chain (score, tier code) pairs agree with the tier encoding in use. */
+export interface EncodingCheck {
+  /** The tier names by code that were assumed. */
+  readonly tiers: readonly string[];
+  /** The sybil severity names by code that were assumed. */
+  readonly sybilSeverities: readonly string[];
+  /** Records checked (those with a record). */
+  readonly checked: number;
+  /** Records whose tier code, decoded, is not the tier of their score (or is outside the encoding). */
+  readonly contradictions: number;
+  /** True when no checked record contradicts the encoding. */
+  readonly consistent: boolean;
+  /** Up to five contradicting records, `chain:id:registry score=… tierCode=…`. */
+  readonly examples: readonly string[];
+  /** Tier codes observed for each score-derived tier, e.g. `{ established: [3] }`. */
+  readonly observed: Readonly<Record<string, readonly number[]>>;
+}
+
+/** What triage did in an `--all` scan. */
+export interface TriageSummary {
+  /** Agents listed by the service. */
+  readonly listed: number;
+  /** Signed attestations fetched. */
+  readonly signedFetches: number;
+  /** Signed fetches avoided (listed agents compared with the listing only). */
+  readonly fetchesSaved: number;
+  /** Why agents were fetched: count per reason. */
+  readonly reasons: Readonly<Record<string, number>>;
+  /** Fraction of agents fetched at random as an audit of the listing. */
+  readonly auditFraction: number;
+  /** Listed scores that a signed attestation then contradicted (a listing that lies). */
+  readonly listingContradictions: number;
+}
+
+/** The JSON report. */
+export interface DriftReport {
+  /** Report format version. */
+  readonly version: 1;
+  readonly generatedAt: string;
+  readonly source: {
+    readonly rpc: string;
+    readonly oracle: string;
+    readonly api: string;
+    readonly issuer: string;
+    readonly chainId: number;
+    readonly blockNumber: string | null;
+  };
+  /** The decision rule, e.g. `score >= 51`. */
+  readonly decisionRule: string;
+  readonly maxAgeSeconds: number;
+  readonly summary: {
+    readonly agents: number;
+    readonly byStatus: Readonly<Record<DriftStatus, number>>;
+    readonly flips: DecisionFlips;
+    readonly oldestUpdatedAt: string | null;
+    readonly newestUpdatedAt: string | null;
+    readonly encoding: EncodingCheck;
+    readonly triage?: TriageSummary;
+  };
+  /** Rows, most severe first (flips first). */
+  readonly agents: readonly DriftRow[];
+}

@@ -1,0 +1,204 @@
+/**
+ * One agent's comparison: its on-chain record against what the service says now, turned into a report
+ * row with a status, the decision on each side and a reason.
+ *
+ * @packageDocumentation
+ */
+import { sybilSeverityCode as codeOfSybil, type TrustEncoding } from "../config/encodings.js";
+import type { TrustRecordResult } from "../oracle/records.js";
+import { decide, type DecisionRule } from "./decision.js";
+import type { AttestedSide, DriftRow, DriftStatus, OnchainSide } from "./types.js";
+
+/** The agent a row is about. */
+export interface RowSubject {
+  readonly chain: string;
+  readonly chainId: number | null;
+  readonly agentId: string;
+  readonly registry: string;
+}
+
+/** What the service said about an agent. */
+export type ServiceOutcome =
+  /** A signed attestation that verified. */
+  | { readonly kind: "verified"; readonly data: ServiceData; readonly kid: string }
+  /** The service's unsigned listing (triage decided a signed fetch was not needed). */
+  | { readonly kind: "listed"; readonly data: ServiceData }
+  /** An attestation that did not verify. */
+  | { readonly kind: "invalid"; readonly reason: string; readonly message: string }
+  /** The service does not know the agent. */
+  | { readonly kind: "missing"; readonly message: string }
+  /** The service could not be asked (network, 5xx, rate limit exhausted, malformed body…). */
+  | { readonly kind: "error"; readonly message: string };
+
+/** Trust data of an agent as the service states it. */
+export interface ServiceData {
+  readonly score: number;
+  readonly tier: string;
+  readonly sybilSeverity: string;
+  readonly at: Date;
+}
+
+/** Everything a comparison needs besides the two sides. */
+export interface CompareContext {
+  readonly rule: DecisionRule;
+  /** On-chain records older than this are stale. */
+  readonly maxAgeSeconds: number;
+  readonly now: Date;
+  readonly encoding: TrustEncoding;
+}
+
+/**
+ * Builds the report row of one agent.
+ *
+ * Status precedence: `error` (either side could not be read), `invalid-attestation`, `missing-attestation`,
+ * `missing-onchain`, `stale-onchain` (older than `maxAgeSeconds`), `drifted` (score, tier or sybil severity
+ * differ, or the record is dated in the future), `in-sync`.
+ *
+ * @param subject - The agent.
+ * @param onchain - The oracle read.
+ * @param service - What the service said.
+ * @param context - Decision rule, staleness limit, time and encoding.
+ * @returns The row.
+ */
+export function compareAgent(
+  subject: RowSubject,
+  onchain: TrustRecordResult,
+  service: ServiceOutcome,
+  context: CompareContext,
+): DriftRow {
+  const nowSeconds = Math.floor(context.now.getTime() / 1000);
+  const onchainSide = onchain.ok && onchain.hasScore ? describeOnchain(onchain) : null;
+  const serviceData = service.kind === "verified" || service.kind === "listed" ? service.data : null;
+  const attested: AttestedSide | null = serviceData
+    ? {
+        score: serviceData.score,
+        tier: serviceData.tier,
+        sybilSeverity: serviceData.sybilSeverity,
+        attestedAt: serviceData.at.toISOString(),
+        kid: service.kind === "verified" ? service.kid : null,
+      }
+    : null;
+
+  const onchainDecision =
+    onchain.ok && onchainSide
+      ? decide(
+          context.rule,
+          { score: onchain.score, sybilSeverityCode: onchain.sybilSeverity === undefined ? undefined : onchain.sybilSeverityCode, updatedAtSeconds: onchain.updatedAtSeconds },
+          nowSeconds,
+        )
+      : onchain.ok
+        ? false // no record: every gate refuses
+        : null;
+  const attestedDecision = serviceData
+    ? decide(
+        context.rule,
+        {
+          score: serviceData.score,
+          sybilSeverityCode: sybilCode(serviceData.sybilSeverity, context.encoding),
+          updatedAtSeconds: Math.min(nowSeconds, Math.floor(serviceData.at.getTime() / 1000)),
+        },
+        nowSeconds,
+      )
+    : service.kind === "missing"
+      ? false
+      : null;
+  const decision = {
+    onchain: onchainDecision,
+    attested: attestedDecision,
+    flipped: onchainDecision !== null && attestedDecision !== null && onchainDecision !== attestedDecision,
+  };
+  const scoreDelta = onchainSide && attested ? attested.score - onchainSide.score : null;
+
+  const { status, reason } = classify(onchain, onchainSide, service, attested, context, nowSeconds);
+  const row: DriftRow = {
+    chain: subject.chain,
+    chainId: subject.chainId,
+    agentId: subject.agentId,
+    registry: subject.registry,
+    status,
+    onchain: onchainSide,
+    attested,
+    scoreDelta,
+    decision,
+    ...(reason ? { reason } : {}),
+  };
+  return row;
+}
+
+function classify(
+  onchain: TrustRecordResult,
+  onchainSide: OnchainSide | null,
+  service: ServiceOutcome,
+  attested: AttestedSide | null,
+  context: CompareContext,
+  nowSeconds: number,
+): { status: DriftStatus; reason?: string } {
+  if (!onchain.ok) return { status: "error", reason: `on-chain read failed: ${onchain.error.shortMessage}` };
+  if (service.kind === "error") return { status: "error", reason: `service request failed: ${service.message}` };
+  if (service.kind === "invalid") return { status: "invalid-attestation", reason: `${service.reason}: ${service.message}` };
+  if (service.kind === "missing") {
+    return {
+      status: "missing-attestation",
+      reason: onchainSide ? `the service does not know the agent (${service.message})` : "neither the oracle nor the service knows the agent",
+    };
+  }
+  if (!onchainSide || !attested) return { status: "missing-onchain", reason: "the oracle holds no record for the agent" };
+  const age = nowSeconds - onchain.updatedAtSeconds;
+  if (age > context.maxAgeSeconds) {
+    return { status: "stale-onchain", reason: `on-chain record is ${formatAge(age)} old (max ${formatAge(context.maxAgeSeconds)})` };
+  }
+  if (age < 0) return { status: "drifted", reason: `on-chain record is dated ${formatAge(-age)} in the future` };
+  const differences: string[] = [];
+  if (onchainSide.score !== attested.score) differences.push(`score ${onchainSide.score} → ${attested.score}`);
+  if (onchainSide.tier !== attested.tier.toLowerCase()) differences.push(`tier ${onchainSide.tier} → ${attested.tier}`);
+  if (onchainSide.sybilSeverity !== attested.sybilSeverity.toLowerCase()) {
+    differences.push(`sybil ${onchainSide.sybilSeverity} → ${attested.sybilSeverity}`);
+  }
+  if (differences.length > 0) return { status: "drifted", reason: differences.join(", ") };
+  return { status: "in-sync" };
+}
+
+function describeOnchain(record: Extract<TrustRecordResult, { ok: true }>): OnchainSide {
+  return {
+    score: record.score,
+    tier: record.tier ?? `code:${record.tierCode}`,
+    sybilSeverity: record.sybilSeverity ?? `code:${record.sybilSeverityCode}`,
+    updatedAt: (record.updatedAt ?? new Date(0)).toISOString(),
+  };
+}
+
+function sybilCode(name: string, encoding: TrustEncoding): number | undefined {
+  try {
+    return codeOfSybil(name, encoding);
+  } catch {
+    return undefined;
+  }
+}
+
+function formatAge(seconds: number): string {
+  if (seconds >= 86_400) return `${(seconds / 86_400).toFixed(1)}d`;
+  if (seconds >= 3600) return `${(seconds / 3600).toFixed(1)}h`;
+  return `${seconds}s`;
+}
+
+/**
+ * A row for an agent that could not be compared at all.
+ *
+ * @param subject - The agent.
+ * @param reason - Why.
+ * @returns An `error` row with no data on either side.
+ */
+export function errorRow(subject: RowSubject, reason: string): DriftRow {
+  return {
+    chain: subject.chain,
+    chainId: subject.chainId,
+    agentId: subject.agentId,
+    registry: subject.registry,
+    status: "error",
+    onchain: null,
+    attested: null,
+    scoreDelta: null,
+    decision: { onchain: null, attested: null, flipped: false },
+    reason,
+  };
+}

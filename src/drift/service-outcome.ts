@@ -1,0 +1,72 @@
+/**
+ * Asking the service about one agent: fetch its signed `/api/trust-check` attestation, verify it, and turn
+ * every outcome (verified, invalid, unknown agent, transport failure) into a {@link ServiceOutcome}.
+ *
+ * @packageDocumentation
+ */
+import type { TrustApiClient } from "../api/client.js";
+import type { JwksResolver } from "../attestation/jwks.js";
+import { verifyTrustAttestation } from "../attestation/verify.js";
+import { HttpRequestError, TrustgateError } from "../errors.js";
+import type { ServiceOutcome } from "./compare.js";
+
+/** How attestations are verified. */
+export interface AttestationPolicy {
+  /** The configured issuer (attestations must name it). */
+  readonly issuer: string;
+  /** Keys of the issuer (never the URL a response carries). */
+  readonly jwks: JwksResolver;
+  /** Accepted key ids; default the kit's trust kids. */
+  readonly acceptedKids?: readonly string[];
+  /** Clock for expiry checks; default now. */
+  readonly now?: () => Date;
+}
+
+/** The agent to ask about. */
+export interface ServiceSubject {
+  readonly chain: string;
+  readonly agentId: string;
+  readonly registry: string;
+}
+
+/**
+ * Fetches and verifies one agent's attestation. Never throws: every failure is an outcome with a reason.
+ *
+ * @param api - The API client.
+ * @param subject - The agent.
+ * @param policy - Issuer, keys and accepted kids.
+ * @returns The outcome.
+ */
+export async function fetchServiceOutcome(
+  api: TrustApiClient,
+  subject: ServiceSubject,
+  policy: AttestationPolicy,
+): Promise<ServiceOutcome> {
+  let body: Awaited<ReturnType<TrustApiClient["trustCheck"]>>;
+  try {
+    body = await api.trustCheck({ id: subject.agentId, chain: subject.chain, registry: subject.registry });
+  } catch (error) {
+    if (error instanceof HttpRequestError && error.status === 404) {
+      return { kind: "missing", message: error.errorMessage ?? "404 not found" };
+    }
+    return { kind: "error", message: error instanceof TrustgateError ? error.shortMessage : String(error) };
+  }
+  const result = await verifyTrustAttestation(body, {
+    issuer: policy.issuer,
+    jwks: policy.jwks,
+    ...(policy.acceptedKids ? { acceptedKids: [...policy.acceptedKids] } : {}),
+    ...(policy.now ? { now: policy.now() } : {}),
+    expected: { agentId: subject.agentId, chain: subject.chain, registry: subject.registry },
+  });
+  if (!result.valid) return { kind: "invalid", reason: result.reason, message: result.message };
+  return {
+    kind: "verified",
+    kid: result.kid ?? "",
+    data: {
+      score: body.score,
+      tier: String(body.tier),
+      sybilSeverity: String(body.sybilSeverity),
+      at: result.issuedAt ?? policy.now?.() ?? new Date(),
+    },
+  };
+}
