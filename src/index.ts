@@ -12,6 +12,7 @@
  * @packageDocumentation
  */
 export * from "./errors.js";
+export * from "./agent-key.js";
 export * from "./config/index.js";
 export * from "./policy.js";
 export * from "./oracle/index.js";

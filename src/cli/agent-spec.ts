@@ -5,6 +5,7 @@
  */
 import { resolveChain } from "../config/chains.js";
 import { DEFAULT_REGISTRY, REGISTRIES } from "../config/service.js";
+import { agentKey } from "../agent-key.js";
 import { InvalidArgumentError, TrustgateError } from "../errors.js";
 
 /** One agent named on the command line. */
@@ -70,14 +71,4 @@ export function parseAgentRef(entry: string): AgentRef {
     });
   }
   return { chain: chain.slug, chainId: chain.chainId ?? null, agentId: BigInt(idText).toString(), registry };
-}
-
-/**
- * A stable identity string of an agent: `chain:id:registry`.
- *
- * @param agent - The agent.
- * @returns The key.
- */
-export function agentKey(agent: Pick<AgentRef, "chain" | "agentId" | "registry">): string {
-  return `${agent.chain}:${agent.agentId}:${agent.registry}`;
 }

@@ -59,15 +59,7 @@ export interface AgentRef {
   readonly registry: string;
 }
 
-/**
- * The key of an agent: `<chain>:<registry>:<agentId>`, for example `base:erc8004:1234`.
- *
- * @param agent - The agent (or any object with its identifying triple).
- * @returns The key.
- */
-export function agentKey(agent: AgentRef): string {
-  return `${agent.chain}:${agent.registry}:${agent.agentId}`;
-}
+export { agentKey } from "../agent-key.js";
 
 /**
  * Orders agents as `/api/agents` lists them: chain slug, then registry (both in string order), then agent id.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { agentKey, parseAgentList, parseAgentRef } from "../../src/cli/agent-spec";
+import { agentKey } from "../../src/agent-key";
+import { parseAgentList, parseAgentRef } from "../../src/cli/agent-spec";
 import { formatDuration, parseDuration } from "../../src/cli/duration";
 import { InvalidArgumentError } from "../../src/errors";
 
@@ -62,6 +63,6 @@ describe("parseAgentList", () => {
   });
 
   it("keys agents by chain, id and registry", () => {
-    expect(agentKey(parseAgentRef("op:5:virtuals"))).toBe("optimism:5:virtuals");
+    expect(agentKey(parseAgentRef("op:5:virtuals"))).toBe("optimism:virtuals:5");
   });
 });
