@@ -4,6 +4,17 @@
  * @packageDocumentation
  */
 
+/** An agent as the kit names it across chains and registries. */
+export interface AgentRef {
+  /** The service's chain slug (aliases resolved). */
+  readonly chain: string;
+  /** EVM chain id, or `null` for a non-EVM chain. */
+  readonly chainId: number | null;
+  /** Agent id as a decimal string (ids can exceed 2^53). */
+  readonly agentId: string;
+  readonly registry: string;
+}
+
 /** What identifies an agent: chain slug, registry name and agent id. */
 export interface AgentIdentity {
   readonly chain: string;

@@ -5,19 +5,10 @@
  */
 import { resolveChain } from "../config/chains.js";
 import { DEFAULT_REGISTRY, REGISTRIES } from "../config/service.js";
-import { agentKey } from "../agent-key.js";
-import { InvalidArgumentError, TrustgateError } from "../errors.js";
+import { agentKey, type AgentRef } from "../agent-key.js";
 
-/** One agent named on the command line. */
-export interface AgentRef {
-  /** The service's chain slug (aliases resolved). */
-  readonly chain: string;
-  /** EVM chain id, or `null` for a non-EVM chain. */
-  readonly chainId: number | null;
-  /** Agent id as a decimal string (ids can exceed 2^53). */
-  readonly agentId: string;
-  readonly registry: string;
-}
+export type { AgentRef } from "../agent-key.js";
+import { InvalidArgumentError, TrustgateError } from "../errors.js";
 
 /**
  * Parses an `--agents` value. Duplicates are removed, order kept.

@@ -1,0 +1,50 @@
+/**
+ * What a drift run needs, resolved: where the chain and the service are, which agents, which decision rule,
+ * and the limits. The command line (`src/cli/`) and programs build this; `runDrift` consumes it.
+ *
+ * @packageDocumentation
+ */
+import type { TrustEncoding } from "../config/encodings.js";
+import type { AgentRef } from "../agent-key.js";
+
+/** Which agents a run covers. */
+export type AgentScope =
+  /** An explicit list. */
+  | { readonly kind: "list"; readonly agents: readonly AgentRef[] }
+  /** Every agent the service lists, with triage deciding which signed attestations to fetch. */
+  | { readonly kind: "all"; readonly chain?: string; readonly auditFraction: number; readonly seed: number };
+
+/** A resolved drift configuration. */
+export interface DriftConfig {
+  /** JSON-RPC URL of the chain hosting the oracle. */
+  readonly rpcUrl: string;
+  /** The oracle address. */
+  readonly oracle: `0x${string}`;
+  /** Base URL of the trust API. */
+  readonly apiUrl: string;
+  /** API key (raises the rate limit), if any. */
+  readonly apiKey?: string;
+  /** Issuer attestations must name: the API's origin unless overridden. */
+  readonly issuer: string;
+  /** JWKS: a URL, or a file's parsed content. Default `<api>/.well-known/jwks.json`. */
+  readonly jwks: string | { readonly keys: readonly Record<string, unknown>[] };
+  readonly scope: AgentScope;
+  /** `score >= threshold`; with `gate`, overrides the gate's `minScore`. */
+  readonly threshold?: number;
+  /** A deployed `TrustGated` whose policy decides. */
+  readonly gate?: `0x${string}`;
+  /** On-chain records older than this are stale, seconds. */
+  readonly maxAgeSeconds: number;
+  /** Service requests in flight at most. */
+  readonly concurrency: number;
+  /** Client-side limit, requests per minute (default by key presence: 30 or 300). */
+  readonly ratePerMinute?: number;
+  readonly encoding: TrustEncoding;
+}
+
+/** Decision threshold used when neither `--threshold` nor `--gate` is given: the `developing` tier. */
+export const DEFAULT_DECISION_THRESHOLD = 51;
+/** Default staleness limit: 36 hours (a nightly refresh plus margin). */
+export const DEFAULT_MAX_AGE_SECONDS = 36 * 3600;
+/** Default audit sample of `--all` triage. */
+export const DEFAULT_AUDIT_FRACTION = 0.01;
