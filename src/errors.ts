@@ -18,7 +18,9 @@ export type TrustgateErrorCode =
   | "JWKS_UNAVAILABLE"
   | "ORACLE_READ_FAILED"
   | "GATE_READ_FAILED"
-  | "ATTESTATION_INVALID";
+  | "ATTESTATION_INVALID"
+  | "CONFIGURATION"
+  | "DEVNET_SETUP_FAILED";
 
 /** Options shared by every {@link TrustgateError}. */
 export interface TrustgateErrorOptions {
@@ -392,5 +394,33 @@ export class GateReadError extends TrustgateError {
   constructor(gate: string, shortMessage: string, options: TrustgateErrorOptions = {}) {
     super("GATE_READ_FAILED", shortMessage, { ...options, metaMessages: [`gate: ${gate}`, ...(options.metaMessages ?? [])] });
     this.gate = gate;
+  }
+}
+
+/**
+ * A run cannot start: the chain or the service is unreachable, or an address given has no contract. Found
+ * before any agent is scanned (the command line exits with code 2).
+ */
+export class ConfigurationError extends TrustgateError {
+  /**
+   * @param shortMessage - What is wrong, in one line.
+   * @param options - Details and cause.
+   */
+  constructor(shortMessage: string, options: TrustgateErrorOptions = {}) {
+    super("CONFIGURATION", shortMessage, options);
+  }
+}
+
+/**
+ * A local development network (the kit's local Base simulation and its embedded drift environment) could not
+ * be set up: a transaction that builds it failed, or an option is inconsistent with the node.
+ */
+export class DevnetError extends TrustgateError {
+  /**
+   * @param shortMessage - What failed, in one line.
+   * @param options - Details and cause.
+   */
+  constructor(shortMessage: string, options: TrustgateErrorOptions = {}) {
+    super("DEVNET_SETUP_FAILED", shortMessage, options);
   }
 }

@@ -1,0 +1,160 @@
+/**
+ * A whole drift run from a resolved configuration: check that the chain, the oracle (and gate) and the
+ * service are reachable, scan, and assemble the report. Problems found before the scan are
+ * {@link ConfigurationError}s; once the scan runs, a failure on one agent is a row, never a throw.
+ *
+ * @packageDocumentation
+ */
+import { createPublicClient, http, type Address, type PublicClient } from "viem";
+import { getBlockNumber, getChainId, getCode } from "viem/actions";
+import { createTrustApiClient } from "../api/client.js";
+import { createJwksResolver, type JwksResolver } from "../attestation/jwks.js";
+import { MULTICALL3_ADDRESS } from "../config/addresses.js";
+import { ConfigurationError, TrustgateError } from "../errors.js";
+import { readGatePolicy } from "../oracle/gate.js";
+import { DEFAULT_DECISION_THRESHOLD, type DriftConfig } from "./config.js";
+import { describeRule, type DecisionRule } from "./decision.js";
+import { checkTierEncoding } from "./encoding-check.js";
+import { buildReport } from "./report.js";
+import { scanAllAgents } from "./scan-all.js";
+import { scanAgents, type ScanProgress, type ScanResult } from "./scan.js";
+import type { DriftReport, TriageSummary } from "./types.js";
+
+/** Optional hooks of {@link runDrift}. */
+export interface DriftHooks {
+  /** Progress of the scan's stages. */
+  readonly onProgress?: (progress: ScanProgress) => void;
+  /** Clock (default the system clock). */
+  readonly now?: () => Date;
+  /** Replay the oracle's events from this block in `--all` scans to find records the listing lacks. */
+  readonly enumerateOnchainFrom?: bigint;
+}
+
+/**
+ * Runs the drift job.
+ *
+ * @param config - Endpoints, agents, decision rule and limits.
+ * @param hooks - Progress, clock, on-chain enumeration.
+ * @returns The report.
+ * @throws {@link ConfigurationError} when the RPC or API is unreachable, or the oracle or gate address has no
+ *   contract, before any agent is scanned.
+ */
+export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Promise<DriftReport> {
+  const now = hooks.now ?? (() => new Date());
+  const chain = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 2, timeout: 30_000 }) }) as PublicClient;
+  const { chainId, blockNumber } = await checkChain(chain, config.rpcUrl, config.oracle);
+  const rule = await decisionRule(chain, config, blockNumber);
+  const jwks = await checkService(config);
+  const api = createTrustApiClient({
+    baseUrl: config.apiUrl,
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    ...(config.ratePerMinute ? { rateLimit: config.ratePerMinute } : {}),
+  });
+
+  const common = {
+    chain,
+    oracle: config.oracle,
+    api,
+    attestations: { issuer: config.issuer, jwks, now },
+    rule,
+    maxAgeSeconds: config.maxAgeSeconds,
+    encoding: config.encoding,
+    concurrency: config.concurrency,
+    blockNumber,
+    now,
+    ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+  };
+  const scope = config.scope;
+  const result: ScanResult & { readonly triage?: TriageSummary } =
+    scope.kind === "list"
+      ? await scanAgents(scope.agents, common)
+      : await scanAllAgents({
+          ...common,
+          auditFraction: scope.auditFraction,
+          seed: scope.seed,
+          ...(scope.chain ? { chainFilter: scope.chain } : {}),
+          ...(hooks.enumerateOnchainFrom !== undefined ? { enumerateOnchainFrom: hooks.enumerateOnchainFrom } : {}),
+        });
+
+  return buildReport(result.rows, {
+    source: {
+      rpc: redactUrl(config.rpcUrl),
+      oracle: config.oracle,
+      api: config.apiUrl,
+      issuer: config.issuer,
+      chainId,
+      blockNumber: blockNumber.toString(),
+    },
+    decisionRule: describeRule(rule),
+    maxAgeSeconds: config.maxAgeSeconds,
+    encoding: checkTierEncoding(result.records, config.encoding),
+    ...(result.triage ? { triage: result.triage } : {}),
+    generatedAt: now(),
+  });
+}
+
+async function checkChain(
+  chain: PublicClient,
+  rpcUrl: string,
+  oracle: Address,
+): Promise<{ chainId: number; blockNumber: bigint }> {
+  let chainId: number;
+  let blockNumber: bigint;
+  try {
+    [chainId, blockNumber] = await Promise.all([getChainId(chain), getBlockNumber(chain)]);
+  } catch (error) {
+    throw new ConfigurationError(`Cannot reach the RPC at ${redactUrl(rpcUrl)}`, { cause: error, details: messageOf(error) });
+  }
+  const [oracleCode, multicallCode] = await Promise.all([
+    getCode(chain, { address: oracle, blockNumber }),
+    getCode(chain, { address: MULTICALL3_ADDRESS, blockNumber }),
+  ]).catch((error: unknown) => {
+    throw new ConfigurationError(`Cannot read code from the RPC at ${redactUrl(rpcUrl)}`, { cause: error, details: messageOf(error) });
+  });
+  if (!oracleCode || oracleCode === "0x") throw new ConfigurationError(`No contract at the oracle address ${oracle} on chain ${chainId}`);
+  if (!multicallCode || multicallCode === "0x") {
+    throw new ConfigurationError(`No Multicall3 at ${MULTICALL3_ADDRESS} on chain ${chainId}`, {
+      details: "The reader batches oracle reads through Multicall3, deployed at that address on Base and most chains",
+    });
+  }
+  return { chainId, blockNumber };
+}
+
+async function decisionRule(chain: PublicClient, config: DriftConfig, blockNumber: bigint): Promise<DecisionRule> {
+  if (!config.gate) return { kind: "threshold", threshold: config.threshold ?? DEFAULT_DECISION_THRESHOLD };
+  try {
+    const gate = await readGatePolicy(chain, config.gate, { blockNumber });
+    const policy = config.threshold === undefined ? gate.policy : { ...gate.policy, minScore: config.threshold };
+    return { kind: "gate", gate: gate.gate, policy };
+  } catch (error) {
+    throw new ConfigurationError(`Cannot read the policy of the gate ${config.gate}`, { cause: error, details: messageOf(error) });
+  }
+}
+
+async function checkService(config: DriftConfig): Promise<JwksResolver> {
+  if (typeof config.jwks !== "string") {
+    return createJwksResolver({ keys: config.jwks as Parameters<typeof createJwksResolver>[0]["keys"] & object });
+  }
+  const resolver = createJwksResolver({ url: config.jwks });
+  try {
+    await resolver.reload();
+  } catch (error) {
+    throw new ConfigurationError(`Cannot fetch the service's JWKS at ${config.jwks}`, { cause: error, details: messageOf(error) });
+  }
+  return resolver;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof TrustgateError ? error.shortMessage : error instanceof Error ? error.message.split("\n")[0]! : String(error);
+}
+
+/** The URL without credentials, query or path secrets (RPC URLs often carry an API key in the path). */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const path = parsed.pathname.length > 1 ? "/…" : "";
+    return `${parsed.protocol}//${parsed.host}${path}`;
+  } catch {
+    return "<invalid URL>";
+  }
+}
