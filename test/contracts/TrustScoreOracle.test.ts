@@ -217,7 +217,7 @@ describe("TrustScoreOracle: storage", () => {
   it("keeps each record in a single storage slot", async () => {
     const { oracle, publisher, now } = await loadFixture(deployOracle);
     await oracle.connect(publisher).publish([update({ score: 93, tier: 3, sybilSeverity: 2, updatedAt: now })]);
-    // _records is the first slot of TrustScoreOracleBase; AccessControl's storage is namespaced (ERC-7201).
+    // _records is slot 0: TrustScoreOracleBase comes first in the inheritance order (AccessControl's _roles is slot 2).
     const key = await oracle.recordKey(1n, BASE_CHAIN_ID, ERC8004);
     const slot = hre.ethers.keccak256(hre.ethers.AbiCoder.defaultAbiCoder().encode(["bytes32", "uint256"], [key, 0n]));
     const raw = BigInt(await hre.ethers.provider.getStorage(await oracle.getAddress(), slot));

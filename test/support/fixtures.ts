@@ -9,6 +9,7 @@ import {
   type MockTrustOracle,
 } from "../../typechain-types";
 import type { TrustPolicyStruct } from "../../typechain-types/contracts/testing/GatedAction";
+import { TIER_MIN_SCORE } from "../../src/policy";
 
 /** Chain id of Base mainnet: the default agent chain in the kit's tests. */
 export const BASE_CHAIN_ID = 8453n;
@@ -18,25 +19,11 @@ export const ERC8004 = "erc8004";
 export const HOUR = 3600;
 export const DAY = 24 * HOUR;
 
-/** Tier boundaries by score (DESIGN §2), mirrored from `TrustPolicyLib`. */
-export const TIER_MIN_SCORE = { established: 75, developing: 51, limited: 30 } as const;
 /** Sybil severity codes assumed by the kit. */
 export const SYBIL = { none: 0, low: 1, moderate: 2, elevated: 3, heavy: 4 } as const;
 
-/** The refusal reasons of `TrustGated.trustVerdict`, in enum order. */
-export const REFUSAL = [
-  "None",
-  "OracleUnavailable",
-  "OracleMalformedResponse",
-  "RecordMissing",
-  "RecordFromFuture",
-  "RecordStale",
-  "ScoreTooLow",
-  "SybilSeverityTooHigh",
-  "AgentIdentityUnavailable",
-  "NotAgentController",
-] as const;
-export type RefusalName = (typeof REFUSAL)[number];
+/** Tier boundaries by score, and the refusal reasons of `TrustGated.trustVerdict` in enum order. */
+export { TIER_MIN_SCORE, TRUST_REFUSALS as REFUSAL } from "../../src/policy";
 
 /** A policy with sensible defaults: developing tier or better, at most moderate sybil, 36 h old at most. */
 export function makePolicy(overrides: Partial<TrustPolicyStruct> = {}): TrustPolicyStruct {
