@@ -31,6 +31,7 @@ import { InvalidArgumentError } from "../errors.js";
 import { trustOracleAbi, trustOracleReadErrorsAbi } from "./abi.js";
 import { parseAddress, parseTrustRecordKey, type TrustRecordKey, type TrustRecordKeyInput } from "./inputs.js";
 import { multicall3Abi } from "./multicall3-abi.js";
+import { mapConcurrently } from "../util/concurrency.js";
 import {
   resultFromAnswer,
   resultFromRequestFailure,
@@ -160,10 +161,8 @@ export async function readTrustRecords(
 
   const chunks: Request[][] = [];
   for (let i = 0; i < requests.length; i += chunkSize) chunks.push(requests.slice(i, i + chunkSize));
-  const results: TrustRecordResult[][] = new Array(chunks.length);
 
-  const readChunk = async (index: number): Promise<void> => {
-    const chunk = chunks[index]!;
+  const readChunk = async (chunk: Request[], index: number): Promise<TrustRecordResult[]> => {
     try {
       const calls = chunk.map(({ key, oracle }) => ({ target: oracle, allowFailure: true, callData: getScoreCallData(key) }));
       const { data } = await call(client, {
@@ -181,22 +180,16 @@ export async function readTrustRecords(
       if (answers.length !== chunk.length) {
         throw new BaseError(`Multicall3 at ${multicall} answered ${answers.length} results for ${chunk.length} calls`);
       }
-      results[index] = chunk.map(({ key, oracle }, j) => {
+      return chunk.map(({ key, oracle }, j) => {
         const { success, returnData } = answers[j]!;
         return success ? resultFromAnswer(key, oracle, returnData, context) : resultFromRevert(key, oracle, returnData, context);
       });
     } catch (error) {
       const what = `Multicall3 aggregate3 call ${index + 1} of ${chunks.length} (${chunk.length} records)`;
-      results[index] = chunk.map(({ key, oracle }) => resultFromRequestFailure(key, oracle, what, error, context));
+      return chunk.map(({ key, oracle }) => resultFromRequestFailure(key, oracle, what, error, context));
     }
   };
-
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < chunks.length) await readChunk(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
-  return results.flat();
+  return (await mapConcurrently(chunks, concurrency, readChunk)).flat();
 }
 
 /**
