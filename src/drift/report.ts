@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import { DRIFT_STATUSES, type DecisionFlips, type DriftReport, type DriftRow, type DriftStatus, type EncodingCheck, type TriageSummary } from "./types.js";
+import { DRIFT_STATUSES, type DecisionFlips, type DriftReport, type DriftRow, type DriftStatus, type EncodingCheck, type TriageSummary, type DriftRuntime } from "./types.js";
 
 const SEVERITY = new Map(DRIFT_STATUSES.map((status, index) => [status, index]));
 
@@ -62,6 +62,7 @@ export interface ReportContext {
   readonly maxAgeSeconds: number;
   readonly encoding: EncodingCheck;
   readonly triage?: TriageSummary;
+  readonly runtime?: DriftRuntime;
   readonly generatedAt: Date;
 }
 
@@ -89,6 +90,7 @@ export function buildReport(rows: readonly DriftRow[], context: ReportContext): 
       encoding: context.encoding,
       ...(context.triage ? { triage: context.triage } : {}),
     },
+    ...(context.runtime ? { runtime: context.runtime } : {}),
     agents: sortRows(rows),
   };
 }

@@ -17,6 +17,7 @@ import { describeRule, type DecisionRule } from "./decision.js";
 import { checkTierEncoding } from "./encoding-check.js";
 import { buildReport } from "./report.js";
 import { scanAllAgents } from "./scan-all.js";
+import { newServiceStats } from "./service-outcome.js";
 import { scanAgents, type ScanProgress, type ScanResult } from "./scan.js";
 import type { DriftReport, TriageSummary } from "./types.js";
 
@@ -41,6 +42,7 @@ export interface DriftHooks {
  */
 export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Promise<DriftReport> {
   const now = hooks.now ?? (() => new Date());
+  const started = performance.now();
   const chain = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 2, timeout: 30_000 }) }) as PublicClient;
   const { chainId, blockNumber } = await checkChain(chain, config.rpcUrl, config.oracle);
   const rule = await decisionRule(chain, config, blockNumber);
@@ -51,11 +53,12 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     ...(config.ratePerMinute ? { rateLimit: config.ratePerMinute } : {}),
   });
 
+  const stats = newServiceStats();
   const common = {
     chain,
     oracle: config.oracle,
     api,
-    attestations: { issuer: config.issuer, jwks, now },
+    attestations: { issuer: config.issuer, jwks, now, stats },
     rule,
     maxAgeSeconds: config.maxAgeSeconds,
     encoding: config.encoding,
@@ -89,6 +92,15 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     maxAgeSeconds: config.maxAgeSeconds,
     encoding: checkTierEncoding(result.records, config.encoding),
     ...(result.triage ? { triage: result.triage } : {}),
+    runtime: {
+      totalMs: performance.now() - started,
+      listingMs: result.timings.listing,
+      onchainMs: result.timings.onchain,
+      attestationsMs: result.timings.attestations,
+      requestMs: stats.requestMs,
+      verifyMs: stats.verifyMs,
+      serviceRequests: stats.requests,
+    },
     generatedAt: now(),
   });
 }

@@ -20,6 +20,27 @@ export interface AttestationPolicy {
   readonly acceptedKids?: readonly string[];
   /** Clock for expiry checks; default now. */
   readonly now?: () => Date;
+  /** Counters to add time and requests to, if given (for reports and benchmarks). */
+  readonly stats?: ServiceStats;
+}
+
+/** Time spent asking the service, split into the request and the verification. */
+export interface ServiceStats {
+  /** Trust-check requests made. */
+  requests: number;
+  /** Milliseconds spent in requests (including waits for the rate limit). */
+  requestMs: number;
+  /** Milliseconds spent verifying attestations. */
+  verifyMs: number;
+}
+
+/**
+ * Fresh, zeroed {@link ServiceStats}.
+ *
+ * @returns Counters at zero.
+ */
+export function newServiceStats(): ServiceStats {
+  return { requests: 0, requestMs: 0, verifyMs: 0 };
 }
 
 /** The agent to ask about. */
@@ -43,6 +64,7 @@ export async function fetchServiceOutcome(
   policy: AttestationPolicy,
 ): Promise<ServiceOutcome> {
   let body: Awaited<ReturnType<TrustApiClient["trustCheck"]>>;
+  const requested = performance.now();
   try {
     body = await api.trustCheck({ id: subject.agentId, chain: subject.chain, registry: subject.registry });
   } catch (error) {
@@ -50,7 +72,13 @@ export async function fetchServiceOutcome(
       return { kind: "missing", message: error.errorMessage ?? "404 not found" };
     }
     return { kind: "error", message: error instanceof TrustgateError ? error.shortMessage : String(error) };
+  } finally {
+    if (policy.stats) {
+      policy.stats.requests++;
+      policy.stats.requestMs += performance.now() - requested;
+    }
   }
+  const verifying = performance.now();
   const result = await verifyTrustAttestation(body, {
     issuer: policy.issuer,
     jwks: policy.jwks,
@@ -58,6 +86,7 @@ export async function fetchServiceOutcome(
     ...(policy.now ? { now: policy.now() } : {}),
     expected: { agentId: subject.agentId, chain: subject.chain, registry: subject.registry },
   });
+  if (policy.stats) policy.stats.verifyMs += performance.now() - verifying;
   if (!result.valid) return { kind: "invalid", reason: result.reason, message: result.message };
   return {
     kind: "verified",

@@ -141,6 +141,22 @@ export interface DriftReport {
     readonly encoding: EncodingCheck;
     readonly triage?: TriageSummary;
   };
+  /** Where the run's time went (not a pinned field: informational). */
+  readonly runtime?: DriftRuntime;
   /** Rows, most severe first (flips first). */
   readonly agents: readonly DriftRow[];
+}
+
+/** Where a run's time went, in milliseconds, and how many trust-check requests it made. */
+export interface DriftRuntime {
+  readonly totalMs: number;
+  readonly listingMs: number;
+  readonly onchainMs: number;
+  /** Wall time of the attestation stage (requests and verification, overlapped). */
+  readonly attestationsMs: number;
+  /** Summed time of trust-check requests (concurrent requests overlap). */
+  readonly requestMs: number;
+  /** Summed time of attestation verification. */
+  readonly verifyMs: number;
+  readonly serviceRequests: number;
 }
