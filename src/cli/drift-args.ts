@@ -1,0 +1,319 @@
+/**
+ * The arguments of `trustgate drift`: parsed with `node:util` `parseArgs` (strict) and validated into
+ * everything a drift run needs except where the chain and the service are, which may come from the
+ * embedded environment (see `drift-config.ts`).
+ *
+ * Decisions:
+ * - `--agents` and `--all` exclude each other. With neither, `--all` is implied only in the embedded default
+ *   (neither `--rpc` nor `--api` given); as soon as a real chain or service is named, the agents must be
+ *   chosen explicitly, so that pointing the job at the real service never starts a full scan by surprise.
+ * - `--chain`, `--audit` and `--seed` belong to `--all` and are refused with `--agents`.
+ * - The default audit seed is the UTC day number: each nightly run audits a different random sample, and a
+ *   rerun on the same day draws the same one.
+ * - With neither `--threshold` nor `--gate`, the rule is `score >= 51` (the `developing` tier).
+ * - The API key comes from `--api-key`, else from `TRUSTGATE_API_KEY` (an empty variable counts as unset).
+ *
+ * @packageDocumentation
+ */
+import { parseArgs } from "node:util";
+import { resolveChain } from "../config/chains.js";
+import { createTrustEncoding, type TrustEncoding } from "../config/encodings.js";
+import {
+  DEFAULT_AUDIT_FRACTION,
+  DEFAULT_DECISION_THRESHOLD,
+  DEFAULT_MAX_AGE_SECONDS,
+  type AgentScope,
+  type DriftConfig,
+} from "../drift/config.js";
+import { InvalidArgumentError, TrustgateError } from "../errors.js";
+import { parseAddress } from "../oracle/inputs.js";
+import { parseAgentList } from "./agent-spec.js";
+import { parseDuration } from "./duration.js";
+import { isCi } from "./io.js";
+import { parseJwksArgument } from "./jwks-argument.js";
+import { translateParseArgsError } from "./parse-args-error.js";
+
+/** Default of `--concurrency`. */
+export const DEFAULT_CONCURRENCY = 8;
+/** Default of `--rows`: rows shown in the table. */
+export const DEFAULT_TABLE_ROWS = 50;
+/** Environment variable read for the API key when `--api-key` is not given. */
+export const API_KEY_ENV = "TRUSTGATE_API_KEY";
+
+/** Everything of a {@link DriftConfig} that does not depend on where the chain and the service are. */
+export type DriftSettings = Omit<DriftConfig, "rpcUrl" | "apiUrl" | "issuer" | "jwks" | "oracle">;
+
+/** Endpoints given on the command line; a missing one is filled from the embedded environment or a default. */
+export interface DriftEndpointArgs {
+  /** `--rpc`. */
+  readonly rpcUrl?: string;
+  /** `--api`, without trailing slashes. */
+  readonly apiUrl?: string;
+  /** `--oracle`, checksummed. */
+  readonly oracle?: `0x${string}`;
+  /** `--issuer`, without a trailing slash. */
+  readonly issuer?: string;
+  /** `--jwks`: a URL, or the key set read from a file. */
+  readonly jwks?: DriftConfig["jwks"];
+}
+
+/** Where the report goes and how much people see. */
+export interface DriftOutputOptions {
+  /** `--json`: a file path, or `-` for stdout. */
+  readonly json?: string;
+  /** `--markdown`: a file path, or `-` for stdout. */
+  readonly markdown?: string;
+  /** `--rows`: rows shown in the table (`Infinity` for `all`). */
+  readonly tableRows: number;
+  /** `--quiet`: only the summary, no table, progress bar or notices. */
+  readonly quiet: boolean;
+  /** `CI` is set: nothing decorative (no progress bar). */
+  readonly ci: boolean;
+}
+
+/** A validated `trustgate drift` invocation that runs a scan. */
+export interface DriftRunArgs {
+  readonly kind: "run";
+  readonly settings: DriftSettings;
+  readonly endpoints: DriftEndpointArgs;
+  /** Which parts come from the embedded environment: the chain without `--rpc`, the service without `--api`. */
+  readonly embedded: { readonly chain: boolean; readonly api: boolean };
+  readonly output: DriftOutputOptions;
+}
+
+/** What `trustgate drift <argv>` asks for. */
+export type DriftArgs = { readonly kind: "help" } | DriftRunArgs;
+
+/** Surroundings of {@link parseDriftArgs}. */
+export interface ParseDriftArgsOptions {
+  /** Environment variables (`TRUSTGATE_API_KEY`, `CI`); default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Clock, for the default audit seed; default the system clock. */
+  readonly now?: () => Date;
+  /** Reads a `--jwks` file as UTF-8 text; default `fs.readFileSync`. */
+  readonly readFile?: (path: string) => string;
+}
+
+const OPTIONS = {
+  rpc: { type: "string" },
+  oracle: { type: "string" },
+  api: { type: "string" },
+  "api-key": { type: "string" },
+  issuer: { type: "string" },
+  jwks: { type: "string" },
+  agents: { type: "string", multiple: true },
+  all: { type: "boolean" },
+  chain: { type: "string" },
+  audit: { type: "string" },
+  seed: { type: "string" },
+  threshold: { type: "string" },
+  gate: { type: "string" },
+  "max-age": { type: "string" },
+  "tier-encoding": { type: "string" },
+  "sybil-encoding": { type: "string" },
+  concurrency: { type: "string" },
+  rate: { type: "string" },
+  json: { type: "string" },
+  markdown: { type: "string" },
+  rows: { type: "string" },
+  quiet: { type: "boolean", short: "q" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Long option names of `trustgate drift`, for suggestions. */
+export const DRIFT_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
+
+/**
+ * Parses and validates the arguments of `trustgate drift`.
+ *
+ * @param argv - The arguments after `drift`.
+ * @param options - Environment, clock and file reader.
+ * @returns `{ kind: "help" }` for `--help`, else the validated run arguments.
+ * @throws {@link InvalidArgumentError} with a one-line message for an unknown option, a missing value, a
+ *   bad number, duration, address, URL, agent or chain, a conflicting combination, or an unreadable
+ *   `--jwks` file.
+ */
+export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsOptions = {}): DriftArgs {
+  const env = options.env ?? process.env;
+  let values;
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw translateParseArgsError(error, argv, DRIFT_OPTION_NAMES, "trustgate drift");
+  }
+  if (values.help) return { kind: "help" };
+
+  const endpoints: { -readonly [K in keyof DriftEndpointArgs]: DriftEndpointArgs[K] } = {};
+  if (values.rpc !== undefined) endpoints.rpcUrl = parseUrl("--rpc", values.rpc, ["http:", "https:", "ws:", "wss:"]);
+  if (values.api !== undefined) endpoints.apiUrl = parseUrl("--api", values.api, ["http:", "https:"]).replace(/\/+$/, "");
+  if (values.oracle !== undefined) endpoints.oracle = parseAddress(values.oracle, "--oracle");
+  if (values.issuer !== undefined) endpoints.issuer = parseUrl("--issuer", values.issuer, ["http:", "https:"]).replace(/\/+$/, "");
+  if (values.jwks !== undefined) endpoints.jwks = parseJwksArgument(values.jwks, options.readFile);
+  const embedded = { chain: endpoints.rpcUrl === undefined, api: endpoints.apiUrl === undefined };
+
+  const apiKey = parseApiKey(values["api-key"], env[API_KEY_ENV]);
+  const scope = parseScope(values, embedded, options.now ?? (() => new Date()));
+  const gate = values.gate === undefined ? undefined : parseAddress(values.gate, "--gate");
+  const threshold =
+    values.threshold !== undefined
+      ? parseInteger("--threshold", values.threshold, 0, 100)
+      : gate === undefined
+        ? DEFAULT_DECISION_THRESHOLD
+        : undefined;
+  const maxAgeSeconds = values["max-age"] === undefined ? DEFAULT_MAX_AGE_SECONDS : withFlag("--max-age", () => parseDuration(values["max-age"]!));
+  const encoding = parseEncoding(values["tier-encoding"], values["sybil-encoding"]);
+  const concurrency = values.concurrency === undefined ? DEFAULT_CONCURRENCY : parseInteger("--concurrency", values.concurrency, 1, 64);
+  const ratePerMinute = values.rate === undefined ? undefined : parsePositive("--rate", values.rate);
+
+  const settings: DriftSettings = {
+    scope,
+    maxAgeSeconds,
+    concurrency,
+    encoding,
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(threshold !== undefined ? { threshold } : {}),
+    ...(gate !== undefined ? { gate } : {}),
+    ...(ratePerMinute !== undefined ? { ratePerMinute } : {}),
+  };
+  return { kind: "run", settings, endpoints, embedded, output: parseOutput(values, env) };
+}
+
+type Values = {
+  agents?: string[] | undefined;
+  all?: boolean | undefined;
+  chain?: string | undefined;
+  audit?: string | undefined;
+  seed?: string | undefined;
+  json?: string | undefined;
+  markdown?: string | undefined;
+  rows?: string | undefined;
+  quiet?: boolean | undefined;
+};
+
+function parseScope(values: Values, embedded: { chain: boolean; api: boolean }, now: () => Date): AgentScope {
+  const allOnly = (["chain", "audit", "seed"] as const).filter((name) => values[name] !== undefined);
+  if (values.agents !== undefined) {
+    if (values.all) throw new InvalidArgumentError("--agents and --all exclude each other: give one of them");
+    if (allOnly.length > 0) {
+      throw new InvalidArgumentError(`--${allOnly[0]} applies only to --all, not to an --agents list`);
+    }
+    return { kind: "list", agents: parseAgentList(values.agents.join(",")) };
+  }
+  if (!values.all && !(embedded.chain && embedded.api)) {
+    throw new InvalidArgumentError(
+      "Choose the agents: --agents chain:id[:registry],... or --all (required when --rpc or --api is given)",
+    );
+  }
+  let chain: string | undefined;
+  if (values.chain !== undefined) {
+    const found = withFlag("--chain", () => resolveChain(values.chain!));
+    if (found.chainId === undefined) {
+      throw new InvalidArgumentError(`--chain ${found.slug}: not an EVM chain, the oracle holds no records for it`);
+    }
+    chain = found.slug;
+  }
+  const auditFraction = values.audit === undefined ? DEFAULT_AUDIT_FRACTION : parseFraction("--audit", values.audit);
+  const seed =
+    values.seed === undefined ? Math.floor(now().getTime() / 86_400_000) : parseInteger("--seed", values.seed, 0, Number.MAX_SAFE_INTEGER);
+  return { kind: "all", ...(chain !== undefined ? { chain } : {}), auditFraction, seed };
+}
+
+function parseOutput(values: Values, env: Readonly<Record<string, string | undefined>>): DriftOutputOptions {
+  const json = values.json === undefined ? undefined : nonEmpty("--json", values.json);
+  const markdown = values.markdown === undefined ? undefined : nonEmpty("--markdown", values.markdown);
+  if (json === "-" && markdown === "-") {
+    throw new InvalidArgumentError('--json - and --markdown - both ask for stdout: send one of them to a file');
+  }
+  if (json !== undefined && json !== "-" && json === markdown) {
+    throw new InvalidArgumentError(`--json and --markdown name the same file "${json}"`);
+  }
+  const tableRows =
+    values.rows === undefined
+      ? DEFAULT_TABLE_ROWS
+      : values.rows.trim().toLowerCase() === "all"
+        ? Number.POSITIVE_INFINITY
+        : parseInteger("--rows", values.rows, 0, Number.MAX_SAFE_INTEGER, ' or "all"');
+  return {
+    ...(json !== undefined ? { json } : {}),
+    ...(markdown !== undefined ? { markdown } : {}),
+    tableRows,
+    quiet: values.quiet === true,
+    ci: isCi(env),
+  };
+}
+
+function parseApiKey(flag: string | undefined, fromEnv: string | undefined): string | undefined {
+  if (flag !== undefined) {
+    if (flag.trim() === "") throw new InvalidArgumentError("--api-key is empty");
+    return flag.trim();
+  }
+  const key = fromEnv?.trim();
+  return key ? key : undefined;
+}
+
+function parseEncoding(tiers: string | undefined, sybil: string | undefined): TrustEncoding {
+  const list = (text: string) => text.split(",").map((name) => name.trim().toLowerCase());
+  const overrides: Partial<{ tiers: string[]; sybilSeverities: string[] }> = {};
+  if (tiers !== undefined) overrides.tiers = list(tiers);
+  if (sybil !== undefined) overrides.sybilSeverities = list(sybil);
+  const flag = tiers !== undefined && sybil !== undefined ? "--tier-encoding/--sybil-encoding" : tiers !== undefined ? "--tier-encoding" : "--sybil-encoding";
+  return withFlag(flag, () => createTrustEncoding(overrides as Partial<TrustEncoding>));
+}
+
+function parseUrl(flag: string, text: string, protocols: readonly string[]): string {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch (error) {
+    throw new InvalidArgumentError(`Invalid ${flag} URL "${text}"`, { cause: error });
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new InvalidArgumentError(`Invalid ${flag} URL "${text}": expected ${protocols.map((p) => p.slice(0, -1)).join(" or ")}`);
+  }
+  return text.trim();
+}
+
+function parseInteger(flag: string, text: string, min: number, max: number, extra = ""): number {
+  const value = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
+    throw new InvalidArgumentError(`${flag} must be ${range}${extra}, got "${text}"`);
+  }
+  return value;
+}
+
+function parsePositive(flag: string, text: string): number {
+  const value = Number(text.trim());
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !Number.isFinite(value) || value <= 0) {
+    throw new InvalidArgumentError(`${flag} must be a positive number, got "${text}"`);
+  }
+  return value;
+}
+
+function parseFraction(flag: string, text: string): number {
+  const trimmed = text.trim();
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(trimmed);
+  const value = percent ? Number(percent[1]) / 100 : /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!(value >= 0 && value <= 1)) {
+    throw new InvalidArgumentError(`${flag} must be a fraction from 0 to 1 (or a percentage such as 5%), got "${text}"`);
+  }
+  return value;
+}
+
+function nonEmpty(flag: string, text: string): string {
+  if (text.trim() === "") throw new InvalidArgumentError(`${flag} needs a file name or "-"`);
+  return text.trim();
+}
+
+/** Runs `parse`, prefixing the message of a kit error with the flag it concerns. */
+function withFlag<T>(flag: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof TrustgateError)) throw error;
+    throw new InvalidArgumentError(`${flag}: ${error.shortMessage}`, {
+      cause: error,
+      ...(error.details !== undefined ? { details: error.details } : {}),
+    });
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The drift report as a Markdown document (for a pull request, an issue or a CI job summary): the verdict,
+ * a summary table, counts per status, and every row.
+ *
+ * The RPC URL is shown as its origin only: providers put API keys in the path.
+ *
+ * @packageDocumentation
+ */
+import { sortRows } from "../drift/report.js";
+import { DRIFT_STATUSES, type DriftReport } from "../drift/types.js";
+import { formatDuration } from "./duration.js";
+import { formatEncoding, formatFlips, formatVerdict } from "./format-summary.js";
+import { NONE, agentCell, deltaCell, flipCell } from "./row-cells.js";
+
+/**
+ * Formats a report as Markdown.
+ *
+ * @param report - The report.
+ * @returns The document, ending with a newline.
+ */
+export function formatMarkdown(report: DriftReport): string {
+  const s = report.summary;
+  const block = report.source.blockNumber === null ? "" : ` at block ${report.source.blockNumber}`;
+  const text = escapeCell;
+  const summary: [string, string][] = [
+    ["Generated", text(report.generatedAt)],
+    ["Chain", text(`${report.source.chainId}${block}`)],
+    ["Oracle", code(report.source.oracle)],
+    ["RPC", text(redactUrl(report.source.rpc))],
+    ["API", text(report.source.api)],
+    ["Issuer", text(report.source.issuer)],
+    ["Decision rule", code(report.decisionRule)],
+    ["Stale after", text(formatDuration(report.maxAgeSeconds))],
+    ["Agents", String(s.agents)],
+    ["Decision flips", text(formatFlips(report))],
+    ["Oldest on-chain record", text(s.oldestUpdatedAt ?? NONE)],
+    ["Newest on-chain record", text(s.newestUpdatedAt ?? NONE)],
+    ["Tier encoding", text(formatEncoding(report))],
+  ];
+  if (s.triage) {
+    const t = s.triage;
+    summary.push(
+      ["Triage", text(`${t.listed} listed, ${t.signedFetches} signed fetches, ${t.fetchesSaved} saved`)],
+      ["Triage audit", text(`${Number((t.auditFraction * 100).toFixed(2))}% sampled, ${t.listingContradictions} listing contradictions`)],
+    );
+  }
+
+  const lines = [
+    "# trustgate drift report",
+    "",
+    `**${escapeCell(formatVerdict(report))}**`,
+    "",
+    "| | |",
+    "|---|---|",
+    ...summary.map(([key, value]) => `| ${key} | ${value} |`),
+    "",
+    "## Status",
+    "",
+    "| Status | Agents |",
+    "|---|--:|",
+    ...DRIFT_STATUSES.map((status) => `| ${status} | ${s.byStatus[status]} |`),
+    "",
+    "## Agents",
+    "",
+  ];
+  const rows = sortRows(report.agents);
+  if (rows.length === 0) {
+    lines.push("No agents scanned.");
+  } else {
+    lines.push(
+      "| Status | Flip | Agent | On-chain | Tier | Sybil | Updated | Attested | Tier | Sybil | Δ | Reason |",
+      "|---|---|---|--:|---|---|---|--:|---|---|--:|---|",
+      ...rows.map((row) =>
+        [
+          row.status,
+          flipCell(row),
+          code(agentCell(row)),
+          row.onchain ? String(row.onchain.score) : NONE,
+          row.onchain?.tier ?? NONE,
+          row.onchain?.sybilSeverity ?? NONE,
+          row.onchain?.updatedAt ?? NONE,
+          row.attested ? String(row.attested.score) : NONE,
+          row.attested?.tier ?? NONE,
+          row.attested?.sybilSeverity ?? NONE,
+          deltaCell(row),
+          row.reason ?? "",
+        ]
+          .map((cell, i) => (i === 2 ? cell : escapeCell(cell)))
+          .reduce((line, cell) => `${line} ${cell} |`, "|"),
+      ),
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Makes text safe inside a table cell: one line, pipes and backslashes escaped, no HTML. */
+function escapeCell(text: string): string {
+  return text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
+}
+
+/** Inline code, escaped for a table cell. */
+function code(text: string): string {
+  return `\`${text.replace(/`/g, "'").replace(/\|/g, "\\|")}\``;
+}
+
+/** The origin of a URL, with `/…` when a path or query (possibly a key) was left out. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const hidden = (parsed.pathname !== "/" && parsed.pathname !== "") || parsed.search !== "" || parsed.username !== "";
+    return `${parsed.origin}${hidden ? "/…" : ""}`;
+  } catch {
+    return "(not a URL)";
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The summary of a drift report for people: counts per status, decision flips per direction, the age of
+ * the on-chain records, the tier-encoding check, what triage saved, the decision rule, and a last line with
+ * the verdict and exit code.
+ *
+ * @packageDocumentation
+ */
+import { exitCodeOf } from "../drift/report.js";
+import { DRIFT_STATUSES, type DriftReport } from "../drift/types.js";
+import { formatDuration } from "./duration.js";
+
+/**
+ * Counts per status, most severe first, zero counts left out: `2 drifted, 1 stale-onchain, 40 in-sync`.
+ *
+ * @param report - The report.
+ * @returns The counts, or `none` when there are no rows.
+ */
+export function formatStatusCounts(report: Pick<DriftReport, "summary">): string {
+  const parts = DRIFT_STATUSES.filter((s) => report.summary.byStatus[s] > 0).map((s) => `${report.summary.byStatus[s]} ${s}`);
+  return parts.length > 0 ? parts.join(", ") : "none";
+}
+
+/**
+ * The flips: `3 (2 pass→fail, 1 fail→pass)` or `none`.
+ *
+ * @param report - The report.
+ * @returns The flip counts.
+ */
+export function formatFlips(report: Pick<DriftReport, "summary">): string {
+  const { passToFail, failToPass } = report.summary.flips;
+  const total = passToFail + failToPass;
+  return total === 0 ? "none" : `${total} (${passToFail} pass→fail, ${failToPass} fail→pass)`;
+}
+
+/**
+ * The verdict line: what makes the exit code, and the code.
+ *
+ * @param report - The report.
+ * @returns For example `DRIFT: 3 decision flips, 1 invalid attestation (exit 3)`.
+ */
+export function formatVerdict(report: Pick<DriftReport, "summary">): string {
+  const code = exitCodeOf(report);
+  if (code === 0) return "OK: no decision flip, no invalid attestation (exit 0)";
+  const { passToFail, failToPass } = report.summary.flips;
+  const flips = passToFail + failToPass;
+  const invalid = report.summary.byStatus["invalid-attestation"];
+  const parts = [
+    ...(flips > 0 ? [plural(flips, "decision flip")] : []),
+    ...(invalid > 0 ? [plural(invalid, "invalid attestation")] : []),
+  ];
+  return `DRIFT: ${parts.join(", ")} (exit ${code})`;
+}
+
+/**
+ * The tier-encoding check in one phrase.
+ *
+ * @param report - The report.
+ * @returns For example `consistent (118 records checked)` or `CONTRADICTED by 4 of 118 records, e.g. …`.
+ */
+export function formatEncoding(report: Pick<DriftReport, "summary">): string {
+  const e = report.summary.encoding;
+  const table = `tiers ${e.tiers.join(",")}`;
+  if (e.checked === 0) return `not checked, no on-chain record (${table})`;
+  if (e.consistent) return `consistent with ${table} (${plural(e.checked, "record")} checked)`;
+  const example = e.examples[0] ? `, e.g. ${e.examples[0]}` : "";
+  return `CONTRADICTED by ${e.contradictions} of ${plural(e.checked, "record")} (${table})${example}`;
+}
+
+/**
+ * The summary, several lines, the verdict last.
+ *
+ * @param report - The report.
+ * @returns Lines joined with `\n` (no trailing newline).
+ */
+export function formatSummary(report: DriftReport): string {
+  const s = report.summary;
+  const lines = [
+    `${plural(s.agents, "agent")} checked · rule ${report.decisionRule} · stale after ${formatDuration(report.maxAgeSeconds)}`,
+    `  status:           ${formatStatusCounts(report)}`,
+    `  decision flips:   ${formatFlips(report)}`,
+    `  on-chain records: ${formatDates(report)}`,
+    `  tier encoding:    ${formatEncoding(report)}`,
+  ];
+  if (s.triage) {
+    const t = s.triage;
+    const saved = t.listed > 0 ? ` (${Math.round((100 * t.fetchesSaved) / t.listed)}% of listed)` : "";
+    const reasons = Object.entries(t.reasons)
+      .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+      .map(([reason, n]) => `${reason} ${n}`)
+      .join(", ");
+    lines.push(
+      `  triage:           ${t.listed} listed, ${t.signedFetches} signed fetches, ${t.fetchesSaved} saved${saved}` +
+        `${reasons ? `; fetched for: ${reasons}` : ""}; audit ${formatPercent(t.auditFraction)}` +
+        `; listing contradictions ${t.listingContradictions}`,
+    );
+  }
+  lines.push(formatVerdict(report));
+  return lines.join("\n");
+}
+
+function formatDates(report: DriftReport): string {
+  const { oldestUpdatedAt, newestUpdatedAt } = report.summary;
+  if (oldestUpdatedAt === null || newestUpdatedAt === null) return "none";
+  const ago = (iso: string) => {
+    const seconds = (Date.parse(report.generatedAt) - Date.parse(iso)) / 1000;
+    return seconds >= 0 ? `${formatDuration(seconds)} ago` : `${formatDuration(-seconds)} ahead`;
+  };
+  return `oldest ${oldestUpdatedAt} (${ago(oldestUpdatedAt)}), newest ${newestUpdatedAt} (${ago(newestUpdatedAt)})`;
+}
+
+function formatPercent(fraction: number): string {
+  return `${Number((fraction * 100).toFixed(2))}%`;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}

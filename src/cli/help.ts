@@ -1,0 +1,88 @@
+/**
+ * Help texts of the command line.
+ *
+ * @packageDocumentation
+ */
+import { BASE_TRUST_ORACLE_ADDRESS } from "../config/addresses.js";
+
+/** Help of `trustgate` itself (`trustgate --help`, or `trustgate` with no command). */
+export const MAIN_HELP = `Usage: trustgate <command> [options]
+
+Commands:
+  drift        Compare on-chain trust records with the service's signed attestations
+               and report which gate decisions would change (see trustgate drift --help)
+
+Options:
+  -h, --help   Show this help (trustgate help drift: the help of drift)
+  --version    Print the version
+`;
+
+/** Help of `trustgate drift` (`trustgate drift --help`). */
+export const DRIFT_HELP = `Usage: trustgate drift [options]
+
+Reads each agent's record in the on-chain trust oracle, asks the trust service for its signed
+attestation, verifies the signature against the issuer's JWKS, and reports which gate decisions
+would change. Without --rpc and --api it runs against the embedded local Base chain and trust
+service (synthetic data, no network needed) and covers every agent that service lists.
+
+Where to look:
+  --rpc <url>               JSON-RPC URL of the chain with the oracle (default: embedded local Base)
+  --oracle <address>        Oracle address (default: ${BASE_TRUST_ORACLE_ADDRESS}, Base)
+  --api <url>               Trust API base URL (default: embedded local service)
+  --api-key <key>           API key, raises the rate limit (default: $TRUSTGATE_API_KEY)
+  --issuer <url>            Issuer the attestations must name (default: the origin of --api)
+  --jwks <url|file>         JWKS to verify against (default: <api>/.well-known/jwks.json);
+                            a file holds a JWKS as JSON ({"keys": [...]})
+
+Which agents (--agents or --all; required when --rpc or --api is given):
+  --agents <list>           chain:id[:registry],... e.g. base:1234,ethereum:7:olas (repeatable)
+  --all                     Every agent the service lists; triage decides which signed
+                            attestations to fetch
+  --chain <slug>            With --all: only the agents of this chain
+  --audit <fraction>        With --all: share of agents fetched signed at random to audit the
+                            listing, 0 to 1 or a percentage (default 0.01)
+  --seed <n>                With --all: seed of the audit sample (default: the UTC day number,
+                            so runs on the same day draw the same sample)
+
+Decision rule (default: score >= 51):
+  --threshold <n>           A gate admits an agent when score >= n (integer 0-100)
+  --gate <address>          Evaluate the policy of this deployed TrustGated contract (score,
+                            sybil severity, age); with --threshold, n replaces its minScore
+  --max-age <duration>      On-chain records older than this are stale (default 36h;
+                            forms: 90m, 36h, 2d, 1h30m, or seconds)
+  --tier-encoding <names>   Tier names by on-chain code
+                            (default flagged,limited,developing,established)
+  --sybil-encoding <names>  Sybil severity names by on-chain code
+                            (default none,low,moderate,elevated,heavy)
+
+Limits:
+  --concurrency <n>         Service requests in flight (1-64, default 8)
+  --rate <per-minute>       Client-side request limit (default 30, or 300 with an API key;
+                            none against the embedded service)
+
+Output:
+  --json <file|->           Write the JSON report to a file, or to stdout with "-" (stdout then
+                            carries nothing else; the summary goes to stderr)
+  --markdown <file|->       Write the report as Markdown to a file, or to stdout with "-"
+  --rows <n|all>            Rows shown in the table (default 50; JSON and Markdown hold all rows)
+  -q, --quiet               Print only the summary: no table, progress bar or notices
+  -h, --help                Show this help
+
+Exit codes:
+  0  no decision flip and no invalid attestation
+  3  at least one decision flip or invalid attestation
+  2  usage or configuration error (bad flag, agent, address or duration; chain or API
+     unreachable before the scan starts)
+  1  the scan failed unexpectedly
+
+Environment:
+  TRUSTGATE_API_KEY  API key, when --api-key is not given
+  CI                 When set, no progress bar
+  TRUSTGATE_DEBUG    When set, unexpected errors are printed with their stack trace
+
+Examples:
+  trustgate drift
+  trustgate drift --rpc https://mainnet.base.org --api https://rnwy.com --all --json report.json
+  trustgate drift --rpc $BASE_RPC_URL --api https://rnwy.com --agents base:1234,base:77 \\
+                  --gate 0x... --json - | jq .summary
+`;

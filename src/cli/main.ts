@@ -1,0 +1,142 @@
+/**
+ * The `trustgate` command line: `trustgate drift [options]`, `trustgate --help`, `trustgate --version`.
+ *
+ * `trustgate` with no command prints the help on stderr and exits 2 (a usage error); `trustgate help drift`
+ * and `trustgate drift --help` print the drift help. A run without `--rpc` or `--api` starts the embedded
+ * environment (a local Base chain and a local signing trust service, loaded lazily because it brings up
+ * Hardhat) for the missing parts, says so on stderr, and closes it at the end whatever happens.
+ *
+ * Exit codes: 0 no decision flip and no invalid attestation; 3 at least one of them; 2 usage or
+ * configuration error; 1 unexpected failure.
+ *
+ * @packageDocumentation
+ */
+import type { DriftConfig } from "../drift/config.js";
+import { exitCodeOf } from "../drift/report.js";
+import type { DriftHooks } from "../drift/run.js";
+import type { DriftReport } from "../drift/types.js";
+import { InvalidArgumentError } from "../errors.js";
+import { parseDriftArgs, type DriftRunArgs } from "./drift-args.js";
+import { resolveDriftConfig, type EmbeddedEndpoints } from "./drift-config.js";
+import { exitCodeForError, formatError } from "./error-exit.js";
+import { DRIFT_HELP, MAIN_HELP } from "./help.js";
+import { isFlagSet, processIo, type CliIo } from "./io.js";
+import { createProgressBar, shouldShowProgress } from "./progress.js";
+import { packageVersion } from "./version.js";
+import { checkOutputTargets, writeOutputs } from "./write-outputs.js";
+
+/** Runs a drift job (the signature of `runDrift` in `src/drift/run.ts`). */
+export type RunDriftFunction = (config: DriftConfig, hooks?: DriftHooks) => Promise<DriftReport>;
+
+/** A started embedded environment (see `startEmbeddedDriftEnvironment` in `src/devnet/embedded-drift.ts`). */
+export interface EmbeddedDriftEnvironment extends EmbeddedEndpoints {
+  readonly chainId: number;
+  /** Stops the local chain and service. */
+  close(): Promise<void> | void;
+}
+
+/** Starts the embedded environment; `now` is the scenario's clock (default the system clock). */
+export type StartEmbeddedEnvironment = (options?: { readonly now?: Date }) => Promise<EmbeddedDriftEnvironment>;
+
+/** What {@link main} calls, replaceable in tests. */
+export interface MainDependencies {
+  /** Default: `runDrift` from `src/drift/run.ts`, imported when a run starts. */
+  readonly runDrift?: RunDriftFunction;
+  /** Default: `startEmbeddedDriftEnvironment` from `src/devnet/embedded-drift.ts`, imported only when needed. */
+  readonly startEmbedded?: StartEmbeddedEnvironment;
+  /** Clock, for the default audit seed and the run; default the system clock. */
+  readonly now?: () => Date;
+}
+
+/**
+ * Runs the command line.
+ *
+ * @param argv - Arguments after the program name (`process.argv.slice(2)`).
+ * @param io - Streams, environment and terminal facts (default: the process's own).
+ * @param deps - Replacements of the run and the embedded environment, for tests.
+ * @returns The exit code: 0, 3, 2 or 1 (see the module notes). Never throws.
+ */
+export async function main(argv: readonly string[], io: Partial<CliIo> = {}, deps: MainDependencies = {}): Promise<number> {
+  const cli: CliIo = { ...processIo(), ...io };
+  try {
+    const [command, ...rest] = argv;
+    if (command === undefined) {
+      cli.stderr.write(MAIN_HELP);
+      return 2;
+    }
+    if (command === "--help" || command === "-h" || command === "help") {
+      if (rest.length === 0) cli.stdout.write(MAIN_HELP);
+      else if (rest.length === 1 && rest[0] === "drift") cli.stdout.write(DRIFT_HELP);
+      else throw new InvalidArgumentError(`No help for "${rest.join(" ")}" (commands: drift)`);
+      return 0;
+    }
+    if (command === "--version") {
+      cli.stdout.write(`${packageVersion()}\n`);
+      return 0;
+    }
+    if (command !== "drift") {
+      const hint = command.startsWith("-") ? "give the command first: trustgate drift [options]" : "commands: drift";
+      throw new InvalidArgumentError(`Unknown command "${command}" (${hint}; see trustgate --help)`);
+    }
+    return await driftCommand(rest, cli, deps);
+  } catch (error) {
+    cli.stderr.write(formatError(error, isFlagSet(cli.env, "TRUSTGATE_DEBUG")));
+    return exitCodeForError(error);
+  }
+}
+
+async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDependencies): Promise<number> {
+  const args = parseDriftArgs(argv, { env: cli.env, ...(deps.now ? { now: deps.now } : {}) });
+  if (args.kind === "help") {
+    cli.stdout.write(DRIFT_HELP);
+    return 0;
+  }
+  await checkOutputTargets(args.output);
+  const notice = (text: string) => {
+    if (!args.output.quiet) cli.stderr.write(`trustgate: ${text}\n`);
+  };
+
+  let embedded: EmbeddedDriftEnvironment | undefined;
+  const progress = createProgressBar({
+    stream: cli.stderr,
+    enabled: shouldShowProgress({ isTTY: cli.isTTY, ci: args.output.ci, jsonToStdout: args.output.json === "-", quiet: args.output.quiet }),
+  });
+  try {
+    if (args.embedded.chain || args.embedded.api) {
+      notice(embeddedNotice(args));
+      const start = deps.startEmbedded ?? (await loadStartEmbedded());
+      embedded = await start(deps.now ? { now: deps.now() } : {});
+    }
+    const config = resolveDriftConfig(args, embedded);
+    const run = deps.runDrift ?? (await import("../drift/run.js")).runDrift;
+    const report = await run(config, { onProgress: (p) => progress.update(p), ...(deps.now ? { now: deps.now } : {}) });
+    progress.finish();
+    await writeOutputs(report, { output: args.output, stdout: cli.stdout, stderr: cli.stderr, columns: cli.columns });
+    return exitCodeOf(report);
+  } finally {
+    progress.finish();
+    if (embedded) {
+      try {
+        await embedded.close();
+      } catch (error) {
+        if (isFlagSet(cli.env, "TRUSTGATE_DEBUG")) cli.stderr.write(`trustgate: closing the embedded environment failed: ${String(error)}\n`);
+      }
+    }
+  }
+}
+
+/** The stderr line that says which parts of a run are embedded. */
+function embeddedNotice(args: DriftRunArgs): string {
+  const scope = args.settings.scope.kind === "all" ? "; scanning every agent it lists" : "";
+  if (args.embedded.chain && args.embedded.api) {
+    return `no --rpc or --api given: using the embedded local Base chain and trust service (synthetic data, no network)${scope}`;
+  }
+  if (args.embedded.chain) return "no --rpc given: using the embedded local Base chain (simulated oracle records)";
+  return "no --api given: using the embedded local trust service (synthetic attestations)";
+}
+
+/** Imports the embedded environment only when a run needs it: it brings up Hardhat. */
+async function loadStartEmbedded(): Promise<StartEmbeddedEnvironment> {
+  const { startEmbeddedDriftEnvironment } = await import("../devnet/embedded-drift.js");
+  return (options) => startEmbeddedDriftEnvironment(options);
+}

@@ -1,0 +1,73 @@
+/**
+ * Turns the errors of `node:util` `parseArgs` (strict mode) into one-line {@link InvalidArgumentError}s
+ * that name the option, suggest the closest known one, and point at `--help`.
+ *
+ * @packageDocumentation
+ */
+import { InvalidArgumentError } from "../errors.js";
+
+/**
+ * Translates an error thrown by `parseArgs`.
+ *
+ * @param error - What `parseArgs` threw.
+ * @param argv - The arguments it parsed (to find the token after an option that lacks a value).
+ * @param known - Long option names the command accepts, without dashes.
+ * @param command - The command, for the `--help` hint (e.g. `trustgate drift`).
+ * @returns An {@link InvalidArgumentError}, or `error` itself when it is not a `parseArgs` error.
+ */
+export function translateParseArgsError(
+  error: unknown,
+  argv: readonly string[],
+  known: readonly string[],
+  command: string,
+): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = `see ${command} --help`;
+  const option = /'(?:-[A-Za-z], )?(--?[^\s',]+)/.exec(message)?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option) {
+    const suggestion = option.startsWith("--") ? closest(option.slice(2), known) : undefined;
+    return new InvalidArgumentError(
+      `Unknown option ${option}${suggestion ? ` (did you mean --${suggestion}?)` : ` (${hint})`}`,
+      { cause: error },
+    );
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option) {
+    if (/does not take an argument/.test(message)) {
+      return new InvalidArgumentError(`Option ${option} does not take a value`, { cause: error });
+    }
+    const next = argv[argv.indexOf(option) + 1];
+    const dashHint =
+      next !== undefined && /^-\d/.test(next) ? ` (to give a value starting with "-", write ${option}=${next})` : ` (${hint})`;
+    return new InvalidArgumentError(`Option ${option} needs a value${dashHint}`, { cause: error });
+  }
+  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
+    const value = /'([^']*)'/.exec(message)?.[1];
+    return new InvalidArgumentError(`Unexpected argument "${value ?? "?"}" (${hint})`, { cause: error });
+  }
+  return error;
+}
+
+/** The known name closest to `name` (a prefix of it, or within two edits), if any. */
+function closest(name: string, known: readonly string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = name.length >= 3 && candidate.startsWith(name) ? 0 : editDistance(name, candidate);
+    if (distance <= 2 && (!best || distance < best.distance)) best = { name: candidate, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}

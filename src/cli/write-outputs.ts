@@ -1,0 +1,97 @@
+/**
+ * Where a drift report goes: the JSON (pretty-printed) to a file or to stdout, the Markdown to a file or to
+ * stdout, and the table and summary for people. When a machine format takes stdout (`--json -` or
+ * `--markdown -`), stdout carries that and nothing else: the summary goes to stderr and the table is left
+ * out.
+ *
+ * @packageDocumentation
+ */
+import { stat, writeFile as fsWriteFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { DriftReport } from "../drift/types.js";
+import { InvalidArgumentError } from "../errors.js";
+import type { DriftOutputOptions } from "./drift-args.js";
+import { formatMarkdown } from "./format-markdown.js";
+import { formatSummary } from "./format-summary.js";
+import { formatTable } from "./format-table.js";
+import type { CliStream } from "./io.js";
+
+/** What {@link writeOutputs} writes to. */
+export interface WriteOutputsOptions {
+  readonly output: DriftOutputOptions;
+  readonly stdout: CliStream;
+  readonly stderr: CliStream;
+  /** Terminal width of stdout, to fit the table. */
+  readonly columns?: number | undefined;
+  /** Writes a file (default `fs.promises.writeFile`, UTF-8). */
+  readonly writeFile?: (path: string, text: string) => Promise<void>;
+}
+
+/**
+ * The JSON report as written: two-space indentation, ending with a newline.
+ *
+ * @param report - The report.
+ * @returns The JSON text.
+ */
+export function reportJson(report: DriftReport): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+/**
+ * Whether a machine format takes stdout.
+ *
+ * @param output - Output options.
+ * @returns True with `--json -` or `--markdown -`.
+ */
+export function stdoutIsTaken(output: Pick<DriftOutputOptions, "json" | "markdown">): boolean {
+  return output.json === "-" || output.markdown === "-";
+}
+
+/**
+ * Checks, before a scan, that the report files can be written where asked: their directory exists and the
+ * path is not a directory. (A scan can take long; a typo in a path should not waste it.)
+ *
+ * @param output - Output options.
+ * @throws {@link InvalidArgumentError} naming the option and the problem.
+ */
+export async function checkOutputTargets(output: Pick<DriftOutputOptions, "json" | "markdown">): Promise<void> {
+  for (const [flag, path] of [["--json", output.json], ["--markdown", output.markdown]] as const) {
+    if (path === undefined || path === "-") continue;
+    const directory = dirname(resolve(path));
+    const dirStat = await stat(directory).catch(() => undefined);
+    if (!dirStat?.isDirectory()) throw new InvalidArgumentError(`${flag} ${path}: directory "${directory}" does not exist`);
+    const fileStat = await stat(path).catch(() => undefined);
+    if (fileStat?.isDirectory()) throw new InvalidArgumentError(`${flag} ${path}: is a directory`);
+  }
+}
+
+/**
+ * Writes the report where the options say.
+ *
+ * @param report - The report.
+ * @param options - Output options and streams.
+ */
+export async function writeOutputs(report: DriftReport, options: WriteOutputsOptions): Promise<void> {
+  const { output, stdout, stderr } = options;
+  const writeFile = options.writeFile ?? ((path: string, text: string) => fsWriteFile(path, text, "utf8"));
+  const notice = (text: string) => {
+    if (!output.quiet) stderr.write(`trustgate: ${text}\n`);
+  };
+
+  if (output.json === "-") stdout.write(reportJson(report));
+  else if (output.json !== undefined) {
+    await writeFile(output.json, reportJson(report));
+    notice(`JSON report written to ${output.json}`);
+  }
+  if (output.markdown === "-") stdout.write(formatMarkdown(report));
+  else if (output.markdown !== undefined) {
+    await writeFile(output.markdown, formatMarkdown(report));
+    notice(`Markdown report written to ${output.markdown}`);
+  }
+
+  const people = stdoutIsTaken(output) ? stderr : stdout;
+  if (!output.quiet && !stdoutIsTaken(output)) {
+    stdout.write(`${formatTable(report, { maxRows: output.tableRows, ...(options.columns ? { width: options.columns } : {}) })}\n\n`);
+  }
+  people.write(`${formatSummary(report)}\n`);
+}

@@ -1,0 +1,203 @@
+import { describe, expect, it } from "vitest";
+import { formatMarkdown } from "../../src/cli/format-markdown";
+import { formatSummary, formatVerdict } from "../../src/cli/format-summary";
+import { formatTable } from "../../src/cli/format-table";
+import { CONSISTENT, errorRow, failToPass, invalid, passToFail, report, row } from "./report-fixture";
+
+/** Data lines of a table (header and footer removed). */
+function bodyLines(table: string): string[] {
+  return table.split("\n").slice(1).filter((line) => !line.startsWith("…"));
+}
+
+describe("formatTable", () => {
+  const rows = [row({ agentId: "1" }), errorRow("2"), failToPass("3"), invalid("4"), passToFail("5")];
+
+  it("puts decision flips first, then the statuses by severity, whatever the input order", () => {
+    const lines = bodyLines(formatTable(report(rows)));
+    expect(lines.map((line) => line.split(/\s{2,}/)[0])).toEqual(["drifted", "drifted", "invalid-attestation", "error", "in-sync"]);
+    // The larger score change comes first among the flips: 3 (+30) before 5 (-15).
+    expect(lines[0]).toContain("base:3:erc8004");
+    expect(lines[1]).toContain("base:5:erc8004");
+  });
+
+  it("marks flips by direction and shows both sides, the signed delta, the age and the reason", () => {
+    const lines = bodyLines(formatTable(report(rows)));
+    expect(lines[0]).toMatch(/^drifted\s+▼ fail→pass\s+base:3:erc8004\s+40\s+limited\s+none\s+1d 9h\s+70\s+developing\s+none\s+\+30\s+score 40 → 70/);
+    expect(lines[1]).toMatch(/▲ pass→fail\s+base:5:erc8004\s+60\s+developing\s+none\s+9h\s+45\s+limited\s+low\s+-15\s+score 60 → 45/);
+    expect(lines[4]).toMatch(/^in-sync\s+base:1:erc8004\s+60 .* 0$/);
+  });
+
+  it("shows - for what is unknown", () => {
+    const line = bodyLines(formatTable(report([errorRow("9")])))[0]!;
+    expect(line).toMatch(/^error\s+base:9:erc8004\s+-\s+-\s+-\s+-\s+-\s+-\s+-\s+-\s+service request failed/);
+  });
+
+  it("aligns every column: each header starts where its cells start", () => {
+    const table = formatTable(report(rows));
+    const [header, ...body] = table.split("\n");
+    const start = header!.indexOf("AGENT");
+    for (const line of body) expect(line.slice(start, start + 5)).toBe("base:");
+    const delta = header!.indexOf("Δ");
+    // Right-aligned numbers end under the header's end.
+    expect(body[0]!.slice(delta - 2, delta + 1)).toBe("+30");
+  });
+
+  it("shows future-dated records as such", () => {
+    const future = row({ agentId: "8", onchain: { score: 60, tier: "developing", sybilSeverity: "none", updatedAt: "2026-11-22T12:30:00.000Z" } });
+    expect(formatTable(report([future]))).toContain("in 30m");
+  });
+
+  it("cuts long reasons to the width given, or to 80 characters, with an ellipsis", () => {
+    const long = errorRow("7", `service request failed: ${"x".repeat(200)}`);
+    const wide = formatTable(report([long]));
+    const reason = bodyLines(wide)[0]!.split(/\s{2,}/).pop()!;
+    expect(reason).toHaveLength(80);
+    expect(reason.endsWith("…")).toBe(true);
+
+    const fitted = formatTable(report([long]), { width: 120 });
+    for (const line of fitted.split("\n")) expect(line.length).toBeLessThanOrEqual(120);
+    expect(bodyLines(fitted)[0]!.endsWith("…")).toBe(true);
+
+    const narrow = formatTable(report([long]), { width: 10 });
+    expect(bodyLines(narrow)[0]!.split(/\s{2,}/).pop()).toHaveLength(20); // never below 20 characters
+  });
+
+  it("puts a whole reason on one line", () => {
+    const multi = errorRow("6", "first line\nsecond line");
+    expect(bodyLines(formatTable(report([multi])))[0]).toContain("first line second line");
+  });
+
+  it("shows at most maxRows rows (default 50) and counts the rest", () => {
+    const many = Array.from({ length: 60 }, (_, i) => row({ agentId: String(i) }));
+    const capped = formatTable(report(many)).split("\n");
+    expect(capped).toHaveLength(1 + 50 + 1);
+    expect(capped.at(-1)).toBe("… 10 more rows (see --json)");
+
+    const three = formatTable(report([...many, passToFail("99")]), { maxRows: 3 }).split("\n");
+    expect(three).toHaveLength(5);
+    expect(three[1]).toContain("base:99:erc8004"); // the flip survives the cap
+    expect(three.at(-1)).toBe("… 58 more rows (see --json)");
+
+    expect(formatTable(report(many), { maxRows: Number.POSITIVE_INFINITY }).split("\n")).toHaveLength(61);
+    expect(formatTable(report([row({ agentId: "1" }), row({ agentId: "2" })]), { maxRows: 1 }).split("\n").at(-1)).toBe("… 1 more row (see --json)");
+  });
+
+  it("says when there is nothing to show", () => {
+    expect(formatTable(report([]))).toBe("No agents scanned.");
+  });
+});
+
+describe("formatSummary", () => {
+  it("counts statuses (severity order, zeros left out), flips per direction, record dates and the verdict", () => {
+    const text = formatSummary(report([row({ agentId: "1" }), row({ agentId: "2" }), errorRow("3"), failToPass("4"), passToFail("5"), passToFail("6"), invalid("7")]));
+    const lines = text.split("\n");
+    expect(lines[0]).toBe("7 agents checked · rule score >= 51 · stale after 1d 12h");
+    expect(text).toContain("status:           1 invalid-attestation, 1 error, 3 drifted, 2 in-sync");
+    expect(text).toContain("decision flips:   3 (2 pass→fail, 1 fail→pass)");
+    expect(text).toContain("oldest 2026-11-21T03:00:00.000Z (1d 9h ago), newest 2026-11-22T03:00:00.000Z (9h ago)");
+    expect(text).toContain("tier encoding:    consistent with tiers flagged,limited,developing,established (3 records checked)");
+    expect(lines.at(-1)).toBe("DRIFT: 3 decision flips, 1 invalid attestation (exit 3)");
+    expect(text).not.toContain("triage");
+  });
+
+  it("says OK with exit 0 when nothing flips and every attestation verified", () => {
+    const text = formatSummary(report([row({ agentId: "1" }), errorRow("2")]));
+    expect(text.split("\n").at(-1)).toBe("OK: no decision flip, no invalid attestation (exit 0)");
+    expect(text).toContain("decision flips:   none");
+  });
+
+  it("exits 3 on an invalid attestation alone", () => {
+    expect(formatVerdict(report([invalid("1")]))).toBe("DRIFT: 1 invalid attestation (exit 3)");
+  });
+
+  it("reports a contradicted tier encoding with an example", () => {
+    const text = formatSummary(
+      report([row({ agentId: "1" })], {
+        encoding: { ...CONSISTENT, checked: 118, contradictions: 4, consistent: false, examples: ["8453:1:erc8004 score=80 tierCode=2 (expected established)"] },
+      }),
+    );
+    expect(text).toContain("CONTRADICTED by 4 of 118 records (tiers flagged,limited,developing,established), e.g. 8453:1:erc8004 score=80 tierCode=2");
+  });
+
+  it("reports what triage saved", () => {
+    const text = formatSummary(
+      report([row({ agentId: "1" })], {
+        triage: { listed: 2000, signedFetches: 180, fetchesSaved: 1820, reasons: { audit: 20, mismatch: 150, stale: 10 }, auditFraction: 0.01, listingContradictions: 2 },
+      }),
+    );
+    expect(text).toContain(
+      "triage:           2000 listed, 180 signed fetches, 1820 saved (91% of listed); fetched for: mismatch 150, audit 20, stale 10; audit 1%; listing contradictions 2",
+    );
+  });
+
+  it("handles a report without rows", () => {
+    const text = formatSummary(report([], { encoding: { ...CONSISTENT, checked: 0 } }));
+    expect(text).toContain("0 agents checked");
+    expect(text).toContain("status:           none");
+    expect(text).toContain("on-chain records: none");
+    expect(text).toContain("not checked, no on-chain record");
+  });
+});
+
+describe("formatMarkdown", () => {
+  const rows = [row({ agentId: "1" }), invalid("2"), passToFail("3"), errorRow("4", "bad | pipe <b>html</b>")];
+  const md = formatMarkdown(report(rows, { rpc: "https://base-mainnet.example/v2/SECRETKEY" }));
+  const lines = md.split("\n");
+
+  it("starts with a title and the verdict, and ends with a newline", () => {
+    expect(lines[0]).toBe("# trustgate drift report");
+    expect(lines[2]).toBe("**DRIFT: 1 decision flip, 1 invalid attestation (exit 3)**");
+    expect(md.endsWith("|\n")).toBe(true);
+  });
+
+  it("has a summary table with the source, rule and flips, and never the RPC path", () => {
+    expect(md).toContain("| Decision rule | `score >= 51` |");
+    expect(md).toContain("| Chain | 8453 at block 123456 |");
+    expect(md).toContain("| Oracle | `0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4` |");
+    expect(md).toContain("| Decision flips | 1 (1 pass→fail, 0 fail→pass) |");
+    expect(md).toContain("| RPC | https://base-mainnet.example/… |");
+    expect(md).not.toContain("SECRETKEY");
+  });
+
+  it("counts every status, zeros included, in severity order", () => {
+    const start = lines.indexOf("## Status");
+    const table = lines.slice(start + 2, start + 11);
+    expect(table).toEqual([
+      "| Status | Agents |",
+      "|---|--:|",
+      "| invalid-attestation | 1 |",
+      "| error | 1 |",
+      "| drifted | 1 |",
+      "| stale-onchain | 0 |",
+      "| missing-onchain | 0 |",
+      "| missing-attestation | 0 |",
+      "| in-sync | 1 |",
+    ]);
+  });
+
+  it("lists every row, flips first, with the same number of cells as the header", () => {
+    const start = lines.indexOf("## Agents");
+    const table = lines.slice(start + 2).filter((line) => line.startsWith("|"));
+    expect(table).toHaveLength(2 + rows.length);
+    const cells = (line: string) => line.replace(/\\\|/g, "").split("|").length;
+    for (const line of table) expect(cells(line)).toBe(cells(table[0]!));
+    expect(table[2]).toMatch(/^\| drifted \| ▲ pass→fail \| `base:3:erc8004` \| 60 \| developing \| none \| 2026-11-22T03:00:00.000Z \| 45 \| limited \| low \| -15 \|/);
+    expect(table[3]).toMatch(/^\| invalid-attestation \|/);
+    expect(table.at(-1)).toMatch(/^\| in-sync \|/);
+  });
+
+  it("escapes pipes and HTML inside cells", () => {
+    expect(md).toContain("bad \\| pipe &lt;b&gt;html&lt;/b&gt;");
+    expect(md).not.toContain("<b>");
+  });
+
+  it("includes triage when present and says when there are no rows", () => {
+    const empty = formatMarkdown(
+      report([], { triage: { listed: 10, signedFetches: 2, fetchesSaved: 8, reasons: {}, auditFraction: 0.05, listingContradictions: 0 } }),
+    );
+    expect(empty).toContain("| Triage | 10 listed, 2 signed fetches, 8 saved |");
+    expect(empty).toContain("| Triage audit | 5% sampled, 0 listing contradictions |");
+    expect(empty).toContain("No agents scanned.");
+    expect(empty).toContain("**OK: no decision flip, no invalid attestation (exit 0)**");
+  });
+});
