@@ -4,7 +4,7 @@
  * gets its own `package.json` marking its files as ES modules.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(__dirname, "..");
@@ -15,3 +15,5 @@ execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", joi
 });
 mkdirSync(dist, { recursive: true });
 writeFileSync(join(dist, "package.json"), `${JSON.stringify({ type: "module" }, null, 2)}\n`);
+// The `trustgate` command (package.json "bin").
+chmodSync(join(dist, "cli", "bin.js"), 0o755);

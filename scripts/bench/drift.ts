@@ -54,13 +54,12 @@ export async function measureFullScan(options: FullScanOptions = {}): Promise<Fu
         apiUrl: env.apiUrl,
         issuer: env.issuer,
         jwks: env.jwksUrl,
-        scope: { kind: "all", auditFraction: options.auditFraction ?? 0.01, seed: 1 },
+        scope: { kind: "all", auditFraction: options.auditFraction ?? 0.01, seed: 1, eventsFromBlock: 0n },
         maxAgeSeconds: 36 * 3600,
         concurrency: options.concurrency ?? 16,
         ratePerMinute: 1_000_000,
         encoding: DEFAULT_TRUST_ENCODING,
       },
-      { enumerateOnchainFrom: 0n },
     );
     const listingPages = Math.ceil((report.summary.triage?.listed ?? 0) / 1000);
     const requests = listingPages + (report.summary.triage?.signedFetches ?? 0) + 1;

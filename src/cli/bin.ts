@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * Entry point of the `trustgate` program: runs {@link main} on the process's arguments and sets the exit
  * code (without `process.exit`, so that pending output is flushed).

@@ -106,6 +106,7 @@ const OPTIONS = {
   chain: { type: "string" },
   audit: { type: "string" },
   seed: { type: "string" },
+  "events-from": { type: "string" },
   threshold: { type: "string" },
   gate: { type: "string" },
   "max-age": { type: "string" },
@@ -184,6 +185,7 @@ type Values = {
   chain?: string | undefined;
   audit?: string | undefined;
   seed?: string | undefined;
+  "events-from"?: string | undefined;
   json?: string | undefined;
   markdown?: string | undefined;
   rows?: string | undefined;
@@ -191,7 +193,7 @@ type Values = {
 };
 
 function parseScope(values: Values, embedded: { chain: boolean; api: boolean }, now: () => Date): AgentScope {
-  const allOnly = (["chain", "audit", "seed"] as const).filter((name) => values[name] !== undefined);
+  const allOnly = (["chain", "audit", "seed", "events-from"] as const).filter((name) => values[name] !== undefined);
   if (values.agents !== undefined) {
     if (values.all) throw new InvalidArgumentError("--agents and --all exclude each other: give one of them");
     if (allOnly.length > 0) {
@@ -215,7 +217,20 @@ function parseScope(values: Values, embedded: { chain: boolean; api: boolean }, 
   const auditFraction = values.audit === undefined ? DEFAULT_AUDIT_FRACTION : parseFraction("--audit", values.audit);
   const seed =
     values.seed === undefined ? Math.floor(now().getTime() / 86_400_000) : parseInteger("--seed", values.seed, 0, Number.MAX_SAFE_INTEGER);
-  return { kind: "all", ...(chain !== undefined ? { chain } : {}), auditFraction, seed };
+  const eventsFrom = values["events-from"];
+  const eventsFromBlock =
+    eventsFrom !== undefined
+      ? BigInt(parseInteger("--events-from", eventsFrom, 0, Number.MAX_SAFE_INTEGER))
+      : embedded.chain
+        ? 0n // the embedded oracle's whole history is a few blocks
+        : undefined;
+  return {
+    kind: "all",
+    ...(chain !== undefined ? { chain } : {}),
+    auditFraction,
+    seed,
+    ...(eventsFromBlock !== undefined ? { eventsFromBlock } : {}),
+  };
 }
 
 function parseOutput(values: Values, env: Readonly<Record<string, string | undefined>>): DriftOutputOptions {

@@ -43,6 +43,9 @@ Which agents (--agents or --all; required when --rpc or --api is given):
                             listing, 0 to 1 or a percentage (default 0.01)
   --seed <n>                With --all: seed of the audit sample (default: the UTC day number,
                             so runs on the same day draw the same sample)
+  --events-from <block>     With --all: also replay the oracle's RecordAdded/RecordRemoved events
+                            from this block to find on-chain records the listing lacks (reference
+                            oracle; default 0 on the embedded chain, off otherwise)
 
 Decision rule (default: score >= 51):
   --threshold <n>           A gate admits an agent when score >= n (integer 0-100)

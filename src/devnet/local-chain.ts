@@ -7,6 +7,9 @@
  *
  * @packageDocumentation
  */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import type { EIP1193Provider } from "hardhat/types";
 
 /** Options of {@link startLocalChain}. */
@@ -43,15 +46,27 @@ export interface LocalChain {
  */
 export async function startLocalChain(options: LocalChainOptions = {}): Promise<LocalChain> {
   const chainId = options.chainId ?? 8453;
+  ensureTypeScriptConfigLoader();
   const { default: hre } = await import("hardhat");
-  const { createProvider } = await import("hardhat/internal/core/providers/construction");
+  const { createProvider } = await import("hardhat/internal/core/providers/construction.js");
   const hardhatNetwork = { ...hre.config.networks.hardhat, chainId };
   const config = { ...hre.config, networks: { ...hre.config.networks, hardhat: hardhatNetwork } };
   const provider = await createProvider(config, "hardhat", options.stackTraces ? hre.artifacts : undefined);
   if (!options.http) return { chainId, provider, rpcUrl: undefined, close: async () => {} };
 
-  const { JsonRpcServer } = await import("hardhat/internal/hardhat-network/jsonrpc/server");
+  const { JsonRpcServer } = await import("hardhat/internal/hardhat-network/jsonrpc/server.js");
   const server = new JsonRpcServer({ hostname: "127.0.0.1", port: 0, provider });
   const { address, port } = await server.listen();
   return { chainId, provider, rpcUrl: `http://${address}:${port}`, close: () => server.close() };
+}
+
+/**
+ * Hardhat loads `hardhat.config.ts` with `require`. Its own command line registers a TypeScript hook first;
+ * a program importing Hardhat as a library (the built command line, under plain Node) must do it itself.
+ */
+function ensureTypeScriptConfigLoader(): void {
+  const requireFromProject = createRequire(join(process.cwd(), "package.json"));
+  if (requireFromProject.extensions[".ts"] || !existsSync(join(process.cwd(), "hardhat.config.ts"))) return;
+  const tsNode = requireFromProject("ts-node") as { register(options: object): unknown };
+  tsNode.register({ transpileOnly: true, compilerOptions: { module: "commonjs", moduleResolution: "node" } });
 }

@@ -12,7 +12,18 @@ export type AgentScope =
   /** An explicit list. */
   | { readonly kind: "list"; readonly agents: readonly AgentRef[] }
   /** Every agent the service lists, with triage deciding which signed attestations to fetch. */
-  | { readonly kind: "all"; readonly chain?: string; readonly auditFraction: number; readonly seed: number };
+  | {
+      readonly kind: "all";
+      readonly chain?: string;
+      readonly auditFraction: number;
+      readonly seed: number;
+      /**
+       * Also replay the oracle's `RecordAdded`/`RecordRemoved` events from this block, to find on-chain
+       * records of agents the listing lacks (the reference oracle emits them; the live oracle's events are
+       * not published, so there this finds nothing).
+       */
+      readonly eventsFromBlock?: bigint;
+    };
 
 /** A resolved drift configuration. */
 export interface DriftConfig {

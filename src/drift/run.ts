@@ -27,15 +27,13 @@ export interface DriftHooks {
   readonly onProgress?: (progress: ScanProgress) => void;
   /** Clock (default the system clock). */
   readonly now?: () => Date;
-  /** Replay the oracle's events from this block in `--all` scans to find records the listing lacks. */
-  readonly enumerateOnchainFrom?: bigint;
 }
 
 /**
  * Runs the drift job.
  *
  * @param config - Endpoints, agents, decision rule and limits.
- * @param hooks - Progress, clock, on-chain enumeration.
+ * @param hooks - Progress and clock.
  * @returns The report.
  * @throws {@link ConfigurationError} when the RPC or API is unreachable, or the oracle or gate address has no
  *   contract, before any agent is scanned.
@@ -76,7 +74,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
           auditFraction: scope.auditFraction,
           seed: scope.seed,
           ...(scope.chain ? { chainFilter: scope.chain } : {}),
-          ...(hooks.enumerateOnchainFrom !== undefined ? { enumerateOnchainFrom: hooks.enumerateOnchainFrom } : {}),
+          ...(scope.eventsFromBlock !== undefined ? { enumerateOnchainFrom: scope.eventsFromBlock } : {}),
         });
 
   return buildReport(result.rows, {

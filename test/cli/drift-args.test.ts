@@ -39,7 +39,7 @@ describe("parseDriftArgs: defaults", () => {
     expect(args.embedded).toEqual({ chain: true, api: true });
     expect(args.endpoints).toEqual({});
     expect(args.settings).toEqual({
-      scope: { kind: "all", auditFraction: 0.01, seed: DAY },
+      scope: { kind: "all", auditFraction: 0.01, seed: DAY, eventsFromBlock: 0n },
       threshold: 51,
       maxAgeSeconds: 36 * 3600,
       concurrency: 8,
@@ -262,5 +262,19 @@ describe("parseDriftArgs: refusals (one line each)", () => {
     [["--json", " "], /--json needs a file name or "-"/],
   ])("%j → %s", (argv, message) => {
     refuses(argv, message);
+  });
+});
+
+describe("parseDriftArgs: --events-from", () => {
+  const env = {};
+  it("replays oracle events from the given block with --all, and refuses it with --agents", () => {
+    const parsed = parseDriftArgs(["--rpc", "http://127.0.0.1:8545", "--api", "http://127.0.0.1:8787", "--all", "--events-from", "1200"], { env });
+    expect(parsed.kind === "run" && parsed.settings.scope).toMatchObject({ kind: "all", eventsFromBlock: 1200n });
+    const remote = parseDriftArgs(["--rpc", "http://127.0.0.1:8545", "--api", "http://127.0.0.1:8787", "--all"], { env });
+    expect(remote.kind === "run" && remote.settings.scope.kind === "all" && remote.settings.scope.eventsFromBlock).toBeUndefined();
+    expect(() => parseDriftArgs(["--rpc", "http://x.test", "--api", "http://y.test", "--agents", "base:1", "--events-from", "5"], { env })).toThrow(
+      "--events-from applies only to --all",
+    );
+    expect(() => parseDriftArgs(["--events-from", "-3"], { env })).toThrow(InvalidArgumentError);
   });
 });
