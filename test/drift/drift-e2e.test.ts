@@ -1,0 +1,184 @@
+import { readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWalletClient, createPublicClient, getAddress, http, type Abi, type Address, type Hex } from "viem";
+import { main } from "../../src/cli/main";
+import { createTrustApiClient } from "../../src/api/client";
+import { createJwksResolver } from "../../src/attestation/jwks";
+import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
+import { startEmbeddedDriftEnvironment, type EmbeddedDriftEnvironment } from "../../src/devnet/embedded-drift";
+import { DRIFT_STATUSES, type DriftReport } from "../../src/drift/types";
+import { scanAllAgents } from "../../src/drift/scan-all";
+
+/** Runs the real command line in process and captures its streams. */
+async function cli(argv: string[], env: Record<string, string> = {}) {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(["drift", ...argv], {
+    stdout: { write: (chunk: string) => ((stdout += chunk), true) },
+    stderr: { write: (chunk: string) => ((stderr += chunk), true) },
+    env: { CI: "true", ...env },
+    isTTY: false,
+  });
+  return { code, stdout, stderr };
+}
+
+const endpoints = (env: EmbeddedDriftEnvironment) => ["--rpc", env.rpcUrl, "--api", env.apiUrl, "--oracle", env.oracle];
+
+describe("trustgate drift on the embedded default", () => {
+  it("reports every status, flips in both directions and exits 3; the JSON has the pinned shape", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "drift-"));
+    const file = join(dir, "report.json");
+    const { code, stdout, stderr } = await cli(["--json", file, "--rows", "5"]);
+    expect(code).toBe(3);
+    expect(stderr).toContain("using the embedded local Base chain and trust service");
+    expect(stdout).toMatch(/DRIFT: \d+ decision flips, 1 invalid attestation \(exit 3\)/);
+    const report = JSON.parse(readFileSync(file, "utf8")) as DriftReport;
+    expect(report.source.chainId).toBe(8453);
+    expect(report.source.oracle).toBe("0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4");
+    for (const status of DRIFT_STATUSES) expect(report.summary.byStatus[status], status).toBeGreaterThan(0);
+    expect(report.summary.flips.passToFail).toBeGreaterThan(0);
+    expect(report.summary.flips.failToPass).toBeGreaterThan(0);
+    expect(report.summary.encoding.consistent).toBe(true);
+    expect(report.summary.triage!.fetchesSaved).toBeGreaterThan(report.summary.triage!.signedFetches);
+    const row = report.agents[0]!;
+    expect(Object.keys(row).sort()).toEqual(
+      ["agentId", "attested", "chain", "chainId", "decision", "onchain", "reason", "registry", "scoreDelta", "status"].sort(),
+    );
+    expect(row.decision.flipped).toBe(true);
+    expect(Object.keys(report.summary).sort()).toEqual(
+      ["agents", "byStatus", "encoding", "flips", "newestUpdatedAt", "oldestUpdatedAt", "triage"].sort(),
+    );
+    const stale = report.agents.filter((r) => r.status === "stale-onchain");
+    expect(new Set(stale.map((r) => r.chain))).toEqual(new Set(["polygon"]));
+  });
+
+  it("prints only JSON on stdout with --json -", async () => {
+    const { code, stdout } = await cli(["--json", "-", "--audit", "0"]);
+    expect(code).toBe(3);
+    const report = JSON.parse(stdout) as DriftReport;
+    expect(report.version).toBe(1);
+    expect(report.agents.length).toBe(report.summary.agents);
+  });
+});
+
+describe("trustgate drift against explicit endpoints", () => {
+  let env: EmbeddedDriftEnvironment;
+  beforeAll(async () => {
+    env = await startEmbeddedDriftEnvironment({ size: 400, faults: false, staleChain: null, delisted: 0, advance: { changedFraction: 0, newAgents: 0 } });
+  });
+  afterAll(async () => env?.close());
+
+  it("exits 0 when chain and service agree, for an --agents list", async () => {
+    const agents = env.served.agents.slice(0, 6).map((a) => `${a.chain}:${a.agentId}:${a.registry}`).join(",");
+    const { code, stdout } = await cli([...endpoints(env), "--agents", agents, "--rate", "10000"]);
+    expect(stdout).toContain("6 agents checked");
+    expect(stdout).toContain("6 in-sync");
+    expect(code).toBe(0);
+  });
+
+  it("exits 2 with one line when the RPC is unreachable or an agent spec is bad", async () => {
+    const down = await cli(["--rpc", "http://127.0.0.1:9", "--api", env.apiUrl, "--agents", "base:1"]);
+    expect(down.code).toBe(2);
+    expect(down.stderr.trim().split("\n")).toHaveLength(1);
+    expect(down.stderr).toContain("Cannot reach the RPC at http://127.0.0.1:9");
+    const bad = await cli([...endpoints(env), "--agents", "basse:1"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Did you mean "base"');
+  });
+
+  it("turns an attestation signed by a key outside the JWKS into invalid-attestation, and 5xx / 429 into rows", async () => {
+    const agents = env.served.agents.slice(0, 4).map((a) => `${a.chain}:${a.agentId}:${a.registry}`);
+    env.service.injectFault({ kind: "unknown-kid", times: 1 });
+    const dir = mkdtempSync(join(tmpdir(), "drift-"));
+    const first = await cli([...endpoints(env), "--agents", agents.join(","), "--concurrency", "1", "--rate", "10000", "--json", join(dir, "a.json")]);
+    const a = JSON.parse(readFileSync(join(dir, "a.json"), "utf8")) as DriftReport;
+    expect(first.code).toBe(3);
+    expect(a.summary.byStatus["invalid-attestation"]).toBe(1);
+    expect(a.agents.find((r) => r.status === "invalid-attestation")!.reason).toMatch(/^key-not-found|^kid-not-accepted/);
+
+    env.service.injectFault({ kind: "status-500", times: 4 }); // one request and its three retries
+    env.service.injectFault({ kind: "rate-limit", times: 1 });
+    const second = await cli([...endpoints(env), "--agents", agents.join(","), "--concurrency", "1", "--rate", "10000", "--json", join(dir, "b.json")]);
+    env.service.clearFaults();
+    const b = JSON.parse(readFileSync(join(dir, "b.json"), "utf8")) as DriftReport;
+    expect(second.code).toBe(0);
+    expect(b.summary.agents).toBe(4);
+    expect(b.summary.byStatus.error + b.summary.byStatus["in-sync"]).toBe(4);
+    expect(b.summary.byStatus.error).toBeGreaterThanOrEqual(1);
+    expect(b.agents.find((r) => r.status === "error")!.reason).toContain("service request failed");
+  });
+
+  it("--gate evaluates a deployed TrustGated's own policy (its sybil limit refuses what a threshold admits)", async () => {
+    const artifact = JSON.parse(
+      readFileSync(resolve(__dirname, "../../artifacts/contracts/testing/GatedAction.sol/GatedAction.json"), "utf8"),
+    ) as { abi: Abi; bytecode: Hex };
+    const chain = { id: 8453, name: "local", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [env.rpcUrl] } } } as const;
+    const account = env.simulation.publisher as Address;
+    const wallet = createWalletClient({ account: account!, chain, transport: http(env.rpcUrl) });
+    const reader = createPublicClient({ chain, transport: http(env.rpcUrl) });
+    const hash = await wallet.deployContract({
+      abi: artifact.abi,
+      bytecode: artifact.bytecode,
+      args: [
+        {
+          oracle: env.oracle,
+          identityRegistry: env.identityRegistry,
+          agentChainId: 8453n,
+          agentRegistry: "erc8004",
+          policy: { minScore: 30, maxSybilSeverity: 0, maxAge: 7 * 86_400, requireController: false },
+        },
+        account!,
+      ],
+    });
+    const gate = (await reader.waitForTransactionReceipt({ hash })).contractAddress!;
+    const target = env.served.agents.find((a) => a.score >= 60 && a.sybilSeverity !== "none" && a.chain === "base")!;
+    const spec = `${target.chain}:${target.agentId}:${target.registry}`;
+    const dir = mkdtempSync(join(tmpdir(), "drift-"));
+    await cli([...endpoints(env), "--agents", spec, "--gate", gate, "--rate", "10000", "--json", join(dir, "g.json")]);
+    const report = JSON.parse(readFileSync(join(dir, "g.json"), "utf8")) as DriftReport;
+    expect(report.decisionRule).toBe(`gate ${getAddress(gate)} (minScore 30, maxSybilSeverity 0, maxAge 604800s)`);
+    expect(report.agents[0]!.decision).toEqual({ onchain: false, attested: false, flipped: false });
+    await cli([...endpoints(env), "--agents", spec, "--threshold", "30", "--rate", "10000", "--json", join(dir, "t.json")]);
+    const byThreshold = JSON.parse(readFileSync(join(dir, "t.json"), "utf8")) as DriftReport;
+    expect(byThreshold.agents[0]!.decision).toEqual({ onchain: true, attested: true, flipped: false });
+  });
+
+  it("catches a listing that lies: its scores match the chain, the signed attestations do not", async () => {
+    const api = createTrustApiClient({ baseUrl: env.apiUrl, rateLimit: false });
+    const moved = env.served.advance({ seed: 99, changedFraction: 0.2, newAgents: 0, at: new Date() });
+    env.service.setPopulation(moved);
+    try {
+      // The listing still says what the chain says (the old data); trust-check serves the moved data.
+      const lyingApi = {
+        ...api,
+        async *iterateAgents() {
+          for (const agent of env.served.agents) {
+            yield { agentId: agent.agentId, chain: agent.chain, registry: agent.registry, score: agent.score, tier: agent.tier, sybilSeverity: agent.sybilSeverity, updatedAt: agent.updatedAt.toISOString() };
+          }
+        },
+      } as typeof api;
+      const result = await scanAllAgents({
+        chain: createPublicClient({ transport: http(env.rpcUrl) }),
+        oracle: env.oracle,
+        api: lyingApi,
+        attestations: { issuer: env.issuer, jwks: createJwksResolver({ url: env.jwksUrl }) },
+        rule: { kind: "threshold", threshold: 51 },
+        maxAgeSeconds: 10 * 86_400,
+        encoding: DEFAULT_TRUST_ENCODING,
+        concurrency: 8,
+        auditFraction: 0.25,
+        seed: 3,
+      });
+      const drifted = result.rows.filter((r) => r.status === "drifted");
+      expect(result.triage.listingContradictions).toBeGreaterThan(0);
+      expect(drifted.length).toBeGreaterThanOrEqual(result.triage.listingContradictions);
+      expect(result.triage.reasons.audit).toBeGreaterThan(0);
+      expect(drifted.every((r) => r.attested?.kid === "rnwy-trust-v2")).toBe(true);
+    } finally {
+      env.service.setPopulation(env.served);
+    }
+  });
+});
