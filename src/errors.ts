@@ -424,3 +424,19 @@ export class DevnetError extends TrustgateError {
     super("DEVNET_SETUP_FAILED", shortMessage, options);
   }
 }
+
+/**
+ * The most useful one-line message of any error: `shortMessage` when it has one (the kit's and viem's
+ * errors), else the first line of `message`, else its string form.
+ *
+ * @param error - Anything thrown.
+ * @returns One line.
+ */
+export function messageOf(error: unknown): string {
+  if (error && typeof error === "object") {
+    const { shortMessage, message } = error as { shortMessage?: unknown; message?: unknown };
+    if (typeof shortMessage === "string" && shortMessage) return shortMessage;
+    if (typeof message === "string" && message) return message.split("\n")[0]!;
+  }
+  return String(error);
+}

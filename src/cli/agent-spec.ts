@@ -8,7 +8,7 @@ import { DEFAULT_REGISTRY, REGISTRIES } from "../config/service.js";
 import { agentKey, type AgentRef } from "../agent-key.js";
 
 export type { AgentRef } from "../agent-key.js";
-import { InvalidArgumentError, TrustgateError } from "../errors.js";
+import { InvalidArgumentError, messageOf } from "../errors.js";
 
 /**
  * Parses an `--agents` value. Duplicates are removed, order kept.
@@ -51,7 +51,7 @@ export function parseAgentRef(entry: string): AgentRef {
   try {
     chain = resolveChain(chainText);
   } catch (error) {
-    const hint = error instanceof TrustgateError ? error.shortMessage : String(error);
+    const hint = messageOf(error);
     throw new InvalidArgumentError(`Invalid agent "${entry}": ${hint}`, { cause: error });
   }
   if (!/^\d+$/.test(idText)) throw new InvalidArgumentError(`Invalid agent "${entry}": id "${idText}" is not a non-negative integer`);

@@ -10,7 +10,7 @@ import { getBlockNumber, getChainId, getCode } from "viem/actions";
 import { createTrustApiClient } from "../api/client.js";
 import { createJwksResolver, type JwksResolver } from "../attestation/jwks.js";
 import { MULTICALL3_ADDRESS } from "../config/addresses.js";
-import { ConfigurationError, TrustgateError } from "../errors.js";
+import { ConfigurationError, messageOf } from "../errors.js";
 import { readGatePolicy } from "../oracle/gate.js";
 import { DEFAULT_DECISION_THRESHOLD, type DriftConfig } from "./config.js";
 import { describeRule, type DecisionRule } from "./decision.js";
@@ -154,9 +154,6 @@ async function checkService(config: DriftConfig): Promise<JwksResolver> {
   return resolver;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof TrustgateError ? error.shortMessage : error instanceof Error ? error.message.split("\n")[0]! : String(error);
-}
 
 /** The URL without credentials, query or path secrets (RPC URLs often carry an API key in the path). */
 function redactUrl(url: string): string {

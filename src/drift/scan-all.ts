@@ -9,6 +9,7 @@ import { chainSlugOf, resolveChain } from "../config/chains.js";
 import { DEFAULT_REGISTRY } from "../config/service.js";
 import { listOracleKeys } from "../oracle/events.js";
 import { parseServiceTime } from "../attestation/time.js";
+import { messageOf } from "../errors.js";
 import { mapConcurrently } from "../util/concurrency.js";
 import { compareAgent, errorRow, type RowSubject, type ServiceData, type ServiceOutcome } from "./compare.js";
 import { readOnchain, type DriftScanOptions, type ScanResult, type ScanStage } from "./scan.js";
@@ -84,8 +85,16 @@ export async function scanAllAgents(options: ScanAllOptions): Promise<ScanAllRes
       },
     });
   }
+  let enumeration: TriageSummary["onchainEnumeration"];
   if (options.enumerateOnchainFrom !== undefined) {
-    for (const key of await listOracleKeys(options.chain, options.oracle, { fromBlock: options.enumerateOnchainFrom })) {
+    let keys: Awaited<ReturnType<typeof listOracleKeys>> = [];
+    try {
+      keys = await listOracleKeys(options.chain, options.oracle, { fromBlock: options.enumerateOnchainFrom });
+      enumeration = { fromBlock: options.enumerateOnchainFrom.toString(), records: keys.length };
+    } catch (error) {
+      enumeration = { fromBlock: options.enumerateOnchainFrom.toString(), records: 0, error: messageOf(error) };
+    }
+    for (const key of keys) {
       let chain: string;
       try {
         chain = chainSlugOf(key.chainId);
@@ -166,9 +175,11 @@ export async function scanAllAgents(options: ScanAllOptions): Promise<ScanAllRes
     reasons,
     auditFraction: options.auditFraction,
     listingContradictions,
+    ...(enumeration ? { onchainEnumeration: enumeration } : {}),
   };
   return { rows, records, timings, triage };
 }
+
 
 function completeListing(listed: Partial<ServiceData> | null): ServiceData | null {
   if (!listed || listed.score === undefined || listed.tier === undefined || listed.sybilSeverity === undefined) return null;

@@ -7,7 +7,7 @@
 import type { TrustApiClient } from "../api/client.js";
 import type { JwksResolver } from "../attestation/jwks.js";
 import { verifyTrustAttestation } from "../attestation/verify.js";
-import { HttpRequestError, TrustgateError } from "../errors.js";
+import { HttpRequestError, messageOf } from "../errors.js";
 import type { ServiceOutcome } from "./compare.js";
 
 /** How attestations are verified. */
@@ -71,7 +71,7 @@ export async function fetchServiceOutcome(
     if (error instanceof HttpRequestError && error.status === 404) {
       return { kind: "missing", message: error.errorMessage ?? "404 not found" };
     }
-    return { kind: "error", message: error instanceof TrustgateError ? error.shortMessage : String(error) };
+    return { kind: "error", message: messageOf(error) };
   } finally {
     if (policy.stats) {
       policy.stats.requests++;

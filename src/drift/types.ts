@@ -114,6 +114,8 @@ export interface TriageSummary {
   readonly auditFraction: number;
   /** Listed scores that a signed attestation then contradicted (a listing that lies). */
   readonly listingContradictions: number;
+  /** Records found by replaying the oracle's events (`--events-from`), when asked; `error` when that failed. */
+  readonly onchainEnumeration?: { readonly fromBlock: string; readonly records: number; readonly error?: string };
 }
 
 /** The JSON report. */

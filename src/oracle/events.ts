@@ -17,7 +17,10 @@ export interface ListOracleKeysOptions {
   readonly fromBlock?: BlockNumber;
   /** Last block to scan (default the latest). */
   readonly toBlock?: BlockNumber;
-  /** Blocks per `eth_getLogs` request (default 10,000, a common node limit). */
+  /**
+   * Blocks per `eth_getLogs` request (default 10,000, a common node limit). A request the node refuses, or
+   * whose answer is too large, is split in halves until it passes.
+   */
   readonly blockRange?: number;
 }
 
@@ -40,14 +43,25 @@ export async function listOracleKeys(
   const toBlock = options.toBlock ?? (await getBlockNumber(client));
   const step = BigInt(Math.max(1, options.blockRange ?? 10_000));
   const held = new Map<string, TrustRecordKey>();
-  for (let from = options.fromBlock ?? 0n; from <= toBlock; from += step) {
-    const to = from + step - 1n < toBlock ? from + step - 1n : toBlock;
-    const logs = await getLogs(client, { address: oracle, events: [recordAdded, recordRemoved], fromBlock: from, toBlock: to });
+  const replay = async (from: bigint, to: bigint): Promise<void> => {
+    let logs;
+    try {
+      logs = await getLogs(client, { address: oracle, events: [recordAdded, recordRemoved], fromBlock: from, toBlock: to });
+    } catch (error) {
+      if (from === to) throw error;
+      const middle = from + (to - from) / 2n;
+      await replay(from, middle);
+      await replay(middle + 1n, to);
+      return;
+    }
     for (const log of logs) {
       const { key, agentId, chainId, registry } = log.args as { key: string; agentId: bigint; chainId: bigint; registry: string };
       if (log.eventName === "RecordAdded") held.set(key, { agentId, chainId: Number(chainId), registry });
       else held.delete(key);
     }
+  };
+  for (let from = options.fromBlock ?? 0n; from <= toBlock; from += step) {
+    await replay(from, from + step - 1n < toBlock ? from + step - 1n : toBlock);
   }
   return [...held.values()];
 }

@@ -6,11 +6,10 @@
  */
 import type { Address, BlockTag } from "viem";
 import { getBlock, getBlockNumber, readContract } from "viem/actions";
-import { GateReadError } from "../errors.js";
+import { GateReadError, messageOf } from "../errors.js";
 import type { TrustPolicy } from "../policy.js";
 import { trustGatedAbi } from "./gate-abi.js";
 import { parseAddress } from "./inputs.js";
-import { messageOf } from "./records.js";
 import type { AnyClient } from "./reader.js";
 
 /** A gate's configuration as read from the chain. */

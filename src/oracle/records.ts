@@ -12,7 +12,7 @@ import {
   type TierName,
   type TrustEncoding,
 } from "../config/encodings.js";
-import { OracleReadError } from "../errors.js";
+import { OracleReadError, messageOf } from "../errors.js";
 import { decodeScoreAnswer, describeRevert } from "./decode.js";
 import type { TrustRecordKey } from "./inputs.js";
 
@@ -173,12 +173,3 @@ function failure(
   return { ok: false, key, oracle, blockNumber: context.blockNumber, error };
 }
 
-/** The most useful one-line message of an error (viem's `shortMessage` when there is one). */
-export function messageOf(error: unknown): string {
-  if (error && typeof error === "object") {
-    const { shortMessage, message } = error as { shortMessage?: unknown; message?: unknown };
-    if (typeof shortMessage === "string" && shortMessage) return shortMessage;
-    if (typeof message === "string" && message) return message.split("\n")[0]!;
-  }
-  return String(error);
-}
