@@ -9,6 +9,7 @@
  *
  * @packageDocumentation
  */
+import { stopOnSignal } from "./lib/stop-on-signal";
 import { parseArgs } from "node:util";
 import { DEFAULT_DELISTED, DEFAULT_EMBEDDED_SIZE, DEFAULT_STALE_CHAIN, startEmbeddedDriftEnvironment } from "../src/devnet/embedded-drift.js";
 import { InvalidArgumentError, TrustgateError } from "../src/errors.js";
@@ -97,21 +98,7 @@ async function main(): Promise<void> {
   console.log(`  npx trustgate drift --rpc ${env.rpcUrl} --api ${env.apiUrl}`);
   console.log("Ctrl-C stops.");
 
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: stopping`);
-    env.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
+  stopOnSignal(() => env.close());
 }
 
 main().catch((error: unknown) => {

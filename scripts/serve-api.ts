@@ -7,6 +7,7 @@
  *
  * @packageDocumentation
  */
+import { stopOnSignal } from "./lib/stop-on-signal";
 import { parseArgs } from "node:util";
 import { jwksUrlOf } from "../src/config/service.js";
 import { TrustgateError } from "../src/errors.js";
@@ -81,18 +82,7 @@ async function main(): Promise<void> {
   console.log(`Rate limit: ${values["no-rate-limit"] ? "disabled" : "30/min anonymous, 300/min with a Bearer key"}`);
   console.log("Press Ctrl+C to stop.");
 
-  const stop = (signal: string): void => {
-    console.log(`\n${signal} received, stopping…`);
-    service.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  };
-  process.once("SIGINT", () => stop("SIGINT"));
-  process.once("SIGTERM", () => stop("SIGTERM"));
+  stopOnSignal(() => service.close());
 }
 
 main().catch((error: unknown) => {

@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import { closestName } from "../util/suggest.js";
 import { InvalidArgumentError } from "../errors.js";
 
 /**
@@ -26,7 +27,7 @@ export function translateParseArgsError(
   const hint = `see ${command} --help`;
   const option = /'(?:-[A-Za-z], )?(--?[^\s',]+)/.exec(message)?.[1];
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option) {
-    const suggestion = option.startsWith("--") ? closest(option.slice(2), known) : undefined;
+    const suggestion = option.startsWith("--") ? closestName(option.slice(2), known) : undefined;
     return new InvalidArgumentError(
       `Unknown option ${option}${suggestion ? ` (did you mean --${suggestion}?)` : ` (${hint})`}`,
       { cause: error },
@@ -46,28 +47,4 @@ export function translateParseArgsError(
     return new InvalidArgumentError(`Unexpected argument "${value ?? "?"}" (${hint})`, { cause: error });
   }
   return error;
-}
-
-/** The known name closest to `name` (a prefix of it, or within two edits), if any. */
-function closest(name: string, known: readonly string[]): string | undefined {
-  let best: { name: string; distance: number } | undefined;
-  for (const candidate of known) {
-    const distance = name.length >= 3 && candidate.startsWith(name) ? 0 : editDistance(name, candidate);
-    if (distance <= 2 && (!best || distance < best.distance)) best = { name: candidate, distance };
-  }
-  return best?.name;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
 }

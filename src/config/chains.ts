@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 import { InvalidArgumentError, UnknownChainError } from "../errors.js";
+import { closestName } from "../util/suggest.js";
 
 /** One chain covered by the service. */
 export interface TrustChain {
@@ -83,29 +84,10 @@ export function chainSlugOf(chainId: number | bigint): string {
   return resolveChain(Number(chainId)).slug;
 }
 
-/** The known slug closest to `input` (alias prefix, or edit distance ≤ 2), if any. */
+/** The known slug closest to `input` (a name it starts with, a name starting with it, or ≤ 2 edits away). */
 function suggestChain(input: string): string | undefined {
-  let best: { slug: string; distance: number } | undefined;
-  for (const chain of TRUST_CHAINS) {
-    for (const name of [chain.slug, ...chain.aliases]) {
-      if (name.startsWith(input) || input.startsWith(name)) return chain.slug;
-      const distance = editDistance(input, name);
-      if (distance <= 2 && (!best || distance < best.distance)) best = { slug: chain.slug, distance };
-    }
-  }
-  return best?.slug;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
+  const slugByName = new Map(TRUST_CHAINS.flatMap((c) => [c.slug, ...c.aliases].map((name) => [name, c.slug] as const)));
+  const containing = [...slugByName.keys()].find((name) => input.startsWith(name));
+  const match = containing ?? closestName(input, slugByName.keys(), { minPrefix: 1 });
+  return match === undefined ? undefined : slugByName.get(match);
 }
