@@ -17,6 +17,7 @@ contract RawResponseOracle {
         _reverts = reverts;
     }
 
+    /// @notice Answers every call with the configured bytes, or reverts with them when so configured.
     fallback(bytes calldata) external returns (bytes memory) {
         bytes memory response = _response;
         if (_reverts) {
