@@ -2,6 +2,7 @@ import { subtask } from "hardhat/config";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
 import type { HardhatUserConfig } from "hardhat/config";
 import "@nomicfoundation/hardhat-toolbox";
+import { baseForkBlockFromEnv } from "./src/testing/fork-block";
 
 /**
  * The Solidity compiler version. It must equal the version of the `solc` npm package pinned in
@@ -31,6 +32,15 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(
   },
 );
 
+/**
+ * The deployer key from DEPLOYER_PRIVATE_KEY, for the live networks. A value that is not a 32-byte hex key is
+ * left out here (so that Hardhat still loads for every other command); scripts/deploy.ts reports it clearly.
+ */
+function deployerAccounts(): string[] {
+  const key = process.env.DEPLOYER_PRIVATE_KEY?.trim().replace(/^0x/i, "");
+  return key && /^[0-9a-fA-F]{64}$/.test(key) ? [`0x${key}`] : [];
+}
+
 const config: HardhatUserConfig = {
   solidity: {
     version: SOLC_VERSION,
@@ -44,7 +54,32 @@ const config: HardhatUserConfig = {
     hardhat: {
       // Large publish batches (500 records) in tests and benchmarks exceed the default block gas limit.
       blockGasLimit: 60_000_000,
+      // With BASE_RPC_URL set, the in-process network forks Base at a pinned block (BASE_FORK_BLOCK overrides the
+      // default in src/testing/fork-block.ts): pinned so that Hardhat's fork cache makes reruns offline and
+      // deterministic. Without it, the plain local network (what the unit tests use) is unchanged.
+      ...(process.env.BASE_RPC_URL
+        ? { forking: { url: process.env.BASE_RPC_URL, blockNumber: baseForkBlockFromEnv() } }
+        : {}),
     },
+    // Deployment targets (scripts/deploy.ts reads deploy/config.json; these serve `npx hardhat verify` and
+    // `hardhat run`). The deployer key is used only when DEPLOYER_PRIVATE_KEY is set.
+    base: {
+      url: process.env.BASE_RPC_URL ?? "https://mainnet.base.org",
+      chainId: 8453,
+      accounts: deployerAccounts(),
+    },
+    baseSepolia: {
+      url: process.env.BASE_SEPOLIA_RPC_URL ?? "https://sepolia.base.org",
+      chainId: 84532,
+      accounts: deployerAccounts(),
+    },
+  },
+  // hardhat-verify: one Etherscan v2 key covers Base and Base Sepolia (BASESCAN_API_KEY, or ETHERSCAN_API_KEY).
+  etherscan: {
+    apiKey: process.env.BASESCAN_API_KEY ?? process.env.ETHERSCAN_API_KEY ?? "",
+  },
+  sourcify: {
+    enabled: true,
   },
   typechain: {
     outDir: "typechain-types",

@@ -440,3 +440,23 @@ export function messageOf(error: unknown): string {
   }
   return String(error);
 }
+
+/**
+ * A deployment (`scripts/deploy.ts`, `src/deploy/`) cannot proceed or failed: a missing or malformed deployer
+ * key, an unconfirmed mainnet deployment, a chain that is not the configured one, a transaction that reverted.
+ * Carries the error code `CONFIGURATION`; nothing is sent after it is thrown.
+ */
+export class DeploymentError extends TrustgateError {
+  /** Stable reason: `missing-key`, `bad-key`, `mainnet-not-confirmed`, `chain-mismatch`, `bad-config`, `no-code`, `failed`. */
+  readonly reason: string;
+
+  /**
+   * @param reason - Stable reason code.
+   * @param shortMessage - What is wrong, in one line.
+   * @param options - Details and cause.
+   */
+  constructor(reason: string, shortMessage: string, options: TrustgateErrorOptions = {}) {
+    super("CONFIGURATION", shortMessage, options);
+    this.reason = reason;
+  }
+}

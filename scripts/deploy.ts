@@ -1,0 +1,113 @@
+/**
+ * Deploys the kit's gates (and the reference oracle where the service has none) to a configured network,
+ * idempotently, recording them in `deployments/<chainId>.json`. Thin: parses arguments and calls
+ * `src/deploy/`; see that module for why this is a plain script rather than Hardhat Ignition.
+ *
+ *   npx tsx scripts/deploy.ts --network <hardhat|localhost|baseSepolia|base> [--dry-run] [--confirm-mainnet]
+ *                             [--rpc-url <url>] [--config deploy/config.json] [--deployments-dir deployments]
+ *
+ * @packageDocumentation
+ */
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+import { http } from "viem";
+import { deploy, loadDeployConfig, networkConfig, type DeployProvider } from "../src/deploy/index.js";
+import { startLocalChain } from "../src/devnet/local-chain.js";
+import { DeploymentError, TrustgateError } from "../src/errors.js";
+
+const USAGE = `Usage: npx tsx scripts/deploy.ts --network <name> [options]
+
+Deploys the configured gates (and the reference TrustScoreOracle where the configuration says
+"deploy-reference") and records them in <deployments-dir>/<chainId>.json. A second run with the same
+configuration deploys nothing.
+
+Options:
+  --network <name>          Network of the configuration: hardhat (in-process, throw-away), localhost,
+                            baseSepolia, base
+  --dry-run                 Print what would be deployed, the arguments and the estimated gas; send nothing
+  --confirm-mainnet         Required to deploy to Base (8453) or Ethereum (1) mainnet
+  --rpc-url <url>           RPC endpoint (default: the network's rpcUrlEnv variable, e.g. BASE_RPC_URL, or rpcUrl)
+  --config <file>           Configuration (default deploy/config.json)
+  --deployments-dir <dir>   Where deployments files go (default deployments)
+  -h, --help                Show this help
+
+The deployer key is read from DEPLOYER_PRIVATE_KEY (environment, or \`npx hardhat vars set DEPLOYER_PRIVATE_KEY\`);
+local networks use the node's unlocked accounts.`;
+
+/** Reads a Hardhat configuration variable from Hardhat's vars file, without a Hardhat runtime. */
+function readHardhatVar(name: string): string | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { getVarsFilePath } = require("hardhat/internal/util/global-dir") as { getVarsFilePath(): string };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { VarsManager } = require("hardhat/internal/core/vars/vars-manager") as {
+    VarsManager: new (path: string) => { get(key: string, defaultValue?: string, includeEnvs?: boolean): string | undefined };
+  };
+  return new VarsManager(getVarsFilePath()).get(name, undefined, false);
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      network: { type: "string" },
+      "dry-run": { type: "boolean", default: false },
+      "confirm-mainnet": { type: "boolean", default: false },
+      "rpc-url": { type: "string" },
+      config: { type: "string", default: "deploy/config.json" },
+      "deployments-dir": { type: "string", default: "deployments" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (!values.network) throw new DeploymentError("bad-config", "--network is required (hardhat, localhost, baseSepolia, base)");
+  const network = values.network;
+  const config = networkConfig(loadDeployConfig(resolve(values.config)), network);
+
+  let provider: DeployProvider;
+  let close = async (): Promise<void> => {};
+  if (network === "hardhat" && !values["rpc-url"]) {
+    const chain = await startLocalChain({ chainId: config.chainId });
+    provider = chain.provider;
+    close = chain.close;
+    console.log("Network hardhat is in-process: its deployments vanish when this command exits.");
+  } else {
+    const url = values["rpc-url"] ?? (config.rpcUrlEnv ? process.env[config.rpcUrlEnv] : undefined) ?? config.rpcUrl;
+    if (!url) {
+      throw new DeploymentError(
+        "bad-config",
+        `No RPC URL for network "${network}": set ${config.rpcUrlEnv ?? "rpcUrl in the configuration"} or pass --rpc-url`,
+      );
+    }
+    provider = http(url, { retryCount: 2 })({});
+  }
+  try {
+    await deploy({
+      network,
+      config,
+      provider,
+      deploymentsDir: resolve(values["deployments-dir"]),
+      dryRun: values["dry-run"],
+      confirmMainnet: values["confirm-mainnet"],
+      readVar: readHardhatVar,
+      log: (line) => console.log(line),
+    });
+  } finally {
+    await close();
+  }
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof TrustgateError) console.error(error.message);
+    else console.error(process.env.TRUSTGATE_DEBUG ? error : `Error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,123 @@
+/**
+ * Per-network deployment configuration (`deploy/config.json`): which oracle and identity registry the gates
+ * read, the agent domain, the gate policy and which example contracts to deploy.
+ *
+ * @packageDocumentation
+ */
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { DeploymentError } from "../errors.js";
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
+
+/** Contracts the deployment knows how to deploy, in dependency order. */
+export const DEPLOYABLE_CONTRACTS = ["TrustAdmissionHook", "AgentTaskBoard", "TrustGatedEscrow"] as const;
+
+/** A contract the deployment can deploy besides the reference oracle. */
+export type DeployableContract = (typeof DEPLOYABLE_CONTRACTS)[number];
+
+const policySchema = z.strictObject({
+  minScore: z.number().int().min(0).max(100),
+  maxSybilSeverity: z.number().int().min(0).max(4),
+  maxAge: z.number().int().min(1).max(2 ** 32 - 1),
+  requireController: z.boolean(),
+});
+
+const networkSchema = z
+  .strictObject({
+    chainId: z.number().int().positive(),
+    local: z.boolean().default(false),
+    rpcUrl: z.string().url().optional(),
+    rpcUrlEnv: z.string().min(1).optional(),
+    oracle: z.union([z.literal("deploy-reference"), address]),
+    identityRegistry: address.nullable(),
+    agentChainId: z.number().int().positive(),
+    agentRegistry: z.string().min(1).max(31),
+    owner: address.nullable().default(null),
+    policy: policySchema,
+    contracts: z.array(z.enum(DEPLOYABLE_CONTRACTS)).min(1),
+  })
+  .superRefine((network, ctx) => {
+    if (network.contracts.includes("AgentTaskBoard") && !network.contracts.includes("TrustAdmissionHook")) {
+      ctx.addIssue({ code: "custom", path: ["contracts"], message: "AgentTaskBoard needs TrustAdmissionHook (its admission hook)" });
+    }
+    if (network.policy.requireController && network.identityRegistry === null) {
+      ctx.addIssue({ code: "custom", path: ["identityRegistry"], message: "policy.requireController needs an identity registry" });
+    }
+    if (network.contracts.includes("TrustGatedEscrow") && !network.policy.requireController) {
+      ctx.addIssue({ code: "custom", path: ["policy", "requireController"], message: "TrustGatedEscrow requires policy.requireController = true" });
+    }
+  });
+
+/** Configuration of one network. */
+export type NetworkDeployConfig = z.output<typeof networkSchema>;
+
+/** The gate policy (`TrustPolicy`) of a network. */
+export type DeployPolicy = NetworkDeployConfig["policy"];
+
+const configSchema = z.strictObject({
+  $comment: z.string().optional(),
+  networks: z.record(z.string(), networkSchema),
+});
+
+/** The whole deployment configuration: one entry per network name. */
+export type DeployConfig = z.output<typeof configSchema>;
+
+/**
+ * Validates a deployment configuration.
+ *
+ * @param value - Parsed JSON.
+ * @param source - Where it came from, for the message.
+ * @returns The configuration, with defaults filled in.
+ * @throws {@link DeploymentError} (`bad-config`) listing every problem.
+ */
+export function parseDeployConfig(value: unknown, source = "deployment configuration"): DeployConfig {
+  const result = configSchema.safeParse(value);
+  if (!result.success) {
+    throw new DeploymentError("bad-config", `Invalid ${source}`, {
+      metaMessages: result.error.issues.map((issue) => `- ${issue.path.join(".") || "(root)"}: ${issue.message}`),
+    });
+  }
+  return result.data;
+}
+
+/**
+ * Reads and validates a deployment configuration file.
+ *
+ * @param path - The JSON file (for example `deploy/config.json`).
+ * @returns The configuration.
+ * @throws {@link DeploymentError} (`bad-config`) when it cannot be read, is not JSON or is invalid.
+ */
+export function loadDeployConfig(path: string): DeployConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (cause) {
+    throw new DeploymentError("bad-config", `Cannot read the deployment configuration ${path}`, { cause });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new DeploymentError("bad-config", `The deployment configuration ${path} is not valid JSON`, { cause });
+  }
+  return parseDeployConfig(json, `deployment configuration ${path}`);
+}
+
+/**
+ * The configuration of one network.
+ *
+ * @param config - The whole configuration.
+ * @param network - The network name (`hardhat`, `localhost`, `baseSepolia`, `base`).
+ * @returns Its entry.
+ * @throws {@link DeploymentError} (`bad-config`) naming the known networks when it has none.
+ */
+export function networkConfig(config: DeployConfig, network: string): NetworkDeployConfig {
+  const entry = config.networks[network];
+  if (!entry) {
+    throw new DeploymentError("bad-config", `No deployment configuration for network "${network}"`, {
+      metaMessages: [`Configured networks: ${Object.keys(config.networks).join(", ")}`],
+    });
+  }
+  return entry;
+}

@@ -1,0 +1,372 @@
+/**
+ * Deploys the kit's gates (and, on chains without the service's oracle, the reference `TrustScoreOracle`)
+ * according to a network's configuration, records them in `deployments/<chainId>.json`, and does nothing for
+ * a contract whose recorded deployment has the same fingerprint (name + creation bytecode + constructor
+ * arguments) and still has code at its address.
+ *
+ * Plain viem rather than Hardhat Ignition: idempotence is keyed on our own deployments file (one JSON per
+ * chain, with git commit and constructor arguments, readable by the drift job and by people), a dry run that
+ * estimates each creation with `eth_estimateGas` and sends nothing, the mainnet confirmation and the key
+ * handling are a few explicit lines here, and the same code runs against an in-process chain in tests
+ * without Hardhat's runtime environment. Ignition's journal and its own deployment ids would be a second
+ * source of truth next to that file.
+ *
+ * @packageDocumentation
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  createPublicClient,
+  createWalletClient,
+  custom,
+  defineChain,
+  encodeDeployData,
+  getAddress,
+  getContractAddress,
+  zeroAddress,
+  type Abi,
+  type Account,
+  type Address,
+  type Hash,
+  type Hex,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { DeploymentError, messageOf } from "../errors.js";
+import { DEPLOYABLE_CONTRACTS, type NetworkDeployConfig } from "./config.js";
+import {
+  deploymentFingerprint,
+  readDeploymentsFile,
+  toJsonSafe,
+  writeConstructorArgsFile,
+  writeDeploymentsFile,
+  type DeploymentRecord,
+  type DeploymentsFile,
+  type JsonValue,
+} from "./deployments-file.js";
+
+/** Chains on which {@link deploy} sends nothing without `confirmMainnet`: Ethereum (1) and Base (8453). */
+export const MAINNET_CHAIN_IDS: ReadonlySet<number> = new Set([1, 8453]);
+
+/** Environment variable (or Hardhat configuration variable) holding the deployer's private key. */
+export const DEPLOYER_KEY_VARIABLE = "DEPLOYER_PRIVATE_KEY";
+
+/** The reference oracle's contract name. */
+export const REFERENCE_ORACLE = "TrustScoreOracle";
+
+/** Source file of each contract the deployment can create, under `contracts/`. */
+const SOURCES: Readonly<Record<string, string>> = {
+  TrustScoreOracle: "oracle/TrustScoreOracle.sol",
+  TrustAdmissionHook: "examples/TrustAdmissionHook.sol",
+  AgentTaskBoard: "examples/AgentTaskBoard.sol",
+  TrustGatedEscrow: "examples/TrustGatedEscrow.sol",
+};
+
+/** Anything that answers EIP-1193 JSON-RPC requests (a Hardhat provider, a viem transport's `request`). */
+export interface DeployProvider {
+  /** Sends one JSON-RPC request. */
+  request(args: { method: string; params?: readonly unknown[] | object }): Promise<unknown>;
+}
+
+/** Options of {@link deploy}. */
+export interface DeployOptions {
+  /** Name of the network in the configuration (`hardhat`, `localhost`, `baseSepolia`, `base`). */
+  readonly network: string;
+  /** That network's configuration. */
+  readonly config: NetworkDeployConfig;
+  /** The chain. Its chain id must equal `config.chainId`. */
+  readonly provider: DeployProvider;
+  /** Directory of the deployments files (`deployments/`). */
+  readonly deploymentsDir: string;
+  /** Hardhat's artifacts directory; default `<cwd>/artifacts`. */
+  readonly artifactsDir?: string | undefined;
+  /** Print what would be deployed, with arguments and estimated gas, and send nothing. */
+  readonly dryRun?: boolean | undefined;
+  /** Required to send anything on Ethereum or Base mainnet. */
+  readonly confirmMainnet?: boolean | undefined;
+  /** Environment holding `DEPLOYER_PRIVATE_KEY`; default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Reads a Hardhat configuration variable (`npx hardhat vars set`), consulted when the environment has no key. */
+  readonly readVar?: ((name: string) => string | undefined) | undefined;
+  /** Git commit to record; default `git rev-parse HEAD` of the working directory (`-dirty` with local changes). */
+  readonly gitCommit?: string | null | undefined;
+  /** Receives one line per event; default none. */
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+/** What happened (or would happen) to one contract. */
+export interface DeployAction {
+  /** Contract name. */
+  readonly name: string;
+  /** `deployed` now, `unchanged` (recorded deployment kept), or `would-deploy` (dry run). */
+  readonly status: "deployed" | "unchanged" | "would-deploy";
+  /** Its address (predicted from the deployer's nonce for `would-deploy`). */
+  readonly address: Address;
+  /** Constructor arguments, JSON-safe. */
+  readonly constructorArgs: readonly JsonValue[];
+  /** Creation transaction (the recorded one for `unchanged`; none for `would-deploy`). */
+  readonly transactionHash: Hash | undefined;
+  /** Gas used (`deployed`) or estimated (`would-deploy`); undefined when unknown or `unchanged`. */
+  readonly gas: bigint | undefined;
+  /** Why the gas of a `would-deploy` could not be estimated, if it could not. */
+  readonly gasNote: string | undefined;
+}
+
+/** Result of {@link deploy}. */
+export interface DeployResult {
+  /** The chain. */
+  readonly chainId: number;
+  /** The account that deploys (or would). */
+  readonly deployer: Address;
+  /** One action per contract, in deployment order. */
+  readonly actions: readonly DeployAction[];
+  /** Transactions sent (0 for a dry run or when nothing changed). */
+  readonly transactionsSent: number;
+  /** The deployments file (written unless a dry run). */
+  readonly deploymentsFile: string;
+}
+
+interface Artifact {
+  readonly abi: Abi;
+  readonly bytecode: Hex;
+  readonly deployedBytecode: Hex;
+}
+
+/**
+ * Finds the deployer's private key: `DEPLOYER_PRIVATE_KEY` from the environment, else from Hardhat's
+ * configuration variables. The key never appears in an error message.
+ *
+ * @param network - Network name, for the message.
+ * @param chainId - Chain id, for the message.
+ * @param env - The environment.
+ * @param readVar - Hardhat configuration variable lookup, if any.
+ * @returns The key, `0x`-prefixed.
+ * @throws {@link DeploymentError} `missing-key` when there is none, `bad-key` when it is not 32 hex bytes.
+ */
+export function resolveDeployerKey(
+  network: string,
+  chainId: number,
+  env: Readonly<Record<string, string | undefined>>,
+  readVar?: (name: string) => string | undefined,
+): Hex {
+  let key = env[DEPLOYER_KEY_VARIABLE]?.trim();
+  if (!key && readVar) {
+    try {
+      key = readVar(DEPLOYER_KEY_VARIABLE)?.trim();
+    } catch {
+      key = undefined;
+    }
+  }
+  if (!key) {
+    throw new DeploymentError(
+      "missing-key",
+      `${DEPLOYER_KEY_VARIABLE} is not set: deploying to ${network} (chain ${chainId}) needs the deployer's private key`,
+      {
+        details: `Set it in the environment (export ${DEPLOYER_KEY_VARIABLE}=0x…) or with \`npx hardhat vars set ${DEPLOYER_KEY_VARIABLE}\`. Only the local networks use the node's unlocked accounts.`,
+      },
+    );
+  }
+  const hex = key.startsWith("0x") || key.startsWith("0X") ? key.slice(2) : key;
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
+    throw new DeploymentError("bad-key", `${DEPLOYER_KEY_VARIABLE} is not a private key (expected 32 bytes as 64 hex digits)`);
+  }
+  return `0x${hex}`;
+}
+
+/**
+ * The git commit of the working directory, `-dirty` appended when tracked files have local changes; `null`
+ * outside a git checkout.
+ *
+ * @param cwd - Directory; default the current one.
+ * @returns The commit, or `null`.
+ */
+export function currentGitCommit(cwd = process.cwd()): string | null {
+  try {
+    const commit = execFileSync("git", ["rev-parse", "HEAD"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const status = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    return status.trim() ? `${commit}-dirty` : commit;
+  } catch {
+    return null;
+  }
+}
+
+function loadArtifact(artifactsDir: string, name: string): Artifact {
+  const path = join(artifactsDir, "contracts", SOURCES[name]!, `${name}.json`);
+  try {
+    const artifact = JSON.parse(readFileSync(path, "utf8")) as Artifact;
+    if (!artifact.bytecode || artifact.bytecode === "0x") throw new Error("no bytecode");
+    return artifact;
+  } catch (cause) {
+    throw new DeploymentError("bad-config", `Cannot load the artifact of ${name} (${path}); run \`npx hardhat compile\` first`, { cause });
+  }
+}
+
+/**
+ * Deploys what the network's configuration asks for, skipping what is already deployed unchanged.
+ *
+ * Order: the reference oracle (when `oracle` is `"deploy-reference"`), `TrustAdmissionHook`, `AgentTaskBoard`
+ * (with the hook), `TrustGatedEscrow`. Each gate gets the configured oracle, identity registry, agent domain
+ * and policy; owners (and the oracle's admin and publisher) are `config.owner`, default the deployer. The
+ * deployments file is written after each creation, so an interrupted run keeps what it did.
+ *
+ * @param options - Network, configuration, provider, directories, dry run, confirmation, key source.
+ * @returns What was (or would be) done.
+ * @throws {@link DeploymentError}: `chain-mismatch`, `mainnet-not-confirmed`, `missing-key`, `bad-key`,
+ *   `no-code` (configured oracle or registry absent), `bad-config`, `failed` (a creation failed).
+ */
+export async function deploy(options: DeployOptions): Promise<DeployResult> {
+  const { config, network } = options;
+  const log = options.log ?? (() => {});
+  const dryRun = options.dryRun ?? false;
+  const artifactsDir = options.artifactsDir ?? join(process.cwd(), "artifacts");
+  const transport = custom(options.provider as { request(args: unknown): Promise<unknown> });
+  const publicClient = createPublicClient({ transport });
+
+  const chainId = await publicClient.getChainId();
+  if (chainId !== config.chainId) {
+    throw new DeploymentError(
+      "chain-mismatch",
+      `The RPC endpoint is chain ${chainId}, but network "${network}" is configured as chain ${config.chainId}`,
+    );
+  }
+  if (MAINNET_CHAIN_IDS.has(chainId) && !options.confirmMainnet && !dryRun) {
+    throw new DeploymentError(
+      "mainnet-not-confirmed",
+      `Refusing to deploy to mainnet (chain ${chainId}) without --confirm-mainnet`,
+      { details: "Run with --dry-run first to see what would be deployed, then again with --confirm-mainnet." },
+    );
+  }
+
+  let account: Account | Address;
+  if (config.local) {
+    const accounts = (await options.provider.request({ method: "eth_accounts" })) as Address[];
+    if (!accounts[0]) throw new DeploymentError("missing-key", `The local node of network "${network}" has no unlocked account`);
+    account = accounts[0];
+  } else {
+    account = privateKeyToAccount(resolveDeployerKey(network, chainId, options.env ?? process.env, options.readVar));
+  }
+  const deployer: Address = getAddress(typeof account === "string" ? account : account.address);
+  const chain = defineChain({
+    id: chainId,
+    name: network,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [] } },
+  });
+  const walletClient = createWalletClient({ account, chain, transport });
+
+  for (const [label, address] of [["oracle", config.oracle], ["identityRegistry", config.identityRegistry]] as const) {
+    if (!address || address === "deploy-reference") continue;
+    const code = await publicClient.getCode({ address: address as Address });
+    if (!code || code === "0x") {
+      throw new DeploymentError("no-code", `The configured ${label} ${address} has no code on chain ${chainId}`, {
+        details: label === "oracle" ? 'Use "oracle": "deploy-reference" on a chain without the service\'s oracle.' : undefined,
+      });
+    }
+  }
+
+  let file: DeploymentsFile = readDeploymentsFile(options.deploymentsDir, chainId, network);
+  const gitCommit = options.gitCommit === undefined ? currentGitCommit() : options.gitCommit;
+  const owner = config.owner ? getAddress(config.owner) : deployer;
+  const gateConfig = (oracle: Address) => ({
+    oracle,
+    identityRegistry: config.identityRegistry ? getAddress(config.identityRegistry) : zeroAddress,
+    agentChainId: BigInt(config.agentChainId),
+    agentRegistry: config.agentRegistry,
+    policy: { ...config.policy },
+  });
+
+  const steps: { name: string; args: (addresses: Record<string, Address>) => readonly unknown[]; dependsOn: readonly string[] }[] = [];
+  if (config.oracle === "deploy-reference") steps.push({ name: REFERENCE_ORACLE, args: () => [owner], dependsOn: [] });
+  const oracleOf = (a: Record<string, Address>) => (config.oracle === "deploy-reference" ? a[REFERENCE_ORACLE]! : getAddress(config.oracle));
+  const oracleDeps = config.oracle === "deploy-reference" ? [REFERENCE_ORACLE] : [];
+  for (const name of DEPLOYABLE_CONTRACTS.filter((c) => config.contracts.includes(c))) {
+    if (name === "AgentTaskBoard") steps.push({ name, args: (a) => [a.TrustAdmissionHook!, owner], dependsOn: ["TrustAdmissionHook"] });
+    else steps.push({ name, args: (a) => [gateConfig(oracleOf(a)), owner], dependsOn: oracleDeps });
+  }
+
+  let nonce = dryRun ? await publicClient.getTransactionCount({ address: deployer, blockTag: "pending" }) : 0;
+  const addresses: Record<string, Address> = {};
+  const pending = new Map<string, Artifact>();
+  const actions: DeployAction[] = [];
+  let sent = 0;
+  log(`${dryRun ? "Dry run on" : "Deploying to"} ${network} (chain ${chainId}) from ${deployer}`);
+
+  for (const step of steps) {
+    const artifact = loadArtifact(artifactsDir, step.name);
+    const args = step.args(addresses);
+    const data = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args });
+    const fingerprint = deploymentFingerprint(step.name, artifact.bytecode, `0x${data.slice(artifact.bytecode.length)}`);
+    const constructorArgs = args.map(toJsonSafe);
+    const recorded = file.contracts[step.name];
+    if (recorded && recorded.fingerprint === fingerprint) {
+      const code = await publicClient.getCode({ address: recorded.address });
+      if (code && code !== "0x") {
+        addresses[step.name] = recorded.address;
+        actions.push({ name: step.name, status: "unchanged", address: recorded.address, constructorArgs, transactionHash: recorded.transactionHash, gas: undefined, gasNote: undefined });
+        log(`= ${step.name} unchanged at ${recorded.address}`);
+        continue;
+      }
+      log(`! ${step.name} is recorded at ${recorded.address} but has no code there: deploying again`);
+    }
+
+    if (dryRun) {
+      const address = getContractAddress({ from: deployer, nonce: BigInt(nonce++) });
+      addresses[step.name] = address;
+      const overrides = step.dependsOn.filter((d) => pending.has(d)).map((d) => ({ address: addresses[d]!, code: pending.get(d)!.deployedBytecode }));
+      let gas: bigint | undefined;
+      let gasNote: string | undefined;
+      try {
+        gas = await publicClient.estimateGas({ account: deployer, data, ...(overrides.length ? { stateOverride: overrides } : {}) });
+      } catch (error) {
+        const reason = messageOf(error).split("\n")[0];
+        gasNote = overrides.length
+          ? `not estimable until ${step.dependsOn.filter((d) => pending.has(d)).join(", ")} is deployed (the node refused eth_estimateGas with a state override: ${reason})`
+          : `estimation failed: ${reason}`;
+      }
+      pending.set(step.name, artifact);
+      actions.push({ name: step.name, status: "would-deploy", address, constructorArgs, transactionHash: undefined, gas, gasNote });
+      log(`+ would deploy ${step.name} at ${address} (predicted)`);
+      log(`    constructor arguments: ${JSON.stringify(constructorArgs)}`);
+      log(`    estimated gas: ${gas === undefined ? `unknown, ${gasNote}` : gas.toString()}`);
+      continue;
+    }
+
+    let hash: Hash;
+    try {
+      hash = await walletClient.sendTransaction({ data, chain });
+    } catch (error) {
+      throw new DeploymentError("failed", `Sending the creation of ${step.name} failed: ${messageOf(error)}`, { cause: error });
+    }
+    sent++;
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== "success" || !receipt.contractAddress) {
+      throw new DeploymentError("failed", `The creation of ${step.name} reverted (transaction ${hash})`);
+    }
+    const record: DeploymentRecord = {
+      name: step.name,
+      address: getAddress(receipt.contractAddress),
+      transactionHash: hash,
+      blockNumber: Number(receipt.blockNumber),
+      constructorArgs,
+      fingerprint,
+      gitCommit,
+      deployedAt: new Date().toISOString(),
+    };
+    addresses[step.name] = record.address;
+    file = { ...file, network, contracts: { ...file.contracts, [step.name]: record } };
+    writeDeploymentsFile(options.deploymentsDir, file);
+    writeConstructorArgsFile(options.deploymentsDir, chainId, step.name, constructorArgs);
+    actions.push({ name: step.name, status: "deployed", address: record.address, constructorArgs, transactionHash: hash, gas: receipt.gasUsed, gasNote: undefined });
+    log(`+ deployed ${step.name} at ${record.address} (transaction ${hash}, block ${record.blockNumber}, gas ${receipt.gasUsed})`);
+  }
+
+  const deploymentsFile = join(options.deploymentsDir, `${chainId}.json`);
+  if (dryRun) log(`Dry run: nothing sent; ${actions.filter((a) => a.status === "would-deploy").length} contract(s) would be deployed.`);
+  else if (sent === 0) log(`Nothing to deploy: every contract in ${deploymentsFile} is up to date.`);
+  else log(`Deployed ${sent} contract(s); recorded in ${deploymentsFile}.`);
+  return { chainId, deployer, actions, transactionsSent: sent, deploymentsFile };
+}

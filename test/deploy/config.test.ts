@@ -1,0 +1,88 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS } from "../../src/config/addresses.js";
+import { loadDeployConfig, networkConfig, parseDeployConfig } from "../../src/deploy/config.js";
+import { resolveDeployerKey } from "../../src/deploy/deploy.js";
+import { SHIPPED_CONFIG, tempDeploymentsDir } from "./support.js";
+
+const validNetwork = {
+  chainId: 31337,
+  local: true,
+  oracle: "deploy-reference",
+  identityRegistry: null,
+  agentChainId: 8453,
+  agentRegistry: "erc8004",
+  policy: { minScore: 51, maxSybilSeverity: 2, maxAge: 172800, requireController: false },
+  contracts: ["TrustAdmissionHook", "AgentTaskBoard"],
+};
+
+describe("deployment configuration", () => {
+  test("the shipped deploy/config.json: local networks deploy the reference oracle, Base uses the service's oracle", () => {
+    const config = loadDeployConfig(SHIPPED_CONFIG);
+    expect(Object.fromEntries(Object.entries(config.networks).map(([name, n]) => [name, n.chainId]))).toEqual({
+      hardhat: 31337,
+      localhost: 31337,
+      baseSepolia: 84532,
+      base: 8453,
+    });
+    const base = networkConfig(config, "base");
+    expect(base.oracle).toBe(BASE_TRUST_ORACLE_ADDRESS);
+    expect(base.identityRegistry).toBe(ERC8004_IDENTITY_REGISTRY_ADDRESS);
+    expect(base.local).toBe(false);
+    expect(base.rpcUrlEnv).toBe("BASE_RPC_URL");
+    expect(base.contracts).toEqual(["TrustAdmissionHook", "AgentTaskBoard", "TrustGatedEscrow"]);
+    expect(networkConfig(config, "baseSepolia").oracle).toBe("deploy-reference");
+    expect(networkConfig(config, "baseSepolia").rpcUrlEnv).toBe("BASE_SEPOLIA_RPC_URL");
+    expect(networkConfig(config, "hardhat").local).toBe(true);
+    expect(networkConfig(config, "hardhat").owner).toBeNull();
+  });
+
+  test("an unknown network names the configured ones", () => {
+    expect(() => networkConfig(loadDeployConfig(SHIPPED_CONFIG), "mainnet")).toThrow(
+      /No deployment configuration for network "mainnet"[\s\S]*Configured networks: hardhat, localhost, baseSepolia, base/,
+    );
+  });
+
+  test.each([
+    ["a task board without its hook", { contracts: ["AgentTaskBoard"] }, "contracts: AgentTaskBoard needs TrustAdmissionHook"],
+    ["a controller check without a registry", { policy: { ...validNetwork.policy, requireController: true } }, "identityRegistry: policy.requireController needs an identity registry"],
+    ["an escrow without the controller check", { identityRegistry: ERC8004_IDENTITY_REGISTRY_ADDRESS, contracts: ["TrustGatedEscrow"] }, "policy.requireController: TrustGatedEscrow requires"],
+    ["a bad oracle address", { oracle: "0x1234" }, "oracle:"],
+    ["a minScore above 100", { policy: { ...validNetwork.policy, minScore: 101 } }, "policy.minScore:"],
+    ["a zero maxAge", { policy: { ...validNetwork.policy, maxAge: 0 } }, "policy.maxAge:"],
+    ["a registry name over 31 bytes", { agentRegistry: "x".repeat(32) }, "agentRegistry:"],
+    ["an unknown contract", { contracts: ["Nope"] }, "contracts.0:"],
+    ["an unknown key", { minscore: 5 }, "minscore"],
+  ])("refuses %s", (_label, change, message) => {
+    const attempt = () => parseDeployConfig({ networks: { local: { ...validNetwork, ...change } } });
+    expect(attempt).toThrow("Invalid deployment configuration");
+    expect(attempt).toThrow(message);
+  });
+
+  test("a file that is not JSON, or missing, is a clear error", () => {
+    const dir = tempDeploymentsDir();
+    const path = join(dir, "config.json");
+    writeFileSync(path, "{ networks: ");
+    expect(() => loadDeployConfig(path)).toThrow(`The deployment configuration ${path} is not valid JSON`);
+    expect(() => loadDeployConfig(join(dir, "absent.json"))).toThrow("Cannot read the deployment configuration");
+  });
+});
+
+describe("resolveDeployerKey", () => {
+  const key = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+
+  test("takes the environment first, then Hardhat's vars, and adds the 0x prefix", () => {
+    expect(resolveDeployerKey("base", 8453, { DEPLOYER_PRIVATE_KEY: key }, () => "0x" + "1".repeat(64))).toBe(`0x${key}`);
+    expect(resolveDeployerKey("base", 8453, {}, (name) => (name === "DEPLOYER_PRIVATE_KEY" ? `0x${key}` : undefined))).toBe(`0x${key}`);
+  });
+
+  test("missing everywhere, or a vars lookup that fails: missing-key", () => {
+    expect(() => resolveDeployerKey("base", 8453, { DEPLOYER_PRIVATE_KEY: "  " })).toThrow(/DEPLOYER_PRIVATE_KEY is not set/);
+    expect(() =>
+      resolveDeployerKey("base", 8453, {}, () => {
+        throw new Error("no vars file");
+      }),
+    ).toThrow(expect.objectContaining({ reason: "missing-key" }));
+  });
+});
