@@ -11,6 +11,7 @@
  * Figures, not assertions: `npm run bench` prints them.
  */
 import { createRateLimiter } from "../../src/api/rate-limiter.js";
+import { createRng } from "../../src/service/prng.js";
 
 /** Options of {@link measureRateLimiter}. */
 export interface RateLimiterBenchOptions {
@@ -79,7 +80,8 @@ export async function measureRateLimiter(options: RateLimiterBenchOptions): Prom
   const limiter = createRateLimiter({ limit: options.limitPerMinute, windowMs, ...clock });
 
   const grants: number[] = [];
-  const random = mulberry32(options.seed ?? 1);
+  const rng = createRng(options.seed ?? 1);
+  const random = (): number => rng.next();
   const started = performance.now();
   if (arrival === "burst") {
     grants.push(...(await Promise.all(Array.from({ length: options.requests }, () => limiter.acquire()))));
@@ -132,13 +134,3 @@ export function maxInAnyWindow(times: readonly number[], windowMs: number): numb
   return max;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}

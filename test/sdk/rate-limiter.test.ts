@@ -3,21 +3,16 @@ import { createRateLimiter } from "../../src/api/rate-limiter.js";
 import { rateLimiterFromOptions } from "../../src/api/options.js";
 import { RATE_LIMITS } from "../../src/config/service.js";
 import { InvalidArgumentError } from "../../src/errors.js";
-import { measureRateLimiter } from "../../scripts/bench/rate-limiter.js";
-import { createFakeClock, maxInAnyWindow } from "./helpers/fake-clock.js";
+import { maxInAnyWindow, measureRateLimiter } from "../../scripts/bench/rate-limiter.js";
+import { createRng } from "../../src/service/prng.js";
+import { createFakeClock } from "./helpers/fake-clock.js";
 
 const MINUTE = 60_000;
 
 /** A seeded PRNG so that "random" arrival patterns are the same on every run. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
+  const generator = createRng(seed);
+  return () => generator.next();
 }
 
 describe("rate limiter: limits", () => {

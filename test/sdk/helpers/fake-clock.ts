@@ -37,20 +37,3 @@ export function createFakeClock(start: number = FAKE_EPOCH): FakeClock {
   };
 }
 
-/**
- * The most timestamps falling in any half-open window `[s, s + windowMs)`.
- *
- * @param times - Timestamps (any order).
- * @param windowMs - Window length.
- */
-export function maxInAnyWindow(times: readonly number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let max = 0;
-  let j = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    if (j < i) j = i;
-    while (j < sorted.length && sorted[j]! < sorted[i]! + windowMs) j++;
-    max = Math.max(max, j - i);
-  }
-  return max;
-}
