@@ -18,7 +18,7 @@ import {
   type TrustAdmissionHook,
 } from "../../typechain-types";
 import type { TrustPolicyStruct } from "../../typechain-types/contracts/examples/TrustAdmissionHook";
-import { BASE_CHAIN_ID, ERC8004, HOUR, REFUSAL, SYBIL, latestTimestamp, makePolicy } from "../support/fixtures";
+import { BASE_CHAIN_ID, ERC8004, HOUR, REFUSAL, SYBIL, latestTimestamp, makePolicy, recordSetter } from "../support/fixtures";
 
 /** `AgentTaskBoard.TaskStatus`, in enum order. */
 const Status = { None: 0n, Open: 1n, Taken: 2n, Paid: 3n, Cancelled: 4n, Reclaimed: 5n } as const;
@@ -59,20 +59,7 @@ async function deployBoard() {
   const hook = await deployHook();
   const board = await new AgentTaskBoard__factory(deployer).deploy(await hook.getAddress(), deployer.address);
 
-  const setRecord = async (
-    agentId: bigint,
-    record: Partial<{ score: number; sybilSeverity: number; updatedAt: number }> = {},
-  ): Promise<void> => {
-    await oracle.setRecord(
-      agentId,
-      BASE_CHAIN_ID,
-      ERC8004,
-      record.score ?? 80,
-      3,
-      record.sybilSeverity ?? SYBIL.none,
-      record.updatedAt ?? (await latestTimestamp()),
-    );
-  };
+  const setRecord = recordSetter(oracle);
   await setRecord(AGENT_ID);
 
   /** Posts a task from `client` with `BOUNTY`, due in `dueIn` seconds; returns its id and deadline. */

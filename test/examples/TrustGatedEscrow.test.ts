@@ -10,7 +10,7 @@ import {
   ReentrantToken__factory,
   TrustGatedEscrow__factory,
 } from "../../typechain-types";
-import { BASE_CHAIN_ID, DAY, ERC8004, HOUR, SYBIL, latestTimestamp, makePolicy } from "../support/fixtures";
+import { BASE_CHAIN_ID, DAY, ERC8004, HOUR, SYBIL, latestTimestamp, makePolicy, recordSetter } from "../support/fixtures";
 
 type GateConfig = Parameters<TrustGatedEscrow__factory["deploy"]>[0];
 
@@ -46,20 +46,7 @@ async function deployEscrowStack() {
   const token = await new MintableTestToken__factory(deployer).deploy("Test USD", "TUSD");
   await token.mint(client.address, MINTED);
   await token.connect(client).approve(escrowAddress, hre.ethers.MaxUint256);
-  const setRecord = async (
-    agentId: bigint,
-    record: Partial<{ score: number; sybilSeverity: number; updatedAt: number }> = {},
-  ): Promise<void> => {
-    await oracle.setRecord(
-      agentId,
-      BASE_CHAIN_ID,
-      ERC8004,
-      record.score ?? 80,
-      3,
-      record.sybilSeverity ?? SYBIL.none,
-      record.updatedAt ?? (await latestTimestamp()),
-    );
-  };
+  const setRecord = recordSetter(oracle);
   await setRecord(AGENT_ID);
   return {
     deployer,

@@ -80,7 +80,21 @@ export async function deployTrustStack(policy: Partial<TrustPolicyStruct> = {}):
     },
     deployer.address,
   );
-  const setRecord: TrustStack["setRecord"] = async (agentId, record = {}) => {
+  const setRecord = recordSetter(oracle);
+  return { deployer, agentOwner, stranger, others, oracle, identity, gate, agentId: 1n, setRecord };
+}
+
+/** A record to write with {@link recordSetter}; omitted fields get defaults (score 80, tier 3, sybil none, now). */
+export type RecordPatch = Partial<{ score: number; tier: number; sybilSeverity: number; updatedAt: number }>;
+
+/**
+ * Writes records for agents of the default domain (Base, `erc8004`) into a mock oracle.
+ *
+ * @param oracle - The mock oracle.
+ * @returns `setRecord(agentId, patch)`.
+ */
+export function recordSetter(oracle: MockTrustOracle): (agentId: bigint | number, record?: RecordPatch) => Promise<void> {
+  return async (agentId, record = {}) => {
     const updatedAt = record.updatedAt ?? (await latestTimestamp());
     await oracle.setRecord(
       agentId,
@@ -92,5 +106,4 @@ export async function deployTrustStack(policy: Partial<TrustPolicyStruct> = {}):
       updatedAt,
     );
   };
-  return { deployer, agentOwner, stranger, others, oracle, identity, gate, agentId: 1n, setRecord };
 }
