@@ -9,10 +9,11 @@
  *
  * @packageDocumentation
  */
+import { integerFlag } from "./lib/integer-flag";
 import { stopOnSignal } from "./lib/stop-on-signal";
 import { parseArgs } from "node:util";
 import { DEFAULT_DELISTED, DEFAULT_EMBEDDED_SIZE, DEFAULT_STALE_CHAIN, startEmbeddedDriftEnvironment } from "../src/devnet/embedded-drift.js";
-import { InvalidArgumentError, TrustgateError } from "../src/errors.js";
+import { TrustgateError } from "../src/errors.js";
 
 const USAGE = `Usage: npx tsx scripts/devnet.ts [options]
 
@@ -29,14 +30,6 @@ Options:
   --rate-limit          Enforce the service's 30 / 300 requests-per-minute limits (default: none)
   -h, --help            Show this help`;
 
-function integer(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) {
-    throw new InvalidArgumentError(`--${name} must be an integer from ${min} to ${max}, got "${text}"`);
-  }
-  return value;
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -60,13 +53,13 @@ async function main(): Promise<void> {
   const staleChain = values["stale-chain"];
   const started = performance.now();
   const env = await startEmbeddedDriftEnvironment({
-    seed: integer("seed", values.seed, 1, 0, Number.MAX_SAFE_INTEGER),
-    size: integer("size", values.size, DEFAULT_EMBEDDED_SIZE, 0, 200_000),
+    seed: integerFlag("seed", values.seed, 1, 0, Number.MAX_SAFE_INTEGER),
+    size: integerFlag("size", values.size, DEFAULT_EMBEDDED_SIZE, 0, 200_000),
     staleChain: staleChain === "none" ? null : staleChain,
-    delisted: integer("delisted", values.delisted, DEFAULT_DELISTED, 0, 10_000),
+    delisted: integerFlag("delisted", values.delisted, DEFAULT_DELISTED, 0, 10_000),
     faults: !values["no-faults"],
     ...(values["rate-limit"] ? {} : { rateLimit: false as const }),
-    service: { port: integer("api-port", values["api-port"], 0, 0, 65_535) },
+    service: { port: integerFlag("api-port", values["api-port"], 0, 0, 65_535) },
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const { expectations: x } = env;

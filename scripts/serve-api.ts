@@ -7,7 +7,9 @@
  *
  * @packageDocumentation
  */
+import { integerFlag } from "./lib/integer-flag";
 import { stopOnSignal } from "./lib/stop-on-signal";
+import { latestNightlyRun } from "../src/devnet/nightly-snapshot.js";
 import { parseArgs } from "node:util";
 import { jwksUrlOf } from "../src/config/service.js";
 import { TrustgateError } from "../src/errors.js";
@@ -26,21 +28,7 @@ Options:
   --no-rate-limit    Disable the 30/300 requests-per-minute limit
   -h, --help         Show this help`;
 
-/** The most recent 03:00 UTC (the service's nightly scoring run) at or before `now`. */
-function latestNightlyRun(now: Date): Date {
-  const run = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 3));
-  if (run > now) run.setUTCDate(run.getUTCDate() - 1);
-  return run;
-}
 
-function integer(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) {
-    throw new TrustgateError("INVALID_ARGUMENT", `--${name} must be an integer from ${min} to ${max}, got "${text}"`);
-  }
-  return value;
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -64,11 +52,11 @@ async function main(): Promise<void> {
   }
   const at = values.at === undefined ? latestNightlyRun(new Date()) : new Date(values.at);
   if (Number.isNaN(at.getTime())) throw new TrustgateError("INVALID_ARGUMENT", `--at must be an ISO-8601 time, got "${values.at}"`);
-  const seed = integer("seed", values.seed, 1, 0, Number.MAX_SAFE_INTEGER);
-  const size = integer("size", values.size, 2000, 0, 2_000_000);
+  const seed = integerFlag("seed", values.seed, 1, 0, Number.MAX_SAFE_INTEGER);
+  const size = integerFlag("size", values.size, 2000, 0, 2_000_000);
   const population = createPopulation({ seed, size, at });
   const service = await startTrustService({
-    port: integer("port", values.port, 8787, 0, 65_535),
+    port: integerFlag("port", values.port, 8787, 0, 65_535),
     ...(values.host !== undefined ? { host: values.host } : {}),
     population,
     ...(values["key-file"] !== undefined ? { keyFile: values["key-file"] } : {}),
