@@ -12,6 +12,9 @@
  *   rerun on the same day draws the same one.
  * - With neither `--threshold` nor `--gate`, the rule is `score >= 51` (the `developing` tier).
  * - The API key comes from `--api-key`, else from `TRUSTGATE_API_KEY` (an empty variable counts as unset).
+ * - `--max-errors` (a count such as `10`, or a percentage of the scanned agents such as `2.5%`) defaults to
+ *   1 %: a run in which more agents than that end in `error` or `missing-attestation` exits 4. The default is
+ *   always written into the settings, so a program sees the limit that applies.
  *
  * @packageDocumentation
  */
@@ -25,6 +28,7 @@ import {
   type AgentScope,
   type DriftConfig,
 } from "../drift/config.js";
+import { DEFAULT_ERROR_LIMIT, parseErrorLimit } from "../drift/error-limit.js";
 import { InvalidArgumentError, TrustgateError } from "../errors.js";
 import { parseAddress } from "../oracle/inputs.js";
 import { parseAgentList } from "./agent-spec.js";
@@ -114,6 +118,7 @@ const OPTIONS = {
   "sybil-encoding": { type: "string" },
   concurrency: { type: "string" },
   rate: { type: "string" },
+  "max-errors": { type: "string" },
   json: { type: "string" },
   markdown: { type: "string" },
   rows: { type: "string" },
@@ -131,8 +136,8 @@ export const DRIFT_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
  * @param options - Environment, clock and file reader.
  * @returns `{ kind: "help" }` for `--help`, else the validated run arguments.
  * @throws {@link InvalidArgumentError} with a one-line message for an unknown option, a missing value, a
- *   bad number, duration, address, URL, agent or chain, a conflicting combination, or an unreadable
- *   `--jwks` file.
+ *   bad number, duration, address, URL, agent, chain or error limit, a conflicting combination, or an
+ *   unreadable `--jwks` file.
  */
 export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsOptions = {}): DriftArgs {
   const env = options.env ?? process.env;
@@ -165,12 +170,14 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
   const encoding = parseEncoding(values["tier-encoding"], values["sybil-encoding"]);
   const concurrency = values.concurrency === undefined ? DEFAULT_CONCURRENCY : parseInteger("--concurrency", values.concurrency, 1, 64);
   const ratePerMinute = values.rate === undefined ? undefined : parsePositive("--rate", values.rate);
+  const maxErrors = values["max-errors"] === undefined ? DEFAULT_ERROR_LIMIT : parseErrorLimit(values["max-errors"], "--max-errors");
 
   const settings: DriftSettings = {
     scope,
     maxAgeSeconds,
     concurrency,
     encoding,
+    maxErrors,
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(threshold !== undefined ? { threshold } : {}),
     ...(gate !== undefined ? { gate } : {}),

@@ -9,7 +9,7 @@
 import { sortRows } from "../drift/report.js";
 import { DRIFT_STATUSES, type DriftReport } from "../drift/types.js";
 import { formatDuration } from "./duration.js";
-import { formatEncoding, formatFlips, formatVerdict } from "./format-summary.js";
+import { formatEncoding, formatFlips, formatUnverified, formatVerdict } from "./format-summary.js";
 import { NONE, agentCell, deltaCell, flipCell } from "./row-cells.js";
 
 /**
@@ -36,6 +36,7 @@ export function formatMarkdown(report: DriftReport): string {
     ["Oldest on-chain record", text(s.oldestUpdatedAt ?? NONE)],
     ["Newest on-chain record", text(s.newestUpdatedAt ?? NONE)],
     ["Tier encoding", text(formatEncoding(report))],
+    ["Unverified", text(formatUnverified(report))],
   ];
   if (s.triage) {
     const t = s.triage;

@@ -1,10 +1,11 @@
 /**
  * The summary of a drift report for people: counts per status, decision flips per direction, the age of
- * the on-chain records, the tier-encoding check, what triage saved, the decision rule, and a last line with
- * the verdict and exit code.
+ * the on-chain records, the tier-encoding check, the agents that could not be verified against
+ * `--max-errors`, what triage saved, the decision rule, and a last line with the verdict and exit code.
  *
  * @packageDocumentation
  */
+import { describeErrorLimit, UNVERIFIED_STATUSES } from "../drift/error-limit.js";
 import { exitCodeOf } from "../drift/report.js";
 import { DRIFT_STATUSES, type DriftReport } from "../drift/types.js";
 import { formatDuration } from "./duration.js";
@@ -33,14 +34,16 @@ export function formatFlips(report: Pick<DriftReport, "summary">): string {
 }
 
 /**
- * The verdict line: what makes the exit code, and the code.
+ * The verdict line: what makes the exit code, and the code. Exit 4 (the run could not verify enough) names the
+ * unverified count, its share, its split by status and the limit, and still names flips and invalid
+ * attestations when there are some.
  *
  * @param report - The report.
- * @returns For example `DRIFT: 3 decision flips, 1 invalid attestation (exit 3)`.
+ * @returns For example `DRIFT: 3 decision flips, 1 invalid attestation (exit 3)`, or
+ *   `FAILED: 12 of 12 agents (100%) could not be verified (error 12, missing-attestation 0); limit --max-errors 1% (at most 0) (exit 4)`.
  */
 export function formatVerdict(report: Pick<DriftReport, "summary">): string {
   const code = exitCodeOf(report);
-  if (code === 0) return "OK: no decision flip, no invalid attestation (exit 0)";
   const { passToFail, failToPass } = report.summary.flips;
   const flips = passToFail + failToPass;
   const invalid = report.summary.byStatus["invalid-attestation"];
@@ -48,7 +51,46 @@ export function formatVerdict(report: Pick<DriftReport, "summary">): string {
     ...(flips > 0 ? [plural(flips, "decision flip")] : []),
     ...(invalid > 0 ? [plural(invalid, "invalid attestation")] : []),
   ];
+  if (code === 4) {
+    const s = report.summary;
+    if (s.agents === 0) return `FAILED: no agent was scanned, so nothing was verified (exit ${code})`;
+    const also = parts.length > 0 ? `; also ${parts.join(", ")}` : "";
+    return `FAILED: ${s.unverified.count} of ${plural(s.agents, "agent")} (${formatShare(s.unverified.count, s.agents)}) could not be verified (${formatUnverifiedSplit(report)}); limit ${formatLimit(report)}${also} (exit ${code})`;
+  }
+  if (code === 0) return "OK: no decision flip, no invalid attestation (exit 0)";
   return `DRIFT: ${parts.join(", ")} (exit ${code})`;
+}
+
+/**
+ * The unverified agents against the limit, in one phrase.
+ *
+ * @param report - The report.
+ * @returns For example `6 of 3035 agents (0.2%): error 1, missing-attestation 5; limit --max-errors 1% (at most 30)`,
+ *   with ` — EXCEEDED` when the run fails for it.
+ */
+export function formatUnverified(report: Pick<DriftReport, "summary">): string {
+  const s = report.summary;
+  const share = s.agents > 0 ? ` (${formatShare(s.unverified.count, s.agents)})` : "";
+  return `${s.unverified.count} of ${plural(s.agents, "agent")}${share}: ${formatUnverifiedSplit(report)}; limit ${formatLimit(report)}${
+    s.unverified.exceeded ? " — EXCEEDED" : ""
+  }`;
+}
+
+function formatUnverifiedSplit(report: Pick<DriftReport, "summary">): string {
+  return UNVERIFIED_STATUSES.map((status) => `${status} ${report.summary.byStatus[status]}`).join(", ");
+}
+
+function formatLimit(report: Pick<DriftReport, "summary">): string {
+  const { limit, allowed } = report.summary.unverified;
+  return `--max-errors ${describeErrorLimit(limit)}${limit.kind === "percent" ? ` (at most ${allowed})` : ""}`;
+}
+
+/** `count` as a percentage of `total`, never rounded to 0 % or 100 % when it is neither. */
+function formatShare(count: number, total: number): string {
+  const percent = (100 * count) / total;
+  if (count > 0 && percent < 0.01) return "<0.01%";
+  if (count < total && percent > 99.99) return ">99.99%";
+  return `${Number(percent.toFixed(2))}%`;
 }
 
 /**
@@ -80,6 +122,7 @@ export function formatSummary(report: DriftReport): string {
     `  decision flips:   ${formatFlips(report)}`,
     `  on-chain records: ${formatDates(report)}`,
     `  tier encoding:    ${formatEncoding(report)}`,
+    `  unverified:       ${formatUnverified(report)}`,
   ];
   if (s.triage) {
     const t = s.triage;

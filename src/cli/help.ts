@@ -62,6 +62,9 @@ Limits:
   --concurrency <n>         Service requests in flight (1-64, default 8)
   --rate <per-minute>       Client-side request limit (default 30, or 300 with an API key;
                             none against the embedded service)
+  --max-errors <n|%>        Agents that may end unverified (status error or missing-attestation)
+                            before the run fails with exit 4: a count (10) or a percentage of the
+                            scanned agents (2.5%); default 1%
 
 Output:
   --json <file|->           Write the JSON report to a file, or to stdout with "-" (stdout then
@@ -71,11 +74,15 @@ Output:
   -q, --quiet               Print only the summary: no table, progress bar or notices
   -h, --help                Show this help
 
-Exit codes:
-  0  no decision flip and no invalid attestation
+Exit codes (after a scan, the first that applies):
+  4  the run could not verify enough to be trusted: more agents in error or
+     missing-attestation than --max-errors allows, or no agent scanned at all
+     (wins over 3: the summary still names flips and invalid attestations)
   3  at least one decision flip or invalid attestation
-  2  usage or configuration error (bad flag, agent, address or duration; chain or API
-     unreachable before the scan starts)
+  0  none of the above
+Before or instead of a scan:
+  2  usage or configuration error (bad flag, agent, address, duration or limit; chain or
+     API unreachable before the scan starts)
   1  the scan failed unexpectedly
 
 Environment:

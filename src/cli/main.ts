@@ -6,8 +6,11 @@
  * environment (a local Base chain and a local signing trust service, loaded lazily because it brings up
  * Hardhat) for the missing parts, says so on stderr, and closes it at the end whatever happens.
  *
- * Exit codes: 0 no decision flip and no invalid attestation; 3 at least one of them; 2 usage or
- * configuration error; 1 unexpected failure.
+ * Exit codes: after a scan, `exitCodeOf` in `src/drift/report.ts` decides (the one rule): 4 when the run
+ * could not verify enough to be trusted (more agents in `error` or `missing-attestation` than `--max-errors`
+ * allows, default 1 % of the scanned agents, or no agent scanned at all) — 4 wins over 3; else 3 for at least
+ * one decision flip or invalid attestation; else 0. Without a report: 2 for a usage or configuration error
+ * found before the scan, 1 for an unexpected failure (`exitCodeForError` in `error-exit.ts`).
  *
  * @packageDocumentation
  */
@@ -54,7 +57,7 @@ export interface MainDependencies {
  * @param argv - Arguments after the program name (`process.argv.slice(2)`).
  * @param io - Streams, environment and terminal facts (default: the process's own).
  * @param deps - Replacements of the run and the embedded environment, for tests.
- * @returns The exit code: 0, 3, 2 or 1 (see the module notes). Never throws.
+ * @returns The exit code: 0, 3, 4, 2 or 1 (see the module notes). Never throws.
  */
 export async function main(argv: readonly string[], io: Partial<CliIo> = {}, deps: MainDependencies = {}): Promise<number> {
   const cli: CliIo = { ...processIo(), ...io };

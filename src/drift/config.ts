@@ -6,6 +6,7 @@
  */
 import type { TrustEncoding } from "../config/encodings.js";
 import type { AgentRef } from "../agent-key.js";
+import type { ErrorLimit } from "./error-limit.js";
 
 /** Which agents a run covers. */
 export type AgentScope =
@@ -51,6 +52,11 @@ export interface DriftConfig {
   /** Client-side limit, requests per minute (default by key presence: 30 or 300). */
   readonly ratePerMinute?: number;
   readonly encoding: TrustEncoding;
+  /**
+   * Agents that may go unverified (status `error` or `missing-attestation`) before the run fails with exit 4:
+   * a count or a percentage of the scanned agents. Default `DEFAULT_ERROR_LIMIT` (1 %).
+   */
+  readonly maxErrors?: ErrorLimit;
 }
 
 /** Decision threshold used when neither `--threshold` nor `--gate` is given: the `developing` tier. */

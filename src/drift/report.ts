@@ -1,8 +1,10 @@
 /**
- * Assembling the drift report: ordering rows by severity and summarising them.
+ * Assembling the drift report: ordering rows by severity and summarising them, and the exit code a report
+ * calls for ({@link exitCodeOf}, the one place that rule lives).
  *
  * @packageDocumentation
  */
+import { DEFAULT_ERROR_LIMIT, evaluateErrorLimit, type ErrorLimit } from "./error-limit.js";
 import { DRIFT_STATUSES, type DecisionFlips, type DriftReport, type DriftRow, type DriftStatus, type EncodingCheck, type TriageSummary, type DriftRuntime } from "./types.js";
 
 const SEVERITY = new Map(DRIFT_STATUSES.map((status, index) => [status, index]));
@@ -64,17 +66,21 @@ export interface ReportContext {
   readonly triage?: TriageSummary;
   readonly runtime?: DriftRuntime;
   readonly generatedAt: Date;
+  /** How many agents may go unverified before the run fails (default {@link DEFAULT_ERROR_LIMIT}, 1 %). */
+  readonly errorLimit?: ErrorLimit;
 }
 
 /**
  * Builds the JSON report.
  *
  * @param rows - One row per agent.
- * @param context - Source, rule, encoding check, triage summary and time.
+ * @param context - Source, rule, encoding check, triage summary, time and error limit.
  * @returns The report, rows sorted by severity.
+ * @throws `InvalidArgumentError` for an invalid `errorLimit` (see `checkErrorLimit`).
  */
 export function buildReport(rows: readonly DriftRow[], context: ReportContext): DriftReport {
   const dates = rows.flatMap((r) => (r.onchain ? [r.onchain.updatedAt] : [])).sort();
+  const byStatus = countByStatus(rows);
   return {
     version: 1,
     generatedAt: context.generatedAt.toISOString(),
@@ -83,27 +89,53 @@ export function buildReport(rows: readonly DriftRow[], context: ReportContext): 
     maxAgeSeconds: context.maxAgeSeconds,
     summary: {
       agents: rows.length,
-      byStatus: countByStatus(rows),
+      byStatus,
       flips: countFlips(rows),
       oldestUpdatedAt: dates[0] ?? null,
       newestUpdatedAt: dates[dates.length - 1] ?? null,
       encoding: context.encoding,
       ...(context.triage ? { triage: context.triage } : {}),
+      unverified: evaluateErrorLimit(byStatus, rows.length, context.errorLimit ?? DEFAULT_ERROR_LIMIT),
     },
     ...(context.runtime ? { runtime: context.runtime } : {}),
     agents: sortRows(rows),
   };
 }
 
+/** Exit codes of `trustgate drift`. */
+export const DRIFT_EXIT_CODES = {
+  /** Every agent that could be verified agrees on the decision, no attestation is invalid, and few enough went unverified. */
+  ok: 0,
+  /** The command failed unexpectedly (a bug, or the environment broke mid-run). */
+  unexpected: 1,
+  /** Usage or configuration error, found before any agent is scanned (bad flag; chain, oracle, gate or JWKS unreachable). */
+  usage: 2,
+  /** At least one decision flip or invalid attestation. */
+  drift: 3,
+  /** The run could not verify enough to be trusted: more agents unverified than `--max-errors` allows, or none scanned. */
+  unverified: 4,
+} as const;
+
 /**
- * The exit code a report calls for: 3 when a decision flips or an attestation is invalid, else 0.
+ * The exit code a report calls for — the one rule, in order:
+ *
+ * 1. `4` when the run could not verify enough to be trusted: `summary.unverified.exceeded` (more agents in
+ *    status `error` or `missing-attestation` than `--max-errors` allows, or no agent scanned at all). This
+ *    wins over 3: flips counted among the few verified rows say little when most rows were not verified, and
+ *    the verdict line still names them.
+ * 2. `3` when a decision flips or an attestation is invalid.
+ * 3. `0` otherwise.
+ *
+ * (`2`, usage or configuration errors before the scan, and `1`, unexpected failures, come from errors, not
+ * from a report: see `exitCodeForError` in `src/cli/error-exit.ts`.)
  *
  * @param report - The report.
- * @returns 0 or 3.
+ * @returns 0, 3 or 4.
  */
-export function exitCodeOf(report: Pick<DriftReport, "summary">): 0 | 3 {
-  const { flips, byStatus } = report.summary;
-  return flips.passToFail + flips.failToPass > 0 || byStatus["invalid-attestation"] > 0 ? 3 : 0;
+export function exitCodeOf(report: Pick<DriftReport, "summary">): 0 | 3 | 4 {
+  const { flips, byStatus, unverified } = report.summary;
+  if (unverified.exceeded) return DRIFT_EXIT_CODES.unverified;
+  return flips.passToFail + flips.failToPass > 0 || byStatus["invalid-attestation"] > 0 ? DRIFT_EXIT_CODES.drift : DRIFT_EXIT_CODES.ok;
 }
 
 function compareIds(a: string, b: string): number {

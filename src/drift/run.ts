@@ -15,6 +15,7 @@ import { readGatePolicy } from "../oracle/gate.js";
 import { DEFAULT_DECISION_THRESHOLD, type DriftConfig } from "./config.js";
 import { describeRule, type DecisionRule } from "./decision.js";
 import { checkTierEncoding } from "./encoding-check.js";
+import { checkErrorLimit } from "./error-limit.js";
 import { buildReport } from "./report.js";
 import { scanAllAgents } from "./scan-all.js";
 import { newServiceStats } from "./service-outcome.js";
@@ -36,9 +37,10 @@ export interface DriftHooks {
  * @param hooks - Progress and clock.
  * @returns The report.
  * @throws {@link ConfigurationError} when the RPC or API is unreachable, or the oracle or gate address has no
- *   contract, before any agent is scanned.
+ *   contract, before any agent is scanned; an `InvalidArgumentError` for an invalid `maxErrors`, before too.
  */
 export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Promise<DriftReport> {
+  if (config.maxErrors) checkErrorLimit(config.maxErrors);
   const now = hooks.now ?? (() => new Date());
   const started = performance.now();
   const chain = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 2, timeout: 30_000 }) }) as PublicClient;
@@ -100,6 +102,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
       serviceRequests: stats.requests,
     },
     generatedAt: now(),
+    ...(config.maxErrors ? { errorLimit: config.maxErrors } : {}),
   });
 }
 

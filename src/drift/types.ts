@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import type { UnverifiedSummary } from "./error-limit.js";
 
 /** Status of one agent's row, from the most to the least alarming family. */
 export type DriftStatus =
@@ -142,6 +143,11 @@ export interface DriftReport {
     readonly newestUpdatedAt: string | null;
     readonly encoding: EncodingCheck;
     readonly triage?: TriageSummary;
+    /**
+     * Agents the run could not verify (`error` or `missing-attestation`) against the `--max-errors` limit;
+     * `exceeded` makes the run exit 4 (see `exitCodeOf`).
+     */
+    readonly unverified: UnverifiedSummary;
   };
   /** Where the run's time went (not a pinned field: informational). */
   readonly runtime?: DriftRuntime;

@@ -44,6 +44,7 @@ describe("parseDriftArgs: defaults", () => {
       maxAgeSeconds: 36 * 3600,
       concurrency: 8,
       encoding: DEFAULT_TRUST_ENCODING,
+      maxErrors: { kind: "percent", value: 1 },
     });
     expect(args.output).toEqual({ tableRows: 50, quiet: false, ci: false });
   });
@@ -77,6 +78,7 @@ describe("parseDriftArgs: every flag", () => {
       "--sybil-encoding", "heavy,elevated,moderate,low,none",
       "--concurrency", "64",
       "--rate", "2.5",
+      "--max-errors", "7",
       "--json", "out/report.json",
       "--markdown", "out/report.md",
       "--rows", "all",
@@ -109,6 +111,7 @@ describe("parseDriftArgs: every flag", () => {
         tiers: ["established", "developing", "limited", "flagged"],
         sybilSeverities: ["heavy", "elevated", "moderate", "low", "none"],
       },
+      maxErrors: { kind: "count", value: 7 },
     });
     expect(args.output).toEqual({ json: "out/report.json", markdown: "out/report.md", tableRows: Number.POSITIVE_INFINITY, quiet: true, ci: true });
   });
@@ -208,6 +211,46 @@ describe("parseDriftArgs: --jwks files", () => {
 
   it("refuses a malformed JWKS URL", () => {
     refuses(["--jwks", "https://"], /Invalid --jwks URL/);
+  });
+});
+
+describe("parseDriftArgs: --max-errors", () => {
+  const limit = (text: string) => run(["--max-errors", text]).settings.maxErrors;
+
+  it("reads a count or a percentage of the scanned agents, at both ends of their ranges", () => {
+    expect(limit("10")).toEqual({ kind: "count", value: 10 });
+    expect(limit("0")).toEqual({ kind: "count", value: 0 });
+    expect(limit(" 12 ")).toEqual({ kind: "count", value: 12 });
+    expect(limit("2.5%")).toEqual({ kind: "percent", value: 2.5 });
+    expect(limit("0%")).toEqual({ kind: "percent", value: 0 });
+    expect(limit("100%")).toEqual({ kind: "percent", value: 100 });
+    expect(limit("100.000%")).toEqual({ kind: "percent", value: 100 });
+    expect(limit("0.000001%")).toEqual({ kind: "percent", value: 0.000001 });
+    expect(limit("5 %")).toEqual({ kind: "percent", value: 5 });
+    expect(run(["--max-errors=3%"]).settings.maxErrors).toEqual({ kind: "percent", value: 3 });
+  });
+
+  it.each([
+    ["-1", /^--max-errors must be a count \(an integer >= 0, e\.g\. 10\) or a percentage of the scanned agents from 0% to 100% \(e\.g\. 2\.5%\), got "-1"$/],
+    ["-1%", /got "-1%"$/],
+    ["100.5%", /got "100\.5%" \(above 100%\)$/],
+    ["101%", /got "101%" \(above 100%\)$/],
+    ["1.5", /got "1\.5" \(a count is a whole number; for a percentage write 1\.5%\)$/],
+    ["1e3", /got "1e3"$/],
+    ["abc", /got "abc"$/],
+    ["%", /got "%"$/],
+    ["", /got ""$/],
+    ["5%%", /got "5%%"$/],
+    ["0x10", /got "0x10"$/],
+    ["1.0000001%", /got "1\.0000001%" \(at most 6 decimals\)$/],
+    ["99999999999999999999", /got "99999999999999999999" \(too large\)$/],
+  ])("refuses --max-errors=%j", (text, message) => {
+    refuses([`--max-errors=${text}`], message);
+  });
+
+  it("refuses a missing value, pointing at the = form for a negative one", () => {
+    refuses(["--max-errors"], /Option --max-errors needs a value/);
+    refuses(["--max-errors", "-5"], /Option --max-errors needs a value \(to give a value starting with "-", write --max-errors=-5\)/);
   });
 });
 

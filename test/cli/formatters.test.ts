@@ -89,21 +89,55 @@ describe("formatTable", () => {
 
 describe("formatSummary", () => {
   it("counts statuses (severity order, zeros left out), flips per direction, record dates and the verdict", () => {
-    const text = formatSummary(report([row({ agentId: "1" }), row({ agentId: "2" }), errorRow("3"), failToPass("4"), passToFail("5"), passToFail("6"), invalid("7")]));
+    const rows = [row({ agentId: "1" }), row({ agentId: "2" }), errorRow("3"), failToPass("4"), passToFail("5"), passToFail("6"), invalid("7")];
+    const text = formatSummary(report(rows, { errorLimit: { kind: "count", value: 1 } }));
     const lines = text.split("\n");
     expect(lines[0]).toBe("7 agents checked · rule score >= 51 · stale after 1d 12h");
     expect(text).toContain("status:           1 invalid-attestation, 1 error, 3 drifted, 2 in-sync");
     expect(text).toContain("decision flips:   3 (2 pass→fail, 1 fail→pass)");
     expect(text).toContain("oldest 2026-11-21T03:00:00.000Z (1d 9h ago), newest 2026-11-22T03:00:00.000Z (9h ago)");
     expect(text).toContain("tier encoding:    consistent with tiers flagged,limited,developing,established (3 records checked)");
+    expect(text).toContain("unverified:       1 of 7 agents (14.29%): error 1, missing-attestation 0; limit --max-errors 1\n");
     expect(lines.at(-1)).toBe("DRIFT: 3 decision flips, 1 invalid attestation (exit 3)");
     expect(text).not.toContain("triage");
   });
 
-  it("says OK with exit 0 when nothing flips and every attestation verified", () => {
-    const text = formatSummary(report([row({ agentId: "1" }), errorRow("2")]));
+  it("says OK with exit 0 when nothing flips, every attestation verified and the errors stay within --max-errors", () => {
+    const text = formatSummary(report([row({ agentId: "1" }), errorRow("2")], { errorLimit: { kind: "percent", value: 50 } }));
+    expect(text).toContain("unverified:       1 of 2 agents (50%): error 1, missing-attestation 0; limit --max-errors 50% (at most 1)\n");
     expect(text.split("\n").at(-1)).toBe("OK: no decision flip, no invalid attestation (exit 0)");
     expect(text).toContain("decision flips:   none");
+  });
+
+  it("says FAILED with exit 4, and why, when more agents than --max-errors allows could not be verified", () => {
+    const all = Array.from({ length: 12 }, (_, i) => errorRow(String(i + 1)));
+    const text = formatSummary(report(all));
+    expect(text.split("\n").at(-1)).toBe(
+      "FAILED: 12 of 12 agents (100%) could not be verified (error 12, missing-attestation 0); limit --max-errors 1% (at most 0) (exit 4)",
+    );
+    expect(text).toContain("unverified:       12 of 12 agents (100%): error 12, missing-attestation 0; limit --max-errors 1% (at most 0) — EXCEEDED");
+  });
+
+  it("counts missing attestations as unverified, and still names flips and invalid attestations when exit 4 wins over 3", () => {
+    const missing = row({ agentId: "3", status: "missing-attestation", attested: null, scoreDelta: null, decision: { onchain: true, attested: false, flipped: true } });
+    const verdict = formatVerdict(report([passToFail("1"), invalid("2"), missing, errorRow("4")], { errorLimit: { kind: "count", value: 1 } }));
+    expect(verdict).toBe(
+      "FAILED: 2 of 4 agents (50%) could not be verified (error 1, missing-attestation 1); limit --max-errors 1; also 2 decision flips, 1 invalid attestation (exit 4)",
+    );
+  });
+
+  it("never rounds a share to 0% or 100% when it is neither", () => {
+    const many = [errorRow("0"), ...Array.from({ length: 19_999 }, (_, i) => row({ agentId: String(i + 1) }))];
+    expect(formatSummary(report(many))).toContain("unverified:       1 of 20000 agents (<0.01%)");
+    const mostly = [row({ agentId: "0" }), ...Array.from({ length: 19_999 }, (_, i) => errorRow(String(i + 1)))];
+    expect(formatVerdict(report(mostly))).toMatch(/^FAILED: 19999 of 20000 agents \(>99\.99%\)/);
+  });
+
+  it("says FAILED with exit 4 when no agent was scanned", () => {
+    expect(formatVerdict(report([]))).toBe("FAILED: no agent was scanned, so nothing was verified (exit 4)");
+    expect(formatVerdict(report([], { errorLimit: { kind: "percent", value: 100 } }))).toBe(
+      "FAILED: no agent was scanned, so nothing was verified (exit 4)",
+    );
   });
 
   it("exits 3 on an invalid attestation alone", () => {
@@ -141,7 +175,7 @@ describe("formatSummary", () => {
 
 describe("formatMarkdown", () => {
   const rows = [row({ agentId: "1" }), invalid("2"), passToFail("3"), errorRow("4", "bad | pipe <b>html</b>")];
-  const md = formatMarkdown(report(rows, { rpc: "https://base-mainnet.example/v2/SECRETKEY" }));
+  const md = formatMarkdown(report(rows, { rpc: "https://base-mainnet.example/v2/SECRETKEY", errorLimit: { kind: "count", value: 1 } }));
   const lines = md.split("\n");
 
   it("starts with a title and the verdict, and ends with a newline", () => {
@@ -155,6 +189,7 @@ describe("formatMarkdown", () => {
     expect(md).toContain("| Chain | 8453 at block 123456 |");
     expect(md).toContain("| Oracle | `0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4` |");
     expect(md).toContain("| Decision flips | 1 (1 pass→fail, 0 fail→pass) |");
+    expect(md).toContain("| Unverified | 1 of 4 agents (25%): error 1, missing-attestation 0; limit --max-errors 1 |");
     expect(md).toContain("| RPC | https://base-mainnet.example/… |");
     expect(md).not.toContain("SECRETKEY");
   });
@@ -198,6 +233,14 @@ describe("formatMarkdown", () => {
     expect(empty).toContain("| Triage | 10 listed, 2 signed fetches, 8 saved |");
     expect(empty).toContain("| Triage audit | 5% sampled, 0 listing contradictions |");
     expect(empty).toContain("No agents scanned.");
-    expect(empty).toContain("**OK: no decision flip, no invalid attestation (exit 0)**");
+    expect(empty).toContain("**FAILED: no agent was scanned, so nothing was verified (exit 4)**");
+    expect(empty).toContain("| Unverified | 0 of 0 agents: error 0, missing-attestation 0; limit --max-errors 1% (at most 0) — EXCEEDED |");
+  });
+
+  it("gives the exit-4 verdict and the reason in the Markdown too", () => {
+    const failed = formatMarkdown(report([errorRow("1"), row({ agentId: "2" })]));
+    expect(failed.split("\n")[2]).toBe(
+      "**FAILED: 1 of 2 agents (50%) could not be verified (error 1, missing-attestation 0); limit --max-errors 1% (at most 0) (exit 4)**",
+    );
   });
 });

@@ -10,7 +10,9 @@ import { ConfigurationError } from "../../src/errors";
 import { errorRow, failToPass, invalid, passToFail, report, row } from "./report-fixture";
 
 const REAL = ["--rpc", "http://127.0.0.1:1/rpc", "--api", "http://127.0.0.1:2"];
-const CLEAN = report([row({ agentId: "1" }), errorRow("2")]);
+const CLEAN = report([row({ agentId: "1" }), row({ agentId: "2" })]);
+/** Every agent in error: nothing was verified. */
+const ALL_ERRORS = report([errorRow("1"), errorRow("2"), errorRow("3")]);
 const FLIPPED = report([row({ agentId: "1" }), passToFail("2")]);
 const NOW = new Date("2026-11-22T12:00:00Z");
 
@@ -113,6 +115,10 @@ describe("main: usage errors", () => {
     [["drift", "--gate", "0xnope"], /^trustgate: Invalid --gate "0xnope"/],
     [["drift", "--jwks", "/nonexistent/jwks.json"], /^trustgate: Cannot read --jwks file/],
     [["drift", "--json", "/nonexistent-dir/report.json"], /^trustgate: --json \/nonexistent-dir\/report\.json: directory "\/nonexistent-dir" does not exist/],
+    [["drift", "--max-errors", "150%"], /^trustgate: --max-errors must be a count .* or a percentage of the scanned agents from 0% to 100% .*, got "150%" \(above 100%\)\n$/],
+    [["drift", "--max-errors=-3"], /^trustgate: --max-errors must be a count \(an integer >= 0, e\.g\. 10\).*, got "-3"\n$/],
+    [["drift", "--max-errors", "-3"], /^trustgate: Option --max-errors needs a value \(to give a value starting with "-", write --max-errors=-3\)\n$/],
+    [["drift", "--max-errors", "lots"], /^trustgate: --max-errors must be a count .*, got "lots"\n$/],
   ])("%j exits 2 with one line and never starts a scan", async (argv, message) => {
     const h = harness();
     const run = fakeRun(CLEAN);
@@ -157,9 +163,42 @@ describe("main: a run", () => {
     ["a pass→fail flip", report([passToFail("1")]), 3],
     ["a fail→pass flip", report([failToPass("1")]), 3],
     ["an invalid attestation", report([invalid("1")]), 3],
-    ["errors and in-sync rows only", CLEAN, 0],
+    ["in-sync rows only", CLEAN, 0],
+    ["errors within the limit", report([row({ agentId: "1" }), errorRow("2")], { errorLimit: { kind: "count", value: 1 } }), 0],
+    ["errors over the limit", report([row({ agentId: "1" }), errorRow("2")]), 4],
+    ["every agent in error", ALL_ERRORS, 4],
+    ["a flip and errors over the limit (4 wins over 3)", report([passToFail("1"), errorRow("2")]), 4],
+    ["no agent scanned", report([]), 4],
   ])("exits with the report's code for %s", async (_, result, code) => {
     expect(await main(["drift", ...REAL, "--all"], harness().io, deps(fakeRun(result)))).toBe(code);
+  });
+
+  it("exits 4 when nothing was verified, and says why on the last line, even with --quiet or --json -", async () => {
+    const h = harness();
+    expect(await main(["drift", ...REAL, "--all"], h.io, deps(fakeRun(ALL_ERRORS)))).toBe(4);
+    expect(h.stdout().trimEnd().split("\n").at(-1)).toBe(
+      "FAILED: 3 of 3 agents (100%) could not be verified (error 3, missing-attestation 0); limit --max-errors 1% (at most 0) (exit 4)",
+    );
+    const quiet = harness();
+    expect(await main(["drift", ...REAL, "--all", "--quiet"], quiet.io, deps(fakeRun(ALL_ERRORS)))).toBe(4);
+    expect(quiet.stdout()).toMatch(/^3 agents checked[\s\S]*FAILED: 3 of 3 agents \(100%\)[^\n]*\(exit 4\)\n$/);
+    const json = harness();
+    expect(await main(["drift", ...REAL, "--all", "--json", "-"], json.io, deps(fakeRun(ALL_ERRORS)))).toBe(4);
+    const parsed = JSON.parse(json.stdout()) as DriftReport;
+    expect(parsed.summary.unverified).toEqual({ count: 3, fraction: 1, limit: { kind: "percent", value: 1 }, allowed: 0, exceeded: true });
+    expect(json.stderr()).toContain("FAILED: 3 of 3 agents (100%) could not be verified");
+  });
+
+  it("passes --max-errors to runDrift (default 1%)", async () => {
+    const given = fakeRun(CLEAN);
+    await main(["drift", ...REAL, "--all", "--max-errors", "2.5%"], harness().io, deps(given));
+    expect(given.mock.calls[0]![0].maxErrors).toEqual({ kind: "percent", value: 2.5 });
+    const count = fakeRun(CLEAN);
+    await main(["drift", ...REAL, "--all", "--max-errors", "10"], harness().io, deps(count));
+    expect(count.mock.calls[0]![0].maxErrors).toEqual({ kind: "count", value: 10 });
+    const byDefault = fakeRun(CLEAN);
+    await main(["drift", ...REAL, "--all"], harness().io, deps(byDefault));
+    expect(byDefault.mock.calls[0]![0].maxErrors).toEqual({ kind: "percent", value: 1 });
   });
 
   it("with --json -, prints only the JSON report on stdout (parseable) and the summary on stderr", async () => {

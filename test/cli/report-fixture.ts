@@ -2,6 +2,7 @@
  * Hand-built drift rows and reports for the command-line tests.
  */
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
+import type { ErrorLimit } from "../../src/drift/error-limit";
 import { buildReport } from "../../src/drift/report";
 import type { DriftReport, DriftRow, EncodingCheck, TriageSummary } from "../../src/drift/types";
 
@@ -74,8 +75,11 @@ export const CONSISTENT: EncodingCheck = {
   observed: { developing: [2] },
 };
 
-/** A report over `rows` (rows kept in the given order, summary computed from them). */
-export function report(rows: DriftRow[], extra: { encoding?: EncodingCheck; triage?: TriageSummary; rpc?: string } = {}): DriftReport {
+/** A report over `rows` (rows kept in the given order, summary computed from them; default error limit 1 %). */
+export function report(
+  rows: DriftRow[],
+  extra: { encoding?: EncodingCheck; triage?: TriageSummary; rpc?: string; errorLimit?: ErrorLimit } = {},
+): DriftReport {
   const built = buildReport(rows, {
     source: {
       rpc: extra.rpc ?? "http://127.0.0.1:8545",
@@ -89,6 +93,7 @@ export function report(rows: DriftRow[], extra: { encoding?: EncodingCheck; tria
     maxAgeSeconds: 36 * 3600,
     encoding: extra.encoding ?? CONSISTENT,
     ...(extra.triage ? { triage: extra.triage } : {}),
+    ...(extra.errorLimit ? { errorLimit: extra.errorLimit } : {}),
     generatedAt: new Date(GENERATED_AT),
   });
   return { ...built, agents: rows };
