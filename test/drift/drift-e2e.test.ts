@@ -11,6 +11,7 @@ import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
 import { startEmbeddedDriftEnvironment, type EmbeddedDriftEnvironment } from "../../src/devnet/embedded-drift";
 import { DRIFT_STATUSES, type DriftReport } from "../../src/drift/types";
 import { scanAllAgents } from "../../src/drift/scan-all";
+import { startScriptedServer, type ScriptedServer } from "../sdk/helpers/scripted-server";
 
 /** Runs the real command line in process and captures its streams. */
 async function cli(argv: string[], env: Record<string, string> = {}) {
@@ -49,8 +50,17 @@ describe("trustgate drift on the embedded default", () => {
     );
     expect(row.decision.flipped).toBe(true);
     expect(Object.keys(report.summary).sort()).toEqual(
-      ["agents", "byStatus", "encoding", "flips", "newestUpdatedAt", "oldestUpdatedAt", "triage"].sort(),
+      ["agents", "byStatus", "encoding", "flips", "newestUpdatedAt", "oldestUpdatedAt", "triage", "unverified"].sort(),
     );
+    // The scenario's one error and five missing attestations stay within the default 1 %: exit 3, not 4.
+    const unverified = report.summary.byStatus.error + report.summary.byStatus["missing-attestation"];
+    expect(report.summary.unverified).toEqual({
+      count: unverified,
+      fraction: unverified / report.summary.agents,
+      limit: { kind: "percent", value: 1 },
+      allowed: Math.floor(report.summary.agents / 100),
+      exceeded: false,
+    });
     const stale = report.agents.filter((r) => r.status === "stale-onchain");
     expect(new Set(stale.map((r) => r.chain))).toEqual(new Set(["polygon"]));
   });
@@ -104,11 +114,78 @@ describe("trustgate drift against explicit endpoints", () => {
     const second = await cli([...endpoints(env), "--agents", agents.join(","), "--concurrency", "1", "--rate", "10000", "--json", join(dir, "b.json")]);
     env.service.clearFaults();
     const b = JSON.parse(readFileSync(join(dir, "b.json"), "utf8")) as DriftReport;
-    expect(second.code).toBe(0);
+    // At least one of 4 agents unverified is more than the default 1 %: the run fails loud (exit 4).
+    expect(second.code).toBe(4);
     expect(b.summary.agents).toBe(4);
     expect(b.summary.byStatus.error + b.summary.byStatus["in-sync"]).toBe(4);
     expect(b.summary.byStatus.error).toBeGreaterThanOrEqual(1);
+    expect(b.summary.unverified).toMatchObject({ count: b.summary.byStatus.error, limit: { kind: "percent", value: 1 }, allowed: 0, exceeded: true });
     expect(b.agents.find((r) => r.status === "error")!.reason).toContain("service request failed");
+    expect(second.stdout).toContain(`FAILED: ${b.summary.byStatus.error} of 4 agents`);
+  });
+
+  it("exits 4, not 0, when the service answers 500 for every agent; --max-errors can allow it", async () => {
+    const agents = env.served.agents.slice(0, 4).map((a) => `${a.chain}:${a.agentId}:${a.registry}`).join(",");
+    const dir = mkdtempSync(join(tmpdir(), "drift-"));
+    env.service.injectFault({ kind: "status-500", path: "/api/trust-check" }); // every request, until cleared
+    try {
+      const failed = await cli([...endpoints(env), "--agents", agents, "--rate", "10000", "--json", join(dir, "500.json")]);
+      expect(failed.code).toBe(4);
+      expect(failed.stdout.trimEnd().split("\n").at(-1)).toBe(
+        "FAILED: 4 of 4 agents (100%) could not be verified (error 4, missing-attestation 0); limit --max-errors 1% (at most 0) (exit 4)",
+      );
+      const report = JSON.parse(readFileSync(join(dir, "500.json"), "utf8")) as DriftReport;
+      expect(report.summary.byStatus.error).toBe(4);
+      expect(report.summary.unverified).toEqual({ count: 4, fraction: 1, limit: { kind: "percent", value: 1 }, allowed: 0, exceeded: true });
+      for (const row of report.agents) expect(row.reason).toMatch(/^service request failed: .*500/);
+
+      const allowed = await cli([...endpoints(env), "--agents", agents, "--rate", "10000", "--max-errors", "4", "--quiet"]);
+      expect(allowed.code).toBe(0);
+      expect(allowed.stdout).toContain("unverified:       4 of 4 agents (100%): error 4, missing-attestation 0; limit --max-errors 4\n");
+    } finally {
+      env.service.clearFaults();
+    }
+  });
+
+  describe("against a service that answers something else", () => {
+    let server: ScriptedServer | undefined;
+    afterAll(async () => server?.close());
+
+    it("exits 4 when every trust-check answers an HTML page with 200", async () => {
+      server = await startScriptedServer(() => ({
+        status: 200,
+        headers: { "content-type": "text/html; charset=utf-8" },
+        text: "<!doctype html><html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>",
+      }));
+      const agents = env.served.agents.slice(0, 3).map((a) => `${a.chain}:${a.agentId}:${a.registry}`).join(",");
+      const dir = mkdtempSync(join(tmpdir(), "drift-"));
+      const { code, stdout } = await cli([
+        "--rpc", env.rpcUrl, "--oracle", env.oracle, "--api", server.url, "--jwks", env.jwksUrl, "--issuer", env.issuer,
+        "--agents", agents, "--rate", "10000", "--json", join(dir, "html.json"),
+      ]);
+      expect(code).toBe(4);
+      expect(stdout).toContain("FAILED: 3 of 3 agents (100%) could not be verified (error 3, missing-attestation 0)");
+      expect(server.requests.length).toBeGreaterThanOrEqual(3);
+      expect(server.requests.every((r) => r.url.startsWith("/api/trust-check?"))).toBe(true);
+      const report = JSON.parse(readFileSync(join(dir, "html.json"), "utf8")) as DriftReport;
+      expect(report.summary.unverified).toMatchObject({ count: 3, exceeded: true });
+      for (const row of report.agents) {
+        expect(row.status).toBe("error");
+        expect(row.reason).toMatch(/^service request failed: .*(JSON|HTML)/i);
+      }
+    });
+
+    it("exits 4 when an --all scan finds no agent at all (an empty listing)", async () => {
+      await server?.close();
+      server = await startScriptedServer(() => ({ json: { agents: [], nextCursor: null } }));
+      const { code, stdout } = await cli([
+        "--rpc", env.rpcUrl, "--oracle", env.oracle, "--api", server.url, "--jwks", env.jwksUrl, "--all", "--rate", "10000",
+      ]);
+      expect(code).toBe(4);
+      expect(stdout).toContain("0 agents checked");
+      expect(stdout.trimEnd().split("\n").at(-1)).toBe("FAILED: no agent was scanned, so nothing was verified (exit 4)");
+      expect(server.requests.map((r) => r.url.split("?")[0])).toEqual(["/api/agents"]);
+    });
   });
 
   it("--gate evaluates a deployed TrustGated's own policy (its sybil limit refuses what a threshold admits)", async () => {
