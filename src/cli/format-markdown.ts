@@ -1,6 +1,7 @@
 /**
  * The drift report as a Markdown document (for a pull request, an issue or a CI job summary): the verdict,
- * a summary table, counts per status, and every row.
+ * a summary table, counts per status, and every row (with when the attested score was computed and whether
+ * that was after the on-chain refresh).
  *
  * The RPC URL is shown as its origin only: providers put API keys in the path.
  *
@@ -10,7 +11,7 @@ import { sortRows } from "../drift/report.js";
 import { DRIFT_STATUSES, type DriftReport } from "../drift/types.js";
 import { formatDuration } from "./duration.js";
 import { formatEncoding, formatFlips, formatUnverified, formatVerdict } from "./format-summary.js";
-import { NONE, agentCell, deltaCell, flipCell } from "./row-cells.js";
+import { NONE, agentCell, deltaCell, flipCell, refreshCell } from "./row-cells.js";
 
 /**
  * Formats a report as Markdown.
@@ -69,8 +70,8 @@ export function formatMarkdown(report: DriftReport): string {
     lines.push("No agents scanned.");
   } else {
     lines.push(
-      "| Status | Flip | Agent | On-chain | Tier | Sybil | Updated | Attested | Tier | Sybil | Δ | Reason |",
-      "|---|---|---|--:|---|---|---|--:|---|---|--:|---|",
+      "| Status | Flip | Agent | On-chain | Tier | Sybil | Updated | Attested | Tier | Sybil | Δ | Computed | vs. refresh | Reason |",
+      "|---|---|---|--:|---|---|---|--:|---|---|--:|---|---|---|",
       ...rows.map((row) =>
         [
           row.status,
@@ -84,6 +85,8 @@ export function formatMarkdown(report: DriftReport): string {
           row.attested?.tier ?? NONE,
           row.attested?.sybilSeverity ?? NONE,
           deltaCell(row),
+          row.attestedComputedAt ?? NONE,
+          refreshCell(row),
           row.reason ?? "",
         ]
           .map((cell, i) => (i === 2 ? cell : escapeCell(cell)))

@@ -43,6 +43,19 @@ export function deltaCell(row: DriftRow): string {
 }
 
 /**
+ * Whether the attested score was computed after the last on-chain refresh: `after` (a difference is a
+ * change since the refresh), `not after` (the chain should carry that computation already), `-` when
+ * either time is unknown.
+ *
+ * @param row - The row.
+ * @returns The cell.
+ */
+export function refreshCell(row: DriftRow): string {
+  if (row.computedAfterRefresh === null || row.computedAfterRefresh === undefined) return NONE;
+  return row.computedAfterRefresh ? "after" : "not after";
+}
+
+/**
  * How old a time was at another: `1d 12h`, or `in 5m` for a time after it, or `-` when unknown.
  *
  * @param iso - ISO-8601 time of the record.

@@ -6,6 +6,10 @@
  * on-chain (score, tier) pairs contradict the encoding in use. Everything that decodes codes takes a
  * {@link TrustEncoding}, so the assumption can be replaced in one place.
  *
+ * The service states "no sybil signal" as `null` (in the API and in signed attestations); older material
+ * and the kit's first version said `none`. Both read as the name `none` here ({@link normalizeSybilSeverity},
+ * {@link sybilSeverityCode}), so a `null` compares equal to the code of `none` (0 under the default encoding).
+ *
  * @packageDocumentation
  */
 import { InvalidArgumentError } from "../errors.js";
@@ -87,16 +91,31 @@ export function tierCode(name: string, encoding: TrustEncoding = DEFAULT_TRUST_E
   return code;
 }
 
+/** The sybil severity name that stands for "no sybil signal" (the service's `null`). */
+export const NO_SYBIL_SIGNAL: SybilSeverityName = "none";
+
 /**
- * The on-chain code of a sybil severity name under an encoding.
+ * A sybil severity as the service states it, in the kit's vocabulary: `null` (no sybil signal, what the
+ * service signs) and the legacy `none` both become `none`; any other name is trimmed and lowercased (it may
+ * still be unknown to the encoding).
  *
- * @param name - Sybil severity name (case-insensitive).
+ * @param value - The service's value.
+ * @returns The name to compare with a decoded on-chain severity.
+ */
+export function normalizeSybilSeverity(value: string | null): string {
+  return value === null ? NO_SYBIL_SIGNAL : value.trim().toLowerCase();
+}
+
+/**
+ * The on-chain code of a sybil severity under an encoding.
+ *
+ * @param name - Sybil severity name (case-insensitive), or `null` for no sybil signal (the code of `none`).
  * @param encoding - The encoding in use.
  * @returns The code.
  * @throws {@link InvalidArgumentError} for an unknown name.
  */
-export function sybilSeverityCode(name: string, encoding: TrustEncoding = DEFAULT_TRUST_ENCODING): number {
-  const code = encoding.sybilSeverities.indexOf(name.toLowerCase() as SybilSeverityName);
+export function sybilSeverityCode(name: string | null, encoding: TrustEncoding = DEFAULT_TRUST_ENCODING): number {
+  const code = encoding.sybilSeverities.indexOf(normalizeSybilSeverity(name) as SybilSeverityName);
   if (code < 0) {
     throw new InvalidArgumentError(`Unknown sybil severity "${name}"`, {
       details: `Known: ${encoding.sybilSeverities.join(", ")}`,

@@ -2,9 +2,18 @@
  * One agent's comparison: its on-chain record against what the service says now, turned into a report
  * row with a status, the decision on each side and a reason.
  *
+ * "Drift since the last refresh": the oracle is refreshed nightly, and a record's `updatedAt` is that
+ * refresh. When the service computed the attested score after it, a difference is a change since the last
+ * refresh (expected; the next refresh should carry it). When the attested score was computed at or before
+ * the on-chain `updatedAt`, the chain should already carry that computation: a difference then means chain
+ * and service disagree about the same computation, which is more alarming, and the reason says so first.
+ *
+ * A `null` sybil severity from the service (no sybil signal) reads as `none`, the same as the legacy name,
+ * and so compares equal to the on-chain code of `none` (0 under the default encoding).
+ *
  * @packageDocumentation
  */
-import { sybilSeverityCode as codeOfSybil, type TrustEncoding } from "../config/encodings.js";
+import { normalizeSybilSeverity, sybilSeverityCode as codeOfSybil, type TrustEncoding } from "../config/encodings.js";
 import type { TrustRecordResult } from "../oracle/records.js";
 import { decide, type DecisionRule } from "./decision.js";
 import type { AttestedSide, DriftRow, DriftStatus, OnchainSide } from "./types.js";
@@ -34,8 +43,15 @@ export type ServiceOutcome =
 export interface ServiceData {
   readonly score: number;
   readonly tier: string;
-  readonly sybilSeverity: string;
+  /** Sybil severity name; `null` when the service has no sybil signal (read as `none`). */
+  readonly sybilSeverity: string | null;
+  /** Issue time of the data (the verdict's `issuedAt`, or the listing's time). */
   readonly at: Date;
+  /**
+   * When the service computed the score: the signed `issuedAt` of a v2 attestation, or the listing's
+   * `updatedAt`; `null` or absent when unknown (a v1 attestation, a listing without times).
+   */
+  readonly computedAt?: Date | null;
 }
 
 /** Everything a comparison needs besides the two sides. */
@@ -73,7 +89,7 @@ export function compareAgent(
     ? {
         score: serviceData.score,
         tier: serviceData.tier,
-        sybilSeverity: serviceData.sybilSeverity,
+        sybilSeverity: normalizeSybilSeverity(serviceData.sybilSeverity),
         attestedAt: serviceData.at.toISOString(),
         kid: service.kind === "verified" ? service.kid : null,
       }
@@ -108,8 +124,10 @@ export function compareAgent(
     flipped: onchainDecision !== null && attestedDecision !== null && onchainDecision !== attestedDecision,
   };
   const scoreDelta = onchainSide && attested ? attested.score - onchainSide.score : null;
+  const computedAt = serviceData ? knownTime(serviceData.computedAt) : null;
+  const refresh = { computedAt, after: computedAfterRefresh(computedAt, onchain.ok && onchainSide ? onchain.updatedAtSeconds : null) };
 
-  const { status, reason } = classify(onchain, onchainSide, service, attested, context, nowSeconds);
+  const { status, reason } = classify(onchain, onchainSide, service, attested, refresh, context, nowSeconds);
   const row: DriftRow = {
     chain: subject.chain,
     chainId: subject.chainId,
@@ -118,6 +136,8 @@ export function compareAgent(
     status,
     onchain: onchainSide,
     attested,
+    attestedComputedAt: computedAt ? computedAt.toISOString() : null,
+    computedAfterRefresh: refresh.after,
     scoreDelta,
     decision,
     ...(reason ? { reason } : {}),
@@ -130,6 +150,7 @@ function classify(
   onchainSide: OnchainSide | null,
   service: ServiceOutcome,
   attested: AttestedSide | null,
+  refresh: { readonly computedAt: Date | null; readonly after: boolean | null },
   context: CompareContext,
   nowSeconds: number,
 ): { status: DriftStatus; reason?: string } {
@@ -151,11 +172,40 @@ function classify(
   const differences: string[] = [];
   if (onchainSide.score !== attested.score) differences.push(`score ${onchainSide.score} → ${attested.score}`);
   if (onchainSide.tier !== attested.tier.toLowerCase()) differences.push(`tier ${onchainSide.tier} → ${attested.tier}`);
-  if (onchainSide.sybilSeverity !== attested.sybilSeverity.toLowerCase()) {
+  if (onchainSide.sybilSeverity !== attested.sybilSeverity) {
     differences.push(`sybil ${onchainSide.sybilSeverity} → ${attested.sybilSeverity}`);
   }
-  if (differences.length > 0) return { status: "drifted", reason: differences.join(", ") };
-  return { status: "in-sync" };
+  if (differences.length === 0) return { status: "in-sync" };
+  const listed = differences.join(", ");
+  if (refresh.after === true) return { status: "drifted", reason: `${listed} (changed since the last refresh)` };
+  if (refresh.after === false) {
+    return {
+      status: "drifted",
+      reason:
+        `chain and service disagree about the same computation: ${listed} ` +
+        `(attested score computed ${refresh.computedAt!.toISOString()}, not after the on-chain refresh ${onchainSide.updatedAt})`,
+    };
+  }
+  return { status: "drifted", reason: listed };
+}
+
+/**
+ * Whether the service computed the attested score after the on-chain record was written (the last refresh),
+ * compared in whole seconds as the chain stores them.
+ *
+ * @param computedAt - When the service computed the attested score, if known.
+ * @param updatedAtSeconds - The on-chain record's `updatedAt` (Unix seconds), if there is a record.
+ * @returns True when computed strictly after it, false when at or before it, `null` when either is unknown.
+ */
+export function computedAfterRefresh(computedAt: Date | null | undefined, updatedAtSeconds: number | null | undefined): boolean | null {
+  const known = knownTime(computedAt);
+  if (known === null || updatedAtSeconds === null || updatedAtSeconds === undefined) return null;
+  return Math.floor(known.getTime() / 1000) > updatedAtSeconds;
+}
+
+/** A usable time, or `null` for an absent or invalid one (the Unix epoch stands for "no time" in listings). */
+function knownTime(time: Date | null | undefined): Date | null {
+  return time instanceof Date && Number.isFinite(time.getTime()) && time.getTime() > 0 ? time : null;
 }
 
 function describeOnchain(record: Extract<TrustRecordResult, { ok: true }>): OnchainSide {
@@ -167,7 +217,7 @@ function describeOnchain(record: Extract<TrustRecordResult, { ok: true }>): Onch
   };
 }
 
-function sybilCode(name: string, encoding: TrustEncoding): number | undefined {
+function sybilCode(name: string | null, encoding: TrustEncoding): number | undefined {
   try {
     return codeOfSybil(name, encoding);
   } catch {
@@ -197,6 +247,8 @@ export function errorRow(subject: RowSubject, reason: string): DriftRow {
     status: "error",
     onchain: null,
     attested: null,
+    attestedComputedAt: null,
+    computedAfterRefresh: null,
     scoreDelta: null,
     decision: { onchain: null, attested: null, flipped: false },
     reason,

@@ -6,6 +6,7 @@
  */
 import { agentKey } from "../agent-key.js";
 import { chainSlugOf, resolveChain } from "../config/chains.js";
+import { normalizeSybilSeverity } from "../config/encodings.js";
 import { DEFAULT_REGISTRY } from "../config/service.js";
 import { listOracleKeys } from "../oracle/events.js";
 import { parseServiceTime } from "../attestation/time.js";
@@ -80,7 +81,8 @@ export async function scanAllAgents(options: ScanAllOptions): Promise<ScanAllRes
       listed: {
         score: item.score,
         ...(item.tier ? { tier: item.tier } : {}),
-        ...(item.sybilSeverity ? { sybilSeverity: item.sybilSeverity } : {}),
+        // null is the service's "no sybil signal" (read as none); an absent or empty field leaves the listing incomplete.
+        ...(item.sybilSeverity === null ? { sybilSeverity: null } : item.sybilSeverity ? { sybilSeverity: item.sybilSeverity } : {}),
         ...(at ? { at } : {}),
       },
     });
@@ -157,7 +159,8 @@ export async function scanAllAgents(options: ScanAllOptions): Promise<ScanAllRes
     if (
       listing.score !== outcome.data.score ||
       (listing.tier !== undefined && listing.tier.toLowerCase() !== outcome.data.tier.toLowerCase()) ||
-      (listing.sybilSeverity !== undefined && listing.sybilSeverity.toLowerCase() !== outcome.data.sybilSeverity.toLowerCase())
+      (listing.sybilSeverity !== undefined &&
+        normalizeSybilSeverity(listing.sybilSeverity) !== normalizeSybilSeverity(outcome.data.sybilSeverity))
     ) {
       listingContradictions++;
     }
@@ -183,5 +186,12 @@ export async function scanAllAgents(options: ScanAllOptions): Promise<ScanAllRes
 
 function completeListing(listed: Partial<ServiceData> | null): ServiceData | null {
   if (!listed || listed.score === undefined || listed.tier === undefined || listed.sybilSeverity === undefined) return null;
-  return { score: listed.score, tier: listed.tier, sybilSeverity: listed.sybilSeverity, at: listed.at ?? new Date(0) };
+  return {
+    score: listed.score,
+    tier: listed.tier,
+    sybilSeverity: listed.sybilSeverity,
+    at: listed.at ?? new Date(0),
+    // The listing's updatedAt is when the service last scored the agent.
+    computedAt: listed.at ?? null,
+  };
 }

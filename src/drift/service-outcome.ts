@@ -88,14 +88,30 @@ export async function fetchServiceOutcome(
   });
   if (policy.stats) policy.stats.verifyMs += performance.now() - verifying;
   if (!result.valid) return { kind: "invalid", reason: result.reason, message: result.message };
+  const sybil: unknown = body.sybilSeverity;
   return {
     kind: "verified",
     kid: result.kid ?? "",
     data: {
       score: body.score,
       tier: String(body.tier),
-      sybilSeverity: String(body.sybilSeverity),
+      // null: the service has no sybil signal (read as none). Anything else keeps its name, known or not.
+      sybilSeverity: sybil === null ? null : String(sybil),
       at: result.issuedAt ?? policy.now?.() ?? new Date(),
+      computedAt: computedAtOf(result),
     },
   };
+}
+
+/**
+ * When the service computed the attested score: in a v2 signed block, `issuedAt` is the computation time
+ * (`verifiedAt` is the signing time), and the verdict exposes it as `issuedAt`. A v1 block's time is the
+ * signing time, so the computation time is unknown there.
+ *
+ * @param result - A valid verdict.
+ * @returns The computation time, or `null` when the verdict does not tell it.
+ */
+export function computedAtOf(result: { readonly version?: string | undefined; readonly payload?: Record<string, unknown> | undefined; readonly issuedAt?: Date | undefined }): Date | null {
+  if (result.version !== "v2" || result.payload?.issuedAt === undefined) return null;
+  return result.issuedAt ?? null;
 }

@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import { sybilSeverityCode, type TrustEncoding } from "../config/encodings.js";
+import { normalizeSybilSeverity, sybilSeverityCode, type TrustEncoding } from "../config/encodings.js";
 import type { TrustRecordResult } from "../oracle/records.js";
 import type { ServiceData } from "./compare.js";
 import type { DecisionRule } from "./decision.js";
@@ -51,7 +51,8 @@ export const DEFAULT_TRIAGE_MARGIN = 2;
  * Decides whether an agent needs a signed attestation.
  *
  * @param key - The agent's key (`chain:registry:id`), for the audit sample.
- * @param listed - What the listing says (`null` when the agent is not listed).
+ * @param listed - What the listing says (`null` when the agent is not listed). A `null` sybil severity is the
+ *   service's "no sybil signal" and matches the on-chain `none`; an absent one makes the listing incomplete.
  * @param onchain - The oracle read.
  * @param options - Rule, limits, encoding, audit settings.
  * @returns Why to fetch, or `null` when the listing suffices.
@@ -72,7 +73,7 @@ export function triageReason(
   if (
     listed.score !== onchain.score ||
     listed.tier.toLowerCase() !== (onchain.tier ?? "") ||
-    listed.sybilSeverity.toLowerCase() !== (onchain.sybilSeverity ?? "")
+    normalizeSybilSeverity(listed.sybilSeverity) !== (onchain.sybilSeverity ?? "")
   ) {
     return "mismatch";
   }
@@ -113,7 +114,7 @@ export function auditPick(key: string, seed: number, fraction: number): boolean 
   return (hash >>> 0) / 0x1_0000_0000 < fraction;
 }
 
-function safeSybilCode(name: string | undefined, encoding: TrustEncoding): number | undefined {
+function safeSybilCode(name: string | null | undefined, encoding: TrustEncoding): number | undefined {
   if (name === undefined) return undefined;
   try {
     return sybilSeverityCode(name, encoding);

@@ -42,6 +42,7 @@ export interface OnchainSide {
 export interface AttestedSide {
   readonly score: number;
   readonly tier: string;
+  /** Sybil severity name; the service's `null` (no sybil signal) is shown as `none`. */
   readonly sybilSeverity: string;
   /** ISO-8601 time the service signed (or listed) the data. */
   readonly attestedAt: string;
@@ -68,6 +69,19 @@ export interface DriftRow {
   readonly status: DriftStatus;
   readonly onchain: OnchainSide | null;
   readonly attested: AttestedSide | null;
+  /**
+   * ISO-8601 time the service computed the attested score: the signed `issuedAt` of a v2 attestation, or the
+   * listing's `updatedAt` for a row compared with the listing (`attested.kid` null); `null` when unknown (no
+   * attested data, a v1 attestation, a listing without times).
+   */
+  readonly attestedComputedAt: string | null;
+  /**
+   * Whether the attested score was computed after the on-chain record's `updatedAt` (the last nightly
+   * refresh), in whole seconds: `true` means a difference is a change since the last refresh; `false` means
+   * the chain should already carry that computation, so a difference is a disagreement about the same
+   * computation; `null` when either time is unknown.
+   */
+  readonly computedAfterRefresh: boolean | null;
   /** attested score − on-chain score, when both are known. */
   readonly scoreDelta: number | null;
   readonly decision: DecisionPair;

@@ -17,6 +17,8 @@ export function row(overrides: Partial<DriftRow> & { agentId: string }): DriftRo
     status: "in-sync",
     onchain: { score: 60, tier: "developing", sybilSeverity: "none", updatedAt: "2026-11-22T03:00:00.000Z" },
     attested: { score: 60, tier: "developing", sybilSeverity: "none", attestedAt: "2026-11-22T11:59:00.000Z", kid: "rnwy-trust-v2" },
+    attestedComputedAt: null,
+    computedAfterRefresh: null,
     scoreDelta: 0,
     decision: { onchain: true, attested: true, flipped: false },
     ...overrides,

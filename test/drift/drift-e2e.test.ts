@@ -46,7 +46,7 @@ describe("trustgate drift on the embedded default", () => {
     expect(report.summary.triage!.fetchesSaved).toBeGreaterThan(report.summary.triage!.signedFetches);
     const row = report.agents[0]!;
     expect(Object.keys(row).sort()).toEqual(
-      ["agentId", "attested", "chain", "chainId", "decision", "onchain", "reason", "registry", "scoreDelta", "status"].sort(),
+      ["agentId", "attested", "attestedComputedAt", "chain", "chainId", "computedAfterRefresh", "decision", "onchain", "reason", "registry", "scoreDelta", "status"].sort(),
     );
     expect(row.decision.flipped).toBe(true);
     expect(Object.keys(report.summary).sort()).toEqual(
@@ -221,6 +221,51 @@ describe("trustgate drift against explicit endpoints", () => {
     await cli([...endpoints(env), "--agents", spec, "--threshold", "30", "--rate", "10000", "--json", join(dir, "t.json")]);
     const byThreshold = JSON.parse(readFileSync(join(dir, "t.json"), "utf8")) as DriftReport;
     expect(byThreshold.agents[0]!.decision).toEqual({ onchain: true, attested: true, flipped: false });
+  });
+
+  it("reads a listing's null sybil severity as none: the same triage and rows as a listing that says none", async () => {
+    const api = createTrustApiClient({ baseUrl: env.apiUrl, rateLimit: false });
+    const listing = (none: string | null) =>
+      ({
+        ...api,
+        async *iterateAgents() {
+          for (const agent of env.served.agents) {
+            yield {
+              agentId: agent.agentId,
+              chain: agent.chain,
+              registry: agent.registry,
+              score: agent.score,
+              tier: agent.tier,
+              sybilSeverity: agent.sybilSeverity === "none" ? none : agent.sybilSeverity,
+              updatedAt: agent.updatedAt.toISOString(),
+            };
+          }
+        },
+      }) as typeof api;
+    const scan = (none: string | null) =>
+      scanAllAgents({
+        chain: createPublicClient({ transport: http(env.rpcUrl) }),
+        oracle: env.oracle,
+        api: listing(none),
+        attestations: { issuer: env.issuer, jwks: createJwksResolver({ url: env.jwksUrl }) },
+        rule: { kind: "threshold", threshold: 51 },
+        maxAgeSeconds: 10 * 86_400,
+        encoding: DEFAULT_TRUST_ENCODING,
+        concurrency: 8,
+        auditFraction: 0,
+        seed: 3,
+      });
+    const withNone = await scan("none");
+    const withNull = await scan(null);
+    expect(env.served.agents.filter((a) => a.sybilSeverity === "none").length).toBeGreaterThan(100);
+    expect(withNull.triage.reasons["incomplete-listing"]).toBeUndefined();
+    expect(withNull.triage.reasons).toEqual(withNone.triage.reasons);
+    expect(withNull.triage.fetchesSaved).toBe(withNone.triage.fetchesSaved);
+    const statuses = (rows: typeof withNone.rows) => rows.map((r) => `${r.chain}:${r.agentId}:${r.registry} ${r.status} ${r.attested?.sybilSeverity}`).sort();
+    expect(statuses(withNull.rows)).toEqual(statuses(withNone.rows));
+    const listedNone = withNull.rows.filter((r) => r.attested?.kid === null && r.attested.sybilSeverity === "none");
+    expect(listedNone.length).toBeGreaterThan(100);
+    for (const row of listedNone) expect(row.status).toBe("in-sync");
   });
 
   it("catches a listing that lies: its scores match the chain, the signed attestations do not", async () => {

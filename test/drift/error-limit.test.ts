@@ -27,6 +27,8 @@ function rowOf(status: DriftStatus, i: number, flipped = false): DriftRow {
     status,
     onchain: null,
     attested: null,
+    attestedComputedAt: null,
+    computedAfterRefresh: null,
     scoreDelta: null,
     decision: { onchain: flipped ? true : null, attested: flipped ? false : null, flipped },
   };
