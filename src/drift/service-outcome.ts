@@ -6,7 +6,7 @@
  */
 import type { TrustApiClient } from "../api/client.js";
 import type { JwksResolver } from "../attestation/jwks.js";
-import { verifyTrustAttestation } from "../attestation/verify.js";
+import { normalizeSybilSeverity, verifyTrustAttestation } from "../attestation/verify.js";
 import { HttpRequestError, messageOf } from "../errors.js";
 import type { ServiceOutcome } from "./compare.js";
 
@@ -88,13 +88,16 @@ export async function fetchServiceOutcome(
   });
   if (policy.stats) policy.stats.verifyMs += performance.now() - verifying;
   if (!result.valid) return { kind: "invalid", reason: result.reason, message: result.message };
+  // Only the signed block is trusted: the body's own fields are at most equal to it (the verifier checked),
+  // and may be absent.
+  const { signed } = result;
   return {
     kind: "verified",
     kid: result.kid ?? "",
     data: {
-      score: body.score,
-      tier: String(body.tier),
-      sybilSeverity: String(body.sybilSeverity),
+      score: Number(signed.score),
+      tier: String(signed.tier),
+      sybilSeverity: normalizeSybilSeverity(signed.sybilSeverity) ?? String(signed.sybilSeverity),
       at: result.issuedAt ?? policy.now?.() ?? new Date(),
     },
   };
