@@ -1,8 +1,16 @@
 /**
- * Size limits of a deployless Multicall3 call. Such an `eth_call` has no `to`: its data is viem's deployless
- * wrapper, Multicall3's creation code and the `aggregate3` calldata, and nodes refuse it as init code when it is
- * larger than EIP-3860's limit (49,152 bytes on every chain since Shanghai; Hardhat and geth check it in
- * `eth_call` too). The reader therefore cuts deployless chunks by size as well as by count.
+ * Size limits of a deployless Multicall3 call, which cut the reader's deployless chunks by size as well as by
+ * count. Such an `eth_call` has no `to`: it is a contract creation whose init code is viem's deployless
+ * wrapper, Multicall3's creation code and the `aggregate3` calldata, and whose constructor returns Multicall3's
+ * answer as the created contract's code. Nodes (Hardhat, geth) check both ends in `eth_call` as in a
+ * transaction:
+ *
+ * - the init code must not pass EIP-3860's 49,152 bytes: this bounds the calldata;
+ * - the returned code must not pass EIP-170's 24,576 bytes: this bounds the answer, 256 bytes per `getScore`
+ *   record (95 records).
+ *
+ * An oracle that answers more than `getScore`'s four words makes its chunk's answer larger than planned; if
+ * that passes the limit, the node refuses the chunk and each of its records carries that error.
  *
  * @packageDocumentation
  */
@@ -11,6 +19,9 @@ import { MULTICALL3_CREATION_CODE } from "./multicall3-creation-code.js";
 
 /** EIP-3860's limit on init code, in bytes: `2 * 24,576`. */
 export const MAX_INIT_CODE_BYTES = 49_152;
+
+/** EIP-170's limit on the code a creation returns, in bytes. */
+export const MAX_CODE_BYTES = 24_576;
 
 const WORD = 32;
 const padded = (bytes: number): number => Math.ceil(bytes / WORD) * WORD;
@@ -26,6 +37,13 @@ export const DEPLOYLESS_AGGREGATE3_MAX_BYTES =
   4 * WORD -
   padded(size(MULTICALL3_CREATION_CODE)) -
   (WORD - 1);
+
+/**
+ * Most records in one deployless call: `aggregate3`'s answer (an offset and a length, then per record an
+ * offset, `success`, the offset and length of `returnData`, and `getScore`'s four words) must fit
+ * {@link MAX_CODE_BYTES}.
+ */
+export const DEPLOYLESS_MAX_RECORDS = Math.floor((MAX_CODE_BYTES - 2 * WORD) / (4 * WORD + 4 * WORD));
 
 /** Bytes of `aggregate3` calldata besides its calls: selector, offset of the array, its length. */
 export const AGGREGATE3_FIXED_BYTES = 4 + 2 * WORD;

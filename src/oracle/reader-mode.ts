@@ -78,6 +78,13 @@ export async function detectReaderMode(client: AnyClient, options: DetectReaderM
     if (answers.length !== 0) throw new BaseError(`it answered ${answers.length} results for no call`);
     return { mode: "deployless-multicall3", multicallAddress };
   } catch (error) {
-    return { mode: "eth-call", multicallAddress, deploylessFailure: messageOf(error) };
+    return { mode: "eth-call", multicallAddress, deploylessFailure: describeFailure(error) };
   }
+}
+
+/** One line on a failed call: viem's short message, and the node's own words when viem adds them as details. */
+function describeFailure(error: unknown): string {
+  const short = messageOf(error);
+  const details = error instanceof BaseError ? error.details : undefined;
+  return details && !short.includes(details) ? `${short} (${details})` : short;
 }

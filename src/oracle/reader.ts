@@ -33,7 +33,12 @@ import { DEFAULT_TRUST_ENCODING, type TrustEncoding } from "../config/encodings.
 import { InvalidArgumentError } from "../errors.js";
 import { trustOracleAbi, trustOracleReadErrorsAbi } from "./abi.js";
 import { blockParameters, type BlockParameters } from "./block.js";
-import { AGGREGATE3_FIXED_BYTES, DEPLOYLESS_AGGREGATE3_MAX_BYTES, aggregate3CallBytes } from "./deployless-budget.js";
+import {
+  AGGREGATE3_FIXED_BYTES,
+  DEPLOYLESS_AGGREGATE3_MAX_BYTES,
+  DEPLOYLESS_MAX_RECORDS,
+  aggregate3CallBytes,
+} from "./deployless-budget.js";
 import { parseAddress, parseTrustRecordKey, type TrustRecordKey, type TrustRecordKeyInput } from "./inputs.js";
 import { multicall3Abi } from "./multicall3-abi.js";
 import { MULTICALL3_CREATION_CODE } from "./multicall3-creation-code.js";
@@ -88,8 +93,8 @@ export interface ReadTrustRecordsParameters extends ReadOptionsBase {
   readonly keys: readonly TrustRecordRequest[];
   /**
    * Records per `aggregate3` call; default {@link DEFAULT_CHUNK_SIZE}, at most {@link MAX_CHUNK_SIZE}. In
-   * `deployless-multicall3` mode a chunk is also cut where its calldata would pass
-   * `DEPLOYLESS_AGGREGATE3_MAX_BYTES` (about 125 records with short registry names).
+   * `deployless-multicall3` mode chunks are also held to the size limits of a contract creation (at most 95
+   * records, fewer with long registry names: see `deployless-budget.ts`).
    */
   readonly chunkSize?: number | undefined;
   /** `aggregate3` calls (in `eth-call` mode: `eth_call`s) in flight at once; default {@link DEFAULT_CONCURRENCY}. */
@@ -188,7 +193,9 @@ export async function readTrustRecords(
   const deployless = mode === "deployless-multicall3";
   const label = deployless ? "Deployless Multicall3" : "Multicall3";
   const target = deployless ? { code: MULTICALL3_CREATION_CODE } : { to: multicall };
-  const chunks = chunkCalls(requests, chunkSize, deployless ? DEPLOYLESS_AGGREGATE3_MAX_BYTES : Infinity);
+  const chunks = deployless
+    ? chunkCalls(requests, Math.min(chunkSize, DEPLOYLESS_MAX_RECORDS), DEPLOYLESS_AGGREGATE3_MAX_BYTES)
+    : chunkCalls(requests, chunkSize, Infinity);
 
   const readChunk = async (chunk: ChunkCall[], index: number): Promise<TrustRecordResult[]> => {
     try {
