@@ -62,6 +62,8 @@ export interface ReportContext {
   readonly maxAgeSeconds: number;
   readonly encoding: EncodingCheck;
   readonly triage?: TriageSummary;
+  /** Notes on the run (see {@link DriftReport.notes}); left out of the report when empty. */
+  readonly notes?: readonly string[];
   readonly runtime?: DriftRuntime;
   readonly generatedAt: Date;
 }
@@ -70,7 +72,7 @@ export interface ReportContext {
  * Builds the JSON report.
  *
  * @param rows - One row per agent.
- * @param context - Source, rule, encoding check, triage summary and time.
+ * @param context - Source, rule, encoding check, triage summary, notes and time.
  * @returns The report, rows sorted by severity.
  */
 export function buildReport(rows: readonly DriftRow[], context: ReportContext): DriftReport {
@@ -90,6 +92,7 @@ export function buildReport(rows: readonly DriftRow[], context: ReportContext): 
       encoding: context.encoding,
       ...(context.triage ? { triage: context.triage } : {}),
     },
+    ...(context.notes && context.notes.length > 0 ? { notes: [...context.notes] } : {}),
     ...(context.runtime ? { runtime: context.runtime } : {}),
     agents: sortRows(rows),
   };
