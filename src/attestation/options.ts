@@ -20,7 +20,10 @@ export interface VerifyAttestationOptions {
    * carried inside a response is never fetched.
    */
   jwks?: JwksSource;
-  /** The issuer attestations must name (default `DEFAULT_ISSUER`, `https://rnwy.com`). */
+  /**
+   * The issuer attestations must name (default `DEFAULT_ISSUER`, `https://rnwy.com`). `did:web:rnwy.com` names
+   * the same issuer; an issuer that is not a URL (such as a `did:web`) needs `jwks` given explicitly.
+   */
   issuer?: string;
   /** Key ids accepted (the default depends on the function). */
   acceptedKids?: readonly string[];
@@ -34,7 +37,7 @@ export interface VerifyAttestationOptions {
   requireJws?: boolean;
   /**
    * Lifetime implied when the signed block has an issue time but no expiry, in seconds. Default: 24 h for
-   * trust-check and wallet-score attestations, none (no implied expiry) for other attestations.
+   * trust-check, wallet-score and MCP attestations; none (no implied expiry) for `verifySignedAttestation`.
    */
   lifetimeSeconds?: number;
 }
@@ -94,15 +97,29 @@ export function resolveVerifyOptions(
 }
 
 /**
- * Whether two issuer strings name the same issuer (equal up to a trailing slash).
+ * Whether two issuer strings name the same issuer: equal up to a trailing slash and the case of the scheme
+ * and host, where `did:web:<host>` names the same issuer as `https://<host>` (the DID Web method binds a
+ * `did:web` identifier to that origin; the service's documents write its issuer both ways).
  *
  * @param named - Issuer named by an attestation.
  * @param configured - Configured issuer.
  * @returns `true` when they match.
  */
 export function sameIssuer(named: string, configured: string): boolean {
-  const strip = (s: string) => s.trim().replace(/\/+$/, "");
-  return strip(named) === strip(configured);
+  return canonicalIssuer(named) === canonicalIssuer(configured);
+}
+
+function canonicalIssuer(issuer: string): string {
+  const text = issuer.trim().replace(/\/+$/, "");
+  const didWeb = /^did:web:([A-Za-z0-9.-]+(?:%3[Aa]\d+)?)$/.exec(text);
+  if (didWeb) return `https://${didWeb[1]!.replace(/%3a/i, ":").toLowerCase()}`;
+  try {
+    const url = new URL(text);
+    if (url.pathname === "/" && url.search === "" && url.hash === "") return url.origin;
+    return `${url.origin}${url.pathname.replace(/\/+$/, "")}${url.search}${url.hash}`;
+  } catch {
+    return text;
+  }
 }
 
 /**
@@ -114,7 +131,7 @@ export function sameIssuer(named: string, configured: string): boolean {
  */
 export function belongsToIssuer(url: string, issuer: string): boolean {
   try {
-    return new URL(url).origin === new URL(issuer).origin;
+    return new URL(url).origin === new URL(canonicalIssuer(issuer)).origin;
   } catch {
     return false;
   }

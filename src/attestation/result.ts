@@ -18,7 +18,8 @@ import { AttestationVerificationError } from "../errors.js";
  * | `unsupported-alg` | `attestation.alg` or the JWS header `alg` is not ES256 (`none`, HS256, …) |
  * | `missing-kid` | neither the attestation nor the JWS header names a key id |
  * | `kid-mismatch` | `attestation.kid` and the JWS header `kid` differ |
- * | `kid-not-accepted` | the key id is not in the accepted set |
+ * | `kid-not-accepted` | the key id is not in the accepted set (each kind of attestation has its own kids) |
+ * | `type-mismatch` | the attestation is of another kind: its `type`, or its signed block, is not of the kind being verified |
  * | `missing-signature` | the attestation carries neither `jws` nor `sig` |
  * | `missing-jws` | `requireJws` is set and there is no `jws` |
  * | `missing-legacy-signature` | `requireLegacySig` is set and there is no `sig` |
@@ -26,11 +27,11 @@ import { AttestationVerificationError } from "../errors.js";
  * | `jwks-unavailable` | the JWKS could not be fetched (network, timeout, status, not a JWKS) |
  * | `bad-jws-signature` | the `jws` does not verify |
  * | `bad-legacy-signature` | the `sig` does not verify |
- * | `payload-mismatch` | the `jws` payload bytes differ from `JSON.stringify(attestation.signed)` |
- * | `field-mismatch` | a signed field differs from the response's own field (`field` names it) |
+ * | `payload-mismatch` | the `jws` payload bytes differ from `JSON.stringify(attestation.signed)` (or from another JWS of the same attestation) |
+ * | `field-mismatch` | a field in both the signed block and the response body differs (`field` names it), or a signed `found: false` comes with agent fields |
  * | `subject-mismatch` | the attestation is about another agent or wallet than the one expected |
  * | `invalid-time` | a time field is neither ISO-8601 nor Unix seconds |
- * | `missing-time` | a trust-check attestation carries no issue or expiry time |
+ * | `missing-time` | the signed block carries no issue or expiry time, so its freshness cannot be judged |
  * | `expired` | the attestation expired (beyond the clock skew) |
  * | `issued-in-future` | the attestation was issued (or verified) after now plus the clock skew |
  */
@@ -41,6 +42,7 @@ export const ATTESTATION_FAILURE_REASONS = [
   "missing-kid",
   "kid-mismatch",
   "kid-not-accepted",
+  "type-mismatch",
   "missing-signature",
   "missing-jws",
   "missing-legacy-signature",
@@ -91,10 +93,15 @@ export interface AttestationVerificationBase {
   issuer: string | undefined;
   /** Which signatures verified. */
   verified: SignaturesVerified;
-  /** The signed object, decoded — present only when the signature(s) verified. */
-  payload: Record<string, unknown> | undefined;
-  /** Issue time of the attestation, when known. */
+  /** The signed block, decoded — present only when the signature(s) verified. Only these values are signed. */
+  signed: Record<string, unknown> | undefined;
+  /**
+   * Issue time of the signed block, when known: for trust-check v2 and wallet-score attestations, when the
+   * score was computed (`issuedAt`); for v1, `attestedAt`.
+   */
   issuedAt: Date | undefined;
+  /** When the attestation was signed (`verifiedAt`), when the signed block says so. */
+  verifiedAt: Date | undefined;
   /** Time after which the attestation is expired (before clock skew), when known. */
   expiresAt: Date | undefined;
   /** Things worth knowing that did not make the attestation invalid (e.g. an ignored foreign JWKS URL). */
@@ -105,7 +112,16 @@ export interface AttestationVerificationBase {
 export interface AttestationValid extends AttestationVerificationBase {
   valid: true;
   reason: undefined;
-  payload: Record<string, unknown>;
+  /** The signed block: the only values the signature vouches for. */
+  signed: Record<string, unknown>;
+  /**
+   * The response body's fields that the signature does not cover (for a trust-check: `pass`, `threshold`,
+   * `isOriginalOwner`, `name`, `reason`, …), with their values as the body gave them. Never treat these as
+   * verified. Empty when only an attestation object was verified.
+   */
+  unsigned: Record<string, unknown>;
+  /** The names of {@link AttestationValid.unsigned}'s fields, in body order. */
+  unsignedFields: readonly string[];
 }
 
 /** A verdict of an attestation that did not verify. */
@@ -125,10 +141,33 @@ export type SignedAttestationVerification = AttestationValid | AttestationInvali
 /** Kind of a `/api/trust-check` signed block: v1 (`attestedAt`), v2 (`issuedAt`/`expiry`) or an unknown wallet. */
 export type TrustAttestationVersion = "v1" | "v2" | "wallet-not-found";
 
+/** Kind of a `/api/wallet-score` claim set: a scored wallet, or the signed `found: false` of an unknown one. */
+export type WalletScoreVersion = "scored" | "wallet-not-found";
+
+/** Kind of a `/api/mcp-attestation` signed block: the `canonical_id` form or the newer `server` form. */
+export type McpAttestationVersion = "canonical-id" | "server";
+
 /** Verdict of `verifyTrustAttestation`: the generic verdict plus the kind of signed block. */
 export type TrustAttestationVerification = SignedAttestationVerification & {
   /** Kind of the signed block, when it could be told. */
   version: TrustAttestationVersion | undefined;
+  /**
+   * Which attestation of the response was verified: `attestation`, or `attestationV1` when a response of a
+   * kid migration window carries only the legacy one.
+   */
+  source: "attestation" | "attestationV1";
+};
+
+/** Verdict of `verifyWalletScoreAttestation`. */
+export type WalletScoreVerification = SignedAttestationVerification & {
+  /** Kind of the claim set, when it could be told. */
+  version: WalletScoreVersion | undefined;
+};
+
+/** Verdict of `verifyMcpAttestation`. */
+export type McpAttestationVerification = SignedAttestationVerification & {
+  /** Form of the signed block, when it could be told. */
+  version: McpAttestationVersion | undefined;
 };
 
 /**

@@ -7,6 +7,7 @@
  */
 import { CompactSign, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
 import { InvalidArgumentError } from "../errors.js";
+import { jwksUrlOf } from "../config/service.js";
 import type { SignedAttestation } from "./types.js";
 
 /** An ES256 key pair with its key id. */
@@ -93,11 +94,17 @@ export async function createAttestation<Signed>(
     type: options.type,
     kid: key.kid,
     alg: "ES256",
-    jwks: new URL("/.well-known/jwks.json", options.issuer).toString(),
+    jwks: jwksUrlOf(issuerOrigin(options.issuer)),
     signed,
     sig,
     jws,
   };
   if (options.expiry !== undefined) attestation.expiry = options.expiry;
   return attestation;
+}
+
+/** The origin an issuer's JWKS lives at: the issuer itself, or `https://<host>` for `did:web:<host>`. */
+function issuerOrigin(issuer: string): string {
+  const didWeb = /^did:web:([A-Za-z0-9.-]+)$/.exec(issuer);
+  return didWeb ? `https://${didWeb[1]!}` : issuer;
 }

@@ -1,7 +1,7 @@
 /**
  * The signature part of attestation verification, shared by every kind of attestation: shape, issuer,
- * algorithm, key id, key lookup, the `jws` and the legacy `sig`, and that both cover the same bytes as
- * `attestation.signed`. What the signed block means (fields, times) is checked by the callers.
+ * algorithm, key id, key lookup, the `jws` and the `sig` (raw or compact), and that all cover the same bytes
+ * as `attestation.signed`. What the signed block means (kind, fields, times) is checked by the callers.
  *
  * @packageDocumentation
  */
@@ -21,15 +21,16 @@ export interface VerificationContext {
   kid: string | undefined;
   issuer: string | undefined;
   verified: SignaturesVerified;
-  payload: Record<string, unknown> | undefined;
+  signed: Record<string, unknown> | undefined;
   issuedAt: Date | undefined;
+  verifiedAt: Date | undefined;
   expiresAt: Date | undefined;
   warnings: string[];
 }
 
 /** Outcome of {@link checkAttestationSignatures}: the verified payload, or a verdict of refusal. */
 export type SignatureCheck =
-  | { ok: true; context: VerificationContext & { kid: string; payload: Record<string, unknown> }; attestation: Record<string, unknown> }
+  | { ok: true; context: VerificationContext & { kid: string; signed: Record<string, unknown> }; attestation: Record<string, unknown> }
   | { ok: false; result: AttestationInvalid };
 
 /**
@@ -63,8 +64,9 @@ export function newContext(): VerificationContext {
     kid: undefined,
     issuer: undefined,
     verified: { jws: false, sig: false },
-    payload: undefined,
+    signed: undefined,
     issuedAt: undefined,
+    verifiedAt: undefined,
     expiresAt: undefined,
     warnings: [],
   };
@@ -83,6 +85,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * Verifies the signatures of an attestation object.
  *
+ * The attestation may carry a compact `jws`, a `sig`, or both. A `sig` with two dots is itself a compact JWS
+ * (the wallet-score form); any other `sig` is base64 of the raw `r‖s` over `JSON.stringify(signed)`. A
+ * `signed` block of `null` is read as absent: the payload then comes from a verified JWS. Every signature
+ * present must verify, and all must cover the same bytes.
+ *
  * @param attestation - The `attestation` object of a response (untrusted, any shape).
  * @param options - Resolved options.
  * @returns The verified payload and context, or a refusal.
@@ -95,11 +102,13 @@ export async function checkAttestationSignatures(attestation: unknown, options: 
   });
 
   if (!isRecord(attestation)) return no("malformed", "the response carries no attestation object", "attestation");
-  const { jws, sig, signed } = attestation;
+  const { jws, sig } = attestation;
+  const signed = attestation.signed === null ? undefined : attestation.signed;
   if (jws !== undefined && jws !== null && typeof jws !== "string") return no("malformed", "attestation.jws is not a string", "jws");
   if (sig !== undefined && sig !== null && typeof sig !== "string") return no("malformed", "attestation.sig is not a string", "sig");
   const hasJws = typeof jws === "string";
   const hasSig = typeof sig === "string";
+  const sigIsJws = hasSig && isCompactForm(sig);
   context.verified = { jws: hasJws ? false : "absent", sig: hasSig ? false : "absent" };
   if (typeof attestation.issuer === "string") context.issuer = attestation.issuer;
   if (typeof attestation.kid === "string" && attestation.kid !== "") context.kid = attestation.kid;
@@ -118,16 +127,23 @@ export async function checkAttestationSignatures(attestation: unknown, options: 
     return no("unsupported-alg", `attestation.alg is ${JSON.stringify(attestation.alg)}; only ES256 is accepted`, "alg");
   }
   if (!hasJws && !hasSig) return no("missing-signature", "the attestation carries neither a jws nor a sig");
-  if (options.requireJws && !hasJws) return no("missing-jws", "the attestation carries no jws, and a jws is required", "jws");
-  if (options.requireLegacySig && !hasSig) {
+  if (options.requireJws && !hasJws && !sigIsJws) return no("missing-jws", "the attestation carries no jws, and a jws is required", "jws");
+  if (options.requireLegacySig && !(hasSig && !sigIsJws)) {
     return no("missing-legacy-signature", "the attestation carries no legacy sig, and one is required", "sig");
   }
 
+  const compactForms: { field: "jws" | "sig"; value: string }[] = [];
+  if (hasJws) compactForms.push({ field: "jws", value: jws });
+  if (sigIsJws) compactForms.push({ field: "sig", value: sig });
   let headerKid: string | undefined;
-  if (hasJws) {
-    const header = readJwsHeader(jws);
-    if (!header.ok) return no(header.reason, header.problem, "jws");
-    headerKid = header.header.kid || undefined;
+  for (const form of compactForms) {
+    const header = readJwsHeader(form.value);
+    if (!header.ok) return no(header.reason, `${form.field}: ${header.problem}`, form.field);
+    const named = header.header.kid || undefined;
+    if (named !== undefined && headerKid !== undefined && named !== headerKid) {
+      return no("kid-mismatch", `the jws headers name two key ids ("${headerKid}" and "${named}")`, "kid");
+    }
+    headerKid ??= named;
   }
   if (attestation.kid !== undefined && attestation.kid !== null && typeof attestation.kid !== "string") {
     return no("malformed", "attestation.kid is not a string", "kid");
@@ -143,42 +159,53 @@ export async function checkAttestationSignatures(attestation: unknown, options: 
   }
 
   if (signed !== undefined && !isRecord(signed)) return no("malformed", "attestation.signed is not an object", "signed");
-  if (signed === undefined && !hasJws) return no("malformed", "the attestation has no signed block to check its sig against", "signed");
+  if (signed === undefined && compactForms.length === 0) {
+    return no("malformed", "the attestation has no signed block to check its sig against", "signed");
+  }
   const signedBytes = signed === undefined ? undefined : Buffer.from(JSON.stringify(signed), "utf8");
 
   const found = await options.resolver.getKey(kid);
   if (!found.ok) return no(found.reason, found.message, "kid");
 
-  // Start the jws check first: jose verifies through WebCrypto, which runs on libuv's thread pool, so the
-  // legacy sig (node:crypto, on this thread) is checked meanwhile instead of after.
-  const jwsCheck = hasJws ? verifyCompactJws(jws, found.key) : undefined;
-  let sigCheck = hasSig && signedBytes !== undefined ? verifyLegacySignature(sig, signedBytes, found.key) : undefined;
+  // Start the JWS checks first: jose verifies through WebCrypto, which runs on libuv's thread pool, so the
+  // raw sig (node:crypto, on this thread) is checked meanwhile instead of after.
+  const jwsChecks = compactForms.map((form) => ({ field: form.field, check: verifyCompactJws(form.value, found.key) }));
+  const rawSig = hasSig && !sigIsJws ? sig : undefined;
+  let rawCheck = rawSig !== undefined && signedBytes !== undefined ? verifyLegacySignature(rawSig, signedBytes, found.key) : undefined;
 
   let jwsPayload: Uint8Array | undefined;
-  let jwsProblem = "";
-  if (jwsCheck) {
-    const checked = await jwsCheck;
-    context.verified.jws = checked.ok;
-    if (checked.ok) jwsPayload = checked.payload;
-    else jwsProblem = checked.problem;
+  const problems: Partial<Record<"jws" | "sig", string>> = {};
+  let payloadsDiffer = false;
+  for (const { field, check } of jwsChecks) {
+    const checked = await check;
+    context.verified[field] = checked.ok;
+    if (!checked.ok) {
+      problems[field] = checked.problem;
+      continue;
+    }
+    if (jwsPayload !== undefined && !Buffer.from(jwsPayload).equals(Buffer.from(checked.payload))) payloadsDiffer = true;
+    jwsPayload ??= checked.payload;
   }
-  let sigProblem = "";
   let sigMalformed = false;
-  if (hasSig) {
-    if (sigCheck === undefined && jwsPayload !== undefined) sigCheck = verifyLegacySignature(sig, jwsPayload, found.key);
-    if (sigCheck === undefined) {
-      sigProblem = "sig cannot be checked: no signed block and no verified jws payload";
+  if (rawSig !== undefined) {
+    if (rawCheck === undefined && jwsPayload !== undefined) rawCheck = verifyLegacySignature(rawSig, jwsPayload, found.key);
+    if (rawCheck === undefined) {
+      problems.sig = "sig cannot be checked: no signed block and no verified jws payload";
     } else {
-      context.verified.sig = sigCheck.ok;
-      if (!sigCheck.ok) {
-        sigProblem = sigCheck.problem;
-        sigMalformed = sigCheck.malformed;
+      context.verified.sig = rawCheck.ok;
+      if (!rawCheck.ok) {
+        problems.sig = rawCheck.problem;
+        sigMalformed = rawCheck.malformed;
       }
     }
   }
   const status = signatureSummary(context.verified);
-  if (context.verified.jws === false) return no("bad-jws-signature", `${jwsProblem} (${status})`, "jws");
-  if (context.verified.sig === false) return no(sigMalformed ? "malformed" : "bad-legacy-signature", `${sigProblem} (${status})`, "sig");
+  if (context.verified.jws === false) return no("bad-jws-signature", `${problems.jws ?? "jws not verified"} (${status})`, "jws");
+  if (context.verified.sig === false) {
+    const reason = sigIsJws ? "bad-jws-signature" : sigMalformed ? "malformed" : "bad-legacy-signature";
+    return no(reason, `${problems.sig ?? "sig not verified"} (${status})`, "sig");
+  }
+  if (payloadsDiffer) return no("payload-mismatch", "the jws and the sig are both valid JWSs, but over different payloads", "sig");
 
   if (jwsPayload !== undefined && signedBytes !== undefined && !signedBytes.equals(jwsPayload)) {
     return no(
@@ -197,11 +224,21 @@ export async function checkAttestationSignatures(attestation: unknown, options: 
     } catch {
       decoded = undefined;
     }
-    if (!isRecord(decoded)) return no("malformed", "the jws payload is not a JSON object", "jws");
+    if (!isRecord(decoded)) return no("malformed", "the jws payload is not a JSON object", compactForms[0]!.field);
     payload = decoded;
   }
-  context.payload = payload;
-  return { ok: true, context: { ...context, kid, payload }, attestation };
+  context.signed = payload;
+  return { ok: true, context: { ...context, kid, signed: payload }, attestation };
+}
+
+/**
+ * Whether a string has the form of a compact JWS: three base64url parts separated by two dots.
+ *
+ * @param value - A `sig` or `jws` field.
+ * @returns `true` for the compact form.
+ */
+export function isCompactForm(value: string): boolean {
+  return value.split(".").length === 3;
 }
 
 /**

@@ -2,7 +2,8 @@
  * The validity window of an attestation: when it was issued and when it expires, from its signed times.
  *
  * Rules:
- * - issue time: the first of `issuedAt`, `attestedAt`, `iat` in the signed block;
+ * - issue time: the first of `issuedAt`, `attestedAt`, `iat` in the signed block (for the service's v2 blocks,
+ *   when the score was computed; `verifiedAt` is when it was signed);
  * - expiry: the signed `expiry` (or `expiresAt`, `exp`); without one, issue time + the implied lifetime
  *   (24 h for trust-check attestations); the unsigned `attestation.expiry`, when present, can only make the
  *   window shorter, never longer — it is not covered by the signature;
@@ -35,7 +36,7 @@ export interface ValidityInput {
 }
 
 /** Outcome of {@link checkValidity}. */
-export type ValidityCheck = { issuedAt: Date | undefined; expiresAt: Date | undefined } & (
+export type ValidityCheck = { issuedAt: Date | undefined; verifiedAt: Date | undefined; expiresAt: Date | undefined } & (
   | { ok: true }
   | { ok: false; reason: "invalid-time" | "missing-time" | "expired" | "issued-in-future"; field: string | undefined; message: string }
 );
@@ -49,6 +50,7 @@ export type ValidityCheck = { issuedAt: Date | undefined; expiresAt: Date | unde
 export function checkValidity(input: ValidityInput): ValidityCheck {
   const { payload, nowMs, skewMs } = input;
   let issuedAt: Date | undefined;
+  let verifiedAt: Date | undefined;
   let expiresAt: Date | undefined;
   const fail = (reason: "invalid-time" | "missing-time" | "expired" | "issued-in-future", field: string | undefined, message: string): ValidityCheck => ({
     ok: false,
@@ -56,6 +58,7 @@ export function checkValidity(input: ValidityInput): ValidityCheck {
     field,
     message,
     issuedAt,
+    verifiedAt,
     expiresAt,
   });
 
@@ -102,6 +105,7 @@ export function checkValidity(input: ValidityInput): ValidityCheck {
     if (payload[field] === undefined || payload[field] === null) continue;
     const parsed = parseServiceTime(payload[field]);
     if (!parsed.ok) return fail("invalid-time", field, `signed ${field}: ${parsed.problem}`);
+    if (field === "verifiedAt") verifiedAt = new Date(parsed.ms);
     if (parsed.ms > nowMs + skewMs) {
       return fail("issued-in-future", field, `${field} is ${iso(parsed.ms)}, after now (${iso(nowMs)}) plus ${skewMs / 1000} s of skew`);
     }
@@ -109,7 +113,7 @@ export function checkValidity(input: ValidityInput): ValidityCheck {
   if (expiryMs !== undefined && nowMs > expiryMs + skewMs) {
     return fail("expired", expiryField, `expired at ${iso(expiryMs)} (${expiryField}); now is ${iso(nowMs)}`);
   }
-  return { ok: true, issuedAt, expiresAt };
+  return { ok: true, issuedAt, verifiedAt, expiresAt };
 }
 
 function iso(ms: number): string {

@@ -1,26 +1,35 @@
 /**
- * Verification of signed attestations whose signed block the kit does not interpret: `/api/mcp-attestation`
- * (kid `rnwy-mcp-v1`) and `/api/wallet-score` (undocumented payload). Checks the signature(s), kid, alg,
- * issuer, and the time window when the signed block carries a time; returns the decoded payload without
- * inventing field checks.
+ * Verification of a signed attestation whose signed block the kit does not interpret: signature(s), kid,
+ * alg, issuer, and the time window when the signed block carries a time. For the service's own kinds use
+ * `verifyTrustAttestation`, `verifyWalletScoreAttestation` or `verifyMcpAttestation`, which also bind the
+ * signed block to its kind.
  *
  * @packageDocumentation
  */
-import { ATTESTATION_LIFETIME_SECONDS, MCP_ATTESTATION_KID, TRUST_ATTESTATION_KIDS } from "../config/service.js";
-import { resolveVerifyOptions, type ResolvedVerifyOptions, type VerifyAttestationOptions } from "./options.js";
+import { MCP_ATTESTATION_KID } from "../config/service.js";
+import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.js";
+import { verifyAttestationOfKind, type AttestationKind } from "./pipeline.js";
 import type { SignedAttestationVerification } from "./result.js";
-import { checkAttestationSignatures, isRecord, refuse, signatureSummary } from "./signature-check.js";
-import { checkValidity } from "./validity.js";
+
+const ANY_SIGNED_BLOCK: AttestationKind<"signed"> = {
+  name: "signed",
+  type: undefined,
+  requireTime: false,
+  classify: () => ({ ok: true, version: "signed" }),
+  describe: () => "signed block",
+};
 
 /**
  * Verifies a signed attestation object on its own.
  *
  * Default accepted kid: `rnwy-mcp-v1` (`MCP_ATTESTATION_KID`); default implied lifetime: none (only times
- * the attestation carries are checked). Never throws for a bad attestation.
+ * the attestation carries are checked). An attestation whose `type` is one of the service's known kinds
+ * (`behavioral_trust`, `wallet_intelligence`) is refused: verify it with its own function. Never throws for
+ * a bad attestation.
  *
  * @param attestation - The `attestation` object of a response (any shape).
  * @param options - Keys, issuer, accepted kids, clock.
- * @returns The verdict, with the decoded payload when the signature(s) verified.
+ * @returns The verdict, with the decoded `signed` block when the signature(s) verified.
  * @throws {@link InvalidArgumentError} for bad options only.
  */
 export async function verifySignedAttestation(
@@ -28,71 +37,6 @@ export async function verifySignedAttestation(
   options?: VerifyAttestationOptions,
 ): Promise<SignedAttestationVerification> {
   const resolved = resolveVerifyOptions(options, { acceptedKids: [MCP_ATTESTATION_KID], lifetimeSeconds: undefined });
-  return verifyResolved(attestation, resolved);
-}
-
-/**
- * Verifies the attestation of a `/api/mcp-attestation` response (default kid `rnwy-mcp-v1`).
- *
- * @param response - The parsed response body (its `attestation` is verified), or the attestation itself.
- * @param options - As for {@link verifySignedAttestation}.
- * @returns The verdict.
- * @throws {@link InvalidArgumentError} for bad options only.
- */
-export async function verifyMcpAttestation(
-  response: unknown,
-  options?: VerifyAttestationOptions,
-): Promise<SignedAttestationVerification> {
-  const resolved = resolveVerifyOptions(options, { acceptedKids: [MCP_ATTESTATION_KID], lifetimeSeconds: undefined });
-  return verifyResolved(attestationOf(response), resolved);
-}
-
-/**
- * Verifies the attestation of a `/api/wallet-score` response. Its key id is not documented: the trust-check
- * kids (`rnwy-trust-v2`, `rnwy-trust-v1`) are accepted by default, with the 24 h trust-check lifetime when
- * the signed block has an issue time but no expiry.
- *
- * @param response - The parsed response body (its `attestation` is verified), or the attestation itself.
- * @param options - As for {@link verifySignedAttestation}.
- * @returns The verdict.
- * @throws {@link InvalidArgumentError} for bad options only.
- */
-export async function verifyWalletScoreAttestation(
-  response: unknown,
-  options?: VerifyAttestationOptions,
-): Promise<SignedAttestationVerification> {
-  const resolved = resolveVerifyOptions(options, {
-    acceptedKids: TRUST_ATTESTATION_KIDS,
-    lifetimeSeconds: ATTESTATION_LIFETIME_SECONDS,
-  });
-  return verifyResolved(attestationOf(response), resolved);
-}
-
-async function verifyResolved(attestation: unknown, options: ResolvedVerifyOptions): Promise<SignedAttestationVerification> {
-  const checked = await checkAttestationSignatures(attestation, options);
-  if (!checked.ok) return checked.result;
-  const { context } = checked;
-  const window = checkValidity({
-    payload: context.payload,
-    unsignedExpiry: checked.attestation.expiry,
-    lifetimeMs: options.lifetimeMs,
-    requireTime: false,
-    nowMs: options.nowMs,
-    skewMs: options.skewMs,
-  });
-  context.issuedAt = window.issuedAt;
-  context.expiresAt = window.expiresAt;
-  if (!window.ok) return refuse(window.reason, window.message, context, { field: window.field });
-  return {
-    valid: true,
-    reason: undefined,
-    message: `valid attestation (kid ${context.kid}; ${signatureSummary(context.verified)})`,
-    ...context,
-  };
-}
-
-/** The attestation of a response body, or the body itself when it already is an attestation. */
-function attestationOf(response: unknown): unknown {
-  if (isRecord(response) && "attestation" in response) return response.attestation;
-  return response;
+  const { version: _version, ...verdict } = await verifyAttestationOfKind(attestation, undefined, ANY_SIGNED_BLOCK, resolved, undefined);
+  return verdict;
 }

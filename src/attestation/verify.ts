@@ -1,35 +1,33 @@
 /**
  * Verification of the service's signed `/api/trust-check` responses.
  *
- * {@link verifyTrustAttestation} checks, in order: the shape; the issuer (must be the configured one); the
- * algorithm (ES256 only — `none`, HS256 and all others are refused before any key is used); the key id
- * (required, the same in the JWS header and the attestation, and accepted); the key (from the configured
- * JWKS — never from the URL the response carries); the `jws` and the legacy `sig` (each one present must
- * verify, at least one must be present); that the `jws` payload is exactly `JSON.stringify(signed)`; that
- * the signed fields equal the response's own (`agentId`, `chain`, `registry`, `score`, `tier`,
- * `sybilSeverity`, or `found`/`wallet` for an unknown wallet); optionally, that it is about the subject
- * asked for; and the time window (expired, issued in the future, within the clock skew).
+ * {@link verifyTrustAttestation} checks, in order: the attestation's type (never another kind's); the issuer
+ * (the configured one; `did:web:<host>` names the same issuer as `https://<host>`); the algorithm (ES256
+ * only — `none`, HS256 and all others are refused before any key is used); the key id (required, the same in
+ * the JWS header and the attestation, and one of the trust-check kids); the key (from the configured JWKS —
+ * never from the URL the response carries); the `jws` and the `sig` (each one present must verify, at least
+ * one must be present, all over the same bytes); the kind of signed block (v2, v1, or a wallet's signed
+ * `found: false`); that every field present both in the body and in the signed block agrees (`owner`,
+ * `score`, `tier`, `badges` as a set against earned ∪ warnings, `sybilSeverity`, `sybilSignals`, the ids);
+ * optionally, that it is about the subject asked for; and the time window (expired, issued in the future).
  *
- * It never throws for a bad response: it returns a verdict with a stable `reason`. It throws
- * {@link InvalidArgumentError} only for bad options.
+ * The verdict hands back the signed block (`signed`) apart from the body fields the signature does not cover
+ * (`unsigned`, named in `unsignedFields`: `pass`, `threshold`, `isOriginalOwner`, …). It never throws for a
+ * bad response: it returns a verdict with a stable `reason`. It throws {@link InvalidArgumentError} only for
+ * bad options.
  *
  * This module also re-exports the rest of the verification API, so that callers import from one place.
  *
  * @packageDocumentation
  */
 import { ATTESTATION_LIFETIME_SECONDS, TRUST_ATTESTATION_KIDS } from "../config/service.js";
+import type { ExpectedSubject } from "./expected-subject.js";
+import { TRUST_CHECK_KIND } from "./kinds/trust-check.js";
 import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.js";
-import type { TrustAttestationVerification, TrustAttestationVersion } from "./result.js";
-import { checkAttestationSignatures, isRecord, newContext, refuse, signatureSummary } from "./signature-check.js";
-import {
-  compareExpectedSubject,
-  compareTrustFields,
-  compareWalletNotFound,
-  trustAttestationVersion,
-  type ExpectedSubject,
-} from "./trust-fields.js";
+import { verifyAttestationOfKind } from "./pipeline.js";
+import type { TrustAttestationVerification } from "./result.js";
+import { isRecord, newContext, refuse } from "./signature-check.js";
 import type { TrustCheckResponse, WalletNotFoundResponse } from "./types.js";
-import { checkValidity } from "./validity.js";
 
 export {
   ATTESTATION_FAILURE_REASONS,
@@ -39,11 +37,15 @@ export {
   type AttestationValid,
   type AttestationVerificationBase,
   type FieldMismatch,
+  type McpAttestationVerification,
+  type McpAttestationVersion,
   type SignatureStatus,
   type SignaturesVerified,
   type SignedAttestationVerification,
   type TrustAttestationVerification,
   type TrustAttestationVersion,
+  type WalletScoreVerification,
+  type WalletScoreVersion,
 } from "./result.js";
 export {
   createJwksResolver,
@@ -56,8 +58,12 @@ export {
   type JwksSource,
 } from "./jwks.js";
 export { DEFAULT_CLOCK_SKEW_SECONDS, type VerifyAttestationOptions } from "./options.js";
-export { COMPARED_TRUST_FIELDS, type ExpectedSubject } from "./trust-fields.js";
-export { verifyMcpAttestation, verifySignedAttestation, verifyWalletScoreAttestation } from "./verify-signed.js";
+export type { ExpectedSubject } from "./expected-subject.js";
+export { AGENT_FIELDS, REQUIRED_TRUST_FIELDS } from "./kinds/trust-check.js";
+export { badgeIds, normalizeSybilSeverity } from "./body-fields.js";
+export { verifySignedAttestation } from "./verify-signed.js";
+export { verifyWalletScoreAttestation } from "./verify-wallet-score.js";
+export { verifyMcpAttestation } from "./verify-mcp.js";
 
 /** Options of {@link verifyTrustAttestation}. */
 export interface VerifyTrustAttestationOptions extends VerifyAttestationOptions {
@@ -69,17 +75,21 @@ export interface VerifyTrustAttestationOptions extends VerifyAttestationOptions 
 }
 
 /**
- * Verifies a `/api/trust-check` response: its attestation's signatures against the configured JWKS, and that
- * the signed block says what the response says, and is current.
+ * Verifies a `/api/trust-check` response: its attestation's signatures against the configured JWKS, that the
+ * body says what the signed block says, and that it is current.
  *
  * Defaults: issuer `https://rnwy.com`, JWKS `<issuer>/.well-known/jwks.json`, kids `rnwy-trust-v2` and
  * `rnwy-trust-v1`, 60 s clock skew, 24 h lifetime for a block without an expiry. Accepts v1 and v2 signed
- * blocks and the unknown-wallet envelope `{found: false, wallet, issuedAt}`.
+ * blocks (`agentId` a string or a number; `sybilSeverity` null, a name, or the legacy `none`; flat badges),
+ * the signed `{found: false, wallet, issuedAt}` of a wallet that owns no agent, a `sig`, a `jws` or both,
+ * and high-S signatures. A response that carries only `attestationV1` (a kid migration window) is verified
+ * on that one; otherwise `attestation` is.
  *
  * @param response - The parsed response body (untrusted, any shape).
  * @param options - Keys, issuer, accepted kids, clock, expected subject.
  * @returns The verdict: `valid`, a stable `reason` when invalid, `kid`, `version`, which signatures verified,
- * the decoded `payload` (when the signatures verified), `issuedAt`/`expiresAt` and a `message`.
+ *   the `signed` block and the `unsigned` body fields (when valid), `issuedAt` (when the score was computed),
+ *   `verifiedAt` (when it was signed), `expiresAt` and a `message`.
  * @throws {@link InvalidArgumentError} for bad options only.
  */
 export async function verifyTrustAttestation(
@@ -90,78 +100,14 @@ export async function verifyTrustAttestation(
     acceptedKids: TRUST_ATTESTATION_KIDS,
     lifetimeSeconds: ATTESTATION_LIFETIME_SECONDS,
   });
-  const expected = options?.expected;
-
   if (!isRecord(response)) {
-    return { ...refuse("malformed", "the response is not a JSON object", newContext(), { field: "response" }), version: undefined };
-  }
-  const claimed = isRecord(response.attestation) && isRecord(response.attestation.signed) ? response.attestation.signed : undefined;
-  const checked = await checkAttestationSignatures(response.attestation, resolved);
-  if (!checked.ok) {
-    const kid = checked.result.kid;
-    return { ...checked.result, version: claimed ? trustAttestationVersion(claimed, kid) : undefined };
-  }
-
-  const { context } = checked;
-  const version: TrustAttestationVersion = trustAttestationVersion(context.payload, context.kid);
-  const comparison =
-    version === "wallet-not-found" ? compareWalletNotFound(context.payload, response) : compareTrustFields(context.payload, response);
-  if (!comparison.ok) {
-    if (comparison.kind === "missing") {
-      return {
-        ...refuse("malformed", `the signed block has no ${comparison.field}`, context, { field: comparison.field }),
-        version,
-      };
-    }
-    const { mismatch } = comparison;
     return {
-      ...refuse(
-        "field-mismatch",
-        `signed ${mismatch.field} is ${JSON.stringify(mismatch.signed)} but the response says ${JSON.stringify(mismatch.response)}`,
-        context,
-        { field: mismatch.field, mismatch },
-      ),
-      version,
+      ...refuse("malformed", "the response is not a JSON object", newContext(), { field: "response" }),
+      version: undefined,
+      source: "attestation",
     };
   }
-  if (expected !== undefined) {
-    const mismatch = compareExpectedSubject(context.payload, expected);
-    if (mismatch) {
-      return {
-        ...refuse(
-          "subject-mismatch",
-          `the attestation's ${mismatch.field} is ${JSON.stringify(mismatch.signed)}, not the expected ${JSON.stringify(String(mismatch.response))}`,
-          context,
-          { field: mismatch.field, mismatch },
-        ),
-        version,
-      };
-    }
-  }
-
-  const window = checkValidity({
-    payload: context.payload,
-    unsignedExpiry: checked.attestation.expiry,
-    lifetimeMs: resolved.lifetimeMs,
-    requireTime: true,
-    nowMs: resolved.nowMs,
-    skewMs: resolved.skewMs,
-  });
-  context.issuedAt = window.issuedAt;
-  context.expiresAt = window.expiresAt;
-  if (!window.ok) return { ...refuse(window.reason, window.message, context, { field: window.field }), version };
-
-  const subject =
-    version === "wallet-not-found"
-      ? `wallet ${String(context.payload.wallet)} not found`
-      : `agent ${String(context.payload.agentId)} on ${String(context.payload.chain)}, score ${String(context.payload.score)}`;
-  return {
-    valid: true,
-    reason: undefined,
-    message: `valid ${version} trust attestation: ${subject} (kid ${context.kid}; ${signatureSummary(context.verified)}${
-      context.expiresAt ? `; expires ${context.expiresAt.toISOString()}` : ""
-    })`,
-    ...context,
-    version,
-  };
+  const source = response.attestation === undefined && response.attestationV1 !== undefined ? "attestationV1" : "attestation";
+  const verdict = await verifyAttestationOfKind(response[source], response, TRUST_CHECK_KIND, resolved, options?.expected);
+  return { ...verdict, source };
 }

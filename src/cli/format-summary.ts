@@ -1,7 +1,8 @@
 /**
  * The summary of a drift report for people: counts per status, decision flips per direction, the age of
  * the on-chain records, the tier-encoding check, the agents that could not be verified against
- * `--max-errors`, what triage saved, the decision rule, and a last line with the verdict and exit code.
+ * `--max-errors`, what triage saved, the decision rule, the report's notes (for example how the oracle was
+ * read on a chain without Multicall3), and a last line with the verdict and exit code.
  *
  * @packageDocumentation
  */
@@ -109,7 +110,7 @@ export function formatEncoding(report: Pick<DriftReport, "summary">): string {
 }
 
 /**
- * The summary, several lines, the verdict last.
+ * The summary, several lines, one `note:` line per note of the report, the verdict last.
  *
  * @param report - The report.
  * @returns Lines joined with `\n` (no trailing newline).
@@ -137,6 +138,7 @@ export function formatSummary(report: DriftReport): string {
         `; listing contradictions ${t.listingContradictions}`,
     );
   }
+  for (const note of report.notes ?? []) lines.push(`  note:             ${note}`);
   lines.push(formatVerdict(report));
   return lines.join("\n");
 }

@@ -7,7 +7,7 @@
  * {@link TrustEncoding}, so the assumption can be replaced in one place.
  *
  * The service states "no sybil signal" as `null` (in the API and in signed attestations); older material
- * and the kit's first version said `none`. Both read as the name `none` here ({@link normalizeSybilSeverity},
+ * and the kit's first version said `none`. Both read as the name `none` here ({@link canonicalSybilSeverity},
  * {@link sybilSeverityCode}), so a `null` compares equal to the code of `none` (0 under the default encoding).
  *
  * @packageDocumentation
@@ -97,12 +97,13 @@ export const NO_SYBIL_SIGNAL: SybilSeverityName = "none";
 /**
  * A sybil severity as the service states it, in the kit's vocabulary: `null` (no sybil signal, what the
  * service signs) and the legacy `none` both become `none`; any other name is trimmed and lowercased (it may
- * still be unknown to the encoding).
+ * still be unknown to the encoding). The attestation verifier's `normalizeSybilSeverity` reads signed values
+ * the same way; this one is what the encodings and the drift comparison use.
  *
  * @param value - The service's value.
  * @returns The name to compare with a decoded on-chain severity.
  */
-export function normalizeSybilSeverity(value: string | null): string {
+export function canonicalSybilSeverity(value: string | null): string {
   return value === null ? NO_SYBIL_SIGNAL : value.trim().toLowerCase();
 }
 
@@ -115,7 +116,7 @@ export function normalizeSybilSeverity(value: string | null): string {
  * @throws {@link InvalidArgumentError} for an unknown name.
  */
 export function sybilSeverityCode(name: string | null, encoding: TrustEncoding = DEFAULT_TRUST_ENCODING): number {
-  const code = encoding.sybilSeverities.indexOf(normalizeSybilSeverity(name) as SybilSeverityName);
+  const code = encoding.sybilSeverities.indexOf(canonicalSybilSeverity(name) as SybilSeverityName);
   if (code < 0) {
     throw new InvalidArgumentError(`Unknown sybil severity "${name}"`, {
       details: `Known: ${encoding.sybilSeverities.join(", ")}`,

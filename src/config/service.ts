@@ -13,13 +13,25 @@ export const DEFAULT_ISSUER = "https://rnwy.com";
 /** Path of the JWKS relative to the issuer. */
 export const JWKS_PATH = "/.well-known/jwks.json";
 
-/** Key ids accepted by default for `/api/trust-check` and `/api/wallet-score` attestations (current first). */
+/** Key ids of `/api/trust-check` attestations (current first: v2 since the 2026-04-10 rotation, then legacy v1). */
 export const TRUST_ATTESTATION_KIDS: readonly string[] = ["rnwy-trust-v2", "rnwy-trust-v1"];
+
+/** Key id of `/api/wallet-score` attestations. */
+export const WALLET_ATTESTATION_KID = "rnwy-wallet-v1";
 
 /** Key id of `/api/mcp-attestation` attestations. */
 export const MCP_ATTESTATION_KID = "rnwy-mcp-v1";
 
-/** Lifetime of an attestation when it carries no explicit expiry, in seconds (24 h). */
+/** `attestation.type` of trust-check attestations. */
+export const TRUST_ATTESTATION_TYPE = "behavioral_trust";
+
+/** `attestation.type` of wallet-score attestations. */
+export const WALLET_ATTESTATION_TYPE = "wallet_intelligence";
+
+/**
+ * Lifetime of an attestation, in seconds (24 h): the service's `expiry` is `verifiedAt` + 24 h, and an
+ * attestation that carries no expiry (v1, MCP) is given this lifetime from its issue time.
+ */
 export const ATTESTATION_LIFETIME_SECONDS = 24 * 3600;
 
 /** Registry names of the service; `erc8004` is the default, `sati` lives on Solana. */

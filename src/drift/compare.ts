@@ -13,7 +13,7 @@
  *
  * @packageDocumentation
  */
-import { normalizeSybilSeverity, sybilSeverityCode as codeOfSybil, type TrustEncoding } from "../config/encodings.js";
+import { canonicalSybilSeverity, sybilSeverityCode as codeOfSybil, type TrustEncoding } from "../config/encodings.js";
 import type { TrustRecordResult } from "../oracle/records.js";
 import { decide, type DecisionRule } from "./decision.js";
 import type { AttestedSide, DriftRow, DriftStatus, OnchainSide } from "./types.js";
@@ -89,7 +89,7 @@ export function compareAgent(
     ? {
         score: serviceData.score,
         tier: serviceData.tier,
-        sybilSeverity: normalizeSybilSeverity(serviceData.sybilSeverity),
+        sybilSeverity: canonicalSybilSeverity(serviceData.sybilSeverity),
         attestedAt: serviceData.at.toISOString(),
         kid: service.kind === "verified" ? service.kid : null,
       }

@@ -64,6 +64,8 @@ export interface ReportContext {
   readonly maxAgeSeconds: number;
   readonly encoding: EncodingCheck;
   readonly triage?: TriageSummary;
+  /** Notes on the run (see {@link DriftReport.notes}); left out of the report when empty. */
+  readonly notes?: readonly string[];
   readonly runtime?: DriftRuntime;
   readonly generatedAt: Date;
   /** How many agents may go unverified before the run fails (default {@link DEFAULT_ERROR_LIMIT}, 1 %). */
@@ -74,7 +76,7 @@ export interface ReportContext {
  * Builds the JSON report.
  *
  * @param rows - One row per agent.
- * @param context - Source, rule, encoding check, triage summary, time and error limit.
+ * @param context - Source, rule, encoding check, triage summary, notes, time and error limit.
  * @returns The report, rows sorted by severity.
  * @throws `InvalidArgumentError` for an invalid `errorLimit` (see `checkErrorLimit`).
  */
@@ -97,6 +99,7 @@ export function buildReport(rows: readonly DriftRow[], context: ReportContext): 
       ...(context.triage ? { triage: context.triage } : {}),
       unverified: evaluateErrorLimit(byStatus, rows.length, context.errorLimit ?? DEFAULT_ERROR_LIMIT),
     },
+    ...(context.notes && context.notes.length > 0 ? { notes: [...context.notes] } : {}),
     ...(context.runtime ? { runtime: context.runtime } : {}),
     agents: sortRows(rows),
   };

@@ -1,7 +1,9 @@
 /**
  * A whole drift run from a resolved configuration: check that the chain, the oracle (and gate) and the
- * service are reachable, scan, and assemble the report. Problems found before the scan are
- * {@link ConfigurationError}s; once the scan runs, a failure on one agent is a row, never a throw.
+ * service are reachable, choose once how to read the oracle (Multicall3, or deployless Multicall3 or one
+ * `eth_call` per record where it is not deployed; the report says so), scan, and assemble the report. Problems
+ * found before the scan are {@link ConfigurationError}s; once the scan runs, a failure on one agent is a row,
+ * never a throw.
  *
  * @packageDocumentation
  */
@@ -9,13 +11,14 @@ import { createPublicClient, http, type Address, type PublicClient } from "viem"
 import { getBlockNumber, getChainId, getCode } from "viem/actions";
 import { createTrustApiClient } from "../api/client.js";
 import { createJwksResolver, type JwksResolver } from "../attestation/jwks.js";
-import { MULTICALL3_ADDRESS } from "../config/addresses.js";
 import { ConfigurationError, messageOf } from "../errors.js";
 import { readGatePolicy } from "../oracle/gate.js";
+import { detectReaderMode, type ReaderModeDetection } from "../oracle/reader-mode.js";
 import { DEFAULT_DECISION_THRESHOLD, type DriftConfig } from "./config.js";
 import { describeRule, type DecisionRule } from "./decision.js";
 import { checkTierEncoding } from "./encoding-check.js";
 import { checkErrorLimit } from "./error-limit.js";
+import { readerModeNote } from "./reader-mode-note.js";
 import { buildReport } from "./report.js";
 import { scanAllAgents } from "./scan-all.js";
 import { newServiceStats } from "./service-outcome.js";
@@ -38,13 +41,15 @@ export interface DriftHooks {
  * @returns The report.
  * @throws {@link ConfigurationError} when the RPC or API is unreachable, or the oracle or gate address has no
  *   contract, before any agent is scanned; an `InvalidArgumentError` for an invalid `maxErrors`, before too.
+ *   A chain without Multicall3 is not refused: the report's `source.readerMode` and `notes` say how it was
+ *   read instead.
  */
 export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Promise<DriftReport> {
   if (config.maxErrors) checkErrorLimit(config.maxErrors);
   const now = hooks.now ?? (() => new Date());
   const started = performance.now();
   const chain = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 2, timeout: 30_000 }) }) as PublicClient;
-  const { chainId, blockNumber } = await checkChain(chain, config.rpcUrl, config.oracle);
+  const { chainId, blockNumber, reader } = await checkChain(chain, config.rpcUrl, config.oracle);
   const rule = await decisionRule(chain, config, blockNumber);
   const jwks = await checkService(config);
   const api = createTrustApiClient({
@@ -64,6 +69,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     encoding: config.encoding,
     concurrency: config.concurrency,
     blockNumber,
+    readerMode: reader.mode,
     now,
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
   };
@@ -87,11 +93,13 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
       issuer: config.issuer,
       chainId,
       blockNumber: blockNumber.toString(),
+      readerMode: reader.mode,
     },
     decisionRule: describeRule(rule),
     maxAgeSeconds: config.maxAgeSeconds,
     encoding: checkTierEncoding(result.records, config.encoding),
     ...(result.triage ? { triage: result.triage } : {}),
+    notes: [readerModeNote(reader, chainId)].filter((note): note is string => note !== null),
     runtime: {
       totalMs: performance.now() - started,
       listingMs: result.timings.listing,
@@ -110,7 +118,7 @@ async function checkChain(
   chain: PublicClient,
   rpcUrl: string,
   oracle: Address,
-): Promise<{ chainId: number; blockNumber: bigint }> {
+): Promise<{ chainId: number; blockNumber: bigint; reader: ReaderModeDetection }> {
   let chainId: number;
   let blockNumber: bigint;
   try {
@@ -118,19 +126,15 @@ async function checkChain(
   } catch (error) {
     throw new ConfigurationError(`Cannot reach the RPC at ${redactUrl(rpcUrl)}`, { cause: error, details: messageOf(error) });
   }
-  const [oracleCode, multicallCode] = await Promise.all([
+  // Read mode chosen once, at the pinned block: Multicall3 where deployed, else deployless, else eth_call.
+  const [oracleCode, reader] = await Promise.all([
     getCode(chain, { address: oracle, blockNumber }),
-    getCode(chain, { address: MULTICALL3_ADDRESS, blockNumber }),
+    detectReaderMode(chain, { blockNumber }),
   ]).catch((error: unknown) => {
     throw new ConfigurationError(`Cannot read code from the RPC at ${redactUrl(rpcUrl)}`, { cause: error, details: messageOf(error) });
   });
   if (!oracleCode || oracleCode === "0x") throw new ConfigurationError(`No contract at the oracle address ${oracle} on chain ${chainId}`);
-  if (!multicallCode || multicallCode === "0x") {
-    throw new ConfigurationError(`No Multicall3 at ${MULTICALL3_ADDRESS} on chain ${chainId}`, {
-      details: "The reader batches oracle reads through Multicall3, deployed at that address on Base and most chains",
-    });
-  }
-  return { chainId, blockNumber };
+  return { chainId, blockNumber, reader };
 }
 
 async function decisionRule(chain: PublicClient, config: DriftConfig, blockNumber: bigint): Promise<DecisionRule> {

@@ -6,7 +6,7 @@
  */
 import { agentKey } from "../agent-key.js";
 import { chainSlugOf, resolveChain } from "../config/chains.js";
-import { normalizeSybilSeverity } from "../config/encodings.js";
+import { canonicalSybilSeverity } from "../config/encodings.js";
 import { DEFAULT_REGISTRY } from "../config/service.js";
 import { listOracleKeys } from "../oracle/events.js";
 import { parseServiceTime } from "../attestation/time.js";
@@ -160,7 +160,7 @@ export async function scanAllAgents(options: ScanAllOptions): Promise<ScanAllRes
       listing.score !== outcome.data.score ||
       (listing.tier !== undefined && listing.tier.toLowerCase() !== outcome.data.tier.toLowerCase()) ||
       (listing.sybilSeverity !== undefined &&
-        normalizeSybilSeverity(listing.sybilSeverity) !== normalizeSybilSeverity(outcome.data.sybilSeverity))
+        canonicalSybilSeverity(listing.sybilSeverity) !== canonicalSybilSeverity(outcome.data.sybilSeverity))
     ) {
       listingContradictions++;
     }

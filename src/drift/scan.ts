@@ -8,6 +8,7 @@ import type { Address } from "viem";
 import type { TrustApiClient } from "../api/client.js";
 import type { TrustEncoding } from "../config/encodings.js";
 import { readTrustRecords, type AnyClient } from "../oracle/reader.js";
+import type { OracleReaderMode } from "../oracle/reader-mode.js";
 import type { TrustRecordResult } from "../oracle/records.js";
 import { mapConcurrently } from "../util/concurrency.js";
 import { compareAgent, errorRow, type CompareContext, type RowSubject, type ServiceOutcome } from "./compare.js";
@@ -39,6 +40,8 @@ export interface DriftScanOptions {
   readonly concurrency: number;
   /** Block to read the oracle at; default the latest. */
   readonly blockNumber?: bigint;
+  /** How to read the oracle (`runDrift` detects it once before the scan); default: the reader probes the chain. */
+  readonly readerMode?: OracleReaderMode;
   /** Clock; default the system clock. */
   readonly now?: () => Date;
   readonly onProgress?: (progress: ScanProgress) => void;
@@ -54,21 +57,23 @@ export interface ScanResult {
 }
 
 /**
- * Reads the oracle records of `subjects` in bulk (Multicall3). Every subject must have an EVM chain id.
+ * Reads the oracle records of `subjects` in bulk (Multicall3, or its fallbacks on a chain without it). Every
+ * subject must have an EVM chain id.
  *
  * @param subjects - The agents.
- * @param options - Chain client, oracle, encoding, block.
+ * @param options - Chain client, oracle, encoding, block, reader mode.
  * @returns One result per subject, in order; a failed read is a result with `ok: false`, never a throw.
  */
 export async function readOnchain(
   subjects: readonly (RowSubject & { chainId: number })[],
-  options: Pick<DriftScanOptions, "chain" | "oracle" | "encoding" | "blockNumber">,
+  options: Pick<DriftScanOptions, "chain" | "oracle" | "encoding" | "blockNumber" | "readerMode">,
 ): Promise<TrustRecordResult[]> {
   if (subjects.length === 0) return [];
   return readTrustRecords(options.chain, {
     oracle: options.oracle,
     encoding: options.encoding,
     ...(options.blockNumber === undefined ? {} : { blockNumber: options.blockNumber }),
+    ...(options.readerMode === undefined ? {} : { mode: options.readerMode }),
     keys: subjects.map((s) => ({ agentId: s.agentId, chainId: s.chainId, registry: s.registry })),
   });
 }

@@ -6,7 +6,7 @@
  */
 import type { TrustApiClient } from "../api/client.js";
 import type { JwksResolver } from "../attestation/jwks.js";
-import { verifyTrustAttestation } from "../attestation/verify.js";
+import { normalizeSybilSeverity, verifyTrustAttestation } from "../attestation/verify.js";
 import { HttpRequestError, messageOf } from "../errors.js";
 import type { ServiceOutcome } from "./compare.js";
 
@@ -88,15 +88,17 @@ export async function fetchServiceOutcome(
   });
   if (policy.stats) policy.stats.verifyMs += performance.now() - verifying;
   if (!result.valid) return { kind: "invalid", reason: result.reason, message: result.message };
-  const sybil: unknown = body.sybilSeverity;
+  // Only the signed block is trusted: the body's own fields are at most equal to it (the verifier checked),
+  // and may be absent.
+  const { signed } = result;
   return {
     kind: "verified",
     kid: result.kid ?? "",
     data: {
-      score: body.score,
-      tier: String(body.tier),
-      // null: the service has no sybil signal (read as none). Anything else keeps its name, known or not.
-      sybilSeverity: sybil === null ? null : String(sybil),
+      score: Number(signed.score),
+      tier: String(signed.tier),
+      // null (no sybil signal) reads as none; compare and triage read a null the same way.
+      sybilSeverity: normalizeSybilSeverity(signed.sybilSeverity) ?? String(signed.sybilSeverity),
       at: result.issuedAt ?? policy.now?.() ?? new Date(),
       computedAt: computedAtOf(result),
     },
@@ -111,7 +113,11 @@ export async function fetchServiceOutcome(
  * @param result - A valid verdict.
  * @returns The computation time, or `null` when the verdict does not tell it.
  */
-export function computedAtOf(result: { readonly version?: string | undefined; readonly payload?: Record<string, unknown> | undefined; readonly issuedAt?: Date | undefined }): Date | null {
-  if (result.version !== "v2" || result.payload?.issuedAt === undefined) return null;
+export function computedAtOf(result: {
+  readonly version?: string | undefined;
+  readonly signed?: Record<string, unknown> | undefined;
+  readonly issuedAt?: Date | undefined;
+}): Date | null {
+  if (result.version !== "v2" || result.signed?.issuedAt === undefined) return null;
   return result.issuedAt ?? null;
 }

@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import { normalizeSybilSeverity, sybilSeverityCode, type TrustEncoding } from "../config/encodings.js";
+import { canonicalSybilSeverity, sybilSeverityCode, type TrustEncoding } from "../config/encodings.js";
 import type { TrustRecordResult } from "../oracle/records.js";
 import type { ServiceData } from "./compare.js";
 import type { DecisionRule } from "./decision.js";
@@ -73,7 +73,7 @@ export function triageReason(
   if (
     listed.score !== onchain.score ||
     listed.tier.toLowerCase() !== (onchain.tier ?? "") ||
-    normalizeSybilSeverity(listed.sybilSeverity) !== (onchain.sybilSeverity ?? "")
+    canonicalSybilSeverity(listed.sybilSeverity) !== (onchain.sybilSeverity ?? "")
   ) {
     return "mismatch";
   }

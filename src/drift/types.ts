@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import type { UnverifiedSummary } from "./error-limit.js";
+import type { OracleReaderMode } from "../oracle/reader-mode.js";
 
 /** Status of one agent's row, from the most to the least alarming family. */
 export type DriftStatus =
@@ -145,6 +146,11 @@ export interface DriftReport {
     readonly issuer: string;
     readonly chainId: number;
     readonly blockNumber: string | null;
+    /**
+     * How the oracle was read: `multicall3`, or on a chain without it `deployless-multicall3` or `eth-call`
+     * (then `notes` says so). Absent in reports built without reading a chain.
+     */
+    readonly readerMode?: OracleReaderMode;
   };
   /** The decision rule, e.g. `score >= 51`. */
   readonly decisionRule: string;
@@ -163,6 +169,11 @@ export interface DriftReport {
      */
     readonly unverified: UnverifiedSummary;
   };
+  /**
+   * Things about the run itself that a reader of the report should know, one sentence each (for example that
+   * Multicall3 is not deployed on the chain and how the oracle was read instead). Absent when there are none.
+   */
+  readonly notes?: readonly string[];
   /** Where the run's time went (not a pinned field: informational). */
   readonly runtime?: DriftRuntime;
   /** Rows, most severe first (flips first). */

@@ -1,6 +1,7 @@
 /**
- * The on-chain side of the SDK: oracle and gate ABIs, the record reader (single `eth_call` or Multicall3
- * batches) and the gate configuration reader.
+ * The on-chain side of the SDK: oracle and gate ABIs, the record reader (single `eth_call`, or batches through
+ * Multicall3, deployless Multicall3 where it is not deployed, or one `eth_call` per record) and the gate
+ * configuration reader.
  *
  * @packageDocumentation
  */
@@ -32,4 +33,11 @@ export {
   type ReadTrustRecordsParameters,
   type TrustRecordRequest,
 } from "./reader.js";
+export {
+  ORACLE_READER_MODES,
+  detectReaderMode,
+  type DetectReaderModeOptions,
+  type OracleReaderMode,
+  type ReaderModeDetection,
+} from "./reader-mode.js";
 export { readGatePolicy, type GatePolicy, type ReadGatePolicyOptions } from "./gate.js";

@@ -1,10 +1,13 @@
 /**
  * Reads trust records from the on-chain oracle with viem: one record with one `eth_call`, many records in
- * chunks through Multicall3's `aggregate3` with `allowFailure = true`, all chunks at the same block.
+ * chunks through Multicall3's `aggregate3` with `allowFailure = true`, all chunks at the same block. On a chain
+ * without Multicall3 the batch reader sends the same chunks as deployless calls (Multicall3's creation code in
+ * an `eth_call`, nothing deployed), or, where the node refuses those, one `eth_call` per record: see
+ * `reader-mode.ts`.
  *
  * Nothing is thrown once the inputs are valid: a sub-call that reverts, returns nothing or returns garbage
- * becomes that record's error; a chunk whose request fails (RPC error, timeout, no Multicall3) becomes an error
- * for each of that chunk's records, and the other chunks are kept.
+ * becomes that record's error; a chunk whose request fails (RPC error, timeout, no Multicall3 in a forced
+ * `multicall3` mode) becomes an error for each of that chunk's records, and the other chunks are kept.
  *
  * @packageDocumentation
  */
@@ -29,8 +32,17 @@ import { BASE_TRUST_ORACLE_ADDRESS, MULTICALL3_ADDRESS } from "../config/address
 import { DEFAULT_TRUST_ENCODING, type TrustEncoding } from "../config/encodings.js";
 import { InvalidArgumentError } from "../errors.js";
 import { trustOracleAbi, trustOracleReadErrorsAbi } from "./abi.js";
+import { blockParameters, type BlockParameters } from "./block.js";
+import {
+  AGGREGATE3_FIXED_BYTES,
+  DEPLOYLESS_AGGREGATE3_MAX_BYTES,
+  DEPLOYLESS_MAX_RECORDS,
+  aggregate3CallBytes,
+} from "./deployless-budget.js";
 import { parseAddress, parseTrustRecordKey, type TrustRecordKey, type TrustRecordKeyInput } from "./inputs.js";
 import { multicall3Abi } from "./multicall3-abi.js";
+import { MULTICALL3_CREATION_CODE } from "./multicall3-creation-code.js";
+import { ORACLE_READER_MODES, detectReaderMode, type OracleReaderMode } from "./reader-mode.js";
 import { mapConcurrently } from "../util/concurrency.js";
 import {
   resultFromAnswer,
@@ -45,7 +57,7 @@ import {
  * `eth_call` limits of public RPC nodes, and few round trips (`scripts/bench/reader.ts` measures it).
  */
 export const DEFAULT_CHUNK_SIZE = 250;
-/** `aggregate3` calls in flight at once by default. */
+/** `aggregate3` calls (or, in `eth-call` mode, `eth_call`s) in flight at once by default. */
 export const DEFAULT_CONCURRENCY = 4;
 /** Largest accepted `chunkSize`: beyond it an `eth_call` risks the node's gas cap and response size limits. */
 export const MAX_CHUNK_SIZE = 5_000;
@@ -79,12 +91,23 @@ export type TrustRecordRequest = TrustRecordKeyInput & {
 export interface ReadTrustRecordsParameters extends ReadOptionsBase {
   /** The records to read; results come back in the same order. */
   readonly keys: readonly TrustRecordRequest[];
-  /** Records per `aggregate3` call; default {@link DEFAULT_CHUNK_SIZE}, at most {@link MAX_CHUNK_SIZE}. */
+  /**
+   * Records per `aggregate3` call; default {@link DEFAULT_CHUNK_SIZE}, at most {@link MAX_CHUNK_SIZE}. In
+   * `deployless-multicall3` mode chunks are also held to the size limits of a contract creation (at most 95
+   * records, fewer with long registry names: see `deployless-budget.ts`).
+   */
   readonly chunkSize?: number | undefined;
-  /** `aggregate3` calls in flight at once; default {@link DEFAULT_CONCURRENCY}. */
+  /** `aggregate3` calls (in `eth-call` mode: `eth_call`s) in flight at once; default {@link DEFAULT_CONCURRENCY}. */
   readonly concurrency?: number | undefined;
   /** Multicall3 address; default the client chain's `multicall3` contract, else {@link MULTICALL3_ADDRESS}. */
   readonly multicallAddress?: string | undefined;
+  /**
+   * How to send the reads. `"auto"` (default): probe the chain once, at the read block, with
+   * {@link detectReaderMode} (Multicall3 where its address holds code, else deployless Multicall3, else one
+   * `eth_call` per record). Or a mode, used as is: the drift job passes the mode it detected before the scan,
+   * and a forced `multicall3` at an address without code gives every record an error that says so.
+   */
+  readonly mode?: OracleReaderMode | "auto" | undefined;
 }
 
 /** Any viem client (public, test or wallet) over any transport. */
@@ -109,27 +132,19 @@ export async function readTrustRecord(
   const key = parseTrustRecordKey(parameters, "parameters");
   const oracle = parseAddress(parameters.oracle ?? BASE_TRUST_ORACLE_ADDRESS, "oracle");
   const context = recordContext(parameters, parameters.blockNumber);
-  try {
-    const { data } = await call(client, {
-      to: oracle,
-      data: getScoreCallData(key),
-      ...blockParameters(parameters.blockNumber, parameters.blockTag),
-    });
-    return resultFromAnswer(key, oracle, data ?? "0x", context);
-  } catch (error) {
-    const revertData = revertDataOf(error);
-    if (revertData !== undefined) return resultFromRevert(key, oracle, revertData, context);
-    return resultFromRequestFailure(key, oracle, "The eth_call to getScore", error, context);
-  }
+  return readOne(client, { key, oracle }, blockParameters(parameters.blockNumber, parameters.blockTag), context, {});
 }
 
 /**
  * Reads many records through Multicall3 `aggregate3` (`allowFailure = true`), in chunks of `chunkSize` with
- * at most `concurrency` chunks in flight, all at the same block.
+ * at most `concurrency` chunks in flight, all at the same block. On a chain without Multicall3 (`mode` `"auto"`,
+ * the default) the chunks go as deployless calls, or the records one `eth_call` each: the results are the same
+ * in every mode, record for record.
  *
  * @param client - A viem client.
  * @param parameters - The keys and options.
- * @returns One result per key, in the order of `keys`; never throws for a failed read.
+ * @returns One result per key, in the order of `keys`; never throws for a failed read (a failed probe of the
+ *   chain, like a failed block-number request, is an error for every record).
  * @throws {@link InvalidArgumentError} (or {@link UnknownChainError}) for invalid parameters, before any request.
  */
 export async function readTrustRecords(
@@ -143,6 +158,7 @@ export async function readTrustRecords(
     parameters.multicallAddress ?? client.chain?.contracts?.multicall3?.address ?? MULTICALL3_ADDRESS,
     "multicallAddress",
   );
+  const requestedMode = parseMode(parameters.mode);
   if (requests.length === 0) return [];
 
   let blockNumber = parameters.blockNumber;
@@ -159,33 +175,54 @@ export async function readTrustRecords(
   const context = recordContext(parameters, blockNumber);
   const block = blockParameters(blockNumber, parameters.blockTag);
 
-  const chunks: Request[][] = [];
-  for (let i = 0; i < requests.length; i += chunkSize) chunks.push(requests.slice(i, i + chunkSize));
-
-  const readChunk = async (chunk: Request[], index: number): Promise<TrustRecordResult[]> => {
+  let mode: OracleReaderMode;
+  if (requestedMode !== "auto") mode = requestedMode;
+  else {
     try {
-      const calls = chunk.map(({ key, oracle }) => ({ target: oracle, allowFailure: true, callData: getScoreCallData(key) }));
+      mode = (await detectReaderMode(client, { multicallAddress: multicall, blockNumber, blockTag: parameters.blockTag })).mode;
+    } catch (error) {
+      return requests.map(({ key, oracle }) =>
+        resultFromRequestFailure(key, oracle, `Probing the code at the Multicall3 address ${multicall}`, error, context),
+      );
+    }
+  }
+  if (mode === "eth-call") {
+    return mapConcurrently(requests, concurrency, (request) => readOne(client, request, block, context, { batch: false }));
+  }
+
+  const deployless = mode === "deployless-multicall3";
+  const label = deployless ? "Deployless Multicall3" : "Multicall3";
+  const target = deployless ? { code: MULTICALL3_CREATION_CODE } : { to: multicall };
+  const chunks = deployless
+    ? chunkCalls(requests, Math.min(chunkSize, DEPLOYLESS_MAX_RECORDS), DEPLOYLESS_AGGREGATE3_MAX_BYTES)
+    : chunkCalls(requests, chunkSize, Infinity);
+
+  const readChunk = async (chunk: ChunkCall[], index: number): Promise<TrustRecordResult[]> => {
+    try {
+      const calls = chunk.map(({ oracle, callData }) => ({ target: oracle, allowFailure: true, callData }));
       const { data } = await call(client, {
-        to: multicall,
+        ...target,
         data: encodeFunctionData({ abi: aggregate3Abi, functionName: "aggregate3", args: [calls] }),
         batch: false,
         ...block,
       });
       if (data === undefined) {
-        throw new BaseError(`No Multicall3 at ${multicall}: the call returned no data`, {
-          details: "Deploy Multicall3 there (installMulticall3 on a local network), or pass multicallAddress.",
+        throw new BaseError(deployless ? "The deployless Multicall3 call returned no data" : `No Multicall3 at ${multicall}: the call returned no data`, {
+          details: deployless
+            ? "The node ran Multicall3's creation code in an eth_call and answered nothing."
+            : "Deploy Multicall3 there (installMulticall3 on a local network), pass multicallAddress, or leave mode \"auto\".",
         });
       }
       const answers = decodeFunctionResult({ abi: aggregate3Abi, functionName: "aggregate3", data });
       if (answers.length !== chunk.length) {
-        throw new BaseError(`Multicall3 at ${multicall} answered ${answers.length} results for ${chunk.length} calls`);
+        throw new BaseError(`${label} answered ${answers.length} results for ${chunk.length} calls`);
       }
       return chunk.map(({ key, oracle }, j) => {
         const { success, returnData } = answers[j]!;
         return success ? resultFromAnswer(key, oracle, returnData, context) : resultFromRevert(key, oracle, returnData, context);
       });
     } catch (error) {
-      const what = `Multicall3 aggregate3 call ${index + 1} of ${chunks.length} (${chunk.length} records)`;
+      const what = `${label} aggregate3 call ${index + 1} of ${chunks.length} (${chunk.length} records)`;
       return chunk.map(({ key, oracle }) => resultFromRequestFailure(key, oracle, what, error, context));
     }
   };
@@ -211,6 +248,60 @@ interface Request {
   readonly oracle: Address;
 }
 
+/** A request with its `getScore` calldata, as an `aggregate3` chunk carries it. */
+interface ChunkCall extends Request {
+  readonly callData: Hex;
+}
+
+/**
+ * Cuts the requests into `aggregate3` chunks, in order: at most `maxCalls` calls each, and, past its first call,
+ * no chunk whose calldata exceeds `maxBytes` (a single call larger than that still goes, alone, and its request
+ * fails loudly rather than being dropped).
+ */
+function chunkCalls(requests: readonly Request[], maxCalls: number, maxBytes: number): ChunkCall[][] {
+  const chunks: ChunkCall[][] = [];
+  let chunk: ChunkCall[] = [];
+  let bytes = AGGREGATE3_FIXED_BYTES;
+  for (const request of requests) {
+    const callData = getScoreCallData(request.key);
+    const callBytes = aggregate3CallBytes(callData);
+    if (chunk.length > 0 && (chunk.length >= maxCalls || bytes + callBytes > maxBytes)) {
+      chunks.push(chunk);
+      chunk = [];
+      bytes = AGGREGATE3_FIXED_BYTES;
+    }
+    chunk.push({ ...request, callData });
+    bytes += callBytes;
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
+/** One record with one `eth_call` to `getScore`; `batch: false` keeps a client's own multicall batching out. */
+async function readOne(
+  client: AnyClient,
+  { key, oracle }: Request,
+  block: BlockParameters,
+  context: RecordContext,
+  options: { readonly batch?: false },
+): Promise<TrustRecordResult> {
+  try {
+    const { data } = await call(client, { to: oracle, data: getScoreCallData(key), ...options, ...block });
+    return resultFromAnswer(key, oracle, data ?? "0x", context);
+  } catch (error) {
+    const revertData = revertDataOf(error);
+    if (revertData !== undefined) return resultFromRevert(key, oracle, revertData, context);
+    return resultFromRequestFailure(key, oracle, "The eth_call to getScore", error, context);
+  }
+}
+
+function parseMode(value: unknown): OracleReaderMode | "auto" {
+  if (value === undefined || value === "auto") return "auto";
+  if (typeof value === "string" && (ORACLE_READER_MODES as readonly string[]).includes(value)) return value as OracleReaderMode;
+  const shown = typeof value === "string" ? JSON.stringify(value) : String(value);
+  throw new InvalidArgumentError(`Invalid mode ${shown}: expected "auto", ${ORACLE_READER_MODES.map((m) => `"${m}"`).join(", ")}`);
+}
+
 function parseRequests(parameters: ReadTrustRecordsParameters): Request[] {
   if (typeof parameters !== "object" || parameters === null || !Array.isArray(parameters.keys)) {
     throw new InvalidArgumentError("Invalid keys: expected an array of { agentId, chainId | chain, registry? }");
@@ -231,15 +322,6 @@ function recordContext(options: ReadOptionsBase, blockNumber: bigint | undefined
     errorsAbi: [...trustOracleReadErrorsAbi, ...(options.errorsAbi ?? [])],
     blockNumber,
   };
-}
-
-function blockParameters(
-  blockNumber: bigint | undefined,
-  blockTag: BlockTag | undefined,
-): { blockNumber: bigint } | { blockTag: BlockTag } | Record<string, never> {
-  if (blockNumber !== undefined) return { blockNumber };
-  if (blockTag !== undefined) return { blockTag };
-  return {};
 }
 
 function integerOption(value: number | undefined, name: string, fallback: number, max: number): number {

@@ -4,13 +4,16 @@ import { reportJson } from "../../src/cli/write-outputs";
 import {
   DEFAULT_TRUST_ENCODING,
   createTrustEncoding,
-  normalizeSybilSeverity,
+  canonicalSybilSeverity,
   sybilSeverityCode,
   type TrustEncoding,
 } from "../../src/config/encodings";
 import { compareAgent, computedAfterRefresh, errorRow, type CompareContext, type ServiceData, type ServiceOutcome } from "../../src/drift/compare";
 import { buildReport } from "../../src/drift/report";
-import { computedAtOf } from "../../src/drift/service-outcome";
+import { computedAtOf, fetchServiceOutcome } from "../../src/drift/service-outcome";
+import type { TrustApiClient } from "../../src/api/client";
+import { createJwksResolver } from "../../src/attestation/jwks";
+import { TEST_ISSUER, TEST_NOW, buildTrustCheckResponse, buildV1TrustCheckResponse, generateTestKeys, jwksOf } from "../support/attestations";
 import { triageReason } from "../../src/drift/triage";
 import { InvalidArgumentError } from "../../src/errors";
 import type { TrustRecordResult } from "../../src/oracle/records";
@@ -66,8 +69,8 @@ describe("a null sybil severity (no sybil signal) reads as none, everywhere", ()
     expect(sybilSeverityCode("none")).toBe(0);
     expect(sybilSeverityCode("None")).toBe(0);
     expect(sybilSeverityCode("moderate")).toBe(2);
-    expect(normalizeSybilSeverity(null)).toBe("none");
-    expect(normalizeSybilSeverity(" Elevated ")).toBe("elevated");
+    expect(canonicalSybilSeverity(null)).toBe("none");
+    expect(canonicalSybilSeverity(" Elevated ")).toBe("elevated");
     // Under another encoding, null follows the name none, wherever that encoding puts it.
     const shifted = createTrustEncoding({ sybilSeverities: ["low", "none", "moderate", "elevated", "heavy"] });
     expect(sybilSeverityCode(null, shifted)).toBe(1);
@@ -186,10 +189,10 @@ describe("drift since the last refresh", () => {
 
   it("the verdict's issuedAt is the computation time of a v2 block only", () => {
     const issued = new Date("2026-11-22T03:00:00Z");
-    expect(computedAtOf({ version: "v2", payload: { issuedAt: issued.toISOString(), verifiedAt: NOW.toISOString() }, issuedAt: issued })).toEqual(issued);
-    expect(computedAtOf({ version: "v1", payload: { attestedAt: issued.toISOString() }, issuedAt: issued })).toBeNull();
-    expect(computedAtOf({ version: "v2", payload: { expiry: NOW.toISOString() }, issuedAt: issued })).toBeNull();
-    expect(computedAtOf({ version: "v2", payload: { issuedAt: "x" }, issuedAt: undefined })).toBeNull();
+    expect(computedAtOf({ version: "v2", signed: { issuedAt: issued.toISOString(), verifiedAt: NOW.toISOString() }, issuedAt: issued })).toEqual(issued);
+    expect(computedAtOf({ version: "v1", signed: { attestedAt: issued.toISOString() }, issuedAt: issued })).toBeNull();
+    expect(computedAtOf({ version: "v2", signed: { expiry: NOW.toISOString() }, issuedAt: issued })).toBeNull();
+    expect(computedAtOf({ version: "v2", signed: { issuedAt: "x" }, issuedAt: undefined })).toBeNull();
   });
 
   it("JSON and Markdown show when the attested score was computed and whether that was after the refresh", () => {
@@ -217,5 +220,59 @@ describe("drift since the last refresh", () => {
     expect(line("1")).toContain(`| -15 | ${after.toISOString()} | after | score 60 → 45, tier developing → limited (changed since the last refresh) |`);
     expect(line("2")).toContain(`| -15 | ${same.toISOString()} | not after | chain and service disagree about the same computation: score 60 → 45`);
     expect(line("3")).toMatch(/\| 0 \| - \| - \|  \|$/);
+  });
+});
+
+describe("a verified attestation, end to end through fetchServiceOutcome and compareAgent", () => {
+  const computed = new Date(TEST_NOW.getTime() - 5 * HOUR * 1000); // when the service scored the agent
+  const signedAt = new Date(TEST_NOW.getTime() - 60_000); // when it signed the attestation
+  const refreshS = Math.floor(TEST_NOW.getTime() / 1000) - 9 * HOUR; // before the computation
+  const at = { ...context, now: TEST_NOW };
+
+  async function outcomeOf(body: unknown, keys: Awaited<ReturnType<typeof generateTestKeys>>): Promise<ServiceOutcome> {
+    const api = { trustCheck: async () => body } as unknown as TrustApiClient;
+    return fetchServiceOutcome(api, { chain: "base", agentId: "42", registry: "erc8004" }, {
+      issuer: TEST_ISSUER,
+      jwks: createJwksResolver({ keys: jwksOf(keys.v1, keys.v2).keys as never }),
+      now: () => TEST_NOW,
+    });
+  }
+
+  function record(score: number, sybilCode: number, updatedAtSeconds: number): TrustRecordResult {
+    return { ...(onchain(score, sybilCode) as object), updatedAt: new Date(updatedAtSeconds * 1000), updatedAtSeconds } as TrustRecordResult;
+  }
+
+  it("a signed null sybil severity is none; the signed issuedAt (not verifiedAt) is the computation time", async () => {
+    const keys = await generateTestKeys();
+    const body = await buildTrustCheckResponse(keys.v2, {
+      agent: { agentId: "42", score: 60, tier: "developing", sybilSeverity: null },
+      issuedAt: computed,
+      verifiedAt: signedAt,
+    });
+    const outcome = await outcomeOf(body, keys);
+    expect(outcome.kind).toBe("verified");
+    if (outcome.kind !== "verified") return;
+    expect(outcome.data.sybilSeverity).toBe("none");
+    expect(outcome.data.computedAt).toEqual(computed);
+
+    const inSync = compareAgent(subject, record(60, 0, refreshS), outcome, at);
+    expect(inSync).toMatchObject({ status: "in-sync", attested: { sybilSeverity: "none" }, attestedComputedAt: computed.toISOString(), computedAfterRefresh: true });
+    const moderate = compareAgent(subject, record(60, 2, refreshS), outcome, at);
+    expect(moderate).toMatchObject({ status: "drifted", reason: "sybil moderate → none (changed since the last refresh)" });
+    // The chain was refreshed after that computation and still says something else: the alarming case.
+    const later = compareAgent(subject, record(66, 0, Math.floor(computed.getTime() / 1000) + 60), outcome, at);
+    expect(later.computedAfterRefresh).toBe(false);
+    expect(later.reason).toMatch(/^chain and service disagree about the same computation: score 66 → 60/);
+  });
+
+  it("a v1 attestation does not tell the computation time", async () => {
+    const keys = await generateTestKeys();
+    const body = await buildV1TrustCheckResponse(keys.v1, { agent: { agentId: 42, score: 60, tier: "developing", sybilSeverity: "none" }, issuedAt: computed });
+    const outcome = await outcomeOf(body, keys);
+    expect(outcome.kind).toBe("verified");
+    if (outcome.kind !== "verified") return;
+    expect(outcome.data.computedAt).toBeNull();
+    const row = compareAgent(subject, record(55, 0, refreshS), outcome, at);
+    expect(row).toMatchObject({ attestedComputedAt: null, computedAfterRefresh: null, reason: "score 55 → 60" });
   });
 });

@@ -43,7 +43,7 @@ describe("verifier ↔ local signing service", () => {
       });
       expect(result.message).toMatch(/^valid/);
       expect(result).toMatchObject({ valid: true, version: "v2", verified: { jws: true, sig: true } });
-      expect(result.payload?.score).toBe(agent.score);
+      expect(result.signed?.score).toBe(agent.score);
     }
     expect(resolver.stats.fetches).toBe(1);
   });
@@ -73,7 +73,7 @@ describe("verifier ↔ local signing service", () => {
       issuer: service.issuer,
     });
     expect(mcp).toMatchObject({ valid: true, kid: "rnwy-mcp-v1" });
-    expect(mcp.payload).toMatchObject({ canonicalId: "acme/weather" });
+    expect(mcp.signed).toMatchObject({ canonicalId: "acme/weather" });
   });
 
   it("refuses the service's tampered-signature and unknown-kid faults", async () => {

@@ -43,7 +43,7 @@ const opts = (extra: VerifyTrustAttestationOptions = {}): VerifyTrustAttestation
 
 beforeAll(async () => {
   keys = await generateTestKeys();
-  jwks = jwksOf(keys.v1, keys.v2, keys.mcp);
+  jwks = jwksOf(keys.v1, keys.v2, keys.wallet, keys.mcp);
   resolver = createJwksResolver({ keys: jwks });
   v2 = await buildTrustCheckResponse(keys.v2);
 });
@@ -59,10 +59,10 @@ describe("verifyTrustAttestation — valid responses", () => {
       issuer: TEST_ISSUER,
       verified: { jws: true, sig: true },
     });
-    expect(result.payload).toEqual(v2.attestation.signed);
+    expect(result.signed).toEqual(v2.attestation.signed);
     expect(result.issuedAt?.toISOString()).toBe(new Date(TEST_NOW.getTime() - 2 * HOUR_MS).toISOString());
     expect(result.expiresAt?.toISOString()).toBe(new Date(TEST_NOW.getTime() + 22 * HOUR_MS).toISOString());
-    expect(result.message).toMatch(/valid v2 trust attestation/);
+    expect(result.message).toMatch(/valid trust-check attestation \(v2\)/);
     expect(result.warnings).toEqual([]);
   });
 
@@ -139,7 +139,7 @@ describe("verifyTrustAttestation — tampering", () => {
     response.score = 95;
     const result = await verifyTrustAttestation(response, opts());
     expect(result).toMatchObject({ valid: false, reason: "bad-legacy-signature", verified: { jws: true, sig: false } });
-    expect(result.payload).toBeUndefined();
+    expect(result.signed).toBeUndefined();
   });
 
   it("refuses a tampered signed block when only a jws is present: payload-mismatch", async () => {
@@ -219,19 +219,46 @@ describe("verifyTrustAttestation — tampering", () => {
       signed: (v2.attestation.signed as Record<string, unknown>)[field],
       response: value,
     });
-    expect(result.payload).toEqual(v2.attestation.signed);
+    expect(result.signed).toEqual(v2.attestation.signed);
   });
 
-  it("defaults a missing top-level registry to erc8004, so a signed registry of olas mismatches", async () => {
+  it("reads a signed block without registry as erc8004 for the expected subject, so an olas block is another agent", async () => {
     const response = await buildTrustCheckResponse(keys.v2, { agent: { registry: "olas" } });
-    delete response.registry;
-    expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "field-mismatch", field: "registry" });
+    expect(response.registry).toBeUndefined();
+    expect((await verifyTrustAttestation(response, opts())).valid).toBe(true);
+    expect(await verifyTrustAttestation(response, opts({ expected: { agentId: 1487, chain: "base", registry: "erc8004" } }))).toMatchObject({
+      valid: false,
+      reason: "subject-mismatch",
+      field: "registry",
+    });
   });
 
-  it("refuses a response whose top level lacks the score", async () => {
+  it("takes the score from the signed block when the body has none, and names what the body adds unsigned", async () => {
     const response = clone(v2) as Partial<TrustCheckResponse>;
     delete response.score;
-    expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "field-mismatch", field: "score" });
+    const result = await verifyTrustAttestation(response, opts());
+    expect(result.valid).toBe(true);
+    expect(result.signed?.score).toBe(82);
+    expect(result.valid && result.unsignedFields).not.toContain("score");
+  });
+
+  it.each([
+    ["owner", "0x1111111111111111111111111111111111111111"],
+    ["badges", { earned: ["original_owner", "established_wallet"], warnings: [] }],
+    ["badges", { earned: ["original_owner", "established_wallet", "sybil_heavy"], warnings: ["low_history_reviewers"] }],
+    ["sybilSignals", ["common_funder"]],
+    ["sybilSeverity", "heavy"],
+    ["sybilSeverity", null],
+  ] as const)("refuses a body whose %s differs from the signed block (%j)", async (field, value) => {
+    const response = clone(v2) as unknown as Record<string, unknown>;
+    response[field] = value;
+    expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "field-mismatch", field });
+  });
+
+  it("refuses a body field that is in the signed block under the same name, whatever the field (generic rule)", async () => {
+    const response = await buildTrustCheckResponse(keys.v2, { extraSigned: { riskBand: "b" } });
+    expect((await verifyTrustAttestation({ ...response, riskBand: "b" }, opts())).valid).toBe(true);
+    expect(await verifyTrustAttestation({ ...response, riskBand: "a" }, opts())).toMatchObject({ valid: false, field: "riskBand" });
   });
 });
 
@@ -337,7 +364,7 @@ describe("verifyTrustAttestation — time", () => {
     const result = await verifyTrustAttestation(response, opts());
     expect(result).toMatchObject({ valid: false, reason: "expired", field: "expiry", verified: { jws: true, sig: true } });
     expect(result.expiresAt?.getTime()).toBe(TEST_NOW.getTime() - HOUR_MS);
-    expect(result.payload).toBeDefined();
+    expect(result.signed).toBeDefined();
   });
 
   it("refuses an expired v1 attestation (attestedAt + 24 h)", async () => {
@@ -397,7 +424,7 @@ describe("verifyTrustAttestation — unknown wallet envelope", () => {
     const response = await buildWalletNotFoundResponse(keys.v2, wallet);
     const result = await verifyTrustAttestation(response, opts({ expected: { wallet: wallet.toLowerCase() } }));
     expect(result).toMatchObject({ valid: true, version: "wallet-not-found", verified: { jws: true, sig: true } });
-    expect(result.payload).toEqual({ found: false, wallet, issuedAt: expect.any(String) });
+    expect(result.signed).toEqual({ found: false, wallet, issuedAt: expect.any(String) });
   });
 
   it("refuses a tampered envelope: signed wallet changed", async () => {
@@ -412,7 +439,11 @@ describe("verifyTrustAttestation — unknown wallet envelope", () => {
     const otherWallet = { ...clone(response), wallet: "0x2222222222222222222222222222222222222222" };
     expect(await verifyTrustAttestation(otherWallet, opts())).toMatchObject({ valid: false, reason: "field-mismatch", field: "wallet" });
     const claimsAgent = { ...clone(v2), attestation: response.attestation };
-    expect(await verifyTrustAttestation(claimsAgent, opts())).toMatchObject({ valid: false, reason: "field-mismatch", field: "found" });
+    expect(await verifyTrustAttestation(claimsAgent, opts())).toMatchObject({ valid: false, reason: "field-mismatch", field: "agentId" });
+    const foundButScored = { ...clone(response), score: 90, tier: "established" };
+    const verdict = await verifyTrustAttestation(foundButScored, opts());
+    expect(verdict).toMatchObject({ valid: false, reason: "field-mismatch", field: "score", mismatch: { signed: undefined, response: 90 } });
+    expect(verdict.message).toMatch(/does not carry it/);
     expect(await verifyTrustAttestation(response, opts({ expected: { wallet: "0x3333333333333333333333333333333333333333" } }))).toMatchObject({
       valid: false,
       reason: "subject-mismatch",
@@ -494,46 +525,59 @@ describe("verifyTrustAttestation — malformed input and options", () => {
   });
 });
 
-describe("verifyMcpAttestation / verifySignedAttestation / verifyWalletScoreAttestation", () => {
-  it("accepts an MCP attestation signed with rnwy-mcp-v1 and returns its payload", async () => {
+describe("verifyMcpAttestation / verifySignedAttestation", () => {
+  it("accepts an MCP attestation in the canonical_id form, with a 24 h lifetime implied", async () => {
     const response = await buildMcpAttestationResponse(keys.mcp);
-    const result = await verifyMcpAttestation(response, opts());
-    expect(result).toMatchObject({ valid: true, kid: "rnwy-mcp-v1", verified: { jws: true, sig: true } });
-    expect(result.payload).toMatchObject({ canonicalId: "acme/weather-mcp", riskScore: 12 });
+    const result = await verifyMcpAttestation(response, opts({ expected: { canonicalId: "acme/weather-mcp" } }));
+    expect(result).toMatchObject({ valid: true, kid: "rnwy-mcp-v1", version: "canonical-id", verified: { jws: true, sig: true } });
+    expect(result.signed).toMatchObject({ canonical_id: "acme/weather-mcp", mcp_risk_score: 12 });
+    expect(result.expiresAt?.getTime()).toBe(TEST_NOW.getTime() - HOUR_MS + 24 * HOUR_MS);
     expect((await verifySignedAttestation(response.attestation, opts())).valid).toBe(true);
+  });
+
+  it("accepts the newer server form, and checks the expected server", async () => {
+    const response = await buildMcpAttestationResponse(keys.mcp, { form: "server", canonicalId: "acme/search" });
+    expect(await verifyMcpAttestation(response, opts({ expected: { server: "acme/search" } }))).toMatchObject({ valid: true, version: "server" });
+    expect(await verifyMcpAttestation(response, opts({ expected: { server: "acme/other" } }))).toMatchObject({
+      valid: false,
+      reason: "subject-mismatch",
+      field: "server",
+    });
   });
 
   it("refuses an MCP attestation signed with a trust key, and a trust attestation checked as MCP", async () => {
     const wrongKey = await buildMcpAttestationResponse(keys.v2);
     expect(await verifyMcpAttestation(wrongKey, opts())).toMatchObject({ valid: false, reason: "kid-not-accepted" });
-    expect(await verifyMcpAttestation(v2, opts())).toMatchObject({ valid: false, reason: "kid-not-accepted" });
+    expect(await verifyMcpAttestation(v2, opts())).toMatchObject({ valid: false, reason: "type-mismatch", field: "type" });
+    const untyped = clone(v2);
+    delete untyped.attestation.type;
+    expect(await verifyMcpAttestation(untyped, opts({ acceptedKids: ["rnwy-mcp-v1", "rnwy-trust-v2"] }))).toMatchObject({
+      valid: false,
+      reason: "type-mismatch",
+      field: "agentId",
+    });
   });
 
-  it("refuses a tampered MCP attestation and an expired one (when it carries an expiry)", async () => {
+  it("refuses a tampered MCP attestation, a body that contradicts it, and an expired one", async () => {
     const response = await buildMcpAttestationResponse(keys.mcp);
     const tampered = clone(response);
-    (tampered.attestation.signed as Record<string, unknown>).riskScore = 0;
+    (tampered.attestation.signed as Record<string, unknown>).mcp_risk_score = 0;
     expect(await verifyMcpAttestation(tampered, opts())).toMatchObject({ valid: false, reason: "bad-legacy-signature" });
+    expect(await verifyMcpAttestation({ ...response, mcp_risk_score: 3 }, opts())).toMatchObject({
+      valid: false,
+      reason: "field-mismatch",
+      field: "mcp_risk_score",
+    });
     const expiring = await buildMcpAttestationResponse(keys.mcp, { expiresAt: new Date(TEST_NOW.getTime() - HOUR_MS) });
     expect(await verifyMcpAttestation(expiring, opts())).toMatchObject({ valid: false, reason: "expired", field: "expiry" });
   });
 
-  it("implies no lifetime for MCP attestations, but checks issue times in the future", async () => {
-    const old = await buildMcpAttestationResponse(keys.mcp, { issuedAt: new Date(TEST_NOW.getTime() - 30 * 24 * HOUR_MS) });
-    expect((await verifyMcpAttestation(old, opts())).valid).toBe(true);
+  it("expires an MCP attestation 24 h after its issue time by default, overridable, and refuses future ones", async () => {
+    const old = await buildMcpAttestationResponse(keys.mcp, { issuedAt: new Date(TEST_NOW.getTime() - 30 * HOUR_MS) });
+    expect(await verifyMcpAttestation(old, opts())).toMatchObject({ valid: false, reason: "expired", field: "issuedAt + 86400 s" });
+    expect((await verifyMcpAttestation(old, opts({ lifetimeSeconds: 48 * 3600 }))).valid).toBe(true);
     const future = await buildMcpAttestationResponse(keys.mcp, { issuedAt: new Date(TEST_NOW.getTime() + HOUR_MS) });
     expect(await verifyMcpAttestation(future, opts())).toMatchObject({ valid: false, reason: "issued-in-future" });
-  });
-
-  it("verifies a wallet-score attestation (undocumented payload) with the trust kids and 24 h lifetime", async () => {
-    const signed = { wallet: "0xabc0000000000000000000000000000000000def", walletScore: 64, issuedAt: TEST_NOW.toISOString() };
-    const attestation = { issuer: TEST_ISSUER, kid: keys.v2.kid, alg: "ES256", signed, ...(await signPayload(signed, keys.v2)) };
-    const result = await verifyWalletScoreAttestation({ walletScore: 64, attestation }, opts());
-    expect(result).toMatchObject({ valid: true, payload: signed });
-    const later = await verifyWalletScoreAttestation({ attestation }, opts({ now: TEST_NOW.getTime() + 25 * HOUR_MS }));
-    expect(later).toMatchObject({ valid: false, reason: "expired" });
-    const asMcp = await verifySignedAttestation(attestation, opts());
-    expect(asMcp).toMatchObject({ valid: false, reason: "kid-not-accepted" });
   });
 
   it("verifies a payload with a custom key under explicitly accepted kids", async () => {
@@ -541,7 +585,7 @@ describe("verifyMcpAttestation / verifySignedAttestation / verifyWalletScoreAtte
     const signed = { hello: "world", iat: Math.floor(TEST_NOW.getTime() / 1000) - 60 };
     const attestation = { issuer: TEST_ISSUER, kid: custom.kid, alg: "ES256", signed, ...(await signPayload(signed, custom)) };
     const result = await verifySignedAttestation(attestation, opts({ jwks: jwksOf(custom), acceptedKids: ["partner-1"] }));
-    expect(result).toMatchObject({ valid: true, payload: signed });
+    expect(result).toMatchObject({ valid: true, signed });
     expect(result.issuedAt?.getTime()).toBe(TEST_NOW.getTime() - 60_000);
   });
 });

@@ -541,9 +541,10 @@ describe("readTrustRecords through Multicall3", () => {
     });
   });
 
-  it("no Multicall3 at the address: every record fails with a message that says so", async () => {
+  it("mode multicall3 forced with no Multicall3 at the address: every record fails with a message that says so", async () => {
+    // (The default mode, "auto", would read through deployless Multicall3 here: see oracle-reader-without-multicall3.test.ts.)
     const keys = published.slice(0, 10).map((r) => ({ agentId: r.agentId, chainId: r.chainId, registry: r.registry }));
-    const results = await readTrustRecords(client, { oracle: oracleAddress, keys, multicallAddress: NO_CODE, chunkSize: 4 });
+    const results = await readTrustRecords(client, { oracle: oracleAddress, keys, multicallAddress: NO_CODE, chunkSize: 4, mode: "multicall3" });
     expect(results).to.have.length(10);
     for (const result of results) {
       const failed = expectFailed(result);

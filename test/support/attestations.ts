@@ -1,8 +1,9 @@
 /**
  * Fixtures for attestation tests and benchmarks: realistic `/api/trust-check` responses (v1, v2, unknown
- * wallet) and `/api/mcp-attestation` responses, signed with real ES256 keys exactly as the service signs
- * them, tampering helpers, hand-made hostile JWS (alg none, HS256 with the public key as secret), and a
- * loopback HTTP server that serves a JWKS and counts its hits.
+ * wallet), `/api/wallet-score` and `/api/mcp-attestation` responses in the shapes the service publishes,
+ * signed with real ES256 keys exactly as the service signs them, tampering helpers (including high-S twins of
+ * signatures), hand-made hostile JWS (alg none, HS256 with the public key as secret), and a loopback HTTP
+ * server that serves a JWKS and counts its hits.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -23,25 +24,27 @@ export const TEST_ISSUER = "https://rnwy.com";
 export const TEST_NOW = new Date("2025-06-01T12:00:00.000Z");
 const HOUR_MS = 3_600_000;
 
-/** Keys of the service as the fixtures use them. */
+/** Keys of the service as the fixtures use them: the four kids of the service's JWKS. */
 export interface TestKeys {
   v1: AttestationSigningKey;
   v2: AttestationSigningKey;
+  wallet: AttestationSigningKey;
   mcp: AttestationSigningKey;
 }
 
 /**
- * Generates the service's three keys (`rnwy-trust-v1`, `rnwy-trust-v2`, `rnwy-mcp-v1`).
+ * Generates the service's four keys (`rnwy-trust-v1`, `rnwy-trust-v2`, `rnwy-wallet-v1`, `rnwy-mcp-v1`).
  *
  * @returns The keys.
  */
 export async function generateTestKeys(): Promise<TestKeys> {
-  const [v1, v2, mcp] = await Promise.all([
+  const [v1, v2, wallet, mcp] = await Promise.all([
     generateSigningKey("rnwy-trust-v1"),
     generateSigningKey("rnwy-trust-v2"),
+    generateSigningKey("rnwy-wallet-v1"),
     generateSigningKey("rnwy-mcp-v1"),
   ]);
-  return { v1, v2, mcp };
+  return { v1, v2, wallet, mcp };
 }
 
 /**
@@ -62,7 +65,8 @@ export interface AgentFixture {
   owner: string;
   score: number;
   tier: string;
-  sybilSeverity: string;
+  /** `null` when there is no sybil signal (the service's v2 form). */
+  sybilSeverity: string | null;
   name: string;
 }
 
@@ -82,22 +86,33 @@ export const DEFAULT_AGENT: AgentFixture = {
 export interface TrustCheckFixtureOptions {
   agent?: Partial<AgentFixture>;
   issuer?: string;
-  /** Issue time (default {@link TEST_NOW} minus 2 h). */
+  /** When the score was computed: signed `issuedAt` (v2) or `attestedAt` (v1). Default {@link TEST_NOW} minus 2 h. */
   issuedAt?: Date;
+  /** When the attestation was signed: signed `verifiedAt` (v2). Default: `issuedAt`. */
+  verifiedAt?: Date;
   /** How times are written in the signed block (default ISO-8601). */
   timeFormat?: "iso" | "unix";
-  /** Lifetime until `expiry`, in ms (v2; default 24 h). */
+  /** Lifetime from `verifiedAt` to `expiry`, in ms (v2; default 24 h). */
   lifetimeMs?: number;
   /** Extra fields appended to the signed block. */
   extraSigned?: Record<string, unknown>;
+  /** Badges of the body (default one earned, one warning); the signed block carries them merged. */
+  badges?: { earned: string[]; warnings: string[] };
 }
 
 function writeTime(date: Date, format: "iso" | "unix" = "iso"): string | number {
   return format === "unix" ? Math.floor(date.getTime() / 1000) : date.toISOString();
 }
 
+function signalsFor(sybilSeverity: string | null): string[] {
+  return sybilSeverity === null || sybilSeverity === "none" ? [] : ["common_funder", "score_clustering"];
+}
+
 /**
- * Builds a v2 `/api/trust-check` response (kid `rnwy-trust-v2`), signed with `key`.
+ * Builds a v2 `/api/trust-check` response (kid `rnwy-trust-v2`, type `behavioral_trust`) in the published
+ * shape: the signed `agentId` a string, flat snake_case badges, `sybilSeverity` null or a name, `issuedAt`
+ * when the score was computed, `verifiedAt` when signed, `expiry` = `verifiedAt` + 24 h; the body with
+ * `{earned, warnings}` badges, a numeric `agentId`, `threshold` 50 and a boolean `pass`.
  *
  * @param key - Signing key (normally `keys.v2`).
  * @param options - Agent fields, issuer, times.
@@ -106,21 +121,21 @@ function writeTime(date: Date, format: "iso" | "unix" = "iso"): string | number 
 export async function buildTrustCheckResponse(
   key: AttestationSigningKey,
   options: TrustCheckFixtureOptions = {},
-): Promise<TrustCheckResponse> {
+): Promise<TrustCheckResponse & { attestation: SignedAttestation<TrustAttestationSignedV2> }> {
   const agent = { ...DEFAULT_AGENT, ...options.agent };
   const issuedAt = options.issuedAt ?? new Date(TEST_NOW.getTime() - 2 * HOUR_MS);
-  const verifiedAt = new Date(issuedAt.getTime() - 15 * 60_000);
-  const expiry = new Date(issuedAt.getTime() + (options.lifetimeMs ?? 24 * HOUR_MS));
-  const badges = { earned: ["verified-owner", "established-history", "reviewed"], warnings: [] as string[] };
-  const sybilSignals = agent.sybilSeverity === "none" ? [] : ["funder-cluster:3-wallets", "review-burst:2025-05"];
+  const verifiedAt = options.verifiedAt ?? issuedAt;
+  const expiry = new Date(verifiedAt.getTime() + (options.lifetimeMs ?? 24 * HOUR_MS));
+  const badges = options.badges ?? { earned: ["original_owner", "established_wallet"], warnings: ["low_history_reviewers"] };
+  const sybilSignals = signalsFor(agent.sybilSeverity);
   const signed: TrustAttestationSignedV2 = {
-    agentId: agent.agentId,
+    agentId: String(agent.agentId),
     chain: agent.chain,
     registry: agent.registry,
     owner: agent.owner,
     score: agent.score,
     tier: agent.tier,
-    badges,
+    badges: [...badges.earned, ...badges.warnings],
     sybilSeverity: agent.sybilSeverity,
     sybilSignals,
     issuedAt: writeTime(issuedAt, options.timeFormat),
@@ -130,25 +145,24 @@ export async function buildTrustCheckResponse(
   };
   const attestation = await createAttestation(signed, key, {
     issuer: options.issuer ?? TEST_ISSUER,
-    type: "trust-check",
+    type: "behavioral_trust",
     expiry: signed.expiry,
   });
   return {
-    agentId: agent.agentId,
+    agentId: typeof agent.agentId === "string" && /^\d+$/.test(agent.agentId) ? Number(agent.agentId) : agent.agentId,
     chain: agent.chain,
-    registry: agent.registry,
     name: agent.name,
     score: agent.score,
     threshold: 50,
     pass: agent.score >= 50,
     tier: agent.tier,
     badges,
-    reason: agent.score >= 50 ? "Score meets threshold" : "Score below threshold",
+    reason: agent.score >= 50 ? `Score ${agent.score} meets threshold 50.` : `Score ${agent.score} is below threshold 50.`,
     owner: agent.owner,
     isOriginalOwner: true,
     feedbackCount: 37,
     ageDays: 211,
-    checkedAt: issuedAt.toISOString(),
+    checkedAt: verifiedAt.toISOString(),
     sybilSeverity: agent.sybilSeverity,
     sybilSignals,
     attestation,
@@ -156,7 +170,8 @@ export async function buildTrustCheckResponse(
 }
 
 /**
- * Builds a v1 `/api/trust-check` response (kid `rnwy-trust-v1`, `attestedAt`, no signed expiry).
+ * Builds a v1 `/api/trust-check` response (kid `rnwy-trust-v1`, `attestedAt`, no signed expiry, numeric
+ * `agentId`, legacy sybil name `none`).
  *
  * @param key - Signing key (normally `keys.v1`).
  * @param options - Agent fields, issuer, attestation time.
@@ -165,23 +180,23 @@ export async function buildTrustCheckResponse(
 export async function buildV1TrustCheckResponse(
   key: AttestationSigningKey,
   options: TrustCheckFixtureOptions = {},
-): Promise<TrustCheckResponse> {
-  const agent = { ...DEFAULT_AGENT, ...options.agent };
+): Promise<TrustCheckResponse & { attestation: SignedAttestation<TrustAttestationSignedV1> }> {
+  const agent = { ...DEFAULT_AGENT, sybilSeverity: "none", ...options.agent };
   const attestedAt = options.issuedAt ?? new Date(TEST_NOW.getTime() - 2 * HOUR_MS);
-  const badges = { earned: ["reviewed"], warnings: ["new-owner"] };
+  const badges = options.badges ?? { earned: ["verified_reviews"], warnings: ["transferred"] };
   const signed: TrustAttestationSignedV1 = {
     agentId: agent.agentId,
     chain: agent.chain,
     registry: agent.registry,
     score: agent.score,
     tier: agent.tier,
-    badges,
+    badges: [...badges.earned, ...badges.warnings],
     sybilSeverity: agent.sybilSeverity,
-    sybilSignals: [],
+    sybilSignals: signalsFor(agent.sybilSeverity),
     attestedAt: writeTime(attestedAt, options.timeFormat),
     ...options.extraSigned,
   };
-  const attestation = await createAttestation(signed, key, { issuer: options.issuer ?? TEST_ISSUER, type: "trust-check" });
+  const attestation = await createAttestation(signed, key, { issuer: options.issuer ?? TEST_ISSUER, type: "behavioral_trust" });
   return {
     agentId: agent.agentId,
     chain: agent.chain,
@@ -191,7 +206,7 @@ export async function buildV1TrustCheckResponse(
     badges,
     owner: agent.owner,
     sybilSeverity: agent.sybilSeverity,
-    sybilSignals: [],
+    sybilSignals: signalsFor(agent.sybilSeverity),
     checkedAt: attestedAt.toISOString(),
     attestation,
   };
@@ -215,30 +230,133 @@ export async function buildWalletNotFoundResponse(
     wallet,
     issuedAt: (options.issuedAt ?? new Date(TEST_NOW.getTime() - HOUR_MS)).toISOString(),
   };
-  const attestation = await createAttestation(signed, key, { issuer: options.issuer ?? TEST_ISSUER, type: "wallet-not-found" });
+  const attestation = await createAttestation(signed, key, { issuer: options.issuer ?? TEST_ISSUER, type: "behavioral_trust" });
   return { found: false, wallet, attestation };
 }
 
+/** Options of {@link buildWalletScoreResponse}. */
+export interface WalletScoreFixtureOptions {
+  wallet?: string;
+  issuer?: string;
+  /** When the score was computed (default {@link TEST_NOW} minus 3 h). */
+  issuedAt?: Date;
+  /** When signed (default {@link TEST_NOW} minus 10 min); `expiry` is 24 h later. */
+  verifiedAt?: Date;
+  /** A wallet the service has not scored: the signed `{found: false, wallet, issuedAt}`. */
+  notFound?: boolean;
+  /** Where the compact JWS travels (default `sig`, as the multi-attestation spec shows it). */
+  carrier?: "sig" | "jws";
+}
+
 /**
- * Builds a `/api/mcp-attestation` response in the kit's documented shape (docs/service-api.md):
- * `{canonicalId, riskScore, findings, attestation}` with signed `{canonicalId, riskScore, findings, issuedAt,
- * expiry?}`. Without `expiresAt` the signed block has no expiry (to test that none is implied).
+ * Builds a `/api/wallet-score` response: kid `rnwy-wallet-v1`, type `wallet_intelligence`, the claims in a
+ * compact JWS (header `typ: "JWT"`) carried in `sig` (or `jws`), `signed: null`.
+ *
+ * @param key - Signing key (normally `keys.wallet`).
+ * @param options - Wallet, times, carrier.
+ * @returns The response body.
+ */
+export async function buildWalletScoreResponse(
+  key: AttestationSigningKey,
+  options: WalletScoreFixtureOptions = {},
+): Promise<Record<string, unknown> & { attestation: SignedAttestation }> {
+  const wallet = options.wallet ?? "0x6887dce558f76f36c281200fbc8e5d3da1241aea";
+  const issuedAt = options.issuedAt ?? new Date(TEST_NOW.getTime() - 3 * HOUR_MS);
+  const verifiedAt = options.verifiedAt ?? new Date(TEST_NOW.getTime() - 10 * 60_000);
+  const expiry = new Date(verifiedAt.getTime() + 24 * HOUR_MS).toISOString();
+  const issuer = options.issuer ?? TEST_ISSUER;
+  const claims: Record<string, unknown> = options.notFound
+    ? { found: false, wallet, issuedAt: issuedAt.toISOString() }
+    : {
+        iss: issuer,
+        sub: wallet,
+        wallet,
+        signalDepth: 71,
+        riskIntensity: 4,
+        quadrant: "high_depth_low_risk",
+        activityZone: "Established",
+        riskZone: "Clean",
+        issuedAt: issuedAt.toISOString(),
+        verifiedAt: verifiedAt.toISOString(),
+        expiry,
+      };
+  const token = await new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
+    .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })
+    .sign(key.privateKey);
+  const attestation: SignedAttestation = {
+    issuer,
+    type: "wallet_intelligence",
+    kid: key.kid,
+    alg: "ES256",
+    jwks: `${issuer}/.well-known/jwks.json`,
+    signed: null,
+    [options.carrier ?? "sig"]: token,
+    expiry,
+  };
+  const { iss: _iss, sub: _sub, issuedAt: _i, verifiedAt: _v, expiry: _e, ...visible } = claims;
+  return { ...visible, attestation };
+}
+
+/**
+ * Builds a `/api/mcp-attestation` response in the shape of the service's SDK: `{canonical_id,
+ * mcp_risk_score, findings, attestation}` with signed `{canonical_id, mcp_risk_score, findings, issuedAt}`
+ * (no expiry, as the service signs them), or the newer `server` form with signed `{server, qualityScore,
+ * riskScore, quadrant, issuedAt}`.
  *
  * @param key - Signing key (normally `keys.mcp`).
- * @param options - Issuer, issue time, canonical id, expiry.
+ * @param options - Issuer, issue time, form, server name, an optional signed expiry.
  * @returns The response body.
  */
 export async function buildMcpAttestationResponse(
   key: AttestationSigningKey,
-  options: { issuer?: string; issuedAt?: Date; canonicalId?: string; expiresAt?: Date } = {},
-): Promise<{ canonicalId: string; riskScore: number; findings: unknown[]; attestation: SignedAttestation }> {
-  const canonicalId = options.canonicalId ?? "acme/weather-mcp";
-  const issuedAt = options.issuedAt ?? new Date(TEST_NOW.getTime() - HOUR_MS);
-  const findings = [{ id: "T-017", severity: "info", title: "tool descriptions mention network access" }];
-  const signed: Record<string, unknown> = { canonicalId, riskScore: 12, findings, issuedAt: issuedAt.toISOString() };
+  options: { issuer?: string; issuedAt?: Date; form?: "canonical-id" | "server"; canonicalId?: string; expiresAt?: Date } = {},
+): Promise<Record<string, unknown> & { attestation: SignedAttestation }> {
+  const name = options.canonicalId ?? "acme/weather-mcp";
+  const issuedAt = (options.issuedAt ?? new Date(TEST_NOW.getTime() - HOUR_MS)).toISOString();
+  const findings = [{ rule: "T-017", severity: "info", title: "tool descriptions mention network access" }];
+  const signed: Record<string, unknown> =
+    options.form === "server"
+      ? { server: name, qualityScore: 77, riskScore: 12, quadrant: "high_quality_low_risk", issuedAt }
+      : { canonical_id: name, mcp_risk_score: 12, findings, issuedAt };
   if (options.expiresAt) signed.expiry = options.expiresAt.toISOString();
-  const attestation = await createAttestation(signed, key, { issuer: options.issuer ?? TEST_ISSUER, type: "mcp-attestation" });
-  return { canonicalId, riskScore: 12, findings, attestation };
+  const attestation = await createAttestation(signed, key, { issuer: options.issuer ?? TEST_ISSUER, type: "mcp_security" });
+  const { issuedAt: _i, expiry: _e, ...visible } = signed;
+  return { ...visible, attestation };
+}
+
+/** The order n of the P-256 group. */
+export const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+
+/**
+ * The high-S twin of a raw 64-byte P-256 signature `r‖s`: `r‖(n − s)`, which verifies for the same message and
+ * key. The service does not normalise S, so verifiers must accept both.
+ *
+ * @param raw - The signature bytes.
+ * @returns The other signature.
+ */
+export function flipS(raw: Uint8Array): Buffer {
+  const s = BigInt(`0x${Buffer.from(raw.subarray(32, 64)).toString("hex")}`);
+  const twin = (P256_ORDER - s).toString(16).padStart(64, "0");
+  return Buffer.concat([Buffer.from(raw.subarray(0, 32)), Buffer.from(twin, "hex")]);
+}
+
+/**
+ * Makes an attestation's signatures high-S (both the `sig` and the `jws`, whichever are present), so that
+ * each has `s > n/2`.
+ *
+ * @param attestation - The attestation to change in place.
+ */
+export function makeHighS(attestation: SignedAttestation<unknown>): void {
+  const high = (raw: Buffer) => (BigInt(`0x${raw.subarray(32).toString("hex")}`) > P256_ORDER / 2n ? raw : flipS(raw));
+  if (typeof attestation.sig === "string" && !attestation.sig.includes(".")) {
+    attestation.sig = high(Buffer.from(attestation.sig, "base64")).toString("base64");
+  }
+  for (const field of ["jws", "sig"] as const) {
+    const value = attestation[field];
+    if (typeof value !== "string" || !value.includes(".")) continue;
+    const [header, payload, signature] = value.split(".");
+    attestation[field] = `${header}.${payload}.${high(Buffer.from(signature!, "base64url")).toString("base64url")}`;
+  }
 }
 
 /**

@@ -1,0 +1,190 @@
+/**
+ * What a signature covers in a response: the rule that every field present both in the response body and in
+ * the signed block must say the same, and the list of body fields the signature does not cover.
+ *
+ * A valid signature over other values than the body shows is worth nothing, so a verdict is valid only when
+ * no common field differs. Fields are compared by meaning, not by spelling:
+ *
+ * | field | equal when |
+ * |---|---|
+ * | `agentId` | the same decimal id (`1487` = `"1487"`) |
+ * | `chain` | the same chain (`base` = `8453`) |
+ * | `registry`, `tier` | the same name, ignoring case |
+ * | `owner`, `wallet`, `sub` | the same address (`0x…` ignoring case; others, such as Base58, exactly) |
+ * | `sybilSeverity` | the same name, ignoring case; `null` and `none` both mean "no sybil signal" |
+ * | `badges` | the same set of ids; a body's `{earned, warnings}` counts as earned ∪ warnings |
+ * | `sybilSignals`, `findings` | the same set of values |
+ * | times (`issuedAt`, `verifiedAt`, `expiry`, …) | the same instant (ISO-8601 or Unix seconds) |
+ * | anything else | the same JSON value |
+ *
+ * @packageDocumentation
+ */
+import { resolveChain } from "../config/chains.js";
+import type { FieldMismatch } from "./result.js";
+import { parseServiceTime } from "./time.js";
+
+/** Body fields that carry the attestations themselves, never compared nor listed as unsigned. */
+export const ATTESTATION_FIELDS: ReadonlySet<string> = new Set(["attestation", "attestationV1"]);
+
+/** Outcome of {@link compareBodyWithSigned}. */
+export type BodyComparison =
+  | { ok: true; unsigned: Record<string, unknown>; unsignedFields: string[] }
+  | { ok: false; mismatch: FieldMismatch };
+
+/**
+ * Compares a response body with the signed block it carries.
+ *
+ * @param signed - The verified signed block.
+ * @param body - The response body (or `undefined` when only an attestation object was given).
+ * @returns The first common field that differs, or the body's fields the signature does not cover.
+ */
+export function compareBodyWithSigned(signed: Record<string, unknown>, body: Record<string, unknown> | undefined): BodyComparison {
+  const unsigned: Record<string, unknown> = {};
+  const unsignedFields: string[] = [];
+  if (body === undefined) return { ok: true, unsigned, unsignedFields };
+  for (const field of Object.keys(body)) {
+    if (ATTESTATION_FIELDS.has(field)) continue;
+    if (!Object.hasOwn(signed, field)) {
+      unsigned[field] = body[field];
+      unsignedFields.push(field);
+      continue;
+    }
+    if (!sameValue(field, signed[field], body[field])) {
+      return { ok: false, mismatch: { field, signed: signed[field], response: body[field] } };
+    }
+  }
+  return { ok: true, unsigned, unsignedFields };
+}
+
+/**
+ * Whether two values of a field mean the same (see the module notes for the rules).
+ *
+ * @param field - Field name; selects the rule.
+ * @param a - One value.
+ * @param b - The other value.
+ * @returns `true` when they mean the same.
+ */
+export function sameValue(field: string, a: unknown, b: unknown): boolean {
+  const normalize = NORMALIZERS[field] ?? canonicalJson;
+  const left = normalize(a);
+  return left !== undefined && left === normalize(b);
+}
+
+type Normalizer = (value: unknown) => string | undefined;
+
+/**
+ * A decimal agent id, or `undefined` for a value that is not one.
+ *
+ * @param value - A number, a decimal string or a bigint.
+ * @returns The id in canonical decimal form.
+ */
+export function normalizeAgentId(value: unknown): string | undefined {
+  if (typeof value === "bigint") return value >= 0n ? value.toString() : undefined;
+  if (typeof value === "number") return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
+  if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return BigInt(value.trim()).toString();
+  return undefined;
+}
+
+/**
+ * The chain slug a value names (a slug, an alias or a chain id), or the value itself when it names no known
+ * chain.
+ *
+ * @param value - A slug, alias or chain id.
+ * @returns The canonical slug.
+ */
+export function normalizeChain(value: unknown): string | undefined {
+  if (typeof value !== "string" && typeof value !== "number") return undefined;
+  try {
+    return resolveChain(value).slug;
+  } catch {
+    return typeof value === "string" ? value.trim().toLowerCase() : String(value);
+  }
+}
+
+/**
+ * A sybil severity in canonical form: `none` for `null`, `none` and an absent value; else the name in lower
+ * case.
+ *
+ * @param value - The severity as written.
+ * @returns The canonical name, or `undefined` for a value that is neither a string nor null.
+ */
+export function normalizeSybilSeverity(value: unknown): string | undefined {
+  if (value === null || value === undefined) return "none";
+  return typeof value === "string" ? value.trim().toLowerCase() || "none" : undefined;
+}
+
+/**
+ * The badge ids of a badges value: a flat array, or `{earned, warnings}` (merged).
+ *
+ * @param value - The badges as written.
+ * @returns The ids, unique, or `undefined` when the value is neither form.
+ */
+export function badgeIds(value: unknown): string[] | undefined {
+  if (Array.isArray(value)) return value.every((v) => typeof v === "string") ? [...new Set(value as string[])] : undefined;
+  if (typeof value === "object" && value !== null) {
+    const { earned, warnings } = value as { earned?: unknown; warnings?: unknown };
+    const parts = [earned ?? [], warnings ?? []];
+    if (!parts.every((p) => Array.isArray(p) && p.every((v) => typeof v === "string"))) return undefined;
+    return [...new Set((parts as string[][]).flat())];
+  }
+  return undefined;
+}
+
+function normalizeName(value: unknown): string | undefined {
+  return typeof value === "string" ? value.trim().toLowerCase() : undefined;
+}
+
+function normalizeNumber(value: unknown): string | undefined {
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return String(Number(value));
+  return undefined;
+}
+
+function normalizeAddress(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const text = value.trim();
+  return /^0x[0-9a-f]{40}$/i.test(text) ? text.toLowerCase() : text;
+}
+
+function normalizeTime(value: unknown): string | undefined {
+  const parsed = parseServiceTime(value);
+  return parsed.ok ? String(parsed.ms) : canonicalJson(value);
+}
+
+function asSet(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return JSON.stringify([...new Set(value.map((v) => canonicalJson(v)))].sort());
+}
+
+function canonicalJson(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (value === null || typeof value !== "object") return typeof value === "bigint" ? value.toString() : JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v) ?? "null").join(",")}]`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((k) => record[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(",")}}`;
+}
+
+const NORMALIZERS: Record<string, Normalizer> = {
+  agentId: normalizeAgentId,
+  chain: normalizeChain,
+  registry: normalizeName,
+  tier: normalizeName,
+  score: normalizeNumber,
+  owner: normalizeAddress,
+  wallet: normalizeAddress,
+  sub: normalizeAddress,
+  sybilSeverity: normalizeSybilSeverity,
+  badges: (value) => {
+    const ids = badgeIds(value);
+    return ids === undefined ? undefined : JSON.stringify(ids.sort());
+  },
+  sybilSignals: asSet,
+  findings: asSet,
+  issuedAt: normalizeTime,
+  verifiedAt: normalizeTime,
+  attestedAt: normalizeTime,
+  expiry: normalizeTime,
+};

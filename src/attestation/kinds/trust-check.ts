@@ -1,0 +1,105 @@
+/**
+ * The trust-check kind: `/api/trust-check` attestations (kids `rnwy-trust-v2`, `rnwy-trust-v1`; type
+ * `behavioral_trust`). Its signed block is a v2 block (`issuedAt`, `verifiedAt`, `expiry`), a v1 block
+ * (`attestedAt`), or the signed `{found: false, wallet, issuedAt}` of a wallet that owns no agent.
+ *
+ * @packageDocumentation
+ */
+import { DEFAULT_REGISTRY, TRUST_ATTESTATION_TYPE } from "../../config/service.js";
+import { sameValue } from "../body-fields.js";
+import type { ExpectedSubject } from "../expected-subject.js";
+import type { AttestationKind, Classification } from "../pipeline.js";
+import type { FieldMismatch, TrustAttestationVersion } from "../result.js";
+
+/** Fields a v1 or v2 signed block must carry (non-null). */
+export const REQUIRED_TRUST_FIELDS = ["agentId", "chain", "score", "tier"] as const;
+
+/**
+ * Body fields that speak of an agent. A signed `found: false` vouches that the wallet owns no agent, so a
+ * body carrying any of these next to it is refused: the signature cannot cover them.
+ */
+export const AGENT_FIELDS = [
+  "agentId",
+  "chain",
+  "registry",
+  "owner",
+  "name",
+  "score",
+  "tier",
+  "badges",
+  "sybilSeverity",
+  "sybilSignals",
+  "pass",
+  "isOriginalOwner",
+] as const;
+
+/** Signed fields of other kinds that a trust-check block never has. */
+const FOREIGN_FIELDS = ["signalDepth", "riskIntensity", "canonical_id", "canonicalId", "server"] as const;
+
+/** The trust-check kind. */
+export const TRUST_CHECK_KIND: AttestationKind<TrustAttestationVersion> = {
+  name: "trust-check",
+  type: TRUST_ATTESTATION_TYPE,
+  requireTime: true,
+  classify(signed, kid): Classification<TrustAttestationVersion> {
+    if (signed.found === false) {
+      if (typeof signed.wallet !== "string") return { ok: false, reason: "malformed", field: "wallet", message: "the signed found:false block names no wallet" };
+      return { ok: true, version: "wallet-not-found" };
+    }
+    if (signed.agentId === undefined || signed.agentId === null) {
+      const foreign = FOREIGN_FIELDS.find((f) => signed[f] !== undefined);
+      if (foreign) {
+        return { ok: false, reason: "type-mismatch", field: foreign, message: `the signed block carries ${foreign} and no agentId: it is not a trust-check attestation` };
+      }
+    }
+    for (const field of REQUIRED_TRUST_FIELDS) {
+      if (signed[field] === undefined || signed[field] === null) {
+        return { ok: false, reason: "malformed", field, message: `the signed block has no ${field}` };
+      }
+    }
+    return { ok: true, version: versionOf(signed, kid) };
+  },
+  checkBody(_signed, body, version): FieldMismatch | undefined {
+    if (version !== "wallet-not-found") return undefined;
+    const claimed = AGENT_FIELDS.find((field) => body[field] !== undefined && body[field] !== null);
+    return claimed ? { field: claimed, signed: undefined, response: body[claimed] } : undefined;
+  },
+  checkSubject(signed, expected, version): FieldMismatch | undefined {
+    return version === "wallet-not-found" ? walletNotFoundSubject(signed, expected) : agentSubject(signed, expected);
+  },
+  describe(signed, version) {
+    return version === "wallet-not-found"
+      ? `wallet ${String(signed.wallet)} owns no agent`
+      : `agent ${String(signed.agentId)} on ${String(signed.chain)}, score ${String(signed.score)}`;
+  },
+};
+
+function versionOf(signed: Record<string, unknown>, kid: string): TrustAttestationVersion {
+  if (signed.issuedAt !== undefined || signed.expiry !== undefined || signed.verifiedAt !== undefined) return "v2";
+  if (signed.attestedAt !== undefined) return "v1";
+  return kid.endsWith("-v1") ? "v1" : "v2";
+}
+
+function agentSubject(signed: Record<string, unknown>, expected: ExpectedSubject): FieldMismatch | undefined {
+  if (expected.agentId !== undefined && !sameValue("agentId", signed.agentId, expected.agentId)) {
+    return { field: "agentId", signed: signed.agentId, response: expected.agentId };
+  }
+  if (expected.chain !== undefined && !sameValue("chain", signed.chain, expected.chain)) {
+    return { field: "chain", signed: signed.chain, response: expected.chain };
+  }
+  if (expected.registry !== undefined && !sameValue("registry", signed.registry ?? DEFAULT_REGISTRY, expected.registry)) {
+    return { field: "registry", signed: signed.registry, response: expected.registry };
+  }
+  if (expected.wallet !== undefined && !sameValue("owner", signed.owner, expected.wallet)) {
+    return { field: "owner", signed: signed.owner, response: expected.wallet };
+  }
+  return undefined;
+}
+
+function walletNotFoundSubject(signed: Record<string, unknown>, expected: ExpectedSubject): FieldMismatch | undefined {
+  if (expected.wallet !== undefined && !sameValue("wallet", signed.wallet, expected.wallet)) {
+    return { field: "wallet", signed: signed.wallet, response: expected.wallet };
+  }
+  if (expected.agentId !== undefined) return { field: "agentId", signed: undefined, response: expected.agentId };
+  return undefined;
+}

@@ -1,0 +1,37 @@
+/**
+ * Verification of `/api/mcp-attestation` responses: an MCP server's risk findings, signed under kid
+ * `rnwy-mcp-v1`, in the `canonical_id` form or the newer `server` form.
+ *
+ * @packageDocumentation
+ */
+import { ATTESTATION_LIFETIME_SECONDS, MCP_ATTESTATION_KID } from "../config/service.js";
+import type { ExpectedSubject } from "./expected-subject.js";
+import { MCP_KIND } from "./kinds/mcp.js";
+import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.js";
+import { verifyAttestationOfKind } from "./pipeline.js";
+import type { McpAttestationVerification } from "./result.js";
+import { isRecord } from "./signature-check.js";
+
+/** Options of {@link verifyMcpAttestation}. */
+export interface VerifyMcpAttestationOptions extends VerifyAttestationOptions {
+  /** The server asked about (`canonicalId` or `server`); an attestation of another is `subject-mismatch`. */
+  expected?: Pick<ExpectedSubject, "canonicalId" | "server">;
+}
+
+/**
+ * Verifies the attestation of a `/api/mcp-attestation` response.
+ *
+ * Defaults: kid `rnwy-mcp-v1` only; the service's MCP attestations carry no expiry, so one is implied 24 h
+ * after the signed issue time (`lifetimeSeconds` overrides it); a signed block with no time at all is
+ * accepted without a window. A body field that is also in the signed block must agree with it.
+ *
+ * @param response - The parsed response body (its `attestation` is verified), or the attestation itself.
+ * @param options - Keys, issuer, accepted kids, clock, lifetime, expected server.
+ * @returns The verdict, with `version` `canonical-id` or `server`.
+ * @throws {@link InvalidArgumentError} for bad options only.
+ */
+export async function verifyMcpAttestation(response: unknown, options?: VerifyMcpAttestationOptions): Promise<McpAttestationVerification> {
+  const resolved = resolveVerifyOptions(options, { acceptedKids: [MCP_ATTESTATION_KID], lifetimeSeconds: ATTESTATION_LIFETIME_SECONDS });
+  const [attestation, body] = isRecord(response) && "attestation" in response ? [response.attestation, response] : [response, undefined];
+  return verifyAttestationOfKind(attestation, body, MCP_KIND, resolved, options?.expected);
+}
