@@ -81,8 +81,8 @@ export async function scanAllAgents(options: ScanAllOptions): Promise<ScanAllRes
       listed: {
         score: item.score,
         ...(item.tier ? { tier: item.tier } : {}),
-        // null is the service's "no sybil signal" (read as none); an absent or empty field leaves the listing incomplete.
-        ...(item.sybilSeverity === null ? { sybilSeverity: null } : item.sybilSeverity ? { sybilSeverity: item.sybilSeverity } : {}),
+        // null is the service's "no sybil signal" (the legacy name is "none"); absent means not listed.
+        ...(item.sybilSeverity === null ? { sybilSeverity: "none" } : item.sybilSeverity ? { sybilSeverity: item.sybilSeverity } : {}),
         ...(at ? { at } : {}),
       },
     });
