@@ -80,7 +80,8 @@ export async function scanAllAgents(options: ScanAllOptions): Promise<ScanAllRes
       listed: {
         score: item.score,
         ...(item.tier ? { tier: item.tier } : {}),
-        ...(item.sybilSeverity ? { sybilSeverity: item.sybilSeverity } : {}),
+        // null is the service's "no sybil signal" (the legacy name is "none"); absent means not listed.
+        ...(item.sybilSeverity === null ? { sybilSeverity: "none" } : item.sybilSeverity ? { sybilSeverity: item.sybilSeverity } : {}),
         ...(at ? { at } : {}),
       },
     });

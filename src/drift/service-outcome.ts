@@ -94,7 +94,9 @@ export async function fetchServiceOutcome(
     data: {
       score: body.score,
       tier: String(body.tier),
-      sybilSeverity: String(body.sybilSeverity),
+      // The service says "no sybil signal" with null (v2) or the legacy name "none"; an absent value is
+      // reported as "unknown" so that it shows up as a difference instead of passing for "none".
+      sybilSeverity: body.sybilSeverity === null ? "none" : String(body.sybilSeverity ?? "unknown"),
       at: result.issuedAt ?? policy.now?.() ?? new Date(),
     },
   };
