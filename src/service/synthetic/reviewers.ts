@@ -192,9 +192,10 @@ export function reviewerProfileBody(population: Population, address: string, cha
   const distribution: Record<string, number> = {};
   let sum = 0;
   let sumSquares = 0;
+  const scoreRng = createRng(hashSeed("reviewer-scores", population.seed, address, chain));
   const reviewRng = createRng(hashSeed("reviewer-reviews", population.seed, address, chain));
   for (let i = 0; i < totalReviews; i++) {
-    const score = reviewRng.pick(scoreChoices);
+    const score = scoreRng.pick(scoreChoices);
     distribution[String(score)] = (distribution[String(score)] ?? 0) + 1;
     sum += score;
     sumSquares += score * score;
