@@ -273,7 +273,7 @@ describe("POST /api/risk-terms", () => {
       const refused = await post();
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect((await refused.json()).error.code).toBe("rate-limited");
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("rate-limited");
       // The other endpoints are still open for the same caller, under their own limit of 30.
       const stats = await fetch(`${limited.url}/api/stats`);
       expect(stats.status).toBe(200);
@@ -282,7 +282,7 @@ describe("POST /api/risk-terms", () => {
       const keyed = await post({ authorization: "Bearer k1" });
       expect(keyed.status).toBe(200);
       expect(keyed.headers.get("x-ratelimit-limit")).toBe("60");
-      expect((await keyed.json()).auth).toEqual({ status: "authenticated", limit: "60/min" });
+      expect(((await keyed.json()) as { auth: unknown }).auth).toEqual({ status: "authenticated", limit: "60/min" });
     } finally {
       await limited.close();
     }
