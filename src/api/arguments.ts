@@ -81,6 +81,20 @@ export function checkAddress(address: string, name = "address"): `0x${string}` {
 }
 
 /**
+ * Checks a wallet: an EVM address or a Solana address (base58, 32–44 characters).
+ *
+ * @param wallet - The wallet.
+ * @param name - Argument name for the message.
+ * @returns The wallet, trimmed.
+ * @throws {@link InvalidArgumentError} when it is neither.
+ */
+export function checkWallet(wallet: string, name = "wallet"): string {
+  const value = typeof wallet === "string" ? wallet.trim() : "";
+  if (/^0x[0-9a-fA-F]{40}$/.test(value) || /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(value)) return value;
+  throw new InvalidArgumentError(`${name} must be an EVM address (0x + 40 hex digits) or a base58 Solana address, got ${describe(wallet)}`);
+}
+
+/**
  * Checks a score threshold (0–100).
  *
  * @param threshold - The threshold.

@@ -17,6 +17,7 @@ import {
   checkIntegerInRange,
   checkRegistry,
   checkThreshold,
+  checkWallet,
   type AgentIdInput,
   type AgentRefInput,
   type ChainInput,
@@ -29,6 +30,7 @@ import {
   agentsPageSchema,
   compareSchema,
   entitySchema,
+  explorerProfileSchema,
   explorerSchema,
   mcpAttestationSchema,
   reviewerAnalysisSchema,
@@ -43,6 +45,7 @@ import {
   type AgentsPage,
   type CompareResult,
   type EntityProfile,
+  type ExplorerProfile,
   type ExplorerResult,
   type McpServerAttestation,
   type NetworkStats,
@@ -92,6 +95,10 @@ export interface AgentsParams {
 export interface ExplorerParams {
   /** Only agents on this chain. */
   chain?: ChainInput;
+  /** Only agents of this registry. */
+  registry?: string;
+  /** Order: by score (the local service's default) or `recent` (latest registration first). */
+  sort?: "score" | "recent";
   /** Most results, 1–1000. */
   limit?: number;
   /** Free-text search. */
@@ -108,6 +115,8 @@ export interface AgentParams {
   id: AgentIdInput;
   /** Chain slug, alias or EVM chain id. */
   chain: ChainInput;
+  /** Registry (the service's default, `erc8004`, when absent). */
+  registry?: string;
 }
 
 /** Parameters of {@link TrustApiClient.reviewer}. */
@@ -132,17 +141,9 @@ export interface RiskTermsParams {
 
 /** Parameters of {@link TrustApiClient.addressAge}. */
 export interface AddressAgeParams {
-  /** Wallet address. */
+  /** Wallet address (0x…, or base58 for Solana). */
   address: string;
-  /** Chain slug, alias or EVM chain id. */
-  chain: ChainInput;
-}
-
-/** Parameters of {@link TrustApiClient.walletScore}. */
-export interface WalletScoreParams {
-  /** Wallet address. */
-  wallet: string;
-  /** Chain slug, alias or EVM chain id. */
+  /** Chain slug, alias or EVM chain id; optional (SKILL.md). */
   chain?: ChainInput;
 }
 
@@ -168,8 +169,10 @@ export interface TrustApiClient {
   agents(params?: AgentsParams): Promise<AgentsPage>;
   /** Every agent of the listing, page after page, following `nextCursor` until it is null. */
   iterateAgents(params?: Omit<AgentsParams, "cursor"> & { cursor?: string }): AsyncGenerator<AgentListItem, void, undefined>;
-  /** `GET /api/explorer`: search and filter. */
+  /** `GET /api/explorer` without `id`: search and filter (a listing). */
   explorer(params?: ExplorerParams): Promise<ExplorerResult>;
+  /** `GET /api/explorer?id=&chain=&registry=`: one agent's profile (SDK `ExplorerResponse`). */
+  explorerProfile(params: AgentParams): Promise<ExplorerProfile>;
   /** `GET /api/stats`: network statistics. */
   stats(): Promise<NetworkStats>;
   /** `GET /api/reviewer-analysis`: the reviewers of an agent, most suspicious first. */
@@ -180,14 +183,19 @@ export interface TrustApiClient {
   reviewer(params: ReviewerParams): Promise<ReviewerProfile>;
   /** `GET /api/entity?wallet=`: an operator's footprint. */
   entity(wallet: string): Promise<EntityProfile>;
-  /** `GET /api/mcp-attestation?canonical_id=`: an MCP server's risk score and signed attestation. */
+  /** `GET /api/mcp-attestation?canonical_id=`: an MCP server's risk score, findings and signed attestation. */
   mcpAttestation(canonicalId: string): Promise<McpServerAttestation>;
-  /** `POST /api/risk-terms`: counterparty risk tier and raw signals. */
+  /** `GET /api/mcp-attestation?server=`: the newer form, signed `{server, qualityScore, riskScore, quadrant, …}`. */
+  mcpServerAttestation(server: string): Promise<McpServerAttestation>;
+  /** `POST /api/risk-terms`: counterparty risk tier, raw signals, data coverage (SDK `RiskTermsResponse`). */
   riskTerms(params: RiskTermsParams): Promise<RiskTerms>;
   /** `GET /api/address-ages`: a wallet's age in days. */
   addressAge(params: AddressAgeParams): Promise<AddressAge>;
-  /** `GET /api/wallet-score`: a wallet's score with a signed attestation. */
-  walletScore(params: WalletScoreParams | string): Promise<WalletScore>;
+  /**
+   * `GET /api/wallet-score?address=`: a wallet's signal depth and risk intensity with a signed attestation
+   * (kid `rnwy-wallet-v1`, JWT in `sig`), or `found: false` for an unscored wallet.
+   */
+  walletScore(address: string): Promise<WalletScore>;
 }
 
 /**
@@ -253,7 +261,7 @@ export function createTrustApiClient(options: TrustApiClientOptions | TransportO
     },
 
     async trustCheckByWallet(wallet) {
-      const response = await transport.request({ path: "/api/trust-check", query: { wallet: checkAddress(wallet, "wallet") } });
+      const response = await transport.request({ path: "/api/trust-check", query: { wallet: checkWallet(wallet, "wallet") } });
       const context = { what: "GET /api/trust-check?wallet=", url: response.url };
       if ((response.body as { found?: unknown } | undefined)?.found === false) {
         return parseResponse(walletNotFoundSchema, response.body, context);
@@ -288,8 +296,13 @@ export function createTrustApiClient(options: TrustApiClientOptions | TransportO
       if (params.tier !== undefined && !(TIER_NAMES as readonly string[]).includes(params.tier)) {
         throw new InvalidArgumentError(`tier must be one of ${TIER_NAMES.join(", ")}, got ${JSON.stringify(params.tier)}`);
       }
+      if (params.sort !== undefined && params.sort !== "score" && params.sort !== "recent") {
+        throw new InvalidArgumentError(`sort must be "score" or "recent", got ${JSON.stringify(params.sort)}`);
+      }
       return get(explorerSchema, "/api/explorer", {
         chain: params.chain === undefined ? undefined : checkChain(params.chain),
+        registry: params.registry === undefined ? undefined : checkRegistry(params.registry),
+        sort: params.sort,
         limit: params.limit === undefined ? undefined : checkIntegerInRange(params.limit, "limit", 1, MAX_PAGE_SIZE),
         q: params.q === undefined || params.q === "" ? undefined : params.q,
         minScore: params.minScore === undefined ? undefined : checkIntegerInRange(params.minScore, "minScore", 0, 100),
@@ -297,12 +310,16 @@ export function createTrustApiClient(options: TrustApiClientOptions | TransportO
       });
     },
 
+    async explorerProfile(params) {
+      return get(explorerProfileSchema, "/api/explorer", agentQuery(params));
+    },
+
     async stats() {
       return get(statsSchema, "/api/stats");
     },
 
     async reviewerAnalysis(params) {
-      return get(reviewerAnalysisSchema, "/api/reviewer-analysis", { id: checkAgentId(params.id), chain: checkChain(params.chain) });
+      return get(reviewerAnalysisSchema, "/api/reviewer-analysis", agentQuery(params));
     },
 
     async compare(list, threshold) {
@@ -320,7 +337,7 @@ export function createTrustApiClient(options: TrustApiClientOptions | TransportO
 
     async reviewer(params) {
       return get(reviewerSchema, "/api/reviewer", {
-        address: checkAddress(params.address),
+        address: checkWallet(params.address, "address"),
         chain: checkChain(params.chain),
         summary: params.summary ? "true" : undefined,
       });
@@ -334,6 +351,10 @@ export function createTrustApiClient(options: TrustApiClientOptions | TransportO
       return get(mcpAttestationSchema, "/api/mcp-attestation", { canonical_id: checkCanonicalId(canonicalId) });
     },
 
+    async mcpServerAttestation(server) {
+      return get(mcpAttestationSchema, "/api/mcp-attestation", { server: checkMcpServer(server) });
+    },
+
     async riskTerms(params) {
       const body = {
         agent_id: agentIdToJson(checkAgentId(params.agentId, "agentId")),
@@ -344,17 +365,30 @@ export function createTrustApiClient(options: TrustApiClientOptions | TransportO
     },
 
     async addressAge(params) {
-      return get(addressAgeSchema, "/api/address-ages", { address: checkAddress(params.address), chain: checkChain(params.chain) });
-    },
-
-    async walletScore(params) {
-      const p = typeof params === "string" ? { wallet: params } : params;
-      return get(walletScoreSchema, "/api/wallet-score", {
-        wallet: checkAddress(p.wallet, "wallet"),
-        chain: p.chain === undefined ? undefined : checkChain(p.chain),
+      return get(addressAgeSchema, "/api/address-ages", {
+        address: checkWallet(params.address, "address"),
+        chain: params.chain === undefined ? undefined : checkChain(params.chain),
       });
     },
+
+    async walletScore(address) {
+      return get(walletScoreSchema, "/api/wallet-score", { address: checkAddress(address, "address") });
+    },
   };
+}
+
+function agentQuery(params: AgentParams): Record<string, QueryValue> {
+  return {
+    id: checkAgentId(params.id),
+    chain: checkChain(params.chain),
+    registry: params.registry === undefined ? undefined : checkRegistry(params.registry),
+  };
+}
+
+function checkMcpServer(server: string): string {
+  const value = typeof server === "string" ? server.trim() : "";
+  if (/^[^/\s]+\/[^/\s]+$/.test(value) || /^https?:\/\/\S+$/.test(value)) return value;
+  throw new InvalidArgumentError(`server must be <owner>/<name> or an http(s) URL, got ${JSON.stringify(server)}`);
 }
 
 function checkCursor(cursor: string): string {

@@ -7,7 +7,15 @@
  * @packageDocumentation
  */
 import { HttpRequestError, InvalidResponseError, McpError } from "../errors.js";
-import { agentIdToJson, checkAgentId, checkChain, checkRegistry, type AgentIdInput, type ChainInput } from "./arguments.js";
+import {
+  agentIdToJson,
+  checkAgentId,
+  checkChain,
+  checkRegistry,
+  checkWallet,
+  type AgentIdInput,
+  type ChainInput,
+} from "./arguments.js";
 import { TRUSTGATE_VERSION, type HttpTransport } from "./http.js";
 import { transportFromOptions, type TransportOption, type TrustApiClientOptions } from "./options.js";
 import {
@@ -15,6 +23,7 @@ import {
   mcpInitializeResultSchema,
   mcpToolCallResultSchema,
   mcpToolsListResultSchema,
+  riskTermsSchema,
   statsSchema,
   trustCheckSchema,
   type McpContent,
@@ -22,6 +31,7 @@ import {
   type McpTool,
   type McpToolCallResult,
   type NetworkStats,
+  type RiskTerms,
   type TrustCheck,
 } from "./schemas.js";
 import { parseResponse } from "./validate.js";
@@ -54,6 +64,19 @@ export interface McpTrustCheckArgs {
   /** Registry (default the service's, `erc8004`). */
   registry?: string;
 }
+
+/** Arguments of the `risk_terms` tool (SKILL.md: `agent_id, chain, registry?`). */
+export interface McpRiskTermsArgs {
+  /** Agent id. */
+  agentId: AgentIdInput;
+  /** Chain slug, alias or id. */
+  chain: ChainInput;
+  /** Registry (default the service's, `erc8004`). */
+  registry?: string;
+}
+
+/** Arguments of the `commerce_stats` tool: an address, or an agent (SKILL.md). */
+export type McpCommerceStatsArgs = { address: string } | { id: AgentIdInput; chain: ChainInput; registry?: string };
 
 /** MCP client (see the module notes). */
 export interface TrustMcpClient {
@@ -99,6 +122,18 @@ export interface TrustMcpClient {
   trustCheck(args: McpTrustCheckArgs): Promise<TrustCheck>;
   /** The `network_stats` tool, its text parsed and validated as a `/api/stats` body. */
   networkStats(): Promise<NetworkStats>;
+  /**
+   * The `risk_terms` tool, its text parsed and validated as a `POST /api/risk-terms` body.
+   *
+   * @param args - Agent id, chain and registry (checked client-side).
+   */
+  riskTerms(args: McpRiskTermsArgs): Promise<RiskTerms>;
+  /**
+   * The `commerce_stats` tool: by address or by agent; the parsed JSON (its shape is not published).
+   *
+   * @param args - `{address}` or `{id, chain, registry?}` (checked client-side).
+   */
+  commerceStats(args: McpCommerceStatsArgs): Promise<unknown>;
 }
 
 /**
@@ -193,6 +228,25 @@ export function createTrustMcpClient(options: TrustApiClientOptions | TransportO
     async networkStats() {
       const output = await callTool("network_stats", {});
       return parseResponse(statsSchema, output.data, { what: "MCP tools/call network_stats" });
+    },
+    async riskTerms(args) {
+      const toolArgs: Record<string, unknown> = {
+        agent_id: agentIdToJson(checkAgentId(args.agentId, "agentId")),
+        chain: checkChain(args.chain),
+      };
+      if (args.registry !== undefined) toolArgs.registry = checkRegistry(args.registry);
+      const output = await callTool("risk_terms", toolArgs);
+      return parseResponse(riskTermsSchema, output.data, { what: "MCP tools/call risk_terms" });
+    },
+    async commerceStats(args) {
+      let toolArgs: Record<string, unknown>;
+      if ("address" in args) {
+        toolArgs = { address: checkWallet(args.address, "address") };
+      } else {
+        toolArgs = { id: agentIdToJson(checkAgentId(args.id)), chain: checkChain(args.chain) };
+        if (args.registry !== undefined) toolArgs.registry = checkRegistry(args.registry);
+      }
+      return (await callTool("commerce_stats", toolArgs)).data;
     },
   };
 }

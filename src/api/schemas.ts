@@ -5,10 +5,14 @@
  * of the validated value (`z.infer`), so the two cannot drift apart; and its loose objects
  * (`z.looseObject`) keep every field the schema does not name, which matters here because the real
  * service documents few of its fields and may add more at any time. Each schema therefore **requires only
- * what the service documents** (for `/api/trust-check`: `agentId`, `chain`, `score`, `tier`,
- * `sybilSeverity` and the attestation's `issuer`, `kid`, `alg`, `signed`) and leaves the rest optional or
- * nullable. Tier and sybil-severity names are checked as strings, not enums: an unknown name is something
- * the drift job reports, not a reason to drop the response.
+ * what every published variant carries** (for `/api/trust-check`: `agentId`, `chain`, `score`, `tier` and
+ * the attestation's `issuer`, `kid`, `alg`, a signature) and leaves the rest optional or nullable, and it
+ * accepts every published variant: `agentId` a number or a string; `sybilSeverity` `null`, a name or the
+ * legacy `none`; `badges` `{earned, warnings}` or a flat array; v1 and v2 signed blocks; `attestationV1`;
+ * `sig` only, `jws` only or both; `signed: null` with a compact JWS in `sig` (wallet-score). Field names are
+ * the service's (snake_case where it uses snake_case). Tier and sybil-severity names are checked as strings,
+ * not enums: an unknown name is something the drift job reports, not a reason to drop the response. Trust
+ * comes from the verifier (`attestation/`), never from a schema.
  *
  * @packageDocumentation
  */
@@ -31,9 +35,15 @@ export const errorBodySchema = z.looseObject({
   }),
 });
 
+/** Whether a string is a compact JWS (exactly two dots: `header.payload.signature`), per the insumer spec §1. */
+export function isCompactJws(value: unknown): value is string {
+  return typeof value === "string" && value.split(".").length === 3;
+}
+
 /**
- * The `attestation` object of a signed response. `signed` is any JSON object (its fields are checked by the
- * verifier); at least one of `sig` and `jws` must be present.
+ * The `attestation` object of a signed response (insumer multi-attestation spec §1). `signed` is any JSON
+ * object (its fields are checked by the verifier), or `null` when the payload travels inside a compact JWS
+ * (`sig` with two dots, or `jws`); at least one of `sig` and `jws` must be present.
  */
 export const attestationSchema = z
   .looseObject({
@@ -42,20 +52,66 @@ export const attestationSchema = z
     kid: z.string(),
     alg: z.string(),
     jwks: z.string().nullish(),
-    signed: jsonObjectSchema,
+    signed: jsonObjectSchema.nullable(),
     sig: z.string().optional(),
     jws: z.string().optional(),
     expiry: serviceTimeSchema.nullish(),
   })
   .refine((a) => a.sig !== undefined || a.jws !== undefined, {
     message: "attestation has neither sig nor jws",
+  })
+  .refine((a) => a.signed !== null || isCompactJws(a.sig) || isCompactJws(a.jws), {
+    message: "attestation has signed: null but no compact JWS (sig or jws) carrying the payload",
+    path: ["signed"],
   });
 
-/** Badges of a trust-check response. */
-export const badgesSchema = z.looseObject({
-  earned: z.array(z.string()).optional(),
-  warnings: z.array(z.string()).optional(),
+/** The v2 signed block of a trust-check (`rnwy-trust-v2`, vocabulary `rnwy.yaml` 2026-04-14); other fields kept. */
+export const trustSignedV2Schema = z.looseObject({
+  agentId: agentIdSchema,
+  chain: z.string(),
+  registry: z.string(),
+  owner: z.string().nullable(),
+  score: z.number(),
+  tier: z.string(),
+  badges: z.array(z.string()),
+  sybilSeverity: z.string().nullable(),
+  sybilSignals: z.array(z.string()),
+  issuedAt: serviceTimeSchema,
+  verifiedAt: serviceTimeSchema,
+  expiry: serviceTimeSchema,
 });
+
+/** The legacy v1 signed block of a trust-check (`rnwy-trust-v1`, insumer spec §3.3); other fields kept. */
+export const trustSignedV1Schema = z.looseObject({
+  agentId: agentIdSchema,
+  chain: z.string(),
+  registry: z.string(),
+  score: z.number(),
+  tier: z.string(),
+  badges: z.array(z.string()),
+  sybilSeverity: z.string().nullable(),
+  sybilSignals: z.array(z.string()),
+  attestedAt: serviceTimeSchema,
+});
+
+/** The signed proof of absence for an unknown wallet: `{found: false, wallet, issuedAt}`. */
+export const walletNotFoundSignedSchema = z.looseObject({
+  found: z.literal(false),
+  wallet: z.string(),
+  issuedAt: serviceTimeSchema,
+});
+
+/** Badges of a trust-check response: `{earned, warnings}` (SKILL.md, SDK) or one flat array (as signed). */
+export const badgesSchema = z.union([
+  z.looseObject({
+    earned: z.array(z.string()).optional(),
+    warnings: z.array(z.string()).optional(),
+  }),
+  z.array(z.string()),
+]);
+
+/** A sybil severity: `null` (no signal), a name, or the legacy `none`. */
+export const sybilSeveritySchema = z.string().nullable();
 
 /** `GET /api/trust-check?id=&chain=` body. */
 export const trustCheckSchema = z.looseObject({
@@ -74,9 +130,11 @@ export const trustCheckSchema = z.looseObject({
   feedbackCount: z.number().nullish(),
   ageDays: z.number().nullish(),
   checkedAt: serviceTimeSchema.nullish(),
-  sybilSeverity: z.string(),
+  sybilSeverity: sybilSeveritySchema.optional(),
   sybilSignals: z.array(z.unknown()).nullish(),
   attestation: attestationSchema,
+  /** During the kid migration, wallet look-ups also carry the legacy v1 attestation. */
+  attestationV1: attestationSchema.nullish(),
 });
 
 /** `GET /api/trust-check?wallet=` body for a wallet that owns no known agent. */
@@ -94,21 +152,52 @@ export const agentListItemSchema = z.looseObject({
   name: z.string().nullish(),
   score: z.number(),
   tier: z.string().nullish(),
-  sybilSeverity: z.string().nullish(),
+  sybilSeverity: sybilSeveritySchema.optional(),
   updatedAt: serviceTimeSchema.nullish(),
 });
 
-/** `GET /api/agents` body (one page). */
+/** `GET /api/agents` body (one page): the kit's own shape, the service does not publish one. */
 export const agentsPageSchema = z.looseObject({
   agents: z.array(agentListItemSchema),
   nextCursor: z.string().nullish(),
   total: z.number().nullish(),
 });
 
-/** `GET /api/explorer` body. */
+/** `GET /api/explorer` body without `id`: a listing (its shape is not published; the kit's). */
 export const explorerSchema = z.looseObject({
   agents: z.array(agentListItemSchema),
   total: z.number().nullish(),
+});
+
+/** The `agent` of an explorer profile (SDK `Agent`): `id` and `owner` required, the rest kept as served. */
+export const explorerAgentSchema = z.looseObject({
+  id: agentIdSchema,
+  name: z.string().nullish(),
+  owner: z.string(),
+  agentURI: z.string().nullish(),
+  registeredAt: serviceTimeSchema.nullish(),
+  ageInDays: z.number().nullish(),
+  metadata: jsonObjectSchema.nullish(),
+  reputation: jsonObjectSchema.nullish(),
+  feedback: z.array(jsonObjectSchema).nullish(),
+  ownership: jsonObjectSchema.nullish(),
+  addressAgeDetails: jsonObjectSchema.nullish(),
+  addressAgeScore: z.number().nullish(),
+  scores: z.looseObject({ overall: z.number().nullish() }).nullish(),
+  scoreBreakdown: jsonObjectSchema.nullish(),
+  badges: z.array(z.union([z.looseObject({ id: z.string() }), z.string()])).nullish(),
+  reviewerSybil: jsonObjectSchema.nullish(),
+  chain: z.string().nullish(),
+  registry: z.string().nullish(),
+  commerceStats: z.array(jsonObjectSchema).nullish(),
+});
+
+/** `GET /api/explorer?id=&chain=` body: one agent's profile (SDK `ExplorerResponse`). */
+export const explorerProfileSchema = z.looseObject({
+  agent: explorerAgentSchema,
+  blockExplorer: z.string().nullish(),
+  similarAgents: z.array(jsonObjectSchema).nullish(),
+  qualityTrajectory: jsonObjectSchema.nullish(),
 });
 
 /** `GET /api/stats` body. */
@@ -118,27 +207,30 @@ export const statsSchema = z.looseObject({
   registrations: z.number().nullish(),
   byChain: z.record(z.string(), z.number()).nullish(),
   byRegistry: z.record(z.string(), z.number()).nullish(),
+  byTier: z.record(z.string(), z.number()).nullish(),
   updatedAt: serviceTimeSchema.nullish(),
 });
 
-/** One reviewer of `/api/reviewer-analysis`. */
+/** One reviewer of `/api/reviewer-analysis` (SDK `ReviewerWallet`). */
 export const analysedReviewerSchema = z.looseObject({
   address: z.string(),
-  walletAgeDays: z.number().nullish(),
+  ageAtReviewDays: z.number().nullish(),
+  currentAgeDays: z.number().nullish(),
   classification: z.string().nullish(),
-  sybilFlags: z.array(z.unknown()).nullish(),
-  funder: z.string().nullish(),
 });
 
-/** `GET /api/reviewer-analysis` body. */
+/** `GET /api/reviewer-analysis` body (SDK `ReviewerAnalysisResponse`; SKILL.md's example omits `reviewers`). */
 export const reviewerAnalysisSchema = z.looseObject({
   agentId: agentIdSchema,
   chain: z.string(),
-  reviewers: z.array(analysedReviewerSchema),
-  funderClusters: z
-    .array(z.looseObject({ funder: z.string().nullish(), reviewers: z.array(z.unknown()).nullish() }))
-    .nullish(),
-  classificationBreakdown: z.record(z.string(), z.number()).nullish(),
+  totalReviews: z.number().nullish(),
+  uniqueReviewers: z.number().nullish(),
+  analyzedWallets: z.number().nullish(),
+  distribution: z.record(z.string(), z.number()).nullish(),
+  summary: z.record(z.string(), z.number()).nullish(),
+  sybilFlags: z.array(z.string()).nullish(),
+  clustering: z.unknown().optional(),
+  reviewers: z.array(analysedReviewerSchema).nullish(),
 });
 
 /** One agent of `/api/compare`. */
@@ -152,58 +244,86 @@ export const comparedAgentSchema = z.looseObject({
   reviewerQuality: z.unknown().optional(),
 });
 
-/** `GET /api/compare` body (agents ranked by score, highest first). */
+/** `GET /api/compare` body (agents ranked by score, highest first; not typed by the SDK). */
 export const compareSchema = z.looseObject({
   agents: z.array(comparedAgentSchema),
   threshold: z.number().nullish(),
 });
 
-/** `GET /api/reviewer` body. */
+/** The `summary` of `/api/reviewer` (SDK `ReviewerSummary`). */
+export const reviewerSummarySchema = z.looseObject({
+  unique_agents_reviewed: z.number().nullish(),
+  avg_score: z.number().nullish(),
+  score_variance: z.number().nullish(),
+  unique_scores_used: z.number().nullish(),
+  score_distribution: z.record(z.string(), z.number()).nullish(),
+  first_review: serviceTimeSchema.nullish(),
+  last_review: serviceTimeSchema.nullish(),
+  active_days: z.number().nullish(),
+  reviews_per_day: z.number().nullish(),
+  first_funder: z.string().nullish(),
+  sybil_signals: z.array(z.string()).nullish(),
+});
+
+/** `GET /api/reviewer` body (SDK `ReviewerProfileResponse`; `reviews` only without `summary=true`). */
 export const reviewerSchema = z.looseObject({
   address: z.string(),
   chain: z.string().nullish(),
-  velocity: z.unknown().optional(),
-  sweepPatterns: z.array(z.unknown()).nullish(),
-  scoreClustering: z.unknown().optional(),
-  fundingSource: z.unknown().optional(),
-  sybilSignals: z.array(z.unknown()).nullish(),
+  chain_id: z.number().nullish(),
+  total_reviews: z.number().nullish(),
+  summary: reviewerSummarySchema.nullish(),
+  reviews: z.array(jsonObjectSchema).nullish(),
 });
 
-/** One agent of `/api/entity`. */
-export const entityAgentSchema = z.looseObject({
-  agentId: agentIdSchema,
-  chain: z.string(),
-  registry: z.string().nullish(),
-  score: z.number().nullish(),
-  tier: z.string().nullish(),
-});
-
-/** `GET /api/entity` body. */
+/** `GET /api/entity` body (SDK `getEntity`, untyped there: `agents`, `wallet_score`, `mcp_servers`). */
 export const entitySchema = z.looseObject({
-  wallet: z.string(),
-  agents: z.array(entityAgentSchema),
-  sybilSignals: z.array(z.unknown()).nullish(),
-  walletIntelligence: jsonObjectSchema.nullish(),
-  mcpServers: z.array(z.unknown()).nullish(),
+  wallet: z.string().nullish(),
+  agents: z.array(jsonObjectSchema),
+  wallet_score: jsonObjectSchema.nullish(),
+  mcp_servers: z.array(z.union([jsonObjectSchema, z.string()])).nullish(),
 });
 
-/** `GET /api/mcp-attestation` body. */
-export const mcpAttestationSchema = z.looseObject({
-  canonicalId: z.string(),
-  riskScore: z.number(),
-  findings: z.array(z.unknown()).nullish(),
-  attestation: attestationSchema,
-});
+/**
+ * `GET /api/mcp-attestation` body: `?canonical_id=` (`{canonical_id, mcp_risk_score, findings, attestation}`,
+ * SDK README) or the newer `?server=` (`{server, qualityScore, riskScore, quadrant, attestation}`).
+ */
+export const mcpAttestationSchema = z
+  .looseObject({
+    canonical_id: z.string().nullish(),
+    mcp_risk_score: z.number().nullish(),
+    server: z.string().nullish(),
+    qualityScore: z.number().nullish(),
+    riskScore: z.number().nullish(),
+    quadrant: z.string().nullish(),
+    findings: z.array(z.unknown()).nullish(),
+    attestation: attestationSchema,
+  })
+  .refine((b) => typeof b.canonical_id === "string" || typeof b.server === "string", {
+    message: "an MCP attestation body names neither canonical_id nor server",
+  });
 
-/** `POST /api/risk-terms` body. */
+/** `POST /api/risk-terms` body (SDK `RiskTermsResponse`, snake_case). */
 export const riskTermsSchema = z.looseObject({
-  agentId: agentIdSchema,
+  recommendation: z.string(),
+  agent_id: agentIdSchema,
+  agent_name: z.string().nullish(),
   chain: z.string(),
+  chain_id: z.number().nullish(),
   registry: z.string().nullish(),
-  riskTier: z.string(),
-  trustSignals: jsonObjectSchema.nullish(),
-  dataCoverage: jsonObjectSchema.nullish(),
-  methodology: z.string().nullish(),
+  explorer_url: z.string().nullish(),
+  risk_tier: z.looseObject({
+    level: z.number().int(),
+    label: z.string(),
+    description: z.string().nullish(),
+    computed: z.boolean().nullish(),
+  }),
+  signals: jsonObjectSchema.nullish(),
+  data_coverage: jsonObjectSchema.nullish(),
+  decline_reasons: z.array(jsonObjectSchema).nullish(),
+  methodology: z.union([jsonObjectSchema, z.string()]).nullish(),
+  disclaimer: z.union([jsonObjectSchema, z.string()]).nullish(),
+  warning: z.string().nullish(),
+  timestamp: serviceTimeSchema.nullish(),
 });
 
 /** `GET /api/address-ages` body. */
@@ -213,12 +333,37 @@ export const addressAgeSchema = z.looseObject({
   ageDays: z.number().nullable(),
 });
 
-/** `GET /api/wallet-score` body: the service documents only its signed attestation. */
+/**
+ * `GET /api/wallet-score?address=` body: the attestation (kid `rnwy-wallet-v1`, usually `signed: null` with the
+ * JWT in `sig`) and, for people, the same values at the top level; `found: false` for an unscored wallet.
+ */
 export const walletScoreSchema = z.looseObject({
+  found: z.boolean().nullish(),
   wallet: z.string().nullish(),
-  score: z.number().nullish(),
-  tier: z.string().nullish(),
+  signalDepth: z.number().nullish(),
+  riskIntensity: z.number().nullish(),
+  quadrant: z.string().nullish(),
+  activityZone: z.string().nullish(),
+  riskZone: z.string().nullish(),
+  issuedAt: serviceTimeSchema.nullish(),
+  verifiedAt: serviceTimeSchema.nullish(),
+  expiry: serviceTimeSchema.nullish(),
   attestation: attestationSchema,
+});
+
+/** The claims of a wallet-score JWT (a2a crosswalk, insumer spec §3.10); other claims kept. */
+export const walletScoreClaimsSchema = z.looseObject({
+  iss: z.string(),
+  sub: z.string(),
+  wallet: z.string(),
+  signalDepth: z.number(),
+  riskIntensity: z.number(),
+  quadrant: z.string(),
+  activityZone: z.string(),
+  riskZone: z.string(),
+  issuedAt: serviceTimeSchema,
+  verifiedAt: serviceTimeSchema,
+  expiry: serviceTimeSchema,
 });
 
 /** A JSON-RPC 2.0 error object. */
@@ -278,6 +423,16 @@ export type ServiceTimeValue = z.infer<typeof serviceTimeSchema>;
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 /** A validated attestation object. */
 export type Attestation = z.infer<typeof attestationSchema>;
+/** A v2 trust-check signed block. */
+export type TrustSignedV2 = z.infer<typeof trustSignedV2Schema>;
+/** A v1 trust-check signed block. */
+export type TrustSignedV1 = z.infer<typeof trustSignedV1Schema>;
+/** The signed `{found: false, wallet, issuedAt}` block. */
+export type WalletNotFoundSignedBlock = z.infer<typeof walletNotFoundSignedSchema>;
+/** The claims of a wallet-score JWT. */
+export type WalletScoreClaims = z.infer<typeof walletScoreClaimsSchema>;
+/** A validated `/api/explorer?id=` body. */
+export type ExplorerProfile = z.infer<typeof explorerProfileSchema>;
 /** A validated `/api/trust-check` body. */
 export type TrustCheck = z.infer<typeof trustCheckSchema>;
 /** A validated wallet-not-found envelope of `/api/trust-check?wallet=`. */

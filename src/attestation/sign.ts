@@ -6,8 +6,8 @@
  * @packageDocumentation
  */
 import { CompactSign, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
-import { InvalidArgumentError } from "../errors.js";
 import { jwksUrlOf } from "../config/service.js";
+import { InvalidArgumentError } from "../errors.js";
 import type { SignedAttestation } from "./types.js";
 
 /** An ES256 key pair with its key id. */
@@ -75,36 +75,95 @@ export async function signPayload(
   return { sig: Buffer.from(raw).toString("base64"), jws };
 }
 
+/** Which signatures {@link createAttestation} writes: both (the service's default), only `sig`, or only `jws`. */
+export type AttestationSignatureForm = "both" | "sig" | "jws";
+
+/** Options of {@link createAttestation}. */
+export interface CreateAttestationOptions {
+  /** `attestation.issuer` (an origin, or `did:web:<host>`). */
+  issuer: string;
+  /** `attestation.type` (`behavioral_trust`, …). */
+  type: string;
+  /** `attestation.expiry` to announce, if any. */
+  expiry?: string | number;
+  /** `attestation.jwks`; default derived from the issuer (`jwksUrlOf`). */
+  jwks?: string;
+  /** Which signatures to write; default `both`. */
+  form?: AttestationSignatureForm;
+}
+
 /**
  * Builds a complete `attestation` object for a signed block.
  *
  * @param signed - The signed block.
  * @param key - The signing key.
- * @param options - Issuer (its JWKS URL is derived), attestation type and expiry to announce.
+ * @param options - Issuer (its JWKS URL is derived unless `jwks` is given), attestation type, expiry to
+ *   announce, and which signatures to write (`sig` and `jws` by default; `sig` only as the insumer spec's
+ *   raw form; `jws` only).
  * @returns The attestation, as the service embeds it in a response.
+ * @throws {@link InvalidArgumentError} for an unknown `form`.
  */
 export async function createAttestation<Signed>(
   signed: Signed,
   key: AttestationSigningKey,
-  options: { issuer: string; type: string; expiry?: string | number },
+  options: CreateAttestationOptions,
 ): Promise<SignedAttestation<Signed>> {
+  const form = options.form ?? "both";
+  if (form !== "both" && form !== "sig" && form !== "jws") {
+    throw new InvalidArgumentError(`form must be "both", "sig" or "jws", got ${JSON.stringify(form)}`);
+  }
   const { sig, jws } = await signPayload(signed, key);
   const attestation: SignedAttestation<Signed> = {
     issuer: options.issuer,
     type: options.type,
     kid: key.kid,
     alg: "ES256",
-    jwks: jwksUrlOf(issuerOrigin(options.issuer)),
+    jwks: options.jwks ?? jwksUrlOf(options.issuer),
     signed,
-    sig,
-    jws,
   };
+  if (form !== "jws") attestation.sig = sig;
+  if (form !== "sig") attestation.jws = jws;
   if (options.expiry !== undefined) attestation.expiry = options.expiry;
   return attestation;
 }
 
-/** The origin an issuer's JWKS lives at: the issuer itself, or `https://<host>` for `did:web:<host>`. */
-function issuerOrigin(issuer: string): string {
-  const didWeb = /^did:web:([A-Za-z0-9.-]+)$/.exec(issuer);
-  return didWeb ? `https://${didWeb[1]!}` : issuer;
+/**
+ * Signs a claim set as a compact JWS in JWT form: protected header `{alg: "ES256", kid, typ: "JWT"}`, payload
+ * the UTF-8 of `JSON.stringify(claims)` (claim order kept).
+ *
+ * @param claims - The claims.
+ * @param key - The signing key.
+ * @returns The compact serialization `header.payload.signature`.
+ */
+export async function signJwt(claims: Record<string, unknown>, key: AttestationSigningKey): Promise<string> {
+  const bytes = new TextEncoder().encode(JSON.stringify(claims));
+  return new CompactSign(bytes).setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" }).sign(key.privateKey);
+}
+
+/**
+ * Builds an `attestation` object whose `sig` is a compact JWS (JWT) carrying the claims and whose `signed` is
+ * `null`, as the insumer multi-attestation spec §1 allows and as `/api/wallet-score` (kid `rnwy-wallet-v1`)
+ * answers.
+ *
+ * @param claims - The claim set (the JWT payload).
+ * @param key - The signing key.
+ * @param options - Issuer, type, expiry and JWKS URL as for {@link createAttestation} (`form` is ignored).
+ * @returns The attestation with `signed: null` and the JWT in `sig`.
+ */
+export async function createJwtAttestation(
+  claims: Record<string, unknown>,
+  key: AttestationSigningKey,
+  options: Omit<CreateAttestationOptions, "form">,
+): Promise<SignedAttestation<null>> {
+  const attestation: SignedAttestation<null> = {
+    issuer: options.issuer,
+    type: options.type,
+    kid: key.kid,
+    alg: "ES256",
+    jwks: options.jwks ?? jwksUrlOf(options.issuer),
+    signed: null,
+    sig: await signJwt(claims, key),
+  };
+  if (options.expiry !== undefined) attestation.expiry = options.expiry;
+  return attestation;
 }

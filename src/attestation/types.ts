@@ -63,36 +63,6 @@ export interface WalletNotFoundSigned {
 }
 
 /**
- * The claim set of a `/api/wallet-score` attestation (kid `rnwy-wallet-v1`): the payload of a compact JWS in
- * the JWT style.
- */
-export interface WalletScoreClaims {
-  iss?: string;
-  /** The wallet (JWT subject). */
-  sub?: string;
-  wallet: string;
-  /** 0–95: observable tenure, commerce history, agent ownership, review behaviour. */
-  signalDepth: number;
-  /** 0–100: sybil detection reactivity; 0 is clean. */
-  riskIntensity: number;
-  quadrant?: string;
-  activityZone?: string;
-  riskZone?: string;
-  issuedAt?: ServiceTime;
-  verifiedAt?: ServiceTime;
-  expiry?: ServiceTime;
-  [field: string]: unknown;
-}
-
-/**
- * The signed block of a `/api/mcp-attestation` attestation (kid `rnwy-mcp-v1`): either the
- * `?canonical_id=` form or the newer `?server=` form. Neither carries an expiry.
- */
-export type McpAttestationSigned =
-  | { canonical_id: string; mcp_risk_score?: number; findings?: unknown; [field: string]: unknown }
-  | { server: string; qualityScore?: number; riskScore?: number; quadrant?: string; [field: string]: unknown };
-
-/**
  * The `attestation` object of a signed response. `sig` is either base64 of the raw 64-byte `r‖s` ES256
  * signature over the UTF-8 bytes of `JSON.stringify(signed)`, or itself a compact JWS (it then has two dots,
  * and `signed` may be `null`); `jws` is an RFC 7515 compact JWS. Either, or both, may be present.

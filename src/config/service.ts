@@ -16,17 +16,24 @@ export const JWKS_PATH = "/.well-known/jwks.json";
 /** Key ids of `/api/trust-check` attestations (current first: v2 since the 2026-04-10 rotation, then legacy v1). */
 export const TRUST_ATTESTATION_KIDS: readonly string[] = ["rnwy-trust-v2", "rnwy-trust-v1"];
 
-/** Key id of `/api/wallet-score` attestations. */
+/** Key id of the legacy v1 trust-check attestations (signed block with `attestedAt`, no `owner`). */
+export const LEGACY_TRUST_ATTESTATION_KID = "rnwy-trust-v1";
+
+/** Key id of `/api/wallet-score` attestations (`wallet_intelligence`, a compact JWS/JWT). */
 export const WALLET_ATTESTATION_KID = "rnwy-wallet-v1";
 
 /** Key id of `/api/mcp-attestation` attestations. */
 export const MCP_ATTESTATION_KID = "rnwy-mcp-v1";
 
-/** `attestation.type` of trust-check attestations. */
-export const TRUST_ATTESTATION_TYPE = "behavioral_trust";
-
-/** `attestation.type` of wallet-score attestations. */
-export const WALLET_ATTESTATION_TYPE = "wallet_intelligence";
+/** `attestation.type` of each signed endpoint (insumer multi-attestation spec §2, a2a crosswalk). */
+export const ATTESTATION_TYPES = {
+  /** `/api/trust-check`. */
+  trust: "behavioral_trust",
+  /** `/api/wallet-score`. */
+  wallet: "wallet_intelligence",
+  /** `/api/mcp-attestation` (not named by any published source; the kit's choice). */
+  mcp: "mcp_server_risk",
+} as const;
 
 /**
  * Lifetime of an attestation, in seconds (24 h): the service's `expiry` is `verifiedAt` + 24 h, and an
@@ -43,15 +50,23 @@ export type RegistryName = (typeof REGISTRIES)[number];
 /** The default registry. */
 export const DEFAULT_REGISTRY: RegistryName = "erc8004";
 
-/** Requests per minute the service allows. */
+/** Requests per minute the service allows (every endpoint except `POST /api/risk-terms`). */
 export const RATE_LIMITS = { anonymous: 30, withApiKey: 300 } as const;
+
+/** Requests per minute `POST /api/risk-terms` allows, counted apart from {@link RATE_LIMITS} (SKILL.md). */
+export const RISK_TERMS_RATE_LIMITS = { anonymous: 5, withApiKey: 60 } as const;
+
+/** Pass/fail threshold `/api/trust-check` and `/api/compare` use when none is given (SKILL.md). */
+export const DEFAULT_THRESHOLD = 50;
 
 /**
  * The JWKS URL of an issuer.
  *
- * @param issuer - Issuer origin, for example `https://rnwy.com`.
- * @returns `<issuer>/.well-known/jwks.json`.
+ * @param issuer - Issuer origin, for example `https://rnwy.com`, or a `did:web:<host>` identifier (a2a crosswalk).
+ * @returns `<issuer>/.well-known/jwks.json` (`https://<host>/.well-known/jwks.json` for `did:web:<host>`).
  */
 export function jwksUrlOf(issuer: string): string {
+  const didWeb = /^did:web:([^:]+)$/.exec(issuer.trim());
+  if (didWeb) return `https://${decodeURIComponent(didWeb[1]!)}${JWKS_PATH}`;
   return new URL(JWKS_PATH, issuer).toString();
 }

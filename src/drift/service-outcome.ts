@@ -97,8 +97,10 @@ export async function fetchServiceOutcome(
     data: {
       score: Number(signed.score),
       tier: String(signed.tier),
-      // null (no sybil signal) reads as none; compare and triage read a null the same way.
-      sybilSeverity: normalizeSybilSeverity(signed.sybilSeverity) ?? String(signed.sybilSeverity),
+      // null (no sybil signal, v2) and the legacy "none" read as none, as compare and triage read them; a block
+      // that carries no severity at all reads as "unknown", so that it shows up as a difference.
+      sybilSeverity:
+        signed.sybilSeverity === undefined ? "unknown" : (normalizeSybilSeverity(signed.sybilSeverity) ?? String(signed.sybilSeverity)),
       at: result.issuedAt ?? policy.now?.() ?? new Date(),
       computedAt: computedAtOf(result),
     },

@@ -11,16 +11,16 @@ import { syntheticAddress, type Rng } from "./prng.js";
 /** Highest score the service gives (base 50, capped at 95). */
 export const MAX_SERVICE_SCORE = 95;
 
-/** Sybil signals the synthetic service uses. */
+/**
+ * Sybil signals of the service, snake_case, strongest first (SKILL.md weights: common funder 6×, velocity
+ * 5×, sweep 3×, clustering 1×; `coordination` is the agent-level modifier). Insumer spec §3.3.
+ */
 export const SYBIL_SIGNALS: readonly string[] = [
-  "shared-funder",
-  "burst-registration",
-  "reciprocal-reviews",
-  "fresh-reviewer-wallets",
-  "sweep-pattern",
-  "common-deployer",
-  "score-clustering",
-  "metadata-duplication",
+  "common_funder",
+  "inhuman_velocity",
+  "sweep_pattern",
+  "score_clustering",
+  "coordination",
 ];
 
 const DAY_MS = 86_400_000;
@@ -44,8 +44,8 @@ export interface AgentSeedContext {
   readonly registry: string;
   /** Token id. */
   readonly agentId: number;
-  /** Owner address (see {@link ownerAddress}). */
-  readonly owner: `0x${string}`;
+  /** Owner address (see {@link ownerAddress}; base58 for Solana). */
+  readonly owner: string;
   /** Time of the scoring that produced this record. */
   readonly at: Date;
   /** Age of the agent in days at `at`; drawn when absent. */

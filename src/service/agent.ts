@@ -5,9 +5,12 @@
  */
 import type { SybilSeverityName, TierName } from "../config/encodings.js";
 
-/** Earned badges and warnings of an agent, as `/api/trust-check` reports them. */
+/**
+ * Earned badges and warnings of an agent, as `/api/trust-check` reports them; ids from the SDK's `BadgeId`
+ * list (rnwy-sdk 0.3.0). A signed block carries both merged into one flat array.
+ */
 export interface AgentBadges {
-  /** Badges the agent has earned (signed as `badges` in a v2 attestation). */
+  /** Badges the agent has earned. */
   readonly earned: readonly string[];
   /** Warnings about the agent. */
   readonly warnings: readonly string[];
@@ -23,19 +26,22 @@ export interface PopulationAgent {
   readonly registry: string;
   /** Display name. */
   readonly name: string;
-  /** Current owner address (lowercase hex). */
-  readonly owner: `0x${string}`;
+  /** Current owner address: lowercase hex on EVM chains, base58 on Solana. */
+  readonly owner: string;
   /** Whether the owner is the address that registered the agent. */
   readonly isOriginalOwner: boolean;
-  /** Whether the owner has verified control of the agent (drives the `verified-owner` badge). */
+  /** Whether the agent's reviews are backed by verified activity (drives the `verified_reviews` badge). */
   readonly ownerVerified: boolean;
   /** Trust score, 0–95. */
   readonly score: number;
   /** Tier name, derived from `score` by the published boundaries. */
   readonly tier: TierName;
-  /** Sybil severity name. */
+  /**
+   * Sybil severity name; `none` stands for "no sybil signal", which the API serves as `null` (v2) and the
+   * legacy v1 block as `none`.
+   */
   readonly sybilSeverity: SybilSeverityName;
-  /** Sybil signals behind the severity (empty for `none`). */
+  /** Sybil signals behind the severity, snake_case (`common_funder`, …); empty for `none`. */
   readonly sybilSignals: readonly string[];
   /** Badges derived from the other fields. */
   readonly badges: AgentBadges;
@@ -74,8 +80,14 @@ export function compareAgentRefs(a: AgentRef, b: AgentRef): number {
   return a.agentId - b.agentId;
 }
 
-/** The sybil severities from which an agent carries the `sybil-risk` warning. */
-const SYBIL_RISK_SEVERITIES: ReadonlySet<string> = new Set(["moderate", "elevated", "heavy"]);
+/** The sybil severities from which an agent carries the `low_history_reviewers` warning. */
+const LOW_HISTORY_SEVERITIES: ReadonlySet<string> = new Set(["moderate", "elevated", "heavy"]);
+
+/** Badge ids the synthetic service awards, from the SDK's `BadgeId` list. */
+export const BADGE_IDS = {
+  earned: ["verified_reviews", "original_owner", "established_wallet", "high_volume", "long_standing"],
+  warnings: ["sybil_heavy", "sybil_elevated", "low_history_reviewers", "transferred", "recently_registered", "incomplete_data"],
+} as const;
 
 /**
  * The badges an agent has, derived from its other fields, so that a changed score or severity changes the
@@ -95,11 +107,12 @@ export function deriveBadges(
     (agent.isOriginalOwner ? 2 : 0) |
     (agent.ageDays >= 180 ? 4 : 0) |
     (agent.feedbackCount >= 10 ? 8 : 0) |
-    (agent.score >= 75 ? 16 : 0) |
-    (SYBIL_RISK_SEVERITIES.has(agent.sybilSeverity) ? 32 : 0) |
-    (agent.ageDays < 14 ? 64 : 0) |
-    (agent.feedbackCount < 3 ? 128 : 0) |
-    (agent.score < 30 ? 256 : 0);
+    (agent.ageDays >= 365 && agent.score >= 51 ? 16 : 0) |
+    (agent.sybilSeverity === "heavy" ? 32 : 0) |
+    (agent.sybilSeverity === "elevated" ? 64 : 0) |
+    (LOW_HISTORY_SEVERITIES.has(agent.sybilSeverity) ? 128 : 0) |
+    (agent.ageDays < 14 ? 256 : 0) |
+    (agent.feedbackCount === 0 ? 512 : 0);
   let badges = badgeCache.get(flags);
   if (!badges) {
     badges = badgesOf(flags);
@@ -114,15 +127,36 @@ const badgeCache = new Map<number, AgentBadges>();
 function badgesOf(flags: number): AgentBadges {
   const earned: string[] = [];
   const warnings: string[] = [];
-  if (flags & 1) earned.push("verified-owner");
-  if (flags & 2) earned.push("original-owner");
-  if (flags & 4) earned.push("established-history");
-  if (flags & 8) earned.push("active-feedback");
-  if (flags & 16) earned.push("high-trust");
-  if (flags & 32) warnings.push("sybil-risk");
-  if (!(flags & 2)) warnings.push("ownership-transferred");
-  if (flags & 64) warnings.push("new-agent");
-  if (flags & 128) warnings.push("low-feedback");
-  if (flags & 256) warnings.push("flagged-score");
+  if (flags & 1) earned.push("verified_reviews");
+  if (flags & 2) earned.push("original_owner");
+  if (flags & 4) earned.push("established_wallet");
+  if (flags & 8) earned.push("high_volume");
+  if (flags & 16) earned.push("long_standing");
+  if (flags & 32) warnings.push("sybil_heavy");
+  if (flags & 64) warnings.push("sybil_elevated");
+  if (flags & 128) warnings.push("low_history_reviewers");
+  if (!(flags & 2)) warnings.push("transferred");
+  if (flags & 256) warnings.push("recently_registered");
+  if (flags & 512) warnings.push("incomplete_data");
   return Object.freeze({ earned: Object.freeze(earned), warnings: Object.freeze(warnings) });
+}
+
+/**
+ * The flat badge array of a signed block: earned badges, then warnings.
+ *
+ * @param badges - The agent's badges.
+ * @returns A new array.
+ */
+export function flatBadges(badges: AgentBadges): string[] {
+  return [...badges.earned, ...badges.warnings];
+}
+
+/**
+ * The sybil severity as the API serves it: `null` when there is no sybil signal, else the name.
+ *
+ * @param severity - The population's severity name.
+ * @returns `null` or `low`/`moderate`/`elevated`/`heavy`.
+ */
+export function apiSybilSeverity(severity: SybilSeverityName): Exclude<SybilSeverityName, "none"> | null {
+  return severity === "none" ? null : severity;
 }

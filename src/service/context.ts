@@ -7,6 +7,9 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Population } from "./population.js";
 import type { ServiceSigner } from "./signer.js";
 
+/** Which signed block `/api/trust-check` puts in `attestation`. */
+export type TrustAttestationVersion = "v2" | "v1";
+
 /** The service state handlers read. */
 export interface ServiceContext {
   /** The population currently served. */
@@ -15,6 +18,17 @@ export interface ServiceContext {
   readonly signer: ServiceSigner;
   /** The issuer written into attestations. */
   readonly issuer: string;
+  /** Origin for links the service writes (`explorer_url`, methodology): the issuer when it is an http(s) URL, else the service's own URL. */
+  readonly publicBase: string;
+  /** Which block and key sign `attestation` of a trust-check: v2 (`rnwy-trust-v2`, default) or legacy v1 (`rnwy-trust-v1`). */
+  readonly trustAttestationVersion: TrustAttestationVersion;
+  /**
+   * Whether the kid-migration window is open at a time: then wallet look-ups carry the v2 `attestation` and
+   * the legacy `attestationV1`.
+   *
+   * @param at - The time.
+   */
+  kidMigrationOpen(at: Date): boolean;
   /** The service's clock. */
   now(): Date;
 }

@@ -9,6 +9,7 @@ import { resolveChain } from "../config/chains.js";
 import { DEFAULT_TRUST_ENCODING, type TierName } from "../config/encodings.js";
 import { DEFAULT_REGISTRY, REGISTRIES } from "../config/service.js";
 import { UnknownChainError } from "../errors.js";
+import { SOLANA_ADDRESS_PATTERN } from "./base58.js";
 import { badRequest } from "./http-error.js";
 
 /** A raw parameter: a query-string value (`null` when absent) or a JSON value. */
@@ -156,6 +157,20 @@ export function parseAddress(value: RawParam, name = "address"): `0x${string}` {
 }
 
 /**
+ * A wallet: an EVM address (returned in lowercase) or a Solana address (base58, 32–44 characters, kept as is).
+ *
+ * @param value - Raw value.
+ * @param name - Parameter name.
+ * @returns The wallet.
+ */
+export function parseWallet(value: RawParam, name = "wallet"): string {
+  const text = requireString(value, name);
+  if (/^0x[0-9a-fA-F]{40}$/.test(text)) return text.toLowerCase();
+  if (SOLANA_ADDRESS_PATTERN.test(text)) return text;
+  throw badRequest(`Invalid ${name} "${text}": expected 0x followed by 40 hexadecimal digits, or a base58 Solana address`);
+}
+
+/**
  * A boolean flag (`true`/`false`/`1`/`0`/`yes`/`no`); `false` when absent.
  *
  * @param value - Raw value.
@@ -197,6 +212,19 @@ export function parseCanonicalId(value: RawParam): string {
     throw badRequest(`Invalid canonical_id "${text}": expected <owner>/<name>`);
   }
   return text;
+}
+
+/**
+ * An MCP server for `/api/mcp-attestation?server=`: `<owner>/<name>` or an http(s) URL.
+ *
+ * @param value - Raw value.
+ * @returns The server, as given (trimmed).
+ */
+export function parseMcpServer(value: RawParam): string {
+  const text = requireString(value, "server");
+  if (/^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/.test(text)) return text;
+  if (URL.canParse(text) && /^https?:$/.test(new URL(text).protocol)) return text;
+  throw badRequest(`Invalid server "${text}": expected <owner>/<name> or an http(s) URL`);
 }
 
 /** One `<chain>:<id>` (or `<chain>:<id>:<registry>`) entry of a comparison list. */

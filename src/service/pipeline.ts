@@ -11,6 +11,9 @@ import { ServiceHttpError, errorBody } from "./http-error.js";
 import type { RateLimitDecision, SlidingWindowRateLimiter } from "./rate-limit.js";
 import { routeRequest } from "./routes.js";
 
+/** The path with its own rate limit. */
+export const RISK_TERMS_PATH = "/api/risk-terms";
+
 /** Largest request body accepted, in bytes (1 MiB). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -28,8 +31,10 @@ export interface ServiceStats {
 export interface PipelineDeps {
   /** Service state for handlers (set once the server listens). */
   readonly context: () => ServiceContext;
-  /** The rate limiter; `undefined` when disabled. */
+  /** The rate limiter of every `/api/` path but `POST /api/risk-terms`; `undefined` when disabled. */
   readonly limiter: SlidingWindowRateLimiter | undefined;
+  /** The separate rate limiter of `/api/risk-terms` (5/min anonymous, 60/min keyed); `undefined` when disabled. */
+  readonly riskTermsLimiter?: SlidingWindowRateLimiter | undefined;
   /** Active faults. */
   readonly faults: FaultInjector;
   /** Counters, updated in place. */
@@ -71,8 +76,9 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   const authorization = req.headers.authorization;
   const client = req.socket.remoteAddress ?? "unknown";
   let rate: RateLimitDecision | undefined;
-  if (deps.limiter) {
-    rate = path.startsWith("/api/") ? deps.limiter.consume(authorization, client) : deps.limiter.peek(authorization, client);
+  const limiter = isRiskTermsPath(path) && deps.riskTermsLimiter ? deps.riskTermsLimiter : deps.limiter;
+  if (limiter) {
+    rate = path.startsWith("/api/") ? limiter.consume(authorization, client) : limiter.peek(authorization, client);
     if (!rate.allowed) {
       deps.stats.rateLimited += 1;
       const message = `Rate limit of ${rate.limit} requests per minute exceeded; retry after ${rate.retryAfterSeconds} s`;
@@ -120,6 +126,11 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   const truncate = response.status >= 200 && response.status < 300 && response.body !== undefined &&
     deps.faults.take(["malformed-json"], path) !== undefined;
   writeJson(res, method, response, rate, truncate);
+}
+
+/** Whether a path is `/api/risk-terms` (with or without a trailing slash), which has its own limit. */
+function isRiskTermsPath(path: string): boolean {
+  return path === RISK_TERMS_PATH || path === `${RISK_TERMS_PATH}/`;
 }
 
 function tooManyRequests(message: string, retryAfterSeconds: number): ServiceResponse {

@@ -17,6 +17,7 @@ import {
   type PopulationChanges,
 } from "./population-advance.js";
 import { createRng, hashSeed, type Rng } from "./prng.js";
+import { syntheticSolanaAddress } from "./base58.js";
 
 export type { AgentBadges, AgentRef, PopulationAgent } from "./agent.js";
 export { agentKey } from "./agent.js";
@@ -54,7 +55,15 @@ export interface PopulationOptions {
   readonly registries?: readonly string[];
   /** Time of the scoring run that produced the population. Default {@link DEFAULT_POPULATION_AT}. */
   readonly at?: Date;
+  /**
+   * Number of Solana agents (registry `sati`, chain `solana`, base58 owners) added after the `size` EVM
+   * agents, with their own generator so that the EVM agents stay the same. Default 0.
+   */
+  readonly solanaAgents?: number;
 }
+
+/** Largest number of Solana agents {@link createPopulation} makes. */
+export const MAX_SOLANA_AGENTS = 100_000;
 
 /** A synthetic population of scored agents. Immutable: {@link Population.advance} returns a new one. */
 export interface Population {
@@ -80,7 +89,7 @@ export interface Population {
    */
   get(chain: string | number, agentId: number | bigint | string, registry?: string): PopulationAgent | undefined;
   /**
-   * Agents owned by an address (case-insensitive), in population order.
+   * Agents owned by an address (case-insensitive for `0x` addresses, exact for base58), in population order.
    *
    * @param address - Owner address.
    */
@@ -158,9 +167,28 @@ export function createPopulation(options: PopulationOptions): Population {
     nextOwnerIndex: ownerCount,
     nextIds: new Map(),
   };
+  const solanaAgents = options.solanaAgents ?? 0;
+  if (!Number.isSafeInteger(solanaAgents) || solanaAgents < 0 || solanaAgents > MAX_SOLANA_AGENTS) {
+    throw new InvalidArgumentError(`solanaAgents must be an integer in [0, ${MAX_SOLANA_AGENTS}], got ${solanaAgents}`);
+  }
   const rng = createRng(hashSeed("population", seed));
   const built = appendAgents(state, rng, size, state.at, false);
-  return new SyntheticPopulation({ ...state, ...built, agents: Object.freeze(built.agents) });
+  const agents = solanaAgents > 0 ? [...built.agents, ...solanaPopulation(seed, solanaAgents, state.at)] : built.agents;
+  return new SyntheticPopulation({ ...state, ...built, agents: Object.freeze(agents) });
+}
+
+/** The Solana agents of a population: SATI member numbers from 1, base58 owners (some owning several). */
+function solanaPopulation(seed: number, count: number, at: Date): PopulationAgent[] {
+  const rng = createRng(hashSeed("population-sati", seed));
+  const traits = createRng(0);
+  const ownerCount = Math.max(1, Math.ceil(count * 0.6));
+  const agents: PopulationAgent[] = [];
+  for (let agentId = 1; agentId <= count; agentId++) {
+    const owner = syntheticSolanaAddress("owner", seed, Math.floor(ownerCount * rng.next() ** 1.4));
+    traits.reseed(hashSeed("agent", seed, "solana", "sati", agentId));
+    agents.push(generateAgent(traits, { chain: "solana", registry: "sati", agentId, owner, at }));
+  }
+  return agents;
 }
 
 /** Draws `count` new agents after `state.agents`, returning the extended array and bookkeeping. */
@@ -180,7 +208,7 @@ function appendAgents(
   let nextOwnerIndex = state.nextOwnerIndex;
   const agents = state.agents.slice();
   const added: PopulationAgent[] = [];
-  const owners = new Map<number, `0x${string}`>();
+  const owners = new Map<number, string>();
   const traits = createRng(0);
   const fresh = registeredSinceSnapshot ? { ageDays: 0, registeredAfter: state.at } : {};
   for (let i = 0; i < count; i++) {
@@ -260,7 +288,8 @@ class SyntheticPopulation implements Population {
       }
       this.#byOwner = map;
     }
-    return this.#byOwner.get(address.trim().toLowerCase()) ?? [];
+    const key = address.trim();
+    return this.#byOwner.get(/^0x/i.test(key) ? key.toLowerCase() : key) ?? [];
   }
 
   sorted(): readonly PopulationAgent[] {

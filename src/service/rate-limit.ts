@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { RATE_LIMITS } from "../config/service.js";
+import { RATE_LIMITS, RISK_TERMS_RATE_LIMITS } from "../config/service.js";
 import { InvalidArgumentError } from "../errors.js";
 
 /** Rate-limit settings. */
@@ -22,6 +22,12 @@ export interface RateLimitOptions {
 export const DEFAULT_RATE_LIMIT: RateLimitOptions = {
   anonymousPerMinute: RATE_LIMITS.anonymous,
   keyedPerMinute: RATE_LIMITS.withApiKey,
+};
+
+/** The default settings of `POST /api/risk-terms`: 5 anonymous, 60 keyed (counted apart from the others). */
+export const DEFAULT_RISK_TERMS_RATE_LIMIT: RateLimitOptions = {
+  anonymousPerMinute: RISK_TERMS_RATE_LIMITS.anonymous,
+  keyedPerMinute: RISK_TERMS_RATE_LIMITS.withApiKey,
 };
 
 /** The outcome of a rate-limit check. */

@@ -74,13 +74,13 @@ describe("local service: every endpoint, validated and consistent with the popul
       registry: agent.registry,
       score: agent.score,
       tier: agent.tier,
-      sybilSeverity: agent.sybilSeverity,
+      sybilSeverity: agent.sybilSeverity === "none" ? null : agent.sybilSeverity,
       owner: agent.owner,
       threshold: agent.score,
       pass: true,
     });
-    expect(body.attestation).toMatchObject({ issuer: service.issuer, kid: "rnwy-trust-v2", alg: "ES256" });
-    expect(body.attestation.signed).toMatchObject({ agentId: agent.agentId, score: agent.score, tier: agent.tier });
+    expect(body.attestation).toMatchObject({ issuer: service.issuer, kid: "rnwy-trust-v2", alg: "ES256", type: "behavioral_trust" });
+    expect(body.attestation.signed).toMatchObject({ agentId: String(agent.agentId), score: agent.score, tier: agent.tier });
     expect(body.attestation.jws?.split(".")).toHaveLength(3);
     expect(Buffer.from(body.attestation.sig!, "base64")).toHaveLength(64);
 
@@ -158,10 +158,11 @@ describe("local service: every endpoint, validated and consistent with the popul
     const agent = agentWhere((a) => a.registry === "erc8004" && a.feedbackCount >= 5);
     const analysis = await clientFor().reviewerAnalysis({ id: agent.agentId, chain: agent.chain });
     expect(analysis).toMatchObject({ agentId: agent.agentId, chain: agent.chain });
-    expect(analysis.reviewers.length).toBeGreaterThan(0);
-    expect(analysis.reviewers.length).toBeLessThanOrEqual(agent.feedbackCount);
-    const breakdown = Object.values(analysis.classificationBreakdown ?? {}).reduce((s, n) => s + n, 0);
-    expect(breakdown).toBe(analysis.reviewers.length);
+    const reviewers = analysis.reviewers ?? [];
+    expect(reviewers.length).toBeGreaterThan(0);
+    expect(reviewers.length).toBeLessThanOrEqual(agent.feedbackCount);
+    expect(analysis.uniqueReviewers).toBe(reviewers.length);
+    expect(analysis.totalReviews).toBe(agent.feedbackCount);
   });
 
   it("compare ranks the agents by score with pass against the threshold", async () => {
@@ -179,35 +180,38 @@ describe("local service: every endpoint, validated and consistent with the popul
     const api = clientFor();
     const owner = busyOwner();
     const reviewer = await api.reviewer({ address: owner, chain: "base" });
-    expect(reviewer).toMatchObject({ address: owner, chain: "base" });
+    expect(reviewer).toMatchObject({ address: owner, chain: "base", chain_id: 8453 });
 
     const entity = await api.entity(owner);
     expect(entity.wallet).toBe(owner);
-    expect(entity.agents.map((a) => agentKey({ chain: a.chain, registry: a.registry!, agentId: Number(a.agentId) })).sort()).toEqual(
-      population.byOwner(owner).map(agentKey).sort(),
-    );
+    expect(
+      entity.agents.map((a) => agentKey({ chain: String(a.chain), registry: String(a.registry), agentId: Number(a.agentId) })).sort(),
+    ).toEqual(population.byOwner(owner).map(agentKey).sort());
 
     const age = await api.addressAge({ address: owner, chain: population.byOwner(owner)[0]!.chain });
     expect(age.ageDays).toBeGreaterThanOrEqual(0);
 
-    const score = await api.walletScore({ wallet: owner });
-    expect(score.attestation).toMatchObject({ kid: "rnwy-trust-v2", signed: { wallet: owner } });
-    expect(score.score).toBe(score.attestation.signed.score);
+    const score = await api.walletScore(owner);
+    expect(score.attestation).toMatchObject({ kid: "rnwy-wallet-v1", type: "wallet_intelligence", signed: null });
+    const claims = JSON.parse(Buffer.from(score.attestation.sig!.split(".")[1]!, "base64url").toString("utf8"));
+    expect(claims).toMatchObject({ wallet: owner, signalDepth: score.signalDepth, riskIntensity: score.riskIntensity });
   });
 
   it("mcpAttestation is signed with the MCP key", async () => {
     const body = await clientFor().mcpAttestation("acme/trade-tools");
-    expect(body.canonicalId).toBe("acme/trade-tools");
-    expect(body.riskScore).toBeGreaterThanOrEqual(0);
-    expect(body.attestation).toMatchObject({ kid: MCP_ATTESTATION_KID, signed: { canonicalId: "acme/trade-tools", riskScore: body.riskScore } });
+    expect(body.canonical_id).toBe("acme/trade-tools");
+    expect(body.mcp_risk_score).toBeGreaterThanOrEqual(0);
+    expect(body.attestation).toMatchObject({ kid: MCP_ATTESTATION_KID, signed: { canonical_id: "acme/trade-tools", mcp_risk_score: body.mcp_risk_score } });
+    const server = await clientFor().mcpServerAttestation("acme/trade-tools");
+    expect(server).toMatchObject({ server: "acme/trade-tools", riskScore: body.mcp_risk_score });
   });
 
   it("riskTerms POSTs and returns the agent's risk tier and signals", async () => {
     const agent = agentWhere((a) => a.registry === "olas");
     const terms = await clientFor().riskTerms({ agentId: agent.agentId, chain: agent.chain, registry: "olas" });
-    expect(terms).toMatchObject({ agentId: agent.agentId, chain: agent.chain, registry: "olas" });
-    expect(["low", "medium", "high", "critical"]).toContain(terms.riskTier);
-    expect(terms.trustSignals).toMatchObject({ score: agent.score, tier: agent.tier });
+    expect(terms).toMatchObject({ agent_id: agent.agentId, chain: agent.chain, registry: "olas" });
+    expect(["low", "moderate", "elevated", "high", "severe", "critical"]).toContain(terms.risk_tier.label);
+    expect(terms.signals).toMatchObject({ trust_score: agent.feedbackCount === 0 && agent.ageDays === 0 ? null : agent.score });
   });
 });
 

@@ -391,7 +391,9 @@ describe("client: arguments are checked before any request", () => {
       api.entity("vitalik.eth"),
       api.addressAge({ address: address + "0", chain: "base" }),
       api.reviewer({ address: "0xZZ" + "0".repeat(38), chain: "base" }),
-      api.walletScore({ wallet: "" }),
+      api.walletScore(""),
+      api.explorer({ sort: "oldest" as never }),
+      api.mcpServerAttestation("not a server"),
       api.agents({ limit: 0 }),
       api.agents({ limit: 1001 }),
       api.explorer({ minScore: 101 }),
@@ -442,10 +444,19 @@ describe("client: requests and responses", () => {
 
   it("riskTerms POSTs the documented JSON body", async () => {
     const server = await serve(() => ({
-      json: { agentId: 1234, chain: "base", registry: "erc8004", riskTier: "low", trustSignals: {}, dataCoverage: {}, methodology: "https://x" },
+      json: {
+        recommendation: "terms",
+        agent_id: 1234,
+        chain: "base",
+        registry: "erc8004",
+        risk_tier: { level: 1, label: "low", description: "x", computed: true },
+        signals: {},
+        data_coverage: {},
+        methodology: { version: "1.0.0", url: "https://x" },
+      },
     }));
     const terms = await clientFor(server.url, createFakeClock()).riskTerms({ agentId: "1234", chain: "base-mainnet" });
-    expect(terms.riskTier).toBe("low");
+    expect(terms.risk_tier.label).toBe("low");
     const [request] = server.requests;
     expect(request!.method).toBe("POST");
     expect(request!.url).toBe("/api/risk-terms");
@@ -461,7 +472,7 @@ describe("client: requests and responses", () => {
         "/api/compare": { agents: [{ agentId: 2, chain: "bnb", score: 80 }, { agentId: 1, chain: "base", score: 60 }], threshold: 70 },
         "/api/reviewer": { address, chain: "base", sweepPatterns: [], sybilSignals: [] },
         "/api/entity": { wallet: address, agents: [] },
-        "/api/mcp-attestation": { canonicalId: "acme/tools", riskScore: 12, findings: [], attestation: attestation({ canonicalId: "acme/tools" }) },
+        "/api/mcp-attestation": { canonical_id: "acme/tools", mcp_risk_score: 12, findings: [], attestation: attestation({ canonical_id: "acme/tools" }) },
         "/api/address-ages": { address, chain: "base", ageDays: 400 },
         "/api/wallet-score": { attestation: attestation({ wallet: address }) },
       };
@@ -471,7 +482,7 @@ describe("client: requests and responses", () => {
     expect((await api.compare(["base:1", { id: 2, chain: 56 }], 70)).agents.map((a) => a.score)).toEqual([80, 60]);
     await api.reviewer({ address, chain: "base", summary: true });
     await api.entity(address);
-    expect((await api.mcpAttestation("acme/tools")).riskScore).toBe(12);
+    expect((await api.mcpAttestation("acme/tools")).mcp_risk_score).toBe(12);
     expect((await api.addressAge({ address, chain: "eth" })).ageDays).toBe(400);
     await api.walletScore(address);
     expect(server.requests.map((r) => decodeURIComponent(r.url))).toEqual([
@@ -480,7 +491,7 @@ describe("client: requests and responses", () => {
       `/api/entity?wallet=${address}`,
       "/api/mcp-attestation?canonical_id=acme/tools",
       `/api/address-ages?address=${address}&chain=ethereum`,
-      `/api/wallet-score?wallet=${address}`,
+      `/api/wallet-score?address=${address}`,
     ]);
   });
 

@@ -63,7 +63,7 @@ describe("verifier ↔ local signing service", () => {
 
   it("verifies wallet-score and MCP attestations", async () => {
     const owner = service.population.agents[0]!.owner;
-    const walletScore = await verifyWalletScoreAttestation(await get(`/api/wallet-score?wallet=${owner}`), {
+    const walletScore = await verifyWalletScoreAttestation(await get(`/api/wallet-score?address=${owner}`), {
       jwks: resolver,
       issuer: service.issuer,
     });

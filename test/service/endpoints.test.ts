@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { JSONWebKeySet } from "jose";
+import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from "jose";
 import { agentKey, createPopulation, startTrustService, type RunningTrustService } from "../../src/service/index.js";
 import { fetchJwks, getJson, postJson, verifyJws, verifySig, type JsonResult, type ServedAttestation } from "./support.js";
 
@@ -64,7 +64,7 @@ describe("GET /api/agents", () => {
       name: first.name,
       score: first.score,
       tier: first.tier,
-      sybilSeverity: first.sybilSeverity,
+      sybilSeverity: first.sybilSeverity === "none" ? null : first.sybilSeverity,
       updatedAt: first.updatedAt.toISOString(),
     });
     expect(typeof res.body.nextCursor).toBe("string");
@@ -129,21 +129,28 @@ describe("GET /api/stats", () => {
 });
 
 describe("GET /api/reviewer-analysis", () => {
-  it("lists the agent's reviewers most suspicious first, with clusters and a breakdown", async () => {
+  it("lists the agent's reviewers most suspicious first, with age buckets, flags and funder clusters", async () => {
     const agent = [...service.population.agents].sort((a, b) => b.feedbackCount - a.feedbackCount)[0]!;
     const res = await getJson(`${service.url}/api/reviewer-analysis?id=${agent.agentId}&chain=${agent.chain}&registry=${agent.registry}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ agentId: agent.agentId, chain: agent.chain });
-    const reviewers = res.body.reviewers as { address: string; walletAgeDays: number; classification: string; sybilFlags: string[]; funder: string; suspicion: number }[];
+    expect(res.body).toMatchObject({ agentId: agent.agentId, chain: agent.chain, totalReviews: agent.feedbackCount });
+    const reviewers = res.body.reviewers as { address: string; ageAtReviewDays: number; currentAgeDays: number; classification: string; sybilFlags: string[]; funder: string; suspicion: number }[];
     expect(reviewers.length).toBeGreaterThan(0);
     expect(reviewers.length).toBeLessThanOrEqual(agent.feedbackCount);
+    expect(res.body.uniqueReviewers).toBe(reviewers.length);
     const suspicion = reviewers.map((r) => r.suspicion);
     expect(suspicion).toEqual([...suspicion].sort((a, b) => b - a));
-    for (const r of reviewers) expect(r.address).toMatch(/^0x[0-9a-f]{40}$/);
-    const breakdownTotal = Object.values(res.body.classificationBreakdown as Record<string, number>).reduce((s, n) => s + n, 0);
-    expect(breakdownTotal).toBe(reviewers.length);
-    for (const cluster of res.body.funderClusters) {
-      expect(cluster.reviewers.length).toBeGreaterThanOrEqual(2);
+    for (const r of reviewers) {
+      expect(r.address).toMatch(/^0x[0-9a-f]{40}$/);
+      expect(r.ageAtReviewDays).toBeLessThanOrEqual(r.currentAgeDays);
+      expect(r.classification).toMatch(/^[a-z_]+$/);
+    }
+    const { noHistory, ...buckets } = res.body.distribution as Record<string, number>;
+    expect(Object.values(buckets).reduce((s, n) => s + n, 0)).toBe(reviewers.length);
+    expect(noHistory).toBeLessThanOrEqual(buckets.sameDay!);
+    expect(res.body.summary.lowHistoryCount + res.body.summary.establishedCount).toBe(reviewers.length);
+    for (const cluster of res.body.clustering?.funder_clusters ?? []) {
+      expect(cluster.reviewers.length).toBeGreaterThanOrEqual(3);
       for (const address of cluster.reviewers) expect(reviewers.find((r) => r.address === address)!.funder).toBe(cluster.funder);
     }
     const again = await getJson(`${service.url}/api/reviewer-analysis?id=${agent.agentId}&chain=${agent.chain}&registry=${agent.registry}`);
@@ -157,10 +164,10 @@ describe("GET /api/reviewer-analysis", () => {
 });
 
 describe("GET /api/compare", () => {
-  it("ranks 2–10 agents by score with pass and reviewer quality", async () => {
+  it("ranks 2–10 agents by score with pass (threshold default 50) and reviewer quality", async () => {
     const agents = service.population.agents.filter((a) => a.registry === "erc8004").slice(0, 4);
     const list = agents.map((a) => `${a.chain}:${a.agentId}`).join(",");
-    const res = await getJson(`${service.url}/api/compare?agents=${list}&threshold=50`);
+    const res = await getJson(`${service.url}/api/compare?agents=${list}`);
     expect(res.status).toBe(200);
     expect(res.body.threshold).toBe(50);
     expect(res.body.agents).toHaveLength(4);
@@ -183,30 +190,34 @@ describe("GET /api/compare", () => {
 });
 
 describe("GET /api/reviewer, /api/entity, /api/address-ages", () => {
-  it("profiles a reviewer wallet deterministically, with a summary on request", async () => {
+  it("profiles a reviewer wallet deterministically; without summary=true the individual reviews come too", async () => {
     const address = `0x${"12".repeat(20)}`;
     const res = await getJson(`${service.url}/api/reviewer?address=${address}&chain=base&summary=true`);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(expect.arrayContaining(["address", "chain", "velocity", "sweepPatterns", "scoreClustering", "fundingSource", "sybilSignals", "summary"]));
-    expect(res.body).toMatchObject({ address, chain: "base" });
+    expect(res.body).toMatchObject({ address, chain: "base", chain_id: 8453 });
+    expect(res.body.reviews).toBeUndefined();
+    expect(typeof res.body.summary).toBe("object");
+    const dist = res.body.summary.score_distribution as Record<string, number>;
+    expect(Object.values(dist).reduce((s, n) => s + n, 0)).toBe(res.body.total_reviews);
     const plain = await getJson(`${service.url}/api/reviewer?address=${address}&chain=base`);
-    expect(plain.body.summary).toBeUndefined();
-    expect(plain.body.velocity).toEqual(res.body.velocity);
+    expect(plain.body.summary).toEqual(res.body.summary);
+    expect(plain.body.reviews).toHaveLength(Math.min(100, res.body.total_reviews));
     expect((await getJson(`${service.url}/api/reviewer?address=nope&chain=base`)).status).toBe(400);
     expect((await getJson(`${service.url}/api/reviewer?address=${address}`)).status).toBe(400);
   });
 
-  it("reports an operator's agents and an empty footprint for an unknown wallet", async () => {
+  it("reports an operator's agents, wallet score and MCP servers, and an empty footprint for an unknown wallet", async () => {
     const owner = service.population.agents[0]!.owner;
     const res = await getJson(`${service.url}/api/entity?wallet=${owner}`);
     expect(res.status).toBe(200);
     expect(res.body.wallet).toBe(owner);
     expect(res.body.agents.map(agentKey).sort()).toEqual(service.population.byOwner(owner).map(agentKey).sort());
-    expect(res.body.walletIntelligence.labels).toContain("agent-operator");
-    expect(Array.isArray(res.body.mcpServers)).toBe(true);
+    expect(res.body.wallet_score.signalDepth).toBeGreaterThanOrEqual(0);
+    expect(Array.isArray(res.body.mcp_servers)).toBe(true);
     const empty = await getJson(`${service.url}/api/entity?wallet=0x${"cd".repeat(20)}`);
     expect(empty.body.agents).toEqual([]);
-    expect(empty.body.mcpServers).toEqual([]);
+    expect(empty.body.mcp_servers).toEqual([]);
+    expect(empty.body.wallet_score).toBeNull();
     expect((await getJson(`${service.url}/api/entity`)).status).toBe(400);
   });
 
@@ -217,25 +228,32 @@ describe("GET /api/reviewer, /api/entity, /api/address-ages", () => {
     expect(res.body).toMatchObject({ address: agent.owner, chain: agent.chain });
     expect(res.body.ageDays).toBeGreaterThanOrEqual(agent.ageDays);
     expect((await getJson(`${service.url}/api/address-ages?address=${agent.owner}&chain=mars`)).status).toBe(400);
+    const anyChain = await getJson(`${service.url}/api/address-ages?address=${agent.owner}`);
+    expect(anyChain.body).toMatchObject({ address: agent.owner, chain: null });
+    expect(anyChain.body.ageDays).toBeGreaterThanOrEqual(res.body.ageDays);
   });
 });
 
 describe("POST /api/risk-terms", () => {
-  it("returns raw risk signals for an agent", async () => {
-    const agent = service.population.agents.find((a) => a.registry === "olas")!;
+  it("returns the risk tier of the score band and the raw signals", async () => {
+    const agent = service.population.agents.find((a) => a.registry === "olas" && a.sybilSeverity !== "heavy" && a.feedbackCount > 0)!;
     const res = await postJson(`${service.url}/api/risk-terms`, { agent_id: agent.agentId, chain: agent.chain, registry: "olas" });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ agentId: agent.agentId, chain: agent.chain, registry: "olas" });
-    expect(["low", "medium", "high", "critical"]).toContain(res.body.riskTier);
-    expect(res.body.trustSignals).toMatchObject({ score: agent.score, sybilSeverity: agent.sybilSeverity });
-    expect(res.body.dataCoverage.lastScoredAt).toBe(agent.updatedAt.toISOString());
-    expect(res.body.methodology).toMatch(/^http/);
+    expect(res.body).toMatchObject({ recommendation: "terms", agent_id: agent.agentId, chain: agent.chain, registry: "olas" });
+    const band = agent.score >= 75 ? 1 : agent.score >= 60 ? 2 : agent.score >= 45 ? 3 : agent.score >= 25 ? 4 : 5;
+    expect(res.body.risk_tier.level).toBe(band);
+    expect(res.body.risk_tier.label).toBe(["low", "moderate", "elevated", "high", "severe"][band - 1]);
+    expect(res.body.signals).toMatchObject({ trust_score: agent.score, sybil_severity: agent.sybilSeverity === "none" ? null : agent.sybilSeverity });
+    expect(res.body.methodology.url).toMatch(/^http/);
+    expect(res.body.decline_reasons).toBeUndefined();
   });
 
-  it("maps low scores and heavy sybil severity to critical", async () => {
-    const agent = service.population.agents.find((a) => a.score < 30)!;
+  it("declines heavy sybil severity with tier 6 critical and the reasons", async () => {
+    const agent = service.population.agents.find((a) => a.sybilSeverity === "heavy")!;
     const res = await postJson(`${service.url}/api/risk-terms`, { agent_id: String(agent.agentId), chain: agent.chain, registry: agent.registry });
-    expect(res.body.riskTier).toBe("critical");
+    expect(res.body.recommendation).toBe("decline");
+    expect(res.body.risk_tier).toMatchObject({ level: 6, label: "critical" });
+    expect(res.body.decline_reasons[0]).toMatchObject({ signal: "sybil_severity", value: "heavy" });
   });
 
   it("answers 400 for malformed JSON, a missing agent_id or a non-JSON content type, 404 for an unknown agent", async () => {
@@ -251,34 +269,45 @@ describe("POST /api/risk-terms", () => {
 });
 
 describe("signed look-ups", () => {
-  it("signs MCP attestations with the rnwy-mcp-v1 key", async () => {
+  it("signs MCP attestations with the rnwy-mcp-v1 key, by canonical_id and by server", async () => {
     const res = await getJson(`${service.url}/api/mcp-attestation?canonical_id=acme/trade-tools`);
     expect(res.status).toBe(200);
     const attestation = res.body.attestation as ServedAttestation;
     expect(attestation.kid).toBe("rnwy-mcp-v1");
-    expect(attestation.type).toBe("mcp-attestation");
-    expect(Object.keys(attestation.signed)).toEqual(["canonicalId", "riskScore", "findings", "issuedAt", "expiry"]);
-    expect(attestation.signed).toMatchObject({ canonicalId: "acme/trade-tools", riskScore: res.body.riskScore, findings: res.body.findings });
-    expect(res.body.riskScore).toBeGreaterThanOrEqual(0);
-    expect(res.body.riskScore).toBeLessThanOrEqual(100);
+    expect(Object.keys(attestation.signed)).toEqual(["canonical_id", "mcp_risk_score", "findings", "attestedAt"]);
+    expect(attestation.signed).toMatchObject({ canonical_id: "acme/trade-tools", mcp_risk_score: res.body.mcp_risk_score, findings: res.body.findings });
+    expect(res.body.mcp_risk_score).toBeGreaterThanOrEqual(0);
+    expect(res.body.mcp_risk_score).toBeLessThanOrEqual(100);
     expect(await verifySig(attestation, jwks)).toBe(true);
     expect((await verifyJws(attestation, jwks)).kid).toBe("rnwy-mcp-v1");
+    const server = await getJson(`${service.url}/api/mcp-attestation?server=acme/trade-tools`);
+    expect(Object.keys(server.body.attestation.signed)).toEqual(["server", "qualityScore", "riskScore", "quadrant", "issuedAt", "verifiedAt", "expiry"]);
+    expect(server.body.riskScore).toBe(res.body.mcp_risk_score);
+    expect(await verifySig(server.body.attestation, jwks)).toBe(true);
     expect((await getJson(`${service.url}/api/mcp-attestation?canonical_id=no-slash`)).status).toBe(400);
+    expect((await getJson(`${service.url}/api/mcp-attestation?canonical_id=a/b&server=a/b`)).status).toBe(400);
     expect((await getJson(`${service.url}/api/mcp-attestation`)).status).toBe(400);
   });
 
-  it("signs wallet scores with the trust key; an owner's score follows its agents", async () => {
+  it("signs wallet scores as a JWT with the wallet key; unknown wallets get a signed found:false; ?wallet= is refused", async () => {
     const owner = service.population.agents[0]!.owner;
-    const res = await getJson(`${service.url}/api/wallet-score?wallet=${owner}`);
+    const res = await getJson(`${service.url}/api/wallet-score?address=${owner}`);
     expect(res.status).toBe(200);
-    const attestation = res.body.attestation as ServedAttestation;
-    expect(attestation.kid).toBe("rnwy-trust-v2");
-    expect(attestation.type).toBe("wallet-score");
-    expect(attestation.signed).toEqual({ wallet: owner, score: res.body.score, tier: res.body.tier, issuedAt: NOW.toISOString(), expiry: "2026-11-23T10:00:00.000Z" });
-    const top = service.population.byOwner(owner).map((a) => a.score).sort((a, b) => b - a).slice(0, 3);
-    expect(res.body.score).toBe(Math.round(top.reduce((s, n) => s + n, 0) / top.length));
-    expect(await verifySig(attestation, jwks)).toBe(true);
-    expect((await verifyJws(attestation, jwks)).payload).toBe(JSON.stringify(attestation.signed));
-    expect((await getJson(`${service.url}/api/wallet-score?wallet=xyz`)).status).toBe(400);
+    const attestation = res.body.attestation;
+    expect(attestation).toMatchObject({ kid: "rnwy-wallet-v1", type: "wallet_intelligence", signed: null });
+    const { payload, protectedHeader } = await compactVerify(attestation.sig, createLocalJWKSet(jwks), { algorithms: ["ES256"] });
+    expect(protectedHeader).toEqual({ alg: "ES256", kid: "rnwy-wallet-v1", typ: "JWT" });
+    const claims = JSON.parse(new TextDecoder().decode(payload));
+    expect(claims).toMatchObject({ sub: owner, wallet: owner, signalDepth: res.body.signalDepth, riskIntensity: res.body.riskIntensity, verifiedAt: NOW.toISOString(), expiry: "2026-11-23T10:00:00.000Z" });
+    const latest = Math.max(...service.population.byOwner(owner).map((a) => a.updatedAt.getTime()));
+    expect(claims.issuedAt).toBe(new Date(latest).toISOString());
+    const unknown = await getJson(`${service.url}/api/wallet-score?address=0x${"ef".repeat(20)}`);
+    expect(unknown.body.found).toBe(false);
+    const absent = await compactVerify(unknown.body.attestation.sig, createLocalJWKSet(jwks), { algorithms: ["ES256"] });
+    expect(JSON.parse(new TextDecoder().decode(absent.payload))).toEqual({ found: false, wallet: `0x${"ef".repeat(20)}`, issuedAt: NOW.toISOString() });
+    expect((await getJson(`${service.url}/api/wallet-score?address=xyz`)).status).toBe(400);
+    const legacy = await getJson(`${service.url}/api/wallet-score?wallet=${owner}`);
+    expect(legacy.status).toBe(400);
+    expect(legacy.body.error.message).toMatch(/address/);
   });
 });

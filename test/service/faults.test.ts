@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { JSONWebKeySet } from "jose";
+import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from "jose";
 import { createPopulation, startTrustService, type PopulationAgent, type RunningTrustService } from "../../src/service/index.js";
 import { fetchJwks, getJson, verifyJws, verifySig, type ServedAttestation } from "./support.js";
 
@@ -69,8 +69,11 @@ describe("fault injection", () => {
 
   it("tampered-signature also breaks wallet-score and MCP attestations", async () => {
     service.injectFault({ kind: "tampered-signature" });
-    const wallet = await getJson(`${service.url}/api/wallet-score?wallet=${agent.owner}`);
-    expect(await verifySig(wallet.body.attestation, jwks)).toBe(false);
+    const wallet = await getJson(`${service.url}/api/wallet-score?address=${agent.owner}`);
+    // The JWT in sig carries the tampered claims (and the top level repeats them): its signature fails.
+    await expect(compactVerify(wallet.body.attestation.sig, createLocalJWKSet(jwks), { algorithms: ["ES256"] })).rejects.toThrow(/signature verification failed/);
+    const claims = JSON.parse(Buffer.from(wallet.body.attestation.sig.split(".")[1]!, "base64url").toString("utf8"));
+    expect(claims.signalDepth).toBe(wallet.body.signalDepth);
     const mcp = await getJson(`${service.url}/api/mcp-attestation?canonical_id=a/b`);
     expect(await verifySig(mcp.body.attestation, jwks)).toBe(false);
     const notFound = await getJson(`${service.url}/api/trust-check?wallet=0x${"ee".repeat(20)}`);
@@ -91,6 +94,8 @@ describe("fault injection", () => {
     expect(await verifySig({ ...attestation, kid: "rnwy-trust-v2" }, jwks)).toBe(false);
     const mcp = await getJson(`${service.url}/api/mcp-attestation?canonical_id=a/b`);
     expect(mcp.body.attestation.kid).toBe("rnwy-mcp-v2");
+    const wallet = await getJson(`${service.url}/api/wallet-score?address=${agent.owner}`);
+    expect(wallet.body.attestation.kid).toBe("rnwy-wallet-v2");
   });
 
   it("rate-limit answers 429 with Retry-After and the error body", async () => {

@@ -23,7 +23,7 @@ describe("signing keys", () => {
     await first.close();
 
     const saved = JSON.parse(await readFile(keyFile, "utf8"));
-    expect(saved.keys.map((k: { kid: string }) => k.kid)).toEqual(["rnwy-trust-v2", "rnwy-mcp-v1"]);
+    expect(saved.keys.map((k: { kid: string }) => k.kid)).toEqual(["rnwy-trust-v2", "rnwy-trust-v1", "rnwy-wallet-v1", "rnwy-mcp-v1"]);
     expect(typeof saved.keys[0].d).toBe("string");
     expect((await stat(keyFile)).mode & 0o777).toBe(0o600);
 
@@ -48,13 +48,13 @@ describe("signing keys", () => {
     await expect(startTrustService({ population, keyFile })).rejects.toThrow(/invalid key/);
   });
 
-  it("signs with the first given key and publishes every key (plus a generated MCP key)", async () => {
+  it("signs with the first given key and publishes every key (plus generated wallet and MCP keys)", async () => {
     const active = await generateSigningKey("custom-v9");
     const legacy = await generateSigningKey("rnwy-trust-v1");
     const service = await startTrustService({ population, signingKeys: [active, legacy], rateLimit: false });
     try {
       const jwks = await fetchJwks(service.url);
-      expect(jwks.keys.map((k) => k.kid)).toEqual(["custom-v9", "rnwy-trust-v1", "rnwy-mcp-v1"]);
+      expect(jwks.keys.map((k) => k.kid)).toEqual(["custom-v9", "rnwy-trust-v1", "rnwy-wallet-v1", "rnwy-mcp-v1"]);
       const agent = population.agents[1]!;
       const res = await getJson(`${service.url}/api/trust-check?id=${agent.agentId}&chain=${agent.chain}&registry=${agent.registry}`);
       expect(res.body.attestation.kid).toBe("custom-v9");
@@ -82,6 +82,17 @@ describe("signing keys", () => {
       await service.close();
     }
     await expect(startTrustService({ issuer: "not a url" })).rejects.toThrow(/issuer/);
+    await expect(startTrustService({ issuer: "ftp://rnwy.example" })).rejects.toThrow(/issuer/);
+    const did = await startTrustService({ population, issuer: "did:web:rnwy.com", rateLimit: false });
+    try {
+      const agent = population.agents[2]!;
+      const res = await getJson(`${did.url}/api/trust-check?id=${agent.agentId}&chain=${agent.chain}&registry=${agent.registry}`);
+      expect(res.body.attestation.issuer).toBe("did:web:rnwy.com");
+      // A DID issuer has no URL of its own here: the attestation points at the service's JWKS.
+      expect(res.body.attestation.jwks).toBe(`${did.url}/.well-known/jwks.json`);
+    } finally {
+      await did.close();
+    }
     await expect(startTrustService({ port: 70_000 })).rejects.toThrow(/port/);
   });
 

@@ -72,10 +72,19 @@ describe("POST /api/mcp", () => {
     expect(JSON.parse(compare.body.result.content[0].text).agents).toHaveLength(2);
     const age = await callTool("address_age", { address: a!.owner, chain: a!.chain });
     expect(JSON.parse(age.body.result.content[0].text).ageDays).toBeGreaterThanOrEqual(a!.ageDays);
-    const commerce = await callTool("commerce_stats", {});
-    expect(JSON.parse(commerce.body.result.content[0].text).totalTransactions).toBeGreaterThan(0);
+    const ageAnyChain = await callTool("address_age", { address: a!.owner });
+    expect(JSON.parse(ageAnyChain.body.result.content[0].text).chain).toBeNull();
+    const olas = service.population.agents.find((x) => x.registry === "olas")!;
+    const byAgent = JSON.parse((await callTool("commerce_stats", { id: olas.agentId, chain: olas.chain, registry: "olas" })).body.result.content[0].text);
+    expect(byAgent.commerce_stats[0]).toMatchObject({ agent_id: String(olas.agentId), registry: "olas" });
+    const byAddress = JSON.parse((await callTool("commerce_stats", { address: olas.owner })).body.result.content[0].text);
+    expect(byAddress.linked_agents).toContainEqual({ agent_id: olas.agentId, chain: olas.chain, registry: "olas" });
+    expect((await callTool("commerce_stats", {})).body.error.code).toBe(-32602);
+    const risk = JSON.parse((await callTool("risk_terms", { agent_id: a!.agentId, chain: a!.chain })).body.result.content[0].text);
+    expect(risk).toMatchObject({ agent_id: a!.agentId, chain: a!.chain });
+    expect(risk.risk_tier.level).toBeGreaterThanOrEqual(1);
     const reviewer = await callTool("reviewer_wallet", { address: a!.owner, chain: a!.chain, summary: true });
-    expect(typeof JSON.parse(reviewer.body.result.content[0].text).summary).toBe("string");
+    expect(typeof JSON.parse(reviewer.body.result.content[0].text).summary).toBe("object");
   });
 
   it("reports an unknown agent as a tool error (isError), not a protocol error", async () => {

@@ -38,7 +38,9 @@ describe("createPopulation", () => {
       expect(agent.tier).toBe(tierForScore(agent.score));
       expect(agent.owner).toMatch(/^0x[0-9a-f]{40}$/);
       expect(agent.sybilSignals.length === 0).toBe(agent.sybilSeverity === "none");
-      expect(agent.badges.earned.includes("high-trust")).toBe(agent.score >= 75);
+      expect(agent.badges.earned.includes("original_owner")).toBe(agent.isOriginalOwner);
+      expect(agent.badges.warnings.includes("sybil_heavy")).toBe(agent.sybilSeverity === "heavy");
+      for (const id of [...agent.badges.earned, ...agent.badges.warnings, ...agent.sybilSignals]) expect(id).toMatch(/^[a-z]+(_[a-z]+)*$/);
       expect(agent.updatedAt.getTime()).toBeLessThanOrEqual(population.at.getTime());
       expect(agent.registeredAt.getTime()).toBeLessThan(agent.updatedAt.getTime());
       tiers.add(agent.tier);
@@ -161,5 +163,22 @@ describe("Population.advance", () => {
     expect(() => base.advance({ seed: 1, changedFraction: 0.1, at: AT })).toThrow(InvalidArgumentError);
     expect(() => base.advance({ seed: 1, changedFraction: 1.5, at: LATER })).toThrow(InvalidArgumentError);
     expect(() => base.advance({ seed: 1, changedFraction: 0.1, at: LATER, thresholds: [0] })).toThrow(InvalidArgumentError);
+  });
+
+  it("adds Solana SATI agents with base58 owners on request, leaving the EVM agents unchanged", () => {
+    const evm = createPopulation({ seed: 5, size: 300 });
+    const withSolana = createPopulation({ seed: 5, size: 300, solanaAgents: 12 });
+    expect(withSolana.agents.slice(0, 300)).toEqual(evm.agents);
+    const sati = withSolana.agents.slice(300);
+    expect(sati).toHaveLength(12);
+    for (const agent of sati) {
+      expect(agent).toMatchObject({ chain: "solana", registry: "sati" });
+      expect(agent.owner).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+      expect(withSolana.get("solana", agent.agentId, "sati")).toBe(agent);
+      expect(withSolana.byOwner(agent.owner)).toContain(agent);
+    }
+    expect(withSolana.byOwner(sati[0]!.owner.toLowerCase())).toEqual([]);
+    expect(createPopulation({ seed: 5, size: 300, solanaAgents: 12 }).agents).toEqual(withSolana.agents);
+    expect(() => createPopulation({ seed: 5, size: 1, solanaAgents: -1 })).toThrow(/solanaAgents/);
   });
 });

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { DEFAULT_REGISTRY, TRUST_ATTESTATION_TYPE } from "../../config/service.js";
+import { ATTESTATION_TYPES, DEFAULT_REGISTRY } from "../../config/service.js";
 import { sameValue } from "../body-fields.js";
 import type { ExpectedSubject } from "../expected-subject.js";
 import type { AttestationKind, Classification } from "../pipeline.js";
@@ -39,7 +39,7 @@ const FOREIGN_FIELDS = ["signalDepth", "riskIntensity", "canonical_id", "canonic
 /** The trust-check kind. */
 export const TRUST_CHECK_KIND: AttestationKind<TrustAttestationVersion> = {
   name: "trust-check",
-  type: TRUST_ATTESTATION_TYPE,
+  type: ATTESTATION_TYPES.trust,
   requireTime: true,
   classify(signed, kid): Classification<TrustAttestationVersion> {
     if (signed.found === false) {

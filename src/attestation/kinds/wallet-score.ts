@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import { WALLET_ATTESTATION_TYPE } from "../../config/service.js";
+import { ATTESTATION_TYPES } from "../../config/service.js";
 import { sameValue } from "../body-fields.js";
 import type { AttestationKind, Classification } from "../pipeline.js";
 import type { FieldMismatch, WalletScoreVersion } from "../result.js";
@@ -17,7 +17,7 @@ export const WALLET_SCORE_FIELDS = ["signalDepth", "riskIntensity", "quadrant", 
 /** The wallet-score kind. */
 export const WALLET_SCORE_KIND: AttestationKind<WalletScoreVersion> = {
   name: "wallet-score",
-  type: WALLET_ATTESTATION_TYPE,
+  type: ATTESTATION_TYPES.wallet,
   requireTime: true,
   classify(signed): Classification<WalletScoreVersion> {
     if (signed.agentId !== undefined) {

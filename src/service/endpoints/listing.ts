@@ -1,20 +1,27 @@
 /**
- * The population-wide endpoints: `GET /api/agents` (keyset-paginated listing), `GET /api/explorer` (search
- * and filter) and `GET /api/stats` (network statistics).
+ * The population-wide endpoints: `GET /api/agents` (keyset-paginated listing; its page shape is the kit's
+ * own, the service does not publish one), `GET /api/explorer` (one agent's profile with `id`, else search and
+ * filter, `sort=recent` accepted) and `GET /api/stats` (network statistics).
  *
  * @packageDocumentation
  */
-import { compareAgentRefs, type PopulationAgent } from "../agent.js";
+import { apiSybilSeverity, compareAgentRefs, type PopulationAgent } from "../agent.js";
 import { ok, type ServiceHandler } from "../context.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import {
   isAbsent,
+  parseAgentId,
+  parseChain,
   parseOptionalChain,
   parseOptionalInteger,
   parseOptionalRegistry,
   parseOptionalTier,
+  parseRegistry,
   requireString,
 } from "../params.js";
+import { badRequest } from "../http-error.js";
+import { explorerProfileBody } from "./explorer-profile.js";
+import { requireAgent } from "./trust-check.js";
 import type { Population } from "../population.js";
 
 /** Default and largest page size of `/api/agents`. */
@@ -31,7 +38,8 @@ export interface AgentListItem {
   name: string;
   score: number;
   tier: string;
-  sybilSeverity: string;
+  /** `null` when there is no sybil signal. */
+  sybilSeverity: string | null;
   updatedAt: string;
 }
 
@@ -43,6 +51,8 @@ export interface StatsBody {
   byChain: Record<string, number>;
   byRegistry: Record<string, number>;
   byTier: Record<string, number>;
+  /** Share of agents still held by the wallet that registered them, in percent. */
+  originalOwnerPct: number;
   updatedAt: string;
 }
 
@@ -63,7 +73,7 @@ export function listItem(agent: PopulationAgent): AgentListItem {
     name: agent.name,
     score: agent.score,
     tier: agent.tier,
-    sybilSeverity: agent.sybilSeverity,
+    sybilSeverity: apiSybilSeverity(agent.sybilSeverity),
     updatedAt: agent.updatedAt.toISOString(),
   };
 }
@@ -80,7 +90,9 @@ export function statsBody(population: Population): StatsBody {
     const byChain: Record<string, number> = {};
     const byRegistry: Record<string, number> = {};
     const byTier: Record<string, number> = { flagged: 0, limited: 0, developing: 0, established: 0 };
+    let original = 0;
     for (const agent of population.agents) {
+      if (agent.isOriginalOwner) original++;
       byChain[agent.chain] = (byChain[agent.chain] ?? 0) + 1;
       byRegistry[agent.registry] = (byRegistry[agent.registry] ?? 0) + 1;
       byTier[agent.tier] = (byTier[agent.tier] ?? 0) + 1;
@@ -92,6 +104,7 @@ export function statsBody(population: Population): StatsBody {
       byChain,
       byRegistry,
       byTier,
+      originalOwnerPct: population.size === 0 ? 0 : Math.round((1000 * original) / population.size) / 10,
       updatedAt: population.at.toISOString(),
     };
     statsCache.set(population, stats);
@@ -117,9 +130,24 @@ export const handleAgents: ServiceHandler = async (request, context) => {
   });
 };
 
-/** `GET /api/explorer?chain=&registry=&limit=&q=&minScore=&tier=`: matches ranked by score, highest first. */
+/** Orders `/api/explorer` accepts: by score (default), or `recent` (latest registration first). */
+export const EXPLORER_SORTS = ["score", "recent"] as const;
+
+/**
+ * `GET /api/explorer?id=&chain=&registry=`: one agent's profile (SDK `ExplorerResponse`); without `id`,
+ * `?chain=&registry=&limit=&q=&minScore=&tier=&sort=`: matches ranked by score (highest first) or, with
+ * `sort=recent`, by registration time (latest first).
+ */
 export const handleExplorer: ServiceHandler = async (request, context) => {
   const q = request.query;
+  if (!isAbsent(q.get("id"))) {
+    const agent = requireAgent(context.population, parseChain(q.get("chain")), parseAgentId(q.get("id")), parseRegistry(q.get("registry")));
+    return ok(explorerProfileBody(context, agent));
+  }
+  const sort = isAbsent(q.get("sort")) ? "score" : requireString(q.get("sort"), "sort").toLowerCase();
+  if (!(EXPLORER_SORTS as readonly string[]).includes(sort)) {
+    throw badRequest(`Invalid sort "${q.get("sort")}"; expected one of ${EXPLORER_SORTS.join(", ")}`);
+  }
   const chain = parseOptionalChain(q.get("chain"));
   const registry = parseOptionalRegistry(q.get("registry"));
   const limit = parseOptionalInteger(q.get("limit"), "limit", 1, EXPLORER_PAGE.max) ?? EXPLORER_PAGE.default;
@@ -132,7 +160,11 @@ export const handleExplorer: ServiceHandler = async (request, context) => {
       (tier === undefined || agent.tier === tier) &&
       (search === undefined || matchesSearch(agent, search)),
   );
-  matches.sort((a, b) => b.score - a.score || compareAgentRefs(a, b));
+  matches.sort(
+    sort === "recent"
+      ? (a, b) => b.registeredAt.getTime() - a.registeredAt.getTime() || compareAgentRefs(a, b)
+      : (a, b) => b.score - a.score || compareAgentRefs(a, b),
+  );
   return ok({ agents: matches.slice(0, limit).map(listItem), total: matches.length });
 };
 
@@ -174,5 +206,6 @@ function firstAfter(list: readonly PopulationAgent[], ref: { chain: string; regi
 function matchesSearch(agent: PopulationAgent, search: string): boolean {
   if (/^\d+$/.test(search)) return agent.agentId === Number(search);
   if (/^0x[0-9a-f]{40}$/.test(search)) return agent.owner === search;
+  if (agent.chain === "solana" && agent.owner.toLowerCase() === search) return true;
   return agent.name.toLowerCase().includes(search);
 }

@@ -7,19 +7,22 @@
  */
 import { ok, type ServiceContext, type ServiceHandler, type ServiceRequest, type ServiceResponse } from "../context.js";
 import { ServiceHttpError } from "../http-error.js";
+import { DEFAULT_THRESHOLD } from "../../config/service.js";
+import { badRequest } from "../http-error.js";
 import {
-  parseAddress,
+  isAbsent,
   parseAgentId,
   parseAgentList,
   parseChain,
   parseFlag,
+  parseOptionalChain,
   parseRegistry,
   parseThreshold,
+  parseWallet,
 } from "../params.js";
-import { commerceStats } from "../synthetic/mcp-servers.js";
+import { addressCommerce, agentCommerceStats } from "../synthetic/mcp-servers.js";
 import { reviewerAnalysisBody, reviewerProfileBody } from "../synthetic/reviewers.js";
-import { addressAgeDays } from "../synthetic/wallets.js";
-import { compareBody } from "./intelligence.js";
+import { addressAgeBody, compareBody, riskTermsBody } from "./intelligence.js";
 import { statsBody } from "./listing.js";
 import { requireAgent, trustCheckBody } from "./trust-check.js";
 
@@ -54,8 +57,10 @@ interface JsonRpcErrorObject {
 }
 
 const idOrString = { type: ["integer", "string"], description: "Agent id" };
-const chainProp = { type: "string", description: "Chain slug (base, ethereum, bnb, …)" };
-const addressProp = { type: "string", description: "0x-prefixed EVM address" };
+const chainProp = { type: "string", description: "Chain slug (base, ethereum, bnb, solana, …)" };
+const registryProp = { type: "string", description: "erc8004 (default), olas, virtuals or sati" };
+const thresholdProp = { type: "integer", minimum: 0, maximum: 100, description: "Pass/fail threshold (default 50)" };
+const addressProp = { type: "string", description: "Wallet address (0x… for EVM, base58 for Solana)" };
 const schema = (properties: Record<string, unknown>, required: string[] = []): Record<string, unknown> => ({
   type: "object",
   properties,
@@ -63,24 +68,21 @@ const schema = (properties: Record<string, unknown>, required: string[] = []): R
   additionalProperties: false,
 });
 
-/** The tools, in listing order. */
+/** The eight tools of SKILL.md, in its order. */
 const TOOLS: readonly McpTool[] = [
   {
     name: "trust_check",
-    description: "Trust score, tier, badges and sybil severity of an agent, with a signed attestation",
-    inputSchema: schema(
-      { id: idOrString, chain: chainProp, registry: { type: "string" }, threshold: { type: "integer", minimum: 0, maximum: 100 } },
-      ["id", "chain"],
-    ),
+    description: "Pass/fail trust verdict of an agent: score, tier, badges, reasoning, signed attestation",
+    inputSchema: schema({ id: idOrString, chain: chainProp, registry: registryProp, threshold: thresholdProp }, ["id", "chain"]),
     run: async (args, context, path) => {
       const agent = requireAgent(context.population, parseChain(args.chain), parseAgentId(args.id), parseRegistry(args.registry));
-      return trustCheckBody(agent, parseThreshold(args.threshold), context, path);
+      return trustCheckBody(agent, parseThreshold(args.threshold) ?? DEFAULT_THRESHOLD, context, path);
     },
   },
   {
     name: "reviewer_analysis",
-    description: "Reviewers of an agent: wallet ages, classifications, sybil flags and funder clusters",
-    inputSchema: schema({ id: idOrString, chain: chainProp, registry: { type: "string" } }, ["id", "chain"]),
+    description: "Wallet ages of an agent's reviewers, sybil flags, funding source clusters",
+    inputSchema: schema({ id: idOrString, chain: chainProp, registry: registryProp }, ["id", "chain"]),
     run: async (args, context) => {
       const agent = requireAgent(context.population, parseChain(args.chain), parseAgentId(args.id), parseRegistry(args.registry));
       return reviewerAnalysisBody(context.population, agent);
@@ -88,41 +90,68 @@ const TOOLS: readonly McpTool[] = [
   },
   {
     name: "reviewer_wallet",
-    description: "Behaviour profile of a reviewer wallet: velocity, sweep patterns, score clustering, funding",
+    description: "Behaviour profile of a reviewer wallet: velocity, sweep pattern, score clustering, funder, sybil signals",
     inputSchema: schema({ address: addressProp, chain: chainProp, summary: { type: "boolean" } }, ["address", "chain"]),
     run: async (args, context) =>
-      reviewerProfileBody(context.population, parseAddress(args.address), parseChain(args.chain), parseFlag(args.summary, "summary")),
+      reviewerProfileBody(context.population, parseWallet(args.address, "address"), parseChain(args.chain), parseFlag(args.summary, "summary")),
   },
   {
     name: "compare_agents",
-    description: "Compare 2–10 agents, ranked by score",
+    description: "Side-by-side ranking of 2–10 agents with reviewer quality",
     inputSchema: schema(
-      { agents: { type: "string", description: "Comma-separated <chain>:<id>" }, threshold: { type: "integer", minimum: 0, maximum: 100 } },
+      { agents: { type: "string", description: "Comma-separated <chain>:<id> pairs" }, threshold: thresholdProp },
       ["agents"],
     ),
-    run: async (args, context) => compareBody(context.population, parseAgentList(args.agents), parseThreshold(args.threshold)),
+    run: async (args, context) =>
+      compareBody(context.population, parseAgentList(args.agents), parseThreshold(args.threshold) ?? DEFAULT_THRESHOLD),
   },
   {
     name: "address_age",
-    description: "Age of a wallet on a chain, in days",
-    inputSchema: schema({ address: addressProp, chain: chainProp }, ["address", "chain"]),
-    run: async (args, context) => {
-      const address = parseAddress(args.address);
-      const chain = parseChain(args.chain);
-      return { address, chain, ageDays: addressAgeDays(context.population, address, chain) };
-    },
+    description: "Wallet age in days (on one chain, or the oldest when no chain is given)",
+    inputSchema: schema({ address: addressProp, chain: chainProp }, ["address"]),
+    run: async (args, context) =>
+      addressAgeBody(context.population, parseWallet(args.address, "address"), parseOptionalChain(args.chain)),
   },
   {
     name: "network_stats",
-    description: "Total agents, chains and registrations",
+    description: "Total agents by registry and chain, trust tier breakdown, commerce totals",
     inputSchema: schema({}),
     run: async (_args, context) => statsBody(context.population),
   },
   {
     name: "commerce_stats",
-    description: "Agent-to-agent commerce: transactions and volume per chain",
-    inputSchema: schema({}),
-    run: async (_args, context) => commerceStats(context.population),
+    description: "Jobs, counterparties, repeat rate, earnings: by address, or by agent id + chain (+ registry)",
+    inputSchema: {
+      ...schema({ address: addressProp, id: idOrString, chain: chainProp, registry: registryProp }),
+      oneOf: [{ required: ["address"] }, { required: ["id", "chain"] }],
+    },
+    run: async (args, context) => {
+      const byAddress = !isAbsent(args.address);
+      const byAgent = !isAbsent(args.id) || !isAbsent(args.chain);
+      if (byAddress === byAgent) throw badRequest('commerce_stats takes either "address" or "id" and "chain"');
+      if (byAddress) return addressCommerce(context.population, parseWallet(args.address, "address"));
+      const agent = requireAgent(context.population, parseChain(args.chain), parseAgentId(args.id), parseRegistry(args.registry));
+      return {
+        agent_id: agent.agentId,
+        chain: agent.chain,
+        registry: agent.registry,
+        commerce_stats: agentCommerceStats(context.population, agent),
+      };
+    },
+  },
+  {
+    name: "risk_terms",
+    description: "Counterparty risk tier, trust signals, data coverage, methodology reference",
+    inputSchema: schema({ agent_id: idOrString, chain: chainProp, registry: registryProp }, ["agent_id", "chain"]),
+    run: async (args, context) => {
+      const agent = requireAgent(
+        context.population,
+        parseChain(args.chain),
+        parseAgentId(args.agent_id, "agent_id"),
+        parseRegistry(args.registry),
+      );
+      return riskTermsBody(context, agent, false);
+    },
   },
 ];
 

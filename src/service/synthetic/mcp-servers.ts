@@ -1,8 +1,10 @@
 /**
- * Synthetic MCP-server scans and commerce statistics, derived deterministically from the population seed.
+ * Synthetic MCP-server scans and agent commerce statistics, derived deterministically from the population seed.
  *
  * @packageDocumentation
  */
+import { resolveChain } from "../../config/chains.js";
+import type { PopulationAgent } from "../agent.js";
 import type { Population } from "../population.js";
 import { createRng, hashSeed } from "../prng.js";
 
@@ -45,42 +47,97 @@ export function mcpServerScan(population: Population, canonicalId: string): { ri
   return { riskScore, findings };
 }
 
-/** The `commerce_stats` MCP tool's result. */
-export interface CommerceStats {
-  totalTransactions: number;
-  totalVolumeUsd: number;
-  activeAgents: number;
-  averageTransactionUsd: number;
-  byChain: Record<string, { transactions: number; volumeUsd: number }>;
-  updatedAt: string;
+/** Commerce statistics of one agent in one protocol (SDK `CommerceStats`). */
+export interface AgentCommerceStats {
+  agent_id: string;
+  chain_id: number | null;
+  registry: string;
+  protocol: string;
+  total_jobs_as_client: number;
+  total_jobs_as_provider: number;
+  total_jobs_as_evaluator: number;
+  unique_counterparties: number;
+  repeat_counterparty_pct: number;
+  circular_job_count: number;
+  total_payment_received: number;
+  total_payment_sent: number;
+  avg_delivery_time_seconds: number | null;
+  first_job_at: string | null;
+  last_job_at: string | null;
+  updated_at: string;
+}
+
+/** Commerce protocols by registry (SKILL.md: Olas mechs, Virtuals ACP); ERC-8004 and SATI agents have none indexed. */
+const COMMERCE_PROTOCOL: Readonly<Record<string, string>> = { olas: "olas_mech", virtuals: "virtuals_acp" };
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The commerce statistics of an agent: one entry for an Olas or Virtuals agent, none for the others.
+ *
+ * @param population - The population (its seed and time drive the data).
+ * @param agent - The agent.
+ * @returns The entries.
+ */
+export function agentCommerceStats(population: Population, agent: PopulationAgent): AgentCommerceStats[] {
+  const protocol = COMMERCE_PROTOCOL[agent.registry];
+  if (protocol === undefined) return [];
+  const rng = createRng(hashSeed("commerce-agent", population.seed, agent.chain, agent.registry, agent.agentId));
+  const provider = Math.round(Math.exp(rng.normal(Math.log(1 + agent.score), 1)));
+  const client = rng.int(0, Math.ceil(provider / 4));
+  const evaluator = rng.int(0, 3);
+  const jobs = provider + client + evaluator;
+  const counterparties = jobs === 0 ? 0 : rng.int(1, Math.max(1, Math.ceil(jobs / 2)));
+  const first = jobs === 0 ? null : new Date(agent.registeredAt.getTime() + rng.int(0, Math.max(0, agent.ageDays)) * DAY_MS);
+  return [
+    {
+      agent_id: String(agent.agentId),
+      chain_id: resolveChain(agent.chain).chainId ?? null,
+      registry: agent.registry,
+      protocol,
+      total_jobs_as_client: client,
+      total_jobs_as_provider: provider,
+      total_jobs_as_evaluator: evaluator,
+      unique_counterparties: counterparties,
+      repeat_counterparty_pct: jobs === 0 ? 0 : Math.round((100 * (jobs - counterparties)) / jobs),
+      circular_job_count: agent.sybilSeverity === "heavy" ? rng.int(1, Math.max(1, client)) : 0,
+      total_payment_received: Math.round(provider * (1 + rng.next() * 20) * 100) / 100,
+      total_payment_sent: Math.round(client * (1 + rng.next() * 20) * 100) / 100,
+      avg_delivery_time_seconds: provider === 0 ? null : rng.int(30, 7200),
+      first_job_at: first?.toISOString() ?? null,
+      last_job_at: first === null ? null : new Date(Math.max(first.getTime(), agent.updatedAt.getTime() - rng.int(0, 5) * DAY_MS)).toISOString(),
+      updated_at: agent.updatedAt.toISOString(),
+    },
+  ];
+}
+
+/** The `commerce_stats` MCP tool's answer for an agent (`{id, chain, registry?}`). */
+export interface AgentCommerceBody {
+  agent_id: number;
+  chain: string;
+  registry: string;
+  commerce_stats: AgentCommerceStats[];
+}
+
+/** The `commerce_stats` MCP tool's answer for an address (`{address}`). */
+export interface AddressCommerceBody {
+  address: string;
+  linked_agents: { agent_id: number; chain: string; registry: string }[];
+  commerce_stats: AgentCommerceStats[];
 }
 
 /**
- * Agent-commerce statistics of the population (payments between agents), per chain.
+ * The commerce of an address: the commerce statistics of the agents it owns.
  *
  * @param population - The population.
- * @returns The statistics.
+ * @param address - The address.
+ * @returns The body.
  */
-export function commerceStats(population: Population): CommerceStats {
-  const rng = createRng(hashSeed("commerce", population.seed));
-  const byChain: CommerceStats["byChain"] = {};
-  let totalTransactions = 0;
-  let totalVolumeUsd = 0;
-  for (const chain of population.chains) {
-    const agents = population.agents.filter((a) => a.chain === chain).length;
-    const transactions = Math.round(agents * (2 + rng.next() * 6));
-    const volumeUsd = Math.round(transactions * (5 + rng.next() * 40) * 100) / 100;
-    byChain[chain] = { transactions, volumeUsd };
-    totalTransactions += transactions;
-    totalVolumeUsd += volumeUsd;
-  }
-  const activeAgents = population.agents.filter((a) => a.feedbackCount > 0 && a.score >= 30).length;
+export function addressCommerce(population: Population, address: string): AddressCommerceBody {
+  const agents = population.byOwner(address);
   return {
-    totalTransactions,
-    totalVolumeUsd: Math.round(totalVolumeUsd * 100) / 100,
-    activeAgents,
-    averageTransactionUsd: totalTransactions === 0 ? 0 : Math.round((totalVolumeUsd / totalTransactions) * 100) / 100,
-    byChain,
-    updatedAt: population.at.toISOString(),
+    address,
+    linked_agents: agents.map((a) => ({ agent_id: a.agentId, chain: a.chain, registry: a.registry })),
+    commerce_stats: agents.flatMap((a) => agentCommerceStats(population, a)),
   };
 }

@@ -1,20 +1,26 @@
 /**
- * Synthetic wallet data, derived deterministically from the population: wallet ages, an operator's wallet
- * intelligence and MCP servers, and wallet scores.
+ * Synthetic wallet data, derived deterministically from the population: wallet ages, an operator's
+ * wallet-intelligence scores and MCP servers.
  *
  * @packageDocumentation
  */
-import { tierForScore, type TierName } from "../../config/encodings.js";
 import type { Population } from "../population.js";
 import { createRng, hashSeed, syntheticAddress } from "../prng.js";
 
-/** What `/api/entity` reports about a wallet beyond its agents. */
-export interface WalletIntelligence {
-  ageDays: number;
-  firstSeen: string;
-  transactionCount: number;
-  fundedBy: string;
-  labels: string[];
+/** The dual wallet-intelligence scores of an operator wallet (insumer spec §3.10). */
+export interface WalletIntelligenceScores {
+  /** Observability: tenure, agents, feedback; 0–95. */
+  signalDepth: number;
+  /** Sybil risk of the wallet's agents; 0–100, 0 is clean. */
+  riskIntensity: number;
+  /** `<high|low>_depth_<high|low>_risk`. */
+  quadrant: string;
+  /** `Minimal`, `Emerging`, `Established` or `Deep`. */
+  activityZone: string;
+  /** `Clean`, `Low`, `Elevated` or `Severe`. */
+  riskZone: string;
+  /** When the scores were computed: the latest scoring of the wallet's agents. */
+  computedAt: Date;
 }
 
 const DAY_MS = 86_400_000;
@@ -35,30 +41,32 @@ export function addressAgeDays(population: Population, address: string, chain: s
   return owned.length > 0 ? oldest + rng.int(0, 400) : Math.floor(1500 * rng.next() ** 1.5);
 }
 
+const RISK_BY_SEVERITY: Readonly<Record<string, number>> = { none: 0, low: 10, moderate: 35, elevated: 60, heavy: 85 };
+
 /**
- * The wallet intelligence of a wallet.
+ * The wallet-intelligence scores of a wallet that owns agents; `undefined` for any other wallet (the service
+ * then answers with the signed `found: false`).
  *
  * @param population - The population.
  * @param wallet - The wallet (lowercase).
- * @returns Age, first sighting, activity, funder and labels.
+ * @returns The scores, or `undefined`.
  */
-export function walletIntelligence(population: Population, wallet: string): WalletIntelligence {
-  const rng = createRng(hashSeed("wallet-intel", population.seed, wallet));
+export function walletIntelligenceScores(population: Population, wallet: string): WalletIntelligenceScores | undefined {
   const agents = population.byOwner(wallet);
-  const chains = [...new Set(agents.map((a) => a.chain))];
-  const firstChain = chains[0] ?? "ethereum";
-  const ageDays = addressAgeDays(population, wallet, firstChain);
-  const labels: string[] = [];
-  if (agents.length > 0) labels.push("agent-operator");
-  if (chains.length > 1) labels.push("multi-chain");
-  if (agents.length >= 10) labels.push("bulk-registrant");
-  if (agents.some((a) => a.sybilSeverity === "heavy" || a.sybilSeverity === "elevated")) labels.push("sybil-cluster-member");
+  if (agents.length === 0) return undefined;
+  const ageDays = Math.max(...[...new Set(agents.map((a) => a.chain))].map((chain) => addressAgeDays(population, wallet, chain)));
+  const feedback = agents.reduce((sum, a) => sum + a.feedbackCount, 0);
+  const signalDepth = Math.min(95, Math.round((45 * Math.min(1, Math.log1p(ageDays) / Math.log(731))) + Math.min(20, 5 * agents.length) + Math.min(30, feedback / 2)));
+  const flagged = agents.filter((a) => a.sybilSignals.length > 0).length;
+  const riskIntensity = Math.min(100, Math.max(...agents.map((a) => RISK_BY_SEVERITY[a.sybilSeverity] ?? 0)) + Math.min(15, 3 * flagged));
+  const computedAt = new Date(Math.max(...agents.map((a) => a.updatedAt.getTime())));
   return {
-    ageDays,
-    firstSeen: new Date(population.at.getTime() - ageDays * DAY_MS).toISOString(),
-    transactionCount: rng.int(agents.length, agents.length * 40 + 200),
-    fundedBy: syntheticAddress("funder", population.seed, wallet),
-    labels,
+    signalDepth,
+    riskIntensity,
+    quadrant: `${signalDepth >= 50 ? "high" : "low"}_depth_${riskIntensity >= 30 ? "high" : "low"}_risk`,
+    activityZone: signalDepth < 25 ? "Minimal" : signalDepth < 50 ? "Emerging" : signalDepth < 75 ? "Established" : "Deep",
+    riskZone: riskIntensity === 0 ? "Clean" : riskIntensity < 30 ? "Low" : riskIntensity < 60 ? "Elevated" : "Severe",
+    computedAt,
   };
 }
 
@@ -80,24 +88,3 @@ export function mcpServersOf(population: Population, wallet: string): string[] {
   return [...chosen].map((name) => `op-${wallet.slice(2, 10)}/${name}`);
 }
 
-/**
- * The trust score of a wallet: for an agent owner, the mean of its best three agents' scores; otherwise a
- * deterministic score drawn mostly below the developing tier.
- *
- * @param population - The population.
- * @param wallet - The wallet (lowercase).
- * @param chain - Restricts the owner's agents to a chain, if given.
- * @returns Score and tier.
- */
-export function walletScore(population: Population, wallet: string, chain?: string): { score: number; tier: TierName } {
-  const agents = population.byOwner(wallet).filter((a) => chain === undefined || a.chain === chain);
-  let score: number;
-  if (agents.length > 0) {
-    const top = agents.map((a) => a.score).sort((a, b) => b - a).slice(0, 3);
-    score = Math.round(top.reduce((sum, s) => sum + s, 0) / top.length);
-  } else {
-    const rng = createRng(hashSeed("wallet-score", population.seed, wallet, chain ?? "*"));
-    score = Math.max(0, Math.min(95, Math.round(rng.normal(40, 12))));
-  }
-  return { score, tier: tierForScore(score) };
-}
