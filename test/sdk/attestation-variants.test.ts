@@ -128,9 +128,12 @@ describe("trust-check: issuer as configured", () => {
     expect(await verifyTrustAttestation(didWeb, opts({ issuer: "did:web:evil.example" }))).toMatchObject({ valid: false, reason: "issuer-mismatch" });
   });
 
-  it("needs the JWKS given explicitly for an issuer that is not a URL", async () => {
-    const response = await buildTrustCheckResponse(keys.v2);
-    await expect(verifyTrustAttestation(response, { issuer: "did:web:rnwy.com", now: TEST_NOW })).rejects.toBeInstanceOf(InvalidArgumentError);
+  it("derives the JWKS of a did:web issuer from its host, and needs it given for any other issuer that is not a URL", async () => {
+    const response = await buildTrustCheckResponse(keys.v2, { issuer: "did:web:127.0.0.1%3A9" });
+    const unreachable = await verifyTrustAttestation(response, { issuer: "did:web:127.0.0.1%3A9", now: TEST_NOW });
+    expect(unreachable).toMatchObject({ valid: false, reason: "jwks-unavailable" });
+    expect(unreachable.message).toMatch(/127\.0\.0\.1:9\/\.well-known\/jwks\.json/);
+    await expect(verifyTrustAttestation(response, { issuer: "rnwy", now: TEST_NOW })).rejects.toBeInstanceOf(InvalidArgumentError);
   });
 });
 

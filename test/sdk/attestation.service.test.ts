@@ -67,13 +67,14 @@ describe("verifier ↔ local signing service", () => {
       jwks: resolver,
       issuer: service.issuer,
     });
-    expect(walletScore).toMatchObject({ valid: true, kid: "rnwy-trust-v2" });
+    expect(walletScore).toMatchObject({ valid: true, kid: "rnwy-wallet-v1", version: "scored", verified: { sig: true } });
+    expect(walletScore.signed?.wallet).toBe(owner);
     const mcp = await verifyMcpAttestation(await get("/api/mcp-attestation?canonical_id=acme/weather"), {
       jwks: resolver,
       issuer: service.issuer,
     });
-    expect(mcp).toMatchObject({ valid: true, kid: "rnwy-mcp-v1" });
-    expect(mcp.signed).toMatchObject({ canonicalId: "acme/weather" });
+    expect(mcp).toMatchObject({ valid: true, kid: "rnwy-mcp-v1", version: "canonical-id" });
+    expect(mcp.signed).toMatchObject({ canonical_id: "acme/weather" });
   });
 
   it("refuses the service's tampered-signature and unknown-kid faults", async () => {
