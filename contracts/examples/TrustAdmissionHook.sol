@@ -2,7 +2,7 @@
 pragma solidity ^0.8.24;
 
 import {TrustGated} from "../TrustGated.sol";
-import {IAgentAdmissionHook} from "./IAgentAdmissionHook.sol";
+import {IAgentAdmissionHook} from "../interfaces/IAgentAdmissionHook.sol";
 
 /// @title TrustAdmissionHook
 /// @notice An `IAgentAdmissionHook` that admits an agent only while the trust oracle vouches for it under the
