@@ -144,6 +144,7 @@ contract AgentTaskBoard is Ownable2Step, ReentrancyGuardTransient {
     /// @param agentId The agent.
     error AdmissionHookReverted(address hook, address account, uint256 agentId);
 
+    /// @notice Deploys the board with its admission hook; emits `AdmissionHookChanged`.
     /// @param admissionHook_ The initial admission hook; must have code.
     /// @param initialOwner The account allowed to replace the hook (two-step ownership transfer).
     constructor(IAgentAdmissionHook admissionHook_, address initialOwner) Ownable(initialOwner) {
