@@ -1,7 +1,7 @@
 /**
  * `npm run generate`: writes `src/generated/` from the compiled artifacts — the contracts' ABIs as viem-typed
- * `as const` arrays (`abis.ts`) and the runtime bytecode the local networks place by code (`bytecode.ts`). What
- * goes where is listed in `scripts/generate/manifest.ts`. Run it (the npm script compiles first) after changing a
+ * `as const` arrays (`abis.ts`), the creation code the oracle reader runs deployless (`creation-bytecode.ts`) and
+ * the runtime code the local networks place by code (`runtime-bytecode.ts`). What goes where is listed in `scripts/generate/manifest.ts`. Run it (the npm script compiles first) after changing a
  * contract or the compiler settings; `test/generated/generated-files.test.ts` fails until then. Files of
  * `src/generated/` that the generator no longer writes are deleted.
  */

@@ -10,9 +10,13 @@ import type { ArtifactAbiItem } from "./manifest";
 export interface Artifact {
   /** The contract's ABI, as the compiler wrote it. */
   readonly abi: readonly ArtifactAbiItem[];
+  /** Creation bytecode, `0x`-prefixed. */
+  readonly bytecode: string;
   /** Runtime (deployed) bytecode, `0x`-prefixed. */
   readonly deployedBytecode: string;
-  /** Library placeholders in the runtime code, by source and library name (empty when nothing is linked). */
+  /** Library placeholders in the creation code, by source and library name (empty when nothing is linked). */
+  readonly linkReferences: Readonly<Record<string, unknown>>;
+  /** Library placeholders in the runtime code (empty when nothing is linked). */
   readonly deployedLinkReferences: Readonly<Record<string, unknown>>;
 }
 
@@ -41,7 +45,9 @@ export function artifactReader(root: string): ArtifactReader {
     const artifact = JSON.parse(text) as Partial<Artifact>;
     return {
       abi: artifact.abi ?? [],
+      bytecode: artifact.bytecode ?? "0x",
       deployedBytecode: artifact.deployedBytecode ?? "0x",
+      linkReferences: artifact.linkReferences ?? {},
       deployedLinkReferences: artifact.deployedLinkReferences ?? {},
     };
   };

@@ -28,7 +28,7 @@ import {
   MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE,
   MULTICALL3_RUNTIME_BYTECODE,
   TRUST_SCORE_ORACLE_RUNTIME_BYTECODE,
-} from "../../src/generated/bytecode.js";
+} from "../../src/generated/runtime-bytecode.js";
 import { trustOracleAbi, trustScoreOracleAbi } from "../../src/oracle/abi.js";
 import { readTrustRecords } from "../../src/oracle/reader.js";
 

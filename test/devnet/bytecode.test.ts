@@ -17,7 +17,7 @@ import {
   shortStringWord,
   uintWord,
 } from "../../src/devnet/storage-layout.js";
-import { MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE, TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/generated/bytecode.js";
+import { MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE, TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/generated/runtime-bytecode.js";
 
 const ROOT = resolve(__dirname, "../..");
 

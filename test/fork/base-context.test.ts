@@ -25,7 +25,7 @@ import {
 import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS } from "../../src/config/addresses.js";
 import { DEFAULT_TRUST_ENCODING, tierForScore } from "../../src/config/encodings.js";
 import { DevnetError, InvalidArgumentError } from "../../src/errors.js";
-import { TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/generated/bytecode.js";
+import { TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/generated/runtime-bytecode.js";
 import { trustOracleAbi, trustScoreOracleAbi } from "../../src/oracle/abi.js";
 import {
   DEFAULT_BASE_FORK_BLOCK,
