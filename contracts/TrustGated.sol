@@ -5,7 +5,9 @@ import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
 import {ShortString, ShortStrings} from "@openzeppelin/contracts/utils/ShortStrings.sol";
 import {IERC8004IdentityRegistry} from "./interfaces/IERC8004IdentityRegistry.sol";
+import {ITrustGated} from "./interfaces/ITrustGated.sol";
 import {ITrustOracle} from "./interfaces/ITrustOracle.sol";
+import {TrustConstants} from "./TrustConstants.sol";
 import {TrustPolicyLib} from "./TrustPolicyLib.sol";
 import {TrustPolicy, TrustRecord, TrustRefusal} from "./TrustTypes.sol";
 
@@ -27,7 +29,8 @@ import {TrustPolicy, TrustRecord, TrustRefusal} from "./TrustTypes.sol";
 ///      constraints on the policy the owner may set (call `super` first). The policy is held per gate
 ///      and only its owner (two-step ownership transfer) can change it; every change is an event.
 ///      The agent domain (the chain id and registry name under which agents are looked up) is immutable.
-abstract contract TrustGated is Ownable2Step {
+///      The errors, events and external functions are declared in `ITrustGated`.
+abstract contract TrustGated is ITrustGated, Ownable2Step {
     using ShortStrings for ShortString;
     using ShortStrings for string;
 
@@ -63,41 +66,6 @@ abstract contract TrustGated is Ownable2Step {
     uint256 private immutable _agentChainId;
     ShortString private immutable _agentRegistry;
 
-    /// @notice The oracle call reverted (or the oracle address has no code and the call failed).
-    error TrustOracleUnavailable(address oracle, bytes reason);
-    /// @notice The oracle answered something that is not a well-formed `getScore` result.
-    error TrustOracleMalformedResponse(address oracle, bytes response);
-    /// @notice The oracle holds no record of the agent.
-    error TrustRecordMissing(uint256 agentId, uint256 chainId, string registry);
-    /// @notice The agent's record is dated after the current block.
-    error TrustRecordFromFuture(uint256 agentId, uint40 updatedAt, uint256 blockTimestamp);
-    /// @notice The agent's record is older than the policy's `maxAge`.
-    error TrustRecordStale(uint256 agentId, uint40 updatedAt, uint32 maxAge, uint256 blockTimestamp);
-    /// @notice The agent's score is below the policy's `minScore`.
-    error TrustScoreTooLow(uint256 agentId, uint8 score, uint8 minScore);
-    /// @notice The agent's sybil severity is above the policy's `maxSybilSeverity`.
-    error SybilSeverityTooHigh(uint256 agentId, uint8 sybilSeverity, uint8 maxSybilSeverity);
-    /// @notice The identity registry could not name the agent's owner (agent not registered, or registry failing).
-    error AgentIdentityUnavailable(address identityRegistry, uint256 agentId);
-    /// @notice `account` is neither the owner, an approved account, an operator nor the agent wallet of the agent.
-    error NotAgentController(uint256 agentId, address account);
-
-    /// @notice The oracle address has no code.
-    error InvalidTrustOracle(address oracle);
-    /// @notice A policy's `minScore` is above the highest score.
-    error MinScoreOutOfRange(uint8 minScore, uint8 maxScore);
-    /// @notice A policy's `maxSybilSeverity` is above the highest sybil code.
-    error MaxSybilSeverityOutOfRange(uint8 maxSybilSeverity, uint8 highestCode);
-    /// @notice A policy's `maxAge` is 0, which no record could meet.
-    error ZeroMaxAge();
-    /// @notice A policy requires the controller check but the gate has no identity registry.
-    error IdentityRegistryNotSet();
-
-    /// @notice Emitted when the policy changes (also once at deployment, with an all-zero previous policy).
-    event TrustPolicyChanged(TrustPolicy previousPolicy, TrustPolicy newPolicy);
-    /// @notice Emitted when the oracle changes (also once at deployment, from the zero address).
-    event TrustOracleChanged(address indexed previousOracle, address indexed newOracle);
-
     /// @notice Reverts unless `agentId` passes the gate's policy, with the caller as the account.
     /// @param agentId The agent's id in the gate's registry.
     modifier onlyTrustedAgent(uint256 agentId) {
@@ -105,6 +73,7 @@ abstract contract TrustGated is Ownable2Step {
         _;
     }
 
+    /// @notice Sets the gate up; emits `TrustOracleChanged` and `TrustPolicyChanged`.
     /// @param config The oracle, identity registry, agent domain and initial policy.
     /// @param initialOwner The account allowed to change the policy and the oracle.
     constructor(TrustGateConfig memory config, address initialOwner) Ownable(initialOwner) {
@@ -115,51 +84,38 @@ abstract contract TrustGated is Ownable2Step {
         _setTrustPolicy(config.policy);
     }
 
-    /// @notice Replaces the policy. Only the owner.
-    /// @param policy The new policy.
+    /// @inheritdoc ITrustGated
     function setTrustPolicy(TrustPolicy calldata policy) external onlyOwner {
         _setTrustPolicy(policy);
     }
 
-    /// @notice Points the gate at another oracle. Only the owner.
-    /// @param oracle The new oracle; must have code.
+    /// @inheritdoc ITrustGated
     function setTrustOracle(address oracle) external onlyOwner {
         _setTrustOracle(oracle);
     }
 
-    /// @notice The current policy.
-    /// @return policy The policy.
+    /// @inheritdoc ITrustGated
     function trustPolicy() public view returns (TrustPolicy memory policy) {
         GateSlot memory gate = _gate;
         return TrustPolicy(gate.minScore, gate.maxSybilSeverity, gate.maxAge, gate.requireController);
     }
 
-    /// @notice The oracle the gate reads.
-    /// @return The oracle address.
+    /// @inheritdoc ITrustGated
     function trustOracle() external view returns (address) {
         return address(_gate.oracle);
     }
 
-    /// @notice The identity registry used by the controller check (zero when none).
-    /// @return The registry address.
+    /// @inheritdoc ITrustGated
     function identityRegistry() external view returns (address) {
         return address(_identityRegistry);
     }
 
-    /// @notice The agent domain: the chain id and registry name under which agents are looked up.
-    /// @return chainId The chain on which gated agents are registered.
-    /// @return registry The oracle's registry name.
+    /// @inheritdoc ITrustGated
     function agentDomain() external view returns (uint256 chainId, string memory registry) {
         return (_agentChainId, _agentRegistry.toString());
     }
 
-    /// @notice What a gated call by `account` for `agentId` would do now, without sending it, so that a front
-    ///         end can explain a refusal before the user signs.
-    /// @param agentId The agent's id in the gate's registry.
-    /// @param account The account that would make the call (checked only when the policy requires it).
-    /// @return allowed Whether the call would pass the gate.
-    /// @return refusal Why it would be refused (`None` when allowed); each value matches one custom error.
-    /// @return record The oracle record read (zero when the oracle failed or holds no record).
+    /// @inheritdoc ITrustGated
     function trustVerdict(uint256 agentId, address account)
         external
         view
@@ -183,16 +139,20 @@ abstract contract TrustGated is Ownable2Step {
         _revertWith(refusal, agentId, account, record, gate, oracleData);
     }
 
-    /// @notice Extension point: checks a policy before it is stored. Overrides must call `super`.
-    /// @dev The base refuses a `minScore` above 100, a `maxSybilSeverity` above 4, a zero `maxAge`, and a
-    ///      controller requirement without an identity registry.
+    /// @notice Extension point: checks a policy before it is stored (at deployment and in `setTrustPolicy`).
+    /// @dev The base refuses a `minScore` above `TrustConstants.MAX_SCORE` (100), a `maxSybilSeverity` above
+    ///      `TrustConstants.MAX_SYBIL_SEVERITY` (4), a zero `maxAge`, and a controller requirement without an
+    ///      identity registry.
+    ///
+    ///      NOTE: this is the one place for an inheritor to restrict the policies its owner may set; override it
+    ///      and call `super._validateTrustPolicy(policy)` first, so that the base rules keep applying.
     /// @param policy The policy about to be stored.
     function _validateTrustPolicy(TrustPolicy memory policy) internal view virtual {
-        if (policy.minScore > TrustPolicyLib.MAX_SCORE) {
-            revert MinScoreOutOfRange(policy.minScore, TrustPolicyLib.MAX_SCORE);
+        if (policy.minScore > TrustConstants.MAX_SCORE) {
+            revert MinScoreOutOfRange(policy.minScore, TrustConstants.MAX_SCORE);
         }
-        if (policy.maxSybilSeverity > TrustPolicyLib.SYBIL_HEAVY) {
-            revert MaxSybilSeverityOutOfRange(policy.maxSybilSeverity, TrustPolicyLib.SYBIL_HEAVY);
+        if (policy.maxSybilSeverity > TrustConstants.MAX_SYBIL_SEVERITY) {
+            revert MaxSybilSeverityOutOfRange(policy.maxSybilSeverity, TrustConstants.MAX_SYBIL_SEVERITY);
         }
         if (policy.maxAge == 0) revert ZeroMaxAge();
         if (policy.requireController && address(_identityRegistry) == address(0)) revert IdentityRegistryNotSet();
@@ -285,7 +245,7 @@ abstract contract TrustGated is Ownable2Step {
         }
         if (!success) return (TrustRefusal.OracleUnavailable, record, _boundedReturnData(size));
         if (
-            size < 0x80 || score > TrustPolicyLib.MAX_SCORE || tier > type(uint8).max || sybil > type(uint8).max
+            size < 0x80 || score > TrustConstants.MAX_SCORE || tier > type(uint8).max || sybil > type(uint8).max
                 || updatedAt > type(uint40).max
         ) {
             return (TrustRefusal.OracleMalformedResponse, record, _boundedReturnData(size));

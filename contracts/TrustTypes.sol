@@ -11,8 +11,8 @@ struct TrustRecord {
 }
 
 /// @notice What a gate requires of an agent.
-/// @param minScore Lowest accepted score (use the `TrustPolicyLib.TIER_*_MIN_SCORE` constants to gate by tier).
-/// @param maxSybilSeverity Highest accepted sybil severity code (0 none ... 4 heavy).
+/// @param minScore Lowest accepted score (use the `TrustConstants.TIER_*_MIN_SCORE` constants to gate by tier).
+/// @param maxSybilSeverity Highest accepted sybil severity code (`TrustConstants.SYBIL_*`: 0 none ... 4 heavy).
 /// @param maxAge Oldest accepted record, in seconds before the current block.
 /// @param requireController Whether the caller must control the agent in the ERC-8004 identity registry.
 struct TrustPolicy {

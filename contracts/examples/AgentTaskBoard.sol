@@ -6,7 +6,7 @@ import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
 import {Address} from "@openzeppelin/contracts/utils/Address.sol";
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
-import {IAgentAdmissionHook} from "./IAgentAdmissionHook.sol";
+import {IAgentAdmissionHook} from "../interfaces/IAgentAdmissionHook.sol";
 
 /// @title AgentTaskBoard
 /// @notice A task market for AI agents with a pluggable admission hook. A client posts a task with an ETH bounty
@@ -144,6 +144,7 @@ contract AgentTaskBoard is Ownable2Step, ReentrancyGuardTransient {
     /// @param agentId The agent.
     error AdmissionHookReverted(address hook, address account, uint256 agentId);
 
+    /// @notice Deploys the board with its admission hook; emits `AdmissionHookChanged`.
     /// @param admissionHook_ The initial admission hook; must have code.
     /// @param initialOwner The account allowed to replace the hook (two-step ownership transfer).
     constructor(IAgentAdmissionHook admissionHook_, address initialOwner) Ownable(initialOwner) {

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.24;
 
 import {TrustGated} from "../TrustGated.sol";
-import {IAgentAdmissionHook} from "./IAgentAdmissionHook.sol";
+import {IAgentAdmissionHook} from "../interfaces/IAgentAdmissionHook.sol";
 
 /// @title TrustAdmissionHook
 /// @notice An `IAgentAdmissionHook` that admits an agent only while the trust oracle vouches for it under the
@@ -14,6 +14,7 @@ import {IAgentAdmissionHook} from "./IAgentAdmissionHook.sol";
 ///      `requireController = true` when the core pays or credits the account that acts for the agent: otherwise
 ///      anyone can act in the name of any trusted agent.
 contract TrustAdmissionHook is TrustGated, IAgentAdmissionHook {
+    /// @notice Deploys the hook with its gate configuration.
     /// @param config Gate configuration (oracle, identity registry, agent domain, policy).
     /// @param initialOwner Owner of the hook's policy and oracle.
     constructor(TrustGateConfig memory config, address initialOwner) TrustGated(config, initialOwner) {}

@@ -38,7 +38,8 @@ contract TrustGatedEscrow is TrustGated, ReentrancyGuardTransient {
     /// @param client The account that locked the funds and receives a refund.
     /// @param agentId The agent the funds are for.
     /// @param amount The amount the escrow actually received and will pay out.
-    struct Escrow {
+    /// @dev Four storage slots, the fewest these 113 bytes can take (`token`, `deadline` and `status` share one).
+    struct Escrow { // solhint-disable-line gas-struct-packing
         IERC20 token;
         uint64 deadline;
         EscrowStatus status;

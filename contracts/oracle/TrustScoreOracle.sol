@@ -2,6 +2,7 @@
 pragma solidity ^0.8.24;
 
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {TrustConstants} from "../TrustConstants.sol";
 import {TrustScoreOracleBase} from "./TrustScoreOracleBase.sol";
 
 /// @title TrustScoreOracle
@@ -18,12 +19,13 @@ contract TrustScoreOracle is TrustScoreOracleBase, AccessControl {
     /// @notice Role allowed to publish and remove records.
     bytes32 public constant PUBLISHER_ROLE = keccak256("PUBLISHER_ROLE");
 
-    /// @notice Highest score accepted (the live service caps scores at 95).
-    uint8 public constant MAX_SCORE = 100;
-    /// @notice Highest tier code: 0 flagged, 1 limited, 2 developing, 3 established.
-    uint8 public constant MAX_TIER = 3;
-    /// @notice Highest sybil severity code: 0 none, 1 low, 2 moderate, 3 elevated, 4 heavy.
-    uint8 public constant MAX_SYBIL_SEVERITY = 4;
+    /// @notice Highest score accepted (the live service caps scores at 95): `TrustConstants.MAX_SCORE`.
+    uint8 public constant MAX_SCORE = TrustConstants.MAX_SCORE;
+    /// @notice Highest tier code (0 flagged, 1 limited, 2 developing, 3 established): `TrustConstants.MAX_TIER`.
+    uint8 public constant MAX_TIER = TrustConstants.MAX_TIER;
+    /// @notice Highest sybil severity code (0 none, 1 low, 2 moderate, 3 elevated, 4 heavy):
+    ///         `TrustConstants.MAX_SYBIL_SEVERITY`.
+    uint8 public constant MAX_SYBIL_SEVERITY = TrustConstants.MAX_SYBIL_SEVERITY;
 
     /// @notice One record to publish.
     struct ScoreUpdate {

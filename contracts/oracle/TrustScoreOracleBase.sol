@@ -89,8 +89,9 @@ abstract contract TrustScoreOracleBase is ITrustOracle {
         return _recordCount;
     }
 
-    /// @dev Hook run before every external read. The mock overrides it to simulate an unavailable oracle.
-    function _beforeRead() internal view virtual {}
+    /// @dev Hook run before every external read, empty here. The mock overrides it to simulate an unavailable
+    ///      oracle.
+    function _beforeRead() internal view virtual {} // solhint-disable-line no-empty-blocks
 
     /// @dev The packed record under `key`, through the read hook (for external reads).
     function _readRecord(bytes32 key) private view returns (uint256) {

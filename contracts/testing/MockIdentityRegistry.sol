@@ -14,19 +14,27 @@ contract MockIdentityRegistry is ERC721, IERC8004IdentityRegistry {
     mapping(uint256 agentId => address wallet) private _agentWallets;
 
     /// @notice Emitted when an agent is registered.
+    /// @param agentId The new agent's id.
+    /// @param owner The agent's owner.
     event Registered(uint256 indexed agentId, address indexed owner);
     /// @notice Emitted when an agent wallet is set or cleared.
+    /// @param agentId The agent.
+    /// @param wallet The new agent wallet (zero when cleared).
     event AgentWalletSet(uint256 indexed agentId, address indexed wallet);
 
     /// @notice Raised when someone other than the agent's owner sets its wallet.
+    /// @param agentId The agent.
+    /// @param caller The account that tried.
     error NotAgentOwner(uint256 agentId, address caller);
 
+    /// @notice Deploys the registry; the first agent registered with `register` gets id 1.
     constructor() ERC721("ERC-8004 Agent Identity (mock)", "AGENT") {}
 
     /// @notice Registers a new agent owned by the caller; ids start at 1.
+    /// @dev Post-increment on purpose: the id handed out is the counter's value before the increment.
     /// @return agentId The new agent's id.
     function register() external returns (uint256 agentId) {
-        agentId = _nextAgentId++;
+        agentId = _nextAgentId++; // solhint-disable-line gas-increment-by-one
         _mint(msg.sender, agentId);
         emit Registered(agentId, msg.sender);
     }

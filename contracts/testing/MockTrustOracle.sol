@@ -23,6 +23,7 @@ contract MockTrustOracle is TrustScoreOracleBase {
     ReadFailure public readFailure;
 
     /// @notice Emitted when the failure mode changes.
+    /// @param mode The failure mode now in force.
     event ReadFailureSet(ReadFailure mode);
 
     /// @notice Writes a record as given, with no validation.

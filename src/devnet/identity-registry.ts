@@ -7,7 +7,7 @@
  */
 import type { Address } from "viem";
 import { ERC8004_IDENTITY_REGISTRY_ADDRESS } from "../config/addresses.js";
-import { MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE } from "./bytecode/mock-identity-registry.js";
+import { MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE } from "../generated/runtime-bytecode.js";
 import type { Eip1193Requester } from "./multicall3.js";
 import { placeContract, type DevNodeKind } from "./place-contract.js";
 import { MOCK_IDENTITY_REGISTRY_SLOTS, shortStringWord, uintWord } from "./storage-layout.js";
@@ -31,7 +31,7 @@ export interface PlaceIdentityRegistryOptions {
 }
 
 /**
- * Places `MockIdentityRegistry`'s runtime code (embedded, see `./bytecode/mock-identity-registry.ts`) at the
+ * Places `MockIdentityRegistry`'s runtime code (embedded, see `src/generated/runtime-bytecode.ts`) at the
  * address, with no agents: `register()` hands out ids from 1, `registerWithId(owner, id)` mints a chosen id,
  * the owner sets the agent wallet with `setAgentWallet`. Replaces any code already there.
  *

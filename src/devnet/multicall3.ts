@@ -1,7 +1,7 @@
 /**
  * Puts Multicall3 at its canonical address on a local development network (Hardhat or Anvil), so that viem
  * and the kit's batch reader work there as they do on Base. Uses the runtime bytecode of the kit's own
- * `contracts/utils/Multicall3.sol`, embedded in `./multicall3-bytecode.ts`: nothing is compiled or downloaded.
+ * `contracts/utils/Multicall3.sol`, embedded in `src/generated/runtime-bytecode.ts`: nothing is compiled or downloaded.
  *
  * @packageDocumentation
  */
@@ -9,7 +9,7 @@ import type { Address, Hex } from "viem";
 import { MULTICALL3_ADDRESS } from "../config/addresses.js";
 import { TrustgateError } from "../errors.js";
 import { parseAddress } from "../oracle/inputs.js";
-import { MULTICALL3_RUNTIME_BYTECODE } from "./multicall3-bytecode.js";
+import { MULTICALL3_RUNTIME_BYTECODE } from "../generated/runtime-bytecode.js";
 
 /**
  * Anything with an EIP-1193 `request` method: Hardhat's `hre.network.provider`, a viem client (public, test,

@@ -8,7 +8,7 @@
 import type { Address } from "viem";
 import { BASE_TRUST_ORACLE_ADDRESS } from "../config/addresses.js";
 import { parseAddress } from "../oracle/inputs.js";
-import { TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "./bytecode/trust-score-oracle.js";
+import { TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../generated/runtime-bytecode.js";
 import type { Eip1193Requester } from "./multicall3.js";
 import { placeContract, type DevNodeKind } from "./place-contract.js";
 import { DEFAULT_ADMIN_ROLE, PUBLISHER_ROLE, roleGrantWrites } from "./storage-layout.js";
@@ -26,7 +26,7 @@ export interface PlaceTrustScoreOracleOptions {
 }
 
 /**
- * Places `TrustScoreOracle`'s runtime code (embedded, see `./bytecode/trust-score-oracle.ts`) at the address,
+ * Places `TrustScoreOracle`'s runtime code (embedded, see `src/generated/runtime-bytecode.ts`) at the address,
  * with no records, and grants the roles by storage writes. Replaces any code already there.
  *
  * @param provider - An EIP-1193 provider or viem client of a development node.

@@ -14,7 +14,7 @@
  *
  * @packageDocumentation
  */
-import { BaseError, decodeFunctionResult, encodeFunctionData, type Address, type BlockTag } from "viem";
+import { BaseError, decodeFunctionResult, encodeFunctionData, getAbiItem, type Address, type BlockTag } from "viem";
 import { call, getCode } from "viem/actions";
 import { MULTICALL3_ADDRESS } from "../config/addresses.js";
 import { messageOf } from "../errors.js";
@@ -50,7 +50,7 @@ export interface DetectReaderModeOptions {
   readonly blockTag?: BlockTag | undefined;
 }
 
-const aggregate3Abi = [multicall3Abi[1]] as const;
+const aggregate3Abi = [getAbiItem({ abi: multicall3Abi, name: "aggregate3" })] as const;
 const EMPTY_AGGREGATE3 = encodeFunctionData({ abi: aggregate3Abi, functionName: "aggregate3", args: [[]] });
 
 /**

@@ -17,6 +17,7 @@ import {
   decodeFunctionResult,
   encodeAbiParameters,
   encodeFunctionData,
+  getAbiItem,
   isHex,
   toFunctionSelector,
   type Abi,
@@ -113,9 +114,9 @@ export interface ReadTrustRecordsParameters extends ReadOptionsBase {
 /** Any viem client (public, test or wallet) over any transport. */
 export type AnyClient = Client<Transport, Chain | undefined>;
 
-const getScoreItem = trustOracleAbi[0];
+const getScoreItem = getAbiItem({ abi: trustOracleAbi, name: "getScore" });
 const GET_SCORE_SELECTOR = toFunctionSelector(getScoreItem);
-const aggregate3Abi = [multicall3Abi[1]] as const;
+const aggregate3Abi = [getAbiItem({ abi: multicall3Abi, name: "aggregate3" })] as const;
 
 /**
  * Reads one record with a single `eth_call` to the oracle's `getScore` (no Multicall3 needed).

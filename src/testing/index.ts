@@ -11,4 +11,4 @@
 export * from "./base-context.js";
 export * from "./fork-block.js";
 export * from "./oracle-override.js";
-export { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "./bytecode/trust-oracle-override.js";
+export { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../generated/runtime-bytecode.js";

@@ -12,7 +12,7 @@ import { encodeAbiParameters, encodePacked, keccak256, numberToHex, toHex, type 
 import { DevnetError, InvalidArgumentError } from "../errors.js";
 import type { Eip1193Requester } from "../devnet/multicall3.js";
 import { parseAddress } from "../oracle/inputs.js";
-import { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "./bytecode/trust-oracle-override.js";
+import { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../generated/runtime-bytecode.js";
 
 /** ERC-7201 namespace id of the override's state. */
 export const ORACLE_OVERRIDE_NAMESPACE = "trustgate.storage.TrustOracleOverride";

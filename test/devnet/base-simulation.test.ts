@@ -20,13 +20,15 @@ import {
   MULTICALL3_ADDRESS,
 } from "../../src/config/addresses.js";
 import { startBaseSimulation, type BaseSimulation } from "../../src/devnet/base-simulation.js";
-import { MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE } from "../../src/devnet/bytecode/mock-identity-registry.js";
-import { TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/devnet/bytecode/trust-score-oracle.js";
 import { IDENTITY_REGISTRY_NAME, IDENTITY_REGISTRY_SYMBOL } from "../../src/devnet/identity-registry.js";
-import { MULTICALL3_RUNTIME_BYTECODE } from "../../src/devnet/multicall3-bytecode.js";
 import { DEFAULT_PUBLISH_BATCH, MAX_PUBLISH_BATCH, type OracleRecordInput } from "../../src/devnet/publish-records.js";
 import { DEFAULT_ADMIN_ROLE, PUBLISHER_ROLE } from "../../src/devnet/storage-layout.js";
 import { DevnetError, InvalidArgumentError } from "../../src/errors.js";
+import {
+  MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE,
+  MULTICALL3_RUNTIME_BYTECODE,
+  TRUST_SCORE_ORACLE_RUNTIME_BYTECODE,
+} from "../../src/generated/runtime-bytecode.js";
 import { trustOracleAbi, trustScoreOracleAbi } from "../../src/oracle/abi.js";
 import { readTrustRecords } from "../../src/oracle/reader.js";
 

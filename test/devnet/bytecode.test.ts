@@ -1,16 +1,13 @@
-// The code the local Base simulation places by `hardhat_setCode` is the compiled contracts' code, and the
-// storage it writes instead of running the constructors matches the compiler's storage layout and what the
-// constructors really write.
+// The code the local Base simulation places by `hardhat_setCode` is what a constructor deployment leaves (that it
+// equals the compiled artifacts is test/generated/generated-files.test.ts's job), and the storage it writes instead
+// of running the constructors matches the compiler's storage layout and what the constructors really write.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import hre from "hardhat";
 import { expect } from "chai";
 import { describe, it } from "vitest";
 import { MockIdentityRegistry__factory, TrustScoreOracle__factory } from "../../typechain-types";
-import { MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE } from "../../src/devnet/bytecode/mock-identity-registry.js";
-import { TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/devnet/bytecode/trust-score-oracle.js";
 import { IDENTITY_REGISTRY_NAME, IDENTITY_REGISTRY_SYMBOL } from "../../src/devnet/identity-registry.js";
-import { MULTICALL3_RUNTIME_BYTECODE } from "../../src/devnet/multicall3-bytecode.js";
 import {
   DEFAULT_ADMIN_ROLE,
   MOCK_IDENTITY_REGISTRY_SLOTS,
@@ -20,13 +17,9 @@ import {
   shortStringWord,
   uintWord,
 } from "../../src/devnet/storage-layout.js";
+import { MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE, TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/generated/runtime-bytecode.js";
 
 const ROOT = resolve(__dirname, "../..");
-const EMBED = "`npx hardhat compile && npx tsx scripts/devnet/embed-bytecode.ts`";
-
-function artifact(path: string): { deployedBytecode: string } {
-  return JSON.parse(readFileSync(resolve(ROOT, "artifacts/contracts", path), "utf8")) as { deployedBytecode: string };
-}
 
 interface StorageEntry {
   label: string;
@@ -62,17 +55,6 @@ function slotsOf(layout: StorageLayout): Record<string, bigint> {
 }
 
 describe("embedded runtime bytecode", () => {
-  const cases: Array<[string, string, string]> = [
-    ["TrustScoreOracle", "oracle/TrustScoreOracle.sol/TrustScoreOracle.json", TRUST_SCORE_ORACLE_RUNTIME_BYTECODE],
-    ["MockIdentityRegistry", "testing/MockIdentityRegistry.sol/MockIdentityRegistry.json", MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE],
-    ["Multicall3", "utils/Multicall3.sol/Multicall3.json", MULTICALL3_RUNTIME_BYTECODE],
-  ];
-  for (const [name, path, embedded] of cases) {
-    it(`${name}: equals the compiled artifact`, () => {
-      expect(embedded, `the embedded ${name} code is out of date: run ${EMBED}`).to.equal(artifact(path).deployedBytecode);
-    });
-  }
-
   it("equals the code a constructor deployment leaves (no immutables baked in at deployment)", async () => {
     const [admin] = await hre.ethers.getSigners();
     const oracle = await new TrustScoreOracle__factory(admin!).deploy(admin!.address);

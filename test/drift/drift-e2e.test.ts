@@ -190,7 +190,7 @@ describe("trustgate drift against explicit endpoints", () => {
 
   it("--gate evaluates a deployed TrustGated's own policy (its sybil limit refuses what a threshold admits)", async () => {
     const artifact = JSON.parse(
-      readFileSync(resolve(__dirname, "../../artifacts/contracts/testing/GatedAction.sol/GatedAction.json"), "utf8"),
+      readFileSync(resolve(__dirname, "../../artifacts/contracts/test/GatedAction.sol/GatedAction.json"), "utf8"),
     ) as { abi: Abi; bytecode: Hex };
     const chain = { id: 8453, name: "local", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [env.rpcUrl] } } } as const;
     const account = env.simulation.publisher as Address;

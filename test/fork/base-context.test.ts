@@ -24,8 +24,8 @@ import {
 } from "../../typechain-types";
 import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS } from "../../src/config/addresses.js";
 import { DEFAULT_TRUST_ENCODING, tierForScore } from "../../src/config/encodings.js";
-import { TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/devnet/bytecode/trust-score-oracle.js";
 import { DevnetError, InvalidArgumentError } from "../../src/errors.js";
+import { TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/generated/runtime-bytecode.js";
 import { trustOracleAbi, trustScoreOracleAbi } from "../../src/oracle/abi.js";
 import {
   DEFAULT_BASE_FORK_BLOCK,
@@ -117,13 +117,7 @@ async function send(from: Address, address: Address, abi: Abi, functionName: str
 }
 
 describe(`Base context (${MODE} mode)`, () => {
-  it("embeds the compiled override and agrees with its ERC-7201 storage location", () => {
-    const artifact = JSON.parse(
-      readFileSync(resolve(ROOT, "artifacts/contracts/testing/TrustOracleOverride.sol/TrustOracleOverride.json"), "utf8"),
-    ) as { deployedBytecode: string };
-    expect(TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE, "run `npx tsx scripts/testing/embed-override-bytecode.ts`").to.equal(
-      artifact.deployedBytecode,
-    );
+  it("agrees with the override's ERC-7201 storage location", () => {
     const namespace = BigInt(keccak256(toHex("trustgate.storage.TrustOracleOverride"))) - 1n;
     const expected = BigInt(keccak256(encodeAbiParameters([{ type: "uint256" }], [namespace]))) & ~0xffn;
     expect(ORACLE_OVERRIDE_STORAGE_LOCATION).to.equal(expected);

@@ -8,7 +8,7 @@ import {
   type MockIdentityRegistry,
   type MockTrustOracle,
 } from "../../typechain-types";
-import type { TrustPolicyStruct } from "../../typechain-types/contracts/testing/GatedAction";
+import type { TrustPolicyStruct } from "../../typechain-types/contracts/test/GatedAction";
 import { TIER_MIN_SCORE } from "../../src/policy";
 
 /** Chain id of Base mainnet: the default agent chain in the kit's tests. */

@@ -8,5 +8,6 @@ pragma solidity ^0.8.24;
 /// @dev Does not implement `IAgentAdmissionHook` (it cannot: the return type differs). Not for deployment.
 contract NoReturnHook {
     /// @notice Accepts every `(account, agentId)` and returns no data; both arguments are ignored.
-    function admitAgent(address, uint256) external pure {}
+    /// @dev Empty on purpose: the missing return value is the bug this fixture reproduces.
+    function admitAgent(address, uint256) external pure {} // solhint-disable-line no-empty-blocks
 }

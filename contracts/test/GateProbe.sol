@@ -2,7 +2,7 @@
 pragma solidity ^0.8.24;
 
 import {GatedAction} from "./GatedAction.sol";
-import {TrustRecord, TrustRefusal} from "../TrustTypes.sol";
+import {TrustRefusal} from "../TrustTypes.sol";
 
 /// @title GateProbe
 /// @notice Test account contract: in one transaction (so at one block timestamp) it asks a gate's

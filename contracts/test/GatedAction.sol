@@ -12,8 +12,12 @@ contract GatedAction is TrustGated {
     mapping(uint256 agentId => uint256) public actions;
 
     /// @notice Emitted on every successful action.
+    /// @param agentId The agent that acted.
+    /// @param account The account that acted for it.
+    /// @param score The agent's score (0 when acting through the modifier, which does not return the record).
     event Acted(uint256 indexed agentId, address indexed account, uint8 score);
 
+    /// @notice Deploys the action with its gate configuration.
     /// @param config Gate configuration (oracle, identity registry, agent domain, policy).
     /// @param initialOwner Owner of the gate's policy.
     constructor(TrustGateConfig memory config, address initialOwner) TrustGated(config, initialOwner) {}

@@ -24,11 +24,17 @@ contract ThresholdOnlyAction {
     mapping(uint256 agentId => uint256) public actions;
 
     /// @notice Emitted on every successful action.
+    /// @param agentId The agent that acted.
+    /// @param account The account that acted for it.
+    /// @param score The threshold the agent met (this gate never reads the score itself).
     event Acted(uint256 indexed agentId, address indexed account, uint8 score);
 
     /// @notice The agent's score is below the threshold (or it has no record).
+    /// @param agentId The agent refused.
+    /// @param threshold The threshold it did not meet.
     error BelowThreshold(uint256 agentId, uint8 threshold);
 
+    /// @notice Deploys the baseline with its oracle, agent domain and threshold.
     /// @param oracle The oracle to read.
     /// @param agentChainId The chain on which agents are registered.
     /// @param agentRegistry The registry name.

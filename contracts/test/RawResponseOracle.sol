@@ -18,7 +18,8 @@ contract RawResponseOracle {
     }
 
     /// @notice Answers every call with the configured bytes, or reverts with them when so configured.
-    fallback(bytes calldata) external returns (bytes memory) {
+    /// @dev Not a simple fallback on purpose: answering any selector with garbage is this contract's whole job.
+    fallback(bytes calldata) external returns (bytes memory) { // solhint-disable-line no-complex-fallback
         bytes memory response = _response;
         if (_reverts) {
             assembly ("memory-safe") {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {IAgentAdmissionHook} from "../examples/IAgentAdmissionHook.sol";
+import {IAgentAdmissionHook} from "../interfaces/IAgentAdmissionHook.sol";
 
 /// @title WrongSelectorHook
 /// @notice Deliberately broken admission hook, for tests only. It reproduces the bug found in an existing
