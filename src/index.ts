@@ -6,16 +6,20 @@
  * - `verifyTrustAttestation` and friends: signed attestations, verified against the issuer's JWKS.
  * - `evaluateTrustPolicy`: the gate's decision in TypeScript.
  * - configuration: chains, addresses, tier and sybil encodings, service defaults.
+ * - `AgentRef` (`parseAgentRef`, `formatAgentRef`, `agentKey`) and the input checks every entry point uses.
+ * - `runDrift` / `exitCodeOf`: the drift job as a library.
  *
  * The local signing service is exported from `trustgate/service`.
  *
  * @packageDocumentation
  */
 export * from "./errors.js";
-export * from "./agent-key.js";
+export * from "./agent/index.js";
+export * from "./inputs/index.js";
 export * from "./config/index.js";
 export * from "./policy.js";
 export * from "./oracle/index.js";
 export * from "./api/index.js";
 export * from "./attestation/index.js";
+export * from "./drift/index.js";
 export { installMulticall3, type Eip1193Requester, type InstallMulticall3Options, type InstallMulticall3Result } from "./devnet/multicall3.js";

@@ -19,19 +19,21 @@
  * @packageDocumentation
  */
 import { parseArgs } from "node:util";
-import { resolveChain } from "../config/chains.js";
+import { parseAgentRefList } from "../agent/agent-ref.js";
 import { createTrustEncoding, type TrustEncoding } from "../config/encodings.js";
 import {
   DEFAULT_AUDIT_FRACTION,
   DEFAULT_DECISION_THRESHOLD,
+  DEFAULT_ERROR_LIMIT,
   DEFAULT_MAX_AGE_SECONDS,
+  parseErrorLimit,
   type AgentScope,
   type DriftConfig,
-} from "../drift/config.js";
-import { DEFAULT_ERROR_LIMIT, parseErrorLimit } from "../drift/error-limit.js";
+} from "../drift/index.js";
 import { InvalidArgumentError, TrustgateError } from "../errors.js";
-import { parseAddress } from "../oracle/inputs.js";
-import { parseAgentList } from "./agent-spec.js";
+import { parseAddress } from "../inputs/address.js";
+import { parseChain } from "../inputs/chain.js";
+import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
 import { parseDuration } from "./duration.js";
 import { isCi } from "./io.js";
 import { parseJwksArgument } from "./jwks-argument.js";
@@ -162,13 +164,13 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
   const gate = values.gate === undefined ? undefined : parseAddress(values.gate, "--gate");
   const threshold =
     values.threshold !== undefined
-      ? parseInteger("--threshold", values.threshold, 0, 100)
+      ? parseThreshold(values.threshold, "--threshold")
       : gate === undefined
         ? DEFAULT_DECISION_THRESHOLD
         : undefined;
   const maxAgeSeconds = values["max-age"] === undefined ? DEFAULT_MAX_AGE_SECONDS : withFlag("--max-age", () => parseDuration(values["max-age"]!));
   const encoding = parseEncoding(values["tier-encoding"], values["sybil-encoding"]);
-  const concurrency = values.concurrency === undefined ? DEFAULT_CONCURRENCY : parseInteger("--concurrency", values.concurrency, 1, 64);
+  const concurrency = values.concurrency === undefined ? DEFAULT_CONCURRENCY : parseIntegerInRange(values.concurrency, "--concurrency", 1, 64);
   const ratePerMinute = values.rate === undefined ? undefined : parsePositive("--rate", values.rate);
   const maxErrors = values["max-errors"] === undefined ? DEFAULT_ERROR_LIMIT : parseErrorLimit(values["max-errors"], "--max-errors");
 
@@ -206,7 +208,7 @@ function parseScope(values: Values, embedded: { chain: boolean; api: boolean }, 
     if (allOnly.length > 0) {
       throw new InvalidArgumentError(`--${allOnly[0]} applies only to --all, not to an --agents list`);
     }
-    return { kind: "list", agents: parseAgentList(values.agents.join(",")) };
+    return { kind: "list", agents: parseAgentRefList(values.agents.join(","), "--agents") };
   }
   if (!values.all && !(embedded.chain && embedded.api)) {
     throw new InvalidArgumentError(
@@ -215,7 +217,7 @@ function parseScope(values: Values, embedded: { chain: boolean; api: boolean }, 
   }
   let chain: string | undefined;
   if (values.chain !== undefined) {
-    const found = withFlag("--chain", () => resolveChain(values.chain!));
+    const found = withFlag("--chain", () => parseChain(values.chain!));
     if (found.chainId === undefined) {
       throw new InvalidArgumentError(`--chain ${found.slug}: not an EVM chain, the oracle holds no records for it`);
     }
@@ -223,11 +225,11 @@ function parseScope(values: Values, embedded: { chain: boolean; api: boolean }, 
   }
   const auditFraction = values.audit === undefined ? DEFAULT_AUDIT_FRACTION : parseFraction("--audit", values.audit);
   const seed =
-    values.seed === undefined ? Math.floor(now().getTime() / 86_400_000) : parseInteger("--seed", values.seed, 0, Number.MAX_SAFE_INTEGER);
+    values.seed === undefined ? Math.floor(now().getTime() / 86_400_000) : parseIntegerInRange(values.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
   const eventsFrom = values["events-from"];
   const eventsFromBlock =
     eventsFrom !== undefined
-      ? BigInt(parseInteger("--events-from", eventsFrom, 0, Number.MAX_SAFE_INTEGER))
+      ? BigInt(parseIntegerInRange(eventsFrom, "--events-from", 0, Number.MAX_SAFE_INTEGER))
       : embedded.chain
         ? 0n // the embedded oracle's whole history is a few blocks
         : undefined;
@@ -254,7 +256,7 @@ function parseOutput(values: Values, env: Readonly<Record<string, string | undef
       ? DEFAULT_TABLE_ROWS
       : values.rows.trim().toLowerCase() === "all"
         ? Number.POSITIVE_INFINITY
-        : parseInteger("--rows", values.rows, 0, Number.MAX_SAFE_INTEGER, ' or "all"');
+        : parseIntegerInRange(values.rows, "--rows", 0, Number.MAX_SAFE_INTEGER, ' or "all"');
   return {
     ...(json !== undefined ? { json } : {}),
     ...(markdown !== undefined ? { markdown } : {}),
@@ -293,15 +295,6 @@ function parseUrl(flag: string, text: string, protocols: readonly string[]): str
     throw new InvalidArgumentError(`Invalid ${flag} URL "${text}": expected ${protocols.map((p) => p.slice(0, -1)).join(" or ")}`);
   }
   return text.trim();
-}
-
-function parseInteger(flag: string, text: string, min: number, max: number, extra = ""): number {
-  const value = Number(text.trim());
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
-    throw new InvalidArgumentError(`${flag} must be ${range}${extra}, got "${text}"`);
-  }
-  return value;
 }
 
 function parsePositive(flag: string, text: string): number {

@@ -6,9 +6,7 @@
  *
  * @packageDocumentation
  */
-import { describeErrorLimit, UNVERIFIED_STATUSES } from "../drift/error-limit.js";
-import { exitCodeOf } from "../drift/report.js";
-import { DRIFT_STATUSES, type DriftReport } from "../drift/types.js";
+import { DRIFT_STATUSES, UNVERIFIED_STATUSES, describeErrorLimit, exitCodeOf, type DriftReport } from "../drift/index.js";
 import { formatDuration } from "./duration.js";
 
 /**

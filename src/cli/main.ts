@@ -14,10 +14,7 @@
  *
  * @packageDocumentation
  */
-import type { DriftConfig } from "../drift/config.js";
-import { exitCodeOf } from "../drift/report.js";
-import type { DriftHooks } from "../drift/run.js";
-import type { DriftReport } from "../drift/types.js";
+import { exitCodeOf, type DriftConfig, type DriftHooks, type DriftReport } from "../drift/index.js";
 import { InvalidArgumentError } from "../errors.js";
 import { parseDriftArgs, type DriftRunArgs } from "./drift-args.js";
 import { resolveDriftConfig, type EmbeddedEndpoints } from "./drift-config.js";
@@ -28,7 +25,7 @@ import { createProgressBar, shouldShowProgress } from "./progress.js";
 import { packageVersion } from "./version.js";
 import { checkOutputTargets, writeOutputs } from "./write-outputs.js";
 
-/** Runs a drift job (the signature of `runDrift` in `src/drift/run.ts`). */
+/** Runs a drift job (the signature of `runDrift` from `src/drift/index.ts`). */
 export type RunDriftFunction = (config: DriftConfig, hooks?: DriftHooks) => Promise<DriftReport>;
 
 /** A started embedded environment (see `startEmbeddedDriftEnvironment` in `src/devnet/embedded-drift.ts`). */
@@ -43,7 +40,7 @@ export type StartEmbeddedEnvironment = (options?: { readonly now?: Date }) => Pr
 
 /** What {@link main} calls, replaceable in tests. */
 export interface MainDependencies {
-  /** Default: `runDrift` from `src/drift/run.ts`, imported when a run starts. */
+  /** Default: `runDrift` from `src/drift/index.ts`, imported when a run starts. */
   readonly runDrift?: RunDriftFunction;
   /** Default: `startEmbeddedDriftEnvironment` from `src/devnet/embedded-drift.ts`, imported only when needed. */
   readonly startEmbedded?: StartEmbeddedEnvironment;
@@ -111,7 +108,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
       embedded = await start(deps.now ? { now: deps.now() } : {});
     }
     const config = resolveDriftConfig(args, embedded);
-    const run = deps.runDrift ?? (await import("../drift/run.js")).runDrift;
+    const run = deps.runDrift ?? (await import("../drift/index.js")).runDrift;
     const report = await run(config, { onProgress: (p) => progress.update(p), ...(deps.now ? { now: deps.now } : {}) });
     progress.finish();
     await writeOutputs(report, { output: args.output, stdout: cli.stdout, stderr: cli.stderr, columns: cli.columns });

@@ -8,7 +8,7 @@
  */
 import { stat, writeFile as fsWriteFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import type { DriftReport } from "../drift/types.js";
+import type { DriftReport } from "../drift/index.js";
 import { InvalidArgumentError } from "../errors.js";
 import type { DriftOutputOptions } from "./drift-args.js";
 import { formatMarkdown } from "./format-markdown.js";

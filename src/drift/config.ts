@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { TrustEncoding } from "../config/encodings.js";
-import type { AgentRef } from "../agent-key.js";
+import type { AgentRef } from "../agent/agent-ref.js";
 import type { ErrorLimit } from "./error-limit.js";
 
 /** Which agents a run covers. */

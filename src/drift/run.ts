@@ -16,14 +16,15 @@ import { readGatePolicy } from "../oracle/gate.js";
 import { detectReaderMode, type ReaderModeDetection } from "../oracle/reader-mode.js";
 import { DEFAULT_DECISION_THRESHOLD, type DriftConfig } from "./config.js";
 import { describeRule, type DecisionRule } from "./decision.js";
-import { checkTierEncoding } from "./encoding-check.js";
 import { checkErrorLimit } from "./error-limit.js";
+import type { ScanResult } from "./pipeline.js";
+import type { ScanProgress } from "./progress.js";
 import { readerModeNote } from "./reader-mode-note.js";
-import { buildReport } from "./report.js";
 import { scanAllAgents } from "./scan-all.js";
-import { newServiceStats } from "./service-outcome.js";
-import { scanAgents, type ScanProgress, type ScanResult } from "./scan.js";
-import type { DriftReport, TriageSummary } from "./types.js";
+import { scanAgents } from "./scan.js";
+import { newServiceStats } from "./stages/fetch-verify.js";
+import { reportScan } from "./stages/report.js";
+import type { DriftReport } from "./types.js";
 
 /** Optional hooks of {@link runDrift}. */
 export interface DriftHooks {
@@ -74,7 +75,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
   };
   const scope = config.scope;
-  const result: ScanResult & { readonly triage?: TriageSummary } =
+  const result: ScanResult =
     scope.kind === "list"
       ? await scanAgents(scope.agents, common)
       : await scanAllAgents({
@@ -85,7 +86,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
           ...(scope.eventsFromBlock !== undefined ? { enumerateOnchainFrom: scope.eventsFromBlock } : {}),
         });
 
-  return buildReport(result.rows, {
+  return reportScan(result, {
     source: {
       rpc: redactUrl(config.rpcUrl),
       oracle: config.oracle,
@@ -97,18 +98,9 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     },
     decisionRule: describeRule(rule),
     maxAgeSeconds: config.maxAgeSeconds,
-    encoding: checkTierEncoding(result.records, config.encoding),
-    ...(result.triage ? { triage: result.triage } : {}),
+    encoding: config.encoding,
     notes: [readerModeNote(reader, chainId)].filter((note): note is string => note !== null),
-    runtime: {
-      totalMs: performance.now() - started,
-      listingMs: result.timings.listing,
-      onchainMs: result.timings.onchain,
-      attestationsMs: result.timings.attestations,
-      requestMs: stats.requestMs,
-      verifyMs: stats.verifyMs,
-      serviceRequests: stats.requests,
-    },
+    runtime: { totalMs: performance.now() - started, service: stats },
     generatedAt: now(),
     ...(config.maxErrors ? { errorLimit: config.maxErrors } : {}),
   });

@@ -8,7 +8,7 @@
 import { resolveChain } from "../config/chains.js";
 import { DEFAULT_REGISTRY, REGISTRIES } from "../config/service.js";
 import { InvalidArgumentError } from "../errors.js";
-import { agentKey, compareAgentRefs, type PopulationAgent } from "./agent.js";
+import { agentKey, compareListingOrder, type PopulationAgent } from "./agent.js";
 import { generateAgent, ownerAddress } from "./agent-generator.js";
 import {
   changeExistingAgents,
@@ -19,7 +19,7 @@ import {
 import { createRng, hashSeed, type Rng } from "./prng.js";
 import { syntheticSolanaAddress } from "./base58.js";
 
-export type { AgentBadges, AgentRef, PopulationAgent } from "./agent.js";
+export type { AgentBadges, PopulationKey, PopulationAgent } from "./agent.js";
 export { agentKey } from "./agent.js";
 export type { AdvanceOptions, AgentChange, AgentRecordState, PopulationChanges } from "./population-advance.js";
 export { TIER_BOUNDARIES } from "./population-advance.js";
@@ -293,7 +293,7 @@ class SyntheticPopulation implements Population {
   }
 
   sorted(): readonly PopulationAgent[] {
-    this.#sorted ??= Object.freeze(this.agents.slice().sort(compareAgentRefs));
+    this.#sorted ??= Object.freeze(this.agents.slice().sort(compareListingOrder));
     return this.#sorted;
   }
 

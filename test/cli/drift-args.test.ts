@@ -96,9 +96,9 @@ describe("parseDriftArgs: every flag", () => {
       scope: {
         kind: "list",
         agents: [
-          { chain: "base", chainId: 8453, agentId: "12", registry: "erc8004" },
-          { chain: "bnb", chainId: 56, agentId: "7", registry: "olas" },
-          { chain: "ethereum", chainId: 1, agentId: "3", registry: "erc8004" },
+          { chain: "base", chainId: 8453, agentId: 12n, registry: "erc8004" },
+          { chain: "bnb", chainId: 56, agentId: 7n, registry: "olas" },
+          { chain: "ethereum", chainId: 1, agentId: 3n, registry: "erc8004" },
         ],
       },
       apiKey: "k-123",
@@ -158,7 +158,7 @@ describe("parseDriftArgs: every flag", () => {
   it("accepts an explicit --agents list in the embedded default", () => {
     expect(run(["--agents", "base:5"]).settings.scope).toEqual({
       kind: "list",
-      agents: [{ chain: "base", chainId: 8453, agentId: "5", registry: "erc8004" }],
+      agents: [{ chain: "base", chainId: 8453, agentId: 5n, registry: "erc8004" }],
     });
   });
 
