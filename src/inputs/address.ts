@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { getAddress, isAddress, type Address } from "viem";
+import { getAddress, type Address } from "viem";
 import { InvalidArgumentError } from "../errors.js";
 import { describeInput } from "./describe.js";
 
@@ -20,8 +20,9 @@ import { describeInput } from "./describe.js";
 export function parseAddress(value: unknown, label = "address"): Address {
   if (typeof value === "string") {
     const text = value.trim();
-    if (isAddress(text, { strict: true })) return getAddress(text);
-    if (isAddress(text, { strict: false })) throw checksumError(value, label);
+    const checked = checkEvmAddress(text);
+    if (checked === "ok") return getAddress(text);
+    if (checked === "bad-checksum") throw checksumError(value, label);
   }
   throw new InvalidArgumentError(`Invalid ${label} ${describeInput(value)}: expected 0x followed by 40 hex digits`);
 }
@@ -40,11 +41,23 @@ const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
  */
 export function parseWallet(value: unknown, label = "wallet"): string {
   const text = typeof value === "string" ? value.trim() : "";
-  if (isAddress(text, { strict: true }) || SOLANA_ADDRESS.test(text)) return text;
-  if (isAddress(text, { strict: false })) throw checksumError(value, label);
+  const checked = checkEvmAddress(text);
+  if (checked === "ok" || (checked === "not-an-address" && SOLANA_ADDRESS.test(text))) return text;
+  if (checked === "bad-checksum") throw checksumError(value, label);
   throw new InvalidArgumentError(
     `Invalid ${label} ${describeInput(value)}: expected an EVM address (0x + 40 hex digits) or a base58 Solana address`,
   );
+}
+
+/**
+ * The one address rule: `0x` + 40 hex digits; the digits all lower case or all upper case (no checksum), or
+ * mixed case with a valid EIP-55 checksum.
+ */
+function checkEvmAddress(text: string): "ok" | "bad-checksum" | "not-an-address" {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(text)) return "not-an-address";
+  const digits = text.slice(2);
+  if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return "ok";
+  return getAddress(text.toLowerCase()) === text ? "ok" : "bad-checksum";
 }
 
 function checksumError(value: unknown, label: string): InvalidArgumentError {
