@@ -17,7 +17,7 @@ import type { AgentRef } from "../../agent/agent-ref.js";
 import { canonicalSybilSeverity, type TrustEncoding } from "../../config/encodings.js";
 import type { TrustRecordResult } from "../../oracle/records.js";
 import { decide, type DecisionRule } from "../decision.js";
-import type { ServiceData, ServiceOutcome } from "../service-data.js";
+import type { ServiceOutcome } from "../service-data.js";
 import { sameTrustData, sybilSeverityCodeOf, type TrustField } from "../trust-data.js";
 import type { AttestedSide, DriftRow, DriftStatus, OnchainSide } from "../types.js";
 import type { Candidate, Unscannable } from "./enumerate.js";
