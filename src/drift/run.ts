@@ -1,7 +1,8 @@
 /**
  * A whole drift run from a resolved configuration: check that the chain, the oracle (and gate) and the
  * service are reachable, choose once how to read the oracle (Multicall3, or deployless Multicall3 or one
- * `eth_call` per record where it is not deployed; the report says so), scan, and assemble the report. Problems
+ * `eth_call` per record where it is not deployed; the report says so), run the scan pipeline for the scope
+(`scan.ts` or `scan-all.ts`, both `runScan` in `pipeline.ts`), and hand its result to the report stage. Problems
  * found before the scan are {@link ConfigurationError}s; once the scan runs, a failure on one agent is a row,
  * never a throw.
  *
