@@ -22,6 +22,7 @@ import { readerModeNote } from "./reader-mode-note.js";
 import { buildReport } from "./report.js";
 import { scanAllAgents } from "./scan-all.js";
 import { newServiceStats } from "./service-outcome.js";
+import { onchainEnumerationNote, planOnchainEnumeration } from "./onchain-enumeration.js";
 import { scanAgents, type ScanProgress, type ScanResult } from "./scan.js";
 import type { DriftReport, TriageSummary } from "./types.js";
 
@@ -48,7 +49,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
   if (config.maxErrors) checkErrorLimit(config.maxErrors);
   const now = hooks.now ?? (() => new Date());
   const started = performance.now();
-  const chain = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 2, timeout: 30_000 }) }) as PublicClient;
+  const chain = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 2, timeout: config.timeoutMs ?? 30_000 }) }) as PublicClient;
   const { chainId, blockNumber, reader } = await checkChain(chain, config.rpcUrl, config.oracle);
   const rule = await decisionRule(chain, config, blockNumber);
   const jwks = await checkService(config);
@@ -56,6 +57,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     baseUrl: config.apiUrl,
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.ratePerMinute ? { rateLimit: config.ratePerMinute } : {}),
+    ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
   });
 
   const stats = newServiceStats();
@@ -74,6 +76,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
   };
   const scope = config.scope;
+  const enumeration = scope.kind === "all" ? await planOnchainEnumeration(chain, config.oracle, scope.eventsFromBlock, blockNumber) : undefined;
   const result: ScanResult & { readonly triage?: TriageSummary } =
     scope.kind === "list"
       ? await scanAgents(scope.agents, common)
@@ -82,7 +85,8 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
           auditFraction: scope.auditFraction,
           seed: scope.seed,
           ...(scope.chain ? { chainFilter: scope.chain } : {}),
-          ...(scope.eventsFromBlock !== undefined ? { enumerateOnchainFrom: scope.eventsFromBlock } : {}),
+          ...(enumeration?.kind === "replay" ? { enumerateOnchainFrom: enumeration.fromBlock } : {}),
+          ...(enumeration?.kind === "skipped" ? { enumerationSkipped: enumeration.reason } : {}),
         });
 
   return buildReport(result.rows, {
@@ -99,7 +103,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     maxAgeSeconds: config.maxAgeSeconds,
     encoding: checkTierEncoding(result.records, config.encoding),
     ...(result.triage ? { triage: result.triage } : {}),
-    notes: [readerModeNote(reader, chainId)].filter((note): note is string => note !== null),
+    notes: [readerModeNote(reader, chainId), onchainEnumerationNote(result.triage)].filter((note): note is string => note !== null),
     runtime: {
       totalMs: performance.now() - started,
       listingMs: result.timings.listing,
@@ -152,7 +156,7 @@ async function checkService(config: DriftConfig): Promise<JwksResolver> {
   if (typeof config.jwks !== "string") {
     return createJwksResolver({ keys: config.jwks as Parameters<typeof createJwksResolver>[0]["keys"] & object });
   }
-  const resolver = createJwksResolver({ url: config.jwks });
+  const resolver = createJwksResolver({ url: config.jwks, ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}) });
   try {
     await resolver.reload();
   } catch (error) {

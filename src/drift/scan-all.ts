@@ -28,6 +28,8 @@ export interface ScanAllOptions extends DriftScanOptions {
   readonly seed: number;
   /** Also replay the oracle's `RecordAdded`/`RecordRemoved` events from this block to find records the listing lacks. */
   readonly enumerateOnchainFrom?: bigint;
+  /** Why records the listing lacks are not looked for (recorded in the triage summary), when `enumerateOnchainFrom` is absent. */
+  readonly enumerationSkipped?: string;
 }
 
 /** Result of {@link scanAllAgents}. */
@@ -87,15 +89,21 @@ export async function scanAllAgents(options: ScanAllOptions): Promise<ScanAllRes
       },
     });
   }
-  let enumeration: TriageSummary["onchainEnumeration"];
+  let enumeration: TriageSummary["onchainEnumeration"] =
+    options.enumerationSkipped !== undefined ? { fromBlock: null, records: 0, skipped: options.enumerationSkipped } : undefined;
   if (options.enumerateOnchainFrom !== undefined) {
     let keys: Awaited<ReturnType<typeof listOracleKeys>> = [];
+    const fromBlock = options.enumerateOnchainFrom.toString();
     try {
-      keys = await listOracleKeys(options.chain, options.oracle, { fromBlock: options.enumerateOnchainFrom });
-      enumeration = { fromBlock: options.enumerateOnchainFrom.toString(), records: keys.length };
+      keys = await listOracleKeys(options.chain, options.oracle, {
+        fromBlock: options.enumerateOnchainFrom,
+        ...(options.blockNumber !== undefined ? { toBlock: options.blockNumber } : {}),
+      });
+      enumeration = { fromBlock, records: keys.length };
     } catch (error) {
-      enumeration = { fromBlock: options.enumerateOnchainFrom.toString(), records: 0, error: messageOf(error) };
+      enumeration = { fromBlock, records: 0, error: messageOf(error) };
     }
+    let notListed = 0;
     for (const key of keys) {
       let chain: string;
       try {
@@ -108,7 +116,9 @@ export async function scanAllAgents(options: ScanAllOptions): Promise<ScanAllRes
       if (seen.has(agentKey(subject))) continue;
       seen.add(agentKey(subject));
       candidates.push({ subject, listed: null });
+      notListed++;
     }
+    if (enumeration.error === undefined) enumeration = { ...enumeration, notListed };
   }
   timings.listing = performance.now() - started;
   options.onProgress?.({ stage: "listing", done: listed, total: listed });
