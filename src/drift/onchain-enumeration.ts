@@ -50,7 +50,7 @@ export async function planOnchainEnumeration(
   try {
     deployedAt = await findDeploymentBlock(client, oracle, blockNumber);
   } catch (error) {
-    return { kind: "skipped", reason: `the oracle's deployment block could not be found (${firstLine(messageOf(error))})` };
+    return { kind: "skipped", reason: `the oracle's deployment block could not be found (${firstLine(nodeMessage(error))})` };
   }
   const span = blockNumber - deployedAt + 1n;
   if (span > ONCHAIN_ENUMERATION_MAX_BLOCKS) {
@@ -80,6 +80,12 @@ export function onchainEnumerationNote(triage: TriageSummary | undefined): strin
     return `FAILED: replaying the oracle's events from block ${e.fromBlock} failed (${firstLine(e.error)}); on-chain records the listing lacks may be missing from this report — ${how}`;
   }
   return null; // looked for: the triage line of the summary says what was found
+}
+
+/** The node's own words where viem kept them (`details`), else the error's message. */
+function nodeMessage(error: unknown): string {
+  const details = (error as { details?: unknown } | null)?.details;
+  return typeof details === "string" && details.trim() !== "" ? details : messageOf(error);
 }
 
 function firstLine(text: string): string {
