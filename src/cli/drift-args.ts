@@ -15,6 +15,10 @@
  * - `--max-errors` (a count such as `10`, or a percentage of the scanned agents such as `2.5%`) defaults to
  *   1 %: a run in which more agents than that end in `error` or `missing-attestation` exits 4. The default is
  *   always written into the settings, so a program sees the limit that applies.
+ * - `--events-from` defaults to `auto` with `--all`: records the oracle holds but the listing lacks are looked
+ *   for in the oracle's events from its deployment block, when that block can be found and the span is small;
+ *   otherwise (or with `--events-from off`) the summary says, loudly, that they were not looked for and how to.
+ * - `--timeout` applies to each request (RPC, service, JWKS); `ms` is accepted besides the duration forms.
  *
  * @packageDocumentation
  */
@@ -69,8 +73,13 @@ export interface DriftOutputOptions {
   readonly json?: string;
   /** `--markdown`: a file path, or `-` for stdout. */
   readonly markdown?: string;
-  /** `--rows`: rows shown in the table (`Infinity` for `all`). */
+  /**
+   * `--rows`: rows shown in the table (`Infinity` for `all`). Decision flips and invalid attestations are
+   * shown whatever this says; the cap applies to the other rows.
+   */
   readonly tableRows: number;
+  /** `--wide`: every column and whole reasons, whatever the terminal's width. */
+  readonly wide: boolean;
   /** `--quiet`: only the summary, no table, progress bar or notices. */
   readonly quiet: boolean;
   /** `CI` is set: nothing decorative (no progress bar). */
@@ -121,9 +130,11 @@ const OPTIONS = {
   concurrency: { type: "string" },
   rate: { type: "string" },
   "max-errors": { type: "string" },
+  timeout: { type: "string" },
   json: { type: "string" },
   markdown: { type: "string" },
   rows: { type: "string" },
+  wide: { type: "boolean" },
   quiet: { type: "boolean", short: "q" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -173,6 +184,7 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
   const concurrency = values.concurrency === undefined ? DEFAULT_CONCURRENCY : parseIntegerInRange(values.concurrency, "--concurrency", 1, 64);
   const ratePerMinute = values.rate === undefined ? undefined : parsePositive("--rate", values.rate);
   const maxErrors = values["max-errors"] === undefined ? DEFAULT_ERROR_LIMIT : parseErrorLimit(values["max-errors"], "--max-errors");
+  const timeoutMs = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
 
   const settings: DriftSettings = {
     scope,
@@ -184,6 +196,7 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
     ...(threshold !== undefined ? { threshold } : {}),
     ...(gate !== undefined ? { gate } : {}),
     ...(ratePerMinute !== undefined ? { ratePerMinute } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
   return { kind: "run", settings, endpoints, embedded, output: parseOutput(values, env) };
 }
@@ -198,6 +211,7 @@ type Values = {
   json?: string | undefined;
   markdown?: string | undefined;
   rows?: string | undefined;
+  wide?: boolean | undefined;
   quiet?: boolean | undefined;
 };
 
@@ -226,13 +240,7 @@ function parseScope(values: Values, embedded: { chain: boolean; api: boolean }, 
   const auditFraction = values.audit === undefined ? DEFAULT_AUDIT_FRACTION : parseFraction("--audit", values.audit);
   const seed =
     values.seed === undefined ? Math.floor(now().getTime() / 86_400_000) : parseIntegerInRange(values.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
-  const eventsFrom = values["events-from"];
-  const eventsFromBlock =
-    eventsFrom !== undefined
-      ? BigInt(parseIntegerInRange(eventsFrom, "--events-from", 0, Number.MAX_SAFE_INTEGER))
-      : embedded.chain
-        ? 0n // the embedded oracle's whole history is a few blocks
-        : undefined;
+  const eventsFromBlock = parseEventsFrom(values["events-from"]);
   return {
     kind: "all",
     ...(chain !== undefined ? { chain } : {}),
@@ -261,9 +269,42 @@ function parseOutput(values: Values, env: Readonly<Record<string, string | undef
     ...(json !== undefined ? { json } : {}),
     ...(markdown !== undefined ? { markdown } : {}),
     tableRows,
+    wide: values.wide === true,
     quiet: values.quiet === true,
     ci: isCi(env),
   };
+}
+
+/**
+ * `--events-from`: `auto` (the default with `--all`: from the oracle's deployment block when it can be found
+ * and the span is small enough, see `src/drift/onchain-enumeration.ts`), `off`, or a block number.
+ */
+function parseEventsFrom(text: string | undefined): bigint | "auto" | undefined {
+  const value = text?.trim().toLowerCase();
+  if (value === undefined || value === "auto") return "auto";
+  if (value === "off" || value === "none") return undefined;
+  if (!/^\d+$/.test(value)) {
+    throw new InvalidArgumentError(`--events-from must be a block number, "auto" or "off", got "${text}"`);
+  }
+  return BigInt(value);
+}
+
+/** Largest `--timeout`: one hour. */
+const MAX_TIMEOUT_MS = 3_600_000;
+
+/**
+ * `--timeout`: a duration (`30s`, `2m`, plain seconds) or milliseconds (`500ms`), from 1 ms to one hour.
+ *
+ * @returns Milliseconds.
+ */
+function parseTimeout(text: string): number {
+  const trimmed = text.trim().toLowerCase();
+  const ms = /^(\d+)ms$/.exec(trimmed);
+  const value = ms ? Number(ms[1]) : withFlag("--timeout", () => parseDuration(trimmed)) * 1000;
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
+    throw new InvalidArgumentError(`--timeout must be from 1ms to 1h, got "${text}"`);
+  }
+  return value;
 }
 
 function parseApiKey(flag: string | undefined, fromEnv: string | undefined): string | undefined {

@@ -23,7 +23,8 @@ import { DRIFT_HELP, MAIN_HELP } from "./help.js";
 import { isFlagSet, processIo, type CliIo } from "./io.js";
 import { createProgressBar, shouldShowProgress } from "./progress.js";
 import { packageVersion } from "./version.js";
-import { checkOutputTargets, writeOutputs } from "./write-outputs.js";
+import { guardStdout } from "./stdout-guard.js";
+import { checkOutputTargets, stdoutIsTaken, writeOutputs } from "./write-outputs.js";
 
 /** Runs a drift job (the signature of `runDrift` from `src/drift/index.ts`). */
 export type RunDriftFunction = (config: DriftConfig, hooks?: DriftHooks) => Promise<DriftReport>;
@@ -97,6 +98,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
   };
 
   let embedded: EmbeddedDriftEnvironment | undefined;
+  const restoreConsole = guardStdout(cli.stderr, stdoutIsTaken(args.output));
   const progress = createProgressBar({
     stream: cli.stderr,
     enabled: shouldShowProgress({ isTTY: cli.isTTY, ci: args.output.ci, jsonToStdout: args.output.json === "-", quiet: args.output.quiet }),
@@ -115,6 +117,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
     return exitCodeOf(report);
   } finally {
     progress.finish();
+    restoreConsole();
     if (embedded) {
       try {
         await embedded.close();

@@ -20,6 +20,7 @@ import { describeRule, type DecisionRule } from "./decision.js";
 import { checkErrorLimit } from "./error-limit.js";
 import type { ScanResult } from "./pipeline.js";
 import type { ScanProgress } from "./progress.js";
+import { onchainEnumerationNote, planOnchainEnumeration } from "./onchain-enumeration.js";
 import { readerModeNote } from "./reader-mode-note.js";
 import { scanAllAgents } from "./scan-all.js";
 import { scanAgents } from "./scan.js";
@@ -50,7 +51,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
   if (config.maxErrors) checkErrorLimit(config.maxErrors);
   const now = hooks.now ?? (() => new Date());
   const started = performance.now();
-  const chain = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 2, timeout: 30_000 }) }) as PublicClient;
+  const chain = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 2, timeout: config.timeoutMs ?? 30_000 }) }) as PublicClient;
   const { chainId, blockNumber, reader } = await checkChain(chain, config.rpcUrl, config.oracle);
   const rule = await decisionRule(chain, config, blockNumber);
   const jwks = await checkService(config);
@@ -58,6 +59,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     baseUrl: config.apiUrl,
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.ratePerMinute ? { rateLimit: config.ratePerMinute } : {}),
+    ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
   });
 
   const stats = newServiceStats();
@@ -76,6 +78,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
   };
   const scope = config.scope;
+  const enumeration = scope.kind === "all" ? await planOnchainEnumeration(chain, config.oracle, scope.eventsFromBlock, blockNumber) : undefined;
   const result: ScanResult =
     scope.kind === "list"
       ? await scanAgents(scope.agents, common)
@@ -84,7 +87,8 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
           auditFraction: scope.auditFraction,
           seed: scope.seed,
           ...(scope.chain ? { chainFilter: scope.chain } : {}),
-          ...(scope.eventsFromBlock !== undefined ? { enumerateOnchainFrom: scope.eventsFromBlock } : {}),
+          ...(enumeration?.kind === "replay" ? { enumerateOnchainFrom: enumeration.fromBlock } : {}),
+          ...(enumeration?.kind === "skipped" ? { enumerationSkipped: enumeration.reason } : {}),
         });
 
   return reportScan(result, {
@@ -100,7 +104,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     decisionRule: describeRule(rule),
     maxAgeSeconds: config.maxAgeSeconds,
     encoding: config.encoding,
-    notes: [readerModeNote(reader, chainId)].filter((note): note is string => note !== null),
+    notes: [readerModeNote(reader, chainId), onchainEnumerationNote(result.triage)].filter((note): note is string => note !== null),
     runtime: { totalMs: performance.now() - started, service: stats },
     generatedAt: now(),
     ...(config.maxErrors ? { errorLimit: config.maxErrors } : {}),
@@ -145,7 +149,7 @@ async function checkService(config: DriftConfig): Promise<JwksResolver> {
   if (typeof config.jwks !== "string") {
     return createJwksResolver({ keys: config.jwks as Parameters<typeof createJwksResolver>[0]["keys"] & object });
   }
-  const resolver = createJwksResolver({ url: config.jwks });
+  const resolver = createJwksResolver({ url: config.jwks, ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}) });
   try {
     await resolver.reload();
   } catch (error) {

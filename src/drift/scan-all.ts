@@ -18,6 +18,8 @@ export interface ScanAllOptions extends DriftScanOptions {
   readonly seed: number;
   /** Also replay the oracle's `RecordAdded`/`RecordRemoved` events from this block to find records the listing lacks. */
   readonly enumerateOnchainFrom?: bigint;
+  /** Why records the listing lacks are not looked for (recorded in the triage summary), when `enumerateOnchainFrom` is absent. */
+  readonly enumerationSkipped?: string;
 }
 
 /** Result of {@link scanAllAgents}. */
@@ -41,6 +43,8 @@ export async function scanAllAgents(options: ScanAllOptions): Promise<ScanAllRes
           oracle: options.oracle,
           ...(options.chainFilter ? { chainFilter: options.chainFilter } : {}),
           ...(options.enumerateOnchainFrom !== undefined ? { enumerateOnchainFrom: options.enumerateOnchainFrom } : {}),
+          ...(options.enumerationSkipped !== undefined ? { enumerationSkipped: options.enumerationSkipped } : {}),
+          ...(options.blockNumber !== undefined ? { blockNumber: options.blockNumber } : {}),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         }),
       triage: { auditFraction: options.auditFraction, seed: options.seed },

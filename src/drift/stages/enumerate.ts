@@ -72,6 +72,10 @@ export interface EnumerateListingOptions {
   readonly chainFilter?: string;
   /** Also replay the oracle's `RecordAdded`/`RecordRemoved` events from this block. */
   readonly enumerateOnchainFrom?: bigint;
+  /** Why records the listing lacks are not looked for (recorded in the summary), when `enumerateOnchainFrom` is absent. */
+  readonly enumerationSkipped?: string;
+  /** The scan's pinned block: the replay stops there. */
+  readonly blockNumber?: bigint;
   /** Client of the chain that hosts the oracle (for the event replay). */
   readonly chain: AnyClient;
   readonly oracle: Address;
@@ -108,12 +112,17 @@ export async function enumerateListing(options: EnumerateListingOptions): Promis
     seen.add(key);
     candidates.push({ agent, listed: listedData(item) });
   }
-  let onchainEnumeration: TriageSummary["onchainEnumeration"];
+  let onchainEnumeration: TriageSummary["onchainEnumeration"] =
+    options.enumerationSkipped !== undefined ? { fromBlock: null, records: 0, skipped: options.enumerationSkipped } : undefined;
   if (options.enumerateOnchainFrom !== undefined) {
     const fromBlock = options.enumerateOnchainFrom;
     let keys: Awaited<ReturnType<typeof listOracleKeys>> = [];
+    let notListed = 0;
     try {
-      keys = await listOracleKeys(options.chain, options.oracle, { fromBlock });
+      keys = await listOracleKeys(options.chain, options.oracle, {
+        fromBlock,
+        ...(options.blockNumber !== undefined ? { toBlock: options.blockNumber } : {}),
+      });
       onchainEnumeration = { fromBlock: fromBlock.toString(), records: keys.length };
     } catch (error) {
       onchainEnumeration = { fromBlock: fromBlock.toString(), records: 0, error: messageOf(error) };
@@ -136,7 +145,9 @@ export async function enumerateListing(options: EnumerateListingOptions): Promis
         continue;
       }
       candidates.push({ agent, listed: null });
+      notListed++;
     }
+    if (onchainEnumeration?.error === undefined) onchainEnumeration = { ...onchainEnumeration!, notListed };
   }
   options.onProgress?.({ stage: "listing", done: listed, total: listed });
   return { candidates, unscannable, listing: { listed, ...(onchainEnumeration ? { onchainEnumeration } : {}) } };
