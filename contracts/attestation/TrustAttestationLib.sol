@@ -18,8 +18,8 @@ import {AttestationField, ITrustAttestationErrors} from "../interfaces/ITrustAtt
 ///        decimal string or number (no sign, no leading zero, at most 2^256 - 1), `chain` a slug of `a-z 0-9 _ -`
 ///        of 1 to 32 bytes, `registry` a non-empty string without escapes, `owner` `0x` + 40 hex digits or
 ///        `null`, `score` an integer 0-`TrustConstants.MAX_SCORE`, `tier` and `sybilSeverity` one of the names
-///        below, `issuedAt` / `verifiedAt` / `expiry` ISO 8601 `YYYY-MM-DDTHH:MM:SS(.fff)?Z` (UTC, year 1970 to
-///        9999; the milliseconds are dropped).
+///        below, `issuedAt` / `verifiedAt` / `expiry` ISO 8601 `YYYY-MM-DDTHH:MM:SS(.fff)?Z` (UTC, after
+///        1970-01-01T00:00:00Z, year at most 9999; the milliseconds are dropped).
 ///      Anything else reverts with a custom error of `ITrustAttestationErrors` naming the field (`AttestationField`)
 ///      and the byte offset in the signed bytes. Strings are scanned 32 bytes at a time (a word is tested for `"`, `\` and control
 ///      bytes at once).
@@ -289,17 +289,23 @@ library TrustAttestationLib {
                 if eq(q, p) { failAt(0xf424751b, sub(p, start)) }
             }
             // Decimal digits from `p`: value, position after them. No leading zero; reverts on overflow.
-            function digits(p, end, field, start) -> v, q {
+            // (`errorAt` is the offset errors name: the start of the field's value.)
+            function digits(p, end, field, errorAt) -> v, q {
                 q := p
                 for {} 1 { q := add(q, 1) } {
                     let d := sub(at(q, end), 0x30)
                     if gt(d, 9) { break }
-                    if gt(v, div(sub(not(0), d), 10)) { failField(0xa11accad, field, sub(p, start)) }
+                    if gt(v, div(sub(not(0), d), 10)) { failField(0xa11accad, field, errorAt) }
                     v := add(mul(v, 10), d)
                 }
                 if or(eq(q, p), and(eq(byte(0, mload(p)), 0x30), gt(sub(q, p), 1))) {
-                    failField(0xa11accad, field, sub(p, start))
+                    failField(0xa11accad, field, errorAt)
                 }
+            }
+            // Reverts unless the byte at `q` ends a top-level value (`,` or `}`): a number must not go on.
+            function endsValue(q, end, field, errorAt) {
+                let c := at(q, end)
+                if iszero(or(eq(c, 0x2c), eq(c, 0x7d))) { failField(0xa11accad, field, errorAt) }
             }
             // A string without escapes starting at `p` (the opening quote): contents start, length, position after.
             function plainString(p, end, field, start) -> s, len, q {
@@ -355,7 +361,7 @@ library TrustAttestationLib {
                 // Days in the month (February 29 in leap years).
                 let dim := byte(month, 0x001f1c1f1e1f1e1f1f1e1f1e1f00000000000000000000000000000000000000)
                 if eq(month, 2) {
-                    if and(iszero(mod(year, 4)), or(mod(year, 100), iszero(mod(year, 400)))) { dim := 29 }
+                    if and(iszero(mod(year, 4)), or(gt(mod(year, 100), 0), iszero(mod(year, 400)))) { dim := 29 }
                 }
                 if or(
                     or(lt(year, 1970), or(iszero(month), gt(month, 12))),
@@ -369,6 +375,8 @@ library TrustAttestationLib {
                 let doe := add(sub(add(mul(yoe, 365), div(yoe, 4)), div(yoe, 100)), doy)
                 let days := sub(add(mul(era, 146097), doe), 719468)
                 t := add(mul(days, 86400), add(mul(hour, 3600), add(mul(minute, 60), second)))
+                // 0 is "no date" for the oracle: 1970-01-01T00:00:00Z itself is refused.
+                if iszero(t) { failField(0xa11accad, field, sub(p, start)) }
             }
             // Reads the value of field `id` at `p` into `att`; returns the position after it.
             function readField(id, p, end, start, out) -> q {
@@ -378,11 +386,14 @@ library TrustAttestationLib {
                     let v
                     switch at(p, end)
                     case 0x22 {
-                        v, q := digits(add(p, 1), end, 0, start)
+                        v, q := digits(add(p, 1), end, 0, sub(p, start))
                         if iszero(eq(at(q, end), 0x22)) { failField(0xa11accad, 0, sub(p, start)) }
                         q := add(q, 1)
                     }
-                    default { v, q := digits(p, end, 0, start) }
+                    default {
+                        v, q := digits(p, end, 0, sub(p, start))
+                        endsValue(q, end, 0, sub(p, start))
+                    }
                     mstore(out, v)
                 }
                 case 1 {
@@ -435,7 +446,8 @@ library TrustAttestationLib {
                 case 4 {
                     // score: integer 0-MAX_SCORE.
                     let v
-                    v, q := digits(p, end, 4, start)
+                    v, q := digits(p, end, 4, sub(p, start))
+                    endsValue(q, end, 4, sub(p, start))
                     if gt(v, 100) { failField(0xa11accad, 4, sub(p, start)) } // TrustConstants.MAX_SCORE (100)
                     mstore(add(out, 0x80), v)
                 }
