@@ -152,7 +152,7 @@ library TrustAttestationLib {
         }
     }
 
-    // solhint-disable-next-line code-complexity
+    // solhint-disable-next-line code-complexity, function-max-lines
     function _read(bytes memory json, uint256 hints) private pure returns (TrustAttestation memory att) {
         assembly ("memory-safe") {
             // ---- errors (selectors of the library's custom errors) ----
@@ -326,8 +326,8 @@ library TrustAttestationLib {
             }
             // ISO 8601 `"YYYY-MM-DDTHH:MM:SS(.fff)?Z"` at `p` (the opening quote): Unix seconds, position after.
             function isoTime(p, end, field, start) -> t, q {
-                let s, len
-                s, len, q := plainString(p, end, field, start)
+                let s, len, next := plainString(p, end, field, start)
+                q := next
                 let w := mload(s)
                 // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18; `-` `-` `T` `:` `:` at 4, 7, 10, 13, 16.
                 let dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00000000000000000000000000
@@ -373,8 +373,8 @@ library TrustAttestationLib {
                 let yoe := sub(y, mul(era, 400))
                 let doy := add(div(add(mul(153, mod(add(month, 9), 12)), 2), 5), sub(day, 1))
                 let doe := add(sub(add(mul(yoe, 365), div(yoe, 4)), div(yoe, 100)), doy)
-                let days := sub(add(mul(era, 146097), doe), 719468)
-                t := add(mul(days, 86400), add(mul(hour, 3600), add(mul(minute, 60), second)))
+                let dayCount := sub(add(mul(era, 146097), doe), 719468)
+                t := add(mul(dayCount, 86400), add(mul(hour, 3600), add(mul(minute, 60), second)))
                 // 0 is "no date" for the oracle: 1970-01-01T00:00:00Z itself is refused.
                 if iszero(t) { failField(0xa11accad, field, sub(p, start)) }
             }
@@ -383,7 +383,7 @@ library TrustAttestationLib {
                 switch id
                 case 0 {
                     // agentId: "123" or 123.
-                    let v
+                    let v := 0
                     switch at(p, end)
                     case 0x22 {
                         v, q := digits(add(p, 1), end, 0, sub(p, start))
@@ -398,8 +398,8 @@ library TrustAttestationLib {
                 }
                 case 1 {
                     // chain: slug of a-z 0-9 _ -, 1-32 bytes.
-                    let s, len
-                    s, len, q := plainString(p, end, 1, start)
+                    let s, len, next := plainString(p, end, 1, start)
+                    q := next
                     if or(iszero(len), gt(len, 32)) { failField(0xa11accad, 1, sub(p, start)) }
                     for { let i := 0 } lt(i, len) { i := add(i, 1) } {
                         let c := byte(0, mload(add(s, i)))
@@ -411,8 +411,8 @@ library TrustAttestationLib {
                 }
                 case 2 {
                     // registry: non-empty string without escapes, copied.
-                    let s, len
-                    s, len, q := plainString(p, end, 2, start)
+                    let s, len, next := plainString(p, end, 2, start)
+                    q := next
                     if iszero(len) { failField(0xa11accad, 2, sub(p, start)) }
                     let str := mload(0x40)
                     mstore(str, len)
@@ -425,8 +425,8 @@ library TrustAttestationLib {
                     switch isNull(p, end)
                     case 1 { q := add(p, 4) }
                     default {
-                        let s, len
-                        s, len, q := plainString(p, end, 3, start)
+                        let s, len, next := plainString(p, end, 3, start)
+                        q := next
                         if iszero(and(eq(len, 42), or(eq(shr(240, mload(s)), 0x3078), eq(shr(240, mload(s)), 0x3058)))) {
                             failField(0xa11accad, 3, sub(p, start))
                         }
@@ -445,7 +445,7 @@ library TrustAttestationLib {
                 }
                 case 4 {
                     // score: integer 0-MAX_SCORE.
-                    let v
+                    let v := 0
                     v, q := digits(p, end, 4, sub(p, start))
                     endsValue(q, end, 4, sub(p, start))
                     if gt(v, 100) { failField(0xa11accad, 4, sub(p, start)) } // TrustConstants.MAX_SCORE (100)
@@ -453,8 +453,8 @@ library TrustAttestationLib {
                 }
                 case 5 {
                     // tier name.
-                    let s, len
-                    s, len, q := plainString(p, end, 5, start)
+                    let s, len, next := plainString(p, end, 5, start)
+                    q := next
                     let code := 0xff
                     if and(gt(len, 0), lt(len, 12)) {
                         switch rightAligned(s, len)
@@ -471,8 +471,8 @@ library TrustAttestationLib {
                     switch isNull(p, end)
                     case 1 { q := add(p, 4) }
                     default {
-                        let s, len
-                        s, len, q := plainString(p, end, 6, start)
+                        let s, len, next := plainString(p, end, 6, start)
+                        q := next
                         let code := 0xff
                         if and(gt(len, 0), lt(len, 9)) {
                             switch rightAligned(s, len)
@@ -488,8 +488,8 @@ library TrustAttestationLib {
                 }
                 default {
                     // issuedAt (7), verifiedAt (8), expiry (9).
-                    let t
-                    t, q := isoTime(p, end, id, start)
+                    let t, next := isoTime(p, end, id, start)
+                    q := next
                     mstore(add(out, add(0xe0, shl(5, sub(id, 7)))), t)
                 }
             }

@@ -48,6 +48,10 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @dev `y` of a revoked key id (with `x == 0`): not a curve point, so it can never verify.
     bytes32 private constant _REVOKED = bytes32(uint256(1));
 
+    /// @dev The JWS protected header accepted, around the key id: `{"alg":"ES256","kid":"<kid>"}`.
+    bytes private constant _JWS_HEADER_START = "{\"alg\":\"ES256\",\"kid\":\"";
+    bytes private constant _JWS_HEADER_END = "\"}";
+
     /// @dev Length of a 64-byte signature in unpadded base64url.
     uint256 private constant _JWS_SIGNATURE_CHARS = 86;
 
@@ -156,7 +160,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     function submitJwsAttestation(string calldata kid, bytes calldata jws) external returns (TrustRecord memory record) {
         // The only header accepted is the one the service (jose) writes: `{"alg":"ES256","kid":"<kid>"}`. Its
         // base64url form fixes where the first dot is; a 64-byte signature fixes the second (86 characters).
-        bytes memory header = bytes(Base64.encodeURL(abi.encodePacked('{"alg":"ES256","kid":"', kid, '"}')));
+        bytes memory header = bytes(Base64.encodeURL(abi.encodePacked(_JWS_HEADER_START, kid, _JWS_HEADER_END)));
         uint256 headerLength = header.length;
         uint256 length = jws.length;
         if (length < headerLength + _JWS_SIGNATURE_CHARS + 3) revert JwsMalformed();
