@@ -15,8 +15,8 @@ import {AttestationField, ITrustAttestationErrors} from "../interfaces/ITrustAtt
 ///        its brackets, and every string (key or value) is skipped up to its closing quote, honouring
 ///        backslash escapes, so that a key name inside a string or a nested object is never taken for a field;
 ///      - every field read must appear exactly once, in the type and form the service writes it: `agentId` a
-///        decimal string or number (no sign, no leading zero, at most 2^256 - 1), `chain` a slug of `a-z 0-9 _ -`
-///        of 1 to 32 bytes, `registry` a non-empty string without escapes, `owner` `0x` + 40 hex digits or
+///        decimal string or number (no sign, no leading zero, at most 2^256 - 1), `chain` a string of 1 to 32 bytes
+///        without escapes (the oracle looks it up in a table of `a-z 0-9 _ -` slugs), `registry` a non-empty string without escapes, `owner` `0x` + 40 hex digits or
 ///        `null`, `score` an integer 0-`TrustConstants.MAX_SCORE`, `tier` and `sybilSeverity` one of the names
 ///        below, `issuedAt` / `verifiedAt` / `expiry` ISO 8601 `YYYY-MM-DDTHH:MM:SS(.fff)?Z` (UTC, after
 ///        1970-01-01T00:00:00Z, year at most 9999; the milliseconds are dropped).
@@ -397,16 +397,10 @@ library TrustAttestationLib {
                     mstore(out, v)
                 }
                 case 1 {
-                    // chain: slug of a-z 0-9 _ -, 1-32 bytes.
+                    // chain: 1-32 bytes without escapes, left-aligned (the oracle's table holds only valid slugs).
                     let s, len, next := plainString(p, end, 1, start)
                     q := next
                     if or(iszero(len), gt(len, 32)) { failField(0xa11accad, 1, sub(p, start)) }
-                    for { let i := 0 } lt(i, len) { i := add(i, 1) } {
-                        let c := byte(0, mload(add(s, i)))
-                        if iszero(or(or(lt(sub(c, 0x61), 26), lt(sub(c, 0x30), 10)), or(eq(c, 0x5f), eq(c, 0x2d)))) {
-                            failField(0xa11accad, 1, sub(p, start))
-                        }
-                    }
                     mstore(add(out, 0x20), shl(sub(256, shl(3, len)), rightAligned(s, len)))
                 }
                 case 2 {
@@ -430,16 +424,12 @@ library TrustAttestationLib {
                         if iszero(and(eq(len, 42), or(eq(shr(240, mload(s)), 0x3078), eq(shr(240, mload(s)), 0x3058)))) {
                             failField(0xa11accad, 3, sub(p, start))
                         }
-                        let a := 0
-                        for { let i := add(s, 2) } lt(i, add(s, 42)) { i := add(i, 1) } {
-                            let c := byte(0, mload(i))
-                            let d := sub(c, 0x30)
-                            if gt(d, 9) {
-                                d := sub(or(c, 0x20), 0x57) // a-f / A-F -> 10-15
-                                if or(lt(d, 10), gt(d, 15)) { failField(0xa11accad, 3, sub(p, start)) }
-                            }
-                            a := or(shl(4, a), d)
-                        }
+                        // 32 hex digits, then 8 (padded with "0"s to a word).
+                        let hi, okHi := hexWord(mload(add(s, 2)))
+                        let lo, okLo := hexWord(or(and(mload(add(s, 34)), shl(192, not(0))),
+                            0x303030303030303030303030303030303030303030303030))
+                        if iszero(and(okHi, okLo)) { failField(0xa11accad, 3, sub(p, start)) }
+                        let a := or(shl(32, hi), shr(96, lo))
                         mstore(add(out, 0x60), a)
                     }
                 }
@@ -493,22 +483,49 @@ library TrustAttestationLib {
                     mstore(add(out, add(0xe0, shl(5, sub(id, 7)))), t)
                 }
             }
-            // Field id of a top-level key (contents at `s`, `len` bytes), or 10 for a key the kit does not read.
-            function keyId(s, len) -> id {
-                id := 10
-                if and(gt(len, 3), lt(len, 14)) {
-                    switch rightAligned(s, len)
-                    case 0x6167656e744964 { id := 0 } // agentId
-                    case 0x636861696e { id := 1 } // chain
-                    case 0x7265676973747279 { id := 2 } // registry
-                    case 0x6f776e6572 { id := 3 } // owner
-                    case 0x73636f7265 { id := 4 } // score
-                    case 0x74696572 { id := 5 } // tier
-                    case 0x737962696c5365766572697479 { id := 6 } // sybilSeverity
-                    case 0x6973737565644174 { id := 7 } // issuedAt
-                    case 0x76657269666965644174 { id := 8 } // verifiedAt
-                    case 0x657870697279 { id := 9 } // expiry
+            // The key at `p` (its opening quote) when it is one the service writes, compared with its `"name":` text
+            // in one word: field id 0-9, or 10 for `badges` and `sybilSignals` (skipped), and the length of the
+            // text; 11 for any other key. A key matched this way is exactly that name (its closing quote is not
+            // escaped), and a key whose name is a field's always matches, so 11 is never a field.
+            function keyAt(p, end) -> id, len {
+                let w := mload(p)
+                id := 11
+                switch shr(224, w)
+                case 0x22616765 { if eq(shr(176, w), 0x226167656e744964223a) { id := 0 len := 10 } } // "agentId":
+                case 0x22636861 { if eq(shr(192, w), 0x22636861696e223a) { id := 1 len := 8 } } // "chain":
+                case 0x22726567 { if eq(shr(168, w), 0x227265676973747279223a) { id := 2 len := 11 } } // "registry":
+                case 0x226f776e { if eq(shr(192, w), 0x226f776e6572223a) { id := 3 len := 8 } } // "owner":
+                case 0x2273636f { if eq(shr(192, w), 0x2273636f7265223a) { id := 4 len := 8 } } // "score":
+                case 0x22746965 { if eq(shr(200, w), 0x2274696572223a) { id := 5 len := 7 } } // "tier":
+                case 0x22626164 { if eq(shr(184, w), 0x22626164676573223a) { id := 10 len := 9 } } // "badges":
+                case 0x22737962 {
+                    switch shr(128, w)
+                    case 0x22737962696c5365766572697479223a { id := 6 len := 16 } // "sybilSeverity":
+                    default { if eq(shr(136, w), 0x22737962696c5369676e616c73223a) { id := 10 len := 15 } } // "sybilSignals":
                 }
+                case 0x22697373 { if eq(shr(168, w), 0x226973737565644174223a) { id := 7 len := 11 } } // "issuedAt":
+                case 0x22766572 { if eq(shr(152, w), 0x2276657269666965644174223a) { id := 8 len := 13 } } // "verifiedAt":
+                case 0x22657870 { if eq(shr(184, w), 0x22657870697279223a) { id := 9 len := 9 } } // "expiry":
+                // The text must end before the bytes do (a value follows it).
+                if iszero(lt(add(p, len), end)) { id := 11 }
+            }
+            // 32 ASCII hex digits (either case) as 16 bytes in the low half of the result; `ok` is 0 when a byte
+            // is not a hex digit. Word-at-a-time: classify, map to nibbles, then pack nibble pairs.
+            function hexWord(x) -> v, ok {
+                let m80 := 0x8080808080808080808080808080808080808080808080808080808080808080
+                let lower := or(x, 0x2020202020202020202020202020202020202020202020202020202020202020)
+                ok := iszero(and(x, m80))
+                let digit := and(and(add(lower, 0x5050505050505050505050505050505050505050505050505050505050505050),
+                    not(add(lower, 0x4646464646464646464646464646464646464646464646464646464646464646))), m80)
+                let letter := and(and(add(lower, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f),
+                    not(add(lower, 0x1919191919191919191919191919191919191919191919191919191919191919))), m80)
+                ok := and(ok, eq(or(digit, letter), m80))
+                v := add(and(lower, 0x0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f), mul(shr(7, letter), 9))
+                v := and(or(shr(4, v), v), 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff)
+                v := and(or(shr(8, v), v), 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff)
+                v := and(or(shr(16, v), v), 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff)
+                v := and(or(shr(32, v), v), 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff)
+                v := and(or(shr(64, v), v), 0xffffffffffffffffffffffffffffffff)
             }
 
             let start := add(json, 0x20)
@@ -523,21 +540,21 @@ library TrustAttestationLib {
                 if eq(at(p, end), 0x7d) { p := add(p, 1) }
                 if iszero(eq(p, add(start, 2))) {
                     for {} 1 {} {
-                        if iszero(eq(at(p, end), 0x22)) { failAt(0xf424751b, sub(p, start)) }
-                        let ks := add(p, 1)
-                        let ke := stringEnd(ks, start, end)
-                        p := add(ke, 1)
-                        if iszero(eq(at(p, end), 0x3a)) { failAt(0xf424751b, sub(p, start)) }
-                        p := add(p, 1)
-                        // A key written with an escape holds a `\`, which no field name does: it is skipped.
-                        let id := keyId(ks, sub(ke, ks))
+                        if iszero(and(lt(p, end), eq(byte(0, mload(p)), 0x22))) { failAt(0xf424751b, sub(p, start)) }
+                        let id, len := keyAt(p, end)
                         switch id
-                        case 10 { p := skipValue(p, start, end) }
+                        case 11 {
+                            // A key the kit does not read (one written with an escape included): skip its value.
+                            p := add(stringEnd(add(p, 1), start, end), 1)
+                            if iszero(eq(at(p, end), 0x3a)) { failAt(0xf424751b, sub(p, start)) }
+                            p := skipValue(add(p, 1), start, end)
+                        }
+                        case 10 { p := skipValue(add(p, len), start, end) }
                         default {
                             let bit := shl(id, 1)
-                            if and(seen, bit) { failField(0x2ec92177, id, sub(ks, add(start, 1))) }
+                            if and(seen, bit) { failField(0x2ec92177, id, sub(p, start)) }
                             seen := or(seen, bit)
-                            p := readField(id, p, end, start, att)
+                            p := readField(id, add(p, len), end, start, att)
                         }
                         let c := at(p, end)
                         if eq(c, 0x2c) {
@@ -561,12 +578,9 @@ library TrustAttestationLib {
                     if iszero(and(or(eq(before, 0x7b), eq(before, 0x2c)), eq(at(p, end), 0x22))) {
                         failAt(0xbd88a3b6, id)
                     }
-                    let ke := plainEnd(add(p, 1), end)
-                    if iszero(and(eq(at(ke, end), 0x22), eq(keyId(add(p, 1), sub(ke, add(p, 1))), id))) {
-                        failAt(0xbd88a3b6, id)
-                    }
-                    if iszero(eq(at(add(ke, 1), end), 0x3a)) { failAt(0xf424751b, sub(add(ke, 1), start)) }
-                    p := readField(id, add(ke, 2), end, start, att)
+                    let kid, len := keyAt(p, end)
+                    if iszero(eq(kid, id)) { failAt(0xbd88a3b6, id) }
+                    p := readField(id, add(p, len), end, start, att)
                     let c := at(p, end)
                     if iszero(or(eq(c, 0x2c), eq(c, 0x7d))) { failAt(0xf424751b, sub(p, start)) }
                     seen := or(seen, shl(id, 1))

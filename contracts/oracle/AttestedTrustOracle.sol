@@ -61,18 +61,13 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         bytes32 y;
     }
 
-    /// @dev Record counts, in one slot.
-    struct Counts {
-        uint128 held;
-        uint128 notUpstream;
-    }
-
     ITrustOracle private immutable _upstream;
 
     mapping(bytes32 kidHash => SigningKey) private _keys;
     mapping(bytes32 slug => uint256 chainId) private _chainIds;
     mapping(bytes32 key => uint256 record) private _records;
-    Counts private _counts;
+    /// @dev Records held here whose key the upstream did not hold when first attested (for `agentCount`).
+    uint256 private _notUpstreamCount;
 
     /// @notice Deploys the oracle.
     /// @param admin Receives `DEFAULT_ADMIN_ROLE` (signing keys, chain slugs, roles).
@@ -208,7 +203,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
                 _callUpstream(abi.encodeCall(ITrustOracle.agentCount, ()));
             if (ok && size >= 0x20) upstreamCount = count;
         }
-        uint256 notUpstream = _counts.notUpstream;
+        uint256 notUpstream = _notUpstreamCount;
         unchecked {
             // A garbage upstream count cannot make the sum wrap.
             return upstreamCount > type(uint256).max - notUpstream ? type(uint256).max : upstreamCount + notUpstream;
@@ -222,12 +217,6 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         returns (TrustRecord memory record)
     {
         record = _unpack(_records[recordKey(agentId, chainId, registry)]);
-    }
-
-    /// @notice Number of records held by this oracle itself (not counting the upstream's).
-    /// @return The count.
-    function attestedCount() external view returns (uint256) {
-        return _counts.held;
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -290,10 +279,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
             | (uint256(att.issuedAt) << 24);
         _records[recordKey_] = record;
         if (stored == 0) {
-            Counts memory counts = _counts;
-            ++counts.held;
-            if (!_upstreamHolds(att.agentId, chainId, att.registry)) ++counts.notUpstream;
-            _counts = counts;
+            // Only keys the upstream does not hold are counted, so that the common case writes no counter.
+            if (!_upstreamHolds(att.agentId, chainId, att.registry)) ++_notUpstreamCount;
             emit RecordAdded(recordKey_, att.agentId, chainId, att.registry, record);
         } else {
             emit RecordUpdated(recordKey_, record);
