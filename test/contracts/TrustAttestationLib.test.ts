@@ -88,13 +88,14 @@ describe("TrustAttestationLib.parse: what the service signs", () => {
     const { harness } = await loadFixture(deployHarness);
     const max = (2n ** 256n - 1n).toString();
     const signed = v2Signed(NOW, { agentId: max });
-    const reordered = {
+    // Keys first set in another order keep their place when `signed` overwrites their values.
+    const reordered: Record<string, unknown> = {
       extra: { deep: [[{ score: 1 }], "x\"y", -1.5e-3, true, false, null] },
-      expiry: signed.expiry,
+      expiry: "",
       score: 95,
       n: 12,
-      ...signed,
     };
+    Object.assign(reordered, signed);
     const att = await harness.parse(bytesOf(JSON.stringify(reordered)));
     expect(att.agentId).to.equal(2n ** 256n - 1n);
     expect(att.score).to.equal(59n); // `...signed` overwrote score in place: JSON.stringify keeps one key

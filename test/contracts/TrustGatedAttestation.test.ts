@@ -12,6 +12,9 @@ import {
   TrustGatedEscrow__factory,
 } from "../../typechain-types";
 import { BASE_CHAIN_ID, DAY, ERC8004, HOUR, latestTimestamp, makePolicy } from "../support/fixtures";
+import { toAttestationCall } from "../../src/attestation/onchain-call";
+import { generateSigningKey } from "../../src/attestation/sign";
+import { buildTrustCheckResponse } from "../support/attestations";
 import { SYBIL_CODE, TIER_CODE, iso, makeP256Key, signText, tierOf, v2Signed } from "../support/onchain-attestations";
 
 const KID = "rnwy-trust-v2";
@@ -140,6 +143,27 @@ describe("TrustGated with an attestation in the same call", () => {
     await expect(plainGate.connect(agentOwner).actWithAttestation(1n, KID, call.signedJson, call.lowS))
       .to.be.revertedWithCustomError(plainGate, "TrustOracleNotAttested")
       .withArgs(await base.getAddress());
+  });
+});
+
+describe("A /api/trust-check response, as the service signs it, through toAttestationCall", () => {
+  it("passes the gate in the sig form and is stored by submitJwsAttestation in the jws form", async () => {
+    const { gate, attested, agentOwner } = await loadFixture(deployStack);
+    const key = await generateSigningKey("rnwy-trust-v2b");
+    const hex = (b64: string) => `0x${Buffer.from(b64, "base64url").toString("hex")}`;
+    await attested.setSigningKey(key.kid, hex(key.publicJwk.x!), hex(key.publicJwk.y!));
+    const at = (await latestTimestamp()) * 1000;
+    const response = await buildTrustCheckResponse(key, {
+      agent: { agentId: "1", score: 77, sybilSeverity: null },
+      issuedAt: new Date(at - HOUR * 1000),
+      verifiedAt: new Date(at),
+    });
+    const call = toAttestationCall(JSON.parse(JSON.stringify(response)));
+    await expect(gate.connect(agentOwner).actWithAttestation(1n, call.kid, call.signedJson, call.signature)).to.emit(gate, "Acted");
+    expect((await attested.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(77n);
+    const jwsOnly = toAttestationCall({ attestation: { ...response.attestation, sig: undefined } });
+    expect(jwsOnly.form).to.equal("jws");
+    await expect(attested.submitJwsAttestation(jwsOnly.kid, jwsOnly.jws!)).to.not.be.reverted;
   });
 });
 
