@@ -243,6 +243,26 @@ library TrustAttestationLib {
                     q := add(stringEnd(add(p, 1), start, end), 1)
                     leave
                 }
+                if eq(c, 0x5b) {
+                    // Fast path for what the service writes here (`badges`, `sybilSignals`): an array of strings.
+                    // Anything else in the array falls back to the general skip below, from the start.
+                    q := add(p, 1)
+                    if eq(at(q, end), 0x5d) {
+                        q := add(q, 1)
+                        leave
+                    }
+                    for {} eq(at(q, end), 0x22) {} {
+                        q := add(stringEnd(add(q, 1), start, end), 1)
+                        c := at(q, end)
+                        if eq(c, 0x5d) {
+                            q := add(q, 1)
+                            leave
+                        }
+                        if iszero(eq(c, 0x2c)) { break }
+                        q := add(q, 1)
+                    }
+                    c := 0x5b
+                }
                 if or(eq(c, 0x7b), eq(c, 0x5b)) {
                     // Bit stack of open brackets: 1 for `{`, 0 for `[`, above a sentinel 1.
                     let stack := 1
@@ -326,9 +346,16 @@ library TrustAttestationLib {
             }
             // ISO 8601 `"YYYY-MM-DDTHH:MM:SS(.fff)?Z"` at `p` (the opening quote): Unix seconds, position after.
             function isoTime(p, end, field, start) -> t, q {
-                let s, len, next := plainString(p, end, field, start)
-                q := next
+                // Exactly 20 or 24 bytes between quotes, every one of them checked below (so no escape or quote
+                // can hide inside): no scan needed.
+                let s := add(p, 1)
                 let w := mload(s)
+                let len := 20
+                if iszero(eq(byte(19, w), 0x5a)) { len := 24 }
+                q := add(add(s, len), 1)
+                if iszero(and(and(eq(byte(0, mload(p)), 0x22), eq(byte(0, mload(add(s, len))), 0x22)), iszero(gt(q, end)))) {
+                    failField(0xa11accad, field, sub(p, start))
+                }
                 // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18; `-` `-` `T` `:` `:` at 4, 7, 10, 13, 16.
                 let dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00000000000000000000000000
                 let sm := 0x00000000ff0000ff0000ff0000ff0000ff000000000000000000000000000000
@@ -419,9 +446,11 @@ library TrustAttestationLib {
                     switch isNull(p, end)
                     case 1 { q := add(p, 4) }
                     default {
-                        let s, len, next := plainString(p, end, 3, start)
-                        q := next
-                        if iszero(and(eq(len, 42), or(eq(shr(240, mload(s)), 0x3078), eq(shr(240, mload(s)), 0x3058)))) {
+                        // Exactly `"0x` + 40 bytes + `"`, each of the 40 checked by hexWord: no scan needed.
+                        let s := add(p, 1)
+                        q := add(p, 44)
+                        if iszero(and(and(eq(byte(0, mload(p)), 0x22), eq(byte(0, mload(add(s, 42))), 0x22)),
+                            and(iszero(gt(q, end)), or(eq(shr(240, mload(s)), 0x3078), eq(shr(240, mload(s)), 0x3058))))) {
                             failField(0xa11accad, 3, sub(p, start))
                         }
                         // 32 hex digits, then 8 (padded with "0"s to a word).
@@ -533,6 +562,24 @@ library TrustAttestationLib {
             let seen := 0
             switch hints
             case 0 {
+                // The service's keys in the order it writes them, one word each: `"name":` text << 16 | text
+                // length << 8 | field id (10: skipped). The key expected at member `k` is tried first, with one
+                // comparison; any other key goes through `keyAt`.
+                let order := mload(0x40)
+                mstore(0x40, add(order, 0x180))
+                mstore(order, 0x226167656e744964223a0a00) // "agentId":
+                mstore(add(order, 0x20), 0x22636861696e223a0801) // "chain":
+                mstore(add(order, 0x40), 0x227265676973747279223a0b02) // "registry":
+                mstore(add(order, 0x60), 0x226f776e6572223a0803) // "owner":
+                mstore(add(order, 0x80), 0x2273636f7265223a0804) // "score":
+                mstore(add(order, 0xa0), 0x2274696572223a0705) // "tier":
+                mstore(add(order, 0xc0), 0x22626164676573223a090a) // "badges":
+                mstore(add(order, 0xe0), 0x22737962696c5365766572697479223a1006) // "sybilSeverity":
+                mstore(add(order, 0x100), 0x22737962696c5369676e616c73223a0f0a) // "sybilSignals":
+                mstore(add(order, 0x120), 0x226973737565644174223a0b07) // "issuedAt":
+                mstore(add(order, 0x140), 0x2276657269666965644174223a0d08) // "verifiedAt":
+                mstore(add(order, 0x160), 0x22657870697279223a0909) // "expiry":
+                let k := 0
                 // Full scan of the top-level object.
                 let p := start
                 if iszero(eq(at(p, end), 0x7b)) { failAt(0xf424751b, 0) }
@@ -541,7 +588,17 @@ library TrustAttestationLib {
                 if iszero(eq(p, add(start, 2))) {
                     for {} 1 {} {
                         if iszero(and(lt(p, end), eq(byte(0, mload(p)), 0x22))) { failAt(0xf424751b, sub(p, start)) }
-                        let id, len := keyAt(p, end)
+                        let id := 11
+                        let len := 0
+                        if lt(k, 12) {
+                            let e := mload(add(order, shl(5, k)))
+                            len := and(shr(8, e), 0xff)
+                            if and(eq(shr(sub(256, shl(3, len)), mload(p)), shr(16, e)), lt(add(p, len), end)) {
+                                id := and(e, 0xff)
+                            }
+                        }
+                        k := add(k, 1)
+                        if eq(id, 11) { id, len := keyAt(p, end) }
                         switch id
                         case 11 {
                             // A key the kit does not read (one written with an escape included): skip its value.
