@@ -162,7 +162,8 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
     /// @dev The oracle (`IAttestedTrustOracle.submitAttestationFor`) verifies the signature and the signed block, refuses
     ///      an attestation about another agent or agent domain than the gate's, an expired or future-dated one, and
     ///      stores the record when it is newer than the one it holds; its errors reach the caller unchanged. The
-    ///      unchanged policy then runs against what the oracle answers (the fresher of the attested record and its
+    ///      unchanged policy (the same code as `_requireTrustedAgent` after its read) then runs against what the oracle
+    ///      answers, which is what its `getScore` returns at that point (the fresher of the attested record and its
     ///      upstream's), so an attestation can only make the data fresher, never bypass a check: a low score, a high
     ///      sybil severity, an old `issuedAt` or a caller who does not control the agent are refused as usual.
     ///      Reverts with `TrustOracleNotAttested` when the oracle does not implement the submission (empty revert).
@@ -180,17 +181,25 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
         bytes calldata signedJson,
         bytes calldata signature
     ) internal returns (TrustRecord memory record) {
-        address oracle = address(_gate.oracle);
-        // The record returned is not used: it is read back below through the gate's usual bounded read.
+        GateSlot memory gate = _gate;
+        address oracle = address(gate.oracle);
+        // The oracle answers with what its `getScore` now returns (the fresher of the attested record and its
+        // upstream's), which saves the gate a second call; a malformed answer reverts in the ABI decoder.
         try IAttestedTrustOracle(oracle).submitAttestationFor(
             agentId, _agentChainId, _agentRegistry.toString(), kid, signedJson, signature
-        ) {} catch (bytes memory reason) { // solhint-disable-line no-empty-blocks
+        ) returns (TrustRecord memory fresh) {
+            record = fresh;
+        } catch (bytes memory reason) {
             if (reason.length == 0) revert TrustOracleNotAttested(oracle);
             assembly ("memory-safe") {
                 revert(add(reason, 0x20), mload(reason))
             }
         }
-        return _requireTrustedAgent(agentId, account);
+        TrustRefusal refusal = record.score > TrustConstants.MAX_SCORE
+            ? TrustRefusal.OracleMalformedResponse
+            : _evaluateRecord(record, agentId, account, gate);
+        if (refusal == TrustRefusal.None) return record;
+        _revertWith(refusal, agentId, account, record, gate, abi.encode(record));
     }
 
     /// @notice Extension point: checks a policy before it is stored (at deployment and in `setTrustPolicy`).
@@ -262,10 +271,19 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
     {
         (refusal, record, oracleData) = _readRecord(gate.oracle, agentId);
         if (refusal != TrustRefusal.None) return (refusal, record, oracleData);
+        refusal = _evaluateRecord(record, agentId, account, gate);
+    }
+
+    /// @dev The policy against a well-formed record: the record checks, then (when required) the controller check.
+    function _evaluateRecord(TrustRecord memory record, uint256 agentId, address account, GateSlot memory gate)
+        private
+        view
+        returns (TrustRefusal refusal)
+    {
         refusal = TrustPolicyLib.evaluate(
             record, TrustPolicy(gate.minScore, gate.maxSybilSeverity, gate.maxAge, gate.requireController), block.timestamp
         );
-        if (refusal != TrustRefusal.None || !gate.requireController) return (refusal, record, oracleData);
+        if (refusal != TrustRefusal.None || !gate.requireController) return refusal;
         (bool known, bool controls) = _agentControlledBy(agentId, account);
         if (!known) refusal = TrustRefusal.AgentIdentityUnavailable;
         else if (!controls) refusal = TrustRefusal.NotAgentController;

@@ -135,14 +135,16 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
         returns (TrustRecord memory record);
 
     /// @notice `submitAttestation`, refusing an attestation about another agent than `(agentId, chainId,
-    ///         registry)` with `AttestationSubjectMismatch`. What a gate calls.
+    ///         registry)` with `AttestationSubjectMismatch`, and answering what `getScore` now returns for it. What a
+    ///         gate calls (it then needs no second call to read the record).
     /// @param agentId The agent id expected.
     /// @param chainId The chain id expected.
     /// @param registry The registry expected.
     /// @param kid The key id.
     /// @param signedJson The exact signed bytes.
     /// @param signature The signature, 64 bytes `r‖s`.
-    /// @return record The record this oracle holds for the key after the call.
+    /// @return record The fresher of the record held here and the upstream's after the call, as `getScore` returns
+    ///         it.
     function submitAttestationFor(
         uint256 agentId,
         uint256 chainId,

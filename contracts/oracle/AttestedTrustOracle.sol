@@ -149,6 +149,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         ) {
             revert AttestationSubjectMismatch(agentId, chainId, registry, att.agentId, attestedChainId, att.registry);
         }
+        record = _unpack(_freshest(agentId, chainId, registry));
     }
 
     /// @inheritdoc IAttestedTrustOracle
