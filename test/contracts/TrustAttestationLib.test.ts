@@ -185,6 +185,12 @@ describe("TrustAttestationLib.parse: refuses what it cannot read exactly, naming
     ["a raw control byte in a string", base.replace("original_owner", "original\nowner"), "AttestationJsonMalformed", (t) => [t.indexOf("\n")]],
     ["a quote inside a literal", base.replace('"sybilSignals":[]', '"sybilSignals":tr"ue'), "AttestationJsonMalformed", (t) => [t.indexOf('tr"ue') + 2]],
     ["an empty object", "{}", "AttestationFieldMissing", () => [FIELD.AgentId]],
+    [
+      "a legacy v1 block (no owner, attestedAt instead of issuedAt/verifiedAt/expiry)",
+      JSON.stringify({ agentId: 1487, chain: "base", registry: "erc8004", score: 82, tier: "established", badges: [], sybilSeverity: "none", sybilSignals: [], attestedAt: "2026-04-14T03:00:00.000Z" }),
+      "AttestationFieldMissing",
+      () => [FIELD.Owner],
+    ],
     ["250 levels of nesting", base.replace('"badges":["original_owner"]', `"badges":${"[".repeat(250)}${"]".repeat(250)}`), "AttestationJsonTooDeep", (t) => [t.indexOf("[") + 248]],
   ];
   for (const [name, text, error, args] of cases) {
