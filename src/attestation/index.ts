@@ -5,6 +5,7 @@
  */
 export * from "./verify.js";
 export * from "./types.js";
+export { toAttestationCall, type AttestationCall } from "./onchain-call.js";
 export {
   createAttestation,
   exportSigningKey,
