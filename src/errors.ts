@@ -20,7 +20,8 @@ export type TrustgateErrorCode =
   | "GATE_READ_FAILED"
   | "ATTESTATION_INVALID"
   | "CONFIGURATION"
-  | "DEVNET_SETUP_FAILED";
+  | "DEVNET_SETUP_FAILED"
+  | "ORACLE_WRITE_FAILED";
 
 /** Options shared by every {@link TrustgateError}. */
 export interface TrustgateErrorOptions {
@@ -461,5 +462,23 @@ export class DeploymentError extends TrustgateError {
   constructor(reason: string, shortMessage: string, options: TrustgateErrorOptions = {}) {
     super("CONFIGURATION", shortMessage, options);
     this.reason = reason;
+  }
+}
+
+/**
+ * A write to an on-chain oracle (an attestation submitted, a signing key installed) was mined but reverted.
+ * Refusals the simulation can see are thrown before sending, as viem's decoded contract errors.
+ */
+export class OracleWriteError extends TrustgateError {
+  /** The transaction's hash. */
+  readonly hash: string;
+
+  /**
+   * @param hash - The reverted transaction.
+   * @param shortMessage - What was being written.
+   */
+  constructor(hash: string, shortMessage: string) {
+    super("ORACLE_WRITE_FAILED", shortMessage, { metaMessages: [`transaction: ${hash}`] });
+    this.hash = hash;
   }
 }

@@ -90,9 +90,9 @@ export const ABI_OUTPUTS: readonly AbiOutput[] = [
   },
   {
     name: "attestedTrustOracleAbi",
-    contract: "contracts/interfaces/IAttestedTrustOracle.sol:IAttestedTrustOracle",
+    contract: "contracts/oracle/AttestedTrustOracle.sol:AttestedTrustOracle",
     doc:
-      "The attested oracle (`IAttestedTrustOracle`): the Base oracle's read ABI, answered with the fresher of its " +
+      "The attested oracle (`AttestedTrustOracle`, whole ABI so that AccessControl's errors decode too): the Base oracle's read ABI, answered with the fresher of its " +
       "own record and its upstream's, plus `submitAttestation` / `submitAttestationFor` / `submitJwsAttestation` " +
       "(the service's signed trust-check attestations verified on-chain), the admin's signing keys and chain " +
       "slugs, the record and key events, and every error a submission reverts with (the signed-block reader's " +

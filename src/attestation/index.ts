@@ -5,6 +5,7 @@
  */
 export * from "./verify.js";
 export * from "./types.js";
+export { signingKeyArgsOf, signingKeyArgsOfJwks, type SigningKeyArgs } from "./onchain-keys.js";
 export { toAttestationCall, type AttestationCall } from "./onchain-call.js";
 export {
   createAttestation,

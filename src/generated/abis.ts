@@ -569,14 +569,26 @@ export const trustGatedAbi = [
 ] as const;
 
 /**
- * The attested oracle (`IAttestedTrustOracle`): the Base oracle's read ABI, answered with the fresher of its own
- * record and its upstream's, plus `submitAttestation` / `submitAttestationFor` / `submitJwsAttestation` (the service's
- * signed trust-check attestations verified on-chain), the admin's signing keys and chain slugs, the record and key
- * events, and every error a submission reverts with (the signed-block reader's included).
+ * The attested oracle (`AttestedTrustOracle`, whole ABI so that AccessControl's errors decode too): the Base oracle's
+ * read ABI, answered with the fresher of its own record and its upstream's, plus `submitAttestation` /
+ * `submitAttestationFor` / `submitJwsAttestation` (the service's signed trust-check attestations verified on-chain),
+ * the admin's signing keys and chain slugs, the record and key events, and every error a submission reverts with (the
+ * signed-block reader's included).
  *
- * Generated from `contracts/interfaces/IAttestedTrustOracle.sol:IAttestedTrustOracle`.
+ * Generated from `contracts/oracle/AttestedTrustOracle.sol:AttestedTrustOracle`.
  */
 export const attestedTrustOracleAbi = [
+  {
+    type: "constructor",
+    stateMutability: "nonpayable",
+    inputs: [{ name: "admin", type: "address" }, { name: "upstream_", type: "address" }],
+  },
+  { type: "error", name: "AccessControlBadConfirmation", inputs: [] },
+  {
+    type: "error",
+    name: "AccessControlUnauthorizedAccount",
+    inputs: [{ name: "account", type: "address" }, { name: "neededRole", type: "bytes32" }],
+  },
   {
     type: "error",
     name: "AttestationExpired",
@@ -663,6 +675,36 @@ export const attestedTrustOracleAbi = [
   },
   {
     type: "event",
+    name: "RoleAdminChanged",
+    anonymous: false,
+    inputs: [
+      { name: "role", type: "bytes32", indexed: true },
+      { name: "previousAdminRole", type: "bytes32", indexed: true },
+      { name: "newAdminRole", type: "bytes32", indexed: true },
+    ],
+  },
+  {
+    type: "event",
+    name: "RoleGranted",
+    anonymous: false,
+    inputs: [
+      { name: "role", type: "bytes32", indexed: true },
+      { name: "account", type: "address", indexed: true },
+      { name: "sender", type: "address", indexed: true },
+    ],
+  },
+  {
+    type: "event",
+    name: "RoleRevoked",
+    anonymous: false,
+    inputs: [
+      { name: "role", type: "bytes32", indexed: true },
+      { name: "account", type: "address", indexed: true },
+      { name: "sender", type: "address", indexed: true },
+    ],
+  },
+  {
+    type: "event",
     name: "SigningKeyRevoked",
     anonymous: false,
     inputs: [{ name: "kid", type: "string", indexed: false }],
@@ -676,6 +718,27 @@ export const attestedTrustOracleAbi = [
       { name: "x", type: "bytes32", indexed: false },
       { name: "y", type: "bytes32", indexed: false },
     ],
+  },
+  {
+    type: "function",
+    name: "DEFAULT_ADMIN_ROLE",
+    stateMutability: "view",
+    inputs: [],
+    outputs: [{ name: "", type: "bytes32" }],
+  },
+  {
+    type: "function",
+    name: "MAX_CLOCK_SKEW",
+    stateMutability: "view",
+    inputs: [],
+    outputs: [{ name: "", type: "uint256" }],
+  },
+  {
+    type: "function",
+    name: "UPSTREAM_GAS",
+    stateMutability: "view",
+    inputs: [],
+    outputs: [{ name: "", type: "uint256" }],
   },
   {
     type: "function",
@@ -715,6 +778,13 @@ export const attestedTrustOracleAbi = [
   },
   {
     type: "function",
+    name: "getRoleAdmin",
+    stateMutability: "view",
+    inputs: [{ name: "role", type: "bytes32" }],
+    outputs: [{ name: "", type: "bytes32" }],
+  },
+  {
+    type: "function",
     name: "getScore",
     stateMutability: "view",
     inputs: [
@@ -728,6 +798,20 @@ export const attestedTrustOracleAbi = [
       { name: "sybilSeverity", type: "uint8" },
       { name: "updatedAt", type: "uint40" },
     ],
+  },
+  {
+    type: "function",
+    name: "grantRole",
+    stateMutability: "nonpayable",
+    inputs: [{ name: "role", type: "bytes32" }, { name: "account", type: "address" }],
+    outputs: [],
+  },
+  {
+    type: "function",
+    name: "hasRole",
+    stateMutability: "view",
+    inputs: [{ name: "role", type: "bytes32" }, { name: "account", type: "address" }],
+    outputs: [{ name: "", type: "bool" }],
   },
   {
     type: "function",
@@ -761,7 +845,21 @@ export const attestedTrustOracleAbi = [
       { name: "chainId", type: "uint256" },
       { name: "registry", type: "string" },
     ],
-    outputs: [{ name: "", type: "bytes32" }],
+    outputs: [{ name: "key", type: "bytes32" }],
+  },
+  {
+    type: "function",
+    name: "renounceRole",
+    stateMutability: "nonpayable",
+    inputs: [{ name: "role", type: "bytes32" }, { name: "callerConfirmation", type: "address" }],
+    outputs: [],
+  },
+  {
+    type: "function",
+    name: "revokeRole",
+    stateMutability: "nonpayable",
+    inputs: [{ name: "role", type: "bytes32" }, { name: "account", type: "address" }],
+    outputs: [],
   },
   {
     type: "function",
@@ -855,6 +953,13 @@ export const attestedTrustOracleAbi = [
         ],
       },
     ],
+  },
+  {
+    type: "function",
+    name: "supportsInterface",
+    stateMutability: "view",
+    inputs: [{ name: "interfaceId", type: "bytes4" }],
+    outputs: [{ name: "", type: "bool" }],
   },
   { type: "function", name: "upstream", stateMutability: "view", inputs: [], outputs: [{ name: "", type: "address" }] },
 ] as const;

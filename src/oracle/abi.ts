@@ -5,4 +5,4 @@
  *
  * @packageDocumentation
  */
-export { trustOracleAbi, trustOracleReadErrorsAbi, trustScoreOracleAbi } from "../generated/abis.js";
+export { attestedTrustOracleAbi, trustOracleAbi, trustOracleReadErrorsAbi, trustScoreOracleAbi } from "../generated/abis.js";

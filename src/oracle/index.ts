@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-export { trustOracleAbi, trustScoreOracleAbi, trustOracleReadErrorsAbi } from "./abi.js";
+export { attestedTrustOracleAbi, trustOracleAbi, trustScoreOracleAbi, trustOracleReadErrorsAbi } from "./abi.js";
 export { trustGatedAbi } from "./gate-abi.js";
 export { multicall3Abi } from "./multicall3-abi.js";
 export { parseTrustRecordKey, recordKeyOf, type TrustRecordKey, type TrustRecordKeyInput } from "./record-key.js";
@@ -33,3 +33,4 @@ export {
   type ReaderModeDetection,
 } from "./reader-mode.js";
 export { readGatePolicy, type GatePolicy, type ReadGatePolicyOptions } from "./gate.js";
+export { setTrustSigningKeys, submitTrustAttestation, type AttestedOracleClients } from "./attested-oracle.js";

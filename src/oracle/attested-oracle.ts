@@ -1,0 +1,95 @@
+/**
+ * Writing to an `AttestedTrustOracle` with viem: submitting a `/api/trust-check` attestation (pull model: whoever
+ * needs fresh data brings the signed update) and installing the service's signing keys. Each write is simulated
+ * first, so a refusal surfaces as the contract's custom error (decoded by viem, with its values) before any gas is
+ * spent.
+ *
+ * @packageDocumentation
+ */
+import type { Account, Address, Chain, Hash, PublicClient, Transport, WalletClient } from "viem";
+import { toAttestationCall } from "../attestation/onchain-call.js";
+import { OracleWriteError } from "../errors.js";
+import type { SigningKeyArgs } from "../attestation/onchain-keys.js";
+import { attestedTrustOracleAbi } from "../generated/abis.js";
+
+/** A wallet client with an account, and a public client of the same chain (to simulate and wait). */
+export interface AttestedOracleClients {
+  readonly wallet: WalletClient<Transport, Chain | undefined, Account>;
+  readonly public: PublicClient;
+}
+
+/**
+ * Submits a trust-check attestation to an `AttestedTrustOracle`: `submitAttestation(kid, signedJson, signature)`
+ * for a response with a raw `sig`, else `submitJwsAttestation(kid, jws)`.
+ *
+ * @param clients - Wallet (sender) and public client.
+ * @param oracle - The attested oracle's address.
+ * @param response - The `/api/trust-check` response body (or its `attestation`).
+ * @returns The transaction hash, once the transaction is mined with status success.
+ * @throws The contract's custom error (viem's `ContractFunctionExecutionError`, with the error's name and values) when
+ *   the oracle refuses the attestation; `InvalidArgumentError` when the response carries no usable attestation;
+ *   {@link OracleWriteError} when a mined transaction reverted.
+ */
+export async function submitTrustAttestation(clients: AttestedOracleClients, oracle: Address, response: unknown): Promise<Hash> {
+  const call = toAttestationCall(response);
+  const account = clients.wallet.account;
+  const { request } =
+    call.form === "sig"
+      ? await clients.public.simulateContract({
+          address: oracle,
+          abi: attestedTrustOracleAbi,
+          functionName: "submitAttestation",
+          args: [call.kid, call.signedJson, call.signature],
+          account,
+        })
+      : await clients.public.simulateContract({
+          address: oracle,
+          abi: attestedTrustOracleAbi,
+          functionName: "submitJwsAttestation",
+          args: [call.kid, call.jws!],
+          account,
+        });
+  return confirm(clients, await clients.wallet.writeContract(request));
+}
+
+/**
+ * Installs signing keys on an `AttestedTrustOracle` (admin only), skipping keys it already holds with the same
+ * coordinates.
+ *
+ * @param clients - Wallet (the oracle's admin) and public client.
+ * @param oracle - The attested oracle's address.
+ * @param keys - Keys to install (`signingKeyArgsOfJwks` makes them from the service's JWKS).
+ * @returns For each key, `set` with the transaction hash or `unchanged`.
+ * @throws The contract's custom error (e.g. AccessControl's `AccessControlUnauthorizedAccount`, or a revoked kid);
+ *   {@link OracleWriteError} when a mined transaction reverted.
+ */
+export async function setTrustSigningKeys(
+  clients: AttestedOracleClients,
+  oracle: Address,
+  keys: readonly SigningKeyArgs[],
+): Promise<{ readonly kid: string; readonly outcome: "set" | "unchanged"; readonly hash?: Hash }[]> {
+  const results: { kid: string; outcome: "set" | "unchanged"; hash?: Hash }[] = [];
+  for (const key of keys) {
+    const held = await clients.public.readContract({ address: oracle, abi: attestedTrustOracleAbi, functionName: "signingKey", args: [key.kid] });
+    const [x, y] = held as readonly [string, string, ...unknown[]];
+    if (x.toLowerCase() === key.x.toLowerCase() && y.toLowerCase() === key.y.toLowerCase()) {
+      results.push({ kid: key.kid, outcome: "unchanged" });
+      continue;
+    }
+    const { request } = await clients.public.simulateContract({
+      address: oracle,
+      abi: attestedTrustOracleAbi,
+      functionName: "setSigningKey",
+      args: [key.kid, key.x, key.y],
+      account: clients.wallet.account,
+    });
+    results.push({ kid: key.kid, outcome: "set", hash: await confirm(clients, await clients.wallet.writeContract(request)) });
+  }
+  return results;
+}
+
+async function confirm(clients: AttestedOracleClients, hash: Hash): Promise<Hash> {
+  const receipt = await clients.public.waitForTransactionReceipt({ hash });
+  if (receipt.status !== "success") throw new OracleWriteError(hash, "The oracle write was mined but reverted");
+  return hash;
+}
