@@ -33,22 +33,23 @@ export interface AttestedOracleClients {
 export async function submitTrustAttestation(clients: AttestedOracleClients, oracle: Address, response: unknown): Promise<Hash> {
   const call = toAttestationCall(response);
   const account = clients.wallet.account;
-  const { request } =
-    call.form === "sig"
-      ? await clients.public.simulateContract({
-          address: oracle,
-          abi: attestedTrustOracleAbi,
-          functionName: "submitAttestation",
-          args: [call.kid, call.signedJson, call.signature],
-          account,
-        })
-      : await clients.public.simulateContract({
-          address: oracle,
-          abi: attestedTrustOracleAbi,
-          functionName: "submitJwsAttestation",
-          args: [call.kid, call.jws!],
-          account,
-        });
+  if (call.form === "sig") {
+    const { request } = await clients.public.simulateContract({
+      address: oracle,
+      abi: attestedTrustOracleAbi,
+      functionName: "submitAttestation",
+      args: [call.kid, call.signedJson, call.signature],
+      account,
+    });
+    return confirm(clients, await clients.wallet.writeContract(request));
+  }
+  const { request } = await clients.public.simulateContract({
+    address: oracle,
+    abi: attestedTrustOracleAbi,
+    functionName: "submitJwsAttestation",
+    args: [call.kid, call.jws!],
+    account,
+  });
   return confirm(clients, await clients.wallet.writeContract(request));
 }
 
