@@ -18,4 +18,4 @@ export * from "./policy.js";
 export * from "./oracle/index.js";
 export * from "./api/index.js";
 export * from "./attestation/index.js";
-export { installMulticall3, type Eip1193Requester, type InstallMulticall3Options, type InstallMulticall3Result } from "./devnet/multicall3.js";
+export { installMulticall3, type Eip1193Requester, type InstallMulticall3Options, type InstallMulticall3Result } from "./harness/devnet/multicall3.js";

@@ -12,4 +12,4 @@ export {
   importSigningKey,
   signPayload,
   type AttestationSigningKey,
-} from "./sign.js";
+} from "../harness/signing.js";

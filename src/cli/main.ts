@@ -31,7 +31,7 @@ import { checkOutputTargets, writeOutputs } from "./write-outputs.js";
 /** Runs a drift job (the signature of `runDrift` in `src/drift/run.ts`). */
 export type RunDriftFunction = (config: DriftConfig, hooks?: DriftHooks) => Promise<DriftReport>;
 
-/** A started embedded environment (see `startEmbeddedDriftEnvironment` in `src/devnet/embedded-drift.ts`). */
+/** A started embedded environment (see `startEmbeddedDriftEnvironment` in `src/harness/devnet/embedded-drift.ts`). */
 export interface EmbeddedDriftEnvironment extends EmbeddedEndpoints {
   readonly chainId: number;
   /** Stops the local chain and service. */
@@ -45,7 +45,7 @@ export type StartEmbeddedEnvironment = (options?: { readonly now?: Date }) => Pr
 export interface MainDependencies {
   /** Default: `runDrift` from `src/drift/run.ts`, imported when a run starts. */
   readonly runDrift?: RunDriftFunction;
-  /** Default: `startEmbeddedDriftEnvironment` from `src/devnet/embedded-drift.ts`, imported only when needed. */
+  /** Default: `startEmbeddedDriftEnvironment` from `src/harness/devnet/embedded-drift.ts`, imported only when needed. */
   readonly startEmbedded?: StartEmbeddedEnvironment;
   /** Clock, for the default audit seed and the run; default the system clock. */
   readonly now?: () => Date;
@@ -140,6 +140,6 @@ function embeddedNotice(args: DriftRunArgs): string {
 
 /** Imports the embedded environment only when a run needs it: it brings up Hardhat. */
 async function loadStartEmbedded(): Promise<StartEmbeddedEnvironment> {
-  const { startEmbeddedDriftEnvironment } = await import("../devnet/embedded-drift.js");
+  const { startEmbeddedDriftEnvironment } = await import("../harness/devnet/embedded-drift.js");
   return (options) => startEmbeddedDriftEnvironment(options);
 }

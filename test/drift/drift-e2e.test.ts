@@ -8,7 +8,7 @@ import { main } from "../../src/cli/main";
 import { createTrustApiClient } from "../../src/api/client";
 import { createJwksResolver } from "../../src/attestation/jwks";
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
-import { startEmbeddedDriftEnvironment, type EmbeddedDriftEnvironment } from "../../src/devnet/embedded-drift";
+import { startEmbeddedDriftEnvironment, type EmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { DRIFT_STATUSES, type DriftReport } from "../../src/drift/types";
 import { scanAllAgents } from "../../src/drift/scan-all";
 import { startScriptedServer, type ScriptedServer } from "../sdk/helpers/scripted-server";
