@@ -6,8 +6,11 @@
  * - `verifyTrustAttestation` and friends: signed attestations, verified against the issuer's JWKS.
  * - `evaluateTrustPolicy`: the gate's decision in TypeScript.
  * - configuration: chains, addresses, tier and sybil encodings, service defaults.
+ * - `runDrift`: the drift job as a library (its configuration, report and exit-code rule, `exitCodeOf`).
  *
- * The local signing service is exported from `trustgate/service`.
+ * Only the kit is exported here. The stand-ins for the outside world (the local signing service, the local
+ * Base simulation, the fork context, the signing helpers) are the harness: `trustgate/service`,
+ * `trustgate/testing` and `trustgate/harness`.
  *
  * @packageDocumentation
  */
@@ -18,4 +21,8 @@ export * from "./policy.js";
 export * from "./oracle/index.js";
 export * from "./api/index.js";
 export * from "./attestation/index.js";
-export { installMulticall3, type Eip1193Requester, type InstallMulticall3Options, type InstallMulticall3Result } from "./harness/devnet/multicall3.js";
+export { runDrift, type DriftHooks } from "./drift/run.js";
+export type { AgentScope, DriftConfig } from "./drift/config.js";
+export type { ErrorLimit } from "./drift/error-limit.js";
+export { DRIFT_EXIT_CODES, exitCodeOf } from "./drift/report.js";
+export type { DriftReport, DriftRow, DriftStatus } from "./drift/types.js";

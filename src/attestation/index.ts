@@ -1,15 +1,8 @@
 /**
- * Attestations of the trust service: their shapes, verification and (for local services and tests) signing.
+ * Attestations of the trust service: their shapes and their verification. (Signing, for the local service and
+ * tests, is part of the harness: `src/harness/signing.ts`.)
  *
  * @packageDocumentation
  */
 export * from "./verify.js";
 export * from "./types.js";
-export {
-  createAttestation,
-  exportSigningKey,
-  generateSigningKey,
-  importSigningKey,
-  signPayload,
-  type AttestationSigningKey,
-} from "../harness/signing.js";

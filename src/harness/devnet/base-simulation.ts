@@ -4,7 +4,7 @@
  * its roles), Multicall3 and an ERC-8004-shaped identity registry. Optionally served on loopback HTTP, so that
  * code under test reaches it through a plain RPC URL, as it reaches Base.
  *
- * Needs the `hardhat` package (a development dependency of the kit); the contracts' code is embedded, so no
+ * Needs the `hardhat` package (an optional peer dependency of the kit); the contracts' code is embedded, so no
  * compiler and no `artifacts/` are needed.
  *
  * @example
@@ -21,6 +21,7 @@ import type { Address } from "viem";
 import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS } from "../../config/addresses.js";
 import { DevnetError } from "../../errors.js";
 import { parseAddress } from "../../oracle/inputs.js";
+import type { HardhatConfigSource } from "./hardhat-network.js";
 import { placeIdentityRegistry } from "./identity-registry.js";
 import { startLocalChain, type LocalChain } from "./local-chain.js";
 import { installMulticall3 } from "./multicall3.js";
@@ -44,6 +45,8 @@ export interface BaseSimulationOptions {
   readonly publisher?: string | undefined;
   /** Keep Solidity stack traces (slower; needs the kit's `artifacts/`); default false. */
   readonly stackTraces?: boolean | undefined;
+  /** Where the Hardhat network configuration comes from (see `startLocalChain`); default `auto`. */
+  readonly hardhatConfig?: HardhatConfigSource | undefined;
 }
 
 /** A running local Base simulation. */
@@ -115,6 +118,7 @@ export async function startBaseSimulation(options: BaseSimulationOptions = {}): 
     chainId: BASE_SIMULATION_CHAIN_ID,
     http: options.http ?? false,
     stackTraces: options.stackTraces ?? false,
+    hardhatConfig: options.hardhatConfig ?? "auto",
   });
   try {
     const { provider } = chain;

@@ -32,6 +32,7 @@ import {
   type TrustServiceOptions,
 } from "../service/index.js";
 import { startBaseSimulation, type BaseSimulation } from "./base-simulation.js";
+import type { HardhatConfigSource } from "./hardhat-network.js";
 import { pickDelistedAgents } from "./delisted-agents.js";
 import { latestNightlyRun, snapshotRecords, type SnapshotAgent } from "./nightly-snapshot.js";
 
@@ -103,6 +104,8 @@ export interface EmbeddedDriftOptions {
   readonly service?: Omit<TrustServiceOptions, "population" | "rateLimit"> | undefined;
   /** The oracle's publisher; default the node's first account. */
   readonly publisher?: string | undefined;
+  /** Where the chain's Hardhat network configuration comes from (see `startLocalChain`); default `auto`. */
+  readonly hardhatConfig?: HardhatConfigSource | undefined;
 }
 
 /** What the environment was built to show, for checking a drift report against. Keys are `<chain>:<registry>:<agentId>`. */
@@ -207,7 +210,7 @@ export async function startEmbeddedDriftEnvironment(options: EmbeddedDriftOption
   });
 
   const [simulationResult, serviceResult] = await Promise.allSettled([
-    startBaseSimulation({ http: true, publisher: options.publisher }),
+    startBaseSimulation({ http: true, publisher: options.publisher, hardhatConfig: options.hardhatConfig }),
     startTrustService({ ...options.service, population: snapshot, rateLimit: options.rateLimit ?? false }),
   ]);
   const closeAll = async (): Promise<void> => {

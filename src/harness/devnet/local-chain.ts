@@ -3,14 +3,14 @@
  * kit's local Base simulation), optionally served as a JSON-RPC node on loopback so that code under test
  * reaches it through plain HTTP, exactly as it reaches a remote node.
  *
- * Needs the `hardhat` package (a development dependency of the kit); it is loaded only when a chain starts.
+ * Needs the `hardhat` package (an optional peer dependency of the kit); it is loaded only when a chain starts.
+ * The network's configuration comes from the Hardhat project around the working folder, or from Hardhat's
+ * defaults when there is none (see `hardhat-network.ts`).
  *
  * @packageDocumentation
  */
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { join } from "node:path";
 import type { EIP1193Provider } from "hardhat/types";
+import { importHardhat, resolveHardhatNetwork, type HardhatConfigSource } from "./hardhat-network.js";
 
 /** Options of {@link startLocalChain}. */
 export interface LocalChainOptions {
@@ -23,6 +23,12 @@ export interface LocalChainOptions {
    * call executes several times faster, and the chain's callers see plain revert data, as from a real node.
    */
   readonly stackTraces?: boolean;
+  /**
+   * Where the network configuration comes from: `project` (the Hardhat project's `hardhat.config.ts`),
+   * `standalone` (Hardhat's defaults, no configuration file needed) or `auto` (default: the project when there
+   * is one). See `hardhat-network.ts`.
+   */
+  readonly hardhatConfig?: HardhatConfigSource;
 }
 
 /** A running local chain. */
@@ -41,32 +47,23 @@ export interface LocalChain {
  * Starts a local chain with Hardhat's network configuration (accounts, hardfork, gas limit) and the given
  * chain id.
  *
- * @param options - Chain id, HTTP, stack traces.
+ * @param options - Chain id, HTTP, stack traces, configuration source.
  * @returns The chain.
+ * @throws `ConfigurationError` when Hardhat is not installed (the message names the command that installs it).
  */
 export async function startLocalChain(options: LocalChainOptions = {}): Promise<LocalChain> {
   const chainId = options.chainId ?? 8453;
-  ensureTypeScriptConfigLoader();
-  const { default: hre } = await import("hardhat");
-  const { createProvider } = await import("hardhat/internal/core/providers/construction.js");
-  const hardhatNetwork = { ...hre.config.networks.hardhat, chainId };
-  const config = { ...hre.config, networks: { ...hre.config.networks, hardhat: hardhatNetwork } };
-  const provider = await createProvider(config, "hardhat", options.stackTraces ? hre.artifacts : undefined);
+  const network = await resolveHardhatNetwork({ chainId, source: options.hardhatConfig, stackTraces: options.stackTraces });
+  const { createProvider } = await importHardhat<typeof import("hardhat/internal/core/providers/construction")>(
+    "hardhat/internal/core/providers/construction.js",
+  );
+  const provider = await createProvider(network.config, "hardhat", network.artifacts);
   if (!options.http) return { chainId, provider, rpcUrl: undefined, close: async () => {} };
 
-  const { JsonRpcServer } = await import("hardhat/internal/hardhat-network/jsonrpc/server.js");
+  const { JsonRpcServer } = await importHardhat<typeof import("hardhat/internal/hardhat-network/jsonrpc/server")>(
+    "hardhat/internal/hardhat-network/jsonrpc/server.js",
+  );
   const server = new JsonRpcServer({ hostname: "127.0.0.1", port: 0, provider });
   const { address, port } = await server.listen();
   return { chainId, provider, rpcUrl: `http://${address}:${port}`, close: () => server.close() };
-}
-
-/**
- * Hardhat loads `hardhat.config.ts` with `require`. Its own command line registers a TypeScript hook first;
- * a program importing Hardhat as a library (the built command line, under plain Node) must do it itself.
- */
-function ensureTypeScriptConfigLoader(): void {
-  const requireFromProject = createRequire(join(process.cwd(), "package.json"));
-  if (requireFromProject.extensions[".ts"] || !existsSync(join(process.cwd(), "hardhat.config.ts"))) return;
-  const tsNode = requireFromProject("ts-node") as { register(options: object): unknown };
-  tsNode.register({ transpileOnly: true, compilerOptions: { module: "commonjs", moduleResolution: "node" } });
 }

@@ -4,7 +4,8 @@
  * oracle records, make the oracle revert, impersonate accounts and name agent controllers — on a fork without
  * losing the real records (the oracle override, `contracts/testing/TrustOracleOverride.sol`).
  *
- * Needs the `hardhat` package (a development dependency of the kit). Exported as `trustgate/testing`.
+ * Needs the `hardhat` package (an optional peer dependency of the kit). Exported as `trustgate/testing`; part of
+ * the harness (`src/harness/`), never imported by the kit.
  *
  * @packageDocumentation
  */
