@@ -20,7 +20,7 @@ import { exitCodeOf } from "../drift/report.js";
 import type { DriftHooks } from "../drift/run.js";
 import type { DriftReport } from "../drift/types.js";
 import { InvalidArgumentError } from "../errors.js";
-import { demoNotice, loadDemoEnvironment } from "./demo.js";
+import { demoNotice, loadDemoEnvironment, type DemoLoader } from "./demo.js";
 import { parseDriftArgs } from "./drift-args.js";
 import { resolveDriftConfig, type EmbeddedEndpoints } from "./drift-config.js";
 import { exitCodeForError, formatError } from "./error-exit.js";
@@ -49,6 +49,8 @@ export interface MainDependencies {
   readonly runDrift?: RunDriftFunction;
   /** Default: `startDemoDriftEnvironment` from the package's `trustgate/harness` entry, loaded only for `--demo`. */
   readonly startEmbedded?: StartEmbeddedEnvironment;
+  /** How `--demo` finds Hardhat and the harness when `startEmbedded` is not given (see `demo.ts`). */
+  readonly demoLoader?: DemoLoader;
   /** Clock, for the default audit seed and the run; default the system clock. */
   readonly now?: () => Date;
 }
@@ -108,7 +110,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
   });
   try {
     if (args.embedded.chain || args.embedded.api) {
-      const start = deps.startEmbedded ?? (await loadDemoEnvironment());
+      const start = deps.startEmbedded ?? (await loadDemoEnvironment(deps.demoLoader));
       notice(demoNotice(args));
       embedded = await start(deps.now ? { now: deps.now() } : {});
     }
