@@ -15,6 +15,7 @@
  * @packageDocumentation
  */
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { ConfigurationError, InvalidArgumentError } from "../errors.js";
 import type { DriftRunArgs } from "./drift-args.js";
 import type { StartEmbeddedEnvironment } from "./main.js";
@@ -73,7 +74,7 @@ export function demoNotice(args: DriftRunArgs): string {
 
 /** How {@link loadDemoEnvironment} finds its parts, replaceable in tests. */
 export interface DemoLoader {
-  /** Whether `hardhat` can be loaded; default: resolved from this package's location. */
+  /** Whether `hardhat` can be loaded; default: resolved from the working folder's project or this package. */
   readonly hardhatInstalled?: () => boolean;
   /** Imports the harness entry; default `import("trustgate/harness")`. */
   readonly importHarness?: () => Promise<unknown>;
@@ -104,11 +105,14 @@ function importByName(): Promise<unknown> {
   return import(specifier);
 }
 
+/** Whether `name` resolves from the working folder's project or from this package (where the harness looks too). */
 function canResolve(name: string): boolean {
-  try {
-    createRequire(import.meta.url).resolve(name);
-    return true;
-  } catch {
-    return false;
-  }
+  return [join(process.cwd(), "package.json"), import.meta.url].some((base) => {
+    try {
+      createRequire(base).resolve(name);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }

@@ -18,7 +18,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Artifacts, HardhatConfig, HardhatRuntimeEnvironment, HardhatUserConfig } from "hardhat/types";
 import { ConfigurationError } from "../../errors.js";
 
@@ -75,7 +75,7 @@ export async function resolveHardhatNetwork(options: ResolveHardhatNetworkOption
       throw new ConfigurationError("Solidity stack traces need a Hardhat project's artifacts: use the project configuration source");
     }
     const { resolveConfig } = await importHardhat<typeof import("hardhat/internal/core/config/config-resolution")>(
-      "hardhat/internal/core/config/config-resolution.js",
+      "hardhat/internal/core/config/config-resolution",
     );
     const userConfig: HardhatUserConfig = {
       networks: { hardhat: { chainId: options.chainId, blockGasLimit: STANDALONE_BLOCK_GAS_LIMIT } },
@@ -97,36 +97,37 @@ export async function resolveHardhatNetwork(options: ResolveHardhatNetworkOption
 /**
  * Imports a Hardhat module, turning its absence into a clear error.
  *
- * @param specifier - `hardhat` or one of its files.
+ * Hardhat is looked up from the working folder's project first (the user's project owns its peer dependencies,
+ * and under `npx hardhat test` that is the Hardhat already running), then from this package's location (where
+ * npm puts a peer next to the package; also this repository's own `node_modules`). The first matters when the
+ * kit is linked into a project (a path dependency): its real location is outside the project.
+ *
+ * @param subpath - `hardhat` or one of its files (`hardhat/internal/…js`).
  * @returns The module.
- * @throws {@link ConfigurationError} when Hardhat is not installed.
+ * @throws {@link ConfigurationError} when Hardhat is not installed, naming the command that installs it.
  */
-export async function importHardhat<T>(specifier: string): Promise<T> {
-  try {
-    return (await import(specifier)) as T;
-  } catch (error) {
-    if (isModuleNotFound(error, "hardhat")) {
-      throw new ConfigurationError(`The harness's local chain needs the optional peer dependency hardhat: ${HARDHAT_INSTALL_COMMAND}`, {
-        cause: error,
-      });
-    }
-    throw error;
-  }
+export async function importHardhat<T>(subpath: string): Promise<T> {
+  return (await import(pathToFileURL(resolveHardhatFile(subpath)).href)) as T;
 }
 
-function isModuleNotFound(error: unknown, name: string): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (
-    (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") &&
-    typeof message === "string" &&
-    (message.includes(`'${name}'`) || message.includes(`'${name}/`) || message.includes(`"${name}"`) || message.includes(`/${name}/`))
-  );
+function resolveHardhatFile(subpath: string): string {
+  const bases = [join(process.cwd(), "package.json"), fileURLToPath(import.meta.url)];
+  for (const base of bases) {
+    try {
+      return createRequire(base).resolve(subpath);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== "MODULE_NOT_FOUND") throw error;
+    }
+  }
+  throw new ConfigurationError(`The harness's local chain needs the optional peer dependency hardhat: ${HARDHAT_INSTALL_COMMAND}`, {
+    details: `${subpath} is not found from ${process.cwd()} nor from the trustgate package`,
+  });
 }
 
 /** Whether a Hardhat runtime exists or a Hardhat configuration applies to the working folder. */
 async function insideHardhatProject(): Promise<boolean> {
   if (process.env.HARDHAT_CONFIG) return true;
-  const { HardhatContext } = await importHardhat<typeof import("hardhat/internal/context")>("hardhat/internal/context.js");
+  const { HardhatContext } = await importHardhat<typeof import("hardhat/internal/context")>("hardhat/internal/context");
   if (HardhatContext.isCreated()) return true;
   for (let dir = process.cwd(); ; ) {
     if (CONFIG_FILES.some((file) => existsSync(join(dir, file)))) return true;

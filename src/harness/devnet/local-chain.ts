@@ -55,13 +55,13 @@ export async function startLocalChain(options: LocalChainOptions = {}): Promise<
   const chainId = options.chainId ?? 8453;
   const network = await resolveHardhatNetwork({ chainId, source: options.hardhatConfig, stackTraces: options.stackTraces });
   const { createProvider } = await importHardhat<typeof import("hardhat/internal/core/providers/construction")>(
-    "hardhat/internal/core/providers/construction.js",
+    "hardhat/internal/core/providers/construction",
   );
   const provider = await createProvider(network.config, "hardhat", network.artifacts);
   if (!options.http) return { chainId, provider, rpcUrl: undefined, close: async () => {} };
 
   const { JsonRpcServer } = await importHardhat<typeof import("hardhat/internal/hardhat-network/jsonrpc/server")>(
-    "hardhat/internal/hardhat-network/jsonrpc/server.js",
+    "hardhat/internal/hardhat-network/jsonrpc/server",
   );
   const server = new JsonRpcServer({ hostname: "127.0.0.1", port: 0, provider });
   const { address, port } = await server.listen();
