@@ -14,8 +14,10 @@
  *
  * @packageDocumentation
  */
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { ConfigurationError, InvalidArgumentError } from "../errors.js";
 import type { DriftRunArgs } from "./drift-args.js";
 import type { StartEmbeddedEnvironment } from "./main.js";
@@ -99,10 +101,41 @@ export async function loadDemoEnvironment(loader: DemoLoader = {}): Promise<Star
   return (options) => (start as StartEmbeddedEnvironment)(options);
 }
 
-/** Imports the harness by its package name (a variable specifier: the kit's sources never name the harness's files). */
-function importByName(): Promise<unknown> {
+/**
+ * Imports the harness by its package name (a variable specifier: the kit's sources never name the harness's
+ * files). Node finds `trustgate/harness` in the `node_modules` the package is installed in, or (running this
+ * repository's sources) by the package's reference to itself. A package linked into a project (a path
+ * dependency) is neither: its real location is outside the project's `node_modules`, and `dist/` has a
+ * `package.json` of its own, which hides the package's name. Then the entry is taken from the package's own
+ * `exports` map, the way Node would have.
+ */
+async function importByName(): Promise<unknown> {
   const specifier: string = HARNESS_ENTRY;
-  return import(specifier);
+  try {
+    return await import(specifier);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw error;
+    const entry = entryFromOwnExports(specifier);
+    if (entry === undefined) throw error;
+    return import(pathToFileURL(entry).href);
+  }
+}
+
+/** The file a subpath of this package names in its `exports` map (`import` condition), found from this module up. */
+function entryFromOwnExports(specifier: string): string | undefined {
+  const [name, ...rest] = specifier.split("/");
+  const subpath = `./${rest.join("/")}`;
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest)) {
+      const pkg = JSON.parse(readFileSync(manifest, "utf8")) as { name?: string; exports?: Record<string, unknown> };
+      const target = pkg.name === name ? pkg.exports?.[subpath] : undefined;
+      const file = typeof target === "string" ? target : (target as { import?: unknown } | undefined)?.import;
+      if (typeof file === "string") return join(dir, file);
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
 }
 
 /** Whether `name` resolves from the working folder's project or from this package (where the harness looks too). */
