@@ -4,6 +4,7 @@ pragma solidity ^0.8.24;
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
 import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
 import {ShortString, ShortStrings} from "@openzeppelin/contracts/utils/ShortStrings.sol";
+import {IAttestedTrustOracle} from "./interfaces/IAttestedTrustOracle.sol";
 import {IERC8004IdentityRegistry} from "./interfaces/IERC8004IdentityRegistry.sol";
 import {ITrustGated} from "./interfaces/ITrustGated.sol";
 import {ITrustOracle} from "./interfaces/ITrustOracle.sol";
@@ -73,6 +74,24 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
         _;
     }
 
+    /// @notice Submits the service's signed attestation of `agentId` to the gate's oracle, which must be an
+    ///         `AttestedTrustOracle`, then reverts unless `agentId` passes the gate's policy, with the caller as the
+    ///         account: one transaction, no keeper, even while the nightly oracle is stale.
+    /// @dev See `_requireTrustedAgentWithAttestation`.
+    /// @param agentId The agent's id in the gate's registry.
+    /// @param kid The attestation's key id (`attestation.kid`).
+    /// @param signedJson The exact signed bytes (`JSON.stringify(attestation.signed)`).
+    /// @param signature The signature, 64 bytes `r‖s` (`attestation.sig` decoded from base64).
+    modifier onlyTrustedAgentWithAttestation(
+        uint256 agentId,
+        string calldata kid,
+        bytes calldata signedJson,
+        bytes calldata signature
+    ) {
+        _requireTrustedAgentWithAttestation(agentId, _msgSender(), kid, signedJson, signature);
+        _;
+    }
+
     /// @notice Sets the gate up; emits `TrustOracleChanged` and `TrustPolicyChanged`.
     /// @param config The oracle, identity registry, agent domain and initial policy.
     /// @param initialOwner The account allowed to change the policy and the oracle.
@@ -137,6 +156,50 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
         (refusal, record, oracleData) = _evaluateTrust(agentId, account, gate);
         if (refusal == TrustRefusal.None) return record;
         _revertWith(refusal, agentId, account, record, gate, oracleData);
+    }
+
+    /// @notice Submits an attestation of `agentId` to the gate's oracle, then applies `_requireTrustedAgent`.
+    /// @dev The oracle (`IAttestedTrustOracle.submitAttestationFor`) verifies the signature and the signed block, refuses
+    ///      an attestation about another agent or agent domain than the gate's, an expired or future-dated one, and
+    ///      stores the record when it is newer than the one it holds; its errors reach the caller unchanged. The
+    ///      unchanged policy (the same code as `_requireTrustedAgent` after its read) then runs against what the oracle
+    ///      answers, which is what its `getScore` returns at that point (the fresher of the attested record and its
+    ///      upstream's), so an attestation can only make the data fresher, never bypass a check: a low score, a high
+    ///      sybil severity, an old `issuedAt` or a caller who does not control the agent are refused as usual.
+    ///      Reverts with `TrustOracleNotAttested` when the oracle does not implement the submission (empty revert).
+    ///      Non-virtual on purpose.
+    /// @param agentId The agent's id in the gate's registry.
+    /// @param account The account acting for the agent (the controller check applies to it).
+    /// @param kid The attestation's key id.
+    /// @param signedJson The exact signed bytes.
+    /// @param signature The signature, 64 bytes `r‖s`.
+    /// @return record The record that passed.
+    function _requireTrustedAgentWithAttestation(
+        uint256 agentId,
+        address account,
+        string calldata kid,
+        bytes calldata signedJson,
+        bytes calldata signature
+    ) internal returns (TrustRecord memory record) {
+        GateSlot memory gate = _gate;
+        address oracle = address(gate.oracle);
+        // The oracle answers with what its `getScore` now returns (the fresher of the attested record and its
+        // upstream's), which saves the gate a second call; a malformed answer reverts in the ABI decoder.
+        try IAttestedTrustOracle(oracle).submitAttestationFor(
+            agentId, _agentChainId, _agentRegistry.toString(), kid, signedJson, signature
+        ) returns (TrustRecord memory fresh) {
+            record = fresh;
+        } catch (bytes memory reason) {
+            if (reason.length == 0) revert TrustOracleNotAttested(oracle);
+            assembly ("memory-safe") {
+                revert(add(reason, 0x20), mload(reason))
+            }
+        }
+        TrustRefusal refusal = record.score > TrustConstants.MAX_SCORE
+            ? TrustRefusal.OracleMalformedResponse
+            : _evaluateRecord(record, agentId, account, gate);
+        if (refusal == TrustRefusal.None) return record;
+        _revertWith(refusal, agentId, account, record, gate, abi.encode(record));
     }
 
     /// @notice Extension point: checks a policy before it is stored (at deployment and in `setTrustPolicy`).
@@ -208,10 +271,19 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
     {
         (refusal, record, oracleData) = _readRecord(gate.oracle, agentId);
         if (refusal != TrustRefusal.None) return (refusal, record, oracleData);
+        refusal = _evaluateRecord(record, agentId, account, gate);
+    }
+
+    /// @dev The policy against a well-formed record: the record checks, then (when required) the controller check.
+    function _evaluateRecord(TrustRecord memory record, uint256 agentId, address account, GateSlot memory gate)
+        private
+        view
+        returns (TrustRefusal refusal)
+    {
         refusal = TrustPolicyLib.evaluate(
             record, TrustPolicy(gate.minScore, gate.maxSybilSeverity, gate.maxAge, gate.requireController), block.timestamp
         );
-        if (refusal != TrustRefusal.None || !gate.requireController) return (refusal, record, oracleData);
+        if (refusal != TrustRefusal.None || !gate.requireController) return refusal;
         (bool known, bool controls) = _agentControlledBy(agentId, account);
         if (!known) refusal = TrustRefusal.AgentIdentityUnavailable;
         else if (!controls) refusal = TrustRefusal.NotAgentController;

@@ -2,11 +2,14 @@
  * `npm run bench`: measures and prints the kit's figures side by side — gas of gated calls against the
  * `meetsThreshold`-only baseline, gas per published record, attestation verifications per second, oracle
  * records read per second through Multicall3 against one `eth_call` each, and the client rate limiter under
- * load, and a full `--all` drift scan of a 150,000-agent population (`BENCH_DRIFT_SIZE` changes the size).
+ * load, a full `--all` drift scan of a 150,000-agent population (`BENCH_DRIFT_SIZE` changes the size), and the gas of
+ * the pull path: a gated call that brings the service's signed attestation, verified on-chain by `AttestedTrustOracle`
+ * with and without the P-256 precompile, against reading the Base oracle alone.
  * Figures, not assertions: targets are shown next to the measured values, and the run never fails
  * because a target is missed.
  */
 import { measureAttestationVerification } from "./bench/attestation";
+import { measureAttestedGas, printAttestedGas } from "./bench/attested";
 import { measureFullScan } from "./bench/drift";
 import { measureGateGas, measurePublishGas } from "./bench/gas";
 import { measureRateLimiter } from "./bench/rate-limiter";
@@ -66,6 +69,9 @@ async function main(): Promise<void> {
     `target (batch of ${PUBLISH_TARGETS.batch}): ≤ ${fmt(PUBLISH_TARGETS.new)} per new record → ${fmt(Math.round(perNew))} ${perNew <= PUBLISH_TARGETS.new ? "(met)" : "(MISSED)"}; ` +
       `≤ ${fmt(PUBLISH_TARGETS.updated)} per updated record → ${fmt(Math.round(perUpdated))} ${perUpdated <= PUBLISH_TARGETS.updated ? "(met)" : "(MISSED)"}`,
   );
+
+  console.log("");
+  printAttestedGas(await measureAttestedGas(), table);
 
   const verification = await measureAttestationVerification({ durationMs: 3_000 });
   console.log("\nAttestation verification (v2 trust-check, jws + sig, local JWKS, one process)");

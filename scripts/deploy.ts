@@ -11,9 +11,9 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { http } from "viem";
-import { deploy, loadDeployConfig, networkConfig, type DeployProvider } from "../src/deploy/index.js";
+import { deploy, loadDeployConfig, networkConfig, resolveRpcUrl, RPC_URL_VARIABLE, type DeployProvider } from "../src/deploy/index.js";
 import { startLocalChain } from "../src/harness/devnet/local-chain.js";
-import { DeploymentError, TrustgateError } from "../src/errors.js";
+import { DeploymentError, messageOf, TrustgateError } from "../src/errors.js";
 
 const USAGE = `Usage: npx tsx scripts/deploy.ts --network <name> [options]
 
@@ -22,13 +22,16 @@ Deploys the configured gates (and the reference TrustScoreOracle where the confi
 configuration deploys nothing.
 
 Options:
-  --network <name>          Network of the configuration: hardhat (in-process, throw-away), localhost,
-                            baseSepolia, base
-  --dry-run                 Print what would be deployed, the arguments and the estimated gas; send nothing
+  --network <name>          Network of the configuration: hardhat (in-process, throw-away: nothing is
+                            recorded), localhost, baseSepolia, base
+  --dry-run                 Print what would be deployed, the arguments and the estimated gas; send
+                            nothing (no key needed)
   --confirm-mainnet         Required to deploy to Base (8453) or Ethereum (1) mainnet
-  --rpc-url <url>           RPC endpoint (default: the network's rpcUrlEnv variable, e.g. BASE_RPC_URL, or rpcUrl)
+  --rpc-url <url>           RPC endpoint (default: $${RPC_URL_VARIABLE}, else the network's variable —
+                            LOCALHOST_RPC_URL, BASE_SEPOLIA_RPC_URL, BASE_RPC_URL —, else its rpcUrl)
   --config <file>           Configuration (default deploy/config.json)
-  --deployments-dir <dir>   Where deployments files go (default deployments)
+  --deployments-dir <dir>   Where deployments files go (default deployments; git-ignored: commit a real
+                            network's file deliberately, git add -f deployments/<chainId>.json)
   -h, --help                Show this help
 
 The deployer key is read from DEPLOYER_PRIVATE_KEY (environment, or \`npx hardhat vars set DEPLOYER_PRIVATE_KEY\`);
@@ -68,21 +71,18 @@ async function main(): Promise<number> {
   const config = networkConfig(loadDeployConfig(resolve(values.config)), network);
 
   let provider: DeployProvider;
+  let rpcUrl: string | undefined;
   let close = async (): Promise<void> => {};
-  if (network === "hardhat" && !values["rpc-url"]) {
+  const inProcess = network === "hardhat" && !values["rpc-url"];
+  if (inProcess) {
     const chain = await startLocalChain({ chainId: config.chainId });
     provider = chain.provider;
     close = chain.close;
-    console.log("Network hardhat is in-process: its deployments vanish when this command exits.");
+    console.log("Network hardhat is in-process: its deployments vanish when this command exits, so nothing is recorded.");
   } else {
-    const url = values["rpc-url"] ?? (config.rpcUrlEnv ? process.env[config.rpcUrlEnv] : undefined) ?? config.rpcUrl;
-    if (!url) {
-      throw new DeploymentError(
-        "bad-config",
-        `No RPC URL for network "${network}": set ${config.rpcUrlEnv ?? "rpcUrl in the configuration"} or pass --rpc-url`,
-      );
-    }
-    provider = http(url, { retryCount: 2 })({});
+    const resolved = resolveRpcUrl(network, config, values["rpc-url"], process.env);
+    rpcUrl = resolved.url;
+    provider = http(rpcUrl, { retryCount: 2 })({});
   }
   try {
     await deploy({
@@ -94,6 +94,8 @@ async function main(): Promise<number> {
       confirmMainnet: values["confirm-mainnet"],
       readVar: readHardhatVar,
       log: (line) => console.log(line),
+      recordDeployments: !inProcess,
+      rpcUrl,
     });
   } finally {
     await close();
@@ -106,8 +108,11 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof TrustgateError) console.error(error.message);
-    else console.error(process.env.TRUSTGATE_DEBUG ? error : `Error: ${error instanceof Error ? error.message : String(error)}`);
+    // One line (the reason), unless TRUSTGATE_DEBUG asks for everything.
+    if (process.env.TRUSTGATE_DEBUG) console.error(error);
+    else if (error instanceof TrustgateError) console.error(error.message);
+    else if ((error as { code?: unknown } | null)?.code?.toString().startsWith("ERR_PARSE_ARGS")) console.error(`${messageOf(error)}\n\n${USAGE}`);
+    else console.error(`Error: ${messageOf(error)}`);
     process.exitCode = 2;
   },
 );

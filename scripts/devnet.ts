@@ -31,6 +31,16 @@ Options:
   -h, --help            Show this help`;
 
 
+/**
+ * The drift command printed for the user to copy: with `--rpc`/`--api` the drift job requires `--agents` or
+ * `--all`, so `--all` is part of it; and since the job keeps to the real service's 30 requests a minute unless
+ * told otherwise, `--rate` matches the local service's (none, unless started with `--rate-limit`).
+ * test/devnet/devnet-script.test.ts runs it as printed.
+ */
+function driftCommand(rpcUrl: string, apiUrl: string, rateLimited: boolean): string {
+  return `npx trustgate drift --rpc ${rpcUrl} --api ${apiUrl} --all${rateLimited ? "" : " --rate 60000"}`;
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -88,7 +98,7 @@ async function main(): Promise<void> {
   console.log(`  faults:    ${faults.length ? faults.join(", ") : "none"}`);
   console.log("");
   console.log("In another terminal:");
-  console.log(`  npx trustgate drift --rpc ${env.rpcUrl} --api ${env.apiUrl}`);
+  console.log(`  ${driftCommand(env.rpcUrl, env.apiUrl, values["rate-limit"])}`);
   console.log("Ctrl-C stops.");
 
   stopOnSignal(() => env.close());

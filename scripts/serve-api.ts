@@ -54,7 +54,8 @@ async function main(): Promise<void> {
   if (Number.isNaN(at.getTime())) throw new TrustgateError("INVALID_ARGUMENT", `--at must be an ISO-8601 time, got "${values.at}"`);
   const seed = integerFlag("seed", values.seed, 1, 0, Number.MAX_SAFE_INTEGER);
   const size = integerFlag("size", values.size, 2000, 0, 2_000_000);
-  const population = createPopulation({ seed, size, at });
+  // The service documents' example agents (base 16907, base 1380) too, so that documented examples run against it.
+  const population = createPopulation({ seed, size, at, documentedAgents: true });
   const service = await startTrustService({
     port: integerFlag("port", values.port, 8787, 0, 65_535),
     ...(values.host !== undefined ? { host: values.host } : {}),

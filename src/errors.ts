@@ -447,7 +447,10 @@ export function messageOf(error: unknown): string {
  * Carries the error code `CONFIGURATION`; nothing is sent after it is thrown.
  */
 export class DeploymentError extends TrustgateError {
-  /** Stable reason: `missing-key`, `bad-key`, `mainnet-not-confirmed`, `chain-mismatch`, `bad-config`, `no-code`, `failed`. */
+  /**
+   * Stable reason: `missing-key`, `bad-key`, `mainnet-not-confirmed`, `chain-mismatch`, `bad-config`, `no-code`,
+   * `unreachable`, `untrusted-record`, `failed`.
+   */
   readonly reason: string;
 
   /**

@@ -6,7 +6,8 @@
  * - `verifyTrustAttestation` and friends: signed attestations, verified against the issuer's JWKS.
  * - `evaluateTrustPolicy`: the gate's decision in TypeScript.
  * - configuration: chains, addresses, tier and sybil encodings, service defaults.
- * - `runDrift`: the drift job as a library (its configuration, report and exit-code rule, `exitCodeOf`).
+ * - `AgentRef` (`parseAgentRef`, `formatAgentRef`, `agentKey`) and the input checks every entry point uses.
+ * - `runDrift` / `exitCodeOf`: the drift job as a library (its configuration, report and exit-code rule).
  *
  * Only the kit is exported here. The stand-ins for the outside world (the local signing service, the local
  * Base simulation, the fork context, the signing helpers) are the harness: `trustgate/service`,
@@ -15,14 +16,36 @@
  * @packageDocumentation
  */
 export * from "./errors.js";
-export * from "./agent-key.js";
+export * from "./agent/index.js";
+export * from "./inputs/index.js";
 export * from "./config/index.js";
 export * from "./policy.js";
 export * from "./oracle/index.js";
 export * from "./api/index.js";
 export * from "./attestation/index.js";
-export { runDrift, type DriftHooks } from "./drift/run.js";
-export type { AgentScope, DriftConfig } from "./drift/config.js";
-export type { ErrorLimit } from "./drift/error-limit.js";
-export { DRIFT_EXIT_CODES, exitCodeOf } from "./drift/report.js";
-export type { DriftReport, DriftRow, DriftStatus } from "./drift/types.js";
+// The drift job's public surface, by name (its stages and helpers stay in `src/drift/index.ts`).
+export {
+  DEFAULT_AUDIT_FRACTION,
+  DEFAULT_DECISION_THRESHOLD,
+  DEFAULT_ERROR_LIMIT,
+  DEFAULT_MAX_AGE_SECONDS,
+  DRIFT_EXIT_CODES,
+  DRIFT_STATUSES,
+  exitCodeOf,
+  runDrift,
+  type AgentScope,
+  type AttestedSide,
+  type DecisionFlips,
+  type DecisionPair,
+  type DriftConfig,
+  type DriftHooks,
+  type DriftReport,
+  type DriftRow,
+  type DriftRuntime,
+  type DriftStatus,
+  type EncodingCheck,
+  type ErrorLimit,
+  type OnchainSide,
+  type TriageSummary,
+  type UnverifiedSummary,
+} from "./drift/index.js";

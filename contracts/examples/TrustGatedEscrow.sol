@@ -169,17 +169,30 @@ contract TrustGatedEscrow is TrustGated, ReentrancyGuardTransient {
     ///      agent does not pass.
     /// @param escrowId The escrow to claim.
     function claim(uint256 escrowId) external nonReentrant {
-        Escrow storage escrow = _openEscrow(escrowId);
-        uint64 deadline = escrow.deadline;
-        if (block.timestamp > deadline) revert ClaimDeadlinePassed(escrowId, deadline, block.timestamp);
-        uint256 agentId = escrow.agentId;
-        uint8 score = _requireTrustedAgent(agentId, msg.sender).score;
+        (Escrow storage escrow, uint256 agentId) = _claimableEscrow(escrowId);
+        _payClaim(escrow, escrowId, agentId, _requireTrustedAgent(agentId, msg.sender).score);
+    }
 
-        escrow.status = EscrowStatus.Claimed;
-        uint256 amount = escrow.amount;
-        emit EscrowClaimed(escrowId, agentId, msg.sender, amount, score);
-
-        escrow.token.safeTransfer(msg.sender, amount);
+    /// @notice `claim` with the agent's signed trust attestation submitted in the same transaction, for when the
+    ///         nightly oracle is stale: the gate's oracle (an `AttestedTrustOracle`) verifies and stores it, then
+    ///         the unchanged policy runs against the fresh record.
+    /// @dev Reverts with the oracle's errors for an attestation it refuses (`InvalidAttestationSignature`,
+    ///      `AttestationExpired`, `AttestationSubjectMismatch` for another agent, ...), with
+    ///      `TrustOracleNotAttested` when the gate's oracle takes no attestations, and with the gate's errors when
+    ///      the agent does not pass (`TrustScoreTooLow`, `NotAgentController`, ...).
+    /// @param escrowId The escrow to claim.
+    /// @param kid The attestation's key id (`attestation.kid`).
+    /// @param signedJson The exact signed bytes (`JSON.stringify(attestation.signed)`).
+    /// @param signature The signature, 64 bytes `r‖s` (`attestation.sig` decoded from base64).
+    function claimWithAttestation(
+        uint256 escrowId,
+        string calldata kid,
+        bytes calldata signedJson,
+        bytes calldata signature
+    ) external nonReentrant {
+        (Escrow storage escrow, uint256 agentId) = _claimableEscrow(escrowId);
+        uint8 score = _requireTrustedAgentWithAttestation(agentId, msg.sender, kid, signedJson, signature).score;
+        _payClaim(escrow, escrowId, agentId, score);
     }
 
     /// @notice Returns the funds of an unclaimed escrow to its client once the deadline has passed.
@@ -216,6 +229,23 @@ contract TrustGatedEscrow is TrustGated, ReentrancyGuardTransient {
     function _validateTrustPolicy(TrustPolicy memory policy) internal view override {
         super._validateTrustPolicy(policy);
         if (!policy.requireController) revert ControllerCheckRequired();
+    }
+
+    /// @dev The open escrow `escrowId` and its agent, before its deadline.
+    function _claimableEscrow(uint256 escrowId) private view returns (Escrow storage escrow, uint256 agentId) {
+        escrow = _openEscrow(escrowId);
+        uint64 deadline = escrow.deadline;
+        if (block.timestamp > deadline) revert ClaimDeadlinePassed(escrowId, deadline, block.timestamp);
+        agentId = escrow.agentId;
+    }
+
+    /// @dev Settles a claim that passed the gate: effects, event, then the transfer to the caller.
+    function _payClaim(Escrow storage escrow, uint256 escrowId, uint256 agentId, uint8 score) private {
+        escrow.status = EscrowStatus.Claimed;
+        uint256 amount = escrow.amount;
+        emit EscrowClaimed(escrowId, agentId, msg.sender, amount, score);
+
+        escrow.token.safeTransfer(msg.sender, amount);
     }
 
     /// @dev The escrow `escrowId`, which must exist and be open.

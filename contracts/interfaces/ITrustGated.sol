@@ -67,6 +67,11 @@ interface ITrustGated {
     /// @param account The account that acted for the agent.
     error NotAgentController(uint256 agentId, address account);
 
+    /// @notice A gated call brought an attestation but the gate's oracle does not take attestations (it is not an
+    ///         `AttestedTrustOracle`: the submission reverted without data).
+    /// @param oracle The gate's oracle.
+    error TrustOracleNotAttested(address oracle);
+
     /// @notice The oracle address given to the gate has no code.
     /// @param oracle The address refused.
     error InvalidTrustOracle(address oracle);

@@ -30,6 +30,20 @@ contract GatedAction is TrustGated {
         emit Acted(agentId, msg.sender, score);
     }
 
+    /// @notice The action with the agent's signed attestation submitted in the same call, through the
+    ///         `onlyTrustedAgentWithAttestation` modifier (the gate's oracle must be an `AttestedTrustOracle`).
+    /// @param agentId The agent acting.
+    /// @param kid The attestation's key id.
+    /// @param signedJson The exact signed bytes.
+    /// @param signature The signature, `r‖s`.
+    function actWithAttestation(uint256 agentId, string calldata kid, bytes calldata signedJson, bytes calldata signature)
+        external
+        onlyTrustedAgentWithAttestation(agentId, kid, signedJson, signature)
+    {
+        ++actions[agentId];
+        emit Acted(agentId, msg.sender, 0);
+    }
+
     /// @notice The same action through the `onlyTrustedAgent` modifier.
     /// @param agentId The agent acting.
     function actWithModifier(uint256 agentId) external onlyTrustedAgent(agentId) {

@@ -89,6 +89,16 @@ export const ABI_OUTPUTS: readonly AbiOutput[] = [
       "error a gated call or a configuration change reverts with.",
   },
   {
+    name: "attestedTrustOracleAbi",
+    contract: "contracts/interfaces/IAttestedTrustOracle.sol:IAttestedTrustOracle",
+    doc:
+      "The attested oracle (`IAttestedTrustOracle`): the Base oracle's read ABI, answered with the fresher of its " +
+      "own record and its upstream's, plus `submitAttestation` / `submitAttestationFor` / `submitJwsAttestation` " +
+      "(the service's signed trust-check attestations verified on-chain), the admin's signing keys and chain " +
+      "slugs, the record and key events, and every error a submission reverts with (the signed-block reader's " +
+      "included).",
+  },
+  {
     name: "multicall3Abi",
     contract: "contracts/utils/Multicall3.sol:Multicall3",
     doc:

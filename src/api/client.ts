@@ -7,21 +7,13 @@
  */
 import { DEFAULT_REGISTRY } from "../config/service.js";
 import { InvalidArgumentError, InvalidResponseError } from "../errors.js";
-import {
-  agentIdToJson,
-  checkAddress,
-  checkAgentId,
-  checkAgentRef,
-  checkCanonicalId,
-  checkChain,
-  checkIntegerInRange,
-  checkRegistry,
-  checkThreshold,
-  checkWallet,
-  type AgentIdInput,
-  type AgentRefInput,
-  type ChainInput,
-} from "./arguments.js";
+import { addressAsGiven, agentIdToJson, compareEntry, type CompareAgentInput } from "./arguments.js";
+import { parseAgentId, type AgentIdInput } from "../inputs/agent-id.js";
+import { parseWallet } from "../inputs/address.js";
+import { parseChain, type ChainInput } from "../inputs/chain.js";
+import { parseCanonicalId, parseMcpServer } from "../inputs/mcp-server.js";
+import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
+import { parseRegistry } from "../inputs/registry.js";
 import type { HttpRequest, HttpTransport, QueryValue } from "./http.js";
 import { createTrustMcpClient, type TrustMcpClient } from "./mcp.js";
 import { transportFromOptions, type TransportOption, type TrustApiClientOptions } from "./options.js";
@@ -178,7 +170,7 @@ export interface TrustApiClient {
   /** `GET /api/reviewer-analysis`: the reviewers of an agent, most suspicious first. */
   reviewerAnalysis(params: AgentParams): Promise<ReviewerAnalysis>;
   /** `GET /api/compare`: 2–10 agents ranked by score, highest first. */
-  compare(agents: readonly AgentRefInput[], threshold?: number): Promise<CompareResult>;
+  compare(agents: readonly CompareAgentInput[], threshold?: number): Promise<CompareResult>;
   /** `GET /api/reviewer`: a reviewer wallet's behaviour profile. */
   reviewer(params: ReviewerParams): Promise<ReviewerProfile>;
   /** `GET /api/entity?wallet=`: an operator's footprint. */
@@ -235,9 +227,9 @@ export function createTrustApiClient(options: TrustApiClientOptions | TransportO
 
   function agentsQuery(params: AgentsParams): Record<string, QueryValue> {
     return {
-      chain: params.chain === undefined ? undefined : checkChain(params.chain),
-      registry: params.registry === undefined ? undefined : checkRegistry(params.registry),
-      limit: params.limit === undefined ? undefined : checkIntegerInRange(params.limit, "limit", 1, MAX_PAGE_SIZE),
+      chain: params.chain === undefined ? undefined : parseChain(params.chain).slug,
+      registry: params.registry === undefined ? undefined : parseRegistry(params.registry),
+      limit: params.limit === undefined ? undefined : parseIntegerInRange(params.limit, "limit", 1, MAX_PAGE_SIZE),
       cursor: params.cursor === undefined ? undefined : checkCursor(params.cursor),
     };
   }
@@ -252,16 +244,16 @@ export function createTrustApiClient(options: TrustApiClientOptions | TransportO
 
     async trustCheck(params) {
       const query = {
-        id: checkAgentId(params.id),
-        chain: checkChain(params.chain),
-        registry: params.registry === undefined ? undefined : checkRegistry(params.registry),
-        threshold: params.threshold === undefined ? undefined : checkThreshold(params.threshold),
+        id: parseAgentId(params.id, "id").toString(),
+        chain: parseChain(params.chain).slug,
+        registry: params.registry === undefined ? undefined : parseRegistry(params.registry),
+        threshold: params.threshold === undefined ? undefined : parseThreshold(params.threshold),
       };
       return get(trustCheckSchema, "/api/trust-check", query);
     },
 
     async trustCheckByWallet(wallet) {
-      const response = await transport.request({ path: "/api/trust-check", query: { wallet: checkWallet(wallet, "wallet") } });
+      const response = await transport.request({ path: "/api/trust-check", query: { wallet: parseWallet(wallet, "wallet") } });
       const context = { what: "GET /api/trust-check?wallet=", url: response.url };
       if ((response.body as { found?: unknown } | undefined)?.found === false) {
         return parseResponse(walletNotFoundSchema, response.body, context);
@@ -300,12 +292,12 @@ export function createTrustApiClient(options: TrustApiClientOptions | TransportO
         throw new InvalidArgumentError(`sort must be "score" or "recent", got ${JSON.stringify(params.sort)}`);
       }
       return get(explorerSchema, "/api/explorer", {
-        chain: params.chain === undefined ? undefined : checkChain(params.chain),
-        registry: params.registry === undefined ? undefined : checkRegistry(params.registry),
+        chain: params.chain === undefined ? undefined : parseChain(params.chain).slug,
+        registry: params.registry === undefined ? undefined : parseRegistry(params.registry),
         sort: params.sort,
-        limit: params.limit === undefined ? undefined : checkIntegerInRange(params.limit, "limit", 1, MAX_PAGE_SIZE),
+        limit: params.limit === undefined ? undefined : parseIntegerInRange(params.limit, "limit", 1, MAX_PAGE_SIZE),
         q: params.q === undefined || params.q === "" ? undefined : params.q,
-        minScore: params.minScore === undefined ? undefined : checkIntegerInRange(params.minScore, "minScore", 0, 100),
+        minScore: params.minScore === undefined ? undefined : parseIntegerInRange(params.minScore, "minScore", 0, 100),
         tier: params.tier,
       });
     },
@@ -328,67 +320,61 @@ export function createTrustApiClient(options: TrustApiClientOptions | TransportO
           `compare takes ${COMPARE_LIMITS.min} to ${COMPARE_LIMITS.max} agents, got ${Array.isArray(list) ? list.length : String(list)}`,
         );
       }
-      const refs = list.map((ref, i) => checkAgentRef(ref, i));
+      const refs = list.map((ref, i) => compareEntry(ref, i));
       return get(compareSchema, "/api/compare", {
         agents: refs.join(","),
-        threshold: threshold === undefined ? undefined : checkThreshold(threshold),
+        threshold: threshold === undefined ? undefined : parseThreshold(threshold),
       });
     },
 
     async reviewer(params) {
       return get(reviewerSchema, "/api/reviewer", {
-        address: checkWallet(params.address, "address"),
-        chain: checkChain(params.chain),
+        address: parseWallet(params.address, "address"),
+        chain: parseChain(params.chain).slug,
         summary: params.summary ? "true" : undefined,
       });
     },
 
     async entity(wallet) {
-      return get(entitySchema, "/api/entity", { wallet: checkAddress(wallet, "wallet") });
+      return get(entitySchema, "/api/entity", { wallet: addressAsGiven(wallet, "wallet") });
     },
 
     async mcpAttestation(canonicalId) {
-      return get(mcpAttestationSchema, "/api/mcp-attestation", { canonical_id: checkCanonicalId(canonicalId) });
+      return get(mcpAttestationSchema, "/api/mcp-attestation", { canonical_id: parseCanonicalId(canonicalId) });
     },
 
     async mcpServerAttestation(server) {
-      return get(mcpAttestationSchema, "/api/mcp-attestation", { server: checkMcpServer(server) });
+      return get(mcpAttestationSchema, "/api/mcp-attestation", { server: parseMcpServer(server) });
     },
 
     async riskTerms(params) {
       const body = {
-        agent_id: agentIdToJson(checkAgentId(params.agentId, "agentId")),
-        chain: checkChain(params.chain),
-        registry: params.registry === undefined ? DEFAULT_REGISTRY : checkRegistry(params.registry),
+        agent_id: agentIdToJson(parseAgentId(params.agentId, "agentId")),
+        chain: parseChain(params.chain).slug,
+        registry: params.registry === undefined ? DEFAULT_REGISTRY : parseRegistry(params.registry),
       };
       return call(riskTermsSchema, { method: "POST", path: "/api/risk-terms", body });
     },
 
     async addressAge(params) {
       return get(addressAgeSchema, "/api/address-ages", {
-        address: checkWallet(params.address, "address"),
-        chain: params.chain === undefined ? undefined : checkChain(params.chain),
+        address: parseWallet(params.address, "address"),
+        chain: params.chain === undefined ? undefined : parseChain(params.chain).slug,
       });
     },
 
     async walletScore(address) {
-      return get(walletScoreSchema, "/api/wallet-score", { address: checkAddress(address, "address") });
+      return get(walletScoreSchema, "/api/wallet-score", { address: addressAsGiven(address, "address") });
     },
   };
 }
 
 function agentQuery(params: AgentParams): Record<string, QueryValue> {
   return {
-    id: checkAgentId(params.id),
-    chain: checkChain(params.chain),
-    registry: params.registry === undefined ? undefined : checkRegistry(params.registry),
+    id: parseAgentId(params.id, "id").toString(),
+    chain: parseChain(params.chain).slug,
+    registry: params.registry === undefined ? undefined : parseRegistry(params.registry),
   };
-}
-
-function checkMcpServer(server: string): string {
-  const value = typeof server === "string" ? server.trim() : "";
-  if (/^[^/\s]+\/[^/\s]+$/.test(value) || /^https?:\/\/\S+$/.test(value)) return value;
-  throw new InvalidArgumentError(`server must be <owner>/<name> or an http(s) URL, got ${JSON.stringify(server)}`);
 }
 
 function checkCursor(cursor: string): string {

@@ -7,15 +7,11 @@
  * @packageDocumentation
  */
 import { HttpRequestError, InvalidResponseError, McpError } from "../errors.js";
-import {
-  agentIdToJson,
-  checkAgentId,
-  checkChain,
-  checkRegistry,
-  checkWallet,
-  type AgentIdInput,
-  type ChainInput,
-} from "./arguments.js";
+import { agentIdToJson } from "./arguments.js";
+import { parseWallet } from "../inputs/address.js";
+import { parseAgentId, type AgentIdInput } from "../inputs/agent-id.js";
+import { parseChain, type ChainInput } from "../inputs/chain.js";
+import { parseRegistry } from "../inputs/registry.js";
 import { TRUSTGATE_VERSION, type HttpTransport } from "./http.js";
 import { transportFromOptions, type TransportOption, type TrustApiClientOptions } from "./options.js";
 import {
@@ -220,8 +216,8 @@ export function createTrustMcpClient(options: TrustApiClientOptions | TransportO
     },
     callTool,
     async trustCheck(args) {
-      const toolArgs: Record<string, unknown> = { id: agentIdToJson(checkAgentId(args.id)), chain: checkChain(args.chain) };
-      if (args.registry !== undefined) toolArgs.registry = checkRegistry(args.registry);
+      const toolArgs: Record<string, unknown> = { id: agentIdToJson(parseAgentId(args.id, "id")), chain: parseChain(args.chain).slug };
+      if (args.registry !== undefined) toolArgs.registry = parseRegistry(args.registry);
       const output = await callTool("trust_check", toolArgs);
       return parseResponse(trustCheckSchema, output.data, { what: "MCP tools/call trust_check" });
     },
@@ -231,20 +227,20 @@ export function createTrustMcpClient(options: TrustApiClientOptions | TransportO
     },
     async riskTerms(args) {
       const toolArgs: Record<string, unknown> = {
-        agent_id: agentIdToJson(checkAgentId(args.agentId, "agentId")),
-        chain: checkChain(args.chain),
+        agent_id: agentIdToJson(parseAgentId(args.agentId, "agentId")),
+        chain: parseChain(args.chain).slug,
       };
-      if (args.registry !== undefined) toolArgs.registry = checkRegistry(args.registry);
+      if (args.registry !== undefined) toolArgs.registry = parseRegistry(args.registry);
       const output = await callTool("risk_terms", toolArgs);
       return parseResponse(riskTermsSchema, output.data, { what: "MCP tools/call risk_terms" });
     },
     async commerceStats(args) {
       let toolArgs: Record<string, unknown>;
       if ("address" in args) {
-        toolArgs = { address: checkWallet(args.address, "address") };
+        toolArgs = { address: parseWallet(args.address, "address") };
       } else {
-        toolArgs = { id: agentIdToJson(checkAgentId(args.id)), chain: checkChain(args.chain) };
-        if (args.registry !== undefined) toolArgs.registry = checkRegistry(args.registry);
+        toolArgs = { id: agentIdToJson(parseAgentId(args.id, "id")), chain: parseChain(args.chain).slug };
+        if (args.registry !== undefined) toolArgs.registry = parseRegistry(args.registry);
       }
       return (await callTool("commerce_stats", toolArgs)).data;
     },

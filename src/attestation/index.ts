@@ -6,3 +6,4 @@
  */
 export * from "./verify.js";
 export * from "./types.js";
+export { toAttestationCall, type AttestationCall } from "./onchain-call.js";

@@ -17,23 +17,29 @@
  * - `--max-errors` (a count such as `10`, or a percentage of the scanned agents such as `2.5%`) defaults to
  *   1 %: a run in which more agents than that end in `error` or `missing-attestation` exits 4. The default is
  *   always written into the settings, so a program sees the limit that applies.
+ * - `--events-from` defaults to `auto` with `--all`: records the oracle holds but the listing lacks are looked
+ *   for in the oracle's events from its deployment block, when that block can be found and the span is small;
+ *   otherwise (or with `--events-from off`) the summary says, loudly, that they were not looked for and how to.
+ * - `--timeout` applies to each request (RPC, service, JWKS); `ms` is accepted besides the duration forms.
  *
  * @packageDocumentation
  */
 import { parseArgs } from "node:util";
-import { resolveChain } from "../config/chains.js";
+import { parseAgentRefList } from "../agent/agent-ref.js";
 import { createTrustEncoding, type TrustEncoding } from "../config/encodings.js";
 import {
   DEFAULT_AUDIT_FRACTION,
   DEFAULT_DECISION_THRESHOLD,
+  DEFAULT_ERROR_LIMIT,
   DEFAULT_MAX_AGE_SECONDS,
+  parseErrorLimit,
   type AgentScope,
   type DriftConfig,
-} from "../drift/config.js";
-import { DEFAULT_ERROR_LIMIT, parseErrorLimit } from "../drift/error-limit.js";
+} from "../drift/index.js";
 import { InvalidArgumentError, TrustgateError } from "../errors.js";
-import { parseAddress } from "../oracle/inputs.js";
-import { parseAgentList } from "./agent-spec.js";
+import { parseAddress } from "../inputs/address.js";
+import { parseChain } from "../inputs/chain.js";
+import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
 import { checkDemoEndpoints } from "./demo.js";
 import { parseDuration } from "./duration.js";
 import { isCi } from "./io.js";
@@ -70,8 +76,13 @@ export interface DriftOutputOptions {
   readonly json?: string;
   /** `--markdown`: a file path, or `-` for stdout. */
   readonly markdown?: string;
-  /** `--rows`: rows shown in the table (`Infinity` for `all`). */
+  /**
+   * `--rows`: rows shown in the table (`Infinity` for `all`). Decision flips and invalid attestations are
+   * shown whatever this says; the cap applies to the other rows.
+   */
   readonly tableRows: number;
+  /** `--wide`: every column and whole reasons, whatever the terminal's width. */
+  readonly wide: boolean;
   /** `--quiet`: only the summary, no table, progress bar or notices. */
   readonly quiet: boolean;
   /** `CI` is set: nothing decorative (no progress bar). */
@@ -123,9 +134,11 @@ const OPTIONS = {
   concurrency: { type: "string" },
   rate: { type: "string" },
   "max-errors": { type: "string" },
+  timeout: { type: "string" },
   json: { type: "string" },
   markdown: { type: "string" },
   rows: { type: "string" },
+  wide: { type: "boolean" },
   quiet: { type: "boolean", short: "q" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -166,15 +179,16 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
   const gate = values.gate === undefined ? undefined : parseAddress(values.gate, "--gate");
   const threshold =
     values.threshold !== undefined
-      ? parseInteger("--threshold", values.threshold, 0, 100)
+      ? parseThreshold(values.threshold, "--threshold")
       : gate === undefined
         ? DEFAULT_DECISION_THRESHOLD
         : undefined;
   const maxAgeSeconds = values["max-age"] === undefined ? DEFAULT_MAX_AGE_SECONDS : withFlag("--max-age", () => parseDuration(values["max-age"]!));
   const encoding = parseEncoding(values["tier-encoding"], values["sybil-encoding"]);
-  const concurrency = values.concurrency === undefined ? DEFAULT_CONCURRENCY : parseInteger("--concurrency", values.concurrency, 1, 64);
+  const concurrency = values.concurrency === undefined ? DEFAULT_CONCURRENCY : parseIntegerInRange(values.concurrency, "--concurrency", 1, 64);
   const ratePerMinute = values.rate === undefined ? undefined : parsePositive("--rate", values.rate);
   const maxErrors = values["max-errors"] === undefined ? DEFAULT_ERROR_LIMIT : parseErrorLimit(values["max-errors"], "--max-errors");
+  const timeoutMs = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
 
   const settings: DriftSettings = {
     scope,
@@ -186,6 +200,7 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
     ...(threshold !== undefined ? { threshold } : {}),
     ...(gate !== undefined ? { gate } : {}),
     ...(ratePerMinute !== undefined ? { ratePerMinute } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
   const output = parseOutput(values, env);
   checkDemoEndpoints(embedded, values.demo === true);
@@ -202,6 +217,7 @@ type Values = {
   json?: string | undefined;
   markdown?: string | undefined;
   rows?: string | undefined;
+  wide?: boolean | undefined;
   quiet?: boolean | undefined;
 };
 
@@ -212,7 +228,7 @@ function parseScope(values: Values, embedded: { chain: boolean; api: boolean }, 
     if (allOnly.length > 0) {
       throw new InvalidArgumentError(`--${allOnly[0]} applies only to --all, not to an --agents list`);
     }
-    return { kind: "list", agents: parseAgentList(values.agents.join(",")) };
+    return { kind: "list", agents: parseAgentRefList(values.agents.join(","), "--agents") };
   }
   if (!values.all && !(embedded.chain && embedded.api)) {
     throw new InvalidArgumentError(
@@ -221,7 +237,7 @@ function parseScope(values: Values, embedded: { chain: boolean; api: boolean }, 
   }
   let chain: string | undefined;
   if (values.chain !== undefined) {
-    const found = withFlag("--chain", () => resolveChain(values.chain!));
+    const found = withFlag("--chain", () => parseChain(values.chain!));
     if (found.chainId === undefined) {
       throw new InvalidArgumentError(`--chain ${found.slug}: not an EVM chain, the oracle holds no records for it`);
     }
@@ -229,14 +245,8 @@ function parseScope(values: Values, embedded: { chain: boolean; api: boolean }, 
   }
   const auditFraction = values.audit === undefined ? DEFAULT_AUDIT_FRACTION : parseFraction("--audit", values.audit);
   const seed =
-    values.seed === undefined ? Math.floor(now().getTime() / 86_400_000) : parseInteger("--seed", values.seed, 0, Number.MAX_SAFE_INTEGER);
-  const eventsFrom = values["events-from"];
-  const eventsFromBlock =
-    eventsFrom !== undefined
-      ? BigInt(parseInteger("--events-from", eventsFrom, 0, Number.MAX_SAFE_INTEGER))
-      : embedded.chain
-        ? 0n // the embedded oracle's whole history is a few blocks
-        : undefined;
+    values.seed === undefined ? Math.floor(now().getTime() / 86_400_000) : parseIntegerInRange(values.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
+  const eventsFromBlock = parseEventsFrom(values["events-from"]);
   return {
     kind: "all",
     ...(chain !== undefined ? { chain } : {}),
@@ -260,14 +270,47 @@ function parseOutput(values: Values, env: Readonly<Record<string, string | undef
       ? DEFAULT_TABLE_ROWS
       : values.rows.trim().toLowerCase() === "all"
         ? Number.POSITIVE_INFINITY
-        : parseInteger("--rows", values.rows, 0, Number.MAX_SAFE_INTEGER, ' or "all"');
+        : parseIntegerInRange(values.rows, "--rows", 0, Number.MAX_SAFE_INTEGER, ' or "all"');
   return {
     ...(json !== undefined ? { json } : {}),
     ...(markdown !== undefined ? { markdown } : {}),
     tableRows,
+    wide: values.wide === true,
     quiet: values.quiet === true,
     ci: isCi(env),
   };
+}
+
+/**
+ * `--events-from`: `auto` (the default with `--all`: from the oracle's deployment block when it can be found
+ * and the span is small enough, see `src/drift/onchain-enumeration.ts`), `off`, or a block number.
+ */
+function parseEventsFrom(text: string | undefined): bigint | "auto" | undefined {
+  const value = text?.trim().toLowerCase();
+  if (value === undefined || value === "auto") return "auto";
+  if (value === "off" || value === "none") return undefined;
+  if (!/^\d+$/.test(value)) {
+    throw new InvalidArgumentError(`--events-from must be a block number, "auto" or "off", got "${text}"`);
+  }
+  return BigInt(value);
+}
+
+/** Largest `--timeout`: one hour. */
+const MAX_TIMEOUT_MS = 3_600_000;
+
+/**
+ * `--timeout`: a duration (`30s`, `2m`, plain seconds) or milliseconds (`500ms`), from 1 ms to one hour.
+ *
+ * @returns Milliseconds.
+ */
+function parseTimeout(text: string): number {
+  const trimmed = text.trim().toLowerCase();
+  const ms = /^(\d+)ms$/.exec(trimmed);
+  const value = ms ? Number(ms[1]) : withFlag("--timeout", () => parseDuration(trimmed)) * 1000;
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
+    throw new InvalidArgumentError(`--timeout must be from 1ms to 1h, got "${text}"`);
+  }
+  return value;
 }
 
 function parseApiKey(flag: string | undefined, fromEnv: string | undefined): string | undefined {
@@ -299,15 +342,6 @@ function parseUrl(flag: string, text: string, protocols: readonly string[]): str
     throw new InvalidArgumentError(`Invalid ${flag} URL "${text}": expected ${protocols.map((p) => p.slice(0, -1)).join(" or ")}`);
   }
   return text.trim();
-}
-
-function parseInteger(flag: string, text: string, min: number, max: number, extra = ""): number {
-  const value = Number(text.trim());
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
-    throw new InvalidArgumentError(`${flag} must be ${range}${extra}, got "${text}"`);
-  }
-  return value;
 }
 
 function parsePositive(flag: string, text: string): number {

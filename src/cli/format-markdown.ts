@@ -7,8 +7,7 @@
  *
  * @packageDocumentation
  */
-import { sortRows } from "../drift/report.js";
-import { DRIFT_STATUSES, type DriftReport } from "../drift/types.js";
+import { DRIFT_STATUSES, sortRows, type DriftReport } from "../drift/index.js";
 import { formatDuration } from "./duration.js";
 import { formatEncoding, formatFlips, formatUnverified, formatVerdict } from "./format-summary.js";
 import { NONE, agentCell, deltaCell, flipCell, refreshCell } from "./row-cells.js";

@@ -6,9 +6,7 @@
  *
  * @packageDocumentation
  */
-import { describeErrorLimit, UNVERIFIED_STATUSES } from "../drift/error-limit.js";
-import { exitCodeOf } from "../drift/report.js";
-import { DRIFT_STATUSES, type DriftReport } from "../drift/types.js";
+import { DRIFT_STATUSES, UNVERIFIED_STATUSES, describeErrorLimit, exitCodeOf, type DriftReport } from "../drift/index.js";
 import { formatDuration } from "./duration.js";
 
 /**
@@ -135,12 +133,19 @@ export function formatSummary(report: DriftReport): string {
     lines.push(
       `  triage:           ${t.listed} listed, ${t.signedFetches} signed fetches, ${t.fetchesSaved} saved${saved}` +
         `${reasons ? `; fetched for: ${reasons}` : ""}; audit ${formatPercent(t.auditFraction)}` +
-        `; listing contradictions ${t.listingContradictions}`,
+        `; listing contradictions ${t.listingContradictions}${formatEnumeration(t)}`,
     );
   }
   for (const note of report.notes ?? []) lines.push(`  note:             ${note}`);
   lines.push(formatVerdict(report));
   return lines.join("\n");
+}
+
+/** What the replay of the oracle's events found, for the triage line (the loud cases are notes). */
+function formatEnumeration(t: NonNullable<DriftReport["summary"]["triage"]>): string {
+  const e = t.onchainEnumeration;
+  if (!e || e.fromBlock === null || e.error !== undefined) return "";
+  return `; on-chain records not listed ${e.notListed ?? 0} (oracle events from block ${e.fromBlock})`;
 }
 
 function formatDates(report: DriftReport): string {

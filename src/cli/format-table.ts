@@ -1,89 +1,165 @@
 /**
  * The drift report as a table for people: one line per agent, most severe first (decision flips first),
- * columns fitted to their content, long reasons cut, and at most `maxRows` rows.
+ * fitted to the terminal's width, and at most `maxRows` rows besides the ones that are always shown.
+ *
+ * Width: with `width` (the terminal's columns), no line is longer than it. Columns are dropped or shortened
+ * in a fixed order until the row fits with at least {@link MIN_REASON_WIDTH} characters of reason:
+ * {@link NARROWING_STEPS} (the tiers first — they follow from the scores —, then the record's age, then the
+ * sybil severities, then the three score columns merged into one `62→47`, then the agent without its default
+ * registry, then the flip as an arrow); the reason takes what is left and is cut with `…`. As a last resort
+ * (a very narrow terminal) whole lines are cut. Without `width` (`--wide`, or stdout not a terminal) every
+ * column is shown and reasons are whole.
+ *
+ * Rows: decision flips and invalid attestations are always shown, on top (they are what the exit code is
+ * about); `maxRows` caps the rest.
  *
  * @packageDocumentation
  */
+import { DEFAULT_REGISTRY } from "../config/service.js";
 import { sortRows } from "../drift/report.js";
-import type { DriftReport } from "../drift/types.js";
+import type { DriftReport, DriftRow } from "../drift/types.js";
 import { DEFAULT_TABLE_ROWS } from "./drift-args.js";
 import { NONE, ageCell, agentCell, deltaCell, flipCell, truncate } from "./row-cells.js";
 
 /** Options of {@link formatTable}. */
 export interface TableOptions {
-  /** Rows shown at most (default 50; `Infinity` for all); the rest are counted in a last line. */
+  /**
+   * Rows shown at most besides decision flips and invalid attestations, which are always shown (default 50;
+   * `Infinity` for all); the rest are counted in a last line.
+   */
   readonly maxRows?: number;
-  /** Width of the terminal: the reason column is cut to fit it (never below 20 characters). */
+  /** Width of the terminal: no line is longer. Absent: no limit (every column, whole reasons). */
   readonly width?: number;
-  /** Longest reason shown when `width` is not given (default 80). */
+  /** Longest reason shown when `width` is not given (default: no limit). */
   readonly maxReasonWidth?: number;
 }
+
+/** A way to narrow the table, in the order they are applied. */
+export type NarrowingStep = "drop-tiers" | "drop-age" | "drop-sybil" | "merge-scores" | "short-agent" | "short-flip";
+
+/** The fixed order in which columns are dropped or shortened to fit a width. */
+export const NARROWING_STEPS: readonly NarrowingStep[] = [
+  "drop-tiers",
+  "drop-age",
+  "drop-sybil",
+  "merge-scores",
+  "short-agent",
+  "short-flip",
+];
+
+/** Fewest characters of reason the narrowing keeps room for before it cuts whole lines. */
+export const MIN_REASON_WIDTH = 20;
 
 interface Column {
   readonly header: string;
   readonly align: "left" | "right";
+  readonly cell: (row: DriftRow, generatedAt: string) => string;
+  /** The step that removes this column, if any. */
+  readonly droppedBy?: NarrowingStep;
 }
 
-const COLUMNS: readonly Column[] = [
-  { header: "STATUS", align: "left" },
-  { header: "FLIP", align: "left" },
-  { header: "AGENT", align: "left" },
-  { header: "ON-CHAIN", align: "right" },
-  { header: "TIER", align: "left" },
-  { header: "SYBIL", align: "left" },
-  { header: "AGE", align: "left" },
-  { header: "ATTESTED", align: "right" },
-  { header: "TIER", align: "left" },
-  { header: "SYBIL", align: "left" },
-  { header: "Δ", align: "right" },
-  { header: "REASON", align: "left" },
-];
-
 const GAP = "  ";
-const MIN_REASON_WIDTH = 20;
+
+/** The columns after the given narrowing steps, the reason last. */
+function columnsFor(steps: ReadonlySet<NarrowingStep>): Column[] {
+  const agent = (row: DriftRow) =>
+    steps.has("short-agent") && row.registry === DEFAULT_REGISTRY ? `${row.chain}:${row.agentId}` : agentCell(row);
+  const flip = (row: DriftRow) => (steps.has("short-flip") ? flipCell(row).slice(0, 1) : flipCell(row));
+  const all: Column[] = [
+    { header: "STATUS", align: "left", cell: (row) => row.status },
+    { header: "FLIP", align: "left", cell: flip },
+    { header: "AGENT", align: "left", cell: agent },
+    ...(steps.has("merge-scores")
+      ? [{ header: "SCORE", align: "left", cell: scoreCell } as const]
+      : [{ header: "ON-CHAIN", align: "right", cell: (row: DriftRow) => (row.onchain ? String(row.onchain.score) : NONE) } as const]),
+    { header: "TIER", align: "left", cell: (row) => row.onchain?.tier ?? NONE, droppedBy: "drop-tiers" },
+    { header: "SYBIL", align: "left", cell: (row) => row.onchain?.sybilSeverity ?? NONE, droppedBy: "drop-sybil" },
+    { header: "AGE", align: "left", cell: (row, at) => ageCell(row.onchain?.updatedAt, at), droppedBy: "drop-age" },
+    ...(steps.has("merge-scores")
+      ? []
+      : [{ header: "ATTESTED", align: "right", cell: (row: DriftRow) => (row.attested ? String(row.attested.score) : NONE) } as const]),
+    { header: "TIER", align: "left", cell: (row) => row.attested?.tier ?? NONE, droppedBy: "drop-tiers" },
+    { header: "SYBIL", align: "left", cell: (row) => row.attested?.sybilSeverity ?? NONE, droppedBy: "drop-sybil" },
+    ...(steps.has("merge-scores") ? [] : [{ header: "Δ", align: "right", cell: deltaCell } as const]),
+    { header: "REASON", align: "left", cell: (row) => (row.reason ?? "").replace(/\s+/g, " ").trim() },
+  ];
+  return all.filter((column) => column.droppedBy === undefined || !steps.has(column.droppedBy));
+}
+
+/** The merged score column: `62→47`, `62→-`, `-→47`, or `62` when both sides agree. */
+function scoreCell(row: DriftRow): string {
+  const onchain = row.onchain ? String(row.onchain.score) : NONE;
+  const attested = row.attested ? String(row.attested.score) : NONE;
+  return onchain === attested ? onchain : `${onchain}→${attested}`;
+}
+
+/** Rows that are shown whatever `maxRows` says: decision flips and invalid attestations. */
+function alwaysShown(row: DriftRow): boolean {
+  return row.decision.flipped || row.status === "invalid-attestation";
+}
+
+/**
+ * The rows a table shows: every decision flip and invalid attestation, then up to `maxRows` minus their
+ * number of the others, most severe first.
+ *
+ * @param agents - The report's rows, in any order.
+ * @param maxRows - The cap (`Infinity` for all).
+ * @returns The rows shown, in table order, and how many were left out.
+ */
+export function tableRows(agents: readonly DriftRow[], maxRows: number): { shown: DriftRow[]; hidden: number } {
+  const sorted = sortRows(agents);
+  const must = sorted.filter(alwaysShown);
+  const others = sorted.filter((row) => !alwaysShown(row));
+  const shown = [...must, ...others.slice(0, Math.max(0, maxRows - must.length))];
+  return { shown, hidden: sorted.length - shown.length };
+}
 
 /**
  * Formats the rows of a report as a table.
  *
  * @param report - The report (its rows and the time it was made, for record ages).
- * @param options - Row cap and widths.
+ * @param options - Row cap and width.
  * @returns The table as lines joined with `\n` (no trailing newline); `No agents scanned.` for no rows.
  */
 export function formatTable(report: Pick<DriftReport, "agents" | "generatedAt">, options: TableOptions = {}): string {
-  const rows = sortRows(report.agents);
-  if (rows.length === 0) return "No agents scanned.";
-  const maxRows = Math.max(0, options.maxRows ?? DEFAULT_TABLE_ROWS);
-  const shown = rows.slice(0, maxRows);
-  const cells = shown.map((row) => [
-    row.status,
-    flipCell(row),
-    agentCell(row),
-    row.onchain ? String(row.onchain.score) : NONE,
-    row.onchain?.tier ?? NONE,
-    row.onchain?.sybilSeverity ?? NONE,
-    ageCell(row.onchain?.updatedAt, report.generatedAt),
-    row.attested ? String(row.attested.score) : NONE,
-    row.attested?.tier ?? NONE,
-    row.attested?.sybilSeverity ?? NONE,
-    deltaCell(row),
-    (row.reason ?? "").replace(/\s+/g, " ").trim(),
-  ]);
-  const last = COLUMNS.length - 1;
-  const widths = COLUMNS.map((column, i) => Math.max(column.header.length, ...cells.map((line) => line[i]!.length)));
-  const used = widths.slice(0, last).reduce((sum, w) => sum + w + GAP.length, 0);
-  const reasonWidth =
-    options.width !== undefined ? Math.max(MIN_REASON_WIDTH, options.width - used) : (options.maxReasonWidth ?? 80);
+  if (report.agents.length === 0) return "No agents scanned.";
+  const { shown, hidden } = tableRows(report.agents, Math.max(0, options.maxRows ?? DEFAULT_TABLE_ROWS));
+  const width = options.width !== undefined && options.width > 0 ? Math.floor(options.width) : undefined;
 
-  const render = (line: readonly string[]) =>
-    line
+  const layout = (steps: ReadonlySet<NarrowingStep>) => {
+    const columns = columnsFor(steps);
+    const cells = shown.map((row) => columns.map((column) => column.cell(row, report.generatedAt)));
+    const widths = columns.map((column, i) => Math.max(column.header.length, ...cells.map((line) => line[i]!.length)));
+    const fixed = widths.slice(0, -1).reduce((sum, w) => sum + w + GAP.length, 0);
+    return { columns, cells, widths, fixed };
+  };
+  const steps = new Set<NarrowingStep>();
+  let table = layout(steps);
+  if (width !== undefined) {
+    for (const step of NARROWING_STEPS) {
+      if (table.fixed + MIN_REASON_WIDTH <= width) break;
+      steps.add(step);
+      table = layout(steps);
+    }
+  }
+  const { columns, cells, widths, fixed } = table;
+  const last = columns.length - 1;
+  const reasonWidth = width !== undefined ? Math.max(1, width - fixed) : (options.maxReasonWidth ?? Number.POSITIVE_INFINITY);
+
+  const render = (line: readonly string[]) => {
+    const text = line
       .map((cell, i) => {
         if (i === last) return truncate(cell, reasonWidth);
-        return COLUMNS[i]!.align === "right" ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!);
+        return columns[i]!.align === "right" ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!);
       })
       .join(GAP)
       .trimEnd();
-  const lines = [render(COLUMNS.map((c) => c.header)), ...cells.map(render)];
-  const hidden = rows.length - shown.length;
-  if (hidden > 0) lines.push(`… ${hidden} more row${hidden === 1 ? "" : "s"} (see --json)`);
+    return width === undefined ? text : truncate(text, width);
+  };
+  const lines = [render(columns.map((c) => c.header)), ...cells.map(render)];
+  if (hidden > 0) {
+    const more = `… ${hidden} more row${hidden === 1 ? "" : "s"} (see --json)`;
+    lines.push(width === undefined ? more : truncate(more, width));
+  }
   return lines.join("\n");
 }

@@ -48,9 +48,12 @@ Which agents (--agents or --all; required when --rpc or --api is given):
                             listing, 0 to 1 or a percentage (default 0.01)
   --seed <n>                With --all: seed of the audit sample (default: the UTC day number,
                             so runs on the same day draw the same sample)
-  --events-from <block>     With --all: also replay the oracle's RecordAdded/RecordRemoved events
-                            from this block to find on-chain records the listing lacks (reference
-                            oracle; default 0 on the embedded chain, off otherwise)
+  --events-from <block|auto|off>
+                            With --all: also replay the oracle's RecordAdded/RecordRemoved events
+                            from this block to find on-chain records the listing lacks (delisted
+                            agents). Default auto: from the oracle's deployment block when it can be
+                            found and is at most 1,000,000 blocks back; otherwise, and with off, the
+                            summary says loudly that they were not looked for
 
 Decision rule (default: score >= 51):
   --threshold <n>           A gate admits an agent when score >= n (integer 0-100)
@@ -67,15 +70,23 @@ Limits:
   --concurrency <n>         Service requests in flight (1-64, default 8)
   --rate <per-minute>       Client-side request limit (default 30, or 300 with an API key;
                             none against the embedded service)
+  --timeout <duration>      Time-out of each RPC, service and JWKS request: 30s, 2m, 500ms
+                            (default 30s for RPC, 15s per service attempt)
   --max-errors <n|%>        Agents that may end unverified (status error or missing-attestation)
                             before the run fails with exit 4: a count (10) or a percentage of the
                             scanned agents (2.5%); default 1%
 
 Output:
   --json <file|->           Write the JSON report to a file, or to stdout with "-" (stdout then
-                            carries nothing else; the summary goes to stderr)
+                            carries nothing else; the summary goes to stderr). Through npm:
+                            npm start --silent -- --json - | jq .summary
   --markdown <file|->       Write the report as Markdown to a file, or to stdout with "-"
-  --rows <n|all>            Rows shown in the table (default 50; JSON and Markdown hold all rows)
+  --rows <n|all>            Rows shown in the table besides decision flips and invalid
+                            attestations, which are always shown (default 50; JSON and Markdown
+                            hold all rows)
+  --wide                    Every column and whole reasons; otherwise the table fits the
+                            terminal's width (columns dropped or shortened; no limit when stdout
+                            is not a terminal)
   -q, --quiet               Print only the summary: no table, progress bar or notices
   -h, --help                Show this help
 
@@ -99,6 +110,7 @@ Environment:
 Examples:
   trustgate drift --demo
   trustgate drift --rpc https://mainnet.base.org --api https://rnwy.com --all --json report.json
+  trustgate drift --rpc http://127.0.0.1:8545 --api http://127.0.0.1:8787 --all --timeout 10s
   trustgate drift --rpc $BASE_RPC_URL --api https://rnwy.com --agents base:1234,base:77 \\
                   --gate 0x... --json - | jq .summary
 `;

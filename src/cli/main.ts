@@ -15,10 +15,7 @@
  *
  * @packageDocumentation
  */
-import type { DriftConfig } from "../drift/config.js";
-import { exitCodeOf } from "../drift/report.js";
-import type { DriftHooks } from "../drift/run.js";
-import type { DriftReport } from "../drift/types.js";
+import { exitCodeOf, type DriftConfig, type DriftHooks, type DriftReport } from "../drift/index.js";
 import { InvalidArgumentError } from "../errors.js";
 import { demoNotice, loadDemoEnvironment, type DemoLoader } from "./demo.js";
 import { parseDriftArgs } from "./drift-args.js";
@@ -28,9 +25,10 @@ import { DRIFT_HELP, MAIN_HELP } from "./help.js";
 import { isFlagSet, processIo, type CliIo } from "./io.js";
 import { createProgressBar, shouldShowProgress } from "./progress.js";
 import { packageVersion } from "./version.js";
-import { checkOutputTargets, writeOutputs } from "./write-outputs.js";
+import { guardStdout } from "./stdout-guard.js";
+import { checkOutputTargets, stdoutIsTaken, writeOutputs } from "./write-outputs.js";
 
-/** Runs a drift job (the signature of `runDrift` in `src/drift/run.ts`). */
+/** Runs a drift job (the signature of `runDrift` from `src/drift/index.ts`). */
 export type RunDriftFunction = (config: DriftConfig, hooks?: DriftHooks) => Promise<DriftReport>;
 
 /** A started embedded environment (see `startDemoDriftEnvironment` in `src/harness/demo.ts`). */
@@ -45,7 +43,7 @@ export type StartEmbeddedEnvironment = (options?: { readonly now?: Date }) => Pr
 
 /** What {@link main} calls, replaceable in tests. */
 export interface MainDependencies {
-  /** Default: `runDrift` from `src/drift/run.ts`, imported when a run starts. */
+  /** Default: `runDrift` from `src/drift/index.ts`, imported when a run starts. */
   readonly runDrift?: RunDriftFunction;
   /** Default: `startDemoDriftEnvironment` from the package's `trustgate/harness` entry, loaded only for `--demo`. */
   readonly startEmbedded?: StartEmbeddedEnvironment;
@@ -104,6 +102,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
   };
 
   let embedded: EmbeddedDriftEnvironment | undefined;
+  const restoreConsole = guardStdout(cli.stderr, stdoutIsTaken(args.output));
   const progress = createProgressBar({
     stream: cli.stderr,
     enabled: shouldShowProgress({ isTTY: cli.isTTY, ci: args.output.ci, jsonToStdout: args.output.json === "-", quiet: args.output.quiet }),
@@ -115,13 +114,14 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
       embedded = await start(deps.now ? { now: deps.now() } : {});
     }
     const config = resolveDriftConfig(args, embedded);
-    const run = deps.runDrift ?? (await import("../drift/run.js")).runDrift;
+    const run = deps.runDrift ?? (await import("../drift/index.js")).runDrift;
     const report = await run(config, { onProgress: (p) => progress.update(p), ...(deps.now ? { now: deps.now } : {}) });
     progress.finish();
     await writeOutputs(report, { output: args.output, stdout: cli.stdout, stderr: cli.stderr, columns: cli.columns });
     return exitCodeOf(report);
   } finally {
     progress.finish();
+    restoreConsole();
     if (embedded) {
       try {
         await embedded.close();

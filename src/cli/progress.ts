@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { ScanProgress, ScanStage } from "../drift/scan.js";
+import type { ScanProgress, ScanStage } from "../drift/index.js";
 import type { CliStream } from "./io.js";
 
 /** Receives scan progress. */

@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import type { DriftRow } from "../drift/types.js";
+import type { DriftRow } from "../drift/index.js";
 import { formatDuration } from "./duration.js";
 
 /** Placeholder for a value that is not known. */

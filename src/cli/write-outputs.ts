@@ -8,7 +8,7 @@
  */
 import { stat, writeFile as fsWriteFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import type { DriftReport } from "../drift/types.js";
+import type { DriftReport } from "../drift/index.js";
 import { InvalidArgumentError } from "../errors.js";
 import type { DriftOutputOptions } from "./drift-args.js";
 import { formatMarkdown } from "./format-markdown.js";
@@ -21,7 +21,7 @@ export interface WriteOutputsOptions {
   readonly output: DriftOutputOptions;
   readonly stdout: CliStream;
   readonly stderr: CliStream;
-  /** Terminal width of stdout, to fit the table. */
+  /** Terminal width of stdout, to fit the table (ignored with `--wide`; absent when stdout is not a terminal: no limit). */
   readonly columns?: number | undefined;
   /** Writes a file (default `fs.promises.writeFile`, UTF-8). */
   readonly writeFile?: (path: string, text: string) => Promise<void>;
@@ -91,7 +91,8 @@ export async function writeOutputs(report: DriftReport, options: WriteOutputsOpt
 
   const people = stdoutIsTaken(output) ? stderr : stdout;
   if (!output.quiet && !stdoutIsTaken(output)) {
-    stdout.write(`${formatTable(report, { maxRows: output.tableRows, ...(options.columns ? { width: options.columns } : {}) })}\n\n`);
+    const width = output.wide ? undefined : options.columns;
+    stdout.write(`${formatTable(report, { maxRows: output.tableRows, ...(width ? { width } : {}) })}\n\n`);
   }
   people.write(`${formatSummary(report)}\n`);
 }

@@ -36,6 +36,7 @@ import { DeploymentError, messageOf } from "../errors.js";
 import { DEPLOYABLE_CONTRACTS, type NetworkDeployConfig } from "./config.js";
 import {
   deploymentFingerprint,
+  deploymentsFilePath,
   readDeploymentsFile,
   toJsonSafe,
   writeConstructorArgsFile,
@@ -92,7 +93,21 @@ export interface DeployOptions {
   readonly gitCommit?: string | null | undefined;
   /** Receives one line per event; default none. */
   readonly log?: ((line: string) => void) | undefined;
+  /**
+   * Whether the deployments file is read and written (default true). False for a throw-away chain (the
+   * in-process `hardhat` network): its deployments vanish with it, and a file written for it would be trusted
+   * by a later run against another chain with the same id (`localhost` is 31337 too).
+   */
+  readonly recordDeployments?: boolean | undefined;
+  /** The RPC URL the provider talks to, for messages (an unreachable node names it). */
+  readonly rpcUrl?: string | undefined;
 }
+
+/**
+ * Sender of a dry run's estimates when no deployer key is given: the configured owner, else this address. A
+ * dry run never needs the key; the addresses it predicts then depend on the real deployer's nonce.
+ */
+export const DRY_RUN_PLACEHOLDER_SENDER: Address = "0x000000000000000000000000000000000000dEaD";
 
 /** What happened (or would happen) to one contract. */
 export interface DeployAction {
@@ -194,6 +209,59 @@ export function currentGitCommit(cwd = process.cwd()): string | null {
   }
 }
 
+/**
+ * Whether a recorded deployment holds on the chain the provider talks to: its creation transaction is there and
+ * created the recorded address, and that address has code.
+ *
+ * @returns `null` when it holds, else what is wrong (a phrase such as `there is no code at that address`).
+ */
+async function recordedDeploymentProblem(
+  publicClient: { getCode(args: { address: Address }): Promise<Hex | undefined>; getTransactionReceipt(args: { hash: Hash }): Promise<{ contractAddress?: Address | null | undefined }> },
+  recorded: DeploymentRecord,
+): Promise<string | null> {
+  const code = await publicClient.getCode({ address: recorded.address });
+  if (!code || code === "0x") return "there is no code at that address";
+  let receipt: { contractAddress?: Address | null | undefined } | undefined;
+  try {
+    receipt = await publicClient.getTransactionReceipt({ hash: recorded.transactionHash });
+  } catch {
+    receipt = undefined;
+  }
+  if (!receipt || !receipt.contractAddress || getAddress(receipt.contractAddress) !== getAddress(recorded.address)) {
+    return `its creation transaction ${recorded.transactionHash} is not on this chain (the code there is someone else's)`;
+  }
+  return null;
+}
+
+/**
+ * The deployments file, if it belongs to this chain: a file whose recorded block 0 differs was written for another
+ * chain with the same id (a restarted or another local node): on a local network it is set aside (said, then
+ * replaced as contracts are deployed), elsewhere the deployment is refused.
+ */
+function trustedDeploymentsFile(
+  file: DeploymentsFile,
+  context: { network: string; config: NetworkDeployConfig; genesisHash: Hash; dir: string; log: (line: string) => void },
+): DeploymentsFile {
+  if (file.genesisHash === undefined || file.genesisHash === context.genesisHash) return file;
+  const where = deploymentsFilePath(context.dir, file.chainId);
+  const what = `${where} was written for another chain with id ${file.chainId} (network "${file.network}", block 0 ${file.genesisHash}; this chain's block 0 is ${context.genesisHash})`;
+  if (!context.config.local) {
+    throw new DeploymentError("untrusted-record", `${what}: refusing to trust it; check the RPC URL, or move the file away to deploy afresh`);
+  }
+  context.log(`! ${what}: not trusted, deploying afresh (the file is replaced)`);
+  return { chainId: file.chainId, network: context.network, contracts: {} };
+}
+
+/** The one-line error for a node that does not answer, with how to start one for a local network. */
+function unreachableNodeError(network: string, config: NetworkDeployConfig, rpcUrl: string | undefined, error: unknown): DeploymentError {
+  const at = rpcUrl ? ` at ${rpcUrl}` : "";
+  const reason = messageOf(error).split("\n")[0]!.replace(/\.$/, "");
+  const hint = config.local
+    ? "start one with `npx hardhat node` (or pass --rpc-url / set TRUSTGATE_RPC_URL to a running node)"
+    : `check the RPC URL (--rpc-url, TRUSTGATE_RPC_URL${config.rpcUrlEnv ? ` or ${config.rpcUrlEnv}` : ""})`;
+  return new DeploymentError("unreachable", `Cannot reach the ${network} node${at} (${reason}): ${hint}`, { cause: error });
+}
+
 function loadArtifact(artifactsDir: string, name: string): Artifact {
   const path = join(artifactsDir, "contracts", SOURCES[name]!, `${name}.json`);
   try {
@@ -215,8 +283,14 @@ function loadArtifact(artifactsDir: string, name: string): Artifact {
  *
  * @param options - Network, configuration, provider, directories, dry run, confirmation, key source.
  * @returns What was (or would be) done.
- * @throws {@link DeploymentError}: `chain-mismatch`, `mainnet-not-confirmed`, `missing-key`, `bad-key`,
- *   `no-code` (configured oracle or registry absent), `bad-config`, `failed` (a creation failed).
+ * A dry run needs no key: without one it estimates from the configured owner or
+ * {@link DRY_RUN_PLACEHOLDER_SENDER}. A deployments file is trusted only for the chain it was written for (same
+ * block 0) and a recorded contract only when its creation transaction and code are on the chain; otherwise a
+ * local network says so and deploys afresh, and any other network refuses (`untrusted-record`).
+ *
+ * @throws {@link DeploymentError}: `unreachable` (the node does not answer; one line naming the URL and how to
+ *   start a local node), `chain-mismatch`, `mainnet-not-confirmed`, `missing-key`, `bad-key`, `no-code`
+ *   (configured oracle or registry absent), `untrusted-record`, `bad-config`, `failed` (a creation failed).
  */
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const { config, network } = options;
@@ -226,7 +300,12 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const transport = custom(options.provider as { request(args: unknown): Promise<unknown> });
   const publicClient = createPublicClient({ transport });
 
-  const chainId = await publicClient.getChainId();
+  let chainId: number;
+  try {
+    chainId = await publicClient.getChainId();
+  } catch (error) {
+    throw unreachableNodeError(network, config, options.rpcUrl, error);
+  }
   if (chainId !== config.chainId) {
     throw new DeploymentError(
       "chain-mismatch",
@@ -242,12 +321,20 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   }
 
   let account: Account | Address;
+  let keyless = false;
   if (config.local) {
     const accounts = (await options.provider.request({ method: "eth_accounts" })) as Address[];
     if (!accounts[0]) throw new DeploymentError("missing-key", `The local node of network "${network}" has no unlocked account`);
     account = accounts[0];
   } else {
-    account = privateKeyToAccount(resolveDeployerKey(network, chainId, options.env ?? process.env, options.readVar));
+    try {
+      account = privateKeyToAccount(resolveDeployerKey(network, chainId, options.env ?? process.env, options.readVar));
+    } catch (error) {
+      // A dry run sends nothing and signs nothing: without a key it estimates from a placeholder sender.
+      if (!(dryRun && error instanceof DeploymentError && error.reason === "missing-key")) throw error;
+      account = config.owner ? getAddress(config.owner) : DRY_RUN_PLACEHOLDER_SENDER;
+      keyless = true;
+    }
   }
   const deployer: Address = getAddress(typeof account === "string" ? account : account.address);
   const chain = defineChain({
@@ -268,7 +355,12 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     }
   }
 
-  let file: DeploymentsFile = readDeploymentsFile(options.deploymentsDir, chainId, network);
+  const recordDeployments = options.recordDeployments ?? true;
+  const genesisHash = (await publicClient.getBlock({ blockNumber: 0n })).hash;
+  let file: DeploymentsFile = recordDeployments
+    ? trustedDeploymentsFile(readDeploymentsFile(options.deploymentsDir, chainId, network), { network, config, genesisHash, dir: options.deploymentsDir, log })
+    : { chainId, network, contracts: {} };
+  file = { ...file, network, genesisHash };
   const gitCommit = options.gitCommit === undefined ? currentGitCommit() : options.gitCommit;
   const owner = config.owner ? getAddress(config.owner) : deployer;
   const gateConfig = (oracle: Address) => ({
@@ -294,6 +386,9 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const actions: DeployAction[] = [];
   let sent = 0;
   log(`${dryRun ? "Dry run on" : "Deploying to"} ${network} (chain ${chainId}) from ${deployer}`);
+  if (keyless) {
+    log(`No ${DEPLOYER_KEY_VARIABLE}: estimating from ${deployer} (${config.owner ? "the configured owner" : "a placeholder"}); predicted addresses depend on the real deployer's nonce`);
+  }
 
   for (const step of steps) {
     const artifact = loadArtifact(artifactsDir, step.name);
@@ -303,14 +398,21 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     const constructorArgs = args.map(toJsonSafe);
     const recorded = file.contracts[step.name];
     if (recorded && recorded.fingerprint === fingerprint) {
-      const code = await publicClient.getCode({ address: recorded.address });
-      if (code && code !== "0x") {
+      const problem = await recordedDeploymentProblem(publicClient, recorded);
+      if (problem === null) {
         addresses[step.name] = recorded.address;
         actions.push({ name: step.name, status: "unchanged", address: recorded.address, constructorArgs, transactionHash: recorded.transactionHash, gas: undefined, gasNote: undefined });
         log(`= ${step.name} unchanged at ${recorded.address}`);
         continue;
       }
-      log(`! ${step.name} is recorded at ${recorded.address} but has no code there: deploying again`);
+      const where = deploymentsFilePath(options.deploymentsDir, chainId);
+      if (!config.local) {
+        throw new DeploymentError(
+          "untrusted-record",
+          `${where} records ${step.name} at ${recorded.address}, but on chain ${chainId} ${problem}: refusing to trust it (wrong RPC URL?); move the file away to deploy afresh`,
+        );
+      }
+      log(`! ${step.name} is recorded at ${recorded.address} in ${where}, but ${problem}: not trusted, deploying again`);
     }
 
     if (dryRun) {
@@ -358,14 +460,17 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     };
     addresses[step.name] = record.address;
     file = { ...file, network, contracts: { ...file.contracts, [step.name]: record } };
-    writeDeploymentsFile(options.deploymentsDir, file);
-    writeConstructorArgsFile(options.deploymentsDir, chainId, step.name, constructorArgs);
+    if (recordDeployments) {
+      writeDeploymentsFile(options.deploymentsDir, file);
+      writeConstructorArgsFile(options.deploymentsDir, chainId, step.name, constructorArgs);
+    }
     actions.push({ name: step.name, status: "deployed", address: record.address, constructorArgs, transactionHash: hash, gas: receipt.gasUsed, gasNote: undefined });
     log(`+ deployed ${step.name} at ${record.address} (transaction ${hash}, block ${record.blockNumber}, gas ${receipt.gasUsed})`);
   }
 
   const deploymentsFile = join(options.deploymentsDir, `${chainId}.json`);
   if (dryRun) log(`Dry run: nothing sent; ${actions.filter((a) => a.status === "would-deploy").length} contract(s) would be deployed.`);
+  else if (!recordDeployments) log(`Deployed ${sent} contract(s) to the throw-away chain; nothing recorded.`);
   else if (sent === 0) log(`Nothing to deploy: every contract in ${deploymentsFile} is up to date.`);
   else log(`Deployed ${sent} contract(s); recorded in ${deploymentsFile}.`);
   return { chainId, deployer, actions, transactionsSent: sent, deploymentsFile };

@@ -38,6 +38,11 @@ export interface DeploymentsFile {
   readonly chainId: number;
   /** Name of the configured network it was deployed with. */
   readonly network: string;
+  /**
+   * Hash of the chain's block 0 when it was written: another chain with the same id (a restarted local node)
+   * has another, and its file is not trusted. Absent in files written before it was recorded.
+   */
+  readonly genesisHash?: Hash;
   /** The deployed contracts, by name. */
   readonly contracts: Readonly<Record<string, DeploymentRecord>>;
 }
@@ -88,7 +93,12 @@ export function readDeploymentsFile(dir: string, chainId: number, network: strin
   if (!file || typeof file !== "object" || file.chainId !== chainId || typeof file.contracts !== "object" || file.contracts === null) {
     throw new DeploymentError("bad-config", `The deployments file ${path} is not a deployments file of chain ${chainId}`);
   }
-  return { chainId, network: typeof file.network === "string" ? file.network : network, contracts: file.contracts };
+  return {
+    chainId,
+    network: typeof file.network === "string" ? file.network : network,
+    ...(typeof file.genesisHash === "string" ? { genesisHash: file.genesisHash } : {}),
+    contracts: file.contracts,
+  };
 }
 
 /**

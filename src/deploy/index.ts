@@ -6,3 +6,4 @@
 export * from "./config.js";
 export * from "./deploy.js";
 export * from "./deployments-file.js";
+export * from "./rpc-url.js";

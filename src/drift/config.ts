@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { TrustEncoding } from "../config/encodings.js";
-import type { AgentRef } from "../agent-key.js";
+import type { AgentRef } from "../agent/agent-ref.js";
 import type { ErrorLimit } from "./error-limit.js";
 
 /** Which agents a run covers. */
@@ -19,11 +19,13 @@ export type AgentScope =
       readonly auditFraction: number;
       readonly seed: number;
       /**
-       * Also replay the oracle's `RecordAdded`/`RecordRemoved` events from this block, to find on-chain
-       * records of agents the listing lacks (the reference oracle emits them; the live oracle's events are
-       * not published, so there this finds nothing).
+       * Also replay the oracle's `RecordAdded`/`RecordRemoved` events, to find on-chain records of agents the
+       * listing lacks (the reference oracle emits them; the live oracle's events are not published, so there
+       * this finds nothing): from this block, or `"auto"` — from the oracle's deployment block when it can be
+       * found and the span is at most `ONCHAIN_ENUMERATION_MAX_BLOCKS` (see `onchain-enumeration.ts`).
+       * Absent: not looked for, and the report says so in its notes.
        */
-      readonly eventsFromBlock?: bigint;
+      readonly eventsFromBlock?: bigint | "auto";
     };
 
 /** A resolved drift configuration. */
@@ -52,6 +54,11 @@ export interface DriftConfig {
   /** Client-side limit, requests per minute (default by key presence: 30 or 300). */
   readonly ratePerMinute?: number;
   readonly encoding: TrustEncoding;
+  /**
+   * Time-out of one request, in ms: each JSON-RPC request (viem's HTTP transport), each attempt of a service
+   * request (the API client's `timeoutMs`) and the JWKS fetch. Default: 30 s for RPC, 15 s for the service.
+   */
+  readonly timeoutMs?: number;
   /**
    * Agents that may go unverified (status `error` or `missing-attestation`) before the run fails with exit 4:
    * a count or a percentage of the scanned agents. Default `DEFAULT_ERROR_LIMIT` (1 %).

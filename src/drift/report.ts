@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import { compareAgentRefs, type AgentRef } from "../agent/agent-ref.js";
 import { DEFAULT_ERROR_LIMIT, evaluateErrorLimit, type ErrorLimit } from "./error-limit.js";
 import { DRIFT_STATUSES, type DecisionFlips, type DriftReport, type DriftRow, type DriftStatus, type EncodingCheck, type TriageSummary, type DriftRuntime } from "./types.js";
 
@@ -22,9 +23,7 @@ export function sortRows(rows: readonly DriftRow[]): DriftRow[] {
       Number(b.decision.flipped) - Number(a.decision.flipped) ||
       SEVERITY.get(a.status)! - SEVERITY.get(b.status)! ||
       Math.abs(b.scoreDelta ?? 0) - Math.abs(a.scoreDelta ?? 0) ||
-      a.chain.localeCompare(b.chain) ||
-      compareIds(a.agentId, b.agentId) ||
-      a.registry.localeCompare(b.registry),
+      compareAgentRefs(agentOfRow(a), agentOfRow(b)),
   );
 }
 
@@ -141,6 +140,7 @@ export function exitCodeOf(report: Pick<DriftReport, "summary">): 0 | 3 | 4 {
   return flips.passToFail + flips.failToPass > 0 || byStatus["invalid-attestation"] > 0 ? DRIFT_EXIT_CODES.drift : DRIFT_EXIT_CODES.ok;
 }
 
-function compareIds(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+/** A row's agent (its `agentId` is a decimal string, as every row the kit builds carries). */
+function agentOfRow(row: DriftRow): AgentRef {
+  return { chain: row.chain, chainId: row.chainId, agentId: BigInt(row.agentId), registry: row.registry };
 }

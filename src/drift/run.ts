@@ -1,7 +1,8 @@
 /**
  * A whole drift run from a resolved configuration: check that the chain, the oracle (and gate) and the
  * service are reachable, choose once how to read the oracle (Multicall3, or deployless Multicall3 or one
- * `eth_call` per record where it is not deployed; the report says so), scan, and assemble the report. Problems
+ * `eth_call` per record where it is not deployed; the report says so), run the scan pipeline for the scope
+(`scan.ts` or `scan-all.ts`, both `runScan` in `pipeline.ts`), and hand its result to the report stage. Problems
  * found before the scan are {@link ConfigurationError}s; once the scan runs, a failure on one agent is a row,
  * never a throw.
  *
@@ -16,14 +17,16 @@ import { readGatePolicy } from "../oracle/gate.js";
 import { detectReaderMode, type ReaderModeDetection } from "../oracle/reader-mode.js";
 import { DEFAULT_DECISION_THRESHOLD, type DriftConfig } from "./config.js";
 import { describeRule, type DecisionRule } from "./decision.js";
-import { checkTierEncoding } from "./encoding-check.js";
 import { checkErrorLimit } from "./error-limit.js";
+import type { ScanResult } from "./pipeline.js";
+import type { ScanProgress } from "./progress.js";
+import { onchainEnumerationNote, planOnchainEnumeration } from "./onchain-enumeration.js";
 import { readerModeNote } from "./reader-mode-note.js";
-import { buildReport } from "./report.js";
 import { scanAllAgents } from "./scan-all.js";
-import { newServiceStats } from "./service-outcome.js";
-import { scanAgents, type ScanProgress, type ScanResult } from "./scan.js";
-import type { DriftReport, TriageSummary } from "./types.js";
+import { scanAgents } from "./scan.js";
+import { newServiceStats } from "./stages/fetch-verify.js";
+import { reportScan } from "./stages/report.js";
+import type { DriftReport } from "./types.js";
 
 /** Optional hooks of {@link runDrift}. */
 export interface DriftHooks {
@@ -48,7 +51,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
   if (config.maxErrors) checkErrorLimit(config.maxErrors);
   const now = hooks.now ?? (() => new Date());
   const started = performance.now();
-  const chain = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 2, timeout: 30_000 }) }) as PublicClient;
+  const chain = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 2, timeout: config.timeoutMs ?? 30_000 }) }) as PublicClient;
   const { chainId, blockNumber, reader } = await checkChain(chain, config.rpcUrl, config.oracle);
   const rule = await decisionRule(chain, config, blockNumber);
   const jwks = await checkService(config);
@@ -56,6 +59,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     baseUrl: config.apiUrl,
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.ratePerMinute ? { rateLimit: config.ratePerMinute } : {}),
+    ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
   });
 
   const stats = newServiceStats();
@@ -74,7 +78,8 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
   };
   const scope = config.scope;
-  const result: ScanResult & { readonly triage?: TriageSummary } =
+  const enumeration = scope.kind === "all" ? await planOnchainEnumeration(chain, config.oracle, scope.eventsFromBlock, blockNumber) : undefined;
+  const result: ScanResult =
     scope.kind === "list"
       ? await scanAgents(scope.agents, common)
       : await scanAllAgents({
@@ -82,10 +87,11 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
           auditFraction: scope.auditFraction,
           seed: scope.seed,
           ...(scope.chain ? { chainFilter: scope.chain } : {}),
-          ...(scope.eventsFromBlock !== undefined ? { enumerateOnchainFrom: scope.eventsFromBlock } : {}),
+          ...(enumeration?.kind === "replay" ? { enumerateOnchainFrom: enumeration.fromBlock } : {}),
+          ...(enumeration?.kind === "skipped" ? { enumerationSkipped: enumeration.reason } : {}),
         });
 
-  return buildReport(result.rows, {
+  return reportScan(result, {
     source: {
       rpc: redactUrl(config.rpcUrl),
       oracle: config.oracle,
@@ -97,18 +103,9 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     },
     decisionRule: describeRule(rule),
     maxAgeSeconds: config.maxAgeSeconds,
-    encoding: checkTierEncoding(result.records, config.encoding),
-    ...(result.triage ? { triage: result.triage } : {}),
-    notes: [readerModeNote(reader, chainId)].filter((note): note is string => note !== null),
-    runtime: {
-      totalMs: performance.now() - started,
-      listingMs: result.timings.listing,
-      onchainMs: result.timings.onchain,
-      attestationsMs: result.timings.attestations,
-      requestMs: stats.requestMs,
-      verifyMs: stats.verifyMs,
-      serviceRequests: stats.requests,
-    },
+    encoding: config.encoding,
+    notes: [readerModeNote(reader, chainId), onchainEnumerationNote(result.triage)].filter((note): note is string => note !== null),
+    runtime: { totalMs: performance.now() - started, service: stats },
     generatedAt: now(),
     ...(config.maxErrors ? { errorLimit: config.maxErrors } : {}),
   });
@@ -152,7 +149,7 @@ async function checkService(config: DriftConfig): Promise<JwksResolver> {
   if (typeof config.jwks !== "string") {
     return createJwksResolver({ keys: config.jwks as Parameters<typeof createJwksResolver>[0]["keys"] & object });
   }
-  const resolver = createJwksResolver({ url: config.jwks });
+  const resolver = createJwksResolver({ url: config.jwks, ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}) });
   try {
     await resolver.reload();
   } catch (error) {

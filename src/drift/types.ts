@@ -130,8 +130,18 @@ export interface TriageSummary {
   readonly auditFraction: number;
   /** Listed scores that a signed attestation then contradicted (a listing that lies). */
   readonly listingContradictions: number;
-  /** Records found by replaying the oracle's events (`--events-from`), when asked; `error` when that failed. */
-  readonly onchainEnumeration?: { readonly fromBlock: string; readonly records: number; readonly error?: string };
+  /**
+   * The search for on-chain records the listing lacks (`--events-from`, default `auto`): the first block
+   * replayed (`null` when not looked for), the records the oracle's events say it holds, how many of those the
+   * listing lacks (`notListed`), `error` when the replay failed, `skipped` (why) when nothing was replayed.
+   */
+  readonly onchainEnumeration?: {
+    readonly fromBlock: string | null;
+    readonly records: number;
+    readonly notListed?: number;
+    readonly error?: string;
+    readonly skipped?: string;
+  };
 }
 
 /** The JSON report. */

@@ -400,6 +400,7 @@ export const trustGatedAbi = [
     name: "TrustOracleMalformedResponse",
     inputs: [{ name: "oracle", type: "address" }, { name: "response", type: "bytes" }],
   },
+  { type: "error", name: "TrustOracleNotAttested", inputs: [{ name: "oracle", type: "address" }] },
   {
     type: "error",
     name: "TrustOracleUnavailable",
@@ -565,6 +566,297 @@ export const trustGatedAbi = [
       },
     ],
   },
+] as const;
+
+/**
+ * The attested oracle (`IAttestedTrustOracle`): the Base oracle's read ABI, answered with the fresher of its own
+ * record and its upstream's, plus `submitAttestation` / `submitAttestationFor` / `submitJwsAttestation` (the service's
+ * signed trust-check attestations verified on-chain), the admin's signing keys and chain slugs, the record and key
+ * events, and every error a submission reverts with (the signed-block reader's included).
+ *
+ * Generated from `contracts/interfaces/IAttestedTrustOracle.sol:IAttestedTrustOracle`.
+ */
+export const attestedTrustOracleAbi = [
+  {
+    type: "error",
+    name: "AttestationExpired",
+    inputs: [{ name: "expiry", type: "uint40" }, { name: "blockTimestamp", type: "uint256" }],
+  },
+  {
+    type: "error",
+    name: "AttestationFieldDuplicate",
+    inputs: [{ name: "field", type: "uint8" }, { name: "offset", type: "uint256" }],
+  },
+  {
+    type: "error",
+    name: "AttestationFieldInvalid",
+    inputs: [{ name: "field", type: "uint8" }, { name: "offset", type: "uint256" }],
+  },
+  { type: "error", name: "AttestationFieldMissing", inputs: [{ name: "field", type: "uint8" }] },
+  {
+    type: "error",
+    name: "AttestationFromFuture",
+    inputs: [{ name: "timestamp", type: "uint40" }, { name: "blockTimestamp", type: "uint256" }],
+  },
+  { type: "error", name: "AttestationJsonMalformed", inputs: [{ name: "offset", type: "uint256" }] },
+  { type: "error", name: "AttestationJsonTooDeep", inputs: [{ name: "offset", type: "uint256" }] },
+  { type: "error", name: "AttestationSignatureLength", inputs: [{ name: "length", type: "uint256" }] },
+  {
+    type: "error",
+    name: "AttestationSignatureOutOfRange",
+    inputs: [{ name: "r", type: "bytes32" }, { name: "s", type: "bytes32" }],
+  },
+  {
+    type: "error",
+    name: "AttestationSubjectMismatch",
+    inputs: [
+      { name: "agentId", type: "uint256" },
+      { name: "chainId", type: "uint256" },
+      { name: "registry", type: "string" },
+      { name: "attestedAgentId", type: "uint256" },
+      { name: "attestedChainId", type: "uint256" },
+      { name: "attestedRegistry", type: "string" },
+    ],
+  },
+  { type: "error", name: "EmptyKeyId", inputs: [] },
+  { type: "error", name: "InvalidAdmin", inputs: [] },
+  { type: "error", name: "InvalidAttestationSignature", inputs: [{ name: "kid", type: "string" }] },
+  { type: "error", name: "InvalidChainSlug", inputs: [{ name: "slug", type: "string" }] },
+  {
+    type: "error",
+    name: "InvalidSigningKey",
+    inputs: [{ name: "kid", type: "string" }, { name: "x", type: "bytes32" }, { name: "y", type: "bytes32" }],
+  },
+  { type: "error", name: "InvalidUpstream", inputs: [{ name: "upstream", type: "address" }] },
+  {
+    type: "error",
+    name: "JwsHeaderUnsupported",
+    inputs: [{ name: "kid", type: "string" }, { name: "header", type: "bytes" }],
+  },
+  { type: "error", name: "JwsMalformed", inputs: [] },
+  { type: "error", name: "RevokedSigningKey", inputs: [{ name: "kid", type: "string" }] },
+  { type: "error", name: "UnknownChainSlug", inputs: [{ name: "slug", type: "string" }] },
+  { type: "error", name: "UnknownSigningKey", inputs: [{ name: "kid", type: "string" }] },
+  {
+    type: "event",
+    name: "ChainSlugSet",
+    anonymous: false,
+    inputs: [{ name: "slug", type: "string", indexed: false }, { name: "chainId", type: "uint256", indexed: false }],
+  },
+  {
+    type: "event",
+    name: "RecordAdded",
+    anonymous: false,
+    inputs: [
+      { name: "key", type: "bytes32", indexed: true },
+      { name: "agentId", type: "uint256", indexed: true },
+      { name: "chainId", type: "uint256", indexed: true },
+      { name: "registry", type: "string", indexed: false },
+      { name: "record", type: "uint256", indexed: false },
+    ],
+  },
+  {
+    type: "event",
+    name: "RecordUpdated",
+    anonymous: false,
+    inputs: [{ name: "key", type: "bytes32", indexed: true }, { name: "record", type: "uint256", indexed: false }],
+  },
+  {
+    type: "event",
+    name: "SigningKeyRevoked",
+    anonymous: false,
+    inputs: [{ name: "kid", type: "string", indexed: false }],
+  },
+  {
+    type: "event",
+    name: "SigningKeySet",
+    anonymous: false,
+    inputs: [
+      { name: "kid", type: "string", indexed: false },
+      { name: "x", type: "bytes32", indexed: false },
+      { name: "y", type: "bytes32", indexed: false },
+    ],
+  },
+  {
+    type: "function",
+    name: "agentCount",
+    stateMutability: "view",
+    inputs: [],
+    outputs: [{ name: "", type: "uint256" }],
+  },
+  {
+    type: "function",
+    name: "attestedRecord",
+    stateMutability: "view",
+    inputs: [
+      { name: "agentId", type: "uint256" },
+      { name: "chainId", type: "uint256" },
+      { name: "registry", type: "string" },
+    ],
+    outputs: [
+      {
+        name: "record",
+        type: "tuple",
+        components: [
+          { name: "score", type: "uint8" },
+          { name: "tier", type: "uint8" },
+          { name: "sybilSeverity", type: "uint8" },
+          { name: "updatedAt", type: "uint40" },
+        ],
+      },
+    ],
+  },
+  {
+    type: "function",
+    name: "chainIdOfSlug",
+    stateMutability: "view",
+    inputs: [{ name: "slug", type: "string" }],
+    outputs: [{ name: "", type: "uint256" }],
+  },
+  {
+    type: "function",
+    name: "getScore",
+    stateMutability: "view",
+    inputs: [
+      { name: "agentId", type: "uint256" },
+      { name: "chainId", type: "uint256" },
+      { name: "registry", type: "string" },
+    ],
+    outputs: [
+      { name: "score", type: "uint8" },
+      { name: "tier", type: "uint8" },
+      { name: "sybilSeverity", type: "uint8" },
+      { name: "updatedAt", type: "uint40" },
+    ],
+  },
+  {
+    type: "function",
+    name: "hasScore",
+    stateMutability: "view",
+    inputs: [
+      { name: "agentId", type: "uint256" },
+      { name: "chainId", type: "uint256" },
+      { name: "registry", type: "string" },
+    ],
+    outputs: [{ name: "", type: "bool" }],
+  },
+  {
+    type: "function",
+    name: "meetsThreshold",
+    stateMutability: "view",
+    inputs: [
+      { name: "agentId", type: "uint256" },
+      { name: "chainId", type: "uint256" },
+      { name: "registry", type: "string" },
+      { name: "threshold", type: "uint8" },
+    ],
+    outputs: [{ name: "", type: "bool" }],
+  },
+  {
+    type: "function",
+    name: "recordKey",
+    stateMutability: "pure",
+    inputs: [
+      { name: "agentId", type: "uint256" },
+      { name: "chainId", type: "uint256" },
+      { name: "registry", type: "string" },
+    ],
+    outputs: [{ name: "", type: "bytes32" }],
+  },
+  {
+    type: "function",
+    name: "revokeSigningKey",
+    stateMutability: "nonpayable",
+    inputs: [{ name: "kid", type: "string" }],
+    outputs: [],
+  },
+  {
+    type: "function",
+    name: "setChainSlug",
+    stateMutability: "nonpayable",
+    inputs: [{ name: "slug", type: "string" }, { name: "chainId", type: "uint256" }],
+    outputs: [],
+  },
+  {
+    type: "function",
+    name: "setSigningKey",
+    stateMutability: "nonpayable",
+    inputs: [{ name: "kid", type: "string" }, { name: "x", type: "bytes32" }, { name: "y", type: "bytes32" }],
+    outputs: [],
+  },
+  {
+    type: "function",
+    name: "signingKey",
+    stateMutability: "view",
+    inputs: [{ name: "kid", type: "string" }],
+    outputs: [{ name: "x", type: "bytes32" }, { name: "y", type: "bytes32" }, { name: "revoked", type: "bool" }],
+  },
+  {
+    type: "function",
+    name: "submitAttestation",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "kid", type: "string" },
+      { name: "signedJson", type: "bytes" },
+      { name: "signature", type: "bytes" },
+    ],
+    outputs: [
+      {
+        name: "record",
+        type: "tuple",
+        components: [
+          { name: "score", type: "uint8" },
+          { name: "tier", type: "uint8" },
+          { name: "sybilSeverity", type: "uint8" },
+          { name: "updatedAt", type: "uint40" },
+        ],
+      },
+    ],
+  },
+  {
+    type: "function",
+    name: "submitAttestationFor",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "agentId", type: "uint256" },
+      { name: "chainId", type: "uint256" },
+      { name: "registry", type: "string" },
+      { name: "kid", type: "string" },
+      { name: "signedJson", type: "bytes" },
+      { name: "signature", type: "bytes" },
+    ],
+    outputs: [
+      {
+        name: "record",
+        type: "tuple",
+        components: [
+          { name: "score", type: "uint8" },
+          { name: "tier", type: "uint8" },
+          { name: "sybilSeverity", type: "uint8" },
+          { name: "updatedAt", type: "uint40" },
+        ],
+      },
+    ],
+  },
+  {
+    type: "function",
+    name: "submitJwsAttestation",
+    stateMutability: "nonpayable",
+    inputs: [{ name: "kid", type: "string" }, { name: "jws", type: "bytes" }],
+    outputs: [
+      {
+        name: "record",
+        type: "tuple",
+        components: [
+          { name: "score", type: "uint8" },
+          { name: "tier", type: "uint8" },
+          { name: "sybilSeverity", type: "uint8" },
+          { name: "updatedAt", type: "uint40" },
+        ],
+      },
+    ],
+  },
+  { type: "function", name: "upstream", stateMutability: "view", inputs: [], outputs: [{ name: "", type: "address" }] },
 ] as const;
 
 /**

@@ -8,7 +8,7 @@
 import { getAbiItem, type Address, type BlockNumber } from "viem";
 import { getBlockNumber, getLogs } from "viem/actions";
 import { trustScoreOracleAbi } from "./abi.js";
-import type { TrustRecordKey } from "./inputs.js";
+import type { TrustRecordKey } from "./record-key.js";
 import type { AnyClient } from "./reader.js";
 
 /** Options of {@link listOracleKeys}. */

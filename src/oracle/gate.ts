@@ -9,7 +9,7 @@ import { getBlock, getBlockNumber, readContract } from "viem/actions";
 import { GateReadError, messageOf } from "../errors.js";
 import type { TrustPolicy } from "../policy.js";
 import { trustGatedAbi } from "./gate-abi.js";
-import { parseAddress } from "./inputs.js";
+import { parseAddress } from "../inputs/address.js";
 import type { AnyClient } from "./reader.js";
 
 /** A gate's configuration as read from the chain. */

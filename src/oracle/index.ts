@@ -8,15 +8,7 @@
 export { trustOracleAbi, trustScoreOracleAbi, trustOracleReadErrorsAbi } from "./abi.js";
 export { trustGatedAbi } from "./gate-abi.js";
 export { multicall3Abi } from "./multicall3-abi.js";
-export {
-  parseAddress,
-  parseAgentId,
-  parseChainId,
-  parseRegistry,
-  parseTrustRecordKey,
-  type TrustRecordKey,
-  type TrustRecordKeyInput,
-} from "./inputs.js";
+export { parseTrustRecordKey, recordKeyOf, type TrustRecordKey, type TrustRecordKeyInput } from "./record-key.js";
 export { decodeScoreAnswer, describeRevert, type MalformedAnswer, type ScoreAnswer } from "./decode.js";
 export type { TrustRecordRead, TrustRecordReadFailure, TrustRecordResult, TrustRecordResultBase } from "./records.js";
 export {

@@ -19,7 +19,7 @@ import { call, getCode } from "viem/actions";
 import { MULTICALL3_ADDRESS } from "../config/addresses.js";
 import { messageOf } from "../errors.js";
 import { blockParameters } from "./block.js";
-import { parseAddress } from "./inputs.js";
+import { parseAddress } from "../inputs/address.js";
 import { multicall3Abi } from "./multicall3-abi.js";
 import { MULTICALL3_CREATION_CODE } from "./multicall3-creation-code.js";
 import type { AnyClient } from "./reader.js";

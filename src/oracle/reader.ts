@@ -40,7 +40,8 @@ import {
   DEPLOYLESS_MAX_RECORDS,
   aggregate3CallBytes,
 } from "./deployless-budget.js";
-import { parseAddress, parseTrustRecordKey, type TrustRecordKey, type TrustRecordKeyInput } from "./inputs.js";
+import { parseAddress } from "../inputs/address.js";
+import { parseTrustRecordKey, type TrustRecordKey, type TrustRecordKeyInput } from "./record-key.js";
 import { multicall3Abi } from "./multicall3-abi.js";
 import { MULTICALL3_CREATION_CODE } from "./multicall3-creation-code.js";
 import { ORACLE_READER_MODES, detectReaderMode, type OracleReaderMode } from "./reader-mode.js";

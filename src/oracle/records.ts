@@ -14,7 +14,7 @@ import {
 } from "../config/encodings.js";
 import { OracleReadError, messageOf } from "../errors.js";
 import { decodeScoreAnswer, describeRevert } from "./decode.js";
-import type { TrustRecordKey } from "./inputs.js";
+import type { TrustRecordKey } from "./record-key.js";
 
 /** What every result carries, whether the read succeeded or not. */
 export interface TrustRecordResultBase {

@@ -39,14 +39,14 @@ describe("parseDriftArgs: defaults", () => {
     expect(args.embedded).toEqual({ chain: true, api: true });
     expect(args.endpoints).toEqual({});
     expect(args.settings).toEqual({
-      scope: { kind: "all", auditFraction: 0.01, seed: DAY, eventsFromBlock: 0n },
+      scope: { kind: "all", auditFraction: 0.01, seed: DAY, eventsFromBlock: "auto" },
       threshold: 51,
       maxAgeSeconds: 36 * 3600,
       concurrency: 8,
       encoding: DEFAULT_TRUST_ENCODING,
       maxErrors: { kind: "percent", value: 1 },
     });
-    expect(args.output).toEqual({ tableRows: 50, quiet: false, ci: false });
+    expect(args.output).toEqual({ tableRows: 50, wide: false, quiet: false, ci: false });
   });
 
   it("the default audit seed is the UTC day number, so it changes from one day to the next", () => {
@@ -82,6 +82,8 @@ describe("parseDriftArgs: every flag", () => {
       "--json", "out/report.json",
       "--markdown", "out/report.md",
       "--rows", "all",
+      "--wide",
+      "--timeout", "1m30s",
       "-q",
     ], { CI: "true" });
     expect(args.embedded).toEqual({ chain: false, api: false });
@@ -96,9 +98,9 @@ describe("parseDriftArgs: every flag", () => {
       scope: {
         kind: "list",
         agents: [
-          { chain: "base", chainId: 8453, agentId: "12", registry: "erc8004" },
-          { chain: "bnb", chainId: 56, agentId: "7", registry: "olas" },
-          { chain: "ethereum", chainId: 1, agentId: "3", registry: "erc8004" },
+          { chain: "base", chainId: 8453, agentId: 12n, registry: "erc8004" },
+          { chain: "bnb", chainId: 56, agentId: 7n, registry: "olas" },
+          { chain: "ethereum", chainId: 1, agentId: 3n, registry: "erc8004" },
         ],
       },
       apiKey: "k-123",
@@ -112,13 +114,14 @@ describe("parseDriftArgs: every flag", () => {
         sybilSeverities: ["heavy", "elevated", "moderate", "low", "none"],
       },
       maxErrors: { kind: "count", value: 7 },
+      timeoutMs: 90_000,
     });
-    expect(args.output).toEqual({ json: "out/report.json", markdown: "out/report.md", tableRows: Number.POSITIVE_INFINITY, quiet: true, ci: true });
+    expect(args.output).toEqual({ json: "out/report.json", markdown: "out/report.md", tableRows: Number.POSITIVE_INFINITY, wide: true, quiet: true, ci: true });
   });
 
   it("reads --all with --chain (aliases resolved), --audit and --seed", () => {
     const args = run([...REAL, "--all", "--chain", "bsc", "--audit", "0.25", "--seed", "42"]);
-    expect(args.settings.scope).toEqual({ kind: "all", chain: "bnb", auditFraction: 0.25, seed: 42 });
+    expect(args.settings.scope).toEqual({ kind: "all", chain: "bnb", auditFraction: 0.25, seed: 42, eventsFromBlock: "auto" });
   });
 
   it("accepts --audit as a percentage and at both ends of 0..1", () => {
@@ -158,7 +161,7 @@ describe("parseDriftArgs: every flag", () => {
   it("accepts an explicit --agents list with --demo", () => {
     expect(run(["--demo", "--agents", "base:5"]).settings.scope).toEqual({
       kind: "list",
-      agents: [{ chain: "base", chainId: 8453, agentId: "5", registry: "erc8004" }],
+      agents: [{ chain: "base", chainId: 8453, agentId: 5n, registry: "erc8004" }],
     });
   });
 
@@ -310,14 +313,45 @@ describe("parseDriftArgs: refusals (one line each)", () => {
 
 describe("parseDriftArgs: --events-from", () => {
   const env = {};
+  const REMOTE = ["--rpc", "http://127.0.0.1:8545", "--api", "http://127.0.0.1:8787", "--all"];
+  const scopeOf = (argv: string[]) => {
+    const parsed = parseDriftArgs(argv, { env });
+    return parsed.kind === "run" && parsed.settings.scope.kind === "all" ? parsed.settings.scope : undefined;
+  };
   it("replays oracle events from the given block with --all, and refuses it with --agents", () => {
-    const parsed = parseDriftArgs(["--rpc", "http://127.0.0.1:8545", "--api", "http://127.0.0.1:8787", "--all", "--events-from", "1200"], { env });
-    expect(parsed.kind === "run" && parsed.settings.scope).toMatchObject({ kind: "all", eventsFromBlock: 1200n });
-    const remote = parseDriftArgs(["--rpc", "http://127.0.0.1:8545", "--api", "http://127.0.0.1:8787", "--all"], { env });
-    expect(remote.kind === "run" && remote.settings.scope.kind === "all" && remote.settings.scope.eventsFromBlock).toBeUndefined();
+    expect(scopeOf([...REMOTE, "--events-from", "1200"])).toMatchObject({ kind: "all", eventsFromBlock: 1200n });
     expect(() => parseDriftArgs(["--rpc", "http://x.test", "--api", "http://y.test", "--agents", "base:1", "--events-from", "5"], { env })).toThrow(
       "--events-from applies only to --all",
     );
     expect(() => parseDriftArgs(["--events-from", "-3"], { env })).toThrow(InvalidArgumentError);
+    expect(() => parseDriftArgs(["--events-from", "soon"], { env })).toThrow('--events-from must be a block number, "auto" or "off", got "soon"');
+  });
+
+  it("defaults to auto with --all, against a real chain too (delisted records must not vanish silently); off turns it off", () => {
+    expect(scopeOf(REMOTE)!.eventsFromBlock).toBe("auto");
+    expect(scopeOf(["--demo"])!.eventsFromBlock).toBe("auto");
+    expect(scopeOf([...REMOTE, "--events-from", "AUTO"])!.eventsFromBlock).toBe("auto");
+    expect(scopeOf([...REMOTE, "--events-from", "off"])!.eventsFromBlock).toBeUndefined();
+  });
+});
+
+describe("parseDriftArgs: --timeout and --wide", () => {
+  const timeout = (text: string) => run(["--demo", "--timeout", text]).settings.timeoutMs;
+  it("reads a duration or milliseconds into timeoutMs; absent by default", () => {
+    expect(run(["--demo"]).settings.timeoutMs).toBeUndefined();
+    expect(timeout("10s")).toBe(10_000);
+    expect(timeout("2m")).toBe(120_000);
+    expect(timeout("45")).toBe(45_000);
+    expect(timeout("500ms")).toBe(500);
+    expect(timeout("1h")).toBe(3_600_000);
+  });
+
+  it.each([["0ms"], ["0"], ["2h"], ["fast"], ["-5s"]])("refuses --timeout %s in one line", (text) => {
+    refuses(["--timeout", text], /--timeout/);
+  });
+
+  it("--wide asks for every column", () => {
+    expect(run(["--demo", "--wide"]).output.wide).toBe(true);
+    expect(run(["--demo"]).output.wide).toBe(false);
   });
 });

@@ -145,7 +145,7 @@ describe("main: a run", () => {
       jwks: "http://127.0.0.1:2/.well-known/jwks.json",
       apiKey: "secret",
       threshold: 60,
-      scope: { kind: "list", agents: [{ chain: "base", agentId: "1" }] },
+      scope: { kind: "list", agents: [{ chain: "base", agentId: 1n }] },
     });
     expect(run.mock.calls[0]![1]?.now?.()).toEqual(NOW);
   });

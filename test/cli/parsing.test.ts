@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentKey } from "../../src/agent-key";
-import { parseAgentList, parseAgentRef } from "../../src/cli/agent-spec";
+import { agentKey, parseAgentRef, parseAgentRefList as parseAgentList } from "../../src/agent/agent-ref";
 import { formatDuration, parseDuration } from "../../src/cli/duration";
 import { InvalidArgumentError } from "../../src/errors";
 
@@ -32,13 +31,13 @@ describe("parseDuration", () => {
 describe("parseAgentList", () => {
   it("parses chain:id[:registry], resolves aliases, defaults the registry and removes duplicates", () => {
     expect(parseAgentList("base:1234, bsc:7:olas,base:1234:erc8004")).toEqual([
-      { chain: "base", chainId: 8453, agentId: "1234", registry: "erc8004" },
-      { chain: "bnb", chainId: 56, agentId: "7", registry: "olas" },
+      { chain: "base", chainId: 8453, agentId: 1234n, registry: "erc8004" },
+      { chain: "bnb", chainId: 56, agentId: 7n, registry: "olas" },
     ]);
   });
 
   it("keeps ids beyond 2^53 exact", () => {
-    expect(parseAgentRef("ethereum:123456789012345678901234567890").agentId).toBe("123456789012345678901234567890");
+    expect(parseAgentRef("ethereum:123456789012345678901234567890").agentId).toBe(123456789012345678901234567890n);
   });
 
   it("suggests the right chain slug", () => {

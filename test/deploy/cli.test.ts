@@ -18,7 +18,7 @@ afterEach(async () => {
 async function deployCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const home = tempDeploymentsDir(); // no Hardhat vars file there
   const base = { ...process.env };
-  for (const name of ["DEPLOYER_PRIVATE_KEY", "BASE_RPC_URL", "BASE_SEPOLIA_RPC_URL"]) delete base[name];
+  for (const name of ["DEPLOYER_PRIVATE_KEY", "BASE_RPC_URL", "BASE_SEPOLIA_RPC_URL", "TRUSTGATE_RPC_URL", "LOCALHOST_RPC_URL"]) delete base[name];
   try {
     const { stdout, stderr } = await run(process.execPath, [TSX, "scripts/deploy.ts", ...args], {
       env: { ...base, HOME: home, XDG_CONFIG_HOME: home, ...env },
@@ -83,7 +83,7 @@ describe("scripts/deploy.ts", () => {
   test("no RPC URL for a remote network, or an unknown network: exit 2 with the reason", async () => {
     const noUrl = await deployCli(["--network", "baseSepolia"]);
     expect(noUrl.code).toBe(2);
-    expect(noUrl.stderr).toContain('No RPC URL for network "baseSepolia": set BASE_SEPOLIA_RPC_URL or pass --rpc-url');
+    expect(noUrl.stderr).toContain('No RPC URL for network "baseSepolia": pass --rpc-url or set TRUSTGATE_RPC_URL or BASE_SEPOLIA_RPC_URL');
     const unknown = await deployCli(["--network", "optimism"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('No deployment configuration for network "optimism"');

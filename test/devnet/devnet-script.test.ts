@@ -1,8 +1,13 @@
 // scripts/devnet.ts, run as a user runs it: prints the URLs, serves until SIGINT, then exits cleanly.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect } from "chai";
 import { afterAll, describe, it } from "vitest";
+import { main } from "../../src/cli/main";
+import type { DriftReport } from "../../src/drift/types";
 
 const ROOT = resolve(__dirname, "../..");
 const SCRIPT = "scripts/devnet.ts";
@@ -49,7 +54,8 @@ describe("scripts/devnet.ts", () => {
     expect(rpcUrl).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(apiUrl).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(jwksUrl).to.equal(`${apiUrl}/.well-known/jwks.json`);
-    expect(out).to.contain(`npx trustgate drift --rpc ${rpcUrl} --api ${apiUrl}`);
+    const printed = /^\s*(npx trustgate drift .*)$/m.exec(out)?.[1];
+    expect(printed, out).to.equal(`npx trustgate drift --rpc ${rpcUrl} --api ${apiUrl} --all --rate 60000`);
 
     const chainId = await fetch(rpcUrl!, {
       method: "POST",
@@ -63,6 +69,30 @@ describe("scripts/devnet.ts", () => {
     expect(delisted, out).to.not.equal(null);
     const [, chain, registry, id] = delisted!;
     expect((await fetch(`${apiUrl}/api/trust-check?id=${id}&chain=${chain}&registry=${registry}`)).status).to.equal(404);
+
+    // The printed command works as printed: run through the CLI's own argument parser and a whole scan.
+    const [npx, bin, ...argv] = printed!.split(/\s+/);
+    expect([npx, bin]).to.deep.equal(["npx", "trustgate"]);
+    const dir = mkdtempSync(join(tmpdir(), "trustgate-devnet-"));
+    let stdout = "";
+    let stderr = "";
+    const code = await main([...argv, "--json", join(dir, "report.json")], {
+      stdout: { write: (chunk: string) => (stdout += chunk) },
+      stderr: { write: (chunk: string) => (stderr += chunk) },
+      env: {},
+      isTTY: false,
+    });
+    // Not 2 (a usage error, what the printed command used to give). With only 200 agents, the 2 delisted agents
+    // and the truncated body are more unverified agents than the default --max-errors 1 % allows: exit 4.
+    expect(code, stderr).to.equal(4);
+    expect(stdout).to.match(/FAILED: 3 of \d+ agents .* could not be verified/);
+    const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8")) as DriftReport;
+    expect(report.summary.agents).to.be.above(200);
+    // The delisted agents are on-chain only: found by replaying the oracle's events (the default), not silently lost.
+    const row = report.agents.find((r) => r.chain === chain && r.registry === registry && r.agentId === id);
+    expect(row?.status, JSON.stringify(report.summary.triage)).to.equal("missing-attestation");
+    expect(report.summary.triage?.onchainEnumeration).to.include({ notListed: 2 });
+    expect(report.notes ?? []).to.deep.equal([]);
 
     child.kill("SIGINT");
     expect(await exitOf(child)).to.equal(0);

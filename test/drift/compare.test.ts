@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
-import { compareAgent, type CompareContext, type ServiceOutcome } from "../../src/drift/compare";
+import { compareAgent, type CompareContext } from "../../src/drift/stages/compare";
+import type { ServiceOutcome } from "../../src/drift/service-data";
 import { decide } from "../../src/drift/decision";
 import { buildReport, countFlips, exitCodeOf, sortRows } from "../../src/drift/report";
-import { auditPick, triageReason } from "../../src/drift/triage";
+import { auditPick, triageReason } from "../../src/drift/stages/triage";
 import { checkTierEncoding } from "../../src/drift/encoding-check";
 import { OracleReadError } from "../../src/errors";
 import type { TrustRecordResult } from "../../src/oracle/records";
@@ -11,7 +12,7 @@ import type { TrustRecordResult } from "../../src/oracle/records";
 const NOW = new Date("2026-11-22T12:00:00Z");
 const NOW_S = NOW.getTime() / 1000;
 const HOUR = 3600;
-const subject = { chain: "base", chainId: 8453, agentId: "42", registry: "erc8004" };
+const subject = { chain: "base", chainId: 8453, agentId: 42n, registry: "erc8004" };
 const context: CompareContext = {
   rule: { kind: "threshold", threshold: 51 },
   maxAgeSeconds: 36 * HOUR,
@@ -139,11 +140,11 @@ describe("decide with a gate policy", () => {
 
 describe("report", () => {
   const rows = [
-    compareAgent({ ...subject, agentId: "1" }, onchain(60), verified(60), context),
-    compareAgent({ ...subject, agentId: "2" }, onchain(60), verified(45), context),
-    compareAgent({ ...subject, agentId: "3" }, onchain(70), { kind: "invalid", reason: "expired", message: "x" }, context),
-    compareAgent({ ...subject, agentId: "4" }, onchain(49), verified(53), context),
-    compareAgent({ ...subject, agentId: "5" }, onchain(60, 40 * HOUR), verified(60), context),
+    compareAgent({ ...subject, agentId: 1n }, onchain(60), verified(60), context),
+    compareAgent({ ...subject, agentId: 2n }, onchain(60), verified(45), context),
+    compareAgent({ ...subject, agentId: 3n }, onchain(70), { kind: "invalid", reason: "expired", message: "x" }, context),
+    compareAgent({ ...subject, agentId: 4n }, onchain(49), verified(53), context),
+    compareAgent({ ...subject, agentId: 5n }, onchain(60, 40 * HOUR), verified(60), context),
   ];
 
   it("sorts flips first, then by status severity, then by the size of the change", () => {

@@ -180,16 +180,29 @@ describe("trustgate drift against explicit endpoints", () => {
       }
     });
 
-    it("exits 4 when an --all scan finds no agent at all (an empty listing)", async () => {
+    it("exits 4 when an --all scan finds no agent at all (an empty listing, the oracle's events not replayed)", async () => {
+      await server?.close();
+      server = await startScriptedServer(() => ({ json: { agents: [], nextCursor: null } }));
+      const { code, stdout } = await cli([
+        "--rpc", env.rpcUrl, "--oracle", env.oracle, "--api", server.url, "--jwks", env.jwksUrl, "--all", "--rate", "10000",
+        "--events-from", "off",
+      ]);
+      expect(stdout).toMatch(/note: {13}NOT LOOKED FOR: on-chain records the service's listing lacks .* because --events-from off/);
+      expect(code).toBe(4);
+      expect(stdout).toContain("0 agents checked");
+      expect(stdout.trimEnd().split("\n").at(-1)).toBe("FAILED: no agent was scanned, so nothing was verified (exit 4)");
+      expect(server.requests.map((r) => r.url.split("?")[0])).toEqual(["/api/agents"]);
+    });
+
+    it("an empty listing does not hide the oracle's records: by default they are found in its events, each a row", async () => {
       await server?.close();
       server = await startScriptedServer(() => ({ json: { agents: [], nextCursor: null } }));
       const { code, stdout } = await cli([
         "--rpc", env.rpcUrl, "--oracle", env.oracle, "--api", server.url, "--jwks", env.jwksUrl, "--all", "--rate", "10000",
       ]);
       expect(code).toBe(4);
-      expect(stdout).toContain("0 agents checked");
-      expect(stdout.trimEnd().split("\n").at(-1)).toBe("FAILED: no agent was scanned, so nothing was verified (exit 4)");
-      expect(server.requests.map((r) => r.url.split("?")[0])).toEqual(["/api/agents"]);
+      expect(stdout).toMatch(/on-chain records not listed [1-9]\d* \(oracle events from block \d+\)/);
+      expect(stdout).toMatch(/^[1-9]\d* agents checked/m); // the oracle's records, each a row, not "0 agents checked"
     });
   });
 

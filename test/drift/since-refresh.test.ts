@@ -8,13 +8,14 @@ import {
   sybilSeverityCode,
   type TrustEncoding,
 } from "../../src/config/encodings";
-import { compareAgent, computedAfterRefresh, errorRow, type CompareContext, type ServiceData, type ServiceOutcome } from "../../src/drift/compare";
+import { compareAgent, computedAfterRefresh, errorRow, type CompareContext } from "../../src/drift/stages/compare";
+import type { ServiceData, ServiceOutcome } from "../../src/drift/service-data";
 import { buildReport } from "../../src/drift/report";
-import { computedAtOf, fetchServiceOutcome } from "../../src/drift/service-outcome";
+import { computedAtOf, fetchServiceOutcome } from "../../src/drift/stages/fetch-verify";
 import type { TrustApiClient } from "../../src/api/client";
 import { createJwksResolver } from "../../src/attestation/jwks";
 import { TEST_ISSUER, TEST_NOW, buildTrustCheckResponse, buildV1TrustCheckResponse, generateTestKeys, jwksOf } from "../support/attestations";
-import { triageReason } from "../../src/drift/triage";
+import { triageReason } from "../../src/drift/stages/triage";
 import { InvalidArgumentError } from "../../src/errors";
 import type { TrustRecordResult } from "../../src/oracle/records";
 
@@ -24,7 +25,7 @@ const HOUR = 3600;
 /** The last nightly refresh: the on-chain records' updatedAt. */
 const REFRESH_S = NOW_S - 9 * HOUR;
 const REFRESH_ISO = new Date(REFRESH_S * 1000).toISOString();
-const subject = { chain: "base", chainId: 8453, agentId: "42", registry: "erc8004" };
+const subject = { chain: "base", chainId: 8453, agentId: 42n, registry: "erc8004" };
 const context: CompareContext = { rule: { kind: "threshold", threshold: 51 }, maxAgeSeconds: 36 * HOUR, now: NOW, encoding: DEFAULT_TRUST_ENCODING };
 const gateContext = (maxSybilSeverity: number, encoding: TrustEncoding = DEFAULT_TRUST_ENCODING): CompareContext => ({
   ...context,
@@ -197,9 +198,9 @@ describe("drift since the last refresh", () => {
 
   it("JSON and Markdown show when the attested score was computed and whether that was after the refresh", () => {
     const rows = [
-      compareAgent({ ...subject, agentId: "1" }, onchain(60), verified(45, { computedAt: after }), context),
-      compareAgent({ ...subject, agentId: "2" }, onchain(60), verified(45, { computedAt: same }), context),
-      compareAgent({ ...subject, agentId: "3" }, onchain(60), verified(60), context),
+      compareAgent({ ...subject, agentId: 1n }, onchain(60), verified(45, { computedAt: after }), context),
+      compareAgent({ ...subject, agentId: 2n }, onchain(60), verified(45, { computedAt: same }), context),
+      compareAgent({ ...subject, agentId: 3n }, onchain(60), verified(60), context),
     ];
     const report = buildReport(rows, {
       source: { rpc: "http://127.0.0.1:1", oracle: "0x1", api: "http://127.0.0.1:2", issuer: "http://127.0.0.1:2", chainId: 8453, blockNumber: "1" },
@@ -231,7 +232,7 @@ describe("a verified attestation, end to end through fetchServiceOutcome and com
 
   async function outcomeOf(body: unknown, keys: Awaited<ReturnType<typeof generateTestKeys>>): Promise<ServiceOutcome> {
     const api = { trustCheck: async () => body } as unknown as TrustApiClient;
-    return fetchServiceOutcome(api, { chain: "base", agentId: "42", registry: "erc8004" }, {
+    return fetchServiceOutcome(api, { chain: "base", agentId: 42n, registry: "erc8004" }, {
       issuer: TEST_ISSUER,
       jwks: createJwksResolver({ keys: jwksOf(keys.v1, keys.v2).keys as never }),
       now: () => TEST_NOW,

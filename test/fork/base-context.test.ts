@@ -36,7 +36,7 @@ import {
   startBaseContext,
   type BaseContext,
   type OracleRecordValue,
-  type TrustRecordKey,
+  type TestRecordKey,
 } from "../../src/harness/testing/index.js";
 
 const ROOT = resolve(__dirname, "../..");
@@ -63,12 +63,12 @@ afterAll(async () => {
 });
 
 /** Every record of `keys`, read through the oracle. */
-async function readAll(keys: readonly TrustRecordKey[]): Promise<OracleRecordValue[]> {
+async function readAll(keys: readonly TestRecordKey[]): Promise<OracleRecordValue[]> {
   return Promise.all(keys.map((k) => ctx.readRecord(k)));
 }
 
 /** Keys beyond the Base `erc8004` sample: other chains and registries (seeded in simulation). */
-const OTHER_KEYS: readonly TrustRecordKey[] = [
+const OTHER_KEYS: readonly TestRecordKey[] = [
   { agentId: 7n, chainId: 1 },
   { agentId: 1001n, registry: "olas" },
   { agentId: 42n, registry: "virtuals" },
@@ -326,7 +326,7 @@ describe(`Base context (${MODE} mode)`, () => {
 
   describe("gates against the Base context", () => {
     let agentId: bigint;
-    let key: TrustRecordKey;
+    let key: TestRecordKey;
     let controller: Address;
     let stranger: Address;
     let deployer: Address;

@@ -20,7 +20,7 @@
 import type { Address } from "viem";
 import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS } from "../../config/addresses.js";
 import { DevnetError } from "../../errors.js";
-import { parseAddress } from "../../oracle/inputs.js";
+import { parseAddress } from "../../inputs/address.js";
 import type { HardhatConfigSource } from "./hardhat-network.js";
 import { placeIdentityRegistry } from "./identity-registry.js";
 import { startLocalChain, type LocalChain } from "./local-chain.js";

@@ -7,7 +7,7 @@
  */
 import { DEFAULT_TRUST_ENCODING, tierForScore, type SybilSeverityName } from "../../config/encodings.js";
 import { InvalidArgumentError } from "../../errors.js";
-import { compareAgentRefs } from "../service/agent.js";
+import { compareListingOrder } from "../service/agent.js";
 import { createRng, hashSeed } from "../prng.js";
 import type { SnapshotAgent } from "./nightly-snapshot.js";
 
@@ -95,7 +95,7 @@ export function pickDelistedAgents(source: DelistingSource, options: PickDeliste
       const updatedAt = new Date(options.at.getTime());
       return { agentId, chain, registry, score, tier: tierForScore(score), sybilSeverity, updatedAt };
     })
-    .sort(compareAgentRefs);
+    .sort(compareListingOrder);
 }
 
 function highestOf(ids: ReadonlySet<number>): number {

@@ -74,6 +74,8 @@ export const DEFAULT_EMBEDDED_FAULTS: readonly FaultSpec[] = Object.freeze([
 
 /** Options of {@link startEmbeddedDriftEnvironment}. */
 export interface EmbeddedDriftOptions {
+  /** Also hold the service documents' example agents (base 16907, base 1380) on-chain and in the service; default false. */
+  readonly documentedAgents?: boolean | undefined;
   /** Seed of the population, the delisted agents and (unless `advance.seed`) the changes; default 1. */
   readonly seed?: number | undefined;
   /** Agents in the snapshot; default {@link DEFAULT_EMBEDDED_SIZE}. */
@@ -184,6 +186,7 @@ export async function startEmbeddedDriftEnvironment(options: EmbeddedDriftOption
     chains: options.chains ?? DEFAULT_POPULATION_CHAINS,
     registries: options.registries ?? DEFAULT_EMBEDDED_REGISTRIES,
     at: snapshotAt,
+    ...(options.documentedAgents ? { documentedAgents: true } : {}),
   });
   const staleChain = options.staleChain === null ? undefined : resolveChain(options.staleChain ?? DEFAULT_STALE_CHAIN).slug;
   if (staleChain !== undefined && !snapshot.chains.includes(staleChain)) {

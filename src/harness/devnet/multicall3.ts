@@ -8,7 +8,7 @@
 import type { Address, Hex } from "viem";
 import { MULTICALL3_ADDRESS } from "../../config/addresses.js";
 import { TrustgateError } from "../../errors.js";
-import { parseAddress } from "../../oracle/inputs.js";
+import { parseAddress } from "../../inputs/address.js";
 import { MULTICALL3_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
 
 /**

@@ -7,7 +7,7 @@
  */
 import { numberToHex, type Address, type Hex } from "viem";
 import { TrustgateError } from "../../errors.js";
-import { parseAddress } from "../../oracle/inputs.js";
+import { parseAddress } from "../../inputs/address.js";
 import type { Eip1193Requester } from "./multicall3.js";
 import type { StorageWrite } from "./storage-layout.js";
 

@@ -16,7 +16,7 @@ import {
 } from "viem";
 import { DevnetError, InvalidArgumentError } from "../../errors.js";
 import { trustScoreOracleAbi } from "../../oracle/abi.js";
-import { parseAddress } from "../../oracle/inputs.js";
+import { parseAddress } from "../../inputs/address.js";
 import type { Eip1193Requester } from "./multicall3.js";
 
 /** Largest batch {@link publishTrustRecords} sends: 500 new records use about 14.4 M gas, under the EIP-7825 cap. */

@@ -7,7 +7,7 @@
  */
 import type { Address } from "viem";
 import { BASE_TRUST_ORACLE_ADDRESS } from "../../config/addresses.js";
-import { parseAddress } from "../../oracle/inputs.js";
+import { parseAddress } from "../../inputs/address.js";
 import { TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
 import type { Eip1193Requester } from "./multicall3.js";
 import { placeContract, type DevNodeKind } from "./place-contract.js";

@@ -56,7 +56,7 @@ export interface PopulationAgent {
 }
 
 /** The identifying triple of an agent. */
-export interface AgentRef {
+export interface PopulationKey {
   /** Token id. */
   readonly agentId: number;
   /** Chain slug. */
@@ -65,7 +65,7 @@ export interface AgentRef {
   readonly registry: string;
 }
 
-export { agentKey } from "../../agent-key.js";
+export { agentKey } from "../../agent/agent-ref.js";
 
 /**
  * Orders agents as `/api/agents` lists them: chain slug, then registry (both in string order), then agent id.
@@ -74,7 +74,7 @@ export { agentKey } from "../../agent-key.js";
  * @param b - Second agent.
  * @returns Negative, zero or positive, as `Array.prototype.sort` expects.
  */
-export function compareAgentRefs(a: AgentRef, b: AgentRef): number {
+export function compareListingOrder(a: PopulationKey, b: PopulationKey): number {
   if (a.chain !== b.chain) return a.chain < b.chain ? -1 : 1;
   if (a.registry !== b.registry) return a.registry < b.registry ? -1 : 1;
   return a.agentId - b.agentId;

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import type { AgentRef } from "./agent.js";
+import type { PopulationKey } from "./agent.js";
 import { badRequest } from "./http-error.js";
 
 /**
@@ -13,7 +13,7 @@ import { badRequest } from "./http-error.js";
  * @param agent - The last agent of a page.
  * @returns The cursor.
  */
-export function encodeCursor(agent: AgentRef): string {
+export function encodeCursor(agent: PopulationKey): string {
   return Buffer.from(JSON.stringify([agent.chain, agent.registry, agent.agentId])).toString("base64url");
 }
 
@@ -23,7 +23,7 @@ export function encodeCursor(agent: AgentRef): string {
  * @param cursor - The cursor.
  * @returns The agent it points after.
  */
-export function decodeCursor(cursor: string): AgentRef {
+export function decodeCursor(cursor: string): PopulationKey {
   let value: unknown;
   try {
     if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error("not base64url");

@@ -49,7 +49,7 @@ export type {
   AgentBadges,
   AgentChange,
   AgentRecordState,
-  AgentRef,
+  PopulationKey,
   Population,
   PopulationAgent,
   PopulationChanges,

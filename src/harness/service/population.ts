@@ -8,7 +8,7 @@
 import { resolveChain } from "../../config/chains.js";
 import { DEFAULT_REGISTRY, REGISTRIES } from "../../config/service.js";
 import { InvalidArgumentError } from "../../errors.js";
-import { agentKey, compareAgentRefs, type PopulationAgent } from "./agent.js";
+import { agentKey, compareListingOrder, type PopulationAgent } from "./agent.js";
 import { generateAgent, ownerAddress } from "./agent-generator.js";
 import {
   changeExistingAgents,
@@ -18,8 +18,9 @@ import {
 } from "./population-advance.js";
 import { createRng, hashSeed, type Rng } from "../prng.js";
 import { syntheticSolanaAddress } from "./base58.js";
+import { documentedPopulationAgents } from "./documented-agents.js";
 
-export type { AgentBadges, AgentRef, PopulationAgent } from "./agent.js";
+export type { AgentBadges, PopulationKey, PopulationAgent } from "./agent.js";
 export { agentKey } from "./agent.js";
 export type { AdvanceOptions, AgentChange, AgentRecordState, PopulationChanges } from "./population-advance.js";
 export { TIER_BOUNDARIES } from "./population-advance.js";
@@ -60,6 +61,12 @@ export interface PopulationOptions {
    * agents, with their own generator so that the EVM agents stay the same. Default 0.
    */
   readonly solanaAgents?: number;
+  /**
+   * Also hold the agents the real service's documents use as examples (base 16907 "Wolfpack Intelligence",
+   * base 1380; see `documented-agents.ts`), after the generated ones, unless the generated ones already hold
+   * those ids. Default false, so that seeded populations stay as they were.
+   */
+  readonly documentedAgents?: boolean;
 }
 
 /** Largest number of Solana agents {@link createPopulation} makes. */
@@ -173,8 +180,23 @@ export function createPopulation(options: PopulationOptions): Population {
   }
   const rng = createRng(hashSeed("population", seed));
   const built = appendAgents(state, rng, size, state.at, false);
-  const agents = solanaAgents > 0 ? [...built.agents, ...solanaPopulation(seed, solanaAgents, state.at)] : built.agents;
-  return new SyntheticPopulation({ ...state, ...built, agents: Object.freeze(agents) });
+  let agents = solanaAgents > 0 ? [...built.agents, ...solanaPopulation(seed, solanaAgents, state.at)] : built.agents;
+  let nextIds = built.nextIds;
+  if (options.documentedAgents) {
+    const held = new Set(agents.map((a) => agentKey(a)));
+    const documented = documentedPopulationAgents(state.at).filter(
+      (a) => chains.includes(a.chain) && registries.includes(a.registry) && !held.has(agentKey(a)),
+    );
+    agents = [...agents, ...documented];
+    // Agents added later (advance) get ids above the documented ones, never the same.
+    const bumped = new Map(nextIds);
+    for (const a of documented) {
+      const slot = `${a.chain}:${a.registry}`;
+      bumped.set(slot, Math.max(bumped.get(slot) ?? 1, a.agentId + 1));
+    }
+    nextIds = bumped;
+  }
+  return new SyntheticPopulation({ ...state, ...built, nextIds, agents: Object.freeze(agents) });
 }
 
 /** The Solana agents of a population: SATI member numbers from 1, base58 owners (some owning several). */
@@ -293,7 +315,7 @@ class SyntheticPopulation implements Population {
   }
 
   sorted(): readonly PopulationAgent[] {
-    this.#sorted ??= Object.freeze(this.agents.slice().sort(compareAgentRefs));
+    this.#sorted ??= Object.freeze(this.agents.slice().sort(compareListingOrder));
     return this.#sorted;
   }
 

@@ -43,7 +43,7 @@ import { startLocalChain, type LocalChain } from "../devnet/local-chain.js";
 import { latestNightlyRun } from "../devnet/nightly-snapshot.js";
 import type { OracleRecordInput } from "../devnet/publish-records.js";
 import { trustOracleAbi } from "../../oracle/abi.js";
-import { parseAddress } from "../../oracle/inputs.js";
+import { parseAddress } from "../../inputs/address.js";
 import { baseForkBlockFromEnv } from "./fork-block.js";
 import {
   installOracleOverride,
@@ -53,8 +53,8 @@ import {
   writeOverride,
   type InstalledOracleOverride,
   type OracleRecordValue,
-  type ResolvedTrustRecordKey,
-  type TrustRecordKey,
+  type ResolvedTestRecordKey,
+  type TestRecordKey,
 } from "./oracle-override.js";
 
 /** Agents the simulation registers and scores by default. */
@@ -132,7 +132,7 @@ export interface BaseContext {
    * Keys holding a record when the context started: in simulation the seeded Base `erc8004` agents; on a fork
    * the Base `erc8004` agents among ids 1…`probe` that have one. Read before the override was installed.
    */
-  readonly sampleKeys: readonly ResolvedTrustRecordKey[];
+  readonly sampleKeys: readonly ResolvedTestRecordKey[];
   /**
    * A viem wallet client sending from `account` (an unlocked or impersonated account) through the provider.
    *
@@ -147,7 +147,7 @@ export interface BaseContext {
    * @returns The record; `updatedAt` 0 when there is none.
    * @throws viem's error when the oracle reverts (for example after {@link BaseContext.makeOracleRevert}).
    */
-  readRecord(key: TrustRecordKey): Promise<OracleRecordValue>;
+  readRecord(key: TestRecordKey): Promise<OracleRecordValue>;
   /**
    * Makes the oracle answer `record` for `key`; other keys are untouched. No transaction is sent.
    *
@@ -156,13 +156,13 @@ export interface BaseContext {
    * @returns The record written.
    * @throws {@link InvalidArgumentError} for a field outside its type.
    */
-  setRecord(key: TrustRecordKey, record: TrustRecordPatch): Promise<OracleRecordValue>;
+  setRecord(key: TestRecordKey, record: TrustRecordPatch): Promise<OracleRecordValue>;
   /**
    * Makes the oracle answer "no record" for `key` (`hasScore` false, `getScore` all zeros).
    *
    * @param key - The key.
    */
-  clearRecord(key: TrustRecordKey): Promise<void>;
+  clearRecord(key: TestRecordKey): Promise<void>;
   /**
    * Backdates `key`'s current record (overridden or original) so that it is `ageSeconds` old at the latest
    * block, keeping its score and codes.
@@ -172,13 +172,13 @@ export interface BaseContext {
    * @returns The record written.
    * @throws {@link DevnetError} when the key has no record; {@link InvalidArgumentError} for a bad age.
    */
-  makeStale(key: TrustRecordKey, ageSeconds: number): Promise<OracleRecordValue>;
+  makeStale(key: TestRecordKey, ageSeconds: number): Promise<OracleRecordValue>;
   /**
    * Drops `key`'s override: the oracle answers the original record again.
    *
    * @param key - The key.
    */
-  restoreRecord(key: TrustRecordKey): Promise<void>;
+  restoreRecord(key: TestRecordKey): Promise<void>;
   /** Makes every call to the oracle revert with `TrustOracleOverrideUnavailable()`. */
   makeOracleRevert(): Promise<void>;
   /** Stops the revert and drops every record override: the oracle answers exactly as before the helpers ran. */
@@ -239,7 +239,7 @@ interface ContextSetup {
   readonly accounts: readonly Address[];
   readonly identityRegistry: Address;
   readonly multicall3: Address;
-  readonly sampleKeys: readonly ResolvedTrustRecordKey[];
+  readonly sampleKeys: readonly ResolvedTestRecordKey[];
 }
 
 async function startSimulation(options: BaseContextOptions): Promise<BaseContext> {
@@ -384,7 +384,7 @@ async function finishContext(setup: ContextSetup, options: BaseContextOptions): 
   const installed: InstalledOracleOverride = await installOracleOverride(provider, { oracle: BASE_TRUST_ORACLE_ADDRESS });
   const oracle = installed.oracle;
   /** Keys overridden since the start (or the last restoreOracle), by override hash. */
-  const overridden = new Map<string, TrustRecordKey>();
+  const overridden = new Map<string, TestRecordKey>();
 
   const request = async (method: string, params: unknown[], what: string): Promise<unknown> => {
     try {
@@ -397,7 +397,7 @@ async function finishContext(setup: ContextSetup, options: BaseContextOptions): 
     const block = (await request("eth_getBlockByNumber", ["latest", false], "Reading the latest block")) as { timestamp: string };
     return Number(block.timestamp);
   };
-  const readRecord = async (key: TrustRecordKey): Promise<OracleRecordValue> => {
+  const readRecord = async (key: TestRecordKey): Promise<OracleRecordValue> => {
     const { agentId, chainId, registry } = resolveRecordKey(key);
     const [score, tier, sybilSeverity, updatedAt] = await publicClient.readContract({
       address: oracle,
@@ -407,7 +407,7 @@ async function finishContext(setup: ContextSetup, options: BaseContextOptions): 
     });
     return { score, tier, sybilSeverity, updatedAt: Number(updatedAt) };
   };
-  const put = async (key: TrustRecordKey, record: OracleRecordValue | null): Promise<void> => {
+  const put = async (key: TestRecordKey, record: OracleRecordValue | null): Promise<void> => {
     await writeOverride(provider, oracle, key, record);
     overridden.set(overrideRecordKey(key), key);
   };

@@ -11,7 +11,7 @@
 import { encodeAbiParameters, encodePacked, keccak256, numberToHex, toHex, type Address, type Hex } from "viem";
 import { DevnetError, InvalidArgumentError } from "../../errors.js";
 import type { Eip1193Requester } from "../devnet/multicall3.js";
-import { parseAddress } from "../../oracle/inputs.js";
+import { parseAddress } from "../../inputs/address.js";
 import { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
 
 /** ERC-7201 namespace id of the override's state. */
@@ -43,8 +43,8 @@ export const ORACLE_ORIGINAL_CODE_ADDRESS: Address = parseAddress(
 /** Bit 255 of an override word: the key is overridden. */
 const OVERRIDDEN = 1n << 255n;
 
-/** The key of an oracle record. */
-export interface TrustRecordKey {
+/** The key of an oracle record as a test gives it (Base and `erc8004` by default); the SDK reader's own is `TrustRecordKey`. */
+export interface TestRecordKey {
   /** Agent id in its registry. */
   readonly agentId: bigint | number;
   /** Chain the agent is registered on; default 8453 (Base). */
@@ -54,7 +54,7 @@ export interface TrustRecordKey {
 }
 
 /** A key with its defaults filled in. */
-export interface ResolvedTrustRecordKey {
+export interface ResolvedTestRecordKey {
   /** Agent id. */
   readonly agentId: bigint;
   /** Chain id. */
@@ -82,7 +82,7 @@ export interface OracleRecordValue {
  * @returns The key with agent id and chain id as bigints and the registry name.
  * @throws {@link InvalidArgumentError} for a negative or non-integer id or an empty registry name.
  */
-export function resolveRecordKey(key: TrustRecordKey): ResolvedTrustRecordKey {
+export function resolveRecordKey(key: TestRecordKey): ResolvedTestRecordKey {
   const agentId = toUint256(key.agentId, "agentId");
   const chainId = toUint256(key.chainId ?? 8453, "chainId");
   const registry = key.registry ?? "erc8004";
@@ -96,7 +96,7 @@ export function resolveRecordKey(key: TrustRecordKey): ResolvedTrustRecordKey {
  * @param key - The key.
  * @returns The hash.
  */
-export function overrideRecordKey(key: TrustRecordKey): Hex {
+export function overrideRecordKey(key: TestRecordKey): Hex {
   const { agentId, chainId, registry } = resolveRecordKey(key);
   return keccak256(encodePacked(["uint256", "uint256", "string"], [agentId, chainId, registry]));
 }
@@ -107,7 +107,7 @@ export function overrideRecordKey(key: TrustRecordKey): Hex {
  * @param key - The key.
  * @returns The slot.
  */
-export function overrideRecordSlot(key: TrustRecordKey): Hex {
+export function overrideRecordSlot(key: TestRecordKey): Hex {
   return keccak256(
     encodeAbiParameters([{ type: "bytes32" }, { type: "uint256" }], [overrideRecordKey(key), ORACLE_OVERRIDE_SLOTS.records]),
   );
@@ -195,7 +195,7 @@ export async function installOracleOverride(
 export async function uninstallOracleOverride(
   provider: Eip1193Requester,
   installed: InstalledOracleOverride,
-  keys: readonly TrustRecordKey[] = [],
+  keys: readonly TestRecordKey[] = [],
 ): Promise<void> {
   for (const key of keys) await writeOverride(provider, installed.oracle, key, undefined);
   await setOracleReverting(provider, installed.oracle, false);
@@ -216,7 +216,7 @@ export async function uninstallOracleOverride(
 export async function writeOverride(
   provider: Eip1193Requester,
   oracle: Address,
-  key: TrustRecordKey,
+  key: TestRecordKey,
   record: OracleRecordValue | null | undefined,
 ): Promise<void> {
   const value = record === undefined ? numberToHex(0n, { size: 32 }) : overrideWord(record);

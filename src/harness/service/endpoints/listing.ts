@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { apiSybilSeverity, compareAgentRefs, type PopulationAgent } from "../agent.js";
+import { apiSybilSeverity, compareListingOrder, type PopulationAgent } from "../agent.js";
 import { ok, type ServiceHandler } from "../context.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import {
@@ -162,8 +162,8 @@ export const handleExplorer: ServiceHandler = async (request, context) => {
   );
   matches.sort(
     sort === "recent"
-      ? (a, b) => b.registeredAt.getTime() - a.registeredAt.getTime() || compareAgentRefs(a, b)
-      : (a, b) => b.score - a.score || compareAgentRefs(a, b),
+      ? (a, b) => b.registeredAt.getTime() - a.registeredAt.getTime() || compareListingOrder(a, b)
+      : (a, b) => b.score - a.score || compareListingOrder(a, b),
   );
   return ok({ agents: matches.slice(0, limit).map(listItem), total: matches.length });
 };
@@ -196,7 +196,7 @@ function firstAfter(list: readonly PopulationAgent[], ref: { chain: string; regi
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareAgentRefs(list[mid]!, ref) <= 0) lo = mid + 1;
+    if (compareListingOrder(list[mid]!, ref) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -9,7 +9,7 @@
  */
 import { ATTESTATION_LIFETIME_SECONDS, ATTESTATION_TYPES, DEFAULT_THRESHOLD } from "../../../config/service.js";
 import type { SignedAttestation } from "../../../attestation/types.js";
-import { apiSybilSeverity, compareAgentRefs, flatBadges, type PopulationAgent } from "../agent.js";
+import { apiSybilSeverity, compareListingOrder, flatBadges, type PopulationAgent } from "../agent.js";
 import type { TrustCheckBody, TrustSignedV1, TrustSignedV2, WalletNotFoundBody, WalletNotFoundSignedBlock } from "../bodies.js";
 import { ok, type ServiceContext, type ServiceHandler } from "../context.js";
 import { badRequest, notFound } from "../http-error.js";
@@ -41,7 +41,7 @@ export function requireAgent(population: Population, chain: string, agentId: num
 export function bestAgentOf(population: Population, wallet: string): PopulationAgent | undefined {
   let best: PopulationAgent | undefined;
   for (const agent of population.byOwner(wallet)) {
-    if (!best || agent.score > best.score || (agent.score === best.score && compareAgentRefs(agent, best) < 0)) {
+    if (!best || agent.score > best.score || (agent.score === best.score && compareListingOrder(agent, best) < 0)) {
       best = agent;
     }
   }

@@ -1,5 +1,5 @@
 /**
- * One agent's comparison: its on-chain record against what the service says now, turned into a report
+ * Stage 5, compare. One agent's comparison: its on-chain record against what the service says now, turned into a report
  * row with a status, the decision on each side and a reason.
  *
  * "Drift since the last refresh": the oracle is refreshed nightly, and a record's `updatedAt` is that
@@ -13,46 +13,14 @@
  *
  * @packageDocumentation
  */
-import { canonicalSybilSeverity, sybilSeverityCode as codeOfSybil, type TrustEncoding } from "../config/encodings.js";
-import type { TrustRecordResult } from "../oracle/records.js";
-import { decide, type DecisionRule } from "./decision.js";
-import type { AttestedSide, DriftRow, DriftStatus, OnchainSide } from "./types.js";
-
-/** The agent a row is about. */
-export interface RowSubject {
-  readonly chain: string;
-  readonly chainId: number | null;
-  readonly agentId: string;
-  readonly registry: string;
-}
-
-/** What the service said about an agent. */
-export type ServiceOutcome =
-  /** A signed attestation that verified. */
-  | { readonly kind: "verified"; readonly data: ServiceData; readonly kid: string }
-  /** The service's unsigned listing (triage decided a signed fetch was not needed). */
-  | { readonly kind: "listed"; readonly data: ServiceData }
-  /** An attestation that did not verify. */
-  | { readonly kind: "invalid"; readonly reason: string; readonly message: string }
-  /** The service does not know the agent. */
-  | { readonly kind: "missing"; readonly message: string }
-  /** The service could not be asked (network, 5xx, rate limit exhausted, malformed body…). */
-  | { readonly kind: "error"; readonly message: string };
-
-/** Trust data of an agent as the service states it. */
-export interface ServiceData {
-  readonly score: number;
-  readonly tier: string;
-  /** Sybil severity name; `null` when the service has no sybil signal (read as `none`). */
-  readonly sybilSeverity: string | null;
-  /** Issue time of the data (the verdict's `issuedAt`, or the listing's time). */
-  readonly at: Date;
-  /**
-   * When the service computed the score: the signed `issuedAt` of a v2 attestation, or the listing's
-   * `updatedAt`; `null` or absent when unknown (a v1 attestation, a listing without times).
-   */
-  readonly computedAt?: Date | null;
-}
+import type { AgentRef } from "../../agent/agent-ref.js";
+import { canonicalSybilSeverity, type TrustEncoding } from "../../config/encodings.js";
+import type { TrustRecordResult } from "../../oracle/records.js";
+import { decide, type DecisionRule } from "../decision.js";
+import type { ServiceOutcome } from "../service-data.js";
+import { sameTrustData, sybilSeverityCodeOf, type TrustField } from "../trust-data.js";
+import type { AttestedSide, DriftRow, DriftStatus, OnchainSide } from "../types.js";
+import type { Candidate, Unscannable } from "./enumerate.js";
 
 /** Everything a comparison needs besides the two sides. */
 export interface CompareContext {
@@ -70,14 +38,14 @@ export interface CompareContext {
  * `missing-onchain`, `stale-onchain` (older than `maxAgeSeconds`), `drifted` (score, tier or sybil severity
  * differ, or the record is dated in the future), `in-sync`.
  *
- * @param subject - The agent.
+ * @param agent - The agent.
  * @param onchain - The oracle read.
  * @param service - What the service said.
  * @param context - Decision rule, staleness limit, time and encoding.
  * @returns The row.
  */
 export function compareAgent(
-  subject: RowSubject,
+  agent: AgentRef,
   onchain: TrustRecordResult,
   service: ServiceOutcome,
   context: CompareContext,
@@ -110,7 +78,7 @@ export function compareAgent(
         context.rule,
         {
           score: serviceData.score,
-          sybilSeverityCode: sybilCode(serviceData.sybilSeverity, context.encoding),
+          sybilSeverityCode: sybilSeverityCodeOf(serviceData.sybilSeverity, context.encoding),
           updatedAtSeconds: Math.min(nowSeconds, Math.floor(serviceData.at.getTime() / 1000)),
         },
         nowSeconds,
@@ -127,12 +95,10 @@ export function compareAgent(
   const computedAt = serviceData ? knownTime(serviceData.computedAt) : null;
   const refresh = { computedAt, after: computedAfterRefresh(computedAt, onchain.ok && onchainSide ? onchain.updatedAtSeconds : null) };
 
-  const { status, reason } = classify(onchain, onchainSide, service, attested, refresh, context, nowSeconds);
+  const differences = onchain.ok && onchain.hasScore && serviceData ? sameTrustData(onchain, serviceData, context.encoding) : [];
+  const { status, reason } = classify(onchain, onchainSide, service, attested, differences, refresh, context, nowSeconds);
   const row: DriftRow = {
-    chain: subject.chain,
-    chainId: subject.chainId,
-    agentId: subject.agentId,
-    registry: subject.registry,
+    ...rowAgent(agent),
     status,
     onchain: onchainSide,
     attested,
@@ -150,6 +116,7 @@ function classify(
   onchainSide: OnchainSide | null,
   service: ServiceOutcome,
   attested: AttestedSide | null,
+  differing: readonly TrustField[],
   refresh: { readonly computedAt: Date | null; readonly after: boolean | null },
   context: CompareContext,
   nowSeconds: number,
@@ -169,14 +136,8 @@ function classify(
     return { status: "stale-onchain", reason: `on-chain record is ${formatAge(age)} old (max ${formatAge(context.maxAgeSeconds)})` };
   }
   if (age < 0) return { status: "drifted", reason: `on-chain record is dated ${formatAge(-age)} in the future` };
-  const differences: string[] = [];
-  if (onchainSide.score !== attested.score) differences.push(`score ${onchainSide.score} → ${attested.score}`);
-  if (onchainSide.tier !== attested.tier.toLowerCase()) differences.push(`tier ${onchainSide.tier} → ${attested.tier}`);
-  if (onchainSide.sybilSeverity !== attested.sybilSeverity) {
-    differences.push(`sybil ${onchainSide.sybilSeverity} → ${attested.sybilSeverity}`);
-  }
-  if (differences.length === 0) return { status: "in-sync" };
-  const listed = differences.join(", ");
+  if (differing.length === 0) return { status: "in-sync" };
+  const listed = differing.map((field) => DIFFERENCE_TEXT[field](onchainSide, attested)).join(", ");
   if (refresh.after === true) return { status: "drifted", reason: `${listed} (changed since the last refresh)` };
   if (refresh.after === false) {
     return {
@@ -217,13 +178,12 @@ function describeOnchain(record: Extract<TrustRecordResult, { ok: true }>): Onch
   };
 }
 
-function sybilCode(name: string | null, encoding: TrustEncoding): number | undefined {
-  try {
-    return codeOfSybil(name, encoding);
-  } catch {
-    return undefined;
-  }
-}
+/** How a differing field reads in a row's reason. */
+const DIFFERENCE_TEXT: Readonly<Record<TrustField, (onchain: OnchainSide, attested: AttestedSide) => string>> = {
+  score: (onchain, attested) => `score ${onchain.score} → ${attested.score}`,
+  tier: (onchain, attested) => `tier ${onchain.tier} → ${attested.tier}`,
+  sybilSeverity: (onchain, attested) => `sybil ${onchain.sybilSeverity} → ${attested.sybilSeverity}`,
+};
 
 function formatAge(seconds: number): string {
   if (seconds >= 86_400) return `${(seconds / 86_400).toFixed(1)}d`;
@@ -234,16 +194,13 @@ function formatAge(seconds: number): string {
 /**
  * A row for an agent that could not be compared at all.
  *
- * @param subject - The agent.
+ * @param agent - The agent.
  * @param reason - Why.
  * @returns An `error` row with no data on either side.
  */
-export function errorRow(subject: RowSubject, reason: string): DriftRow {
+export function errorRow(agent: AgentRef, reason: string): DriftRow {
   return {
-    chain: subject.chain,
-    chainId: subject.chainId,
-    agentId: subject.agentId,
-    registry: subject.registry,
+    ...rowAgent(agent),
     status: "error",
     onchain: null,
     attested: null,
@@ -253,4 +210,38 @@ export function errorRow(subject: RowSubject, reason: string): DriftRow {
     decision: { onchain: null, attested: null, flipped: false },
     reason,
   };
+}
+
+/**
+ * The agent fields of a report row (`agentId` as a decimal string, as the report pins it) — the one place
+ * an agent reference becomes row fields.
+ *
+ * @param agent - The agent.
+ * @returns `chain`, `chainId`, `agentId`, `registry`.
+ */
+export function rowAgent(agent: AgentRef): Pick<DriftRow, "chain" | "chainId" | "agentId" | "registry"> {
+  return { chain: agent.chain, chainId: agent.chainId, agentId: agent.agentId.toString(), registry: agent.registry };
+}
+
+/**
+ * Runs the stage: one row per candidate, then one `error` row per agent that could not be scanned.
+ *
+ * @param candidates - The candidates.
+ * @param records - Their oracle reads, in order.
+ * @param outcomes - What the service said about each, in order.
+ * @param unscannable - Agents set aside by the enumeration, with their reasons.
+ * @param context - Decision rule, staleness limit, time and encoding.
+ * @returns The rows, candidates first (in order), unsorted.
+ */
+export function compareCandidates(
+  candidates: readonly Candidate[],
+  records: readonly TrustRecordResult[],
+  outcomes: readonly ServiceOutcome[],
+  unscannable: readonly Unscannable[],
+  context: CompareContext,
+): DriftRow[] {
+  return [
+    ...candidates.map((candidate, i) => compareAgent(candidate.agent, records[i]!, outcomes[i]!, context)),
+    ...unscannable.map(({ agent, reason }) => errorRow(agent, reason)),
+  ];
 }

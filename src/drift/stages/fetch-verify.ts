@@ -1,14 +1,22 @@
 /**
- * Asking the service about one agent: fetch its signed `/api/trust-check` attestation, verify it, and turn
- * every outcome (verified, invalid, unknown agent, transport failure) into a {@link ServiceOutcome}.
+ * Stage 4, fetch and verify: ask the service about each selected candidate — fetch its signed
+ * `/api/trust-check` attestation (with bounded concurrency, under the client's rate limit), verify it
+ * against the configured issuer's keys — and turn every outcome (verified, invalid, unknown agent, transport
+ * failure) into a {@link ServiceOutcome}, never a throw. Candidates triage did not select keep what the
+ * listing said.
  *
  * @packageDocumentation
  */
-import type { TrustApiClient } from "../api/client.js";
-import type { JwksResolver } from "../attestation/jwks.js";
-import { normalizeSybilSeverity, verifyTrustAttestation } from "../attestation/verify.js";
-import { HttpRequestError, messageOf } from "../errors.js";
-import type { ServiceOutcome } from "./compare.js";
+import type { AgentRef } from "../../agent/agent-ref.js";
+import type { TrustApiClient } from "../../api/client.js";
+import type { JwksResolver } from "../../attestation/jwks.js";
+import { normalizeSybilSeverity, verifyTrustAttestation } from "../../attestation/verify.js";
+import { HttpRequestError, messageOf } from "../../errors.js";
+import { mapConcurrently } from "../../util/concurrency.js";
+import type { ScanProgress } from "../progress.js";
+import type { ServiceData, ServiceOutcome } from "../service-data.js";
+import type { Candidate } from "./enumerate.js";
+import type { TriageSelection } from "./triage.js";
 
 /** How attestations are verified. */
 export interface AttestationPolicy {
@@ -43,30 +51,23 @@ export function newServiceStats(): ServiceStats {
   return { requests: 0, requestMs: 0, verifyMs: 0 };
 }
 
-/** The agent to ask about. */
-export interface ServiceSubject {
-  readonly chain: string;
-  readonly agentId: string;
-  readonly registry: string;
-}
-
 /**
  * Fetches and verifies one agent's attestation. Never throws: every failure is an outcome with a reason.
  *
  * @param api - The API client.
- * @param subject - The agent.
+ * @param agent - The agent.
  * @param policy - Issuer, keys and accepted kids.
  * @returns The outcome.
  */
 export async function fetchServiceOutcome(
   api: TrustApiClient,
-  subject: ServiceSubject,
+  agent: Pick<AgentRef, "chain" | "agentId" | "registry">,
   policy: AttestationPolicy,
 ): Promise<ServiceOutcome> {
   let body: Awaited<ReturnType<TrustApiClient["trustCheck"]>>;
   const requested = performance.now();
   try {
-    body = await api.trustCheck({ id: subject.agentId, chain: subject.chain, registry: subject.registry });
+    body = await api.trustCheck({ id: agent.agentId, chain: agent.chain, registry: agent.registry });
   } catch (error) {
     if (error instanceof HttpRequestError && error.status === 404) {
       return { kind: "missing", message: error.errorMessage ?? "404 not found" };
@@ -84,7 +85,7 @@ export async function fetchServiceOutcome(
     jwks: policy.jwks,
     ...(policy.acceptedKids ? { acceptedKids: [...policy.acceptedKids] } : {}),
     ...(policy.now ? { now: policy.now() } : {}),
-    expected: { agentId: subject.agentId, chain: subject.chain, registry: subject.registry },
+    expected: { agentId: agent.agentId.toString(), chain: agent.chain, registry: agent.registry },
   });
   if (policy.stats) policy.stats.verifyMs += performance.now() - verifying;
   if (!result.valid) return { kind: "invalid", reason: result.reason, message: result.message };
@@ -122,4 +123,60 @@ export function computedAtOf(result: {
 }): Date | null {
   if (result.version !== "v2" || result.signed?.issuedAt === undefined) return null;
   return result.issuedAt ?? null;
+}
+
+/** What {@link fetchAndVerify} needs. */
+export interface FetchVerifyOptions {
+  readonly api: TrustApiClient;
+  readonly attestations: AttestationPolicy;
+  /** Service requests in flight at most. */
+  readonly concurrency: number;
+  readonly onProgress?: (progress: ScanProgress) => void;
+}
+
+/**
+ * Runs the stage: the selected candidates' attestations fetched and verified, the others' listing data.
+ *
+ * @param candidates - The candidates.
+ * @param selection - Which to fetch (from triage).
+ * @param options - API, verification, concurrency, progress.
+ * @returns One outcome per candidate, in order.
+ */
+export async function fetchAndVerify(
+  candidates: readonly Candidate[],
+  selection: TriageSelection,
+  options: FetchVerifyOptions,
+): Promise<ServiceOutcome[]> {
+  const outcomes = candidates.map((candidate) => listingOutcome(candidate.listed));
+  let done = 0;
+  await mapConcurrently(selection.fetch, options.concurrency, async (i) => {
+    outcomes[i] = await fetchServiceOutcome(options.api, candidates[i]!.agent, options.attestations);
+    options.onProgress?.({ stage: "attestations", done: ++done, total: selection.fetch.length });
+  });
+  return outcomes;
+}
+
+/**
+ * What the listing says, as an outcome, for a candidate that is not fetched.
+ *
+ * @param listed - The listing's data (`null`: not listed; absent: no listing).
+ * @returns `listed` for a complete entry, `missing` for an agent the listing lacks, else `error`.
+ */
+export function listingOutcome(listed: Partial<ServiceData> | null | undefined): ServiceOutcome {
+  if (listed === null) return { kind: "missing", message: "not in the service's listing" };
+  if (listed === undefined) return { kind: "error", message: "not fetched, and no listing to compare with" };
+  if (listed.score === undefined || listed.tier === undefined || listed.sybilSeverity === undefined) {
+    return { kind: "error", message: "the listing entry is incomplete" };
+  }
+  return {
+    kind: "listed",
+    data: {
+      score: listed.score,
+      tier: listed.tier,
+      sybilSeverity: listed.sybilSeverity,
+      at: listed.at ?? new Date(0),
+      // The listing's updatedAt is when the service last scored the agent.
+      computedAt: listed.at ?? null,
+    },
+  };
 }

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {ITrustAttestationErrors} from "./ITrustAttestationErrors.sol";
+import {ITrustOracle} from "./ITrustOracle.sol";
+import {TrustRecord} from "../TrustTypes.sol";
+
+/// @title IAttestedTrustOracle
+/// @notice A trust oracle fed by the service's signed attestations, in the pull model: whoever needs a fresh
+///         record brings the service's signed `/api/trust-check` attestation (ES256 over the exact bytes of
+///         `JSON.stringify(attestation.signed)`) in the transaction that needs it. It serves the Base oracle's read
+///         ABI (`ITrustOracle`), answering each read with the fresher of its own record and its upstream oracle's,
+///         so that a gate pointed at it never sees older data than before.
+/// @dev The errors of the signed block's reader and of the signature check (`AttestationJsonMalformed`,
+///      `AttestationFieldInvalid`, `AttestationSignatureOutOfRange`, ...) come from `ITrustAttestationErrors`.
+interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
+    /// @notice A key got its first record here (same event as the reference oracle's).
+    /// @param key The record key, `recordKey(agentId, chainId, registry)`.
+    /// @param agentId The agent's id in its registry.
+    /// @param chainId The chain the agent is registered on.
+    /// @param registry The registry name.
+    /// @param record The packed record word: score | tier << 8 | sybil << 16 | updatedAt << 24.
+    event RecordAdded(
+        bytes32 indexed key, uint256 indexed agentId, uint256 indexed chainId, string registry, uint256 record
+    );
+
+    /// @notice A record held here was replaced by a newer one (same event as the reference oracle's).
+    /// @param key The record key.
+    /// @param record The packed record word.
+    event RecordUpdated(bytes32 indexed key, uint256 record);
+
+    /// @notice A signing key was set (added, or replaced under the same key id).
+    /// @param kid The key id, as in the service's JWKS and `attestation.kid`.
+    /// @param x The P-256 public key's x coordinate.
+    /// @param y The P-256 public key's y coordinate.
+    event SigningKeySet(string kid, bytes32 x, bytes32 y);
+
+    /// @notice A signing key was revoked; attestations under its key id are refused from now on.
+    /// @param kid The key id.
+    event SigningKeyRevoked(string kid);
+
+    /// @notice The chain id of a chain slug was set (0: the slug is no longer accepted).
+    /// @param slug The slug as the service writes it in `chain` (`base`, `ethereum`, ...).
+    /// @param chainId The EVM chain id.
+    event ChainSlugSet(string slug, uint256 chainId);
+
+    /// @notice The admin given to the constructor is the zero address.
+    error InvalidAdmin();
+    /// @notice The upstream oracle given to the constructor is neither zero nor a contract.
+    /// @param upstream The address refused.
+    error InvalidUpstream(address upstream);
+    /// @notice A key id is empty.
+    error EmptyKeyId();
+    /// @notice A public key is not a point of P-256.
+    /// @param kid The key id.
+    /// @param x The x coordinate refused.
+    /// @param y The y coordinate refused.
+    error InvalidSigningKey(string kid, bytes32 x, bytes32 y);
+    /// @notice No signing key has this key id.
+    /// @param kid The key id.
+    error UnknownSigningKey(string kid);
+    /// @notice The key id was revoked (revocation is final: a new key takes a new key id).
+    /// @param kid The key id.
+    error RevokedSigningKey(string kid);
+    /// @notice A chain slug is not 1-32 bytes of `a-z 0-9 _ -`.
+    /// @param slug The slug refused.
+    error InvalidChainSlug(string slug);
+    /// @notice The attestation's chain slug has no EVM chain id here (`solana`, or a slug never set).
+    /// @param slug The slug.
+    error UnknownChainSlug(string slug);
+    /// @notice The signature does not verify for the bytes under the key id's key.
+    /// @param kid The key id.
+    error InvalidAttestationSignature(string kid);
+    /// @notice The attestation expired: the block is past its signed `expiry`.
+    /// @param expiry The signed expiry (Unix seconds).
+    /// @param blockTimestamp The current block's timestamp.
+    error AttestationExpired(uint40 expiry, uint256 blockTimestamp);
+    /// @notice `issuedAt` or `verifiedAt` is later than the block time plus `MAX_CLOCK_SKEW`.
+    /// @param timestamp The signed time refused (Unix seconds).
+    /// @param blockTimestamp The current block's timestamp.
+    error AttestationFromFuture(uint40 timestamp, uint256 blockTimestamp);
+    /// @notice The attestation is about another agent than the one the caller asked for.
+    /// @param agentId The agent id asked for.
+    /// @param chainId The chain id asked for.
+    /// @param registry The registry asked for.
+    /// @param attestedAgentId The agent id signed.
+    /// @param attestedChainId The chain id of the signed slug.
+    /// @param attestedRegistry The registry signed.
+    error AttestationSubjectMismatch(
+        uint256 agentId,
+        uint256 chainId,
+        string registry,
+        uint256 attestedAgentId,
+        uint256 attestedChainId,
+        string attestedRegistry
+    );
+    /// @notice A compact JWS is not `header.payload.signature` (two dots, non-empty parts).
+    error JwsMalformed();
+    /// @notice The JWS protected header is not `{"alg":"ES256","kid":"<kid>"}` (base64url) for the key id given.
+    /// @param kid The key id given.
+    /// @param header The header segment found.
+    error JwsHeaderUnsupported(string kid, bytes header);
+
+    /// @notice Sets the public key of a key id (a JWKS entry: `x` and `y` decoded from base64url). Admin only.
+    /// @dev Reverts with `EmptyKeyId`, `InvalidSigningKey` (not on the curve) or `RevokedSigningKey`. Emits
+    ///      `SigningKeySet`.
+    /// @param kid The key id.
+    /// @param x The public key's x coordinate.
+    /// @param y The public key's y coordinate.
+    function setSigningKey(string calldata kid, bytes32 x, bytes32 y) external;
+
+    /// @notice Revokes a key id. Admin only. Emits `SigningKeyRevoked`; reverts with `UnknownSigningKey` or
+    ///         `RevokedSigningKey`.
+    /// @param kid The key id.
+    function revokeSigningKey(string calldata kid) external;
+
+    /// @notice Sets the EVM chain id of a chain slug (0 removes it). Admin only. Emits `ChainSlugSet`.
+    /// @param slug The slug (1-32 bytes of `a-z 0-9 _ -`), else `InvalidChainSlug`.
+    /// @param chainId The chain id.
+    function setChainSlug(string calldata slug, uint256 chainId) external;
+
+    /// @notice Verifies an attestation and stores its record when it is newer than the one held. Anyone may call.
+    /// @dev Checks, in order: the key id is known and not revoked; the signature (`r‖s`, low-S or high-S)
+    ///      verifies over `sha256(signedJson)`; the bytes read exactly (`TrustAttestationLib`); the chain slug has
+    ///      a chain id; the block is not past `expiry`; neither `issuedAt` nor `verifiedAt` is after the block
+    ///      time plus `MAX_CLOCK_SKEW`. The record is `(score, tier, sybilSeverity, updatedAt = issuedAt)` under
+    ///      `(agentId, chainId, registry)`; one not newer than the record held is a no-op. Emits `RecordAdded`
+    ///      (new key) or `RecordUpdated`.
+    /// @param kid The key id (`attestation.kid`).
+    /// @param signedJson The exact signed bytes.
+    /// @param signature The signature, 64 bytes `r‖s` (`attestation.sig` decoded from base64).
+    /// @return record The record this oracle holds for the key after the call (its own, not the upstream's).
+    function submitAttestation(string calldata kid, bytes calldata signedJson, bytes calldata signature)
+        external
+        returns (TrustRecord memory record);
+
+    /// @notice `submitAttestation`, refusing an attestation about another agent than `(agentId, chainId,
+    ///         registry)` with `AttestationSubjectMismatch`, and answering what `getScore` now returns for it. What a
+    ///         gate calls (it then needs no second call to read the record).
+    /// @param agentId The agent id expected.
+    /// @param chainId The chain id expected.
+    /// @param registry The registry expected.
+    /// @param kid The key id.
+    /// @param signedJson The exact signed bytes.
+    /// @param signature The signature, 64 bytes `r‖s`.
+    /// @return record The fresher of the record held here and the upstream's after the call, as `getScore` returns
+    ///         it.
+    function submitAttestationFor(
+        uint256 agentId,
+        uint256 chainId,
+        string calldata registry,
+        string calldata kid,
+        bytes calldata signedJson,
+        bytes calldata signature
+    ) external returns (TrustRecord memory record);
+
+    /// @notice `submitAttestation` for the compact JWS form (`attestation.jws`): the signature covers the ASCII
+    ///         `header.payload`, the header must be `{"alg":"ES256","kid":"<kid>"}` and the payload is the signed
+    ///         block, decoded from base64url.
+    /// @param kid The key id (the header's `kid`).
+    /// @param jws The compact serialization, as ASCII bytes.
+    /// @return record The record this oracle holds for the key after the call.
+    function submitJwsAttestation(string calldata kid, bytes calldata jws) external returns (TrustRecord memory record);
+
+    /// @notice A signing key.
+    /// @param kid The key id.
+    /// @return x The x coordinate (0 when unknown or revoked).
+    /// @return y The y coordinate (0 when unknown or revoked).
+    /// @return revoked Whether the key id was revoked.
+    function signingKey(string calldata kid) external view returns (bytes32 x, bytes32 y, bool revoked);
+
+    /// @notice The EVM chain id of a chain slug (0 when not accepted).
+    /// @param slug The slug.
+    /// @return The chain id.
+    function chainIdOfSlug(string calldata slug) external view returns (uint256);
+
+    /// @notice The oracle whose records this one falls back on (zero for none).
+    /// @return The upstream oracle.
+    function upstream() external view returns (address);
+
+    /// @notice The record this oracle holds itself for a key (no upstream), as `getScore` returns it.
+    /// @param agentId The agent's id in its registry.
+    /// @param chainId The chain the agent is registered on.
+    /// @param registry The registry name.
+    /// @return record The record (zero when none).
+    function attestedRecord(uint256 agentId, uint256 chainId, string calldata registry)
+        external
+        view
+        returns (TrustRecord memory record);
+
+    /// @notice The storage key of a record: `keccak256(abi.encodePacked(agentId, chainId, registry))`, as in the
+    ///         reference oracle.
+    /// @param agentId The agent's id in its registry.
+    /// @param chainId The chain the agent is registered on.
+    /// @param registry The registry name.
+    /// @return The key used by `RecordAdded` and `RecordUpdated`.
+    function recordKey(uint256 agentId, uint256 chainId, string calldata registry) external pure returns (bytes32);
+}

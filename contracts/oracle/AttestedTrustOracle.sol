@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
+import {Base64} from "@openzeppelin/contracts/utils/Base64.sol";
+import {P256} from "@openzeppelin/contracts/utils/cryptography/P256.sol";
+import {TrustAttestationLib} from "../attestation/TrustAttestationLib.sol";
+import {IAttestedTrustOracle} from "../interfaces/IAttestedTrustOracle.sol";
+import {ITrustOracle} from "../interfaces/ITrustOracle.sol";
+import {TrustConstants} from "../TrustConstants.sol";
+import {TrustRecord} from "../TrustTypes.sol";
+
+/// @title AttestedTrustOracle
+/// @notice Trust oracle with the Base oracle's read ABI whose records come from the service's signed
+///         `/api/trust-check` attestations, verified on-chain (ES256: P-256 + SHA-256), and which falls back on an
+///         upstream oracle (the Base oracle) for everything else. When the nightly oracle goes stale, a caller
+///         that needs a fresh record asks the service for an attestation and submits it in the same transaction
+///         (Pyth's pull model); a gate pointed at this oracle can do it for its caller
+///         (`TrustGated.onlyTrustedAgentWithAttestation`).
+/// @dev Reads (`getScore`, `hasScore`, `meetsThreshold`) answer with the fresher of the record held here and the
+///      upstream's (by `updatedAt`; equal dates keep this oracle's). An upstream record dated after the current
+///      block never replaces a record held here. The upstream is called with a bounded static call (at most
+///      `UPSTREAM_GAS` gas, at most 128 bytes of answer copied); a reverting upstream, or an answer that is too
+///      short or holds a value out of its type or a score above `TrustConstants.MAX_SCORE`, counts as "no
+///      upstream record", so it never breaks the reads of records held here.
+///
+///      Records are stored as in the reference oracle (one word per key: score | tier << 8 | sybil << 16 |
+///      updatedAt << 24, key `keccak256(abi.encodePacked(agentId, chainId, registry))`) with the same events.
+///      `updatedAt` is the attestation's `issuedAt` (when the service computed the score), not its `verifiedAt`,
+///      so that a gate's `maxAge` measures the age of the score itself.
+///
+///      Clock skew: `issuedAt` and `verifiedAt` may be up to `MAX_CLOCK_SKEW` (5 minutes) after the block time,
+///      for a service clock slightly ahead of the chain's; a record dated in the future within that window is
+///      stored as signed, and gates refuse it (`TrustRecordFromFuture`) until the chain catches up.
+///
+///      Signing keys are set and revoked by `DEFAULT_ADMIN_ROLE` (the JWKS entries of the service's trust
+///      kids); chain slugs map to chain ids through a table the admin extends, seeded with the service's EVM
+///      slugs. `agentCount` is the upstream's count plus the records held here whose key the upstream did not
+///      hold when it was first attested (an estimate of the union: a key the upstream publishes later is
+///      counted twice).
+contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
+    /// @notice How far `issuedAt` and `verifiedAt` may be after the block time (seconds).
+    uint256 public constant MAX_CLOCK_SKEW = 5 minutes;
+
+    /// @notice Gas given to each call to the upstream oracle.
+    uint256 public constant UPSTREAM_GAS = 100_000;
+
+    /// @dev `y` of a revoked key id (with `x == 0`): not a curve point, so it can never verify.
+    bytes32 private constant _REVOKED = bytes32(uint256(1));
+
+    /// @dev The JWS protected header accepted, around the key id: `{"alg":"ES256","kid":"<kid>"}`.
+    bytes private constant _JWS_HEADER_START = "{\"alg\":\"ES256\",\"kid\":\"";
+    bytes private constant _JWS_HEADER_END = "\"}";
+
+    /// @dev Length of a 64-byte signature in unpadded base64url.
+    uint256 private constant _JWS_SIGNATURE_CHARS = 86;
+
+    /// @dev A P-256 public key.
+    struct SigningKey {
+        bytes32 x;
+        bytes32 y;
+    }
+
+    ITrustOracle private immutable _upstream;
+
+    mapping(bytes32 kidHash => SigningKey) private _keys;
+    mapping(bytes32 slug => uint256 chainId) private _chainIds;
+    mapping(bytes32 key => uint256 record) private _records;
+    /// @dev Records held here whose key the upstream did not hold when first attested (for `agentCount`).
+    uint256 private _notUpstreamCount;
+
+    /// @notice Deploys the oracle.
+    /// @param admin Receives `DEFAULT_ADMIN_ROLE` (signing keys, chain slugs, roles).
+    /// @param upstream_ The oracle to fall back on (the Base oracle), or zero for none.
+    constructor(address admin, address upstream_) {
+        if (admin == address(0)) revert InvalidAdmin();
+        if (upstream_ != address(0) && upstream_.code.length == 0) revert InvalidUpstream(upstream_);
+        _grantRole(DEFAULT_ADMIN_ROLE, admin);
+        _upstream = ITrustOracle(upstream_);
+        // The service's EVM chain slugs (solana has no EVM chain id and is refused).
+        _setChainSlug("ethereum", 1);
+        _setChainSlug("base", 8453);
+        _setChainSlug("bnb", 56);
+        _setChainSlug("gnosis", 100);
+        _setChainSlug("avalanche", 43114);
+        _setChainSlug("celo", 42220);
+        _setChainSlug("arbitrum", 42161);
+        _setChainSlug("polygon", 137);
+        _setChainSlug("optimism", 10);
+        _setChainSlug("monad", 143);
+        _setChainSlug("megaeth", 4326);
+    }
+
+    // ---- administration ----
+
+    /// @inheritdoc IAttestedTrustOracle
+    function setSigningKey(string calldata kid, bytes32 x, bytes32 y) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        if (bytes(kid).length == 0) revert EmptyKeyId();
+        if (!P256.isValidPublicKey(x, y)) revert InvalidSigningKey(kid, x, y);
+        SigningKey storage key = _keys[keccak256(bytes(kid))];
+        if (key.x == 0 && key.y == _REVOKED) revert RevokedSigningKey(kid);
+        key.x = x;
+        key.y = y;
+        emit SigningKeySet(kid, x, y);
+    }
+
+    /// @inheritdoc IAttestedTrustOracle
+    function revokeSigningKey(string calldata kid) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        SigningKey storage key = _keys[keccak256(bytes(kid))];
+        if (key.x == 0) {
+            if (key.y == _REVOKED) revert RevokedSigningKey(kid);
+            revert UnknownSigningKey(kid);
+        }
+        key.x = 0;
+        key.y = _REVOKED;
+        emit SigningKeyRevoked(kid);
+    }
+
+    /// @inheritdoc IAttestedTrustOracle
+    function setChainSlug(string calldata slug, uint256 chainId) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _setChainSlug(slug, chainId);
+    }
+
+    // ---- submission ----
+
+    /// @inheritdoc IAttestedTrustOracle
+    function submitAttestation(string calldata kid, bytes calldata signedJson, bytes calldata signature)
+        external
+        returns (TrustRecord memory record)
+    {
+        (record,,) = _submit(kid, sha256(signedJson), signedJson, signature);
+    }
+
+    /// @inheritdoc IAttestedTrustOracle
+    function submitAttestationFor(
+        uint256 agentId,
+        uint256 chainId,
+        string calldata registry,
+        string calldata kid,
+        bytes calldata signedJson,
+        bytes calldata signature
+    ) external returns (TrustRecord memory record) {
+        TrustAttestationLib.TrustAttestation memory att;
+        uint256 attestedChainId;
+        (record, att, attestedChainId) = _submit(kid, sha256(signedJson), signedJson, signature);
+        if (
+            att.agentId != agentId || attestedChainId != chainId
+                || keccak256(bytes(att.registry)) != keccak256(bytes(registry))
+        ) {
+            revert AttestationSubjectMismatch(agentId, chainId, registry, att.agentId, attestedChainId, att.registry);
+        }
+        record = _unpack(_freshest(agentId, chainId, registry));
+    }
+
+    /// @inheritdoc IAttestedTrustOracle
+    function submitJwsAttestation(string calldata kid, bytes calldata jws) external returns (TrustRecord memory record) {
+        // The only header accepted is the one the service (jose) writes: `{"alg":"ES256","kid":"<kid>"}`. Its
+        // base64url form fixes where the first dot is; a 64-byte signature fixes the second (86 characters).
+        bytes memory header = bytes(Base64.encodeURL(abi.encodePacked(_JWS_HEADER_START, kid, _JWS_HEADER_END)));
+        uint256 headerLength = header.length;
+        uint256 length = jws.length;
+        if (length < headerLength + _JWS_SIGNATURE_CHARS + 3) revert JwsMalformed();
+        uint256 secondDot = length - _JWS_SIGNATURE_CHARS - 1;
+        if (jws[headerLength] != "." || jws[secondDot] != ".") revert JwsMalformed();
+        if (keccak256(jws[:headerLength]) != keccak256(header)) revert JwsHeaderUnsupported(kid, jws[:headerLength]);
+        // Base64.decode refuses any character outside the alphabet, a stray dot included.
+        bytes memory payload = Base64.decode(string(jws[headerLength + 1:secondDot]));
+        bytes memory signature = Base64.decode(string(jws[secondDot + 1:]));
+        (record,,) = _submit(kid, sha256(jws[:secondDot]), payload, signature);
+    }
+
+    // ---- reads ----
+
+    /// @inheritdoc ITrustOracle
+    function getScore(uint256 agentId, uint256 chainId, string calldata registry)
+        external
+        view
+        returns (uint8 score, uint8 tier, uint8 sybilSeverity, uint40 updatedAt)
+    {
+        uint256 word = _freshest(agentId, chainId, registry);
+        return (uint8(word), uint8(word >> 8), uint8(word >> 16), uint40(word >> 24));
+    }
+
+    /// @inheritdoc ITrustOracle
+    function hasScore(uint256 agentId, uint256 chainId, string calldata registry) external view returns (bool) {
+        return _freshest(agentId, chainId, registry) >> 24 != 0;
+    }
+
+    /// @inheritdoc ITrustOracle
+    function meetsThreshold(uint256 agentId, uint256 chainId, string calldata registry, uint8 threshold)
+        external
+        view
+        returns (bool)
+    {
+        uint256 word = _freshest(agentId, chainId, registry);
+        return word >> 24 != 0 && uint8(word) >= threshold;
+    }
+
+    /// @inheritdoc ITrustOracle
+    function agentCount() external view returns (uint256) {
+        uint256 upstreamCount;
+        if (address(_upstream) != address(0)) {
+            (bool ok, uint256 size, uint256 count,,,) =
+                _callUpstream(abi.encodeCall(ITrustOracle.agentCount, ()));
+            if (ok && size >= 0x20) upstreamCount = count;
+        }
+        uint256 notUpstream = _notUpstreamCount;
+        unchecked {
+            // A garbage upstream count cannot make the sum wrap.
+            return upstreamCount > type(uint256).max - notUpstream ? type(uint256).max : upstreamCount + notUpstream;
+        }
+    }
+
+    /// @inheritdoc IAttestedTrustOracle
+    function attestedRecord(uint256 agentId, uint256 chainId, string calldata registry)
+        external
+        view
+        returns (TrustRecord memory record)
+    {
+        record = _unpack(_records[recordKey(agentId, chainId, registry)]);
+    }
+
+    /// @inheritdoc IAttestedTrustOracle
+    function signingKey(string calldata kid) external view returns (bytes32 x, bytes32 y, bool revoked) {
+        SigningKey storage key = _keys[keccak256(bytes(kid))];
+        revoked = key.x == 0 && key.y == _REVOKED;
+        if (!revoked) (x, y) = (key.x, key.y);
+    }
+
+    /// @inheritdoc IAttestedTrustOracle
+    function chainIdOfSlug(string calldata slug) external view returns (uint256) {
+        bytes32 word = TrustAttestationLib.chainSlugWord(slug);
+        return word == 0 ? 0 : _chainIds[word];
+    }
+
+    /// @inheritdoc IAttestedTrustOracle
+    function upstream() external view returns (address) {
+        return address(_upstream);
+    }
+
+    /// @inheritdoc IAttestedTrustOracle
+    function recordKey(uint256 agentId, uint256 chainId, string calldata registry) public pure returns (bytes32 key) {
+        assembly ("memory-safe") {
+            let ptr := mload(0x40)
+            mstore(ptr, agentId)
+            mstore(add(ptr, 0x20), chainId)
+            calldatacopy(add(ptr, 0x40), registry.offset, registry.length)
+            key := keccak256(ptr, add(0x40, registry.length))
+        }
+    }
+
+    // ---- internals ----
+
+    /// @dev Verifies, reads, checks and stores one attestation; `digest` is the SHA-256 the signature covers.
+    function _submit(string calldata kid, bytes32 digest, bytes memory signedJson, bytes memory signature)
+        private
+        returns (TrustRecord memory held, TrustAttestationLib.TrustAttestation memory att, uint256 chainId)
+    {
+        SigningKey storage key = _keys[keccak256(bytes(kid))];
+        bytes32 x = key.x;
+        if (x == 0) {
+            if (key.y == _REVOKED) revert RevokedSigningKey(kid);
+            revert UnknownSigningKey(kid);
+        }
+        if (!TrustAttestationLib.verifyDigest(digest, signature, x, key.y)) revert InvalidAttestationSignature(kid);
+
+        att = TrustAttestationLib.parse(signedJson);
+        chainId = _chainIds[att.chain];
+        if (chainId == 0) revert UnknownChainSlug(TrustAttestationLib.chainSlugString(att.chain));
+        if (block.timestamp > att.expiry) revert AttestationExpired(att.expiry, block.timestamp);
+        if (att.issuedAt > block.timestamp + MAX_CLOCK_SKEW) revert AttestationFromFuture(att.issuedAt, block.timestamp);
+        if (att.verifiedAt > block.timestamp + MAX_CLOCK_SKEW) {
+            revert AttestationFromFuture(att.verifiedAt, block.timestamp);
+        }
+
+        bytes32 recordKey_ = keccak256(abi.encodePacked(att.agentId, chainId, att.registry));
+        uint256 stored = _records[recordKey_];
+        if (att.issuedAt <= uint40(stored >> 24)) return (_unpack(stored), att, chainId); // not newer: no-op
+        uint256 record = uint256(att.score) | (uint256(att.tier) << 8) | (uint256(att.sybilSeverity) << 16)
+            | (uint256(att.issuedAt) << 24);
+        _records[recordKey_] = record;
+        if (stored == 0) {
+            // Only keys the upstream does not hold are counted, so that the common case writes no counter.
+            if (!_upstreamHolds(att.agentId, chainId, att.registry)) ++_notUpstreamCount;
+            emit RecordAdded(recordKey_, att.agentId, chainId, att.registry, record);
+        } else {
+            emit RecordUpdated(recordKey_, record);
+        }
+        held = _unpack(record);
+    }
+
+    /// @dev The fresher of the record held here and the upstream's, as a packed word (0 when neither).
+    function _freshest(uint256 agentId, uint256 chainId, string calldata registry) private view returns (uint256) {
+        uint256 own = _records[recordKey(agentId, chainId, registry)];
+        uint256 up = _upstreamRecord(agentId, chainId, registry);
+        uint256 ownAt = own >> 24;
+        uint256 upAt = up >> 24;
+        if (upAt > ownAt && (ownAt == 0 || upAt <= block.timestamp)) return up;
+        return own;
+    }
+
+    /// @dev The upstream's record as a packed word; 0 when there is no upstream, it fails, or its answer is not a
+    ///      well-formed record.
+    function _upstreamRecord(uint256 agentId, uint256 chainId, string memory registry) private view returns (uint256) {
+        if (address(_upstream) == address(0)) return 0;
+        (bool ok, uint256 size, uint256 score, uint256 tier, uint256 sybil, uint256 updatedAt) =
+            _callUpstream(abi.encodeCall(ITrustOracle.getScore, (agentId, chainId, registry)));
+        if (
+            !ok || size < 0x80 || score > TrustConstants.MAX_SCORE || tier > type(uint8).max
+                || sybil > type(uint8).max || updatedAt > type(uint40).max
+        ) return 0;
+        return score | (tier << 8) | (sybil << 16) | (updatedAt << 24);
+    }
+
+    /// @dev Whether the upstream holds a record for the key (false when there is none or it fails).
+    function _upstreamHolds(uint256 agentId, uint256 chainId, string memory registry) private view returns (bool) {
+        return _upstreamRecord(agentId, chainId, registry) >> 24 != 0;
+    }
+
+    /// @dev Bounded static call to the upstream: `UPSTREAM_GAS` gas, the first four words of the answer.
+    function _callUpstream(bytes memory callData)
+        private
+        view
+        returns (bool ok, uint256 size, uint256 w0, uint256 w1, uint256 w2, uint256 w3)
+    {
+        address target = address(_upstream);
+        assembly ("memory-safe") {
+            ok := staticcall(UPSTREAM_GAS, target, add(callData, 0x20), mload(callData), 0, 0)
+            size := returndatasize()
+            if ok {
+                let ptr := mload(0x40)
+                let n := size
+                if gt(n, 0x80) { n := 0x80 }
+                mstore(ptr, 0)
+                mstore(add(ptr, 0x20), 0)
+                mstore(add(ptr, 0x40), 0)
+                mstore(add(ptr, 0x60), 0)
+                returndatacopy(ptr, 0, n)
+                w0 := mload(ptr)
+                w1 := mload(add(ptr, 0x20))
+                w2 := mload(add(ptr, 0x40))
+                w3 := mload(add(ptr, 0x60))
+            }
+        }
+    }
+
+    function _setChainSlug(string memory slug, uint256 chainId) private {
+        bytes32 word = TrustAttestationLib.chainSlugWord(slug);
+        if (word == 0) revert InvalidChainSlug(slug);
+        _chainIds[word] = chainId;
+        emit ChainSlugSet(slug, chainId);
+    }
+
+    function _unpack(uint256 word) private pure returns (TrustRecord memory) {
+        return TrustRecord(uint8(word), uint8(word >> 8), uint8(word >> 16), uint40(word >> 24));
+    }
+}

@@ -1,0 +1,123 @@
+/**
+ * The scan: one pipeline of named stages, the same for both scopes —
+ *
+ *   enumerate → read on-chain → triage → fetch and verify → compare
+ *
+ * (and then `stages/report.ts` turns the result into the report). An explicit list and an `--all` scan differ
+ * only in how they enumerate and in whether triage selects a subset ({@link ScanPlan}). Each stage is a
+ * function of its own file under `stages/`, with typed inputs and outputs; a failure on one agent is a row,
+ * never a throw.
+ *
+ * @packageDocumentation
+ */
+import type { Address } from "viem";
+import type { TrustApiClient } from "../api/client.js";
+import type { TrustEncoding } from "../config/encodings.js";
+import type { AnyClient } from "../oracle/reader.js";
+import type { OracleReaderMode } from "../oracle/reader-mode.js";
+import type { TrustRecordResult } from "../oracle/records.js";
+import type { DecisionRule } from "./decision.js";
+import type { ScanProgress, ScanStage } from "./progress.js";
+import { compareCandidates } from "./stages/compare.js";
+import type { Enumeration } from "./stages/enumerate.js";
+import { fetchAndVerify, type AttestationPolicy } from "./stages/fetch-verify.js";
+import { readOnchain } from "./stages/read-onchain.js";
+import { selectAll, summarizeTriage, triageCandidates, type TriageSelection } from "./stages/triage.js";
+import type { DriftRow, TriageSummary } from "./types.js";
+
+/** Everything a scan needs, whatever its scope. */
+export interface DriftScanOptions {
+  /** Client of the chain that hosts the oracle. */
+  readonly chain: AnyClient;
+  readonly oracle: Address;
+  readonly api: TrustApiClient;
+  readonly attestations: AttestationPolicy;
+  readonly rule: DecisionRule;
+  readonly maxAgeSeconds: number;
+  readonly encoding: TrustEncoding;
+  /** Service requests in flight at most. */
+  readonly concurrency: number;
+  /** Block to read the oracle at; default the latest. */
+  readonly blockNumber?: bigint;
+  /** How to read the oracle (`runDrift` detects it once before the scan); default: the reader probes the chain. */
+  readonly readerMode?: OracleReaderMode;
+  /** Clock; default the system clock. */
+  readonly now?: () => Date;
+  readonly onProgress?: (progress: ScanProgress) => void;
+}
+
+/** What a scan's scope decides: how agents are enumerated, and whether triage selects a subset. */
+export interface ScanPlan {
+  /** Stage 1 for this scope. */
+  readonly enumerate: () => Promise<Enumeration>;
+  /**
+   * `all`: every candidate gets a signed attestation (an explicit list). Otherwise triage selects, with this
+   * audit sample, and the report carries a triage summary.
+   */
+  readonly triage: "all" | { readonly auditFraction: number; readonly seed: number };
+}
+
+/** What a scan produced. */
+export interface ScanResult {
+  readonly rows: DriftRow[];
+  /** The oracle reads, for the encoding check. */
+  readonly records: TrustRecordResult[];
+  /** Time spent per stage, milliseconds. */
+  readonly timings: Record<ScanStage, number>;
+  /** What triage did, when it selected a subset. */
+  readonly triage?: TriageSummary;
+}
+
+/**
+ * Runs the pipeline.
+ *
+ * @param plan - The scope's enumeration and triage mode.
+ * @param options - Chain, oracle, API, verification, rule and limits.
+ * @returns Rows (candidates in enumeration order, then agents that could not be scanned), oracle reads,
+ *   timings and, when triage selected, its summary.
+ */
+export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promise<ScanResult> {
+  const now = options.now ?? (() => new Date());
+  const timings: Record<ScanStage, number> = { onchain: 0, listing: 0, attestations: 0 };
+
+  // 1. enumerate
+  let started = performance.now();
+  const enumeration = await plan.enumerate();
+  const { candidates } = enumeration;
+  timings.listing = performance.now() - started;
+
+  // 2. read on-chain
+  started = performance.now();
+  options.onProgress?.({ stage: "onchain", done: 0, total: candidates.length });
+  const records = await readOnchain(candidates.map((c) => c.agent), options);
+  timings.onchain = performance.now() - started;
+  options.onProgress?.({ stage: "onchain", done: candidates.length, total: candidates.length });
+
+  // 3. triage
+  const selection: TriageSelection =
+    plan.triage === "all"
+      ? selectAll(candidates)
+      : triageCandidates(candidates, records, {
+          rule: options.rule,
+          maxAgeSeconds: options.maxAgeSeconds,
+          now: now(),
+          encoding: options.encoding,
+          auditFraction: plan.triage.auditFraction,
+          seed: plan.triage.seed,
+        });
+
+  // 4. fetch and verify
+  started = performance.now();
+  const outcomes = await fetchAndVerify(candidates, selection, options);
+  timings.attestations = performance.now() - started;
+
+  // 5. compare
+  const context = { rule: options.rule, maxAgeSeconds: options.maxAgeSeconds, now: now(), encoding: options.encoding };
+  const rows = compareCandidates(candidates, records, outcomes, enumeration.unscannable, context);
+
+  const triage =
+    plan.triage === "all"
+      ? undefined
+      : summarizeTriage(enumeration, selection, outcomes, { auditFraction: plan.triage.auditFraction, encoding: options.encoding });
+  return { rows, records, timings, ...(triage ? { triage } : {}) };
+}

@@ -1,0 +1,34 @@
+/**
+ * What the service says about an agent, as the scan's stages pass it on: its trust data (from a verified
+ * attestation or from the unsigned listing) and the outcome of asking it.
+ *
+ * @packageDocumentation
+ */
+
+/** Trust data of an agent as the service states it. */
+export interface ServiceData {
+  readonly score: number;
+  readonly tier: string;
+  /** Sybil severity name; `null` when the service has no sybil signal (read as `none`). */
+  readonly sybilSeverity: string | null;
+  /** Issue time of the data (the verdict's `issuedAt`, or the listing's time). */
+  readonly at: Date;
+  /**
+   * When the service computed the score: the signed `issuedAt` of a v2 attestation, or the listing's
+   * `updatedAt`; `null` or absent when unknown (a v1 attestation, a listing without times).
+   */
+  readonly computedAt?: Date | null;
+}
+
+/** What the service said about an agent. */
+export type ServiceOutcome =
+  /** A signed attestation that verified. */
+  | { readonly kind: "verified"; readonly data: ServiceData; readonly kid: string }
+  /** The service's unsigned listing (triage decided a signed fetch was not needed). */
+  | { readonly kind: "listed"; readonly data: ServiceData }
+  /** An attestation that did not verify. */
+  | { readonly kind: "invalid"; readonly reason: string; readonly message: string }
+  /** The service does not know the agent. */
+  | { readonly kind: "missing"; readonly message: string }
+  /** The service could not be asked (network, 5xx, rate limit exhausted, malformed body…). */
+  | { readonly kind: "error"; readonly message: string };

@@ -1,0 +1,43 @@
+/**
+ * Stage 2, read on-chain: every candidate's oracle record, in bulk (Multicall3, or deployless Multicall3 or
+ * one `eth_call` per record on a chain without it), at the run's pinned block.
+ *
+ * @packageDocumentation
+ */
+import type { Address } from "viem";
+import type { EvmAgentRef } from "../../agent/agent-ref.js";
+import type { TrustEncoding } from "../../config/encodings.js";
+import { readTrustRecords, type AnyClient } from "../../oracle/reader.js";
+import type { OracleReaderMode } from "../../oracle/reader-mode.js";
+import { recordKeyOf } from "../../oracle/record-key.js";
+import type { TrustRecordResult } from "../../oracle/records.js";
+
+/** What {@link readOnchain} needs. */
+export interface ReadOnchainOptions {
+  /** Client of the chain that hosts the oracle. */
+  readonly chain: AnyClient;
+  readonly oracle: Address;
+  readonly encoding: TrustEncoding;
+  /** Block to read at; default the latest. */
+  readonly blockNumber?: bigint;
+  /** How to read the oracle (`runDrift` detects it once before the scan); default: the reader probes the chain. */
+  readonly readerMode?: OracleReaderMode;
+}
+
+/**
+ * Reads the oracle records of `agents`.
+ *
+ * @param agents - The agents (on EVM chains).
+ * @param options - Chain client, oracle, encoding, block, reader mode.
+ * @returns One result per agent, in order; a failed read is a result with `ok: false`, never a throw.
+ */
+export async function readOnchain(agents: readonly EvmAgentRef[], options: ReadOnchainOptions): Promise<TrustRecordResult[]> {
+  if (agents.length === 0) return [];
+  return readTrustRecords(options.chain, {
+    oracle: options.oracle,
+    encoding: options.encoding,
+    ...(options.blockNumber === undefined ? {} : { blockNumber: options.blockNumber }),
+    ...(options.readerMode === undefined ? {} : { mode: options.readerMode }),
+    keys: agents.map(recordKeyOf),
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * Stage 6, report: a scan's rows, oracle reads and timings become the JSON report — rows sorted by severity
+ * and summarised, the tier encoding checked against the records read, triage and runtime attached
+ * (`buildReport` in `../report.ts`, where the exit-code rule `exitCodeOf` also lives).
+ *
+ * @packageDocumentation
+ */
+import type { TrustEncoding } from "../../config/encodings.js";
+import { checkTierEncoding } from "../encoding-check.js";
+import type { ErrorLimit } from "../error-limit.js";
+import type { ScanResult } from "../pipeline.js";
+import { buildReport } from "../report.js";
+import type { DriftReport } from "../types.js";
+import type { ServiceStats } from "./fetch-verify.js";
+
+/** What the report stage needs besides the scan. */
+export interface ReportStageContext {
+  readonly source: DriftReport["source"];
+  /** The decision rule, described (`describeRule`). */
+  readonly decisionRule: string;
+  readonly maxAgeSeconds: number;
+  /** The encoding the records were read under (checked against their scores). */
+  readonly encoding: TrustEncoding;
+  /** Notes on the run; left out of the report when empty. */
+  readonly notes: readonly string[];
+  /** Milliseconds the whole run took, and the service's counters. */
+  readonly runtime: { readonly totalMs: number; readonly service: ServiceStats };
+  readonly generatedAt: Date;
+  /** How many agents may go unverified before the run fails (default 1 %). */
+  readonly errorLimit?: ErrorLimit;
+}
+
+/**
+ * Runs the stage.
+ *
+ * @param scan - What the pipeline produced.
+ * @param context - Source, rule, encoding, notes, runtime, time and error limit.
+ * @returns The report.
+ * @throws `InvalidArgumentError` for an invalid `errorLimit`.
+ */
+export function reportScan(scan: ScanResult, context: ReportStageContext): DriftReport {
+  return buildReport(scan.rows, {
+    source: context.source,
+    decisionRule: context.decisionRule,
+    maxAgeSeconds: context.maxAgeSeconds,
+    encoding: checkTierEncoding(scan.records, context.encoding),
+    ...(scan.triage ? { triage: scan.triage } : {}),
+    notes: context.notes,
+    runtime: {
+      totalMs: context.runtime.totalMs,
+      listingMs: scan.timings.listing,
+      onchainMs: scan.timings.onchain,
+      attestationsMs: scan.timings.attestations,
+      requestMs: context.runtime.service.requestMs,
+      verifyMs: context.runtime.service.verifyMs,
+      serviceRequests: context.runtime.service.requests,
+    },
+    generatedAt: context.generatedAt,
+    ...(context.errorLimit ? { errorLimit: context.errorLimit } : {}),
+  });
+}

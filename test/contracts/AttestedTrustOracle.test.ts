@@ -1,0 +1,409 @@
+import hre from "hardhat";
+import { expect } from "chai";
+import { describe, it } from "vitest";
+import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
+import {
+  AttestedTrustOracle__factory,
+  MockTrustOracle__factory,
+  RawResponseOracle__factory,
+} from "../../typechain-types";
+import { generateSigningKey, signPayload } from "../../src/harness/signing";
+import { BASE_CHAIN_ID, ERC8004, latestTimestamp } from "../support/fixtures";
+import {
+  SYBIL_CODE,
+  TIER_CODE,
+  iso,
+  makeP256Key,
+  signText,
+  startSideNetwork,
+  v2Signed,
+  type P256TestKey,
+  type V2Signed,
+} from "../support/onchain-attestations";
+
+const KID = "rnwy-trust-v2";
+const SKEW = 300;
+
+/** score | tier << 8 | sybil << 16 | updatedAt << 24. */
+function packed(score: number, tier: number, sybil: number, updatedAt: number): bigint {
+  return BigInt(score) | (BigInt(tier) << 8n) | (BigInt(sybil) << 16n) | (BigInt(updatedAt) << 24n);
+}
+const seconds = (isoDate: string) => Math.floor(Date.parse(isoDate) / 1000);
+
+async function deployOracle() {
+  const [admin, submitter, stranger] = await hre.ethers.getSigners();
+  const upstream = await new MockTrustOracle__factory(admin!).deploy();
+  const oracle = await new AttestedTrustOracle__factory(admin!).deploy(admin!.address, await upstream.getAddress());
+  const key = makeP256Key(KID);
+  await oracle.setSigningKey(KID, key.x, key.y);
+  const now = await latestTimestamp();
+  const submit = (signed: V2Signed | string, options: { key?: P256TestKey; kid?: string; highS?: boolean } = {}) => {
+    const call = signText(options.key ?? key, signed);
+    return oracle
+      .connect(submitter!)
+      .submitAttestation(options.kid ?? KID, call.signedJson, options.highS ? call.highS : call.lowS);
+  };
+  return { admin: admin!, submitter: submitter!, stranger: stranger!, upstream, oracle, key, now, submit };
+}
+
+describe("AttestedTrustOracle: administration", () => {
+  it("lets only the admin set and revoke signing keys and chain slugs, each with an event", async () => {
+    const { oracle, stranger, admin } = await loadFixture(deployOracle);
+    const other = makeP256Key("rnwy-trust-v3");
+    const role = await oracle.DEFAULT_ADMIN_ROLE();
+    await expect(oracle.connect(stranger).setSigningKey("rnwy-trust-v3", other.x, other.y))
+      .to.be.revertedWithCustomError(oracle, "AccessControlUnauthorizedAccount")
+      .withArgs(stranger.address, role);
+    await expect(oracle.connect(stranger).revokeSigningKey(KID)).to.be.revertedWithCustomError(
+      oracle,
+      "AccessControlUnauthorizedAccount",
+    );
+    await expect(oracle.connect(stranger).setChainSlug("zora", 7777777)).to.be.revertedWithCustomError(
+      oracle,
+      "AccessControlUnauthorizedAccount",
+    );
+    await expect(oracle.connect(admin).setSigningKey("rnwy-trust-v3", other.x, other.y))
+      .to.emit(oracle, "SigningKeySet")
+      .withArgs("rnwy-trust-v3", other.x, other.y);
+    expect(await oracle.signingKey("rnwy-trust-v3")).to.deep.equal([other.x, other.y, false]);
+    await expect(oracle.revokeSigningKey("rnwy-trust-v3")).to.emit(oracle, "SigningKeyRevoked").withArgs("rnwy-trust-v3");
+    expect(await oracle.signingKey("rnwy-trust-v3")).to.deep.equal([hre.ethers.ZeroHash, hre.ethers.ZeroHash, true]);
+    await expect(oracle.setChainSlug("zora", 7777777)).to.emit(oracle, "ChainSlugSet").withArgs("zora", 7777777);
+    expect(await oracle.chainIdOfSlug("zora")).to.equal(7777777n);
+  });
+
+  it("refuses an empty kid, a key off the curve, revoking an unknown kid, and reusing a revoked one", async () => {
+    const { oracle, key } = await loadFixture(deployOracle);
+    await expect(oracle.setSigningKey("", key.x, key.y)).to.be.revertedWithCustomError(oracle, "EmptyKeyId");
+    const badY = `0x${(BigInt(key.y) ^ 1n).toString(16).padStart(64, "0")}`;
+    await expect(oracle.setSigningKey("k", key.x, badY))
+      .to.be.revertedWithCustomError(oracle, "InvalidSigningKey")
+      .withArgs("k", key.x, badY);
+    await expect(oracle.revokeSigningKey("nope")).to.be.revertedWithCustomError(oracle, "UnknownSigningKey").withArgs("nope");
+    await oracle.revokeSigningKey(KID);
+    await expect(oracle.revokeSigningKey(KID)).to.be.revertedWithCustomError(oracle, "RevokedSigningKey").withArgs(KID);
+    await expect(oracle.setSigningKey(KID, key.x, key.y)).to.be.revertedWithCustomError(oracle, "RevokedSigningKey");
+    await expect(oracle.setChainSlug("Base", 1)).to.be.revertedWithCustomError(oracle, "InvalidChainSlug").withArgs("Base");
+  });
+
+  it("seeds the service's EVM chain slugs and refuses a zero admin or an upstream without code", async () => {
+    const { oracle, admin } = await loadFixture(deployOracle);
+    const seeded = { ethereum: 1, base: 8453, bnb: 56, gnosis: 100, avalanche: 43114, celo: 42220, arbitrum: 42161, polygon: 137, optimism: 10, monad: 143, megaeth: 4326, solana: 0 };
+    for (const [slug, id] of Object.entries(seeded)) expect(await oracle.chainIdOfSlug(slug), slug).to.equal(BigInt(id));
+    const factory = new AttestedTrustOracle__factory(admin);
+    await expect(factory.deploy(hre.ethers.ZeroAddress, hre.ethers.ZeroAddress)).to.be.revertedWithCustomError(oracle, "InvalidAdmin");
+    await expect(factory.deploy(admin.address, admin.address))
+      .to.be.revertedWithCustomError(oracle, "InvalidUpstream")
+      .withArgs(admin.address);
+  });
+});
+
+describe("AttestedTrustOracle: submitAttestation", () => {
+  it("stores a low-S attestation (updatedAt = issuedAt), emits RecordAdded, then RecordUpdated for a newer one", async () => {
+    const { oracle, submit, now } = await loadFixture(deployOracle);
+    const signed = v2Signed(now, { agentId: "16907", score: 82, sybilSeverity: "low" });
+    const issuedAt = seconds(signed.issuedAt);
+    const key = await oracle.recordKey(16907n, BASE_CHAIN_ID, ERC8004);
+    await expect(submit(signed))
+      .to.emit(oracle, "RecordAdded")
+      .withArgs(key, 16907n, BASE_CHAIN_ID, ERC8004, packed(82, 3, 1, issuedAt));
+    expect(await oracle.getScore(16907n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([82n, 3n, 1n, BigInt(issuedAt)]);
+    const newer = v2Signed(now, { agentId: "16907", score: 45, sybilSeverity: "heavy" }, 60);
+    const tx = submit(newer, { highS: true });
+    await expect(tx).to.emit(oracle, "RecordUpdated").withArgs(key, packed(45, 1, 4, seconds(newer.issuedAt)));
+    await expect(tx).to.not.emit(oracle, "RecordAdded");
+    expect(await oracle.attestedRecord(16907n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([45n, 1n, 4n, BigInt(seconds(newer.issuedAt))]);
+  });
+
+  it("accepts the high-S twin of a signature (the service does not normalise S)", async () => {
+    const { oracle, submit, now } = await loadFixture(deployOracle);
+    await expect(submit(v2Signed(now), { highS: true })).to.emit(oracle, "RecordAdded");
+    expect(await oracle.hasScore(1n, BASE_CHAIN_ID, ERC8004)).to.equal(true);
+  });
+
+  it("returns the record it holds: the new one, or the newer one it kept", async () => {
+    const { oracle, submit, now, key } = await loadFixture(deployOracle);
+    const fresh = v2Signed(now, { score: 70 }, 100);
+    const call = signText(key, fresh);
+    expect(await oracle.submitAttestation.staticCall(KID, call.signedJson, call.lowS)).to.deep.equal([
+      70n,
+      2n,
+      0n,
+      BigInt(seconds(fresh.issuedAt)),
+    ]);
+    await submit(fresh);
+    const older = signText(key, v2Signed(now, { score: 10 }, 5_000));
+    expect((await oracle.submitAttestation.staticCall(KID, older.signedJson, older.lowS)).score).to.equal(70n);
+  });
+
+  it("treats an older or equally old attestation as a no-op (no event, record kept)", async () => {
+    const { oracle, submit, now } = await loadFixture(deployOracle);
+    const held = v2Signed(now, { score: 70 }, 100);
+    await submit(held);
+    for (const stale of [v2Signed(now, { score: 20 }, 101), { ...v2Signed(now, { score: 21 }), issuedAt: held.issuedAt }]) {
+      const tx = submit(stale);
+      await expect(tx).to.not.emit(oracle, "RecordUpdated");
+      await expect(tx).to.not.emit(oracle, "RecordAdded");
+    }
+    expect((await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(70n);
+  });
+
+  it("refuses a tampered byte and a signature by another key with InvalidAttestationSignature(kid)", async () => {
+    const { oracle, submitter, key, now, submit } = await loadFixture(deployOracle);
+    const call = signText(key, v2Signed(now, { score: 40 }));
+    const tampered = hre.ethers.hexlify(hre.ethers.toUtf8Bytes(call.text.replace('"score":40', '"score":90')));
+    await expect(oracle.connect(submitter).submitAttestation(KID, tampered, call.lowS))
+      .to.be.revertedWithCustomError(oracle, "InvalidAttestationSignature")
+      .withArgs(KID);
+    await expect(submit(v2Signed(now), { key: makeP256Key(KID) }))
+      .to.be.revertedWithCustomError(oracle, "InvalidAttestationSignature")
+      .withArgs(KID);
+    expect(await oracle.hasScore(1n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
+  });
+
+  it("refuses an unknown kid and a revoked kid", async () => {
+    const { oracle, submit, now } = await loadFixture(deployOracle);
+    await expect(submit(v2Signed(now), { kid: "rnwy-trust-v1" }))
+      .to.be.revertedWithCustomError(oracle, "UnknownSigningKey")
+      .withArgs("rnwy-trust-v1");
+    await oracle.revokeSigningKey(KID);
+    await expect(submit(v2Signed(now))).to.be.revertedWithCustomError(oracle, "RevokedSigningKey").withArgs(KID);
+  });
+
+  it("refuses an expired attestation (block past expiry) but accepts one at its expiry second", async () => {
+    const { oracle, submit, now } = await loadFixture(deployOracle);
+    const signed = v2Signed(now + 5 - 86_400);
+    const expiry = seconds(signed.expiry);
+    await time.setNextBlockTimestamp(expiry + 1);
+    await expect(submit(signed)).to.be.revertedWithCustomError(oracle, "AttestationExpired").withArgs(expiry, expiry + 1);
+    const atEdge = v2Signed(expiry + 2 - 86_400);
+    await time.setNextBlockTimestamp(seconds(atEdge.expiry));
+    await expect(submit(atEdge)).to.emit(oracle, "RecordAdded");
+  });
+
+  it("refuses issuedAt or verifiedAt more than the allowed skew (5 min) after the block", async () => {
+    const { oracle, submit, now } = await loadFixture(deployOracle);
+    const block = now + 100;
+    for (const field of ["issuedAt", "verifiedAt"] as const) {
+      await time.setNextBlockTimestamp(block + (field === "issuedAt" ? 0 : 1));
+      const at = block + (field === "issuedAt" ? 0 : 1);
+      const signed = { ...v2Signed(at), [field]: iso(at + SKEW + 1) };
+      await expect(submit(signed))
+        .to.be.revertedWithCustomError(oracle, "AttestationFromFuture")
+        .withArgs(at + SKEW + 1, at);
+    }
+    const within = { ...v2Signed(block + 2, {}, 0), issuedAt: iso(block + 2 + SKEW), verifiedAt: iso(block + 2 + SKEW) };
+    await time.setNextBlockTimestamp(block + 2);
+    await expect(submit(within)).to.emit(oracle, "RecordAdded");
+  });
+
+  it("refuses a chain slug without an EVM chain id (solana), and accepts one the admin added", async () => {
+    const { oracle, submit, now } = await loadFixture(deployOracle);
+    await expect(submit(v2Signed(now, { chain: "solana", registry: "sati", owner: null })))
+      .to.be.revertedWithCustomError(oracle, "UnknownChainSlug")
+      .withArgs("solana");
+    await expect(submit(v2Signed(now, { chain: "zora" }))).to.be.revertedWithCustomError(oracle, "UnknownChainSlug").withArgs("zora");
+    await expect(submit(v2Signed(now, { chain: "Base" }))).to.be.revertedWithCustomError(oracle, "UnknownChainSlug").withArgs("Base");
+    await oracle.setChainSlug("zora", 7777777);
+    await submit(v2Signed(now, { chain: "zora" }));
+    expect(await oracle.hasScore(1n, 7777777n, ERC8004)).to.equal(true);
+    await submit(v2Signed(now, { chain: "ethereum", registry: "olas", agentId: "9" }));
+    expect(await oracle.hasScore(9n, 1n, "olas")).to.equal(true);
+  });
+
+  it("refuses signed bytes it cannot read, with the reader's error", async () => {
+    const { oracle, submit, now } = await loadFixture(deployOracle);
+    const text = JSON.stringify(v2Signed(now));
+    await expect(submit(`${text.slice(0, -1)},}`)).to.be.revertedWithCustomError(oracle, "AttestationJsonMalformed").withArgs(text.length);
+    await expect(submit(text.replace('"tier":"developing"', '"tier":"gold"'))).to.be.revertedWithCustomError(
+      oracle,
+      "AttestationFieldInvalid",
+    );
+  });
+
+  it("stores the top-level values of a block with look-alike keys in a string and a nested object", async () => {
+    const { oracle, submit, now } = await loadFixture(deployOracle);
+    const signed = { ...v2Signed(now, { score: 33, badges: ['"score":99', 'x\\"score\\":98'] }), extra: { score: 97, issuedAt: iso(now) } };
+    await submit(signed);
+    expect((await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(33n);
+  });
+
+  it("refuses a signature of the wrong length or with r or s out of range", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const call = signText(key, v2Signed(now));
+    await expect(oracle.submitAttestation(KID, call.signedJson, call.lowS.slice(0, -2)))
+      .to.be.revertedWithCustomError(oracle, "AttestationSignatureLength")
+      .withArgs(63);
+    await expect(oracle.submitAttestation(KID, call.signedJson, `0x${"ff".repeat(32)}${call.lowS.slice(66)}`)).to.be.revertedWithCustomError(
+      oracle,
+      "AttestationSignatureOutOfRange",
+    );
+  });
+
+  it("submitAttestationFor refuses an attestation about another agent, chain or registry", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const call = signText(key, v2Signed(now, { agentId: "5" }));
+    await expect(oracle.submitAttestationFor(6n, BASE_CHAIN_ID, ERC8004, KID, call.signedJson, call.lowS))
+      .to.be.revertedWithCustomError(oracle, "AttestationSubjectMismatch")
+      .withArgs(6n, BASE_CHAIN_ID, ERC8004, 5n, BASE_CHAIN_ID, ERC8004);
+    await expect(oracle.submitAttestationFor(5n, 1n, ERC8004, KID, call.signedJson, call.lowS)).to.be.revertedWithCustomError(
+      oracle,
+      "AttestationSubjectMismatch",
+    );
+    await expect(oracle.submitAttestationFor(5n, BASE_CHAIN_ID, "olas", KID, call.signedJson, call.lowS)).to.be.revertedWithCustomError(
+      oracle,
+      "AttestationSubjectMismatch",
+    );
+    await expect(oracle.submitAttestationFor(5n, BASE_CHAIN_ID, ERC8004, KID, call.signedJson, call.lowS)).to.emit(oracle, "RecordAdded");
+  });
+});
+
+describe("AttestedTrustOracle: the jws form", () => {
+  it("verifies the service's compact JWS (jose) over header.payload and stores the same record as the sig form", async () => {
+    const { oracle, now } = await loadFixture(deployOracle);
+    const jose = await generateSigningKey("rnwy-trust-v9");
+    const hex = (b64: string) => `0x${Buffer.from(b64, "base64url").toString("hex")}`;
+    await oracle.setSigningKey("rnwy-trust-v9", hex(jose.publicJwk.x!), hex(jose.publicJwk.y!));
+    const signed = v2Signed(now, { score: 77, sybilSeverity: "moderate" });
+    const { jws } = await signPayload(signed, jose);
+    await expect(oracle.submitJwsAttestation("rnwy-trust-v9", hre.ethers.toUtf8Bytes(jws))).to.emit(oracle, "RecordAdded");
+    expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([77n, 3n, 2n, BigInt(seconds(signed.issuedAt))]);
+    const [header, payload, signature] = jws.split(".");
+    const flipped = `${header}.${payload}.${Buffer.from(Buffer.from(signature!, "base64url").map((b, i) => (i === 40 ? b ^ 1 : b))).toString("base64url")}`;
+    await expect(oracle.submitJwsAttestation("rnwy-trust-v9", hre.ethers.toUtf8Bytes(flipped)))
+      .to.be.revertedWithCustomError(oracle, "InvalidAttestationSignature")
+      .withArgs("rnwy-trust-v9");
+    await expect(oracle.submitJwsAttestation(KID, hre.ethers.toUtf8Bytes(jws))).to.be.revertedWithCustomError(oracle, "JwsHeaderUnsupported");
+    await expect(oracle.submitJwsAttestation("rnwy-trust-v9", hre.ethers.toUtf8Bytes(`${header}.${payload}`))).to.be.revertedWithCustomError(
+      oracle,
+      "JwsMalformed",
+    );
+  });
+});
+
+describe("AttestedTrustOracle: reads answer with the fresher of its own record and the upstream's", () => {
+  it("getScore, hasScore and meetsThreshold take the newer record, whichever holds it", async () => {
+    const { oracle, upstream, submit, now } = await loadFixture(deployOracle);
+    // Upstream only: passed through.
+    await upstream.setRecord(1n, BASE_CHAIN_ID, ERC8004, 80, 3, 0, now - 90 * 86_400);
+    expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([80n, 3n, 0n, BigInt(now - 90 * 86_400)]);
+    expect(await oracle.meetsThreshold(1n, BASE_CHAIN_ID, ERC8004, 80)).to.equal(true);
+    // A fresher attestation wins over the stale upstream record.
+    const signed = v2Signed(now, { score: 40 });
+    await submit(signed);
+    expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([40n, 1n, 0n, BigInt(seconds(signed.issuedAt))]);
+    expect(await oracle.meetsThreshold(1n, BASE_CHAIN_ID, ERC8004, 41)).to.equal(false);
+    // The upstream refreshed after the attestation: its record wins again.
+    await upstream.setRecord(1n, BASE_CHAIN_ID, ERC8004, 66, 2, 1, now);
+    expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([66n, 2n, 1n, BigInt(now)]);
+    // An upstream record dated in the future never replaces a record held here.
+    await upstream.setRecord(1n, BASE_CHAIN_ID, ERC8004, 95, 3, 0, now + 86_400);
+    expect((await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(40n);
+    // Neither holds one.
+    expect(await oracle.hasScore(2n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
+    expect(await oracle.meetsThreshold(2n, BASE_CHAIN_ID, ERC8004, 0)).to.equal(false);
+  });
+
+  it("keeps answering from its own records while the upstream reverts or answers garbage", async () => {
+    const { oracle, upstream, submit, now, admin, key } = await loadFixture(deployOracle);
+    const signed = v2Signed(now, { score: 61 });
+    await submit(signed);
+    const own = [61n, 2n, 0n, BigInt(seconds(signed.issuedAt))];
+    for (const mode of [1, 2]) {
+      await upstream.setReadFailure(mode);
+      expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal(own);
+      expect(await oracle.hasScore(1n, BASE_CHAIN_ID, ERC8004)).to.equal(true);
+      expect(await oracle.meetsThreshold(1n, BASE_CHAIN_ID, ERC8004, 61)).to.equal(true);
+      expect(await oracle.agentCount()).to.equal(1n);
+    }
+    const raw = await new RawResponseOracle__factory(admin).deploy();
+    const garbageFed = await new AttestedTrustOracle__factory(admin).deploy(admin.address, await raw.getAddress());
+    await garbageFed.setSigningKey(KID, key.x, key.y);
+    await raw.setResponse("0x", true);
+    const call = signText(key, signed);
+    await garbageFed.submitAttestation(KID, call.signedJson, call.lowS);
+    const coder = hre.ethers.AbiCoder.defaultAbiCoder();
+    for (const [response, reverts] of [
+      ["0x1234", false],
+      [coder.encode(["uint256", "uint256", "uint256", "uint256"], [101, 3, 0, now]), false],
+      [coder.encode(["uint256", "uint256", "uint256", "uint256"], [90, 3, 0, 2n ** 40n]), false],
+      [`0x${"ff".repeat(10_000)}`, true],
+      [`0x${"ff".repeat(10_000)}`, false],
+    ] as const) {
+      await raw.setResponse(response, reverts);
+      expect(await garbageFed.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal(own);
+      expect(await garbageFed.hasScore(2n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
+      expect(await garbageFed.meetsThreshold(1n, BASE_CHAIN_ID, ERC8004, 61)).to.equal(true);
+    }
+  });
+
+  it("without an upstream, answers from its own records only", async () => {
+    const { admin, key, now } = await loadFixture(deployOracle);
+    const alone = await new AttestedTrustOracle__factory(admin).deploy(admin.address, hre.ethers.ZeroAddress);
+    await alone.setSigningKey(KID, key.x, key.y);
+    expect(await alone.upstream()).to.equal(hre.ethers.ZeroAddress);
+    const call = signText(key, v2Signed(now, { score: 52 }));
+    await alone.submitAttestation(KID, call.signedJson, call.lowS);
+    expect((await alone.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(52n);
+    expect(await alone.agentCount()).to.equal(1n);
+  });
+
+  it("agentCount: the upstream's count plus keys held here that the upstream did not hold", async () => {
+    const { oracle, upstream, submit, now } = await loadFixture(deployOracle);
+    await upstream.setRecord(1n, BASE_CHAIN_ID, ERC8004, 70, 2, 0, now - 86_400);
+    await upstream.setRecord(2n, BASE_CHAIN_ID, ERC8004, 70, 2, 0, now - 86_400);
+    expect(await oracle.agentCount()).to.equal(2n);
+    await submit(v2Signed(now, { agentId: "1" })); // upstream holds it: not counted twice
+    await submit(v2Signed(now, { agentId: "3" })); // new
+    expect(await oracle.agentCount()).to.equal(3n);
+  });
+});
+
+describe("AttestedTrustOracle: without the P-256 precompile (OpenZeppelin's Solidity fallback)", () => {
+  it("accepts low-S and high-S and refuses a bad signature, at a gas cost that shows the fallback ran", async () => {
+    const { key, now } = await loadFixture(deployOracle);
+    const measure = async (network: Awaited<ReturnType<typeof startSideNetwork>> | null) => {
+      const signer = network ? network.signers[0]! : (await hre.ethers.getSigners())[0]!;
+      const oracle = await new AttestedTrustOracle__factory(signer).deploy(await signer.getAddress(), hre.ethers.ZeroAddress);
+      await oracle.setSigningKey(KID, key.x, key.y);
+      const at = network ? await network.latestTimestamp() : await latestTimestamp();
+      const low = signText(key, v2Signed(at, { agentId: "1" }));
+      const high = signText(key, v2Signed(at, { agentId: "2" }));
+      const receiptLow = await (await oracle.submitAttestation(KID, low.signedJson, low.lowS)).wait();
+      const receiptHigh = await (await oracle.submitAttestation(KID, high.signedJson, high.highS)).wait();
+      expect(await oracle.hasScore(1n, BASE_CHAIN_ID, ERC8004)).to.equal(true);
+      expect(await oracle.hasScore(2n, BASE_CHAIN_ID, ERC8004)).to.equal(true);
+      const wrong = signText(makeP256Key(), v2Signed(at, { agentId: "3" }));
+      await expect(oracle.submitAttestation(KID, wrong.signedJson, wrong.lowS)).to.be.revertedWithCustomError(
+        oracle,
+        "InvalidAttestationSignature",
+      );
+      return [Number(receiptLow!.gasUsed), Number(receiptHigh!.gasUsed)];
+    };
+    void now;
+    const withPrecompile = await measure(null);
+    const fallback = await measure(await startSideNetwork({ hardfork: "prague" }));
+    const rip7212 = await measure(await startSideNetwork({ hardfork: "prague", enableRip7212: true }));
+    // The Solidity verification costs well over 150,000 gas more than either precompile.
+    for (const i of [0, 1]) {
+      expect(fallback[i]! - withPrecompile[i]!).to.be.greaterThan(150_000);
+      expect(fallback[i]! - rip7212[i]!).to.be.greaterThan(150_000);
+      expect(Math.abs(rip7212[i]! - withPrecompile[i]!)).to.be.lessThan(5_000);
+    }
+  });
+});
+
+describe("AttestedTrustOracle: the codes stored", () => {
+  it("maps every tier and sybil name to the kit's codes", async () => {
+    const { oracle, submit, now } = await loadFixture(deployOracle);
+    let agent = 100;
+    for (const [tier, tierCode] of Object.entries(TIER_CODE)) {
+      for (const [sybil, sybilCode] of Object.entries(SYBIL_CODE)) {
+        agent += 1;
+        await submit(v2Signed(now, { agentId: String(agent), tier, sybilSeverity: sybil }));
+        const [, t, s] = await oracle.getScore(BigInt(agent), BASE_CHAIN_ID, ERC8004);
+        expect([t, s]).to.deep.equal([BigInt(tierCode), BigInt(sybilCode)]);
+      }
+    }
+  });
+});

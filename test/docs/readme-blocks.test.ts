@@ -1,0 +1,172 @@
+// Every code block of README.md and docs/*.md runs (or is marked, with a reason, as one that cannot):
+//
+// - `ts`: written to a file with its `trustgate…` imports mapped to this repository's sources (through the
+//   package's own "exports" map), run with tsx against the local signing service and the local Base simulation
+//   started here: TRUSTGATE_API_URL and BASE_RPC_URL point at them, as a user's environment would point at the
+//   real ones (the examples fall back to https://rnwy.com and viem's Base RPC when they are unset);
+// - `solidity`: compiled (solc, the kit's contracts and OpenZeppelin resolved as a user's project would);
+// - a block with no language (or `text`) is program output, not code;
+// - anything else (`sh`, `json`, `jsonc`, …), and any block that truly cannot run here (a real Base RPC, a real
+//   key), needs `<!-- doc-test: skip: <reason> -->` on the line before it. An unmarked block that does not run
+//   fails this test.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+
+const ROOT = resolve(__dirname, "../..");
+const DOCS = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const SKIP = /^<!--\s*doc-test:\s*skip:\s*(\S.*?)\s*-->$/;
+const OUTPUT_LANGUAGES = new Set(["", "text"]);
+
+interface Block {
+  readonly file: string;
+  readonly line: number;
+  readonly lang: string;
+  readonly code: string;
+  readonly skip: string | undefined;
+}
+
+/** Fenced blocks of a Markdown file, with the skip marker on the line before each, if any. */
+function blocksOf(file: string): Block[] {
+  const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\S*)\s*$/.exec(lines[i]!);
+    if (!open) continue;
+    const start = i;
+    let end = i + 1;
+    while (end < lines.length && !/^```\s*$/.test(lines[end]!)) end++;
+    let before = start - 1;
+    while (before >= 0 && lines[before]!.trim() === "") before--;
+    const marker = before >= 0 ? SKIP.exec(lines[before]!.trim()) : null;
+    blocks.push({ file, line: start + 1, lang: open[1]!.toLowerCase(), code: lines.slice(start + 1, end).join("\n"), skip: marker?.[1] });
+    i = end;
+  }
+  return blocks;
+}
+
+const BLOCKS = DOCS.flatMap(blocksOf);
+
+/** `trustgate`, `trustgate/service`… → this repository's source entry, read from package.json's "exports". */
+function sourceEntries(): Map<string, string> {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; exports: Record<string, { import?: string } | string> };
+  const map = new Map<string, string>();
+  for (const [subpath, target] of Object.entries(pkg.exports)) {
+    const file = typeof target === "string" ? target : target.import;
+    if (!file?.startsWith("./dist/") || !file.endsWith(".js")) continue;
+    map.set(subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`, join(ROOT, "src", file.slice("./dist/".length).replace(/\.js$/, ".ts")));
+  }
+  return map;
+}
+
+function rewriteImports(code: string, entries: Map<string, string>): string {
+  return code.replace(/from\s+"(trustgate(?:\/[^"]+)?)"/g, (whole, specifier: string) => {
+    const target = entries.get(specifier);
+    if (!target) throw new Error(`import of "${specifier}" maps to no entry of package.json's exports`);
+    return `from ${JSON.stringify(target)}`;
+  });
+}
+
+/**
+ * The block as a CommonJS module (the package has no "type": "module", so tsx loads its sources as CommonJS):
+ * its imports first, the rest inside an async function, so that top-level await works; a rejection exits 1.
+ */
+function asModule(code: string): string {
+  const imports: string[] = [];
+  const body: string[] = [];
+  let inImport = false;
+  for (const line of code.split("\n")) {
+    if (inImport || /^import\s/.test(line)) {
+      imports.push(line);
+      inImport = !/;\s*$/.test(line);
+    } else body.push(line);
+  }
+  return `${imports.join("\n")}\nvoid (async () => {\n${body.join("\n")}\n})().catch((error: unknown) => {\n  console.error(error);\n  process.exit(1);\n});\n`;
+}
+
+function runTs(file: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ["--import", "tsx", file], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 150_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Compiles a Solidity block with the kit's sources and OpenZeppelin resolved as in a user's project. */
+function compileSolidity(source: string): string[] {
+  const require = createRequire(__filename);
+  const solc = require("solc") as { compile(input: string, callbacks: { import(path: string): { contents: string } | { error: string } }): string };
+  const input = {
+    language: "Solidity",
+    sources: { "Example.sol": { content: source } },
+    settings: { evmVersion: "cancun", outputSelection: { "Example.sol": { "*": ["abi"] } } },
+  };
+  const findImport = (path: string) => {
+    const file = path.startsWith("trustgate/contracts/")
+      ? join(ROOT, path.slice("trustgate/".length))
+      : path.startsWith("@openzeppelin/")
+        ? join(ROOT, "node_modules", path)
+        : undefined;
+    if (!file) return { error: `cannot resolve ${path}` };
+    try {
+      return { contents: readFileSync(file, "utf8") };
+    } catch {
+      return { error: `not found: ${path}` };
+    }
+  };
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport })) as { errors?: { severity: string; formattedMessage: string }[] };
+  return (output.errors ?? []).filter((e) => e.severity === "error").map((e) => e.formattedMessage);
+}
+
+describe("the documents' code blocks", () => {
+  it("are found, and each is runnable code, output, or marked with a reason", () => {
+    expect(BLOCKS.filter((b) => b.lang === "ts").length).toBeGreaterThanOrEqual(6);
+    const unmarked = BLOCKS.filter((b) => !OUTPUT_LANGUAGES.has(b.lang) && b.lang !== "ts" && b.lang !== "solidity" && b.skip === undefined);
+    expect(unmarked.map((b) => `${b.file}:${b.line} (${b.lang}) does not run and is not marked <!-- doc-test: skip: <reason> -->`)).toEqual([]);
+    const placeholders = BLOCKS.filter((b) => (b.lang === "ts" || b.lang === "solidity") && b.skip === undefined && /["'`][^"'`\n]*…[^"'`\n]*["'`]/.test(b.code));
+    expect(placeholders.map((b) => `${b.file}:${b.line} holds a placeholder that cannot run`)).toEqual([]);
+  });
+
+  describe("solidity", () => {
+    const blocks = BLOCKS.filter((b) => b.lang === "solidity" && b.skip === undefined);
+    it.each(blocks.map((b) => [`${b.file}:${b.line}`, b] as const))("%s compiles against the kit's contracts", (_name, block) => {
+      expect(compileSolidity(block.code)).toEqual([]);
+    });
+  });
+
+  describe("ts, against the local service and the local Base simulation", () => {
+    let env: Awaited<ReturnType<typeof startEmbeddedDriftEnvironment>>;
+    let dir: string;
+    const entries = sourceEntries();
+    beforeAll(async () => {
+      env = await startEmbeddedDriftEnvironment({ size: 300, documentedAgents: true, faults: false, delisted: 0, staleChain: null, rateLimit: false });
+      dir = mkdtempSync(join(ROOT, ".doc-test-"));
+    });
+    afterAll(async () => {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+      await env?.close();
+    });
+
+    const blocks = BLOCKS.filter((b) => b.lang === "ts" && b.skip === undefined);
+    it.each(blocks.map((b) => [`${b.file}:${b.line}`, b] as const))("%s runs", async (_name, block) => {
+      const file = join(dir, `${block.file.replace(/\W+/g, "-")}-${block.line}.ts`);
+      writeFileSync(file, asModule(rewriteImports(block.code, entries)));
+      const childEnv: NodeJS.ProcessEnv = { ...process.env, TRUSTGATE_API_URL: env.apiUrl, BASE_RPC_URL: env.rpcUrl };
+      delete childEnv.TRUSTGATE_API_KEY;
+      // startBaseContext forks whatever BASE_RPC_URL names: the testing example runs in its simulation mode here.
+      if (/from\s+"trustgate\/testing"/.test(block.code)) delete childEnv.BASE_RPC_URL;
+      const result = await runTs(file, childEnv);
+      expect(result.code, `${block.file}:${block.line}\n${result.stderr}\n${result.stdout}`).toBe(0);
+    });
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { agentKey, compareAgentRefs, formatAgentRef, parseAgentRef } from "../../src/agent/agent-ref";
+import { createTrustApiClient } from "../../src/api/client";
+import { InvalidArgumentError, UnknownChainError } from "../../src/errors";
+import { parseAddress, parseAgentId, parseChain, parseChainId, parseEvmChain, parseRegistry, parseThreshold, parseWallet } from "../../src/inputs";
+import { parseTrustRecordKey, recordKeyOf } from "../../src/oracle/record-key";
+
+const CHECKSUMMED = "0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4";
+const BAD_CHECKSUM = "0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276F4";
+
+describe("one agent reference", () => {
+  it("parses, formats back, orders and keys an agent", () => {
+    const ref = parseAgentRef("bsc:0042:OLAS");
+    expect(ref).toEqual({ chain: "bnb", chainId: 56, agentId: 42n, registry: "olas" });
+    expect(formatAgentRef(ref)).toBe("bnb:42:olas");
+    expect(parseAgentRef(formatAgentRef(ref))).toEqual(ref);
+    expect(agentKey(ref)).toBe("bnb:olas:42");
+    const sorted = ["base:10", "base:9:olas", "base:9", "arbitrum:100"].map(parseAgentRef).sort(compareAgentRefs).map(formatAgentRef);
+    expect(sorted).toEqual(["arbitrum:100:erc8004", "base:9:erc8004", "base:9:olas", "base:10:erc8004"]);
+  });
+
+  it("becomes an oracle record key in one place, and only on an EVM chain", () => {
+    const ref = parseAgentRef("base:7:virtuals");
+    expect(ref.chainId).toBe(8453);
+    expect(recordKeyOf({ ...ref, chainId: 8453 })).toEqual({ agentId: 7n, chainId: 8453, registry: "virtuals" });
+    expect(parseAgentRef("solana:7:sati").chainId).toBeNull();
+  });
+
+  it("suggests the registry meant", () => {
+    expect(() => parseAgentRef("base:1:olsa")).toThrow(/unknown registry "olsa" \(did you mean "olas"\?\)/);
+  });
+});
+
+describe("one input dialect", () => {
+  it("addresses: lower, upper or a valid EIP-55 checksum; a mixed-case typo is refused", () => {
+    expect(parseAddress(CHECKSUMMED.toLowerCase())).toBe(CHECKSUMMED);
+    expect(parseAddress(`0x${CHECKSUMMED.slice(2).toUpperCase()}`)).toBe(CHECKSUMMED);
+    expect(() => parseAddress(BAD_CHECKSUM, "oracle")).toThrow(/Invalid oracle "0xD5.*": the EIP-55 checksum does not match/);
+    expect(() => parseWallet(BAD_CHECKSUM)).toThrow(/EIP-55 checksum/);
+    expect(parseWallet("7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV")).toBe("7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV");
+  });
+
+  it("agent ids: decimal, bigint or safe number; no hex, no fractions, nothing above uint256", () => {
+    expect(parseAgentId(" 0042 ")).toBe(42n);
+    expect(parseAgentId(7)).toBe(7n);
+    for (const bad of ["0x10", "1e3", -1, 1.5, 2 ** 60, 1n << 256n, "", null]) {
+      expect(() => parseAgentId(bad, "keys[0].agentId"), String(bad)).toThrow(InvalidArgumentError);
+    }
+    expect(() => parseAgentId("0x10", "keys[0].agentId")).toThrow(/keys\[0\]\.agentId "0x10"/);
+  });
+
+  it("chains: slugs, aliases and known ids, with a suggestion; record keys take any positive chain id", () => {
+    expect(parseChain("BSC").slug).toBe("bnb");
+    expect(parseChain(8453).slug).toBe("base");
+    expect(() => parseChain("basse")).toThrow(UnknownChainError);
+    expect(() => parseChain("")).toThrow(InvalidArgumentError);
+    expect(() => parseEvmChain("solana")).toThrow(/not an EVM chain/);
+    expect(parseChainId(31337n)).toBe(31337);
+    expect(() => parseChainId(0)).toThrow(InvalidArgumentError);
+  });
+
+  it("registries: the service's names, any case, no white space around them", () => {
+    expect(parseRegistry(undefined)).toBe("erc8004");
+    expect(parseRegistry("OLAS")).toBe("olas");
+    for (const bad of ["", " erc8004", "nope", 3]) expect(() => parseRegistry(bad), String(bad)).toThrow(InvalidArgumentError);
+  });
+
+  it("thresholds: integers from 0 to 100", () => {
+    expect(parseThreshold(51)).toBe(51);
+    expect(parseThreshold("0")).toBe(0);
+    for (const bad of [-1, 101, 50.5, "abc", Number.NaN]) expect(() => parseThreshold(bad), String(bad)).toThrow(/threshold must be an integer from 0 to 100/);
+  });
+
+  it("the oracle reader's keys use the same rules (a hex id and an unknown registry are refused)", () => {
+    expect(parseTrustRecordKey({ agentId: "12", chain: "op", registry: "Virtuals" })).toEqual({ agentId: 12n, chainId: 10, registry: "virtuals" });
+    expect(() => parseTrustRecordKey({ agentId: "0x0c", chainId: 10 })).toThrow(/key\.agentId/);
+    expect(() => parseTrustRecordKey({ agentId: 12, chainId: 10, registry: "mine" })).toThrow(/key\.registry/);
+  });
+
+  it("the API client checks addresses the same way, before any request (a wrong checksum is refused)", async () => {
+    let requests = 0;
+    const api = createTrustApiClient({
+      baseUrl: "http://127.0.0.1:1",
+      fetch: (async () => {
+        requests++;
+        throw new Error("no network");
+      }) as never,
+    });
+    await expect(api.entity(BAD_CHECKSUM)).rejects.toThrow(/EIP-55 checksum/);
+    await expect(api.walletScore(BAD_CHECKSUM)).rejects.toThrow(InvalidArgumentError);
+    await expect(api.trustCheck({ id: 1, chain: "base", threshold: 50.5 })).rejects.toThrow(InvalidArgumentError);
+    expect(requests).toBe(0);
+  });
+});
