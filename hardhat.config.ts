@@ -2,7 +2,7 @@ import { subtask } from "hardhat/config";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
 import type { HardhatUserConfig } from "hardhat/config";
 import "@nomicfoundation/hardhat-toolbox";
-import { baseForkBlockFromEnv } from "./src/testing/fork-block";
+import { baseForkBlockFromEnv } from "./src/harness/testing/fork-block";
 
 /**
  * The Solidity compiler version. It must equal the version of the `solc` npm package pinned in
@@ -55,7 +55,7 @@ const config: HardhatUserConfig = {
       // Large publish batches (500 records) in tests and benchmarks exceed the default block gas limit.
       blockGasLimit: 60_000_000,
       // With BASE_RPC_URL set, the in-process network forks Base at a pinned block (BASE_FORK_BLOCK overrides the
-      // default in src/testing/fork-block.ts): pinned so that Hardhat's fork cache makes reruns offline and
+      // default in src/harness/testing/fork-block.ts): pinned so that Hardhat's fork cache makes reruns offline and
       // deterministic. Without it, the plain local network (what the unit tests use) is unchanged.
       ...(process.env.BASE_RPC_URL
         ? { forking: { url: process.env.BASE_RPC_URL, blockNumber: baseForkBlockFromEnv() } }

@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { http } from "viem";
 import { deploy, loadDeployConfig, networkConfig, resolveRpcUrl, RPC_URL_VARIABLE, type DeployProvider } from "../src/deploy/index.js";
-import { startLocalChain } from "../src/devnet/local-chain.js";
+import { startLocalChain } from "../src/harness/devnet/local-chain.js";
 import { DeploymentError, messageOf, TrustgateError } from "../src/errors.js";
 
 const USAGE = `Usage: npx tsx scripts/deploy.ts --network <name> [options]

@@ -12,7 +12,7 @@
 import { integerFlag } from "./lib/integer-flag";
 import { stopOnSignal } from "./lib/stop-on-signal";
 import { parseArgs } from "node:util";
-import { DEFAULT_DELISTED, DEFAULT_EMBEDDED_SIZE, DEFAULT_STALE_CHAIN, startEmbeddedDriftEnvironment } from "../src/devnet/embedded-drift.js";
+import { DEFAULT_DELISTED, DEFAULT_EMBEDDED_SIZE, DEFAULT_STALE_CHAIN, startEmbeddedDriftEnvironment } from "../src/harness/devnet/embedded-drift.js";
 import { TrustgateError } from "../src/errors.js";
 
 const USAGE = `Usage: npx tsx scripts/devnet.ts [options]

@@ -9,11 +9,11 @@
  */
 import { integerFlag } from "./lib/integer-flag";
 import { stopOnSignal } from "./lib/stop-on-signal";
-import { latestNightlyRun } from "../src/devnet/nightly-snapshot.js";
+import { latestNightlyRun } from "../src/harness/devnet/nightly-snapshot.js";
 import { parseArgs } from "node:util";
 import { jwksUrlOf } from "../src/config/service.js";
 import { TrustgateError } from "../src/errors.js";
-import { createPopulation, startTrustService } from "../src/service/index.js";
+import { createPopulation, startTrustService } from "../src/harness/service/index.js";
 
 const USAGE = `Usage: npx tsx scripts/serve-api.ts [options]
 

@@ -7,9 +7,11 @@
  * - `evaluateTrustPolicy`: the gate's decision in TypeScript.
  * - configuration: chains, addresses, tier and sybil encodings, service defaults.
  * - `AgentRef` (`parseAgentRef`, `formatAgentRef`, `agentKey`) and the input checks every entry point uses.
- * - `runDrift` / `exitCodeOf`: the drift job as a library.
+ * - `runDrift` / `exitCodeOf`: the drift job as a library (its configuration, report and exit-code rule).
  *
- * The local signing service is exported from `trustgate/service`.
+ * Only the kit is exported here. The stand-ins for the outside world (the local signing service, the local
+ * Base simulation, the fork context, the signing helpers) are the harness: `trustgate/service`,
+ * `trustgate/testing` and `trustgate/harness`.
  *
  * @packageDocumentation
  */
@@ -21,5 +23,29 @@ export * from "./policy.js";
 export * from "./oracle/index.js";
 export * from "./api/index.js";
 export * from "./attestation/index.js";
-export * from "./drift/index.js";
-export { installMulticall3, type Eip1193Requester, type InstallMulticall3Options, type InstallMulticall3Result } from "./devnet/multicall3.js";
+// The drift job's public surface, by name (its stages and helpers stay in `src/drift/index.ts`).
+export {
+  DEFAULT_AUDIT_FRACTION,
+  DEFAULT_DECISION_THRESHOLD,
+  DEFAULT_ERROR_LIMIT,
+  DEFAULT_MAX_AGE_SECONDS,
+  DRIFT_EXIT_CODES,
+  DRIFT_STATUSES,
+  exitCodeOf,
+  runDrift,
+  type AgentScope,
+  type AttestedSide,
+  type DecisionFlips,
+  type DecisionPair,
+  type DriftConfig,
+  type DriftHooks,
+  type DriftReport,
+  type DriftRow,
+  type DriftRuntime,
+  type DriftStatus,
+  type EncodingCheck,
+  type ErrorLimit,
+  type OnchainSide,
+  type TriageSummary,
+  type UnverifiedSummary,
+} from "./drift/index.js";

@@ -17,7 +17,7 @@ import {
   GatedAction__factory,
   TrustScoreOracle__factory,
 } from "../../typechain-types";
-import { signPayload, generateSigningKey } from "../../src/attestation/sign";
+import { signPayload, generateSigningKey } from "../../src/harness/signing";
 import { makeP256Key, signText, startSideNetwork, v2Signed, type V2Signed } from "../../test/support/onchain-attestations";
 
 const BASE_CHAIN_ID = 8453n;

@@ -5,7 +5,7 @@
  * Figures, not assertions.
  */
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
-import { startEmbeddedDriftEnvironment } from "../../src/devnet/embedded-drift";
+import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { runDrift } from "../../src/drift/run";
 import type { DriftReport } from "../../src/drift/types";
 

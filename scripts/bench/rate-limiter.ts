@@ -11,7 +11,7 @@
  * Figures, not assertions: `npm run bench` prints them.
  */
 import { createRateLimiter } from "../../src/api/rate-limiter.js";
-import { createRng } from "../../src/service/prng.js";
+import { createRng } from "../../src/harness/prng.js";
 
 /** Options of {@link measureRateLimiter}. */
 export interface RateLimiterBenchOptions {

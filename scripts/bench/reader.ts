@@ -11,8 +11,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { createPublicClient, createWalletClient, custom, defineChain, http, type Abi, type Hex, getAddress, type Address, type PublicClient } from "viem";
 import { MULTICALL3_ADDRESS } from "../../src/config/addresses";
-import { installMulticall3 } from "../../src/devnet/multicall3";
-import { startLocalChain } from "../../src/devnet/local-chain";
+import { installMulticall3 } from "../../src/harness/devnet/multicall3";
+import { startLocalChain } from "../../src/harness/devnet/local-chain";
 import { trustOracleAbi, trustScoreOracleAbi } from "../../src/oracle/abi";
 import { DEFAULT_CHUNK_SIZE, DEFAULT_CONCURRENCY, readTrustRecord, readTrustRecords } from "../../src/oracle/reader";
 

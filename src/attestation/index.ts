@@ -1,5 +1,6 @@
 /**
- * Attestations of the trust service: their shapes, verification and (for local services and tests) signing.
+ * Attestations of the trust service: their shapes and their verification. (Signing, for the local service and
+ * tests, is part of the harness: `src/harness/signing.ts`.)
  *
  * @packageDocumentation
  */
@@ -7,11 +8,3 @@ export * from "./verify.js";
 export * from "./types.js";
 export { signingKeyArgsOf, signingKeyArgsOfJwks, type SigningKeyArgs } from "./onchain-keys.js";
 export { toAttestationCall, type AttestationCall } from "./onchain-call.js";
-export {
-  createAttestation,
-  exportSigningKey,
-  generateSigningKey,
-  importSigningKey,
-  signPayload,
-  type AttestationSigningKey,
-} from "./sign.js";

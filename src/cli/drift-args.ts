@@ -4,8 +4,10 @@
  * embedded environment (see `drift-config.ts`).
  *
  * Decisions:
+ * - `--rpc` and `--api` are required; a part not given comes from the embedded environment only with `--demo`
+ *   (see `demo.ts`).
  * - `--agents` and `--all` exclude each other. With neither, `--all` is implied only in the embedded default
- *   (neither `--rpc` nor `--api` given); as soon as a real chain or service is named, the agents must be
+ *   (`--demo` with neither `--rpc` nor `--api`); as soon as a real chain or service is named, the agents must be
  *   chosen explicitly, so that pointing the job at the real service never starts a full scan by surprise.
  * - `--chain`, `--audit` and `--seed` belong to `--all` and are refused with `--agents`.
  * - The default audit seed is the UTC day number: each nightly run audits a different random sample, and a
@@ -38,6 +40,7 @@ import { InvalidArgumentError, TrustgateError } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
 import { parseChain } from "../inputs/chain.js";
 import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
+import { checkDemoEndpoints } from "./demo.js";
 import { parseDuration } from "./duration.js";
 import { isCi } from "./io.js";
 import { parseJwksArgument } from "./jwks-argument.js";
@@ -91,7 +94,7 @@ export interface DriftRunArgs {
   readonly kind: "run";
   readonly settings: DriftSettings;
   readonly endpoints: DriftEndpointArgs;
-  /** Which parts come from the embedded environment: the chain without `--rpc`, the service without `--api`. */
+  /** Which parts come from the embedded environment (`--demo`): the chain without `--rpc`, the service without `--api`. */
   readonly embedded: { readonly chain: boolean; readonly api: boolean };
   readonly output: DriftOutputOptions;
 }
@@ -111,6 +114,7 @@ export interface ParseDriftArgsOptions {
 
 const OPTIONS = {
   rpc: { type: "string" },
+  demo: { type: "boolean" },
   oracle: { type: "string" },
   api: { type: "string" },
   "api-key": { type: "string" },
@@ -149,8 +153,8 @@ export const DRIFT_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
  * @param options - Environment, clock and file reader.
  * @returns `{ kind: "help" }` for `--help`, else the validated run arguments.
  * @throws {@link InvalidArgumentError} with a one-line message for an unknown option, a missing value, a
- *   bad number, duration, address, URL, agent, chain or error limit, a conflicting combination, or an
- *   unreadable `--jwks` file.
+ *   bad number, duration, address, URL, agent, chain or error limit, a conflicting combination, an unreadable
+ *   `--jwks` file, or a missing `--rpc`/`--api` without `--demo`.
  */
 export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsOptions = {}): DriftArgs {
   const env = options.env ?? process.env;
@@ -198,7 +202,9 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
     ...(ratePerMinute !== undefined ? { ratePerMinute } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
-  return { kind: "run", settings, endpoints, embedded, output: parseOutput(values, env) };
+  const output = parseOutput(values, env);
+  checkDemoEndpoints(embedded, values.demo === true);
+  return { kind: "run", settings, endpoints, embedded, output };
 }
 
 type Values = {

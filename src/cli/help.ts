@@ -22,17 +22,22 @@ export const DRIFT_HELP = `Usage: trustgate drift [options]
 
 Reads each agent's record in the on-chain trust oracle, asks the trust service for its signed
 attestation, verifies the signature against the issuer's JWKS, and reports which gate decisions
-would change. Without --rpc and --api it runs against the embedded local Base chain and trust
-service (synthetic data, no network needed) and covers every agent that service lists.
+would change. Give the chain with --rpc and the service with --api; --demo runs against the
+embedded local Base chain and trust service instead (synthetic data, no network needed) and
+covers every agent that service lists.
 
-Where to look:
-  --rpc <url>               JSON-RPC URL of the chain with the oracle (default: embedded local Base)
+Where to look (--rpc and --api are required unless --demo is given):
+  --rpc <url>               JSON-RPC URL of the chain with the oracle
   --oracle <address>        Oracle address (default: ${BASE_TRUST_ORACLE_ADDRESS}, Base)
-  --api <url>               Trust API base URL (default: embedded local service)
+  --api <url>               Trust API base URL
   --api-key <key>           API key, raises the rate limit (default: $TRUSTGATE_API_KEY)
   --issuer <url>            Issuer the attestations must name (default: the origin of --api)
   --jwks <url|file>         JWKS to verify against (default: <api>/.well-known/jwks.json);
                             a file holds a JWKS as JSON ({"keys": [...]})
+  --demo                    Use the embedded local Base chain and trust service for whichever of
+                            --rpc and --api is not given (both, usually). Needs the optional peer
+                            dependency hardhat (npm install --save-dev hardhat@2.29.1); in the
+                            trustgate repository itself: npm start
 
 Which agents (--agents or --all; required when --rpc or --api is given):
   --agents <list>           chain:id[:registry],... e.g. base:1234,ethereum:7:olas (repeatable)
@@ -92,8 +97,9 @@ Exit codes (after a scan, the first that applies):
   3  at least one decision flip or invalid attestation
   0  none of the above
 Before or instead of a scan:
-  2  usage or configuration error (bad flag, agent, address, duration or limit; chain or
-     API unreachable before the scan starts)
+  2  usage or configuration error (bad flag, agent, address, duration or limit; no --rpc
+     or --api without --demo; --demo without hardhat installed; chain or API unreachable
+     before the scan starts)
   1  the scan failed unexpectedly
 
 Environment:
@@ -102,7 +108,7 @@ Environment:
   TRUSTGATE_DEBUG    When set, unexpected errors are printed with their stack trace
 
 Examples:
-  trustgate drift
+  trustgate drift --demo
   trustgate drift --rpc https://mainnet.base.org --api https://rnwy.com --all --json report.json
   trustgate drift --rpc http://127.0.0.1:8545 --api http://127.0.0.1:8787 --all --timeout 10s
   trustgate drift --rpc $BASE_RPC_URL --api https://rnwy.com --agents base:1234,base:77 \\

@@ -2,9 +2,10 @@
  * The `trustgate` command line: `trustgate drift [options]`, `trustgate --help`, `trustgate --version`.
  *
  * `trustgate` with no command prints the help on stderr and exits 2 (a usage error); `trustgate help drift`
- * and `trustgate drift --help` print the drift help. A run without `--rpc` or `--api` starts the embedded
- * environment (a local Base chain and a local signing trust service, loaded lazily because it brings up
- * Hardhat) for the missing parts, says so on stderr, and closes it at the end whatever happens.
+ * and `trustgate drift --help` print the drift help. `trustgate drift --demo` starts the embedded environment
+ * (a local Base chain and a local signing trust service, from the harness, loaded lazily because it brings up
+ * Hardhat) for the parts `--rpc`/`--api` do not name, says so on stderr, and closes it at the end whatever
+ * happens (see `demo.ts`).
  *
  * Exit codes: after a scan, `exitCodeOf` in `src/drift/report.ts` decides (the one rule): 4 when the run
  * could not verify enough to be trusted (more agents in `error` or `missing-attestation` than `--max-errors`
@@ -16,7 +17,8 @@
  */
 import { exitCodeOf, type DriftConfig, type DriftHooks, type DriftReport } from "../drift/index.js";
 import { InvalidArgumentError } from "../errors.js";
-import { parseDriftArgs, type DriftRunArgs } from "./drift-args.js";
+import { demoNotice, loadDemoEnvironment, type DemoLoader } from "./demo.js";
+import { parseDriftArgs } from "./drift-args.js";
 import { resolveDriftConfig, type EmbeddedEndpoints } from "./drift-config.js";
 import { exitCodeForError, formatError } from "./error-exit.js";
 import { DRIFT_HELP, MAIN_HELP } from "./help.js";
@@ -29,7 +31,7 @@ import { checkOutputTargets, stdoutIsTaken, writeOutputs } from "./write-outputs
 /** Runs a drift job (the signature of `runDrift` from `src/drift/index.ts`). */
 export type RunDriftFunction = (config: DriftConfig, hooks?: DriftHooks) => Promise<DriftReport>;
 
-/** A started embedded environment (see `startEmbeddedDriftEnvironment` in `src/devnet/embedded-drift.ts`). */
+/** A started embedded environment (see `startDemoDriftEnvironment` in `src/harness/demo.ts`). */
 export interface EmbeddedDriftEnvironment extends EmbeddedEndpoints {
   readonly chainId: number;
   /** Stops the local chain and service. */
@@ -43,8 +45,10 @@ export type StartEmbeddedEnvironment = (options?: { readonly now?: Date }) => Pr
 export interface MainDependencies {
   /** Default: `runDrift` from `src/drift/index.ts`, imported when a run starts. */
   readonly runDrift?: RunDriftFunction;
-  /** Default: `startEmbeddedDriftEnvironment` from `src/devnet/embedded-drift.ts`, imported only when needed. */
+  /** Default: `startDemoDriftEnvironment` from the package's `trustgate/harness` entry, loaded only for `--demo`. */
   readonly startEmbedded?: StartEmbeddedEnvironment;
+  /** How `--demo` finds Hardhat and the harness when `startEmbedded` is not given (see `demo.ts`). */
+  readonly demoLoader?: DemoLoader;
   /** Clock, for the default audit seed and the run; default the system clock. */
   readonly now?: () => Date;
 }
@@ -105,8 +109,8 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
   });
   try {
     if (args.embedded.chain || args.embedded.api) {
-      notice(embeddedNotice(args));
-      const start = deps.startEmbedded ?? (await loadStartEmbedded());
+      const start = deps.startEmbedded ?? (await loadDemoEnvironment(deps.demoLoader));
+      notice(demoNotice(args));
       embedded = await start(deps.now ? { now: deps.now() } : {});
     }
     const config = resolveDriftConfig(args, embedded);
@@ -126,20 +130,4 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
       }
     }
   }
-}
-
-/** The stderr line that says which parts of a run are embedded. */
-function embeddedNotice(args: DriftRunArgs): string {
-  const scope = args.settings.scope.kind === "all" ? "; scanning every agent it lists" : "";
-  if (args.embedded.chain && args.embedded.api) {
-    return `no --rpc or --api given: using the embedded local Base chain and trust service (synthetic data, no network)${scope}`;
-  }
-  if (args.embedded.chain) return "no --rpc given: using the embedded local Base chain (simulated oracle records)";
-  return "no --api given: using the embedded local trust service (synthetic attestations)";
-}
-
-/** Imports the embedded environment only when a run needs it: it brings up Hardhat. */
-async function loadStartEmbedded(): Promise<StartEmbeddedEnvironment> {
-  const { startEmbeddedDriftEnvironment } = await import("../devnet/embedded-drift.js");
-  return (options) => startEmbeddedDriftEnvironment(options);
 }

@@ -34,8 +34,8 @@ function refuses(argv: string[], message: RegExp, env: Record<string, string | u
 }
 
 describe("parseDriftArgs: defaults", () => {
-  it("with no flag, runs the embedded default over every listed agent with the documented defaults", () => {
-    const args = run([]);
+  it("with --demo alone, runs the embedded default over every listed agent with the documented defaults", () => {
+    const args = run(["--demo"]);
     expect(args.embedded).toEqual({ chain: true, api: true });
     expect(args.endpoints).toEqual({});
     expect(args.settings).toEqual({
@@ -50,7 +50,7 @@ describe("parseDriftArgs: defaults", () => {
   });
 
   it("the default audit seed is the UTC day number, so it changes from one day to the next", () => {
-    const tomorrow = parseDriftArgs([], { env: {}, now: () => new Date(NOW.getTime() + 86_400_000) });
+    const tomorrow = parseDriftArgs(["--demo"], { env: {}, now: () => new Date(NOW.getTime() + 86_400_000) });
     expect(tomorrow.kind === "run" && tomorrow.settings.scope.kind === "all" && tomorrow.settings.scope.seed).toBe(DAY + 1);
   });
 
@@ -126,7 +126,7 @@ describe("parseDriftArgs: every flag", () => {
 
   it("accepts --audit as a percentage and at both ends of 0..1", () => {
     const audit = (text: string) => {
-      const scope = run(["--audit", text]).settings.scope;
+      const scope = run(["--demo", "--audit", text]).settings.scope;
       return scope.kind === "all" ? scope.auditFraction : undefined;
     };
     expect(audit("5%")).toBeCloseTo(0.05);
@@ -135,53 +135,53 @@ describe("parseDriftArgs: every flag", () => {
   });
 
   it("with --gate and no --threshold, leaves the threshold to the gate's policy", () => {
-    const args = run(["--gate", GATE]);
+    const args = run(["--demo", "--gate", GATE]);
     expect(args.settings.gate).toBe(GATE);
     expect(args.settings.threshold).toBeUndefined();
   });
 
   it("accepts the threshold bounds 0 and 100 and the concurrency bounds 1 and 64", () => {
-    expect(run(["--threshold", "0"]).settings.threshold).toBe(0);
-    expect(run(["--threshold", "100"]).settings.threshold).toBe(100);
-    expect(run(["--concurrency", "1"]).settings.concurrency).toBe(1);
+    expect(run(["--demo", "--threshold", "0"]).settings.threshold).toBe(0);
+    expect(run(["--demo", "--threshold", "100"]).settings.threshold).toBe(100);
+    expect(run(["--demo", "--concurrency", "1"]).settings.concurrency).toBe(1);
   });
 
   it("reads --rows as a count, 0 included", () => {
-    expect(run(["--rows", "7"]).output.tableRows).toBe(7);
-    expect(run(["--rows", "0"]).output.tableRows).toBe(0);
+    expect(run(["--demo", "--rows", "7"]).output.tableRows).toBe(7);
+    expect(run(["--demo", "--rows", "0"]).output.tableRows).toBe(0);
   });
 
-  it("marks only the missing endpoint as embedded", () => {
-    const rpcOnly = run(["--rpc", "http://127.0.0.1:8545", "--all"]);
+  it("with --demo, marks only the missing endpoint as embedded", () => {
+    const rpcOnly = run(["--demo", "--rpc", "http://127.0.0.1:8545", "--all"]);
     expect(rpcOnly.embedded).toEqual({ chain: false, api: true });
-    const apiOnly = run(["--api", "http://127.0.0.1:8787", "--agents", "base:1"]);
+    const apiOnly = run(["--demo", "--api", "http://127.0.0.1:8787", "--agents", "base:1"]);
     expect(apiOnly.embedded).toEqual({ chain: true, api: false });
   });
 
-  it("accepts an explicit --agents list in the embedded default", () => {
-    expect(run(["--agents", "base:5"]).settings.scope).toEqual({
+  it("accepts an explicit --agents list with --demo", () => {
+    expect(run(["--demo", "--agents", "base:5"]).settings.scope).toEqual({
       kind: "list",
       agents: [{ chain: "base", chainId: 8453, agentId: 5n, registry: "erc8004" }],
     });
   });
 
   it("treats CI=false, CI=0 and an empty CI as not CI", () => {
-    for (const value of ["false", "0", ""]) expect(run([], { CI: value }).output.ci).toBe(false);
-    expect(run([], { CI: "1" }).output.ci).toBe(true);
+    for (const value of ["false", "0", ""]) expect(run(["--demo"], { CI: value }).output.ci).toBe(false);
+    expect(run(["--demo"], { CI: "1" }).output.ci).toBe(true);
   });
 });
 
 describe("parseDriftArgs: API key", () => {
   it("takes the key from TRUSTGATE_API_KEY when --api-key is not given", () => {
-    expect(run([], { TRUSTGATE_API_KEY: " env-key " }).settings.apiKey).toBe("env-key");
+    expect(run(["--demo"], { TRUSTGATE_API_KEY: " env-key " }).settings.apiKey).toBe("env-key");
   });
 
   it("prefers --api-key over the environment", () => {
-    expect(run(["--api-key", "flag-key"], { TRUSTGATE_API_KEY: "env-key" }).settings.apiKey).toBe("flag-key");
+    expect(run(["--demo", "--api-key", "flag-key"], { TRUSTGATE_API_KEY: "env-key" }).settings.apiKey).toBe("flag-key");
   });
 
   it("ignores an empty environment variable and refuses an empty --api-key", () => {
-    expect(run([], { TRUSTGATE_API_KEY: "" }).settings).not.toHaveProperty("apiKey");
+    expect(run(["--demo"], { TRUSTGATE_API_KEY: "" }).settings).not.toHaveProperty("apiKey");
     refuses(["--api-key", " "], /--api-key is empty/);
   });
 });
@@ -197,8 +197,8 @@ describe("parseDriftArgs: --jwks files", () => {
 
   it("reads a JWKS file (path or file: URL) into a key set", () => {
     const path = file("good.json", JSON.stringify({ keys: [key] }));
-    expect(run(["--jwks", path]).endpoints.jwks).toEqual({ keys: [key] });
-    expect(run(["--jwks", `file://${path}`]).endpoints.jwks).toEqual({ keys: [key] });
+    expect(run(["--demo", "--jwks", path]).endpoints.jwks).toEqual({ keys: [key] });
+    expect(run(["--demo", "--jwks", `file://${path}`]).endpoints.jwks).toEqual({ keys: [key] });
   });
 
   it.each([
@@ -218,7 +218,7 @@ describe("parseDriftArgs: --jwks files", () => {
 });
 
 describe("parseDriftArgs: --max-errors", () => {
-  const limit = (text: string) => run(["--max-errors", text]).settings.maxErrors;
+  const limit = (text: string) => run(["--demo", "--max-errors", text]).settings.maxErrors;
 
   it("reads a count or a percentage of the scanned agents, at both ends of their ranges", () => {
     expect(limit("10")).toEqual({ kind: "count", value: 10 });
@@ -230,7 +230,7 @@ describe("parseDriftArgs: --max-errors", () => {
     expect(limit("100.000%")).toEqual({ kind: "percent", value: 100 });
     expect(limit("0.000001%")).toEqual({ kind: "percent", value: 0.000001 });
     expect(limit("5 %")).toEqual({ kind: "percent", value: 5 });
-    expect(run(["--max-errors=3%"]).settings.maxErrors).toEqual({ kind: "percent", value: 3 });
+    expect(run(["--demo", "--max-errors=3%"]).settings.maxErrors).toEqual({ kind: "percent", value: 3 });
   });
 
   it.each([
@@ -329,16 +329,16 @@ describe("parseDriftArgs: --events-from", () => {
 
   it("defaults to auto with --all, against a real chain too (delisted records must not vanish silently); off turns it off", () => {
     expect(scopeOf(REMOTE)!.eventsFromBlock).toBe("auto");
-    expect(scopeOf([])!.eventsFromBlock).toBe("auto");
+    expect(scopeOf(["--demo"])!.eventsFromBlock).toBe("auto");
     expect(scopeOf([...REMOTE, "--events-from", "AUTO"])!.eventsFromBlock).toBe("auto");
     expect(scopeOf([...REMOTE, "--events-from", "off"])!.eventsFromBlock).toBeUndefined();
   });
 });
 
 describe("parseDriftArgs: --timeout and --wide", () => {
-  const timeout = (text: string) => run(["--timeout", text]).settings.timeoutMs;
+  const timeout = (text: string) => run(["--demo", "--timeout", text]).settings.timeoutMs;
   it("reads a duration or milliseconds into timeoutMs; absent by default", () => {
-    expect(run([]).settings.timeoutMs).toBeUndefined();
+    expect(run(["--demo"]).settings.timeoutMs).toBeUndefined();
     expect(timeout("10s")).toBe(10_000);
     expect(timeout("2m")).toBe(120_000);
     expect(timeout("45")).toBe(45_000);
@@ -351,7 +351,7 @@ describe("parseDriftArgs: --timeout and --wide", () => {
   });
 
   it("--wide asks for every column", () => {
-    expect(run(["--wide"]).output.wide).toBe(true);
-    expect(run([]).output.wide).toBe(false);
+    expect(run(["--demo", "--wide"]).output.wide).toBe(true);
+    expect(run(["--demo"]).output.wide).toBe(false);
   });
 });

@@ -32,7 +32,7 @@ describe("resolveDriftConfig", () => {
   });
 
   it("in the embedded default, takes every endpoint from the embedded environment", () => {
-    const config = resolveDriftConfig(args([]), EMBEDDED);
+    const config = resolveDriftConfig(args(["--demo"]), EMBEDDED);
     expect(config).toMatchObject({
       rpcUrl: EMBEDDED.rpcUrl,
       oracle: EMBEDDED.oracle,
@@ -45,13 +45,13 @@ describe("resolveDriftConfig", () => {
   });
 
   it("lifts the client-side rate limit only for the embedded service, and never over --rate", () => {
-    expect(resolveDriftConfig(args(["--rpc", "https://rpc.example", "--all"]), EMBEDDED).ratePerMinute).toBe(EMBEDDED_RATE_PER_MINUTE);
-    expect(resolveDriftConfig(args(["--rate", "12"]), EMBEDDED).ratePerMinute).toBe(12);
-    expect(resolveDriftConfig(args(["--api", "https://api.example", "--all"]), EMBEDDED)).not.toHaveProperty("ratePerMinute");
+    expect(resolveDriftConfig(args(["--demo", "--rpc", "https://rpc.example", "--all"]), EMBEDDED).ratePerMinute).toBe(EMBEDDED_RATE_PER_MINUTE);
+    expect(resolveDriftConfig(args(["--demo", "--rate", "12"]), EMBEDDED).ratePerMinute).toBe(12);
+    expect(resolveDriftConfig(args(["--demo", "--api", "https://api.example", "--all"]), EMBEDDED)).not.toHaveProperty("ratePerMinute");
   });
 
   it("with only --rpc, keeps the real chain and Base oracle and takes the service from the embedded environment", () => {
-    const config = resolveDriftConfig(args(["--rpc", "https://rpc.example", "--all"]), EMBEDDED);
+    const config = resolveDriftConfig(args(["--demo", "--rpc", "https://rpc.example", "--all"]), EMBEDDED);
     expect(config.rpcUrl).toBe("https://rpc.example");
     expect(config.oracle).toBe("0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4");
     expect(config.apiUrl).toBe(EMBEDDED.apiUrl);
@@ -59,7 +59,7 @@ describe("resolveDriftConfig", () => {
   });
 
   it("with only --api, takes the embedded chain and oracle and derives issuer and JWKS from --api", () => {
-    const config = resolveDriftConfig(args(["--api", "https://api.example", "--all"]), EMBEDDED);
+    const config = resolveDriftConfig(args(["--demo", "--api", "https://api.example", "--all"]), EMBEDDED);
     expect(config.rpcUrl).toBe(EMBEDDED.rpcUrl);
     expect(config.oracle).toBe(EMBEDDED.oracle);
     expect(config.issuer).toBe("https://api.example");
@@ -68,7 +68,7 @@ describe("resolveDriftConfig", () => {
 
   it("keeps --oracle, --issuer and --jwks over every default", () => {
     const config = resolveDriftConfig(
-      args(["--oracle", "0x2222222222222222222222222222222222222222", "--issuer", "https://issuer.example", "--jwks", "https://keys.example/k.json"]),
+      args(["--demo", "--oracle", "0x2222222222222222222222222222222222222222", "--issuer", "https://issuer.example", "--jwks", "https://keys.example/k.json"]),
       EMBEDDED,
     );
     expect(config.oracle).toBe("0x2222222222222222222222222222222222222222");
@@ -77,6 +77,6 @@ describe("resolveDriftConfig", () => {
   });
 
   it("refuses to build a configuration with an endpoint missing and no embedded environment", () => {
-    expect(() => resolveDriftConfig(args([]))).toThrow(InvalidArgumentError);
+    expect(() => resolveDriftConfig(args(["--demo"]))).toThrow(InvalidArgumentError);
   });
 });

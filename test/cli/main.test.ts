@@ -114,7 +114,7 @@ describe("main: usage errors", () => {
     [["drift", "--max-age", "soon"], /^trustgate: --max-age: Invalid duration "soon"/],
     [["drift", "--gate", "0xnope"], /^trustgate: Invalid --gate "0xnope"/],
     [["drift", "--jwks", "/nonexistent/jwks.json"], /^trustgate: Cannot read --jwks file/],
-    [["drift", "--json", "/nonexistent-dir/report.json"], /^trustgate: --json \/nonexistent-dir\/report\.json: directory "\/nonexistent-dir" does not exist/],
+    [["drift", "--demo", "--json", "/nonexistent-dir/report.json"], /^trustgate: --json \/nonexistent-dir\/report\.json: directory "\/nonexistent-dir" does not exist/],
     [["drift", "--max-errors", "150%"], /^trustgate: --max-errors must be a count .* or a percentage of the scanned agents from 0% to 100% .*, got "150%" \(above 100%\)\n$/],
     [["drift", "--max-errors=-3"], /^trustgate: --max-errors must be a count \(an integer >= 0, e\.g\. 10\).*, got "-3"\n$/],
     [["drift", "--max-errors", "-3"], /^trustgate: Option --max-errors needs a value \(to give a value starting with "-", write --max-errors=-3\)\n$/],
@@ -235,7 +235,7 @@ describe("main: a run", () => {
 
   it("with --quiet, prints only the summary", async () => {
     const h = harness({ isTTY: true });
-    await main(["drift", "--quiet", "--agents", "base:1"], h.io, deps(fakeRun(CLEAN), fakeEmbedded().start));
+    await main(["drift", "--demo", "--quiet", "--agents", "base:1"], h.io, deps(fakeRun(CLEAN), fakeEmbedded().start));
     expect(h.stdout()).not.toContain("STATUS");
     expect(h.stdout().trimEnd().split("\n").at(-1)).toBe("OK: no decision flip, no invalid attestation (exit 0)");
     expect(h.stderr()).toBe("");
@@ -275,12 +275,12 @@ describe("main: progress bar", () => {
   });
 });
 
-describe("main: the embedded default", () => {
-  it("starts the embedded environment without --rpc and --api, says so, runs every agent against it, and closes it", async () => {
+describe("main: --demo, the embedded default", () => {
+  it("with --demo and without --rpc and --api, starts the embedded environment, says so, runs every agent against it, and closes it", async () => {
     const h = harness();
     const embedded = fakeEmbedded();
     const run = fakeRun(CLEAN);
-    expect(await main(["drift"], h.io, deps(run, embedded.start))).toBe(0);
+    expect(await main(["drift", "--demo"], h.io, deps(run, embedded.start))).toBe(0);
     expect(embedded.start).toHaveBeenCalledTimes(1);
     expect(run.mock.calls[0]![0]).toMatchObject({
       rpcUrl: embedded.environment.rpcUrl,
@@ -290,23 +290,23 @@ describe("main: the embedded default", () => {
       oracle: embedded.environment.oracle,
       scope: { kind: "all" },
     });
-    expect(h.stderr()).toMatch(/^trustgate: no --rpc or --api given: using the embedded local Base chain and trust service .*every agent/);
+    expect(h.stderr()).toMatch(/^trustgate: --demo: using the embedded local Base chain and trust service .*every agent/);
     expect(embedded.close).toHaveBeenCalledTimes(1);
   });
 
   it("names the embedded part when only one is missing", async () => {
     const onlyApi = harness();
-    await main(["drift", "--api", "http://127.0.0.1:2", "--all"], onlyApi.io, deps(fakeRun(CLEAN), fakeEmbedded().start));
-    expect(onlyApi.stderr()).toContain("trustgate: no --rpc given: using the embedded local Base chain");
+    await main(["drift", "--demo", "--api", "http://127.0.0.1:2", "--all"], onlyApi.io, deps(fakeRun(CLEAN), fakeEmbedded().start));
+    expect(onlyApi.stderr()).toContain("trustgate: --demo: no --rpc given, using the embedded local Base chain");
     const onlyRpc = harness();
-    await main(["drift", "--rpc", "http://127.0.0.1:1", "--all"], onlyRpc.io, deps(fakeRun(CLEAN), fakeEmbedded().start));
-    expect(onlyRpc.stderr()).toContain("trustgate: no --api given: using the embedded local trust service");
+    await main(["drift", "--demo", "--rpc", "http://127.0.0.1:1", "--all"], onlyRpc.io, deps(fakeRun(CLEAN), fakeEmbedded().start));
+    expect(onlyRpc.stderr()).toContain("trustgate: --demo: no --api given, using the embedded local trust service");
   });
 
   it("closes the embedded environment when the run fails", async () => {
     const embedded = fakeEmbedded();
     const h = harness();
-    expect(await main(["drift"], h.io, deps(fakeRun(new Error("kaput")), embedded.start))).toBe(1);
+    expect(await main(["drift", "--demo"], h.io, deps(fakeRun(new Error("kaput")), embedded.start))).toBe(1);
     expect(embedded.close).toHaveBeenCalledTimes(1);
   });
 
@@ -315,7 +315,7 @@ describe("main: the embedded default", () => {
     const start = vi.fn(async (): Promise<EmbeddedDriftEnvironment> => {
       throw new Error("hardhat exploded");
     });
-    expect(await main(["drift"], h.io, deps(fakeRun(CLEAN), start))).toBe(1);
+    expect(await main(["drift", "--demo"], h.io, deps(fakeRun(CLEAN), start))).toBe(1);
     expect(h.stderr()).toContain("trustgate: unexpected error: hardhat exploded");
   });
 });

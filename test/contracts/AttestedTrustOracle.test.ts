@@ -7,7 +7,7 @@ import {
   MockTrustOracle__factory,
   RawResponseOracle__factory,
 } from "../../typechain-types";
-import { generateSigningKey, signPayload } from "../../src/attestation/sign";
+import { generateSigningKey, signPayload } from "../../src/harness/signing";
 import { BASE_CHAIN_ID, ERC8004, latestTimestamp } from "../support/fixtures";
 import {
   SYBIL_CODE,

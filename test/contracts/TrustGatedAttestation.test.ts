@@ -13,7 +13,7 @@ import {
 } from "../../typechain-types";
 import { BASE_CHAIN_ID, DAY, ERC8004, HOUR, latestTimestamp, makePolicy } from "../support/fixtures";
 import { toAttestationCall } from "../../src/attestation/onchain-call";
-import { generateSigningKey } from "../../src/attestation/sign";
+import { generateSigningKey } from "../../src/harness/signing";
 import { buildTrustCheckResponse } from "../support/attestations";
 import { SYBIL_CODE, TIER_CODE, iso, makeP256Key, signText, tierOf, v2Signed } from "../support/onchain-attestations";
 

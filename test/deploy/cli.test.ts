@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, test } from "vitest";
-import { startLocalChain, type LocalChain } from "../../src/devnet/local-chain.js";
+import { startLocalChain, type LocalChain } from "../../src/harness/devnet/local-chain.js";
 import { HARDHAT_KEY_0, tempDeploymentsDir } from "./support.js";
 
 const run = promisify(execFile);

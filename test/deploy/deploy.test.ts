@@ -24,7 +24,7 @@ import {
   type DeployOptions,
   type DeploymentsFile,
 } from "../../src/deploy/index.js";
-import { startLocalChain, type LocalChain } from "../../src/devnet/local-chain.js";
+import { startLocalChain, type LocalChain } from "../../src/harness/devnet/local-chain.js";
 import { DeploymentError } from "../../src/errors.js";
 import { HARDHAT_KEY_0, abiOf, nonceOf, shippedNetwork, tempDeploymentsDir } from "./support.js";
 

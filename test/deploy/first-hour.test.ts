@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, test } from "vitest";
 import { deploy, resolveRpcUrl, type DeploymentsFile } from "../../src/deploy/index.js";
-import { startLocalChain, type LocalChain } from "../../src/devnet/local-chain.js";
+import { startLocalChain, type LocalChain } from "../../src/harness/devnet/local-chain.js";
 import { HARDHAT_KEY_0, shippedNetwork, tempDeploymentsDir } from "./support.js";
 
 const run = promisify(execFile);

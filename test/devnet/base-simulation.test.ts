@@ -19,10 +19,10 @@ import {
   ERC8004_IDENTITY_REGISTRY_ADDRESS,
   MULTICALL3_ADDRESS,
 } from "../../src/config/addresses.js";
-import { startBaseSimulation, type BaseSimulation } from "../../src/devnet/base-simulation.js";
-import { IDENTITY_REGISTRY_NAME, IDENTITY_REGISTRY_SYMBOL } from "../../src/devnet/identity-registry.js";
-import { DEFAULT_PUBLISH_BATCH, MAX_PUBLISH_BATCH, type OracleRecordInput } from "../../src/devnet/publish-records.js";
-import { DEFAULT_ADMIN_ROLE, PUBLISHER_ROLE } from "../../src/devnet/storage-layout.js";
+import { startBaseSimulation, type BaseSimulation } from "../../src/harness/devnet/base-simulation.js";
+import { IDENTITY_REGISTRY_NAME, IDENTITY_REGISTRY_SYMBOL } from "../../src/harness/devnet/identity-registry.js";
+import { DEFAULT_PUBLISH_BATCH, MAX_PUBLISH_BATCH, type OracleRecordInput } from "../../src/harness/devnet/publish-records.js";
+import { DEFAULT_ADMIN_ROLE, PUBLISHER_ROLE } from "../../src/harness/devnet/storage-layout.js";
 import { DevnetError, InvalidArgumentError } from "../../src/errors.js";
 import {
   MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE,

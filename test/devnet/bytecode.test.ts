@@ -7,7 +7,7 @@ import hre from "hardhat";
 import { expect } from "chai";
 import { describe, it } from "vitest";
 import { MockIdentityRegistry__factory, TrustScoreOracle__factory } from "../../typechain-types";
-import { IDENTITY_REGISTRY_NAME, IDENTITY_REGISTRY_SYMBOL } from "../../src/devnet/identity-registry.js";
+import { IDENTITY_REGISTRY_NAME, IDENTITY_REGISTRY_SYMBOL } from "../../src/harness/devnet/identity-registry.js";
 import {
   DEFAULT_ADMIN_ROLE,
   MOCK_IDENTITY_REGISTRY_SLOTS,
@@ -16,7 +16,7 @@ import {
   roleMemberSlot,
   shortStringWord,
   uintWord,
-} from "../../src/devnet/storage-layout.js";
+} from "../../src/harness/devnet/storage-layout.js";
 import { MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE, TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/generated/runtime-bytecode.js";
 
 const ROOT = resolve(__dirname, "../..");

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { base } from "viem/chains";
 import { chainIdOf } from "../../src/config/chains.js";
-import { startEmbeddedDriftEnvironment, type EmbeddedDriftEnvironment } from "../../src/devnet/embedded-drift.js";
+import { startEmbeddedDriftEnvironment, type EmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift.js";
 import { trustOracleAbi } from "../../src/oracle/abi.js";
 import { readTrustRecords } from "../../src/oracle/reader.js";
-import { agentKey } from "../../src/service/index.js";
+import { agentKey } from "../../src/harness/service/index.js";
 
 /** Every on-chain record of the environment's snapshot and delisted agents, as lines of text. */
 async function onchainLines(env: EmbeddedDriftEnvironment): Promise<string[]> {

@@ -16,12 +16,12 @@ import {
   DEFAULT_STALE_CHAIN,
   startEmbeddedDriftEnvironment,
   type EmbeddedDriftEnvironment,
-} from "../../src/devnet/embedded-drift.js";
+} from "../../src/harness/devnet/embedded-drift.js";
 import { InvalidArgumentError } from "../../src/errors.js";
 import { trustOracleAbi } from "../../src/oracle/abi.js";
 import { readTrustRecords } from "../../src/oracle/reader.js";
 import type { TrustRecordResult } from "../../src/oracle/records.js";
-import { agentKey, type PopulationAgent } from "../../src/service/index.js";
+import { agentKey, type PopulationAgent } from "../../src/harness/service/index.js";
 
 interface KeyParts {
   chain: string;

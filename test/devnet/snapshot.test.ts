@@ -2,10 +2,10 @@
 import { expect } from "chai";
 import { describe, it } from "vitest";
 import { createTrustEncoding } from "../../src/config/encodings.js";
-import { pickDelistedAgents } from "../../src/devnet/delisted-agents.js";
-import { latestNightlyRun, snapshotRecords, type SnapshotAgent } from "../../src/devnet/nightly-snapshot.js";
+import { pickDelistedAgents } from "../../src/harness/devnet/delisted-agents.js";
+import { latestNightlyRun, snapshotRecords, type SnapshotAgent } from "../../src/harness/devnet/nightly-snapshot.js";
 import { InvalidArgumentError } from "../../src/errors.js";
-import { agentKey, createPopulation } from "../../src/service/index.js";
+import { agentKey, createPopulation } from "../../src/harness/service/index.js";
 
 describe("latestNightlyRun", () => {
   const cases: Array<[string, string]> = [

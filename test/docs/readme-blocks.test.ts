@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmbeddedDriftEnvironment } from "../../src/devnet/embedded-drift";
+import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 
 const ROOT = resolve(__dirname, "../..");
 const DOCS = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];

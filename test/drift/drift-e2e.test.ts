@@ -8,31 +8,36 @@ import { main } from "../../src/cli/main";
 import { createTrustApiClient } from "../../src/api/client";
 import { createJwksResolver } from "../../src/attestation/jwks";
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
-import { startEmbeddedDriftEnvironment, type EmbeddedDriftEnvironment } from "../../src/devnet/embedded-drift";
+import { startDemoDriftEnvironment } from "../../src/harness/demo";
+import { startEmbeddedDriftEnvironment, type EmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { DRIFT_STATUSES, type DriftReport } from "../../src/drift/types";
 import { scanAllAgents } from "../../src/drift/scan-all";
 import { startScriptedServer, type ScriptedServer } from "../sdk/helpers/scripted-server";
 
-/** Runs the real command line in process and captures its streams. */
+/**
+ * Runs the real command line in process and captures its streams. `--demo` gets the harness's demo environment
+ * directly (the command line loads it by package name, `trustgate/harness`: see test/cli/demo.test.ts).
+ */
 async function cli(argv: string[], env: Record<string, string> = {}) {
   let stdout = "";
   let stderr = "";
-  const code = await main(["drift", ...argv], {
+  const io = {
     stdout: { write: (chunk: string) => ((stdout += chunk), true) },
     stderr: { write: (chunk: string) => ((stderr += chunk), true) },
     env: { CI: "true", ...env },
     isTTY: false,
-  });
+  };
+  const code = await main(["drift", ...argv], io, { startEmbedded: startDemoDriftEnvironment });
   return { code, stdout, stderr };
 }
 
 const endpoints = (env: EmbeddedDriftEnvironment) => ["--rpc", env.rpcUrl, "--api", env.apiUrl, "--oracle", env.oracle];
 
-describe("trustgate drift on the embedded default", () => {
+describe("trustgate drift --demo, the embedded default", () => {
   it("reports every status, flips in both directions and exits 3; the JSON has the pinned shape", async () => {
     const dir = mkdtempSync(join(tmpdir(), "drift-"));
     const file = join(dir, "report.json");
-    const { code, stdout, stderr } = await cli(["--json", file, "--rows", "5"]);
+    const { code, stdout, stderr } = await cli(["--demo", "--json", file, "--rows", "5"]);
     expect(code).toBe(3);
     expect(stderr).toContain("using the embedded local Base chain and trust service");
     expect(stdout).toMatch(/DRIFT: \d+ decision flips, 1 invalid attestation \(exit 3\)/);
@@ -66,7 +71,7 @@ describe("trustgate drift on the embedded default", () => {
   });
 
   it("prints only JSON on stdout with --json -", async () => {
-    const { code, stdout } = await cli(["--json", "-", "--audit", "0"]);
+    const { code, stdout } = await cli(["--demo", "--json", "-", "--audit", "0"]);
     expect(code).toBe(3);
     const report = JSON.parse(stdout) as DriftReport;
     expect(report.version).toBe(1);

@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPublicClient, createWalletClient, defineChain, getAddress, http, type Abi, type Address, type Hex, type PublicClient } from "viem";
 import { main } from "../../src/cli/main";
 import { MULTICALL3_ADDRESS } from "../../src/config/addresses";
-import { publishTrustRecords } from "../../src/devnet/publish-records";
-import { snapshotRecords } from "../../src/devnet/nightly-snapshot";
+import { publishTrustRecords } from "../../src/harness/devnet/publish-records";
+import { snapshotRecords } from "../../src/harness/devnet/nightly-snapshot";
 import type { DriftReport } from "../../src/drift/types";
-import { agentKey, createPopulation, startTrustService, type Population, type RunningTrustService } from "../../src/service/index";
+import { agentKey, createPopulation, startTrustService, type Population, type RunningTrustService } from "../../src/harness/service/index";
 
 const ROOT = resolve(__dirname, "../..");
 const AGENTS = 120; // more than one deployless chunk (95 records)

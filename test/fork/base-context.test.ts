@@ -37,7 +37,7 @@ import {
   type BaseContext,
   type OracleRecordValue,
   type TestRecordKey,
-} from "../../src/testing/index.js";
+} from "../../src/harness/testing/index.js";
 
 const ROOT = resolve(__dirname, "../..");
 const FORK = Boolean(process.env.BASE_RPC_URL?.trim());

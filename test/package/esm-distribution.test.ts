@@ -8,7 +8,7 @@ const root = resolve(__dirname, "../..");
 
 /**
  * Builds the ES-module distribution (`npm run build`) and uses it from a plain Node ESM program, the way
- * another project would after installing the kit: main entry, the `service` entry, a signed trust check
+ * another project would after installing the kit: main entry, the `service` entry (in `dist/harness/`), a signed trust check
  * verified end to end over loopback HTTP.
  */
 describe("the ESM distribution", () => {
@@ -19,10 +19,15 @@ describe("the ESM distribution", () => {
   it("marks dist/ as ES modules and points package exports at it", () => {
     expect(JSON.parse(readFileSync(join(root, "dist/package.json"), "utf8"))).toEqual({ type: "module" });
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
-      exports: Record<string, { import: string; types: string }>;
+      exports: Record<string, { import: string; require: string; default: string; types: string }>;
     };
-    expect(pkg.exports["."]).toEqual({ types: "./dist/index.d.ts", import: "./dist/index.js" });
+    expect(pkg.exports["."]).toEqual({ types: "./dist/index.d.ts", import: "./dist/index.js", require: "./dist/index.js", default: "./dist/index.js" });
     expect(readFileSync(join(root, pkg.exports["."]!.types), "utf8")).toContain("verifyTrustAttestation");
+    // The harness's entries point into dist/harness/.
+    for (const [entry, file] of [["./service", "harness/service/index"], ["./testing", "harness/testing/index"], ["./harness", "harness/index"]]) {
+      expect(pkg.exports[entry!]).toMatchObject({ types: `./dist/${file}.d.ts`, import: `./dist/${file}.js`, require: `./dist/${file}.js` });
+      expect(readFileSync(join(root, `dist/${file}.js`), "utf8")).toMatch(/export/);
+    }
   });
 
   it("runs from a plain Node ESM program: client → local service → verifyTrustAttestation", () => {
@@ -31,7 +36,7 @@ describe("the ESM distribution", () => {
     writeFileSync(
       program,
       `import * as kit from ${JSON.stringify(join(root, "dist/index.js"))};
-import { startTrustService, createPopulation } from ${JSON.stringify(join(root, "dist/service/index.js"))};
+import { startTrustService, createPopulation } from ${JSON.stringify(join(root, "dist/harness/service/index.js"))};
 const service = await startTrustService({ population: createPopulation({ seed: 5, size: 30 }), rateLimit: false });
 try {
   const client = kit.createTrustApiClient({ baseUrl: service.url, rateLimit: false });

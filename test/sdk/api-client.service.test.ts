@@ -20,7 +20,7 @@ import {
   TimeoutError,
   TrustgateError,
 } from "../../src/errors.js";
-import { agentKey, createPopulation, startTrustService, type PopulationAgent } from "../../src/service/index.js";
+import { agentKey, createPopulation, startTrustService, type PopulationAgent } from "../../src/harness/service/index.js";
 import { createFakeClock, type FakeClock } from "./helpers/fake-clock.js";
 
 type Service = Awaited<ReturnType<typeof startTrustService>>;

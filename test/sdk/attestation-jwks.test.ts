@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { generateSigningKey, type AttestationSigningKey } from "../../src/attestation/sign.js";
+import { generateSigningKey, type AttestationSigningKey } from "../../src/harness/signing.js";
 import type { TrustCheckResponse } from "../../src/attestation/types.js";
 import { createJwksResolver, verifyTrustAttestation, type JwksResolver } from "../../src/attestation/verify.js";
 import { JwksUnavailableError } from "../../src/errors.js";

@@ -6,7 +6,7 @@
 import { createPublicKey, verify } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { toAttestationCall } from "../../src/attestation/onchain-call.js";
-import { createAttestation } from "../../src/attestation/sign.js";
+import { createAttestation } from "../../src/harness/signing.js";
 import { InvalidArgumentError } from "../../src/errors.js";
 import { P256_ORDER, buildTrustCheckResponse, buildWalletScoreResponse, clone, generateTestKeys, makeHighS, type TestKeys } from "../support/attestations.js";
 

@@ -4,7 +4,7 @@
  */
 import type { JSONWebKeySet } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAttestation, signPayload } from "../../src/attestation/sign.js";
+import { createAttestation, signPayload } from "../../src/harness/signing.js";
 import {
   createJwksResolver,
   verifyTrustAttestation,

@@ -6,7 +6,7 @@ import {
   verifyWalletScoreAttestation,
   type JwksResolver,
 } from "../../src/attestation/verify.js";
-import { createPopulation, startTrustService, type RunningTrustService } from "../../src/service/index.js";
+import { createPopulation, startTrustService, type RunningTrustService } from "../../src/harness/service/index.js";
 
 // Interoperability: the verifier against the kit's local signing service, over real HTTP, with the JWKS it
 // publishes. Whatever the service signs must verify; whatever its faults break must not.

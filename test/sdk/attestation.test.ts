@@ -1,6 +1,6 @@
 import { CompactSign, type JSONWebKeySet } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generateSigningKey, signPayload, type AttestationSigningKey } from "../../src/attestation/sign.js";
+import { generateSigningKey, signPayload, type AttestationSigningKey } from "../../src/harness/signing.js";
 import type { TrustCheckResponse } from "../../src/attestation/types.js";
 import {
   ATTESTATION_FAILURE_REASONS,

@@ -21,7 +21,7 @@ import {
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
 import { MockTrustOracle__factory, RawResponseOracle__factory, TrustScoreOracle__factory } from "../../typechain-types";
 import { MULTICALL3_ADDRESS } from "../../src/config/addresses.js";
-import { installMulticall3 } from "../../src/devnet/multicall3.js";
+import { installMulticall3 } from "../../src/harness/devnet/multicall3.js";
 import { InvalidArgumentError } from "../../src/errors.js";
 import {
   DEPLOYLESS_AGGREGATE3_MAX_BYTES,

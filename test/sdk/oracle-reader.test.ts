@@ -33,7 +33,7 @@ import {
 import { MULTICALL3_ADDRESS } from "../../src/config/addresses.js";
 import { createTrustEncoding, DEFAULT_TRUST_ENCODING } from "../../src/config/encodings.js";
 import { GateReadError, InvalidArgumentError, OracleReadError, TrustgateError, UnknownChainError } from "../../src/errors.js";
-import { installMulticall3 } from "../../src/devnet/multicall3.js";
+import { installMulticall3 } from "../../src/harness/devnet/multicall3.js";
 import { MULTICALL3_RUNTIME_BYTECODE } from "../../src/generated/runtime-bytecode.js";
 import { trustOracleAbi } from "../../src/oracle/abi.js";
 import { multicall3Abi } from "../../src/oracle/multicall3-abi.js";

@@ -4,7 +4,7 @@ import { rateLimiterFromOptions } from "../../src/api/options.js";
 import { RATE_LIMITS } from "../../src/config/service.js";
 import { InvalidArgumentError } from "../../src/errors.js";
 import { maxInAnyWindow, measureRateLimiter } from "../../scripts/bench/rate-limiter.js";
-import { createRng } from "../../src/service/prng.js";
+import { createRng } from "../../src/harness/prng.js";
 import { createFakeClock } from "./helpers/fake-clock.js";
 
 const MINUTE = 60_000;

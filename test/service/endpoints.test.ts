@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from "jose";
-import { agentKey, createPopulation, startTrustService, type RunningTrustService } from "../../src/service/index.js";
+import { agentKey, createPopulation, startTrustService, type RunningTrustService } from "../../src/harness/service/index.js";
 import { fetchJwks, getJson, postJson, verifyJws, verifySig, type JsonResult, type ServedAttestation } from "./support.js";
 
 const NOW = new Date("2026-11-22T10:00:00.000Z");

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from "jose";
-import { createPopulation, startTrustService, type PopulationAgent, type RunningTrustService } from "../../src/service/index.js";
+import { createPopulation, startTrustService, type PopulationAgent, type RunningTrustService } from "../../src/harness/service/index.js";
 import { fetchJwks, getJson, verifyJws, verifySig, type ServedAttestation } from "./support.js";
 
 let service: RunningTrustService;

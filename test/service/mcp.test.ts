@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JSONWebKeySet } from "jose";
-import { MCP_TOOL_NAMES, createPopulation, startTrustService, type RunningTrustService } from "../../src/service/index.js";
+import { MCP_TOOL_NAMES, createPopulation, startTrustService, type RunningTrustService } from "../../src/harness/service/index.js";
 import { fetchJwks, getJson, postJson, verifySig } from "./support.js";
 
 let service: RunningTrustService;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createPopulation, startTrustService, type RunningTrustService } from "../../src/service/index.js";
-import { SlidingWindowRateLimiter } from "../../src/service/rate-limit.js";
+import { createPopulation, startTrustService, type RunningTrustService } from "../../src/harness/service/index.js";
+import { SlidingWindowRateLimiter } from "../../src/harness/service/rate-limit.js";
 import { getJson } from "./support.js";
 
 const population = createPopulation({ seed: 2, size: 50 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JSONWebKeySet } from "jose";
 import { tierForScore } from "../../src/config/encodings.js";
-import { createPopulation, startTrustService, type PopulationAgent, type RunningTrustService } from "../../src/service/index.js";
+import { createPopulation, startTrustService, type PopulationAgent, type RunningTrustService } from "../../src/harness/service/index.js";
 import { fetchJwks, getJson, verifyJws, verifySig, type ServedAttestation } from "./support.js";
 
 const NOW = new Date("2026-11-22T10:00:00.000Z");

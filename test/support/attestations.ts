@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CompactSign, exportSPKI, importJWK, type CryptoKey, type JSONWebKeySet, type JWK } from "jose";
-import { createAttestation, generateSigningKey, signPayload, type AttestationSigningKey } from "../../src/attestation/sign.js";
+import { createAttestation, generateSigningKey, signPayload, type AttestationSigningKey } from "../../src/harness/signing.js";
 import type {
   SignedAttestation,
   TrustAttestationSignedV1,

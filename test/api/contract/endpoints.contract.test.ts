@@ -7,7 +7,7 @@ import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKe
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTrustApiClient, type TrustApiClient } from "../../../src/api/client.js";
 import { HttpRequestError } from "../../../src/errors.js";
-import { createPopulation, startTrustService, type PopulationAgent, type RunningTrustService } from "../../../src/service/index.js";
+import { createPopulation, startTrustService, type PopulationAgent, type RunningTrustService } from "../../../src/harness/service/index.js";
 import { fetchJwks, verifyJws, verifySig, type ServedAttestation } from "../../service/support.js";
 import * as F from "./published-fields.js";
 

@@ -1,0 +1,40 @@
+/**
+ * The local Base simulation and the drift job's embedded environment: an in-process Hardhat network (chain id
+ * 8453) with the reference oracle, Multicall3 and the ERC-8004 registry at their Base addresses, a nightly
+ * snapshot published into the oracle, and the local signing service whose data has moved on since.
+ *
+ * Part of the harness; needs the optional peer dependency `hardhat` when a chain starts.
+ *
+ * @packageDocumentation
+ */
+export { BASE_SIMULATION_CHAIN_ID, startBaseSimulation, type BaseSimulation, type BaseSimulationOptions } from "./base-simulation.js";
+export {
+  DEFAULT_DELISTED,
+  DEFAULT_EMBEDDED_ADVANCE,
+  DEFAULT_EMBEDDED_FAULTS,
+  DEFAULT_EMBEDDED_REGISTRIES,
+  DEFAULT_EMBEDDED_SIZE,
+  DEFAULT_STALE_AGE_SECONDS,
+  DEFAULT_STALE_CHAIN,
+  startEmbeddedDriftEnvironment,
+  type EmbeddedDriftEnvironment,
+  type EmbeddedDriftExpectations,
+  type EmbeddedDriftOptions,
+} from "./embedded-drift.js";
+export {
+  HARDHAT_INSTALL_COMMAND,
+  HARDHAT_PEER_VERSION,
+  STANDALONE_BLOCK_GAS_LIMIT,
+  type HardhatConfigSource,
+} from "./hardhat-network.js";
+export { startLocalChain, type LocalChain, type LocalChainOptions } from "./local-chain.js";
+export { installMulticall3, type Eip1193Requester, type InstallMulticall3Options, type InstallMulticall3Result } from "./multicall3.js";
+export { NIGHTLY_RUN_HOUR_UTC, latestNightlyRun, snapshotRecords, type SnapshotAgent, type SnapshotRecordsOptions } from "./nightly-snapshot.js";
+export {
+  DEFAULT_PUBLISH_BATCH,
+  MAX_PUBLISH_BATCH,
+  publishTrustRecords,
+  type OracleRecordInput,
+  type PublishTrustRecordsOptions,
+  type PublishTrustRecordsResult,
+} from "./publish-records.js";

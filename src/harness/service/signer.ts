@@ -1,0 +1,186 @@
+/**
+ * Signing of the local service's attestations with its published keys, through `../signing.ts`,
+ * and the signing faults (`unknown-kid`, `tampered-signature`).
+ *
+ * @packageDocumentation
+ */
+import type { JWK } from "jose";
+import {
+  createAttestation,
+  createJwtAttestation,
+  generateSigningKey,
+  type AttestationSignatureForm,
+  type AttestationSigningKey,
+} from "../signing.js";
+import type { SignedAttestation } from "../../attestation/types.js";
+import type { FaultInjector } from "./faults.js";
+import { UNPUBLISHED_KIDS, type ServiceKeys } from "./keys.js";
+
+/**
+ * Which signer an attestation uses: the trust-check signer (`rnwy-trust-v2`), the legacy one
+ * (`rnwy-trust-v1`), the wallet-score signer (`rnwy-wallet-v1`) or the MCP signer (`rnwy-mcp-v1`).
+ */
+export type SignerPurpose = "trust" | "trustV1" | "wallet" | "mcp";
+
+/** Options of {@link ServiceSigner.attest}. */
+export interface AttestOptions {
+  /** The signer to use. */
+  readonly purpose: SignerPurpose;
+  /** `attestation.type`. */
+  readonly type: string;
+  /** Path of the request (faults match on it). */
+  readonly path: string;
+  /** `attestation.expiry`, when the attestation announces one. */
+  readonly expiry?: string;
+  /** Which signatures to write (default both `sig` and `jws`). Ignored by {@link ServiceSigner.attestJwt}. */
+  readonly form?: AttestationSignatureForm;
+}
+
+/** The JWKS document. */
+export interface JwksDocument {
+  /** Public keys. */
+  readonly keys: readonly JWK[];
+}
+
+/** Signs attestations as the service does, honouring the injected signing faults. */
+export class ServiceSigner {
+  readonly #keys: ServiceKeys;
+  readonly #faults: FaultInjector;
+  readonly #issuer: string;
+  readonly #unpublished = new Map<SignerPurpose, Promise<AttestationSigningKey>>();
+
+  /**
+   * @param keys - The service's keys.
+   * @param faults - The service's faults.
+   * @param issuer - `attestation.issuer`.
+   * @param jwksUrl - `attestation.jwks`.
+   */
+  constructor(keys: ServiceKeys, faults: FaultInjector, issuer: string, jwksUrl: string) {
+    this.#keys = keys;
+    this.#faults = faults;
+    this.#issuer = issuer;
+    this.#jwksUrl = jwksUrl;
+  }
+
+  readonly #jwksUrl: string;
+
+  /** The issuer written into attestations. */
+  get issuer(): string {
+    return this.#issuer;
+  }
+
+  /** The JWKS URL written into attestations. */
+  get jwksUrl(): string {
+    return this.#jwksUrl;
+  }
+
+  /** The JWKS: the public part of every published key. */
+  jwks(): JwksDocument {
+    return { keys: this.#keys.published.map((k) => ({ ...k.publicJwk })) };
+  }
+
+  /**
+   * Signs a block and builds the `attestation` object. An `unknown-kid` fault signs with a key outside the
+   * JWKS; a `tampered-signature` fault changes a value of `signed` (and of the JWS payload) after signing.
+   * Callers take the top-level values they repeat from the returned `signed`, so that they match it.
+   *
+   * @param signed - The block to sign; its JSON serialization, in insertion order, is what is signed.
+   * @param options - Signer, type, request path and announced expiry.
+   * @returns The attestation.
+   */
+  async attest<Signed extends Record<string, unknown>>(
+    signed: Signed,
+    options: AttestOptions,
+  ): Promise<SignedAttestation<Signed>> {
+    const key = await this.#keyFor(options);
+    const attestation = await createAttestation(signed, key, {
+      issuer: this.#issuer,
+      type: options.type,
+      jwks: this.#jwksUrl,
+      ...(options.form !== undefined ? { form: options.form } : {}),
+      ...(options.expiry !== undefined ? { expiry: options.expiry } : {}),
+    });
+    if (this.#faults.take(["tampered-signature"], options.path) === undefined) return attestation;
+    const tampered = tamperSigned(signed);
+    const result = { ...attestation, signed: tampered };
+    if (attestation.jws !== undefined) result.jws = replaceJwsPayload(attestation.jws, tampered);
+    return result;
+  }
+
+  /**
+   * Signs a claim set as a JWT and builds the `attestation` object with `signed: null` and the JWT in `sig`
+   * (the wallet-score form). The same faults apply: `unknown-kid` signs with an unpublished key,
+   * `tampered-signature` changes a claim of the JWT payload after signing. Callers read the claims they
+   * repeat at the top level from the returned `claims`.
+   *
+   * @param claims - The JWT claims, in order.
+   * @param options - Signer, type, request path and announced expiry.
+   * @returns The attestation and the claims as they appear in the (possibly tampered) JWT.
+   */
+  async attestJwt<Claims extends Record<string, unknown>>(
+    claims: Claims,
+    options: AttestOptions,
+  ): Promise<{ attestation: SignedAttestation<null>; claims: Claims }> {
+    const key = await this.#keyFor(options);
+    const attestation = await createJwtAttestation(claims, key, {
+      issuer: this.#issuer,
+      type: options.type,
+      jwks: this.#jwksUrl,
+      ...(options.expiry !== undefined ? { expiry: options.expiry } : {}),
+    });
+    if (this.#faults.take(["tampered-signature"], options.path) === undefined) return { attestation, claims };
+    const tampered = tamperSigned(claims);
+    return { attestation: { ...attestation, sig: replaceJwsPayload(attestation.sig!, tampered) }, claims: tampered };
+  }
+
+  async #keyFor(options: AttestOptions): Promise<AttestationSigningKey> {
+    const rogue = this.#faults.take(["unknown-kid"], options.path) !== undefined;
+    return rogue ? this.#unpublishedKey(options.purpose) : this.#keys[options.purpose];
+  }
+
+  #unpublishedKey(purpose: SignerPurpose): Promise<AttestationSigningKey> {
+    let key = this.#unpublished.get(purpose);
+    if (!key) {
+      key = generateSigningKey(UNPUBLISHED_KIDS[purpose]);
+      this.#unpublished.set(purpose, key);
+    }
+    return key;
+  }
+}
+
+/**
+ * A copy of a signed block with one value changed, as an attacker would: the score (by 10 points, within
+ * 0–95), else the MCP risk score (`mcp_risk_score` or `riskScore`), else the wallet's `signalDepth`, else the
+ * issue time (one hour later).
+ *
+ * @param signed - The signed block.
+ * @returns The changed copy, fields in the same order.
+ */
+export function tamperSigned<Signed extends Record<string, unknown>>(signed: Signed): Signed {
+  const copy: Record<string, unknown> = { ...signed };
+  if (typeof copy.score === "number") {
+    copy.score = copy.score >= 85 ? copy.score - 10 : copy.score + 10;
+  } else if (typeof copy.mcp_risk_score === "number") {
+    copy.mcp_risk_score = copy.mcp_risk_score >= 50 ? copy.mcp_risk_score - 30 : copy.mcp_risk_score + 30;
+  } else if (typeof copy.riskScore === "number") {
+    copy.riskScore = copy.riskScore >= 50 ? copy.riskScore - 30 : copy.riskScore + 30;
+  } else if (typeof copy.signalDepth === "number") {
+    copy.signalDepth = copy.signalDepth >= 50 ? copy.signalDepth - 20 : copy.signalDepth + 20;
+  } else {
+    const issuedAt = Date.parse(String(copy.issuedAt));
+    copy.issuedAt = new Date((Number.isNaN(issuedAt) ? 0 : issuedAt) + 3_600_000).toISOString();
+  }
+  return copy as Signed;
+}
+
+/**
+ * A compact JWS with its payload replaced and its header and signature kept (so it no longer verifies).
+ *
+ * @param jws - The compact JWS.
+ * @param payload - The new payload, serialized as JSON.
+ * @returns The changed compact JWS.
+ */
+export function replaceJwsPayload(jws: string, payload: unknown): string {
+  const [header, , signature] = jws.split(".");
+  return `${header}.${Buffer.from(JSON.stringify(payload)).toString("base64url")}.${signature}`;
+}

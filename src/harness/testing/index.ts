@@ -1,0 +1,15 @@
+/**
+ * Test support for suites that run against Base: `startBaseContext` gives a fork of Base at a pinned block when
+ * `BASE_RPC_URL` is set, else the kit's local Base simulation, with helpers that set, clear and backdate single
+ * oracle records, make the oracle revert, impersonate accounts and name agent controllers — on a fork without
+ * losing the real records (the oracle override, `contracts/testing/TrustOracleOverride.sol`).
+ *
+ * Needs the `hardhat` package (an optional peer dependency of the kit). Exported as `trustgate/testing`; part of
+ * the harness (`src/harness/`), never imported by the kit.
+ *
+ * @packageDocumentation
+ */
+export * from "./base-context.js";
+export * from "./fork-block.js";
+export * from "./oracle-override.js";
+export { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";

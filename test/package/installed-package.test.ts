@@ -1,0 +1,477 @@
+/**
+ * The package as a user installs it, offline, in fresh projects under the system's temporary folder:
+ *
+ * 1. a clean copy of the repository (its tracked and unignored files) is built (`npm run build`) and packed
+ *    (`npm pack`); the copy, with its production dependencies installed, also serves as a path dependency;
+ * 2. `hardhat-project`: a Hardhat 2 TypeScript project (CommonJS, ts-node, as `npx hardhat init` writes it) with
+ *    the tarball, hardhat, hardhat-toolbox, OpenZeppelin, solc, ts-node and TypeScript;
+ * 3. `plain-project`: the tarball alone (no Hardhat);
+ * 4. `linked-project`: the Hardhat project again, with the copy as a path dependency (`file:../trustgate`).
+ *
+ * Everything comes from the npm cache that `npm ci` filled, through `npm ci --offline` and a lockfile cut from
+ * this repository's own (see `test/support/offline-lockfile.ts` for why `npm install <name>@<version>` cannot
+ * work offline here).
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_NEEDS_HARDHAT } from "../../src/cli/demo";
+import { MAIN_HELP } from "../../src/cli/help";
+import type { DriftReport } from "../../src/drift/types";
+import { startEmbeddedDriftEnvironment, type EmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+import { MAIN_ENTRY_EXPORTS } from "../support/main-entry-exports";
+import { lockfileFor, type LockEntry, type Lockfile } from "../support/offline-lockfile";
+
+const root = resolve(__dirname, "../..");
+const repoPackage = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  name: string;
+  version: string;
+  license: string;
+  bin: Record<string, string>;
+  engines: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
+};
+const repoLock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8")) as Lockfile;
+
+/** What a Hardhat 2 TypeScript project installs (exact versions: the ones this repository locks). */
+const HARDHAT_PROJECT_DEPENDENCIES = {
+  hardhat: repoPackage.devDependencies.hardhat!,
+  "@nomicfoundation/hardhat-toolbox": repoPackage.devDependencies["@nomicfoundation/hardhat-toolbox"]!,
+  "@openzeppelin/contracts": repoPackage.devDependencies["@openzeppelin/contracts"]!,
+  solc: repoPackage.devDependencies.solc!,
+  "ts-node": repoPackage.devDependencies["ts-node"]!,
+  typescript: repoPackage.devDependencies.typescript!,
+};
+
+/** Result of a command. */
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** npm's own warnings (this machine's npmrc has a setting npm 11 warns about), not the program's output. */
+const withoutNpmNoise = (text: string) =>
+  text
+    .split("\n")
+    .filter((line) => !line.startsWith("npm warn"))
+    .join("\n");
+
+/** Runs a command asynchronously (the embedded devnet in this process must keep serving meanwhile). */
+function run(command: string, args: readonly string[], cwd: string, timeoutMs = 600_000): Promise<Run> {
+  const env: Record<string, string | undefined> = { ...process.env, CI: "1", FORCE_COLOR: "0", NO_COLOR: "1" };
+  for (const key of Object.keys(env)) if (/^(VITEST|TS_NODE|NODE_OPTIONS|TRUSTGATE_)/.test(key)) delete env[key];
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`${command} ${args.join(" ")} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.once("error", reject);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Runs a command that must succeed. */
+async function must(command: string, args: readonly string[], cwd: string): Promise<Run> {
+  const result = await run(command, args, cwd);
+  if (result.code !== 0) throw new Error(`${command} ${args.join(" ")} (in ${cwd}) exited ${result.code}\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
+function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+/** The lockfile entry of the packed kit, as npm writes it for a tarball dependency. */
+function tarballEntry(tarball: string, spec: string): LockEntry {
+  return {
+    version: repoPackage.version,
+    resolved: spec,
+    integrity: `sha512-${createHash("sha512").update(readFileSync(tarball)).digest("base64")}`,
+    dev: true,
+    license: repoPackage.license,
+    dependencies: repoPackage.dependencies,
+    peerDependencies: repoPackage.peerDependencies,
+    peerDependenciesMeta: repoPackage.peerDependenciesMeta,
+    bin: repoPackage.bin,
+    engines: repoPackage.engines,
+  };
+}
+
+/**
+ * Writes a project's package.json and lockfile, and installs it with `npm ci --offline`.
+ *
+ * @param extra - Entries of the kit (tarball, or link and link target), not in this repository's lockfile.
+ */
+async function installProject(
+  dir: string,
+  devDependencies: Record<string, string>,
+  extra: Record<string, LockEntry>,
+  npmArgs: readonly string[] = [],
+): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const name = dir.split("/").at(-1)!;
+  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name, version: "1.0.0", private: true, devDependencies }, null, 2)}\n`);
+  const lock = lockfileFor(repoLock, { name, version: "1.0.0", devDependencies, extra });
+  // A link's target is not found by walking node_modules: add it as npm writes it.
+  const packages = { ...lock.packages, ...extra };
+  writeFileSync(join(dir, "package-lock.json"), `${JSON.stringify({ ...lock, packages }, null, 2)}\n`);
+  await must("npm", ["ci", "--offline", "--no-audit", "--no-fund", ...npmArgs], dir);
+}
+
+/** The files of a Hardhat 2 TypeScript project using the kit. */
+const HARDHAT_PROJECT_FILES: Record<string, string> = {
+  // As `npx hardhat init` writes it, plus the compiler override this machine needs (DESIGN §4): Hardhat cannot
+  // download solc here, so it compiles with the solc npm package of the same version.
+  "hardhat.config.ts": `import { subtask } from "hardhat/config";
+import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
+import type { HardhatUserConfig } from "hardhat/config";
+import "@nomicfoundation/hardhat-toolbox";
+
+const SOLC_VERSION = "${HARDHAT_PROJECT_DEPENDENCIES.solc}";
+
+subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async (args: { solcVersion: string }, _hre, runSuper) => {
+  if (args.solcVersion !== SOLC_VERSION) return runSuper(args);
+  const solc = require("solc") as { version(): string };
+  return { compilerPath: require.resolve("solc/soljson.js"), isSolcJs: true, version: SOLC_VERSION, longVersion: solc.version() };
+});
+
+const config: HardhatUserConfig = {
+  solidity: { version: SOLC_VERSION, settings: { evmVersion: "cancun", optimizer: { enabled: true, runs: 200 } } },
+};
+
+export default config;
+`,
+  "tsconfig.json": `${JSON.stringify(
+    {
+      compilerOptions: {
+        target: "es2020",
+        module: "commonjs",
+        esModuleInterop: true,
+        forceConsistentCasingInFileNames: true,
+        strict: true,
+        skipLibCheck: true,
+        resolveJsonModule: true,
+      },
+    },
+    null,
+    2,
+  )}\n`,
+  // The one line that brings the kit's mock into the project's artifacts (README, "The mock oracle").
+  "contracts/TrustgateMocks.sol": `import "trustgate/contracts/testing/MockTrustOracle.sol";\n`,
+  "contracts/AgentVault.sol": `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {TrustGated} from "trustgate/contracts/TrustGated.sol";
+
+contract AgentVault is TrustGated {
+    uint256 public withdrawals;
+
+    constructor(TrustGateConfig memory config, address owner) TrustGated(config, owner) {}
+
+    function withdrawFor(uint256 agentId) external onlyTrustedAgent(agentId) {
+        withdrawals += 1;
+    }
+}
+`,
+  "test/trustgate.test.ts": `import { expect } from "chai";
+import { ethers } from "hardhat";
+import { startBaseContext } from "trustgate/testing";
+
+describe("trustgate from a Hardhat 2 TypeScript project", () => {
+  it("gates AgentVault (TrustGated) with the kit's MockTrustOracle", async () => {
+    const [owner] = await ethers.getSigners();
+    const oracle = await ethers.deployContract("MockTrustOracle");
+    const vault = await ethers.deployContract("AgentVault", [
+      {
+        oracle: await oracle.getAddress(),
+        identityRegistry: ethers.ZeroAddress,
+        agentChainId: 8453n,
+        agentRegistry: "erc8004",
+        policy: { minScore: 51, maxSybilSeverity: 2, maxAge: 36 * 3600, requireController: false },
+      },
+      owner!.address,
+    ]);
+    await expect(vault.withdrawFor(7)).to.be.revertedWithCustomError(vault, "TrustRecordMissing");
+    const now = (await ethers.provider.getBlock("latest"))!.timestamp;
+    await oracle.setRecord(7, 8453, "erc8004", 40, 1, 0, now);
+    await expect(vault.withdrawFor(7)).to.be.revertedWithCustomError(vault, "TrustScoreTooLow");
+    await oracle.setRecord(7, 8453, "erc8004", 80, 3, 0, now);
+    await vault.withdrawFor(7);
+    expect(await vault.withdrawals()).to.equal(1n);
+  });
+
+  it("starts a Base context from trustgate/testing and changes one record", async () => {
+    const base = await startBaseContext({ mode: "simulation" });
+    try {
+      expect(base.chainId).to.equal(8453);
+      const key = base.sampleKeys[0]!;
+      await base.setRecord(key, { score: 12 });
+      expect((await base.readRecord(key)).score).to.equal(12);
+    } finally {
+      await base.close();
+    }
+  });
+});
+`,
+  // Type checks of every entry (compiled by tsc only: not a test file).
+  "typecheck/entries.ts": `import { runDrift, verifyTrustAttestation, exitCodeOf, type DriftConfig, type DriftReport } from "trustgate";
+import { startTrustService, createPopulation, type RunningTrustService } from "trustgate/service";
+import { startBaseContext, type BaseContext } from "trustgate/testing";
+import { startDemoDriftEnvironment, generateSigningKey } from "trustgate/harness";
+
+export async function typed(config: DriftConfig): Promise<[DriftReport, 0 | 3 | 4, boolean]> {
+  const report = await runDrift(config);
+  const verdict = await verifyTrustAttestation({}, { issuer: "https://rnwy.com", jwks: { keys: [] } });
+  return [report, exitCodeOf(report), verdict.valid];
+}
+
+export const starters: [() => Promise<RunningTrustService>, () => Promise<BaseContext>, typeof startDemoDriftEnvironment, typeof generateSigningKey] = [
+  () => startTrustService({ population: createPopulation({ seed: 1, size: 10 }) }),
+  () => startBaseContext(),
+  startDemoDriftEnvironment,
+  generateSigningKey,
+];
+
+// @ts-expect-error: the main entry exports the SDK only (no harness stand-ins).
+import { startTrustService as notInTheKit } from "trustgate";
+export const absent = notInTheKit;
+`,
+  "typecheck/tsconfig.bundler.json": `{ "extends": "../tsconfig.json", "compilerOptions": { "module": "esnext", "moduleResolution": "bundler", "noEmit": true }, "files": ["entries.ts"] }\n`,
+  "typecheck/tsconfig.nodenext.json": `{ "extends": "../tsconfig.json", "compilerOptions": { "module": "nodenext", "moduleResolution": "nodenext", "noEmit": true }, "files": ["entries.ts"] }\n`,
+  "typecheck/tsconfig.node16.json": `{ "extends": "../tsconfig.json", "compilerOptions": { "module": "node16", "moduleResolution": "node16", "noEmit": true }, "files": ["entries-esm.mts"] }\n`,
+};
+
+/** A plain Node ESM program using the main entry, and a CommonJS one requiring every entry. */
+const NODE_PROGRAMS: Record<string, string> = {
+  "esm.mjs": `import * as kit from "trustgate";
+import { verifyTrustAttestation, runDrift } from "trustgate";
+const verdict = await verifyTrustAttestation({ nope: true }, { issuer: "https://rnwy.com", jwks: { keys: [] } });
+console.log(JSON.stringify({ keys: Object.keys(kit).sort(), runDrift: typeof runDrift, valid: verdict.valid }));
+`,
+  "cjs.cjs": `const kit = require("trustgate");
+const service = require("trustgate/service");
+const testing = require("trustgate/testing");
+const harness = require("trustgate/harness");
+console.log(JSON.stringify({
+  kit: typeof kit.runDrift,
+  service: typeof service.startTrustService,
+  testing: typeof testing.startBaseContext,
+  harness: typeof harness.startDemoDriftEnvironment,
+}));
+`,
+};
+
+let work: string;
+let checkout: string;
+let tarball: string;
+let hardhatProject: string;
+let plainProject: string;
+let linkedProject: string;
+let devnet: EmbeddedDriftEnvironment | undefined;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "trustgate-package-"));
+  checkout = join(work, "trustgate");
+  // A clean copy of the repository: what a checkout holds (tracked and unignored files).
+  const files = (await must("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], root)).stdout.split("\0").filter(Boolean);
+  for (const file of files) {
+    if (!existsSync(join(root, file))) continue; // deleted in the working tree
+    mkdirSync(dirname(join(checkout, file)), { recursive: true });
+    cpSync(join(root, file), join(checkout, file));
+  }
+  // Build it with this repository's tools (read through a link, removed afterwards), then pack it.
+  symlinkSync(join(root, "node_modules"), join(checkout, "node_modules"));
+  try {
+    await must("npm", ["run", "build"], checkout);
+  } finally {
+    unlinkSync(join(checkout, "node_modules"));
+  }
+  const packed = JSON.parse((await must("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], checkout)).stdout) as [{ filename: string }];
+  tarball = join(work, packed[0].filename);
+  // The checkout as a path dependency needs its own dependencies, as after `npm ci` there.
+  await must("npm", ["ci", "--offline", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"], checkout);
+
+  hardhatProject = join(work, "hardhat-project");
+  await installProject(hardhatProject, { trustgate: `file:../${packed[0].filename}`, ...HARDHAT_PROJECT_DEPENDENCIES }, {
+    "node_modules/trustgate": tarballEntry(tarball, `file:../${packed[0].filename}`),
+  });
+  writeFiles(hardhatProject, { ...HARDHAT_PROJECT_FILES, ...NODE_PROGRAMS });
+  writeFiles(hardhatProject, { "typecheck/entries-esm.mts": HARDHAT_PROJECT_FILES["typecheck/entries.ts"]! });
+
+  plainProject = join(work, "plain-project");
+  await installProject(plainProject, { trustgate: `file:../${packed[0].filename}` }, {
+    "node_modules/trustgate": tarballEntry(tarball, `file:../${packed[0].filename}`),
+  });
+  writeFiles(plainProject, NODE_PROGRAMS);
+
+  linkedProject = join(work, "linked-project");
+  // `npm ci` runs a linked folder's `prepare` (the build, which needs the checkout's devDependencies); the
+  // checkout is already built, so scripts are skipped.
+  await installProject(
+    linkedProject,
+    { trustgate: "file:../trustgate", ...HARDHAT_PROJECT_DEPENDENCIES },
+    {
+      "node_modules/trustgate": { resolved: "../trustgate", link: true },
+      "../trustgate": {
+        name: repoPackage.name,
+        version: repoPackage.version,
+        license: repoPackage.license,
+        dependencies: repoPackage.dependencies,
+        peerDependencies: repoPackage.peerDependencies,
+        peerDependenciesMeta: repoPackage.peerDependenciesMeta,
+        bin: repoPackage.bin,
+        engines: repoPackage.engines,
+      },
+    },
+    ["--ignore-scripts"],
+  );
+  writeFiles(linkedProject, { ...HARDHAT_PROJECT_FILES, ...NODE_PROGRAMS });
+}, 1_500_000);
+
+afterAll(async () => {
+  await devnet?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("the packed tarball", () => {
+  it("holds the built kit and harness, the contracts users import, and none of the repository's own tests", async () => {
+    const listing = (await must("tar", ["-tzf", tarball], work)).stdout.split("\n");
+    for (const file of [
+      "package/package.json",
+      "package/dist/index.js",
+      "package/dist/index.d.ts",
+      "package/dist/cli/bin.js",
+      "package/dist/harness/index.js",
+      "package/dist/harness/service/index.js",
+      "package/dist/harness/testing/index.d.ts",
+      "package/contracts/TrustGated.sol",
+      "package/contracts/testing/MockTrustOracle.sol",
+    ]) {
+      expect(listing, file).toContain(file);
+    }
+    expect(listing.filter((file) => /^package\/(contracts\/test|test|scripts|node_modules|artifacts|typechain-types)\//.test(file))).toEqual([]);
+  });
+});
+
+describe("a Hardhat 2 TypeScript project (CommonJS, ts-node) with the tarball", () => {
+  it("(a, b) compiles a TrustGated contract and the kit's mock, and runs a test importing trustgate/testing", async () => {
+    const result = await run("npx", ["hardhat", "test"], hardhatProject);
+    expect(result.code, withoutNpmNoise(result.stdout + result.stderr)).toBe(0);
+    expect(result.stdout).toMatch(/2 passing/);
+    expect(existsSync(join(hardhatProject, "artifacts/contracts/AgentVault.sol/AgentVault.json"))).toBe(true);
+    expect(existsSync(join(hardhatProject, "artifacts/trustgate/contracts/testing/MockTrustOracle.sol/MockTrustOracle.json"))).toBe(true);
+  }, 600_000);
+
+  it("type-checks every entry under moduleResolution node10 (typesVersions), bundler, node16 (ESM) and nodenext (CommonJS)", async () => {
+    for (const project of ["tsconfig.json", "typecheck/tsconfig.bundler.json", "typecheck/tsconfig.node16.json", "typecheck/tsconfig.nodenext.json"]) {
+      const result = await run("npx", ["tsc", "--noEmit", "-p", project], hardhatProject);
+      expect(result.code, `${project}: ${withoutNpmNoise(result.stdout + result.stderr)}`).toBe(0);
+    }
+  }, 600_000);
+
+  it("(c) runs the main entry from plain Node ESM (exactly the kit's exports) and every entry from CommonJS", async () => {
+    const esm = JSON.parse((await must("node", ["esm.mjs"], hardhatProject)).stdout) as { keys: string[]; runDrift: string; valid: boolean };
+    expect(esm.keys).toEqual([...MAIN_ENTRY_EXPORTS].sort());
+    expect(esm).toMatchObject({ runDrift: "function", valid: false });
+    const cjs = await must("node", ["cjs.cjs"], hardhatProject);
+    expect(JSON.parse(cjs.stdout)).toEqual({ kit: "function", service: "function", testing: "function", harness: "function" });
+    expect(cjs.stderr).toBe("");
+  }, 300_000);
+
+  it("(d) npx trustgate --help prints the help, and drift --rpc --api reports on this repository's devnet", async () => {
+    const help = await run("npx", ["trustgate", "--help"], hardhatProject);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe(MAIN_HELP);
+
+    devnet = await startEmbeddedDriftEnvironment({ seed: 4, size: 200 });
+    // No client-side rate limit against the local service (the default for a real API is 30 requests a minute).
+    const args = ["trustgate", "drift", "--rpc", devnet.rpcUrl, "--api", devnet.apiUrl, "--all", "--rate", "100000", "--max-errors", "20", "--json", "-"];
+    const drift = await run("npx", args, hardhatProject);
+    expect(drift.code, withoutNpmNoise(drift.stderr)).toBe(3); // the devnet's scenario holds decision flips
+    const report = JSON.parse(drift.stdout) as DriftReport;
+    expect(report.source).toMatchObject({ rpc: devnet.rpcUrl, api: devnet.apiUrl, chainId: 8453 });
+    expect(report.summary.agents).toBeGreaterThanOrEqual(200);
+    expect(report.summary.flips.passToFail + report.summary.flips.failToPass).toBeGreaterThan(0);
+  }, 300_000);
+
+  it("(e) drift --demo runs the embedded environment (Hardhat installed; the project's hardhat.config.ts is not read)", async () => {
+    const demo = await run("npx", ["trustgate", "drift", "--demo", "--quiet"], hardhatProject);
+    expect(demo.code, withoutNpmNoise(demo.stderr)).toBe(3);
+    expect(demo.stdout.trimEnd().split("\n").at(-1)).toMatch(/^DRIFT: \d+ decision flips?, \d+ invalid attestations? \(exit 3\)$/);
+  }, 300_000);
+});
+
+describe("a project with the tarball and without Hardhat", () => {
+  it("has no Hardhat: it is an optional peer dependency", () => {
+    expect(existsSync(join(plainProject, "node_modules/hardhat"))).toBe(false);
+    expect(existsSync(join(plainProject, "node_modules/@openzeppelin/contracts/package.json"))).toBe(true);
+  });
+
+  it("(e) drift --demo exits 2 with one line naming what to install; drift without --rpc/--api/--demo is a usage error", async () => {
+    const demo = await run(join(plainProject, "node_modules/.bin/trustgate"), ["drift", "--demo"], plainProject);
+    expect(demo.code).toBe(2);
+    expect(demo.stderr).toBe(`trustgate: ${DEMO_NEEDS_HARDHAT}\n`);
+    expect(demo.stdout).toBe("");
+    const viaNpx = await run("npx", ["trustgate", "drift", "--demo"], plainProject);
+    expect(viaNpx.code).toBe(2);
+    expect(withoutNpmNoise(viaNpx.stderr)).toBe(`trustgate: ${DEMO_NEEDS_HARDHAT}\n`);
+    const bare = await run(join(plainProject, "node_modules/.bin/trustgate"), ["drift"], plainProject);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/^trustgate: Give --rpc and --api .* or --demo .*\n$/);
+  }, 300_000);
+
+  it("(c) loads every entry, ESM and CommonJS; the harness's chain says what to install", async () => {
+    const esm = JSON.parse((await must("node", ["esm.mjs"], plainProject)).stdout) as { keys: string[] };
+    expect(esm.keys).toEqual([...MAIN_ENTRY_EXPORTS].sort());
+    expect(JSON.parse((await must("node", ["cjs.cjs"], plainProject)).stdout)).toEqual({
+      kit: "function",
+      service: "function",
+      testing: "function",
+      harness: "function",
+    });
+    const program = `require("trustgate/testing").startBaseContext({ mode: "simulation" }).then(
+  () => console.log("started"),
+  (error) => console.log(JSON.stringify({ code: error.code, message: error.shortMessage })),
+);`;
+    const attempt = JSON.parse((await must("node", ["-e", program], plainProject)).stdout) as { code: string; message: string };
+    expect(attempt.code).toBe("CONFIGURATION");
+    expect(attempt.message).toContain(`needs the optional peer dependency hardhat: npm install --save-dev hardhat@${HARDHAT_PROJECT_DEPENDENCIES.hardhat}`);
+  }, 300_000);
+});
+
+describe("a Hardhat project with the checkout as a path dependency (file:../trustgate)", () => {
+  it("links it, and (a, b) compiles and runs the same Hardhat test with the project's Hardhat", async () => {
+    const result = await run("npx", ["hardhat", "test"], linkedProject);
+    expect(result.code, withoutNpmNoise(result.stdout + result.stderr)).toBe(0);
+    expect(result.stdout).toMatch(/2 passing/);
+    expect(existsSync(join(checkout, "node_modules/hardhat"))).toBe(false); // only the project's Hardhat exists
+  }, 600_000);
+
+  it("(c, d, e) loads the main entry from ESM, prints the help and runs a --demo scan", async () => {
+    const esm = JSON.parse((await must("node", ["esm.mjs"], linkedProject)).stdout) as { keys: string[] };
+    expect(esm.keys).toEqual([...MAIN_ENTRY_EXPORTS].sort());
+    const help = await run("npx", ["trustgate", "--help"], linkedProject);
+    expect(help.stdout).toBe(MAIN_HELP);
+    const demo = await run("npx", ["trustgate", "drift", "--demo", "--agents", "base:1,base:2", "--json", "-"], linkedProject);
+    expect([3, 4], withoutNpmNoise(demo.stderr)).toContain(demo.code);
+    expect((JSON.parse(demo.stdout) as DriftReport).summary.agents).toBe(2);
+  }, 300_000);
+});
