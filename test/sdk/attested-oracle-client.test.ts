@@ -16,7 +16,7 @@ import {
   type PublicClient,
 } from "viem";
 import { signingKeyArgsOf, signingKeyArgsOfJwks } from "../../src/attestation/onchain-keys.js";
-import { generateSigningKey, type AttestationSigningKey } from "../../src/attestation/sign.js";
+import { generateSigningKey, type AttestationSigningKey } from "../../src/harness/signing.js";
 import { InvalidArgumentError } from "../../src/errors.js";
 import { attestedTrustOracleAbi } from "../../src/oracle/abi.js";
 import { setTrustSigningKeys, submitTrustAttestation, type AttestedOracleClients } from "../../src/oracle/attested-oracle.js";

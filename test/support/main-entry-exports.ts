@@ -39,6 +39,9 @@ export const MAIN_ENTRY_EXPORTS: readonly string[] = [
   "trustScoreOracleAbi", "trustSignedV1Schema", "trustSignedV2Schema", "verifyMcpAttestation",
   "verifySignedAttestation", "verifyTrustAttestation", "verifyWalletScoreAttestation", "walletNotFoundSchema",
   "walletNotFoundSignedSchema", "walletScoreClaimsSchema", "walletScoreSchema",
+  // The attested oracle, from TypeScript (issue 11).
+  "OracleWriteError", "attestedTrustOracleAbi", "setTrustSigningKeys", "signingKeyArgsOf", "signingKeyArgsOfJwks",
+  "submitTrustAttestation",
 ];
 
 /**
