@@ -32,6 +32,7 @@ import {
   ORACLE_OVERRIDE_STORAGE_LOCATION,
   TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE,
   baseForkBlockFromEnv,
+  describeContractError,
   overrideWord,
   startBaseContext,
   type BaseContext,
@@ -294,6 +295,18 @@ describe(`Base context (${MODE} mode)`, () => {
       accessControlErrors,
     );
     expect(failure.errorName).to.equal("AccessControlUnauthorizedAccount");
+    // The context's own clients decode the revert: viem names the custom error and its values.
+    const thrown = await ctx.publicClient
+      .simulateContract({
+        account: stranger,
+        address: ctx.oracle,
+        abi: trustScoreOracleAbi,
+        functionName: "publish",
+        args: [[{ agentId: 5001n, chainId: 8453n, registry: "erc8004", score: 60, tier: 2, sybilSeverity: 0, updatedAt: now }]],
+      })
+      .catch((error: unknown) => error);
+    expect(describeContractError(thrown)).to.match(/^AccessControlUnauthorizedAccount\("0x000000000000000000000000000000000000dEaD", "0x[0-9a-f]{64}"\)$/);
+    expect((thrown as Error).message).not.to.match(/unknown RPC error/);
   });
 
   it("impersonate lets the node send from any address and funds it", async () => {

@@ -10,7 +10,6 @@ import {
   ContractFunctionRevertedError,
   createPublicClient,
   createWalletClient,
-  custom,
   defineChain,
   getAddress,
   type PublicClient,
@@ -20,6 +19,7 @@ import { generateSigningKey, type AttestationSigningKey } from "../../src/harnes
 import { InvalidArgumentError } from "../../src/errors.js";
 import { attestedTrustOracleAbi } from "../../src/oracle/abi.js";
 import { setTrustSigningKeys, submitTrustAttestation, type AttestedOracleClients } from "../../src/oracle/attested-oracle.js";
+import { revertDecodingTransport } from "../../src/harness/testing/index.js";
 import { AttestedTrustOracle__factory } from "../../typechain-types";
 import { buildTrustCheckResponse, jwksOf } from "../support/attestations.js";
 import { latestTimestamp } from "../support/fixtures.js";
@@ -31,7 +31,7 @@ let admin: AttestedOracleClients;
 let stranger: AttestedOracleClients;
 
 function clientsFor(address: string, chain: ReturnType<typeof defineChain>): AttestedOracleClients {
-  const transport = custom({ request: hardhatRequest });
+  const transport = revertDecodingTransport(hre.network.provider);
   return {
     wallet: createWalletClient({ chain, transport, account: getAddress(address) }),
     public: createPublicClient({ chain, transport }) as PublicClient,
@@ -114,21 +114,6 @@ describe("setTrustSigningKeys / submitTrustAttestation", () => {
     expect(revertName(refused)).toBe("InvalidAttestationSignature");
   });
 });
-
-/**
- * Hardhat's in-process provider reports a revert as an error whose revert data sits in `error.data.data`; viem
- * decodes custom errors from a JSON-RPC error with code 3 and `data` (EIP-1474). This adapter says it that way.
- */
-async function hardhatRequest({ method, params }: { method: string; params?: unknown }): Promise<unknown> {
-  try {
-    return await hre.network.provider.request({ method, params: params as unknown[] });
-  } catch (error) {
-    const data = (error as { data?: { data?: unknown } | string }).data;
-    const revert = typeof data === "string" ? data : data?.data;
-    if (typeof revert === "string" && revert.startsWith("0x")) throw { code: 3, message: (error as Error).message, data: revert };
-    throw error;
-  }
-}
 
 function revertName(error: unknown): string | undefined {
   if (!(error instanceof BaseError)) return undefined;

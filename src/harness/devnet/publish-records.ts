@@ -5,12 +5,10 @@
  *
  * @packageDocumentation
  */
+import { describeContractError, revertDecodingTransport } from "./revert-transport.js";
 import {
-  BaseError,
-  ContractFunctionRevertedError,
   createPublicClient,
   createWalletClient,
-  custom,
   defineChain,
   type Hex,
 } from "viem";
@@ -100,10 +98,7 @@ export async function publishTrustRecords(
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
     rpcUrls: { default: { http: [] } },
   });
-  const transport = custom(
-    { request: (args) => provider.request(args).catch((error: unknown) => Promise.reject(asRpcRevert(error))) },
-    { retryCount: 0 },
-  );
+  const transport = revertDecodingTransport(provider);
   const wallet = createWalletClient({ account: publisher, chain, transport });
   const reader = createPublicClient({ chain, transport, pollingInterval: 20 });
 
@@ -117,7 +112,7 @@ export async function publishTrustRecords(
     try {
       hash = await wallet.writeContract({ address: oracle, abi: trustScoreOracleAbi, functionName: "publish", args: [batch] });
     } catch (error) {
-      throw new DevnetError(`Publishing ${where} to ${oracle} failed: ${describeFailure(error)}`, { cause: error });
+      throw new DevnetError(`Publishing ${where} to ${oracle} failed: ${describeContractError(error)}`, { cause: error });
     }
     const receipt = await reader.waitForTransactionReceipt({ hash });
     if (receipt.status !== "success") throw new DevnetError(`Publishing ${where} to ${oracle} was mined reverted (${hash})`);
@@ -125,29 +120,6 @@ export async function publishTrustRecords(
     blockNumber = receipt.blockNumber;
   }
   return { records: updates.length, transactions, blockNumber };
-}
-
-/** The oracle's decoded custom error (`FutureTimestamp(1, …)`), or viem's short message. */
-function describeFailure(error: unknown): string {
-  if (!(error instanceof BaseError)) return String(error);
-  const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
-  if (reverted instanceof ContractFunctionRevertedError && reverted.data) {
-    const args = (reverted.data.args ?? []).map((a) => (typeof a === "string" ? JSON.stringify(a) : String(a)));
-    return `${reverted.data.errorName}(${args.join(", ")})`;
-  }
-  return error.shortMessage;
-}
-
-/**
- * Hardhat's in-process provider throws a revert as an error with the revert data in `data` but no JSON-RPC
- * `code`, which viem cannot recognise; as a node's HTTP server would, it becomes an execution error (code 3) so
- * that viem decodes the oracle's custom error.
- */
-function asRpcRevert(error: unknown): unknown {
-  if (typeof error !== "object" || error === null) return error;
-  const { code, data, message } = error as { code?: unknown; data?: unknown; message?: unknown };
-  if (typeof code === "number" || typeof data !== "string" || !/^0x[0-9a-fA-F]*$/.test(data)) return error;
-  return Object.assign(new Error(typeof message === "string" ? message : "execution reverted", { cause: error }), { code: 3, data });
 }
 
 /** A record as the oracle's `ScoreUpdate` tuple takes it. */

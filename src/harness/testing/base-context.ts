@@ -20,10 +20,10 @@
  *
  * @packageDocumentation
  */
+import { revertDecodingTransport } from "../devnet/revert-transport.js";
 import {
   createPublicClient,
   createWalletClient,
-  custom,
   parseAbi,
   type Address,
   type Chain,
@@ -249,8 +249,8 @@ async function startSimulation(options: BaseContextOptions): Promise<BaseContext
     const { provider } = sim;
     const owners = sim.accounts.slice(1, 5);
     if (owners.length === 0) throw new DevnetError("The local chain has too few accounts to own agents");
-    const wallet = createWalletClient({ chain: base, transport: custom(provider, { retryCount: 0 }) });
-    const publicClient = createPublicClient({ chain: base, transport: custom(provider, { retryCount: 0 }) });
+    const wallet = createWalletClient({ chain: base, transport: revertDecodingTransport(provider) });
+    const publicClient = createPublicClient({ chain: base, transport: revertDecodingTransport(provider) });
     for (let id = 1; id <= agents; id++) {
       const hash = await wallet.writeContract({
         account: sim.publisher,
@@ -342,7 +342,7 @@ async function startFork(rpcUrl: string, options: BaseContextOptions): Promise<B
       });
     }
     const accounts = ((await provider.request({ method: "eth_accounts" })) as string[]).map((a) => parseAddress(a));
-    const publicClient = createPublicClient({ chain: base, transport: custom(provider, { retryCount: 0 }) });
+    const publicClient = createPublicClient({ chain: base, transport: revertDecodingTransport(provider) });
     const ids = Array.from({ length: probe }, (_, i) => BigInt(i + 1));
     const answers = await publicClient.multicall({
       multicallAddress: MULTICALL3_ADDRESS,
@@ -380,7 +380,7 @@ async function startFork(rpcUrl: string, options: BaseContextOptions): Promise<B
 async function finishContext(setup: ContextSetup, options: BaseContextOptions): Promise<BaseContext> {
   const { provider } = setup.chain;
   const chain: Chain = base;
-  const publicClient = createPublicClient({ chain, transport: custom(provider, { retryCount: 0 }) }) as PublicClient;
+  const publicClient = createPublicClient({ chain, transport: revertDecodingTransport(provider) }) as PublicClient;
   const installed: InstalledOracleOverride = await installOracleOverride(provider, { oracle: BASE_TRUST_ORACLE_ADDRESS });
   const oracle = installed.oracle;
   /** Keys overridden since the start (or the last restoreOracle), by override hash. */
@@ -425,7 +425,7 @@ async function finishContext(setup: ContextSetup, options: BaseContextOptions): 
     identityRegistry: setup.identityRegistry,
     multicall3: setup.multicall3,
     sampleKeys: Object.freeze([...setup.sampleKeys]),
-    walletClient: (account) => createWalletClient({ account: parseAddress(account, "account"), chain, transport: custom(provider, { retryCount: 0 }) }),
+    walletClient: (account) => createWalletClient({ account: parseAddress(account, "account"), chain, transport: revertDecodingTransport(provider) }),
     readRecord,
     async setRecord(key, patch) {
       if (typeof patch?.score !== "number") throw new InvalidArgumentError("setRecord needs a record with a score");

@@ -13,3 +13,4 @@ export * from "./base-context.js";
 export * from "./fork-block.js";
 export * from "./oracle-override.js";
 export { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
+export { describeContractError, revertDecodingTransport, type Eip1193Provider } from "../devnet/revert-transport.js";
