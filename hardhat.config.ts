@@ -1,6 +1,6 @@
-import { subtask } from "hardhat/config";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
 import type { HardhatUserConfig } from "hardhat/config";
+import { subtask } from "hardhat/config";
 import "@nomicfoundation/hardhat-toolbox";
 import { baseForkBlockFromEnv } from "./src/harness/testing/fork-block";
 
@@ -11,26 +11,24 @@ import { baseForkBlockFromEnv } from "./src/harness/testing/fork-block";
  */
 const SOLC_VERSION = "0.8.28";
 
-subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(
-  async (args: { solcVersion: string }, _hre, runSuper) => {
-    if (args.solcVersion !== SOLC_VERSION) return runSuper(args);
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const solcPackage = require("solc/package.json") as { version: string };
-    if (solcPackage.version !== SOLC_VERSION) {
-      throw new Error(
-        `hardhat.config.ts compiles with solc ${SOLC_VERSION} but the installed solc package is ${solcPackage.version}; pin both to the same version`,
-      );
-    }
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const solc = require("solc") as { version(): string };
-    return {
-      compilerPath: require.resolve("solc/soljson.js"),
-      isSolcJs: true,
-      version: SOLC_VERSION,
-      longVersion: solc.version(),
-    };
-  },
-);
+subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async (args: { solcVersion: string }, _hre, runSuper) => {
+  if (args.solcVersion !== SOLC_VERSION) return runSuper(args);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const solcPackage = require("solc/package.json") as { version: string };
+  if (solcPackage.version !== SOLC_VERSION) {
+    throw new Error(
+      `hardhat.config.ts compiles with solc ${SOLC_VERSION} but the installed solc package is ${solcPackage.version}; pin both to the same version`,
+    );
+  }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const solc = require("solc") as { version(): string };
+  return {
+    compilerPath: require.resolve("solc/soljson.js"),
+    isSolcJs: true,
+    version: SOLC_VERSION,
+    longVersion: solc.version(),
+  };
+});
 
 /**
  * The deployer key from DEPLOYER_PRIVATE_KEY, for the live networks. A value that is not a 32-byte hex key is
@@ -57,9 +55,7 @@ const config: HardhatUserConfig = {
       // With BASE_RPC_URL set, the in-process network forks Base at a pinned block (BASE_FORK_BLOCK overrides the
       // default in src/harness/testing/fork-block.ts): pinned so that Hardhat's fork cache makes reruns offline and
       // deterministic. Without it, the plain local network (what the unit tests use) is unchanged.
-      ...(process.env.BASE_RPC_URL
-        ? { forking: { url: process.env.BASE_RPC_URL, blockNumber: baseForkBlockFromEnv() } }
-        : {}),
+      ...(process.env.BASE_RPC_URL ? { forking: { url: process.env.BASE_RPC_URL, blockNumber: baseForkBlockFromEnv() } } : {}),
     },
     // Deployment targets (scripts/deploy.ts reads deploy/config.json; these serve `npx hardhat verify` and
     // `hardhat run`). The deployer key is used only when DEPLOYER_PRIVATE_KEY is set.

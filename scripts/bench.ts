@@ -78,7 +78,15 @@ async function main(): Promise<void> {
   console.log(
     table(
       ["verified", "wall ms", "per second (wall)", "CPU ms", "per CPU-second"],
-      [[fmt(verification.count), fmt(verification.ms), fmt(verification.verificationsPerSecond), fmt(verification.cpuMs), fmt(verification.verificationsPerCpuSecond)]],
+      [
+        [
+          fmt(verification.count),
+          fmt(verification.ms),
+          fmt(verification.verificationsPerSecond),
+          fmt(verification.cpuMs),
+          fmt(verification.verificationsPerCpuSecond),
+        ],
+      ],
     ),
   );
   console.log(
@@ -95,21 +103,49 @@ async function main(): Promise<void> {
   ] as const) {
     const r = await measureReaderThroughput({ records: 2_000, rounds: 2, ...options });
     if (label === "loopback HTTP node") loopbackRatio = r.ratio;
-    readerRows.push([label, fmt(r.multicall.recordsPerSecond), r.multicall.requests, fmt(r.sequential.recordsPerSecond), fmt(r.viemMulticall.recordsPerSecond), `${r.ratio.toFixed(1)}×`]);
+    readerRows.push([
+      label,
+      fmt(r.multicall.recordsPerSecond),
+      r.multicall.requests,
+      fmt(r.sequential.recordsPerSecond),
+      fmt(r.viemMulticall.recordsPerSecond),
+      `${r.ratio.toFixed(1)}×`,
+    ]);
   }
   console.log(table(["node", "multicall rec/s", "requests", "eth_call rec/s", "viem multicall rec/s", "ratio"], readerRows));
-  console.log(`target: ≥ ${READER_RATIO_TARGET}× on the local node → ${loopbackRatio.toFixed(1)}× ${met(loopbackRatio >= READER_RATIO_TARGET)}`);
+  console.log(
+    `target: ≥ ${READER_RATIO_TARGET}× on the local node → ${loopbackRatio.toFixed(1)}× ${met(loopbackRatio >= READER_RATIO_TARGET)}`,
+  );
 
   console.log("\nClient rate limiter under load (simulated clock, 60 s windows)");
   const limiterRows: Array<Array<string | number>> = [];
-  for (const [limit, arrival] of [[30, "burst"], [300, "burst"], [300, "random"]] as const) {
+  for (const [limit, arrival] of [
+    [30, "burst"],
+    [300, "burst"],
+    [300, "random"],
+  ] as const) {
     const r = await measureRateLimiter({ limitPerMinute: limit, requests: limit * 50, arrival });
-    limiterRows.push([limit, arrival, fmt(r.requests), r.maxInAnyWindow, r.throughputPerWindow.toFixed(1), r.withinLimit ? "yes" : "NO", fmt(r.acquiresPerSecond)]);
+    limiterRows.push([
+      limit,
+      arrival,
+      fmt(r.requests),
+      r.maxInAnyWindow,
+      r.throughputPerWindow.toFixed(1),
+      r.withinLimit ? "yes" : "NO",
+      fmt(r.acquiresPerSecond),
+    ]);
   }
-  console.log(table(["limit/min", "arrivals", "requests", "max in any 60 s", "granted per 60 s", "never above limit", "acquires/s (overhead)"], limiterRows));
+  console.log(
+    table(
+      ["limit/min", "arrivals", "requests", "max in any 60 s", "granted per 60 s", "never above limit", "acquires/s (overhead)"],
+      limiterRows,
+    ),
+  );
 
   const size = Number(process.env.BENCH_DRIFT_SIZE ?? 150_000);
-  console.log(`\nFull --all drift scan, ${fmt(size)} agents, embedded default (chain over loopback HTTP, local service, 16 requests in flight)`);
+  console.log(
+    `\nFull --all drift scan, ${fmt(size)} agents, embedded default (chain over loopback HTTP, local service, 16 requests in flight)`,
+  );
   const scan = await measureFullScan({ size });
   const runtime = scan.report.runtime!;
   const triage = scan.report.summary.triage!;
@@ -120,14 +156,26 @@ async function main(): Promise<void> {
         ["environment + snapshot on-chain (setup, not the scan)", fmt(scan.setupMs), `${fmt(size)} records published`],
         ["listing (GET /api/agents, 1,000 per page)", fmt(runtime.listingMs), `${fmt(triage.listed)} agents`],
         ["on-chain reads (Multicall3)", fmt(runtime.onchainMs), `${fmt(scan.report.summary.agents)} records`],
-        ["signed fetches + verification", fmt(runtime.attestationsMs), `${fmt(runtime.serviceRequests)} requests; summed: ${fmt(runtime.requestMs)} ms requests, ${fmt(runtime.verifyMs)} ms verification`],
-        ["whole scan", fmt(runtime.totalMs), `status: ${Object.entries(scan.report.summary.byStatus).map(([k, v]) => `${k} ${fmt(v)}`).join(", ")}`],
+        [
+          "signed fetches + verification",
+          fmt(runtime.attestationsMs),
+          `${fmt(runtime.serviceRequests)} requests; summed: ${fmt(runtime.requestMs)} ms requests, ${fmt(runtime.verifyMs)} ms verification`,
+        ],
+        [
+          "whole scan",
+          fmt(runtime.totalMs),
+          `status: ${Object.entries(scan.report.summary.byStatus)
+            .map(([k, v]) => `${k} ${fmt(v)}`)
+            .join(", ")}`,
+        ],
       ],
     ),
   );
   console.log(
     `triage: ${fmt(triage.signedFetches)} signed fetches, ${fmt(triage.fetchesSaved)} avoided (${((100 * triage.fetchesSaved) / Math.max(1, triage.listed)).toFixed(1)} % of listed); ` +
-      `reasons: ${Object.entries(triage.reasons).map(([k, v]) => `${k} ${fmt(v)}`).join(", ")}`,
+      `reasons: ${Object.entries(triage.reasons)
+        .map(([k, v]) => `${k} ${fmt(v)}`)
+        .join(", ")}`,
   );
   console.log(
     `projected against the real service at ${scan.projectedRatePerMinute}/min: ${fmt(scan.requests)} requests → ${scan.projectedMinutes.toFixed(1)} min ` +

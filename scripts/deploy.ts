@@ -8,12 +8,13 @@
  *
  * @packageDocumentation
  */
-import { parseArgs } from "node:util";
+
 import { resolve } from "node:path";
+import { parseArgs } from "node:util";
 import { http } from "viem";
-import { deploy, loadDeployConfig, networkConfig, resolveRpcUrl, RPC_URL_VARIABLE, type DeployProvider } from "../src/deploy/index.js";
-import { startLocalChain } from "../src/harness/devnet/local-chain.js";
+import { type DeployProvider, deploy, loadDeployConfig, networkConfig, RPC_URL_VARIABLE, resolveRpcUrl } from "../src/deploy/index.js";
 import { DeploymentError, messageOf, TrustgateError } from "../src/errors.js";
+import { startLocalChain } from "../src/harness/devnet/local-chain.js";
 
 const USAGE = `Usage: npx tsx scripts/deploy.ts --network <name> [options]
 
@@ -111,7 +112,8 @@ main().then(
     // One line (the reason), unless TRUSTGATE_DEBUG asks for everything.
     if (process.env.TRUSTGATE_DEBUG) console.error(error);
     else if (error instanceof TrustgateError) console.error(error.message);
-    else if ((error as { code?: unknown } | null)?.code?.toString().startsWith("ERR_PARSE_ARGS")) console.error(`${messageOf(error)}\n\n${USAGE}`);
+    else if ((error as { code?: unknown } | null)?.code?.toString().startsWith("ERR_PARSE_ARGS"))
+      console.error(`${messageOf(error)}\n\n${USAGE}`);
     else console.error(`Error: ${messageOf(error)}`);
     process.exitCode = 2;
   },

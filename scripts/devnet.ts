@@ -9,11 +9,17 @@
  *
  * @packageDocumentation
  */
+
+import { parseArgs } from "node:util";
+import { TrustgateError } from "../src/errors.js";
+import {
+  DEFAULT_DELISTED,
+  DEFAULT_EMBEDDED_SIZE,
+  DEFAULT_STALE_CHAIN,
+  startEmbeddedDriftEnvironment,
+} from "../src/harness/devnet/embedded-drift.js";
 import { integerFlag } from "./lib/integer-flag";
 import { stopOnSignal } from "./lib/stop-on-signal";
-import { parseArgs } from "node:util";
-import { DEFAULT_DELISTED, DEFAULT_EMBEDDED_SIZE, DEFAULT_STALE_CHAIN, startEmbeddedDriftEnvironment } from "../src/harness/devnet/embedded-drift.js";
-import { TrustgateError } from "../src/errors.js";
 
 const USAGE = `Usage: npx tsx scripts/devnet.ts [options]
 
@@ -29,7 +35,6 @@ Options:
   --no-faults           Do not inject the tampered signatures and the malformed answer
   --rate-limit          Enforce the service's 30 / 300 requests-per-minute limits (default: none)
   -h, --help            Show this help`;
-
 
 /**
  * The drift command printed for the user to copy: with `--rpc`/`--api` the drift job requires `--agents` or

@@ -7,13 +7,14 @@
  *
  * @packageDocumentation
  */
-import { integerFlag } from "./lib/integer-flag";
-import { stopOnSignal } from "./lib/stop-on-signal";
-import { latestNightlyRun } from "../src/harness/devnet/nightly-snapshot.js";
+
 import { parseArgs } from "node:util";
 import { jwksUrlOf } from "../src/config/service.js";
 import { TrustgateError } from "../src/errors.js";
+import { latestNightlyRun } from "../src/harness/devnet/nightly-snapshot.js";
 import { createPopulation, startTrustService } from "../src/harness/service/index.js";
+import { integerFlag } from "./lib/integer-flag";
+import { stopOnSignal } from "./lib/stop-on-signal";
 
 const USAGE = `Usage: npx tsx scripts/serve-api.ts [options]
 
@@ -27,8 +28,6 @@ Options:
   --issuer <url>     Issuer written into attestations (default: the service's own origin)
   --no-rate-limit    Disable the 30/300 requests-per-minute limit
   -h, --help         Show this help`;
-
-
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

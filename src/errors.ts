@@ -86,11 +86,9 @@ export class UnknownChainError extends TrustgateError {
    * @param known - All known slugs, listed in the message.
    */
   constructor(chain: string, suggestion: string | undefined, known: readonly string[]) {
-    super(
-      "UNKNOWN_CHAIN",
-      `Unknown chain "${chain}".${suggestion ? ` Did you mean "${suggestion}"?` : ""}`,
-      { metaMessages: [`Known chains: ${known.join(", ")}`] },
-    );
+    super("UNKNOWN_CHAIN", `Unknown chain "${chain}".${suggestion ? ` Did you mean "${suggestion}"?` : ""}`, {
+      metaMessages: [`Known chains: ${known.join(", ")}`],
+    });
     this.chain = chain;
     this.suggestion = suggestion;
   }
@@ -172,18 +170,11 @@ export class HttpRequestError extends TrustgateError {
    * @param options - Details and cause.
    * @param code - Error code; subclasses pass their own (default `HTTP_ERROR`).
    */
-  constructor(
-    params: HttpRequestErrorParams,
-    options: TrustgateErrorOptions = {},
-    code: "HTTP_ERROR" | "RATE_LIMITED" = "HTTP_ERROR",
-  ) {
+  constructor(params: HttpRequestErrorParams, options: TrustgateErrorOptions = {}, code: "HTTP_ERROR" | "RATE_LIMITED" = "HTTP_ERROR") {
     const service = params.errorCode ? ` (${params.errorCode}${params.errorMessage ? `: ${params.errorMessage}` : ""})` : "";
     super(code, `${params.method} ${params.url} failed with HTTP ${params.status}${service}`, {
       ...options,
-      metaMessages: [
-        ...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []),
-        ...(options.metaMessages ?? []),
-      ],
+      metaMessages: [...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []), ...(options.metaMessages ?? [])],
     });
     this.status = params.status;
     this.method = params.method;
@@ -234,16 +225,10 @@ export class TimeoutError extends TrustgateError {
    * @param params - Method, URL, time limit and attempts.
    * @param options - Details and cause.
    */
-  constructor(
-    params: { method: string; url: string; timeoutMs: number; attempts?: number },
-    options: TrustgateErrorOptions = {},
-  ) {
+  constructor(params: { method: string; url: string; timeoutMs: number; attempts?: number }, options: TrustgateErrorOptions = {}) {
     super("TIMEOUT", `${params.method} ${params.url} timed out after ${params.timeoutMs} ms`, {
       ...options,
-      metaMessages: [
-        ...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []),
-        ...(options.metaMessages ?? []),
-      ],
+      metaMessages: [...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []), ...(options.metaMessages ?? [])],
     });
     this.url = params.url;
     this.timeoutMs = params.timeoutMs;
@@ -265,10 +250,7 @@ export class NetworkError extends TrustgateError {
   constructor(params: { method: string; url: string; attempts?: number }, options: TrustgateErrorOptions = {}) {
     super("NETWORK_ERROR", `${params.method} ${params.url} failed: network error`, {
       ...options,
-      metaMessages: [
-        ...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []),
-        ...(options.metaMessages ?? []),
-      ],
+      metaMessages: [...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []), ...(options.metaMessages ?? [])],
     });
     this.url = params.url;
     this.attempts = params.attempts ?? 1;

@@ -15,28 +15,23 @@
  *
  * @packageDocumentation
  */
-export * from "./errors.js";
+
 export * from "./agent/index.js";
-export * from "./inputs/index.js";
-export * from "./config/index.js";
-export * from "./policy.js";
-export * from "./oracle/index.js";
 export * from "./api/index.js";
 export * from "./attestation/index.js";
+export * from "./config/index.js";
 // The drift job's public surface, by name (its stages and helpers stay in `src/drift/index.ts`).
 export {
+  type AgentScope,
+  type AttestedSide,
   DEFAULT_AUDIT_FRACTION,
   DEFAULT_DECISION_THRESHOLD,
   DEFAULT_ERROR_LIMIT,
   DEFAULT_MAX_AGE_SECONDS,
-  DRIFT_EXIT_CODES,
-  DRIFT_STATUSES,
-  exitCodeOf,
-  runDrift,
-  type AgentScope,
-  type AttestedSide,
   type DecisionFlips,
   type DecisionPair,
+  DRIFT_EXIT_CODES,
+  DRIFT_STATUSES,
   type DriftConfig,
   type DriftHooks,
   type DriftReport,
@@ -45,7 +40,13 @@ export {
   type DriftStatus,
   type EncodingCheck,
   type ErrorLimit,
+  exitCodeOf,
   type OnchainSide,
+  runDrift,
   type TriageSummary,
   type UnverifiedSummary,
 } from "./drift/index.js";
+export * from "./errors.js";
+export * from "./inputs/index.js";
+export * from "./oracle/index.js";
+export * from "./policy.js";

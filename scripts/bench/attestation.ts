@@ -5,7 +5,7 @@
  */
 import type { TrustCheckResponse } from "../../src/attestation/types.js";
 import { createJwksResolver, verifyTrustAttestation } from "../../src/attestation/verify.js";
-import { TEST_NOW, buildTrustCheckResponse, generateTestKeys, jwksOf } from "../../test/support/attestations.js";
+import { buildTrustCheckResponse, generateTestKeys, jwksOf, TEST_NOW } from "../../test/support/attestations.js";
 
 /** Options of {@link measureAttestationVerification}: a duration, a count, or both (whichever ends first). */
 export interface AttestationBenchOptions {

@@ -9,16 +9,17 @@
  *
  * Run alone: `npx hardhat compile --quiet && npx tsx scripts/bench/attested.ts`.
  */
-import hre from "hardhat";
+
 import type { ethers } from "ethers";
+import hre from "hardhat";
+import { generateSigningKey, signPayload } from "../../src/harness/signing";
+import { makeP256Key, signText, startSideNetwork, type V2Signed, v2Signed } from "../../test/support/onchain-attestations";
 import {
   AttestationParserHarness__factory,
   AttestedTrustOracle__factory,
   GatedAction__factory,
   TrustScoreOracle__factory,
 } from "../../typechain-types";
-import { signPayload, generateSigningKey } from "../../src/harness/signing";
-import { makeP256Key, signText, startSideNetwork, v2Signed, type V2Signed } from "../../test/support/onchain-attestations";
 
 const BASE_CHAIN_ID = 8453n;
 const REGISTRY = "erc8004";
@@ -26,7 +27,10 @@ const KID = "rnwy-trust-v2";
 const HOUR = 3_600;
 
 /** The network a row was measured on. */
-export type P256Network = "EIP-7951 precompile (Hardhat default hardfork)" | "RIP-7212 precompile (prague + enableRip7212, Base pricing)" | "no precompile (prague: OpenZeppelin Solidity fallback)";
+export type P256Network =
+  | "EIP-7951 precompile (Hardhat default hardfork)"
+  | "RIP-7212 precompile (prague + enableRip7212, Base pricing)"
+  | "no precompile (prague: OpenZeppelin Solidity fallback)";
 
 /** Gas figures measured on one network. */
 export interface AttestedGas {
@@ -107,7 +111,15 @@ async function measureOn(
   const agents = Array.from({ length: 20 }, (_, i) => 16_900n + BigInt(i));
   await (
     await baseOracle.publish(
-      agents.map((agentId) => ({ agentId, chainId: BASE_CHAIN_ID, registry: REGISTRY, score: 80, tier: 3, sybilSeverity: 0, updatedAt: now })),
+      agents.map((agentId) => ({
+        agentId,
+        chainId: BASE_CHAIN_ID,
+        registry: REGISTRY,
+        score: 80,
+        tier: 3,
+        sybilSeverity: 0,
+        updatedAt: now,
+      })),
     )
   ).wait();
   for (const agentId of agents) {
@@ -186,7 +198,14 @@ export async function measureAttestedGas(): Promise<AttestedGas[]> {
     ["no precompile (prague: OpenZeppelin Solidity fallback)", { hardfork: "prague" }],
   ] as const) {
     const side = await startSideNetwork(options);
-    rows.push(await measureOn(network, side.signers[0]!, () => side.latestTimestamp(), (t) => side.setNextBlockTimestamp(t)));
+    rows.push(
+      await measureOn(
+        network,
+        side.signers[0]!,
+        () => side.latestTimestamp(),
+        (t) => side.setNextBlockTimestamp(t),
+      ),
+    );
   }
   return rows;
 }
@@ -200,13 +219,26 @@ export const SUBMIT_GATE_TARGET = 120_000;
  * @param rows - The measurements.
  * @param table - The table renderer of `scripts/bench.ts`.
  */
-export function printAttestedGas(rows: readonly AttestedGas[], table: (headers: string[], rows: Array<Array<string | number>>) => string): void {
+export function printAttestedGas(
+  rows: readonly AttestedGas[],
+  table: (headers: string[], rows: Array<Array<string | number>>) => string,
+): void {
   const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
   const first = rows[0]!;
-  console.log(`Pull path (issue 11): gated call + the service's signed attestation verified on-chain (typical v2 block: ${first.typicalBytes} bytes)`);
+  console.log(
+    `Pull path (issue 11): gated call + the service's signed attestation verified on-chain (typical v2 block: ${first.typicalBytes} bytes)`,
+  );
   console.log(
     table(
-      ["network", "Base oracle alone", "via attested (no att.)", "submit+gate, new", "submit+gate, update", "update ÷ baseline", "update ÷ target"],
+      [
+        "network",
+        "Base oracle alone",
+        "via attested (no att.)",
+        "submit+gate, new",
+        "submit+gate, update",
+        "update ÷ baseline",
+        "update ÷ target",
+      ],
       rows.map((r) => [
         r.network,
         fmt(r.baseOracleGate),
@@ -220,7 +252,17 @@ export function printAttestedGas(rows: readonly AttestedGas[], table: (headers: 
   );
   console.log(
     table(
-      ["network", "submit (sig)", "submit (jws)", "jws − sig", "verify low-S", "verify high-S", "parse: scan", "parse: hints*", "gas / JSON byte"],
+      [
+        "network",
+        "submit (sig)",
+        "submit (jws)",
+        "jws − sig",
+        "verify low-S",
+        "verify high-S",
+        "parse: scan",
+        "parse: hints*",
+        "gas / JSON byte",
+      ],
       rows.map((r) => [
         r.network,
         fmt(r.submitUpdate),

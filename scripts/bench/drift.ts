@@ -5,9 +5,9 @@
  * Figures, not assertions.
  */
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
-import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { runDrift } from "../../src/drift/run";
 import type { DriftReport } from "../../src/drift/types";
+import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 
 /** Options of {@link measureFullScan}. */
 export interface FullScanOptions {
@@ -47,20 +47,18 @@ export async function measureFullScan(options: FullScanOptions = {}): Promise<Fu
   const env = await startEmbeddedDriftEnvironment({ size, faults: false, rateLimit: false });
   const setupMs = performance.now() - setupStarted;
   try {
-    const report = await runDrift(
-      {
-        rpcUrl: env.rpcUrl,
-        oracle: env.oracle,
-        apiUrl: env.apiUrl,
-        issuer: env.issuer,
-        jwks: env.jwksUrl,
-        scope: { kind: "all", auditFraction: options.auditFraction ?? 0.01, seed: 1, eventsFromBlock: 0n },
-        maxAgeSeconds: 36 * 3600,
-        concurrency: options.concurrency ?? 16,
-        ratePerMinute: 1_000_000,
-        encoding: DEFAULT_TRUST_ENCODING,
-      },
-    );
+    const report = await runDrift({
+      rpcUrl: env.rpcUrl,
+      oracle: env.oracle,
+      apiUrl: env.apiUrl,
+      issuer: env.issuer,
+      jwks: env.jwksUrl,
+      scope: { kind: "all", auditFraction: options.auditFraction ?? 0.01, seed: 1, eventsFromBlock: 0n },
+      maxAgeSeconds: 36 * 3600,
+      concurrency: options.concurrency ?? 16,
+      ratePerMinute: 1_000_000,
+      encoding: DEFAULT_TRUST_ENCODING,
+    });
     const listingPages = Math.ceil((report.summary.triage?.listed ?? 0) / 1000);
     const requests = listingPages + (report.summary.triage?.signedFetches ?? 0) + 1;
     return { size, setupMs, report, requests, projectedMinutes: requests / projectedRatePerMinute, projectedRatePerMinute };

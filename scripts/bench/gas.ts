@@ -1,11 +1,11 @@
 import hre from "hardhat";
+import type { TrustScoreOracle } from "../../typechain-types";
 import {
   GatedAction__factory,
   MockIdentityRegistry__factory,
   ThresholdOnlyAction__factory,
   TrustScoreOracle__factory,
 } from "../../typechain-types";
-import type { TrustScoreOracle } from "../../typechain-types";
 
 const BASE_CHAIN_ID = 8453n;
 const REGISTRY = "erc8004";
@@ -38,9 +38,7 @@ export async function measureGateGas(): Promise<GasRow[]> {
   await identity.connect(agentOwner!).register();
   await identity.connect(agentOwner!).setAgentWallet(1n, agentWallet!.address);
   const now = await latestTimestamp();
-  await oracle.publish([
-    { agentId: 1n, chainId: BASE_CHAIN_ID, registry: REGISTRY, score: 80, tier: 3, sybilSeverity: 0, updatedAt: now },
-  ]);
+  await oracle.publish([{ agentId: 1n, chainId: BASE_CHAIN_ID, registry: REGISTRY, score: 80, tier: 3, sybilSeverity: 0, updatedAt: now }]);
   const config = (requireController: boolean) => ({
     oracle: oracle.target as string,
     identityRegistry: identity.target as string,
@@ -50,12 +48,7 @@ export async function measureGateGas(): Promise<GasRow[]> {
   });
   const allChecks = await new GatedAction__factory(deployer!).deploy(config(false), deployer!.address);
   const withController = await new GatedAction__factory(deployer!).deploy(config(true), deployer!.address);
-  const thresholdOnly = await new ThresholdOnlyAction__factory(deployer!).deploy(
-    oracle.target as string,
-    BASE_CHAIN_ID,
-    REGISTRY,
-    51,
-  );
+  const thresholdOnly = await new ThresholdOnlyAction__factory(deployer!).deploy(oracle.target as string, BASE_CHAIN_ID, REGISTRY, 51);
 
   const steady = async (call: () => Promise<{ wait(): Promise<{ gasUsed: bigint } | null> }>) => {
     await gasOf(call());

@@ -133,4 +133,3 @@ export function maxInAnyWindow(times: readonly number[], windowMs: number): numb
   }
   return max;
 }
-

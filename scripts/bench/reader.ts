@@ -9,10 +9,21 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { createPublicClient, createWalletClient, custom, defineChain, http, type Abi, type Hex, getAddress, type Address, type PublicClient } from "viem";
+import {
+  type Abi,
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  custom,
+  defineChain,
+  getAddress,
+  type Hex,
+  http,
+  type PublicClient,
+} from "viem";
 import { MULTICALL3_ADDRESS } from "../../src/config/addresses";
-import { installMulticall3 } from "../../src/harness/devnet/multicall3";
 import { startLocalChain } from "../../src/harness/devnet/local-chain";
+import { installMulticall3 } from "../../src/harness/devnet/multicall3";
 import { trustOracleAbi, trustScoreOracleAbi } from "../../src/oracle/abi";
 import { DEFAULT_CHUNK_SIZE, DEFAULT_CONCURRENCY, readTrustRecord, readTrustRecords } from "../../src/oracle/reader";
 
@@ -155,57 +166,57 @@ export async function measureReaderThroughput(options: ReaderThroughputOptions =
   }
 
   async function measureAll(): Promise<ReaderThroughput> {
-  const time = async (count: number, run: () => Promise<number>): Promise<ReaderRate> => {
-    await run(); // warm-up
-    let best = Infinity;
-    let made = 0;
-    for (let r = 0; r < rounds; r++) {
-      collectGarbage();
-      requests = 0;
-      const start = performance.now();
-      const ok = await run();
-      best = Math.min(best, performance.now() - start);
-      made = requests;
-      if (ok !== count) throw new Error(`read ${ok} of ${count} records`);
-    }
-    return { records: count, milliseconds: best, recordsPerSecond: (count / best) * 1000, requests: made };
-  };
+    const time = async (count: number, run: () => Promise<number>): Promise<ReaderRate> => {
+      await run(); // warm-up
+      let best = Infinity;
+      let made = 0;
+      for (let r = 0; r < rounds; r++) {
+        collectGarbage();
+        requests = 0;
+        const start = performance.now();
+        const ok = await run();
+        best = Math.min(best, performance.now() - start);
+        made = requests;
+        if (ok !== count) throw new Error(`read ${ok} of ${count} records`);
+      }
+      return { records: count, milliseconds: best, recordsPerSecond: (count / best) * 1000, requests: made };
+    };
 
-  const multicall = await time(records, async () => {
-    const results = await readTrustRecords(client, { oracle: oracleAddress, keys, chunkSize, concurrency });
-    return results.filter((r) => r.ok && r.hasScore).length;
-  });
-  const sequential = await time(sequentialRecords, async () => {
-    let ok = 0;
-    for (const key of keys.slice(0, sequentialRecords)) {
-      const result = await readTrustRecord(client, { oracle: oracleAddress, ...key });
-      if (result.ok && result.hasScore) ok++;
-    }
-    return ok;
-  });
-  const getScoreCallBytes = 4 + 5 * 32; // selector, three head words, string length and one data word
-  const viemMulticall = await time(records, async () => {
-    const results = await client.multicall({
-      contracts: keys.map((k) => ({
-        address: oracleAddress as Address,
-        abi: trustOracleAbi,
-        functionName: "getScore" as const,
-        args: [k.agentId, k.chainId, k.registry] as const,
-      })),
-      batchSize: chunkSize * getScoreCallBytes,
+    const multicall = await time(records, async () => {
+      const results = await readTrustRecords(client, { oracle: oracleAddress, keys, chunkSize, concurrency });
+      return results.filter((r) => r.ok && r.hasScore).length;
     });
-    return results.filter((r) => r.status === "success" && r.result[3] !== 0).length;
-  });
-  return {
-    multicall,
-    sequential,
-    viemMulticall,
-    ratio: multicall.recordsPerSecond / sequential.recordsPerSecond,
-    chunkSize,
-    concurrency,
-    latencyMs,
-    transport: transportKind,
-  };
+    const sequential = await time(sequentialRecords, async () => {
+      let ok = 0;
+      for (const key of keys.slice(0, sequentialRecords)) {
+        const result = await readTrustRecord(client, { oracle: oracleAddress, ...key });
+        if (result.ok && result.hasScore) ok++;
+      }
+      return ok;
+    });
+    const getScoreCallBytes = 4 + 5 * 32; // selector, three head words, string length and one data word
+    const viemMulticall = await time(records, async () => {
+      const results = await client.multicall({
+        contracts: keys.map((k) => ({
+          address: oracleAddress as Address,
+          abi: trustOracleAbi,
+          functionName: "getScore" as const,
+          args: [k.agentId, k.chainId, k.registry] as const,
+        })),
+        batchSize: chunkSize * getScoreCallBytes,
+      });
+      return results.filter((r) => r.status === "success" && r.result[3] !== 0).length;
+    });
+    return {
+      multicall,
+      sequential,
+      viemMulticall,
+      ratio: multicall.recordsPerSecond / sequential.recordsPerSecond,
+      chunkSize,
+      concurrency,
+      latencyMs,
+      transport: transportKind,
+    };
   }
 }
 

@@ -128,9 +128,7 @@ export const BYTECODE_OUTPUTS: readonly BytecodeOutput[] = [
     name: "MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE",
     code: "runtime",
     contract: "contracts/testing/MockIdentityRegistry.sol:MockIdentityRegistry",
-    doc:
-      "The ERC-8004-shaped identity registry, which the local Base simulation places at the ERC-8004 registry's " +
-      "address.",
+    doc: "The ERC-8004-shaped identity registry, which the local Base simulation places at the ERC-8004 registry's " + "address.",
   },
   {
     name: "MULTICALL3_RUNTIME_BYTECODE",
@@ -142,8 +140,6 @@ export const BYTECODE_OUTPUTS: readonly BytecodeOutput[] = [
     name: "TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE",
     code: "runtime",
     contract: "contracts/testing/TrustOracleOverride.sol:TrustOracleOverride",
-    doc:
-      "The oracle override, which the forked-Base test helpers put in front of a trust oracle without " +
-      "losing its records.",
+    doc: "The oracle override, which the forked-Base test helpers put in front of a trust oracle without " + "losing its records.",
   },
 ];

@@ -7,15 +7,15 @@ import type { ArtifactReader } from "./artifacts";
 import {
   ABI_OUTPUTS,
   ABIS_FILE,
+  type AbiOutput,
+  type ArtifactAbiItem,
   BYTECODE_OUTPUTS,
+  type BytecodeOutput,
   CREATION_BYTECODE_FILE,
   GENERATED_DIR,
   RUNTIME_BYTECODE_FILE,
-  type AbiOutput,
-  type ArtifactAbiItem,
-  type BytecodeOutput,
 } from "./manifest";
-import { toTsLiteral, type JsonValue } from "./ts-literal";
+import { type JsonValue, toTsLiteral } from "./ts-literal";
 
 /** The command that regenerates `src/generated/`. */
 export const GENERATE_COMMAND = "npm run generate";
@@ -116,8 +116,7 @@ const BYTECODE_FILE_DESCRIPTIONS: Record<BytecodeOutput["code"], string> = {
 
 function renderBytecodeFile(read: ArtifactReader, code: BytecodeOutput["code"]): string {
   const header = fileHeader(
-    `${BYTECODE_FILE_DESCRIPTIONS[code]} Generated from the compiled artifacts by \`scripts/generate.ts\` ` +
-      `(\`${GENERATE_COMMAND}\`).`,
+    `${BYTECODE_FILE_DESCRIPTIONS[code]} Generated from the compiled artifacts by \`scripts/generate.ts\` ` + `(\`${GENERATE_COMMAND}\`).`,
   );
   const constants = BYTECODE_OUTPUTS.filter((output) => output.code === code).map((output) => {
     const hex = generatedBytecode(output, read);
@@ -148,8 +147,7 @@ export function generatedBytecode(output: BytecodeOutput, read: ArtifactReader):
 
 /** The generated-by line and the module's TSDoc. */
 function fileHeader(description: string): string {
-  const check =
-    "`test/generated/generated-files.test.ts` fails while this file differs from what the artifacts give.";
+  const check = "`test/generated/generated-files.test.ts` fails while this file differs from what the artifacts give.";
   return `${GENERATED_HEADER}\n${tsDoc(`${description} ${check}\n\n@packageDocumentation`)}\n`;
 }
 

@@ -25,9 +25,7 @@ export function toTsLiteral(value: JsonValue, indent = 0, prefixLength = indent)
   // One line when it fits, with room for the comma or bracket that may follow it.
   if (value === null || typeof value !== "object" || prefixLength + flat.length + 1 <= MAX_LINE) return flat;
   const inner = " ".repeat(indent + 2);
-  const lines = entriesOf(value).map(
-    ([key, item]) => `${inner}${key}${toTsLiteral(item, indent + 2, inner.length + key.length)},`,
-  );
+  const lines = entriesOf(value).map(([key, item]) => `${inner}${key}${toTsLiteral(item, indent + 2, inner.length + key.length)},`);
   const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
   return `${open}\n${lines.join("\n")}\n${" ".repeat(indent)}${close}`;
 }

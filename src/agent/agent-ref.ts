@@ -69,7 +69,7 @@ export function parseAgentRef(text: string): AgentRef {
     throw new InvalidArgumentError(`Invalid agent "${text}": expected chain:id[:registry]`);
   }
   const [chainText, idText, registryText] = parts.map((p) => p.trim()) as [string, string, string | undefined];
-  let chain;
+  let chain: ReturnType<typeof parseChain>;
   try {
     chain = parseChain(chainText);
   } catch (error) {
@@ -92,7 +92,10 @@ export function parseAgentRef(text: string): AgentRef {
  * @throws {@link InvalidArgumentError} for an empty list, or naming the first bad entry and why.
  */
 export function parseAgentRefList(text: string, label = "--agents"): AgentRef[] {
-  const entries = text.split(",").map((e) => e.trim()).filter((e) => e.length > 0);
+  const entries = text
+    .split(",")
+    .map((e) => e.trim())
+    .filter((e) => e.length > 0);
   if (entries.length === 0) throw new InvalidArgumentError(`${label} is empty`, { details: "Use chain:id[:registry],…" });
   const seen = new Set<string>();
   const agents: AgentRef[] = [];
@@ -125,9 +128,7 @@ export function formatAgentRef(agent: Pick<AgentRef, "chain" | "agentId" | "regi
  */
 export function compareAgentRefs(a: AgentRef, b: AgentRef): number {
   return (
-    a.chain.localeCompare(b.chain) ||
-    (a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0) ||
-    a.registry.localeCompare(b.registry)
+    a.chain.localeCompare(b.chain) || (a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0) || a.registry.localeCompare(b.registry)
   );
 }
 

@@ -4,13 +4,13 @@
  * @packageDocumentation
  */
 export {
+  type AgentKeyParts,
+  type AgentRef,
   agentKey,
   compareAgentRefs,
+  type EvmAgentRef,
   formatAgentRef,
   isEvmAgent,
   parseAgentRef,
   parseAgentRefList,
-  type AgentKeyParts,
-  type AgentRef,
-  type EvmAgentRef,
 } from "./agent-ref.js";

@@ -7,8 +7,8 @@
  */
 import { InvalidArgumentError } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
-import { parseAgentId, type AgentIdInput } from "../inputs/agent-id.js";
-import { parseChain, type ChainInput } from "../inputs/chain.js";
+import { type AgentIdInput, parseAgentId } from "../inputs/agent-id.js";
+import { type ChainInput, parseChain } from "../inputs/chain.js";
 import { describeInput } from "../inputs/describe.js";
 
 /**

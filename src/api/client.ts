@@ -5,51 +5,52 @@
  *
  * @packageDocumentation
  */
+
+import type { z } from "zod";
 import { DEFAULT_REGISTRY } from "../config/service.js";
 import { InvalidArgumentError, InvalidResponseError } from "../errors.js";
-import { addressAsGiven, agentIdToJson, compareEntry, type CompareAgentInput } from "./arguments.js";
-import { parseAgentId, type AgentIdInput } from "../inputs/agent-id.js";
 import { parseWallet } from "../inputs/address.js";
-import { parseChain, type ChainInput } from "../inputs/chain.js";
+import { type AgentIdInput, parseAgentId } from "../inputs/agent-id.js";
+import { type ChainInput, parseChain } from "../inputs/chain.js";
 import { parseCanonicalId, parseMcpServer } from "../inputs/mcp-server.js";
 import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
 import { parseRegistry } from "../inputs/registry.js";
+import { addressAsGiven, agentIdToJson, type CompareAgentInput, compareEntry } from "./arguments.js";
 import type { HttpRequest, HttpTransport, QueryValue } from "./http.js";
 import { createTrustMcpClient, type TrustMcpClient } from "./mcp.js";
-import { transportFromOptions, type TransportOption, type TrustApiClientOptions } from "./options.js";
+import { type TransportOption, type TrustApiClientOptions, transportFromOptions } from "./options.js";
 import {
-  addressAgeSchema,
-  agentsPageSchema,
-  compareSchema,
-  entitySchema,
-  explorerProfileSchema,
-  explorerSchema,
-  mcpAttestationSchema,
-  reviewerAnalysisSchema,
-  reviewerSchema,
-  riskTermsSchema,
-  statsSchema,
-  trustCheckSchema,
-  walletNotFoundSchema,
-  walletScoreSchema,
   type AddressAge,
   type AgentListItem,
   type AgentsPage,
+  addressAgeSchema,
+  agentsPageSchema,
   type CompareResult,
+  compareSchema,
   type EntityProfile,
   type ExplorerProfile,
   type ExplorerResult,
+  entitySchema,
+  explorerProfileSchema,
+  explorerSchema,
   type McpServerAttestation,
+  mcpAttestationSchema,
   type NetworkStats,
   type ReviewerAnalysis,
   type ReviewerProfile,
   type RiskTerms,
+  reviewerAnalysisSchema,
+  reviewerSchema,
+  riskTermsSchema,
+  statsSchema,
   type TrustCheck,
+  trustCheckSchema,
   type WalletNotFound,
   type WalletScore,
+  walletNotFoundSchema,
+  walletScoreSchema,
 } from "./schemas.js";
 import { parseResponse } from "./validate.js";
-import type { z } from "zod";
 
 /** Largest page of `/api/agents` and `/api/explorer`. */
 export const MAX_PAGE_SIZE = 1000;

@@ -11,14 +11,7 @@
  * @packageDocumentation
  */
 import { DEFAULT_API_URL } from "../config/service.js";
-import {
-  HttpRequestError,
-  InvalidArgumentError,
-  InvalidResponseError,
-  NetworkError,
-  RateLimitedError,
-  TimeoutError,
-} from "../errors.js";
+import { HttpRequestError, InvalidArgumentError, InvalidResponseError, NetworkError, RateLimitedError, TimeoutError } from "../errors.js";
 import { type Clock, type RateLimiter, type Sleep, systemClock, systemSleep } from "./rate-limiter.js";
 import { errorBodySchema } from "./schemas.js";
 
@@ -379,13 +372,7 @@ function redactUrl(url: string): string {
   return parsed.toString();
 }
 
-function parseSuccessBody(
-  text: string,
-  status: number,
-  method: string,
-  url: string,
-  scrub: (text: string) => string,
-): unknown {
+function parseSuccessBody(text: string, status: number, method: string, url: string, scrub: (text: string) => string): unknown {
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);

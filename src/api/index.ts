@@ -4,14 +4,7 @@
  *
  * @packageDocumentation
  */
-export * from "./arguments.js";
-export * from "./client.js";
-export * from "./http.js";
-export * from "./mcp.js";
-export * from "./options.js";
-export * from "./rate-limiter.js";
-export * from "./schemas.js";
-export * from "./validate.js";
+
 export {
   HttpRequestError,
   InvalidArgumentError,
@@ -22,3 +15,11 @@ export {
   TimeoutError,
   UnknownChainError,
 } from "../errors.js";
+export * from "./arguments.js";
+export * from "./client.js";
+export * from "./http.js";
+export * from "./mcp.js";
+export * from "./options.js";
+export * from "./rate-limiter.js";
+export * from "./schemas.js";
+export * from "./validate.js";

@@ -7,28 +7,28 @@
  * @packageDocumentation
  */
 import { HttpRequestError, InvalidResponseError, McpError } from "../errors.js";
-import { agentIdToJson } from "./arguments.js";
 import { parseWallet } from "../inputs/address.js";
-import { parseAgentId, type AgentIdInput } from "../inputs/agent-id.js";
-import { parseChain, type ChainInput } from "../inputs/chain.js";
+import { type AgentIdInput, parseAgentId } from "../inputs/agent-id.js";
+import { type ChainInput, parseChain } from "../inputs/chain.js";
 import { parseRegistry } from "../inputs/registry.js";
-import { TRUSTGATE_VERSION, type HttpTransport } from "./http.js";
-import { transportFromOptions, type TransportOption, type TrustApiClientOptions } from "./options.js";
+import { agentIdToJson } from "./arguments.js";
+import { type HttpTransport, TRUSTGATE_VERSION } from "./http.js";
+import { type TransportOption, type TrustApiClientOptions, transportFromOptions } from "./options.js";
 import {
   jsonRpcResponseSchema,
-  mcpInitializeResultSchema,
-  mcpToolCallResultSchema,
-  mcpToolsListResultSchema,
-  riskTermsSchema,
-  statsSchema,
-  trustCheckSchema,
   type McpContent,
   type McpInitializeResult,
   type McpTool,
   type McpToolCallResult,
+  mcpInitializeResultSchema,
+  mcpToolCallResultSchema,
+  mcpToolsListResultSchema,
   type NetworkStats,
   type RiskTerms,
+  riskTermsSchema,
+  statsSchema,
   type TrustCheck,
+  trustCheckSchema,
 } from "./schemas.js";
 import { parseResponse } from "./validate.js";
 
@@ -256,8 +256,5 @@ function parseText(text: string): unknown {
 }
 
 function mcpErrorOf(method: string, error: { code: number; message: string; data?: unknown }, cause?: unknown): McpError {
-  return new McpError(
-    { method, rpcCode: error.code, rpcMessage: error.message, data: error.data },
-    cause === undefined ? {} : { cause },
-  );
+  return new McpError({ method, rpcCode: error.code, rpcMessage: error.message, data: error.data }, cause === undefined ? {} : { cause });
 }

@@ -19,7 +19,10 @@ export const MAX_LISTED_ISSUES = 6;
  */
 export function formatIssues(issues: readonly z.core.$ZodIssue[], max: number = MAX_LISTED_ISSUES): string[] {
   const lines = issues.slice(0, max).map((issue) => {
-    const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[");
+    const path = issue.path
+      .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
+      .join(".")
+      .replace(/\.\[/g, "[");
     return `${path || "(body)"}: ${issue.message}`;
   });
   if (issues.length > max) lines.push(`… and ${issues.length - max} more`);

@@ -4,7 +4,8 @@
  *
  * @packageDocumentation
  */
-export * from "./verify.js";
+
+export { type AttestationCall, toAttestationCall } from "./onchain-call.js";
+export { type SigningKeyArgs, signingKeyArgsOf, signingKeyArgsOfJwks } from "./onchain-keys.js";
 export * from "./types.js";
-export { signingKeyArgsOf, signingKeyArgsOfJwks, type SigningKeyArgs } from "./onchain-keys.js";
-export { toAttestationCall, type AttestationCall } from "./onchain-call.js";
+export * from "./verify.js";

@@ -328,9 +328,7 @@ function lookup(table: KeyTable, kid: string, source: string): JwksKeyLookup {
   return {
     ok: false,
     reason: "key-not-found",
-    message: entry
-      ? `JWKS ${source}: ${entry.problem}`
-      : `JWKS ${source} has no key with kid "${kid}" (kids: ${known})`,
+    message: entry ? `JWKS ${source}: ${entry.problem}` : `JWKS ${source} has no key with kid "${kid}" (kids: ${known})`,
   };
 }
 

@@ -30,7 +30,8 @@ export function signingKeyArgsOf(jwk: JWK): SigningKeyArgs {
   if (!imported.ok) throw new InvalidArgumentError(`JWKS entry ${JSON.stringify(jwk.kid ?? null)} ${imported.problem}`);
   const coordinate = (value: string) => {
     const bytes = Buffer.from(value, "base64url");
-    if (bytes.length !== 32) throw new InvalidArgumentError(`JWKS entry "${imported.key.kid}": a P-256 coordinate has ${bytes.length} bytes, not 32`);
+    if (bytes.length !== 32)
+      throw new InvalidArgumentError(`JWKS entry "${imported.key.kid}": a P-256 coordinate has ${bytes.length} bytes, not 32`);
     return `0x${bytes.toString("hex")}` as Hex;
   };
   return { kid: imported.key.kid, x: coordinate(jwk.x!), y: coordinate(jwk.y!) };

@@ -6,7 +6,7 @@
  */
 import { DEFAULT_ISSUER, jwksUrlOf } from "../config/service.js";
 import { InvalidArgumentError } from "../errors.js";
-import { resolveJwksSource, type JwksResolver, type JwksSource } from "./jwks.js";
+import { type JwksResolver, type JwksSource, resolveJwksSource } from "./jwks.js";
 import { resolveNow } from "./time.js";
 
 /** Default tolerance between the verifier's clock and the service's, in seconds. */

@@ -7,9 +7,10 @@
  *
  * @packageDocumentation
  */
-import type { ExpectedSubject } from "./expected-subject.js";
+
 import { compareBodyWithSigned } from "./body-fields.js";
-import { sameIssuer, type ResolvedVerifyOptions } from "./options.js";
+import type { ExpectedSubject } from "./expected-subject.js";
+import { type ResolvedVerifyOptions, sameIssuer } from "./options.js";
 import type { AttestationFailureReason, FieldMismatch, SignedAttestationVerification } from "./result.js";
 import { checkAttestationSignatures, isRecord, newContext, refuse, signatureSummary } from "./signature-check.js";
 import { checkValidity } from "./validity.js";
@@ -73,9 +74,14 @@ export async function verifyAttestationOfKind<Version extends string>(
       const context = newContext();
       if (typeof attestation.kid === "string") context.kid = attestation.kid;
       return {
-        ...refuse("type-mismatch", `the attestation is of type "${attestation.type}" (a ${owner} attestation), not a ${kind.name} one`, context, {
-          field: "type",
-        }),
+        ...refuse(
+          "type-mismatch",
+          `the attestation is of type "${attestation.type}" (a ${owner} attestation), not a ${kind.name} one`,
+          context,
+          {
+            field: "type",
+          },
+        ),
         version: undefined,
       };
     }
@@ -101,7 +107,10 @@ export async function verifyAttestationOfKind<Version extends string>(
   const compared = compareBodyWithSigned(signed, body);
   const mismatch = compared.ok ? (body ? kind.checkBody?.(signed, body, version) : undefined) : compared.mismatch;
   if (mismatch) {
-    const said = mismatch.signed === undefined ? "the signed block does not carry it" : `signed ${mismatch.field} is ${JSON.stringify(mismatch.signed)}`;
+    const said =
+      mismatch.signed === undefined
+        ? "the signed block does not carry it"
+        : `signed ${mismatch.field} is ${JSON.stringify(mismatch.signed)}`;
     return fail("field-mismatch", `${said}, but the response says ${mismatch.field} is ${JSON.stringify(mismatch.response)}`, {
       field: mismatch.field,
       mismatch,

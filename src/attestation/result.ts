@@ -176,9 +176,7 @@ export type McpAttestationVerification = SignedAttestationVerification & {
  * @param result - A verdict.
  * @throws {@link AttestationVerificationError} carrying the verdict's `reason` and `message`.
  */
-export function assertAttestationValid<R extends SignedAttestationVerification>(
-  result: R,
-): asserts result is R & AttestationValid {
+export function assertAttestationValid<R extends SignedAttestationVerification>(result: R): asserts result is R & AttestationValid {
   if (!result.valid) {
     throw new AttestationVerificationError(result.reason, result.message, {
       metaMessages: result.kid ? [`kid: ${result.kid}`] : [],

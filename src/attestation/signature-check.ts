@@ -5,16 +5,12 @@
  *
  * @packageDocumentation
  */
-import type { ResolvedVerifyOptions } from "./options.js";
-import { belongsToIssuer, sameIssuer } from "./options.js";
+
 import { ATTESTATION_ALG, readJwsHeader, verifyCompactJws } from "./jws.js";
 import { verifyLegacySignature } from "./legacy-signature.js";
-import type {
-  AttestationFailureReason,
-  AttestationInvalid,
-  FieldMismatch,
-  SignaturesVerified,
-} from "./result.js";
+import type { ResolvedVerifyOptions } from "./options.js";
+import { belongsToIssuer, sameIssuer } from "./options.js";
+import type { AttestationFailureReason, AttestationInvalid, FieldMismatch, SignaturesVerified } from "./result.js";
 
 /** What is known about an attestation while it is being verified; the common part of every verdict. */
 export interface VerificationContext {
@@ -121,7 +117,11 @@ export async function checkAttestationSignatures(attestation: unknown, options: 
 
   if (context.issuer === undefined) return no("issuer-mismatch", "the attestation names no issuer", "issuer");
   if (!sameIssuer(context.issuer, options.issuer)) {
-    return no("issuer-mismatch", `the attestation is issued by "${context.issuer}", not by the configured issuer "${options.issuer}"`, "issuer");
+    return no(
+      "issuer-mismatch",
+      `the attestation is issued by "${context.issuer}", not by the configured issuer "${options.issuer}"`,
+      "issuer",
+    );
   }
   if (attestation.alg !== undefined && attestation.alg !== ATTESTATION_ALG) {
     return no("unsupported-alg", `attestation.alg is ${JSON.stringify(attestation.alg)}; only ES256 is accepted`, "alg");
@@ -208,11 +208,7 @@ export async function checkAttestationSignatures(attestation: unknown, options: 
   if (payloadsDiffer) return no("payload-mismatch", "the jws and the sig are both valid JWSs, but over different payloads", "sig");
 
   if (jwsPayload !== undefined && signedBytes !== undefined && !signedBytes.equals(jwsPayload)) {
-    return no(
-      "payload-mismatch",
-      "the jws verifies, but its payload is not the bytes of JSON.stringify(attestation.signed)",
-      "signed",
-    );
+    return no("payload-mismatch", "the jws verifies, but its payload is not the bytes of JSON.stringify(attestation.signed)", "signed");
   }
   let payload: Record<string, unknown>;
   if (signed !== undefined) {

@@ -52,7 +52,11 @@ export function checkValidity(input: ValidityInput): ValidityCheck {
   let issuedAt: Date | undefined;
   let verifiedAt: Date | undefined;
   let expiresAt: Date | undefined;
-  const fail = (reason: "invalid-time" | "missing-time" | "expired" | "issued-in-future", field: string | undefined, message: string): ValidityCheck => ({
+  const fail = (
+    reason: "invalid-time" | "missing-time" | "expired" | "issued-in-future",
+    field: string | undefined,
+    message: string,
+  ): ValidityCheck => ({
     ok: false,
     reason,
     field,

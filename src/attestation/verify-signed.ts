@@ -8,7 +8,7 @@
  */
 import { MCP_ATTESTATION_KID } from "../config/service.js";
 import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.js";
-import { verifyAttestationOfKind, type AttestationKind } from "./pipeline.js";
+import { type AttestationKind, verifyAttestationOfKind } from "./pipeline.js";
 import type { SignedAttestationVerification } from "./result.js";
 
 const ANY_SIGNED_BLOCK: AttestationKind<"signed"> = {

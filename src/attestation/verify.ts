@@ -29,13 +29,27 @@ import type { TrustAttestationVerification } from "./result.js";
 import { isRecord, newContext, refuse } from "./signature-check.js";
 import type { TrustCheckResponse, WalletNotFoundResponse } from "./types.js";
 
+export { badgeIds, normalizeSybilSeverity } from "./body-fields.js";
+export type { ExpectedSubject } from "./expected-subject.js";
+export {
+  createJwksResolver,
+  isJwksResolver,
+  type JwksKeyLookup,
+  type JwksResolver,
+  type JwksResolverOptions,
+  type JwksResolverStats,
+  type JwksSource,
+  resolveJwksSource,
+} from "./jwks.js";
+export { AGENT_FIELDS, REQUIRED_TRUST_FIELDS } from "./kinds/trust-check.js";
+export { DEFAULT_CLOCK_SKEW_SECONDS, type VerifyAttestationOptions } from "./options.js";
 export {
   ATTESTATION_FAILURE_REASONS,
-  assertAttestationValid,
   type AttestationFailureReason,
   type AttestationInvalid,
   type AttestationValid,
   type AttestationVerificationBase,
+  assertAttestationValid,
   type FieldMismatch,
   type McpAttestationVerification,
   type McpAttestationVersion,
@@ -47,23 +61,9 @@ export {
   type WalletScoreVerification,
   type WalletScoreVersion,
 } from "./result.js";
-export {
-  createJwksResolver,
-  isJwksResolver,
-  resolveJwksSource,
-  type JwksKeyLookup,
-  type JwksResolver,
-  type JwksResolverOptions,
-  type JwksResolverStats,
-  type JwksSource,
-} from "./jwks.js";
-export { DEFAULT_CLOCK_SKEW_SECONDS, type VerifyAttestationOptions } from "./options.js";
-export type { ExpectedSubject } from "./expected-subject.js";
-export { AGENT_FIELDS, REQUIRED_TRUST_FIELDS } from "./kinds/trust-check.js";
-export { badgeIds, normalizeSybilSeverity } from "./body-fields.js";
+export { verifyMcpAttestation } from "./verify-mcp.js";
 export { verifySignedAttestation } from "./verify-signed.js";
 export { verifyWalletScoreAttestation } from "./verify-wallet-score.js";
-export { verifyMcpAttestation } from "./verify-mcp.js";
 
 /** Options of {@link verifyTrustAttestation}. */
 export interface VerifyTrustAttestationOptions extends VerifyAttestationOptions {

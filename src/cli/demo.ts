@@ -52,10 +52,14 @@ export function checkDemoEndpoints(embedded: DriftRunArgs["embedded"], demo: boo
     );
   }
   if (embedded.chain) {
-    throw new InvalidArgumentError("No --rpc given: give the chain's JSON-RPC URL with --rpc, or add --demo to use the embedded local Base chain");
+    throw new InvalidArgumentError(
+      "No --rpc given: give the chain's JSON-RPC URL with --rpc, or add --demo to use the embedded local Base chain",
+    );
   }
   if (embedded.api) {
-    throw new InvalidArgumentError("No --api given: give the trust service's URL with --api, or add --demo to use the embedded local trust service");
+    throw new InvalidArgumentError(
+      "No --api given: give the trust service's URL with --api, or add --demo to use the embedded local trust service",
+    );
   }
 }
 

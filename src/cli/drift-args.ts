@@ -28,13 +28,13 @@ import { parseArgs } from "node:util";
 import { parseAgentRefList } from "../agent/agent-ref.js";
 import { createTrustEncoding, type TrustEncoding } from "../config/encodings.js";
 import {
+  type AgentScope,
   DEFAULT_AUDIT_FRACTION,
   DEFAULT_DECISION_THRESHOLD,
   DEFAULT_ERROR_LIMIT,
   DEFAULT_MAX_AGE_SECONDS,
-  parseErrorLimit,
-  type AgentScope,
   type DriftConfig,
+  parseErrorLimit,
 } from "../drift/index.js";
 import { InvalidArgumentError, TrustgateError } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
@@ -146,6 +146,11 @@ const OPTIONS = {
 /** Long option names of `trustgate drift`, for suggestions. */
 export const DRIFT_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
 
+/** `parseArgs` over the drift options; throws its own errors, which the caller translates. */
+function parseDriftOptions(argv: readonly string[]) {
+  return parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }).values;
+}
+
 /**
  * Parses and validates the arguments of `trustgate drift`.
  *
@@ -158,9 +163,9 @@ export const DRIFT_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
  */
 export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsOptions = {}): DriftArgs {
   const env = options.env ?? process.env;
-  let values;
+  let values: ReturnType<typeof parseDriftOptions>;
   try {
-    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+    values = parseDriftOptions(argv);
   } catch (error) {
     throw translateParseArgsError(error, argv, DRIFT_OPTION_NAMES, "trustgate drift");
   }
@@ -183,9 +188,11 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
       : gate === undefined
         ? DEFAULT_DECISION_THRESHOLD
         : undefined;
-  const maxAgeSeconds = values["max-age"] === undefined ? DEFAULT_MAX_AGE_SECONDS : withFlag("--max-age", () => parseDuration(values["max-age"]!));
+  const maxAgeSeconds =
+    values["max-age"] === undefined ? DEFAULT_MAX_AGE_SECONDS : withFlag("--max-age", () => parseDuration(values["max-age"]!));
   const encoding = parseEncoding(values["tier-encoding"], values["sybil-encoding"]);
-  const concurrency = values.concurrency === undefined ? DEFAULT_CONCURRENCY : parseIntegerInRange(values.concurrency, "--concurrency", 1, 64);
+  const concurrency =
+    values.concurrency === undefined ? DEFAULT_CONCURRENCY : parseIntegerInRange(values.concurrency, "--concurrency", 1, 64);
   const ratePerMinute = values.rate === undefined ? undefined : parsePositive("--rate", values.rate);
   const maxErrors = values["max-errors"] === undefined ? DEFAULT_ERROR_LIMIT : parseErrorLimit(values["max-errors"], "--max-errors");
   const timeoutMs = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
@@ -231,9 +238,7 @@ function parseScope(values: Values, embedded: { chain: boolean; api: boolean }, 
     return { kind: "list", agents: parseAgentRefList(values.agents.join(","), "--agents") };
   }
   if (!values.all && !(embedded.chain && embedded.api)) {
-    throw new InvalidArgumentError(
-      "Choose the agents: --agents chain:id[:registry],... or --all (required when --rpc or --api is given)",
-    );
+    throw new InvalidArgumentError("Choose the agents: --agents chain:id[:registry],... or --all (required when --rpc or --api is given)");
   }
   let chain: string | undefined;
   if (values.chain !== undefined) {
@@ -245,7 +250,9 @@ function parseScope(values: Values, embedded: { chain: boolean; api: boolean }, 
   }
   const auditFraction = values.audit === undefined ? DEFAULT_AUDIT_FRACTION : parseFraction("--audit", values.audit);
   const seed =
-    values.seed === undefined ? Math.floor(now().getTime() / 86_400_000) : parseIntegerInRange(values.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
+    values.seed === undefined
+      ? Math.floor(now().getTime() / 86_400_000)
+      : parseIntegerInRange(values.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
   const eventsFromBlock = parseEventsFrom(values["events-from"]);
   return {
     kind: "all",
@@ -260,7 +267,7 @@ function parseOutput(values: Values, env: Readonly<Record<string, string | undef
   const json = values.json === undefined ? undefined : nonEmpty("--json", values.json);
   const markdown = values.markdown === undefined ? undefined : nonEmpty("--markdown", values.markdown);
   if (json === "-" && markdown === "-") {
-    throw new InvalidArgumentError('--json - and --markdown - both ask for stdout: send one of them to a file');
+    throw new InvalidArgumentError("--json - and --markdown - both ask for stdout: send one of them to a file");
   }
   if (json !== undefined && json !== "-" && json === markdown) {
     throw new InvalidArgumentError(`--json and --markdown name the same file "${json}"`);
@@ -327,7 +334,12 @@ function parseEncoding(tiers: string | undefined, sybil: string | undefined): Tr
   const overrides: Partial<{ tiers: string[]; sybilSeverities: string[] }> = {};
   if (tiers !== undefined) overrides.tiers = list(tiers);
   if (sybil !== undefined) overrides.sybilSeverities = list(sybil);
-  const flag = tiers !== undefined && sybil !== undefined ? "--tier-encoding/--sybil-encoding" : tiers !== undefined ? "--tier-encoding" : "--sybil-encoding";
+  const flag =
+    tiers !== undefined && sybil !== undefined
+      ? "--tier-encoding/--sybil-encoding"
+      : tiers !== undefined
+        ? "--tier-encoding"
+        : "--sybil-encoding";
   return withFlag(flag, () => createTrustEncoding(overrides as Partial<TrustEncoding>));
 }
 

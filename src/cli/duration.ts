@@ -41,7 +41,12 @@ export function formatDuration(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   const parts: string[] = [];
   let rest = s;
-  for (const [unit, size] of [["d", 86_400], ["h", 3600], ["m", 60], ["s", 1]] as const) {
+  for (const [unit, size] of [
+    ["d", 86_400],
+    ["h", 3600],
+    ["m", 60],
+    ["s", 1],
+  ] as const) {
     if (rest >= size || (unit === "s" && parts.length === 0)) {
       parts.push(`${Math.floor(rest / size)}${unit}`);
       rest %= size;

@@ -7,10 +7,10 @@
  *
  * @packageDocumentation
  */
-import { DRIFT_STATUSES, sortRows, type DriftReport } from "../drift/index.js";
+import { DRIFT_STATUSES, type DriftReport, sortRows } from "../drift/index.js";
 import { formatDuration } from "./duration.js";
 import { formatEncoding, formatFlips, formatUnverified, formatVerdict } from "./format-summary.js";
-import { NONE, agentCell, deltaCell, flipCell, refreshCell } from "./row-cells.js";
+import { agentCell, deltaCell, flipCell, NONE, refreshCell } from "./row-cells.js";
 
 /**
  * Formats a report as Markdown.
@@ -98,13 +98,7 @@ export function formatMarkdown(report: DriftReport): string {
 
 /** Makes text safe inside a table cell: one line, pipes and backslashes escaped, no HTML. */
 function escapeCell(text: string): string {
-  return text
-    .replace(/\s+/g, " ")
-    .trim()
-    .replace(/\\/g, "\\\\")
-    .replace(/\|/g, "\\|")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;");
+  return text.replace(/\s+/g, " ").trim().replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
 /** Inline code, escaped for a table cell. */

@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import { DRIFT_STATUSES, UNVERIFIED_STATUSES, describeErrorLimit, exitCodeOf, type DriftReport } from "../drift/index.js";
+import { DRIFT_STATUSES, type DriftReport, describeErrorLimit, exitCodeOf, UNVERIFIED_STATUSES } from "../drift/index.js";
 import { formatDuration } from "./duration.js";
 
 /**
@@ -46,10 +46,7 @@ export function formatVerdict(report: Pick<DriftReport, "summary">): string {
   const { passToFail, failToPass } = report.summary.flips;
   const flips = passToFail + failToPass;
   const invalid = report.summary.byStatus["invalid-attestation"];
-  const parts = [
-    ...(flips > 0 ? [plural(flips, "decision flip")] : []),
-    ...(invalid > 0 ? [plural(invalid, "invalid attestation")] : []),
-  ];
+  const parts = [...(flips > 0 ? [plural(flips, "decision flip")] : []), ...(invalid > 0 ? [plural(invalid, "invalid attestation")] : [])];
   if (code === 4) {
     const s = report.summary;
     if (s.agents === 0) return `FAILED: no agent was scanned, so nothing was verified (exit ${code})`;

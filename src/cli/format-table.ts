@@ -19,7 +19,7 @@ import { DEFAULT_REGISTRY } from "../config/service.js";
 import { sortRows } from "../drift/report.js";
 import type { DriftReport, DriftRow } from "../drift/types.js";
 import { DEFAULT_TABLE_ROWS } from "./drift-args.js";
-import { NONE, ageCell, agentCell, deltaCell, flipCell, truncate } from "./row-cells.js";
+import { ageCell, agentCell, deltaCell, flipCell, NONE, truncate } from "./row-cells.js";
 
 /** Options of {@link formatTable}. */
 export interface TableOptions {

@@ -48,7 +48,9 @@ export function parseJwksArgument(
   const keys = (parsed as { keys?: unknown } | null)?.keys;
   if (!Array.isArray(keys)) throw new InvalidArgumentError(`--jwks file "${path}" is not a JWKS: no "keys" array`);
   if (keys.length === 0) throw new InvalidArgumentError(`--jwks file "${path}" holds no keys`);
-  const bad = keys.findIndex((k) => k === null || typeof k !== "object" || Array.isArray(k) || typeof (k as { kty?: unknown }).kty !== "string");
+  const bad = keys.findIndex(
+    (k) => k === null || typeof k !== "object" || Array.isArray(k) || typeof (k as { kty?: unknown }).kty !== "string",
+  );
   if (bad >= 0) throw new InvalidArgumentError(`--jwks file "${path}": keys[${bad}] is not a JSON Web Key (no "kty")`);
   return { keys: keys as Record<string, unknown>[] };
 }

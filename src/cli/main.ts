@@ -15,17 +15,17 @@
  *
  * @packageDocumentation
  */
-import { exitCodeOf, type DriftConfig, type DriftHooks, type DriftReport } from "../drift/index.js";
+import { type DriftConfig, type DriftHooks, type DriftReport, exitCodeOf } from "../drift/index.js";
 import { InvalidArgumentError } from "../errors.js";
-import { demoNotice, loadDemoEnvironment, type DemoLoader } from "./demo.js";
+import { type DemoLoader, demoNotice, loadDemoEnvironment } from "./demo.js";
 import { parseDriftArgs } from "./drift-args.js";
-import { resolveDriftConfig, type EmbeddedEndpoints } from "./drift-config.js";
+import { type EmbeddedEndpoints, resolveDriftConfig } from "./drift-config.js";
 import { exitCodeForError, formatError } from "./error-exit.js";
 import { DRIFT_HELP, MAIN_HELP } from "./help.js";
-import { isFlagSet, processIo, type CliIo } from "./io.js";
+import { type CliIo, isFlagSet, processIo } from "./io.js";
 import { createProgressBar, shouldShowProgress } from "./progress.js";
-import { packageVersion } from "./version.js";
 import { guardStdout } from "./stdout-guard.js";
+import { packageVersion } from "./version.js";
 import { checkOutputTargets, stdoutIsTaken, writeOutputs } from "./write-outputs.js";
 
 /** Runs a drift job (the signature of `runDrift` from `src/drift/index.ts`). */
@@ -126,7 +126,8 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
       try {
         await embedded.close();
       } catch (error) {
-        if (isFlagSet(cli.env, "TRUSTGATE_DEBUG")) cli.stderr.write(`trustgate: closing the embedded environment failed: ${String(error)}\n`);
+        if (isFlagSet(cli.env, "TRUSTGATE_DEBUG"))
+          cli.stderr.write(`trustgate: closing the embedded environment failed: ${String(error)}\n`);
       }
     }
   }

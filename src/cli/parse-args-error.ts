@@ -4,8 +4,9 @@
  *
  * @packageDocumentation
  */
-import { closestName } from "../util/suggest.js";
+
 import { InvalidArgumentError } from "../errors.js";
+import { closestName } from "../util/suggest.js";
 
 /**
  * Translates an error thrown by `parseArgs`.
@@ -16,22 +17,16 @@ import { InvalidArgumentError } from "../errors.js";
  * @param command - The command, for the `--help` hint (e.g. `trustgate drift`).
  * @returns An {@link InvalidArgumentError}, or `error` itself when it is not a `parseArgs` error.
  */
-export function translateParseArgsError(
-  error: unknown,
-  argv: readonly string[],
-  known: readonly string[],
-  command: string,
-): unknown {
+export function translateParseArgsError(error: unknown, argv: readonly string[], known: readonly string[], command: string): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   const hint = `see ${command} --help`;
   const option = /'(?:-[A-Za-z], )?(--?[^\s',]+)/.exec(message)?.[1];
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option) {
     const suggestion = option.startsWith("--") ? closestName(option.slice(2), known) : undefined;
-    return new InvalidArgumentError(
-      `Unknown option ${option}${suggestion ? ` (did you mean --${suggestion}?)` : ` (${hint})`}`,
-      { cause: error },
-    );
+    return new InvalidArgumentError(`Unknown option ${option}${suggestion ? ` (did you mean --${suggestion}?)` : ` (${hint})`}`, {
+      cause: error,
+    });
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option) {
     if (/does not take an argument/.test(message)) {

@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import { stat, writeFile as fsWriteFile } from "node:fs/promises";
+import { writeFile as fsWriteFile, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { DriftReport } from "../drift/index.js";
 import { InvalidArgumentError } from "../errors.js";
@@ -55,7 +55,10 @@ export function stdoutIsTaken(output: Pick<DriftOutputOptions, "json" | "markdow
  * @throws {@link InvalidArgumentError} naming the option and the problem.
  */
 export async function checkOutputTargets(output: Pick<DriftOutputOptions, "json" | "markdown">): Promise<void> {
-  for (const [flag, path] of [["--json", output.json], ["--markdown", output.markdown]] as const) {
+  for (const [flag, path] of [
+    ["--json", output.json],
+    ["--markdown", output.markdown],
+  ] as const) {
     if (path === undefined || path === "-") continue;
     const directory = dirname(resolve(path));
     const dirStat = await stat(directory).catch(() => undefined);

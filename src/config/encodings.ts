@@ -70,10 +70,7 @@ export function tierName(code: number, encoding: TrustEncoding = DEFAULT_TRUST_E
  * @param encoding - The encoding in use.
  * @returns The name, if any.
  */
-export function sybilSeverityName(
-  code: number,
-  encoding: TrustEncoding = DEFAULT_TRUST_ENCODING,
-): SybilSeverityName | undefined {
+export function sybilSeverityName(code: number, encoding: TrustEncoding = DEFAULT_TRUST_ENCODING): SybilSeverityName | undefined {
   return encoding.sybilSeverities[code];
 }
 

@@ -19,7 +19,11 @@ export type DeployableContract = (typeof DEPLOYABLE_CONTRACTS)[number];
 const policySchema = z.strictObject({
   minScore: z.number().int().min(0).max(100),
   maxSybilSeverity: z.number().int().min(0).max(4),
-  maxAge: z.number().int().min(1).max(2 ** 32 - 1),
+  maxAge: z
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 32 - 1),
   requireController: z.boolean(),
 });
 
@@ -45,7 +49,11 @@ const networkSchema = z
       ctx.addIssue({ code: "custom", path: ["identityRegistry"], message: "policy.requireController needs an identity registry" });
     }
     if (network.contracts.includes("TrustGatedEscrow") && !network.policy.requireController) {
-      ctx.addIssue({ code: "custom", path: ["policy", "requireController"], message: "TrustGatedEscrow requires policy.requireController = true" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["policy", "requireController"],
+        message: "TrustGatedEscrow requires policy.requireController = true",
+      });
     }
   });
 

@@ -17,6 +17,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  type Abi,
+  type Account,
+  type Address,
   createPublicClient,
   createWalletClient,
   custom,
@@ -24,26 +27,23 @@ import {
   encodeDeployData,
   getAddress,
   getContractAddress,
-  zeroAddress,
-  type Abi,
-  type Account,
-  type Address,
   type Hash,
   type Hex,
+  zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { DeploymentError, messageOf } from "../errors.js";
 import { DEPLOYABLE_CONTRACTS, type NetworkDeployConfig } from "./config.js";
 import {
+  type DeploymentRecord,
+  type DeploymentsFile,
   deploymentFingerprint,
   deploymentsFilePath,
+  type JsonValue,
   readDeploymentsFile,
   toJsonSafe,
   writeConstructorArgsFile,
   writeDeploymentsFile,
-  type DeploymentRecord,
-  type DeploymentsFile,
-  type JsonValue,
 } from "./deployments-file.js";
 
 /** Chains on which {@link deploy} sends nothing without `confirmMainnet`: Ethereum (1) and Base (8453). */
@@ -216,7 +216,10 @@ export function currentGitCommit(cwd = process.cwd()): string | null {
  * @returns `null` when it holds, else what is wrong (a phrase such as `there is no code at that address`).
  */
 async function recordedDeploymentProblem(
-  publicClient: { getCode(args: { address: Address }): Promise<Hex | undefined>; getTransactionReceipt(args: { hash: Hash }): Promise<{ contractAddress?: Address | null | undefined }> },
+  publicClient: {
+    getCode(args: { address: Address }): Promise<Hex | undefined>;
+    getTransactionReceipt(args: { hash: Hash }): Promise<{ contractAddress?: Address | null | undefined }>;
+  },
   recorded: DeploymentRecord,
 ): Promise<string | null> {
   const code = await publicClient.getCode({ address: recorded.address });
@@ -227,7 +230,7 @@ async function recordedDeploymentProblem(
   } catch {
     receipt = undefined;
   }
-  if (!receipt || !receipt.contractAddress || getAddress(receipt.contractAddress) !== getAddress(recorded.address)) {
+  if (!receipt?.contractAddress || getAddress(receipt.contractAddress) !== getAddress(recorded.address)) {
     return `its creation transaction ${recorded.transactionHash} is not on this chain (the code there is someone else's)`;
   }
   return null;
@@ -246,7 +249,10 @@ function trustedDeploymentsFile(
   const where = deploymentsFilePath(context.dir, file.chainId);
   const what = `${where} was written for another chain with id ${file.chainId} (network "${file.network}", block 0 ${file.genesisHash}; this chain's block 0 is ${context.genesisHash})`;
   if (!context.config.local) {
-    throw new DeploymentError("untrusted-record", `${what}: refusing to trust it; check the RPC URL, or move the file away to deploy afresh`);
+    throw new DeploymentError(
+      "untrusted-record",
+      `${what}: refusing to trust it; check the RPC URL, or move the file away to deploy afresh`,
+    );
   }
   context.log(`! ${what}: not trusted, deploying afresh (the file is replaced)`);
   return { chainId: file.chainId, network: context.network, contracts: {} };
@@ -313,11 +319,9 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     );
   }
   if (MAINNET_CHAIN_IDS.has(chainId) && !options.confirmMainnet && !dryRun) {
-    throw new DeploymentError(
-      "mainnet-not-confirmed",
-      `Refusing to deploy to mainnet (chain ${chainId}) without --confirm-mainnet`,
-      { details: "Run with --dry-run first to see what would be deployed, then again with --confirm-mainnet." },
-    );
+    throw new DeploymentError("mainnet-not-confirmed", `Refusing to deploy to mainnet (chain ${chainId}) without --confirm-mainnet`, {
+      details: "Run with --dry-run first to see what would be deployed, then again with --confirm-mainnet.",
+    });
   }
 
   let account: Account | Address;
@@ -345,7 +349,10 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   });
   const walletClient = createWalletClient({ account, chain, transport });
 
-  for (const [label, address] of [["oracle", config.oracle], ["identityRegistry", config.identityRegistry]] as const) {
+  for (const [label, address] of [
+    ["oracle", config.oracle],
+    ["identityRegistry", config.identityRegistry],
+  ] as const) {
     if (!address || address === "deploy-reference") continue;
     const code = await publicClient.getCode({ address: address as Address });
     if (!code || code === "0x") {
@@ -358,7 +365,13 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const recordDeployments = options.recordDeployments ?? true;
   const genesisHash = (await publicClient.getBlock({ blockNumber: 0n })).hash;
   let file: DeploymentsFile = recordDeployments
-    ? trustedDeploymentsFile(readDeploymentsFile(options.deploymentsDir, chainId, network), { network, config, genesisHash, dir: options.deploymentsDir, log })
+    ? trustedDeploymentsFile(readDeploymentsFile(options.deploymentsDir, chainId, network), {
+        network,
+        config,
+        genesisHash,
+        dir: options.deploymentsDir,
+        log,
+      })
     : { chainId, network, contracts: {} };
   file = { ...file, network, genesisHash };
   const gitCommit = options.gitCommit === undefined ? currentGitCommit() : options.gitCommit;
@@ -373,7 +386,8 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
 
   const steps: { name: string; args: (addresses: Record<string, Address>) => readonly unknown[]; dependsOn: readonly string[] }[] = [];
   if (config.oracle === "deploy-reference") steps.push({ name: REFERENCE_ORACLE, args: () => [owner], dependsOn: [] });
-  const oracleOf = (a: Record<string, Address>) => (config.oracle === "deploy-reference" ? a[REFERENCE_ORACLE]! : getAddress(config.oracle));
+  const oracleOf = (a: Record<string, Address>) =>
+    config.oracle === "deploy-reference" ? a[REFERENCE_ORACLE]! : getAddress(config.oracle);
   const oracleDeps = config.oracle === "deploy-reference" ? [REFERENCE_ORACLE] : [];
   for (const name of DEPLOYABLE_CONTRACTS.filter((c) => config.contracts.includes(c))) {
     if (name === "AgentTaskBoard") steps.push({ name, args: (a) => [a.TrustAdmissionHook!, owner], dependsOn: ["TrustAdmissionHook"] });
@@ -387,7 +401,9 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   let sent = 0;
   log(`${dryRun ? "Dry run on" : "Deploying to"} ${network} (chain ${chainId}) from ${deployer}`);
   if (keyless) {
-    log(`No ${DEPLOYER_KEY_VARIABLE}: estimating from ${deployer} (${config.owner ? "the configured owner" : "a placeholder"}); predicted addresses depend on the real deployer's nonce`);
+    log(
+      `No ${DEPLOYER_KEY_VARIABLE}: estimating from ${deployer} (${config.owner ? "the configured owner" : "a placeholder"}); predicted addresses depend on the real deployer's nonce`,
+    );
   }
 
   for (const step of steps) {
@@ -401,7 +417,15 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       const problem = await recordedDeploymentProblem(publicClient, recorded);
       if (problem === null) {
         addresses[step.name] = recorded.address;
-        actions.push({ name: step.name, status: "unchanged", address: recorded.address, constructorArgs, transactionHash: recorded.transactionHash, gas: undefined, gasNote: undefined });
+        actions.push({
+          name: step.name,
+          status: "unchanged",
+          address: recorded.address,
+          constructorArgs,
+          transactionHash: recorded.transactionHash,
+          gas: undefined,
+          gasNote: undefined,
+        });
         log(`= ${step.name} unchanged at ${recorded.address}`);
         continue;
       }
@@ -418,7 +442,9 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     if (dryRun) {
       const address = getContractAddress({ from: deployer, nonce: BigInt(nonce++) });
       addresses[step.name] = address;
-      const overrides = step.dependsOn.filter((d) => pending.has(d)).map((d) => ({ address: addresses[d]!, code: pending.get(d)!.deployedBytecode }));
+      const overrides = step.dependsOn
+        .filter((d) => pending.has(d))
+        .map((d) => ({ address: addresses[d]!, code: pending.get(d)!.deployedBytecode }));
       let gas: bigint | undefined;
       let gasNote: string | undefined;
       try {
@@ -464,7 +490,15 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
       writeDeploymentsFile(options.deploymentsDir, file);
       writeConstructorArgsFile(options.deploymentsDir, chainId, step.name, constructorArgs);
     }
-    actions.push({ name: step.name, status: "deployed", address: record.address, constructorArgs, transactionHash: hash, gas: receipt.gasUsed, gasNote: undefined });
+    actions.push({
+      name: step.name,
+      status: "deployed",
+      address: record.address,
+      constructorArgs,
+      transactionHash: hash,
+      gas: receipt.gasUsed,
+      gasNote: undefined,
+    });
     log(`+ deployed ${step.name} at ${record.address} (transaction ${hash}, block ${record.blockNumber}, gas ${receipt.gasUsed})`);
   }
 

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { concatHex, keccak256, stringToHex, type Address, type Hash, type Hex } from "viem";
+import { type Address, concatHex, type Hash, type Hex, keccak256, stringToHex } from "viem";
 import { DeploymentError } from "../errors.js";
 
 /** A JSON value (constructor arguments are stored with bigints as decimal strings). */
@@ -130,7 +130,10 @@ export function writeDeploymentsFile(dir: string, file: DeploymentsFile): string
 export function writeConstructorArgsFile(dir: string, chainId: number, name: string, args: readonly JsonValue[]): string {
   const path = join(dir, String(chainId), `${name}.args.js`);
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `// Constructor arguments of ${name} on chain ${chainId}, for hardhat-verify's --constructor-args.\nmodule.exports = ${JSON.stringify(args, null, 2)};\n`);
+  writeFileSync(
+    path,
+    `// Constructor arguments of ${name} on chain ${chainId}, for hardhat-verify's --constructor-args.\nmodule.exports = ${JSON.stringify(args, null, 2)};\n`,
+  );
   return path;
 }
 

@@ -4,8 +4,9 @@
  *
  * @packageDocumentation
  */
-import type { TrustEncoding } from "../config/encodings.js";
+
 import type { AgentRef } from "../agent/agent-ref.js";
+import type { TrustEncoding } from "../config/encodings.js";
 import type { ErrorLimit } from "./error-limit.js";
 
 /** Which agents a run covers. */

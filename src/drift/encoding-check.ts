@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { tierForScore, tierName, type TrustEncoding } from "../config/encodings.js";
+import { type TrustEncoding, tierForScore, tierName } from "../config/encodings.js";
 import type { TrustRecordResult } from "../oracle/records.js";
 import type { EncodingCheck } from "./types.js";
 
@@ -26,7 +26,8 @@ export function checkTierEncoding(records: Iterable<TrustRecordResult>, encoding
     if (!record.ok || !record.hasScore) continue;
     checked++;
     const expected = tierForScore(record.score);
-    (observed[expected] ??= new Set()).add(record.tierCode);
+    observed[expected] ??= new Set();
+    observed[expected].add(record.tierCode);
     if (tierName(record.tierCode, encoding) !== expected) {
       contradictions++;
       if (examples.length < MAX_EXAMPLES) {

@@ -6,19 +6,88 @@
  *
  * @packageDocumentation
  */
-export { runDrift, type DriftHooks } from "./run.js";
+
 export {
+  type AgentScope,
   DEFAULT_AUDIT_FRACTION,
   DEFAULT_DECISION_THRESHOLD,
   DEFAULT_MAX_AGE_SECONDS,
-  type AgentScope,
   type DriftConfig,
 } from "./config.js";
+export { type DecisionInput, type DecisionRule, decide, describeRule } from "./decision.js";
+export { checkTierEncoding } from "./encoding-check.js";
 export {
-  DRIFT_STATUSES,
+  allowedUnverified,
+  checkErrorLimit,
+  DEFAULT_ERROR_LIMIT,
+  describeErrorLimit,
+  type ErrorLimit,
+  evaluateErrorLimit,
+  parseErrorLimit,
+  UNVERIFIED_STATUSES,
+  type UnverifiedSummary,
+} from "./error-limit.js";
+export { type DriftScanOptions, runScan, type ScanPlan, type ScanResult } from "./pipeline.js";
+export type { ScanProgress, ScanStage } from "./progress.js";
+export { readerModeNote } from "./reader-mode-note.js";
+export {
+  buildReport,
+  countByStatus,
+  countFlips,
+  DRIFT_EXIT_CODES,
+  exitCodeOf,
+  type ReportContext,
+  sortRows,
+} from "./report.js";
+export { type DriftHooks, runDrift } from "./run.js";
+export { scanAgents } from "./scan.js";
+export { type ScanAllOptions, type ScanAllResult, scanAllAgents } from "./scan-all.js";
+export type { ServiceData, ServiceOutcome } from "./service-data.js";
+export { type CompareContext, compareAgent, compareCandidates, computedAfterRefresh, errorRow, rowAgent } from "./stages/compare.js";
+export {
+  type Candidate,
+  type EnumerateListingOptions,
+  type Enumeration,
+  enumerateList,
+  enumerateListing,
+  type Unscannable,
+} from "./stages/enumerate.js";
+export {
+  type AttestationPolicy,
+  computedAtOf,
+  type FetchVerifyOptions,
+  fetchAndVerify,
+  fetchServiceOutcome,
+  listingOutcome,
+  newServiceStats,
+  type ServiceStats,
+} from "./stages/fetch-verify.js";
+export { type ReadOnchainOptions, readOnchain } from "./stages/read-onchain.js";
+export { type ReportStageContext, reportScan } from "./stages/report.js";
+export {
+  auditPick,
+  DEFAULT_TRIAGE_MARGIN,
+  selectAll,
+  summarizeTriage,
+  type TriageOptions,
+  type TriageReason,
+  type TriageSelection,
+  triageCandidates,
+  triageReason,
+} from "./stages/triage.js";
+export {
+  type RecordedTrustData,
+  type StatedTrustData,
+  sameTrustData,
+  sybilSeverityCodeOf,
+  TRUST_FIELDS,
+  type TrustField,
+} from "./trust-data.js";
+export {
   type AttestedSide,
   type DecisionFlips,
   type DecisionPair,
+  DRIFT_STATUSES,
   type DriftReport,
   type DriftRow,
   type DriftRuntime,
@@ -27,57 +96,3 @@ export {
   type OnchainSide,
   type TriageSummary,
 } from "./types.js";
-export {
-  DRIFT_EXIT_CODES,
-  buildReport,
-  countByStatus,
-  countFlips,
-  exitCodeOf,
-  sortRows,
-  type ReportContext,
-} from "./report.js";
-export {
-  DEFAULT_ERROR_LIMIT,
-  UNVERIFIED_STATUSES,
-  allowedUnverified,
-  checkErrorLimit,
-  describeErrorLimit,
-  evaluateErrorLimit,
-  parseErrorLimit,
-  type ErrorLimit,
-  type UnverifiedSummary,
-} from "./error-limit.js";
-export { decide, describeRule, type DecisionInput, type DecisionRule } from "./decision.js";
-export type { ScanProgress, ScanStage } from "./progress.js";
-export { TRUST_FIELDS, sameTrustData, sybilSeverityCodeOf, type RecordedTrustData, type StatedTrustData, type TrustField } from "./trust-data.js";
-export type { ServiceData, ServiceOutcome } from "./service-data.js";
-export { runScan, type DriftScanOptions, type ScanPlan, type ScanResult } from "./pipeline.js";
-export { scanAgents } from "./scan.js";
-export { scanAllAgents, type ScanAllOptions, type ScanAllResult } from "./scan-all.js";
-export { enumerateList, enumerateListing, type Candidate, type EnumerateListingOptions, type Enumeration, type Unscannable } from "./stages/enumerate.js";
-export { readOnchain, type ReadOnchainOptions } from "./stages/read-onchain.js";
-export {
-  DEFAULT_TRIAGE_MARGIN,
-  auditPick,
-  selectAll,
-  summarizeTriage,
-  triageCandidates,
-  triageReason,
-  type TriageOptions,
-  type TriageReason,
-  type TriageSelection,
-} from "./stages/triage.js";
-export {
-  computedAtOf,
-  fetchAndVerify,
-  fetchServiceOutcome,
-  listingOutcome,
-  newServiceStats,
-  type AttestationPolicy,
-  type FetchVerifyOptions,
-  type ServiceStats,
-} from "./stages/fetch-verify.js";
-export { compareAgent, compareCandidates, computedAfterRefresh, errorRow, rowAgent, type CompareContext } from "./stages/compare.js";
-export { reportScan, type ReportStageContext } from "./stages/report.js";
-export { checkTierEncoding } from "./encoding-check.js";
-export { readerModeNote } from "./reader-mode-note.js";

@@ -20,9 +20,9 @@ import type { DecisionRule } from "./decision.js";
 import type { ScanProgress, ScanStage } from "./progress.js";
 import { compareCandidates } from "./stages/compare.js";
 import type { Enumeration } from "./stages/enumerate.js";
-import { fetchAndVerify, type AttestationPolicy } from "./stages/fetch-verify.js";
+import { type AttestationPolicy, fetchAndVerify } from "./stages/fetch-verify.js";
 import { readOnchain } from "./stages/read-onchain.js";
-import { selectAll, summarizeTriage, triageCandidates, type TriageSelection } from "./stages/triage.js";
+import { selectAll, summarizeTriage, type TriageSelection, triageCandidates } from "./stages/triage.js";
 import type { DriftRow, TriageSummary } from "./types.js";
 
 /** Everything a scan needs, whatever its scope. */
@@ -89,7 +89,10 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
   // 2. read on-chain
   started = performance.now();
   options.onProgress?.({ stage: "onchain", done: 0, total: candidates.length });
-  const records = await readOnchain(candidates.map((c) => c.agent), options);
+  const records = await readOnchain(
+    candidates.map((c) => c.agent),
+    options,
+  );
   timings.onchain = performance.now() - started;
   options.onProgress?.({ stage: "onchain", done: candidates.length, total: candidates.length });
 

@@ -4,9 +4,18 @@
  *
  * @packageDocumentation
  */
-import { compareAgentRefs, type AgentRef } from "../agent/agent-ref.js";
-import { DEFAULT_ERROR_LIMIT, evaluateErrorLimit, type ErrorLimit } from "./error-limit.js";
-import { DRIFT_STATUSES, type DecisionFlips, type DriftReport, type DriftRow, type DriftStatus, type EncodingCheck, type TriageSummary, type DriftRuntime } from "./types.js";
+import { type AgentRef, compareAgentRefs } from "../agent/agent-ref.js";
+import { DEFAULT_ERROR_LIMIT, type ErrorLimit, evaluateErrorLimit } from "./error-limit.js";
+import {
+  type DecisionFlips,
+  DRIFT_STATUSES,
+  type DriftReport,
+  type DriftRow,
+  type DriftRuntime,
+  type DriftStatus,
+  type EncodingCheck,
+  type TriageSummary,
+} from "./types.js";
 
 const SEVERITY = new Map(DRIFT_STATUSES.map((status, index) => [status, index]));
 

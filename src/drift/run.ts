@@ -8,7 +8,7 @@
  *
  * @packageDocumentation
  */
-import { createPublicClient, http, type Address, type PublicClient } from "viem";
+import { type Address, createPublicClient, http, type PublicClient } from "viem";
 import { getBlockNumber, getChainId, getCode } from "viem/actions";
 import { createTrustApiClient } from "../api/client.js";
 import { createJwksResolver, type JwksResolver } from "../attestation/jwks.js";
@@ -16,14 +16,14 @@ import { ConfigurationError, messageOf } from "../errors.js";
 import { readGatePolicy } from "../oracle/gate.js";
 import { detectReaderMode, type ReaderModeDetection } from "../oracle/reader-mode.js";
 import { DEFAULT_DECISION_THRESHOLD, type DriftConfig } from "./config.js";
-import { describeRule, type DecisionRule } from "./decision.js";
+import { type DecisionRule, describeRule } from "./decision.js";
 import { checkErrorLimit } from "./error-limit.js";
+import { onchainEnumerationNote, planOnchainEnumeration } from "./onchain-enumeration.js";
 import type { ScanResult } from "./pipeline.js";
 import type { ScanProgress } from "./progress.js";
-import { onchainEnumerationNote, planOnchainEnumeration } from "./onchain-enumeration.js";
 import { readerModeNote } from "./reader-mode-note.js";
-import { scanAllAgents } from "./scan-all.js";
 import { scanAgents } from "./scan.js";
+import { scanAllAgents } from "./scan-all.js";
 import { newServiceStats } from "./stages/fetch-verify.js";
 import { reportScan } from "./stages/report.js";
 import type { DriftReport } from "./types.js";
@@ -51,7 +51,9 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
   if (config.maxErrors) checkErrorLimit(config.maxErrors);
   const now = hooks.now ?? (() => new Date());
   const started = performance.now();
-  const chain = createPublicClient({ transport: http(config.rpcUrl, { retryCount: 2, timeout: config.timeoutMs ?? 30_000 }) }) as PublicClient;
+  const chain = createPublicClient({
+    transport: http(config.rpcUrl, { retryCount: 2, timeout: config.timeoutMs ?? 30_000 }),
+  }) as PublicClient;
   const { chainId, blockNumber, reader } = await checkChain(chain, config.rpcUrl, config.oracle);
   const rule = await decisionRule(chain, config, blockNumber);
   const jwks = await checkService(config);
@@ -78,7 +80,8 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
   };
   const scope = config.scope;
-  const enumeration = scope.kind === "all" ? await planOnchainEnumeration(chain, config.oracle, scope.eventsFromBlock, blockNumber) : undefined;
+  const enumeration =
+    scope.kind === "all" ? await planOnchainEnumeration(chain, config.oracle, scope.eventsFromBlock, blockNumber) : undefined;
   const result: ScanResult =
     scope.kind === "list"
       ? await scanAgents(scope.agents, common)
@@ -157,7 +160,6 @@ async function checkService(config: DriftConfig): Promise<JwksResolver> {
   }
   return resolver;
 }
-
 
 /** The URL without credentials, query or path secrets (RPC URLs often carry an API key in the path). */
 function redactUrl(url: string): string {

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { runScan, type DriftScanOptions, type ScanResult } from "./pipeline.js";
+import { type DriftScanOptions, runScan, type ScanResult } from "./pipeline.js";
 import { enumerateListing } from "./stages/enumerate.js";
 import type { TriageSummary } from "./types.js";
 

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { AgentRef } from "../agent/agent-ref.js";
-import { runScan, type DriftScanOptions, type ScanResult } from "./pipeline.js";
+import { type DriftScanOptions, runScan, type ScanResult } from "./pipeline.js";
 import { enumerateList } from "./stages/enumerate.js";
 
 /**

@@ -9,13 +9,7 @@
  *
  * @packageDocumentation
  */
-import {
-  canonicalSybilSeverity,
-  sybilSeverityCode,
-  sybilSeverityName,
-  tierName,
-  type TrustEncoding,
-} from "../config/encodings.js";
+import { canonicalSybilSeverity, sybilSeverityCode, sybilSeverityName, type TrustEncoding, tierName } from "../config/encodings.js";
 
 /** A field of trust data. */
 export type TrustField = "score" | "tier" | "sybilSeverity";
@@ -48,7 +42,11 @@ export interface StatedTrustData {
  * @returns The differing fields in {@link TRUST_FIELDS} order; empty when they say the same. A field either
  *   side leaves out is not compared.
  */
-export function sameTrustData(onchain: RecordedTrustData | StatedTrustData, stated: StatedTrustData, encoding: TrustEncoding): TrustField[] {
+export function sameTrustData(
+  onchain: RecordedTrustData | StatedTrustData,
+  stated: StatedTrustData,
+  encoding: TrustEncoding,
+): TrustField[] {
   const a = canonicalTrustData(onchain, encoding);
   const b = canonicalTrustData(stated, encoding);
   return TRUST_FIELDS.filter((field) => a[field] !== undefined && b[field] !== undefined && a[field] !== b[field]);

@@ -4,8 +4,9 @@
  *
  * @packageDocumentation
  */
-import type { UnverifiedSummary } from "./error-limit.js";
+
 import type { OracleReaderMode } from "../oracle/reader-mode.js";
+import type { UnverifiedSummary } from "./error-limit.js";
 
 /** Status of one agent's row, from the most to the least alarming family. */
 export type DriftStatus =

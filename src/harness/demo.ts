@@ -8,7 +8,7 @@
  *
  * @packageDocumentation
  */
-import { startEmbeddedDriftEnvironment, type EmbeddedDriftEnvironment } from "./devnet/embedded-drift.js";
+import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "./devnet/embedded-drift.js";
 
 /** Options of {@link startDemoDriftEnvironment}. */
 export interface DemoDriftOptions {

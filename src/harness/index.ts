@@ -14,9 +14,10 @@
  *
  * @packageDocumentation
  */
-export * from "./service/index.js";
-export * from "./devnet/index.js";
-export * from "./testing/index.js";
-export * from "./signing.js";
-export * from "./prng.js";
+
 export * from "./demo.js";
+export * from "./devnet/index.js";
+export * from "./prng.js";
+export * from "./service/index.js";
+export * from "./signing.js";
+export * from "./testing/index.js";

@@ -5,10 +5,10 @@
  *
  * @packageDocumentation
  */
-import { CompactSign, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
+import { CompactSign, type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
+import type { SignedAttestation } from "../attestation/types.js";
 import { jwksUrlOf } from "../config/service.js";
 import { InvalidArgumentError } from "../errors.js";
-import type { SignedAttestation } from "../attestation/types.js";
 
 /** An ES256 key pair with its key id. */
 export interface AttestationSigningKey {
@@ -65,10 +65,7 @@ export async function importSigningKey(jwk: JWK): Promise<AttestationSigningKey>
  * @param key - The signing key.
  * @returns `sig` (base64 of raw `r‖s`) and `jws` (compact serialization, header `{alg, kid}`).
  */
-export async function signPayload(
-  signed: unknown,
-  key: AttestationSigningKey,
-): Promise<{ sig: string; jws: string }> {
+export async function signPayload(signed: unknown, key: AttestationSigningKey): Promise<{ sig: string; jws: string }> {
   const bytes = new TextEncoder().encode(JSON.stringify(signed));
   const raw = await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, key.privateKey, bytes);
   const jws = await new CompactSign(bytes).setProtectedHeader({ alg: "ES256", kid: key.kid }).sign(key.privateKey);

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { getAddress, type Address } from "viem";
+import { type Address, getAddress } from "viem";
 import { InvalidArgumentError } from "../errors.js";
 import { describeInput } from "./describe.js";
 

@@ -6,10 +6,11 @@
  *
  * @packageDocumentation
  */
-export { describeInput } from "./describe.js";
-export { MAX_AGENT_ID, parseAgentId, type AgentIdInput } from "./agent-id.js";
+
 export { parseAddress, parseWallet } from "./address.js";
-export { parseChain, parseChainId, parseEvmChain, type ChainInput } from "./chain.js";
-export { parseRegistry } from "./registry.js";
-export { parseIntegerInRange, parseThreshold } from "./numbers.js";
+export { type AgentIdInput, MAX_AGENT_ID, parseAgentId } from "./agent-id.js";
+export { type ChainInput, parseChain, parseChainId, parseEvmChain } from "./chain.js";
+export { describeInput } from "./describe.js";
 export { parseCanonicalId, parseMcpServer } from "./mcp-server.js";
+export { parseIntegerInRange, parseThreshold } from "./numbers.js";
+export { parseRegistry } from "./registry.js";

@@ -29,7 +29,8 @@ export type RegistryInspection =
  */
 export function inspectRegistry(value: unknown): RegistryInspection {
   const known = `Known registries: ${REGISTRIES.join(", ")}`;
-  if (typeof value !== "string" || value === "") return { ok: false, problem: `registry ${describeInput(value)} is not a registry name`, details: known };
+  if (typeof value !== "string" || value === "")
+    return { ok: false, problem: `registry ${describeInput(value)} is not a registry name`, details: known };
   if (value.trim() !== value) {
     return { ok: false, problem: `registry ${describeInput(value)} has white space around it`, details: known };
   }

@@ -8,8 +8,8 @@
  */
 import type { Account, Address, Chain, Hash, PublicClient, Transport, WalletClient } from "viem";
 import { toAttestationCall } from "../attestation/onchain-call.js";
-import { OracleWriteError } from "../errors.js";
 import type { SigningKeyArgs } from "../attestation/onchain-keys.js";
+import { OracleWriteError } from "../errors.js";
 import { attestedTrustOracleAbi } from "../generated/abis.js";
 
 /** A wallet client with an account, and a public client of the same chain (to simulate and wait). */
@@ -71,7 +71,12 @@ export async function setTrustSigningKeys(
 ): Promise<{ readonly kid: string; readonly outcome: "set" | "unchanged"; readonly hash?: Hash }[]> {
   const results: { kid: string; outcome: "set" | "unchanged"; hash?: Hash }[] = [];
   for (const key of keys) {
-    const held = await clients.public.readContract({ address: oracle, abi: attestedTrustOracleAbi, functionName: "signingKey", args: [key.kid] });
+    const held = await clients.public.readContract({
+      address: oracle,
+      abi: attestedTrustOracleAbi,
+      functionName: "signingKey",
+      args: [key.kid],
+    });
     const [x, y] = held as readonly [string, string, ...unknown[]];
     if (x.toLowerCase() === key.x.toLowerCase() && y.toLowerCase() === key.y.toLowerCase()) {
       results.push({ kid: key.kid, outcome: "unchanged" });

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { decodeErrorResult, size, type Abi, type Hex } from "viem";
+import { type Abi, decodeErrorResult, type Hex, size } from "viem";
 
 /** The four values of a well-formed `getScore` answer. */
 export interface ScoreAnswer {
@@ -72,7 +72,7 @@ export function describeRevert(data: Hex, abi: Abi = []): string {
     const { errorName, args } = decodeErrorResult({ abi, data });
     const values = (args ?? []).map(formatValue);
     if (errorName === "Error") return `Error(${values.join(", ")})`;
-    if (errorName === "Panic") return `Panic(0x${(args?.[0] as bigint).toString(16)})`;
+    if (errorName === "Panic" && typeof args?.[0] === "bigint") return `Panic(0x${args[0].toString(16)})`;
     return `${errorName}(${values.join(", ")})`;
   } catch {
     return `unknown error ${data.slice(0, 10)} (${size(data)} bytes)`;

@@ -14,7 +14,7 @@
  *
  * @packageDocumentation
  */
-import { deploylessCallViaBytecodeBytecode, size, type Hex } from "viem";
+import { deploylessCallViaBytecodeBytecode, type Hex, size } from "viem";
 import { MULTICALL3_CREATION_CODE } from "./multicall3-creation-code.js";
 
 /** EIP-3860's limit on init code, in bytes: `2 * 24,576`. */
@@ -32,11 +32,7 @@ const padded = (bytes: number): number => Math.ceil(bytes / WORD) * WORD;
  * padded creation code, and the padding of the calldata itself.
  */
 export const DEPLOYLESS_AGGREGATE3_MAX_BYTES =
-  MAX_INIT_CODE_BYTES -
-  size(deploylessCallViaBytecodeBytecode) -
-  4 * WORD -
-  padded(size(MULTICALL3_CREATION_CODE)) -
-  (WORD - 1);
+  MAX_INIT_CODE_BYTES - size(deploylessCallViaBytecodeBytecode) - 4 * WORD - padded(size(MULTICALL3_CREATION_CODE)) - (WORD - 1);
 
 /**
  * Most records in one deployless call: `aggregate3`'s answer (an offset and a length, then per record an

@@ -5,11 +5,11 @@
  *
  * @packageDocumentation
  */
-import { getAbiItem, type Address, type BlockNumber } from "viem";
+import { type Address, type BlockNumber, getAbiItem } from "viem";
 import { getBlockNumber, getLogs } from "viem/actions";
 import { trustScoreOracleAbi } from "./abi.js";
-import type { TrustRecordKey } from "./record-key.js";
 import type { AnyClient } from "./reader.js";
+import type { TrustRecordKey } from "./record-key.js";
 
 /** Options of {@link listOracleKeys}. */
 export interface ListOracleKeysOptions {
@@ -35,18 +35,16 @@ const recordRemoved = getAbiItem({ abi: trustScoreOracleAbi, name: "RecordRemove
  * @param options - Block range and request size.
  * @returns The keys held at `toBlock`, in order of first appearance.
  */
-export async function listOracleKeys(
-  client: AnyClient,
-  oracle: Address,
-  options: ListOracleKeysOptions = {},
-): Promise<TrustRecordKey[]> {
+export async function listOracleKeys(client: AnyClient, oracle: Address, options: ListOracleKeysOptions = {}): Promise<TrustRecordKey[]> {
   const toBlock = options.toBlock ?? (await getBlockNumber(client));
   const step = BigInt(Math.max(1, options.blockRange ?? 10_000));
   const held = new Map<string, TrustRecordKey>();
+  const logsBetween = (from: bigint, to: bigint) =>
+    getLogs(client, { address: oracle, events: [recordAdded, recordRemoved], fromBlock: from, toBlock: to });
   const replay = async (from: bigint, to: bigint): Promise<void> => {
-    let logs;
+    let logs: Awaited<ReturnType<typeof logsBetween>>;
     try {
-      logs = await getLogs(client, { address: oracle, events: [recordAdded, recordRemoved], fromBlock: from, toBlock: to });
+      logs = await logsBetween(from, to);
     } catch (error) {
       if (from === to) throw error;
       const middle = from + (to - from) / 2n;

@@ -7,9 +7,9 @@
 import type { Address, BlockTag } from "viem";
 import { getBlock, getBlockNumber, readContract } from "viem/actions";
 import { GateReadError, messageOf } from "../errors.js";
+import { parseAddress } from "../inputs/address.js";
 import type { TrustPolicy } from "../policy.js";
 import { trustGatedAbi } from "./gate-abi.js";
-import { parseAddress } from "../inputs/address.js";
 import type { AnyClient } from "./reader.js";
 
 /** A gate's configuration as read from the chain. */
@@ -48,11 +48,7 @@ export interface ReadGatePolicyOptions {
  * @throws {@link InvalidArgumentError} for a bad address; {@link GateReadError} (`GATE_READ_FAILED`) when the
  *   address holds no gate (no code, or the views revert or answer garbage) or the RPC request fails.
  */
-export async function readGatePolicy(
-  client: AnyClient,
-  gateAddress: string,
-  options: ReadGatePolicyOptions = {},
-): Promise<GatePolicy> {
+export async function readGatePolicy(client: AnyClient, gateAddress: string, options: ReadGatePolicyOptions = {}): Promise<GatePolicy> {
   const gate = parseAddress(gateAddress, "gateAddress");
   try {
     const blockNumber =

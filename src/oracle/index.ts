@@ -5,32 +5,32 @@
  *
  * @packageDocumentation
  */
-export { attestedTrustOracleAbi, trustOracleAbi, trustScoreOracleAbi, trustOracleReadErrorsAbi } from "./abi.js";
+export { attestedTrustOracleAbi, trustOracleAbi, trustOracleReadErrorsAbi, trustScoreOracleAbi } from "./abi.js";
+export { type AttestedOracleClients, setTrustSigningKeys, submitTrustAttestation } from "./attested-oracle.js";
+export { decodeScoreAnswer, describeRevert, type MalformedAnswer, type ScoreAnswer } from "./decode.js";
+export { type GatePolicy, type ReadGatePolicyOptions, readGatePolicy } from "./gate.js";
 export { trustGatedAbi } from "./gate-abi.js";
 export { multicall3Abi } from "./multicall3-abi.js";
-export { parseTrustRecordKey, recordKeyOf, type TrustRecordKey, type TrustRecordKeyInput } from "./record-key.js";
-export { decodeScoreAnswer, describeRevert, type MalformedAnswer, type ScoreAnswer } from "./decode.js";
-export type { TrustRecordRead, TrustRecordReadFailure, TrustRecordResult, TrustRecordResultBase } from "./records.js";
 export {
+  type AnyClient,
   DEFAULT_CHUNK_SIZE,
   DEFAULT_CONCURRENCY,
+  getScoreCallData,
   MAX_CHUNK_SIZE,
   MAX_CONCURRENCY,
-  getScoreCallData,
-  readTrustRecord,
-  readTrustRecords,
-  type AnyClient,
   type ReadOptionsBase,
   type ReadTrustRecordParameters,
   type ReadTrustRecordsParameters,
+  readTrustRecord,
+  readTrustRecords,
   type TrustRecordRequest,
 } from "./reader.js";
 export {
-  ORACLE_READER_MODES,
-  detectReaderMode,
   type DetectReaderModeOptions,
+  detectReaderMode,
+  ORACLE_READER_MODES,
   type OracleReaderMode,
   type ReaderModeDetection,
 } from "./reader-mode.js";
-export { readGatePolicy, type GatePolicy, type ReadGatePolicyOptions } from "./gate.js";
-export { setTrustSigningKeys, submitTrustAttestation, type AttestedOracleClients } from "./attested-oracle.js";
+export { parseTrustRecordKey, recordKeyOf, type TrustRecordKey, type TrustRecordKeyInput } from "./record-key.js";
+export type { TrustRecordRead, TrustRecordReadFailure, TrustRecordResult, TrustRecordResultBase } from "./records.js";

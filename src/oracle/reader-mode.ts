@@ -14,12 +14,12 @@
  *
  * @packageDocumentation
  */
-import { BaseError, decodeFunctionResult, encodeFunctionData, getAbiItem, type Address, type BlockTag } from "viem";
+import { type Address, BaseError, type BlockTag, decodeFunctionResult, encodeFunctionData, getAbiItem } from "viem";
 import { call, getCode } from "viem/actions";
 import { MULTICALL3_ADDRESS } from "../config/addresses.js";
 import { messageOf } from "../errors.js";
-import { blockParameters } from "./block.js";
 import { parseAddress } from "../inputs/address.js";
+import { blockParameters } from "./block.js";
 import { multicall3Abi } from "./multicall3-abi.js";
 import { MULTICALL3_CREATION_CODE } from "./multicall3-creation-code.js";
 import type { AnyClient } from "./reader.js";

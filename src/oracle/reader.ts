@@ -12,47 +12,41 @@
  * @packageDocumentation
  */
 import {
+  type Abi,
+  type Address,
   BaseError,
+  type BlockTag,
+  type Chain,
+  type Client,
   concatHex,
   decodeFunctionResult,
   encodeAbiParameters,
   encodeFunctionData,
   getAbiItem,
-  isHex,
-  toFunctionSelector,
-  type Abi,
-  type Address,
-  type BlockTag,
-  type Chain,
-  type Client,
   type Hex,
+  isHex,
   type Transport,
+  toFunctionSelector,
 } from "viem";
 import { call, getBlockNumber } from "viem/actions";
 import { BASE_TRUST_ORACLE_ADDRESS, MULTICALL3_ADDRESS } from "../config/addresses.js";
 import { DEFAULT_TRUST_ENCODING, type TrustEncoding } from "../config/encodings.js";
 import { InvalidArgumentError } from "../errors.js";
+import { parseAddress } from "../inputs/address.js";
+import { mapConcurrently } from "../util/concurrency.js";
 import { trustOracleAbi, trustOracleReadErrorsAbi } from "./abi.js";
-import { blockParameters, type BlockParameters } from "./block.js";
+import { type BlockParameters, blockParameters } from "./block.js";
 import {
   AGGREGATE3_FIXED_BYTES,
+  aggregate3CallBytes,
   DEPLOYLESS_AGGREGATE3_MAX_BYTES,
   DEPLOYLESS_MAX_RECORDS,
-  aggregate3CallBytes,
 } from "./deployless-budget.js";
-import { parseAddress } from "../inputs/address.js";
-import { parseTrustRecordKey, type TrustRecordKey, type TrustRecordKeyInput } from "./record-key.js";
 import { multicall3Abi } from "./multicall3-abi.js";
 import { MULTICALL3_CREATION_CODE } from "./multicall3-creation-code.js";
-import { ORACLE_READER_MODES, detectReaderMode, type OracleReaderMode } from "./reader-mode.js";
-import { mapConcurrently } from "../util/concurrency.js";
-import {
-  resultFromAnswer,
-  resultFromRequestFailure,
-  resultFromRevert,
-  type RecordContext,
-  type TrustRecordResult,
-} from "./records.js";
+import { detectReaderMode, ORACLE_READER_MODES, type OracleReaderMode } from "./reader-mode.js";
+import { parseTrustRecordKey, type TrustRecordKey, type TrustRecordKeyInput } from "./record-key.js";
+import { type RecordContext, resultFromAnswer, resultFromRequestFailure, resultFromRevert, type TrustRecordResult } from "./records.js";
 
 /**
  * Records per `aggregate3` call by default: about 1.8 M gas and 64 KB of answer per call, well inside the
@@ -127,10 +121,7 @@ const aggregate3Abi = [getAbiItem({ abi: multicall3Abi, name: "aggregate3" })] a
  * @returns The record, or `{ ok: false, error }` when the read failed; never throws for a failed read.
  * @throws {@link InvalidArgumentError} (or {@link UnknownChainError}) for invalid parameters.
  */
-export async function readTrustRecord(
-  client: AnyClient,
-  parameters: ReadTrustRecordParameters,
-): Promise<TrustRecordResult> {
+export async function readTrustRecord(client: AnyClient, parameters: ReadTrustRecordParameters): Promise<TrustRecordResult> {
   const key = parseTrustRecordKey(parameters, "parameters");
   const oracle = parseAddress(parameters.oracle ?? BASE_TRUST_ORACLE_ADDRESS, "oracle");
   const context = recordContext(parameters, parameters.blockNumber);
@@ -149,10 +140,7 @@ export async function readTrustRecord(
  *   chain, like a failed block-number request, is an error for every record).
  * @throws {@link InvalidArgumentError} (or {@link UnknownChainError}) for invalid parameters, before any request.
  */
-export async function readTrustRecords(
-  client: AnyClient,
-  parameters: ReadTrustRecordsParameters,
-): Promise<TrustRecordResult[]> {
+export async function readTrustRecords(client: AnyClient, parameters: ReadTrustRecordsParameters): Promise<TrustRecordResult[]> {
   const requests = parseRequests(parameters);
   const chunkSize = integerOption(parameters.chunkSize, "chunkSize", DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE);
   const concurrency = integerOption(parameters.concurrency, "concurrency", DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
@@ -169,9 +157,7 @@ export async function readTrustRecords(
       blockNumber = await getBlockNumber(client, { cacheTime: 0 });
     } catch (error) {
       const context = recordContext(parameters, undefined);
-      return requests.map(({ key, oracle }) =>
-        resultFromRequestFailure(key, oracle, "Fetching the latest block number", error, context),
-      );
+      return requests.map(({ key, oracle }) => resultFromRequestFailure(key, oracle, "Fetching the latest block number", error, context));
     }
   }
   const context = recordContext(parameters, blockNumber);
@@ -209,11 +195,14 @@ export async function readTrustRecords(
         ...block,
       });
       if (data === undefined) {
-        throw new BaseError(deployless ? "The deployless Multicall3 call returned no data" : `No Multicall3 at ${multicall}: the call returned no data`, {
-          details: deployless
-            ? "The node ran Multicall3's creation code in an eth_call and answered nothing."
-            : "Deploy Multicall3 there (installMulticall3 on a local network), pass multicallAddress, or leave mode \"auto\".",
-        });
+        throw new BaseError(
+          deployless ? "The deployless Multicall3 call returned no data" : `No Multicall3 at ${multicall}: the call returned no data`,
+          {
+            details: deployless
+              ? "The node ran Multicall3's creation code in an eth_call and answered nothing."
+              : 'Deploy Multicall3 there (installMulticall3 on a local network), pass multicallAddress, or leave mode "auto".',
+          },
+        );
       }
       const answers = decodeFunctionResult({ abi: aggregate3Abi, functionName: "aggregate3", data });
       if (answers.length !== chunk.length) {
@@ -238,10 +227,7 @@ export async function readTrustRecords(
  * @returns The calldata.
  */
 export function getScoreCallData(key: TrustRecordKey): Hex {
-  return concatHex([
-    GET_SCORE_SELECTOR,
-    encodeAbiParameters(getScoreItem.inputs, [key.agentId, BigInt(key.chainId), key.registry]),
-  ]);
+  return concatHex([GET_SCORE_SELECTOR, encodeAbiParameters(getScoreItem.inputs, [key.agentId, BigInt(key.chainId), key.registry])]);
 }
 
 /** A validated request of a batch. */

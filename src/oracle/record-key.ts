@@ -72,4 +72,3 @@ export function parseTrustRecordKey(input: TrustRecordKeyInput, label = "key"): 
 export function recordKeyOf(agent: EvmAgentRef): TrustRecordKey {
   return { agentId: agent.agentId, chainId: agent.chainId, registry: agent.registry };
 }
-

@@ -5,14 +5,8 @@
  * @packageDocumentation
  */
 import type { Abi, Address, Hex } from "viem";
-import {
-  sybilSeverityName,
-  tierName,
-  type SybilSeverityName,
-  type TierName,
-  type TrustEncoding,
-} from "../config/encodings.js";
-import { OracleReadError, messageOf } from "../errors.js";
+import { type SybilSeverityName, sybilSeverityName, type TierName, type TrustEncoding, tierName } from "../config/encodings.js";
+import { messageOf, OracleReadError } from "../errors.js";
 import { decodeScoreAnswer, describeRevert } from "./decode.js";
 import type { TrustRecordKey } from "./record-key.js";
 
@@ -114,12 +108,7 @@ export function resultFromAnswer(key: TrustRecordKey, oracle: Address, data: Hex
  * @param context - Errors abi and block.
  * @returns A failure whose error names the revert reason.
  */
-export function resultFromRevert(
-  key: TrustRecordKey,
-  oracle: Address,
-  revertData: Hex,
-  context: RecordContext,
-): TrustRecordReadFailure {
+export function resultFromRevert(key: TrustRecordKey, oracle: Address, revertData: Hex, context: RecordContext): TrustRecordReadFailure {
   const reason = describeRevert(revertData, context.errorsAbi);
   return failure(key, oracle, context, { failure: "reverted", reason: `reverted: ${reason}`, revertReason: reason, data: revertData });
 }
@@ -172,4 +161,3 @@ function failure(
   );
   return { ok: false, key, oracle, blockNumber: context.blockNumber, error };
 }
-

@@ -2,7 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { attestationSchema, riskTermsSchema, trustCheckSchema, trustSignedV1Schema, trustSignedV2Schema } from "../../src/api/schemas.js";
 
-const envelope = { issuer: "https://rnwy.com", type: "behavioral_trust", kid: "rnwy-trust-v2", alg: "ES256", jwks: "https://rnwy.com/.well-known/jwks.json" };
+const envelope = {
+  issuer: "https://rnwy.com",
+  type: "behavioral_trust",
+  kid: "rnwy-trust-v2",
+  alg: "ES256",
+  jwks: "https://rnwy.com/.well-known/jwks.json",
+};
 const jwt = "eyJhbGciOiJFUzI1NiJ9.eyJhIjoxfQ.c2ln";
 const base = { agentId: 1, chain: "base", score: 60, tier: "developing" };
 
@@ -32,15 +38,40 @@ describe("client schemas accept every published variant", () => {
   });
 
   it("v1 and v2 signed blocks", () => {
-    const v2 = { agentId: "1", chain: "base", registry: "erc8004", owner: "0xab", score: 1, tier: "flagged", badges: [], sybilSeverity: null, sybilSignals: [], issuedAt: "t", verifiedAt: "t", expiry: "t" };
-    const v1 = { agentId: 1, chain: "base", registry: "erc8004", score: 1, tier: "flagged", badges: [], sybilSeverity: "none", sybilSignals: [], attestedAt: "t" };
+    const v2 = {
+      agentId: "1",
+      chain: "base",
+      registry: "erc8004",
+      owner: "0xab",
+      score: 1,
+      tier: "flagged",
+      badges: [],
+      sybilSeverity: null,
+      sybilSignals: [],
+      issuedAt: "t",
+      verifiedAt: "t",
+      expiry: "t",
+    };
+    const v1 = {
+      agentId: 1,
+      chain: "base",
+      registry: "erc8004",
+      score: 1,
+      tier: "flagged",
+      badges: [],
+      sybilSeverity: "none",
+      sybilSignals: [],
+      attestedAt: "t",
+    };
     expect(trustSignedV2Schema.safeParse(v2).success).toBe(true);
     expect(trustSignedV1Schema.safeParse(v1).success).toBe(true);
     expect(trustSignedV2Schema.safeParse(v1).success).toBe(false);
   });
 
   it("risk-terms in the SDK's snake_case shape; the kit's first camelCase shape is refused loudly", () => {
-    expect(riskTermsSchema.safeParse({ recommendation: "terms", agent_id: 1, chain: "base", risk_tier: { level: 1, label: "low" } }).success).toBe(true);
+    expect(
+      riskTermsSchema.safeParse({ recommendation: "terms", agent_id: 1, chain: "base", risk_tier: { level: 1, label: "low" } }).success,
+    ).toBe(true);
     expect(riskTermsSchema.safeParse({ agentId: 1, chain: "base", riskTier: "low" }).success).toBe(false);
   });
 });

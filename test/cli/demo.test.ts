@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { DEMO_HARDHAT_VERSION, DEMO_NEEDS_HARDHAT, HARNESS_ENTRY, checkDemoEndpoints, loadDemoEnvironment } from "../../src/cli/demo";
-import { main, type EmbeddedDriftEnvironment, type RunDriftFunction, type StartEmbeddedEnvironment } from "../../src/cli/main";
+import { checkDemoEndpoints, DEMO_HARDHAT_VERSION, DEMO_NEEDS_HARDHAT, HARNESS_ENTRY, loadDemoEnvironment } from "../../src/cli/demo";
+import { type EmbeddedDriftEnvironment, main, type RunDriftFunction, type StartEmbeddedEnvironment } from "../../src/cli/main";
 import type { DriftReport } from "../../src/drift/types";
 import { InvalidArgumentError } from "../../src/errors";
 import { startDemoDriftEnvironment } from "../../src/harness/demo";
@@ -40,7 +40,10 @@ describe("--demo: when the embedded environment is used", () => {
     [[], /^Give --rpc and --api \(the chain and the trust service to compare\), or --demo/],
     [["--rpc", "http://127.0.0.1:1", "--all"], /^No --api given: .* or add --demo to use the embedded local trust service$/],
     [["--api", "http://127.0.0.1:2", "--all"], /^No --rpc given: .* or add --demo to use the embedded local Base chain$/],
-    [["--demo", "--rpc", "http://127.0.0.1:1", "--api", "http://127.0.0.1:2", "--all"], /^--demo stands in for a missing --rpc or --api, but both are given/],
+    [
+      ["--demo", "--rpc", "http://127.0.0.1:1", "--api", "http://127.0.0.1:2", "--all"],
+      /^--demo stands in for a missing --rpc or --api, but both are given/,
+    ],
   ])("trustgate drift %j is a usage error: exit 2, one line, nothing started", async (argv, message) => {
     const h = io();
     const start = vi.fn<StartEmbeddedEnvironment>();
@@ -65,10 +68,15 @@ describe("--demo: loading the harness", () => {
   it("without Hardhat, exits 2 with exactly one line naming what to install, before any notice", async () => {
     const h = io();
     const importHarness = vi.fn(async () => ({}));
-    const code = await main(["drift", "--demo"], h.io, { runDrift: neverRun, demoLoader: { hardhatInstalled: () => false, importHarness } });
+    const code = await main(["drift", "--demo"], h.io, {
+      runDrift: neverRun,
+      demoLoader: { hardhatInstalled: () => false, importHarness },
+    });
     expect(code).toBe(2);
     expect(h.stderr()).toBe(`trustgate: ${DEMO_NEEDS_HARDHAT}\n`);
-    expect(DEMO_NEEDS_HARDHAT).toBe("trustgate drift --demo needs the optional peer dependency hardhat: npm install --save-dev hardhat@2.29.1");
+    expect(DEMO_NEEDS_HARDHAT).toBe(
+      "trustgate drift --demo needs the optional peer dependency hardhat: npm install --save-dev hardhat@2.29.1",
+    );
     expect(importHarness).not.toHaveBeenCalled();
   });
 
@@ -81,7 +89,10 @@ describe("--demo: loading the harness", () => {
   it("starts what the harness entry exports, with the clock given", async () => {
     const environment = { close: vi.fn() } as unknown as EmbeddedDriftEnvironment;
     const startDemo = vi.fn(async () => environment);
-    const start = await loadDemoEnvironment({ hardhatInstalled: () => true, importHarness: async () => ({ startDemoDriftEnvironment: startDemo }) });
+    const start = await loadDemoEnvironment({
+      hardhatInstalled: () => true,
+      importHarness: async () => ({ startDemoDriftEnvironment: startDemo }),
+    });
     const now = new Date("2026-11-22T12:00:00Z");
     expect(await start({ now })).toBe(environment);
     expect(startDemo).toHaveBeenCalledWith({ now });
@@ -109,7 +120,16 @@ describe("npm start: trustgate drift --demo on the sources", () => {
     try {
       stdout = execFileSync(
         tsx,
-        ["--conditions=trustgate-source", join(root, "src/cli/bin.ts"), "drift", "--demo", "--agents", "base:1,base:2,polygon:3", "--json", "-"],
+        [
+          "--conditions=trustgate-source",
+          join(root, "src/cli/bin.ts"),
+          "drift",
+          "--demo",
+          "--agents",
+          "base:1,base:2,polygon:3",
+          "--json",
+          "-",
+        ],
         { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "1" } },
       );
     } catch (error) {

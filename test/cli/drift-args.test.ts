@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseDriftArgs, type DriftArgs, type DriftRunArgs } from "../../src/cli/drift-args";
+import { type DriftArgs, type DriftRunArgs, parseDriftArgs } from "../../src/cli/drift-args";
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
 import { InvalidArgumentError } from "../../src/errors";
 
@@ -62,30 +62,53 @@ describe("parseDriftArgs: defaults", () => {
 
 describe("parseDriftArgs: every flag", () => {
   it("reads every flag into the settings, endpoints and output", () => {
-    const args = run([
-      "--rpc", "wss://base.example/ws",
-      "--oracle", "0xd5fdccd492bb5568bc7aeb1f1e888e0bba6276f4",
-      "--api", "https://api.example/trust/",
-      "--api-key", "k-123",
-      "--issuer", "https://issuer.example/",
-      "--jwks", "https://keys.example/jwks.json",
-      "--agents", "base:12,bsc:7:olas",
-      "--agents", "base:12:erc8004,ethereum:3",
-      "--threshold", "75",
-      "--gate", GATE.toLowerCase(),
-      "--max-age", "1h30m",
-      "--tier-encoding", "Established,developing,limited,flagged",
-      "--sybil-encoding", "heavy,elevated,moderate,low,none",
-      "--concurrency", "64",
-      "--rate", "2.5",
-      "--max-errors", "7",
-      "--json", "out/report.json",
-      "--markdown", "out/report.md",
-      "--rows", "all",
-      "--wide",
-      "--timeout", "1m30s",
-      "-q",
-    ], { CI: "true" });
+    const args = run(
+      [
+        "--rpc",
+        "wss://base.example/ws",
+        "--oracle",
+        "0xd5fdccd492bb5568bc7aeb1f1e888e0bba6276f4",
+        "--api",
+        "https://api.example/trust/",
+        "--api-key",
+        "k-123",
+        "--issuer",
+        "https://issuer.example/",
+        "--jwks",
+        "https://keys.example/jwks.json",
+        "--agents",
+        "base:12,bsc:7:olas",
+        "--agents",
+        "base:12:erc8004,ethereum:3",
+        "--threshold",
+        "75",
+        "--gate",
+        GATE.toLowerCase(),
+        "--max-age",
+        "1h30m",
+        "--tier-encoding",
+        "Established,developing,limited,flagged",
+        "--sybil-encoding",
+        "heavy,elevated,moderate,low,none",
+        "--concurrency",
+        "64",
+        "--rate",
+        "2.5",
+        "--max-errors",
+        "7",
+        "--json",
+        "out/report.json",
+        "--markdown",
+        "out/report.md",
+        "--rows",
+        "all",
+        "--wide",
+        "--timeout",
+        "1m30s",
+        "-q",
+      ],
+      { CI: "true" },
+    );
     expect(args.embedded).toEqual({ chain: false, api: false });
     expect(args.endpoints).toEqual({
       rpcUrl: "wss://base.example/ws",
@@ -116,7 +139,14 @@ describe("parseDriftArgs: every flag", () => {
       maxErrors: { kind: "count", value: 7 },
       timeoutMs: 90_000,
     });
-    expect(args.output).toEqual({ json: "out/report.json", markdown: "out/report.md", tableRows: Number.POSITIVE_INFINITY, wide: true, quiet: true, ci: true });
+    expect(args.output).toEqual({
+      json: "out/report.json",
+      markdown: "out/report.md",
+      tableRows: Number.POSITIVE_INFINITY,
+      wide: true,
+      quiet: true,
+      ci: true,
+    });
   });
 
   it("reads --all with --chain (aliases resolved), --audit and --seed", () => {
@@ -234,7 +264,10 @@ describe("parseDriftArgs: --max-errors", () => {
   });
 
   it.each([
-    ["-1", /^--max-errors must be a count \(an integer >= 0, e\.g\. 10\) or a percentage of the scanned agents from 0% to 100% \(e\.g\. 2\.5%\), got "-1"$/],
+    [
+      "-1",
+      /^--max-errors must be a count \(an integer >= 0, e\.g\. 10\) or a percentage of the scanned agents from 0% to 100% \(e\.g\. 2\.5%\), got "-1"$/,
+    ],
     ["-1%", /got "-1%"$/],
     ["100.5%", /got "100\.5%" \(above 100%\)$/],
     ["101%", /got "101%" \(above 100%\)$/],
@@ -320,11 +353,13 @@ describe("parseDriftArgs: --events-from", () => {
   };
   it("replays oracle events from the given block with --all, and refuses it with --agents", () => {
     expect(scopeOf([...REMOTE, "--events-from", "1200"])).toMatchObject({ kind: "all", eventsFromBlock: 1200n });
-    expect(() => parseDriftArgs(["--rpc", "http://x.test", "--api", "http://y.test", "--agents", "base:1", "--events-from", "5"], { env })).toThrow(
-      "--events-from applies only to --all",
-    );
+    expect(() =>
+      parseDriftArgs(["--rpc", "http://x.test", "--api", "http://y.test", "--agents", "base:1", "--events-from", "5"], { env }),
+    ).toThrow("--events-from applies only to --all");
     expect(() => parseDriftArgs(["--events-from", "-3"], { env })).toThrow(InvalidArgumentError);
-    expect(() => parseDriftArgs(["--events-from", "soon"], { env })).toThrow('--events-from must be a block number, "auto" or "off", got "soon"');
+    expect(() => parseDriftArgs(["--events-from", "soon"], { env })).toThrow(
+      '--events-from must be a block number, "auto" or "off", got "soon"',
+    );
   });
 
   it("defaults to auto with --all, against a real chain too (delisted records must not vanish silently); off turns it off", () => {

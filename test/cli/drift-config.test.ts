@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseDriftArgs, type DriftRunArgs } from "../../src/cli/drift-args";
-import { EMBEDDED_RATE_PER_MINUTE, resolveDriftConfig, type EmbeddedEndpoints } from "../../src/cli/drift-config";
+import { type DriftRunArgs, parseDriftArgs } from "../../src/cli/drift-args";
+import { EMBEDDED_RATE_PER_MINUTE, type EmbeddedEndpoints, resolveDriftConfig } from "../../src/cli/drift-config";
 import { InvalidArgumentError } from "../../src/errors";
 
 const EMBEDDED: EmbeddedEndpoints = {
@@ -19,7 +19,9 @@ function args(argv: string[]): DriftRunArgs {
 
 describe("resolveDriftConfig", () => {
   it("with --rpc and --api: issuer is the API's origin, JWKS under the API, oracle the Base oracle", () => {
-    const config = resolveDriftConfig(args(["--rpc", "https://rpc.example", "--api", "https://api.example/v1/", "--agents", "base:1", "--threshold", "60"]));
+    const config = resolveDriftConfig(
+      args(["--rpc", "https://rpc.example", "--api", "https://api.example/v1/", "--agents", "base:1", "--threshold", "60"]),
+    );
     expect(config).toMatchObject({
       rpcUrl: "https://rpc.example",
       apiUrl: "https://api.example/v1",
@@ -45,7 +47,9 @@ describe("resolveDriftConfig", () => {
   });
 
   it("lifts the client-side rate limit only for the embedded service, and never over --rate", () => {
-    expect(resolveDriftConfig(args(["--demo", "--rpc", "https://rpc.example", "--all"]), EMBEDDED).ratePerMinute).toBe(EMBEDDED_RATE_PER_MINUTE);
+    expect(resolveDriftConfig(args(["--demo", "--rpc", "https://rpc.example", "--all"]), EMBEDDED).ratePerMinute).toBe(
+      EMBEDDED_RATE_PER_MINUTE,
+    );
     expect(resolveDriftConfig(args(["--demo", "--rate", "12"]), EMBEDDED).ratePerMinute).toBe(12);
     expect(resolveDriftConfig(args(["--demo", "--api", "https://api.example", "--all"]), EMBEDDED)).not.toHaveProperty("ratePerMinute");
   });
@@ -68,7 +72,15 @@ describe("resolveDriftConfig", () => {
 
   it("keeps --oracle, --issuer and --jwks over every default", () => {
     const config = resolveDriftConfig(
-      args(["--demo", "--oracle", "0x2222222222222222222222222222222222222222", "--issuer", "https://issuer.example", "--jwks", "https://keys.example/k.json"]),
+      args([
+        "--demo",
+        "--oracle",
+        "0x2222222222222222222222222222222222222222",
+        "--issuer",
+        "https://issuer.example",
+        "--jwks",
+        "https://keys.example/k.json",
+      ]),
       EMBEDDED,
     );
     expect(config.oracle).toBe("0x2222222222222222222222222222222222222222");

@@ -19,7 +19,9 @@ describe("formatError", () => {
   it("prints a usage or configuration error on one line, with its one-line details", () => {
     const error = new ConfigurationError("Cannot reach the RPC at http://x", { details: "fetch failed" });
     expect(formatError(error)).toBe("trustgate: Cannot reach the RPC at http://x (fetch failed)\n");
-    expect(formatError(new UnknownChainError("basse", "base", ["base", "bnb"]))).toBe('trustgate: Unknown chain "basse". Did you mean "base"?\n');
+    expect(formatError(new UnknownChainError("basse", "base", ["base", "bnb"]))).toBe(
+      'trustgate: Unknown chain "basse". Did you mean "base"?\n',
+    );
   });
 
   it("prints an unexpected error's message without its stack unless debugging", () => {

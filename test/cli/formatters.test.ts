@@ -6,7 +6,10 @@ import { CONSISTENT, errorRow, failToPass, invalid, passToFail, report, row } fr
 
 /** Data lines of a table (header and footer removed). */
 function bodyLines(table: string): string[] {
-  return table.split("\n").slice(1).filter((line) => !line.startsWith("…"));
+  return table
+    .split("\n")
+    .slice(1)
+    .filter((line) => !line.startsWith("…"));
 }
 
 describe("formatTable", () => {
@@ -22,7 +25,9 @@ describe("formatTable", () => {
 
   it("marks flips by direction and shows both sides, the signed delta, the age and the reason", () => {
     const lines = bodyLines(formatTable(report(rows)));
-    expect(lines[0]).toMatch(/^drifted\s+▼ fail→pass\s+base:3:erc8004\s+40\s+limited\s+none\s+1d 9h\s+70\s+developing\s+none\s+\+30\s+score 40 → 70/);
+    expect(lines[0]).toMatch(
+      /^drifted\s+▼ fail→pass\s+base:3:erc8004\s+40\s+limited\s+none\s+1d 9h\s+70\s+developing\s+none\s+\+30\s+score 40 → 70/,
+    );
     expect(lines[1]).toMatch(/▲ pass→fail\s+base:5:erc8004\s+60\s+developing\s+none\s+9h\s+45\s+limited\s+low\s+-15\s+score 60 → 45/);
     expect(lines[4]).toMatch(/^in-sync\s+base:1:erc8004\s+60 .* 0$/);
   });
@@ -43,14 +48,21 @@ describe("formatTable", () => {
   });
 
   it("shows future-dated records as such", () => {
-    const future = row({ agentId: "8", onchain: { score: 60, tier: "developing", sybilSeverity: "none", updatedAt: "2026-11-22T12:30:00.000Z" } });
+    const future = row({
+      agentId: "8",
+      onchain: { score: 60, tier: "developing", sybilSeverity: "none", updatedAt: "2026-11-22T12:30:00.000Z" },
+    });
     expect(formatTable(report([future]))).toContain("in 30m");
   });
 
   it("cuts long reasons to the width given, keeps them whole without one (--wide, a file or a pipe)", () => {
     const long = errorRow("7", `service request failed: ${"x".repeat(200)}`);
     const whole = formatTable(report([long]));
-    expect(bodyLines(whole)[0]!.split(/\s{2,}/).pop()).toBe(long.reason);
+    expect(
+      bodyLines(whole)[0]!
+        .split(/\s{2,}/)
+        .pop(),
+    ).toBe(long.reason);
 
     const fitted = formatTable(report([long]), { width: 120 });
     for (const line of fitted.split("\n")) expect(line.length).toBeLessThanOrEqual(120);
@@ -58,7 +70,12 @@ describe("formatTable", () => {
 
     const narrow = formatTable(report([long]), { width: 10 });
     for (const line of narrow.split("\n")) expect(line.length).toBeLessThanOrEqual(10); // whole lines cut as a last resort
-    expect(formatTable(report([long]), { maxReasonWidth: 30 }).split("\n")[1]!.split(/\s{2,}/).pop()).toHaveLength(30);
+    expect(
+      formatTable(report([long]), { maxReasonWidth: 30 })
+        .split("\n")[1]!
+        .split(/\s{2,}/)
+        .pop(),
+    ).toHaveLength(30);
   });
 
   it("puts a whole reason on one line", () => {
@@ -78,7 +95,11 @@ describe("formatTable", () => {
     expect(three.at(-1)).toBe("… 58 more rows (see --json)");
 
     expect(formatTable(report(many), { maxRows: Number.POSITIVE_INFINITY }).split("\n")).toHaveLength(61);
-    expect(formatTable(report([row({ agentId: "1" }), row({ agentId: "2" })]), { maxRows: 1 }).split("\n").at(-1)).toBe("… 1 more row (see --json)");
+    expect(
+      formatTable(report([row({ agentId: "1" }), row({ agentId: "2" })]), { maxRows: 1 })
+        .split("\n")
+        .at(-1),
+    ).toBe("… 1 more row (see --json)");
   });
 
   it("says when there is nothing to show", () => {
@@ -88,7 +109,15 @@ describe("formatTable", () => {
 
 describe("formatSummary", () => {
   it("counts statuses (severity order, zeros left out), flips per direction, record dates and the verdict", () => {
-    const rows = [row({ agentId: "1" }), row({ agentId: "2" }), errorRow("3"), failToPass("4"), passToFail("5"), passToFail("6"), invalid("7")];
+    const rows = [
+      row({ agentId: "1" }),
+      row({ agentId: "2" }),
+      errorRow("3"),
+      failToPass("4"),
+      passToFail("5"),
+      passToFail("6"),
+      invalid("7"),
+    ];
     const text = formatSummary(report(rows, { errorLimit: { kind: "count", value: 1 } }));
     const lines = text.split("\n");
     expect(lines[0]).toBe("7 agents checked · rule score >= 51 · stale after 1d 12h");
@@ -114,12 +143,22 @@ describe("formatSummary", () => {
     expect(text.split("\n").at(-1)).toBe(
       "FAILED: 12 of 12 agents (100%) could not be verified (error 12, missing-attestation 0); limit --max-errors 1% (at most 0) (exit 4)",
     );
-    expect(text).toContain("unverified:       12 of 12 agents (100%): error 12, missing-attestation 0; limit --max-errors 1% (at most 0) — EXCEEDED");
+    expect(text).toContain(
+      "unverified:       12 of 12 agents (100%): error 12, missing-attestation 0; limit --max-errors 1% (at most 0) — EXCEEDED",
+    );
   });
 
   it("counts missing attestations as unverified, and still names flips and invalid attestations when exit 4 wins over 3", () => {
-    const missing = row({ agentId: "3", status: "missing-attestation", attested: null, scoreDelta: null, decision: { onchain: true, attested: false, flipped: true } });
-    const verdict = formatVerdict(report([passToFail("1"), invalid("2"), missing, errorRow("4")], { errorLimit: { kind: "count", value: 1 } }));
+    const missing = row({
+      agentId: "3",
+      status: "missing-attestation",
+      attested: null,
+      scoreDelta: null,
+      decision: { onchain: true, attested: false, flipped: true },
+    });
+    const verdict = formatVerdict(
+      report([passToFail("1"), invalid("2"), missing, errorRow("4")], { errorLimit: { kind: "count", value: 1 } }),
+    );
     expect(verdict).toBe(
       "FAILED: 2 of 4 agents (50%) could not be verified (error 1, missing-attestation 1); limit --max-errors 1; also 2 decision flips, 1 invalid attestation (exit 4)",
     );
@@ -146,16 +185,31 @@ describe("formatSummary", () => {
   it("reports a contradicted tier encoding with an example", () => {
     const text = formatSummary(
       report([row({ agentId: "1" })], {
-        encoding: { ...CONSISTENT, checked: 118, contradictions: 4, consistent: false, examples: ["8453:1:erc8004 score=80 tierCode=2 (expected established)"] },
+        encoding: {
+          ...CONSISTENT,
+          checked: 118,
+          contradictions: 4,
+          consistent: false,
+          examples: ["8453:1:erc8004 score=80 tierCode=2 (expected established)"],
+        },
       }),
     );
-    expect(text).toContain("CONTRADICTED by 4 of 118 records (tiers flagged,limited,developing,established), e.g. 8453:1:erc8004 score=80 tierCode=2");
+    expect(text).toContain(
+      "CONTRADICTED by 4 of 118 records (tiers flagged,limited,developing,established), e.g. 8453:1:erc8004 score=80 tierCode=2",
+    );
   });
 
   it("reports what triage saved", () => {
     const text = formatSummary(
       report([row({ agentId: "1" })], {
-        triage: { listed: 2000, signedFetches: 180, fetchesSaved: 1820, reasons: { audit: 20, mismatch: 150, stale: 10 }, auditFraction: 0.01, listingContradictions: 2 },
+        triage: {
+          listed: 2000,
+          signedFetches: 180,
+          fetchesSaved: 1820,
+          reasons: { audit: 20, mismatch: 150, stale: 10 },
+          auditFraction: 0.01,
+          listingContradictions: 2,
+        },
       }),
     );
     expect(text).toContain(
@@ -215,7 +269,9 @@ describe("formatMarkdown", () => {
     expect(table).toHaveLength(2 + rows.length);
     const cells = (line: string) => line.replace(/\\\|/g, "").split("|").length;
     for (const line of table) expect(cells(line)).toBe(cells(table[0]!));
-    expect(table[2]).toMatch(/^\| drifted \| ▲ pass→fail \| `base:3:erc8004` \| 60 \| developing \| none \| 2026-11-22T03:00:00.000Z \| 45 \| limited \| low \| -15 \|/);
+    expect(table[2]).toMatch(
+      /^\| drifted \| ▲ pass→fail \| `base:3:erc8004` \| 60 \| developing \| none \| 2026-11-22T03:00:00.000Z \| 45 \| limited \| low \| -15 \|/,
+    );
     expect(table[3]).toMatch(/^\| invalid-attestation \|/);
     expect(table.at(-1)).toMatch(/^\| in-sync \|/);
   });

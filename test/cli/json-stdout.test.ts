@@ -30,7 +30,12 @@ describe("--json - keeps stdout for the JSON alone", () => {
   });
 
   it("npm start --silent -- --json - writes exactly one JSON document to stdout (the embedded default)", () => {
-    const result = spawnSync("npm", ["start", "--silent", "--", "--json", "-"], { encoding: "utf8", env: { ...process.env, CI: "1" }, timeout: 180_000, maxBuffer: 256 * 1024 * 1024 });
+    const result = spawnSync("npm", ["start", "--silent", "--", "--json", "-"], {
+      encoding: "utf8",
+      env: { ...process.env, CI: "1" },
+      timeout: 180_000,
+      maxBuffer: 256 * 1024 * 1024,
+    });
     expect(result.status, result.stderr).toBe(3);
     const parsed = JSON.parse(result.stdout) as DriftReport; // throws on a banner or any other line
     expect(parsed.version).toBe(1);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { DRIFT_HELP, MAIN_HELP } from "../../src/cli/help";
-import { main, type EmbeddedDriftEnvironment, type MainDependencies, type RunDriftFunction } from "../../src/cli/main";
+import { type EmbeddedDriftEnvironment, type MainDependencies, main, type RunDriftFunction } from "../../src/cli/main";
 import type { DriftConfig } from "../../src/drift/config";
 import type { DriftReport } from "../../src/drift/types";
 import { ConfigurationError } from "../../src/errors";
@@ -80,7 +80,11 @@ describe("main: commands", () => {
       expect(await main(argv, h.io)).toBe(0);
       expect(h.stdout()).toBe(MAIN_HELP);
     }
-    for (const argv of [["drift", "--help"], ["help", "drift"], ["drift", "-h", "--all"]]) {
+    for (const argv of [
+      ["drift", "--help"],
+      ["help", "drift"],
+      ["drift", "-h", "--all"],
+    ]) {
       const h = harness();
       expect(await main(argv, h.io, deps(fakeRun(CLEAN)))).toBe(0);
       expect(h.stdout()).toBe(DRIFT_HELP);
@@ -96,7 +100,10 @@ describe("main: commands", () => {
 
   it.each([
     [["scan"], 'trustgate: Unknown command "scan" (commands: drift; see trustgate --help)\n'],
-    [["--agents", "base:1"], 'trustgate: Unknown command "--agents" (give the command first: trustgate drift [options]; see trustgate --help)\n'],
+    [
+      ["--agents", "base:1"],
+      'trustgate: Unknown command "--agents" (give the command first: trustgate drift [options]; see trustgate --help)\n',
+    ],
     [["help", "scan"], 'trustgate: No help for "scan" (commands: drift)\n'],
   ])("refuses %j with exit 2 and one line", async (argv, message) => {
     const h = harness();
@@ -114,10 +121,19 @@ describe("main: usage errors", () => {
     [["drift", "--max-age", "soon"], /^trustgate: --max-age: Invalid duration "soon"/],
     [["drift", "--gate", "0xnope"], /^trustgate: Invalid --gate "0xnope"/],
     [["drift", "--jwks", "/nonexistent/jwks.json"], /^trustgate: Cannot read --jwks file/],
-    [["drift", "--demo", "--json", "/nonexistent-dir/report.json"], /^trustgate: --json \/nonexistent-dir\/report\.json: directory "\/nonexistent-dir" does not exist/],
-    [["drift", "--max-errors", "150%"], /^trustgate: --max-errors must be a count .* or a percentage of the scanned agents from 0% to 100% .*, got "150%" \(above 100%\)\n$/],
+    [
+      ["drift", "--demo", "--json", "/nonexistent-dir/report.json"],
+      /^trustgate: --json \/nonexistent-dir\/report\.json: directory "\/nonexistent-dir" does not exist/,
+    ],
+    [
+      ["drift", "--max-errors", "150%"],
+      /^trustgate: --max-errors must be a count .* or a percentage of the scanned agents from 0% to 100% .*, got "150%" \(above 100%\)\n$/,
+    ],
     [["drift", "--max-errors=-3"], /^trustgate: --max-errors must be a count \(an integer >= 0, e\.g\. 10\).*, got "-3"\n$/],
-    [["drift", "--max-errors", "-3"], /^trustgate: Option --max-errors needs a value \(to give a value starting with "-", write --max-errors=-3\)\n$/],
+    [
+      ["drift", "--max-errors", "-3"],
+      /^trustgate: Option --max-errors needs a value \(to give a value starting with "-", write --max-errors=-3\)\n$/,
+    ],
     [["drift", "--max-errors", "lots"], /^trustgate: --max-errors must be a count .*, got "lots"\n$/],
   ])("%j exits 2 with one line and never starts a scan", async (argv, message) => {
     const h = harness();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentKey, parseAgentRef, parseAgentRefList as parseAgentList } from "../../src/agent/agent-ref";
+import { agentKey, parseAgentRefList as parseAgentList, parseAgentRef } from "../../src/agent/agent-ref";
 import { formatDuration, parseDuration } from "../../src/cli/duration";
 import { InvalidArgumentError } from "../../src/errors";
 

@@ -55,7 +55,8 @@ describe("createProgressBar", () => {
     bar.update({ stage: "listing", done: 0, total: 3 });
     expect(chunks).toHaveLength(3);
     expect(chunks[0]).toBe("\rfetching attestations [░░░░] 1/1000   0%\x1b[K");
-    expect(chunks[1]).toMatch(/^\r.* 102\/1000 +10%\x1b\[K$/);
+    expect(chunks[1]?.startsWith("\r")).toBe(true);
+    expect(chunks[1]?.endsWith(" 102/1000  10%\x1b[K")).toBe(true);
     expect(chunks.every((c) => c.startsWith("\r") && !c.includes("\n"))).toBe(true);
   });
 

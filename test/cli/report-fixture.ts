@@ -64,7 +64,15 @@ export function invalid(agentId: string): DriftRow {
 
 /** An error row with no data. */
 export function errorRow(agentId: string, reason = "service request failed: GET /api/trust-check failed with HTTP 503"): DriftRow {
-  return row({ agentId, status: "error", onchain: null, attested: null, scoreDelta: null, decision: { onchain: null, attested: null, flipped: false }, reason });
+  return row({
+    agentId,
+    status: "error",
+    onchain: null,
+    attested: null,
+    scoreDelta: null,
+    decision: { onchain: null, attested: null, flipped: false },
+    reason,
+  });
 }
 
 export const CONSISTENT: EncodingCheck = {

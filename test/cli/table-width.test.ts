@@ -1,8 +1,8 @@
 // The terminal table fits the terminal: no line longer than the width at 80 and 120 columns, every column with
 // --wide, columns dropped in the documented order, and flips and invalid attestations shown whatever --rows says.
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main";
 import { formatTable, NARROWING_STEPS } from "../../src/cli/format-table";
+import { main } from "../../src/cli/main";
 import type { DriftRow } from "../../src/drift/types";
 import { errorRow, failToPass, invalid, passToFail, report, row } from "./report-fixture";
 
@@ -22,7 +22,13 @@ function realisticRows(): DriftRow[] {
     });
   }
   rows.push(invalid("4242"), errorRow("77", "service request failed: HTTP 500 Internal Server Error after 3 attempts"));
-  rows.push({ ...row({ agentId: "31337" }), status: "missing-attestation", attested: null, scoreDelta: null, reason: "the service answers 404 for this agent" });
+  rows.push({
+    ...row({ agentId: "31337" }),
+    status: "missing-attestation",
+    attested: null,
+    scoreDelta: null,
+    reason: "the service answers 404 for this agent",
+  });
   for (let i = 0; i < 40; i++) rows.push(row({ agentId: String(1000 + i) }));
   return rows;
 }

@@ -1,24 +1,20 @@
-import hre from "hardhat";
-import { expect } from "chai";
-import { describe, it } from "vitest";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
-import {
-  AttestedTrustOracle__factory,
-  MockTrustOracle__factory,
-  RawResponseOracle__factory,
-} from "../../typechain-types";
+import { expect } from "chai";
+import hre from "hardhat";
+import { describe, it } from "vitest";
 import { generateSigningKey, signPayload } from "../../src/harness/signing";
+import { AttestedTrustOracle__factory, MockTrustOracle__factory, RawResponseOracle__factory } from "../../typechain-types";
 import { BASE_CHAIN_ID, ERC8004, latestTimestamp } from "../support/fixtures";
 import {
-  SYBIL_CODE,
-  TIER_CODE,
   iso,
   makeP256Key,
+  type P256TestKey,
+  SYBIL_CODE,
   signText,
   startSideNetwork,
-  v2Signed,
-  type P256TestKey,
+  TIER_CODE,
   type V2Signed,
+  v2Signed,
 } from "../support/onchain-attestations";
 
 const KID = "rnwy-trust-v2";
@@ -39,9 +35,7 @@ async function deployOracle() {
   const now = await latestTimestamp();
   const submit = (signed: V2Signed | string, options: { key?: P256TestKey; kid?: string; highS?: boolean } = {}) => {
     const call = signText(options.key ?? key, signed);
-    return oracle
-      .connect(submitter!)
-      .submitAttestation(options.kid ?? KID, call.signedJson, options.highS ? call.highS : call.lowS);
+    return oracle.connect(submitter!).submitAttestation(options.kid ?? KID, call.signedJson, options.highS ? call.highS : call.lowS);
   };
   return { admin: admin!, submitter: submitter!, stranger: stranger!, upstream, oracle, key, now, submit };
 }
@@ -54,10 +48,7 @@ describe("AttestedTrustOracle: administration", () => {
     await expect(oracle.connect(stranger).setSigningKey("rnwy-trust-v3", other.x, other.y))
       .to.be.revertedWithCustomError(oracle, "AccessControlUnauthorizedAccount")
       .withArgs(stranger.address, role);
-    await expect(oracle.connect(stranger).revokeSigningKey(KID)).to.be.revertedWithCustomError(
-      oracle,
-      "AccessControlUnauthorizedAccount",
-    );
+    await expect(oracle.connect(stranger).revokeSigningKey(KID)).to.be.revertedWithCustomError(oracle, "AccessControlUnauthorizedAccount");
     await expect(oracle.connect(stranger).setChainSlug("zora", 7777777)).to.be.revertedWithCustomError(
       oracle,
       "AccessControlUnauthorizedAccount",
@@ -88,7 +79,20 @@ describe("AttestedTrustOracle: administration", () => {
 
   it("seeds the service's EVM chain slugs and refuses a zero admin or an upstream without code", async () => {
     const { oracle, admin } = await loadFixture(deployOracle);
-    const seeded = { ethereum: 1, base: 8453, bnb: 56, gnosis: 100, avalanche: 43114, celo: 42220, arbitrum: 42161, polygon: 137, optimism: 10, monad: 143, megaeth: 4326, solana: 0 };
+    const seeded = {
+      ethereum: 1,
+      base: 8453,
+      bnb: 56,
+      gnosis: 100,
+      avalanche: 43114,
+      celo: 42220,
+      arbitrum: 42161,
+      polygon: 137,
+      optimism: 10,
+      monad: 143,
+      megaeth: 4326,
+      solana: 0,
+    };
     for (const [slug, id] of Object.entries(seeded)) expect(await oracle.chainIdOfSlug(slug), slug).to.equal(BigInt(id));
     const factory = new AttestedTrustOracle__factory(admin);
     await expect(factory.deploy(hre.ethers.ZeroAddress, hre.ethers.ZeroAddress)).to.be.revertedWithCustomError(oracle, "InvalidAdmin");
@@ -110,7 +114,9 @@ describe("AttestedTrustOracle: submitAttestation", () => {
     expect(await oracle.getScore(16907n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([82n, 3n, 1n, BigInt(issuedAt)]);
     const newer = v2Signed(now, { agentId: "16907", score: 45, sybilSeverity: "heavy" }, 60);
     const tx = submit(newer, { highS: true });
-    await expect(tx).to.emit(oracle, "RecordUpdated").withArgs(key, packed(45, 1, 4, seconds(newer.issuedAt)));
+    await expect(tx)
+      .to.emit(oracle, "RecordUpdated")
+      .withArgs(key, packed(45, 1, 4, seconds(newer.issuedAt)));
     await expect(tx).to.not.emit(oracle, "RecordAdded");
     expect(await oracle.attestedRecord(16907n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([45n, 1n, 4n, BigInt(seconds(newer.issuedAt))]);
   });
@@ -167,7 +173,9 @@ describe("AttestedTrustOracle: submitAttestation", () => {
       .to.be.revertedWithCustomError(oracle, "UnknownSigningKey")
       .withArgs("rnwy-trust-v1");
     await oracle.revokeSigningKey(KID);
-    await expect(submit(v2Signed(now))).to.be.revertedWithCustomError(oracle, "RevokedSigningKey").withArgs(KID);
+    await expect(submit(v2Signed(now)))
+      .to.be.revertedWithCustomError(oracle, "RevokedSigningKey")
+      .withArgs(KID);
   });
 
   it("refuses an expired attestation (block past expiry) but accepts one at its expiry second", async () => {
@@ -175,7 +183,9 @@ describe("AttestedTrustOracle: submitAttestation", () => {
     const signed = v2Signed(now + 5 - 86_400);
     const expiry = seconds(signed.expiry);
     await time.setNextBlockTimestamp(expiry + 1);
-    await expect(submit(signed)).to.be.revertedWithCustomError(oracle, "AttestationExpired").withArgs(expiry, expiry + 1);
+    await expect(submit(signed))
+      .to.be.revertedWithCustomError(oracle, "AttestationExpired")
+      .withArgs(expiry, expiry + 1);
     const atEdge = v2Signed(expiry + 2 - 86_400);
     await time.setNextBlockTimestamp(seconds(atEdge.expiry));
     await expect(submit(atEdge)).to.emit(oracle, "RecordAdded");
@@ -202,8 +212,12 @@ describe("AttestedTrustOracle: submitAttestation", () => {
     await expect(submit(v2Signed(now, { chain: "solana", registry: "sati", owner: null })))
       .to.be.revertedWithCustomError(oracle, "UnknownChainSlug")
       .withArgs("solana");
-    await expect(submit(v2Signed(now, { chain: "zora" }))).to.be.revertedWithCustomError(oracle, "UnknownChainSlug").withArgs("zora");
-    await expect(submit(v2Signed(now, { chain: "Base" }))).to.be.revertedWithCustomError(oracle, "UnknownChainSlug").withArgs("Base");
+    await expect(submit(v2Signed(now, { chain: "zora" })))
+      .to.be.revertedWithCustomError(oracle, "UnknownChainSlug")
+      .withArgs("zora");
+    await expect(submit(v2Signed(now, { chain: "Base" })))
+      .to.be.revertedWithCustomError(oracle, "UnknownChainSlug")
+      .withArgs("Base");
     await oracle.setChainSlug("zora", 7777777);
     await submit(v2Signed(now, { chain: "zora" }));
     expect(await oracle.hasScore(1n, 7777777n, ERC8004)).to.equal(true);
@@ -214,7 +228,9 @@ describe("AttestedTrustOracle: submitAttestation", () => {
   it("refuses signed bytes it cannot read, with the reader's error", async () => {
     const { oracle, submit, now } = await loadFixture(deployOracle);
     const text = JSON.stringify(v2Signed(now));
-    await expect(submit(`${text.slice(0, -1)},}`)).to.be.revertedWithCustomError(oracle, "AttestationJsonMalformed").withArgs(text.length);
+    await expect(submit(`${text.slice(0, -1)},}`))
+      .to.be.revertedWithCustomError(oracle, "AttestationJsonMalformed")
+      .withArgs(text.length);
     await expect(submit(text.replace('"tier":"developing"', '"tier":"gold"'))).to.be.revertedWithCustomError(
       oracle,
       "AttestationFieldInvalid",
@@ -234,10 +250,9 @@ describe("AttestedTrustOracle: submitAttestation", () => {
     await expect(oracle.submitAttestation(KID, call.signedJson, call.lowS.slice(0, -2)))
       .to.be.revertedWithCustomError(oracle, "AttestationSignatureLength")
       .withArgs(63);
-    await expect(oracle.submitAttestation(KID, call.signedJson, `0x${"ff".repeat(32)}${call.lowS.slice(66)}`)).to.be.revertedWithCustomError(
-      oracle,
-      "AttestationSignatureOutOfRange",
-    );
+    await expect(
+      oracle.submitAttestation(KID, call.signedJson, `0x${"ff".repeat(32)}${call.lowS.slice(66)}`),
+    ).to.be.revertedWithCustomError(oracle, "AttestationSignatureOutOfRange");
   });
 
   it("submitAttestationFor refuses an attestation about another agent, chain or registry", async () => {
@@ -273,11 +288,13 @@ describe("AttestedTrustOracle: the jws form", () => {
     await expect(oracle.submitJwsAttestation("rnwy-trust-v9", hre.ethers.toUtf8Bytes(flipped)))
       .to.be.revertedWithCustomError(oracle, "InvalidAttestationSignature")
       .withArgs("rnwy-trust-v9");
-    await expect(oracle.submitJwsAttestation(KID, hre.ethers.toUtf8Bytes(jws))).to.be.revertedWithCustomError(oracle, "JwsHeaderUnsupported");
-    await expect(oracle.submitJwsAttestation("rnwy-trust-v9", hre.ethers.toUtf8Bytes(`${header}.${payload}`))).to.be.revertedWithCustomError(
+    await expect(oracle.submitJwsAttestation(KID, hre.ethers.toUtf8Bytes(jws))).to.be.revertedWithCustomError(
       oracle,
-      "JwsMalformed",
+      "JwsHeaderUnsupported",
     );
+    await expect(
+      oracle.submitJwsAttestation("rnwy-trust-v9", hre.ethers.toUtf8Bytes(`${header}.${payload}`)),
+    ).to.be.revertedWithCustomError(oracle, "JwsMalformed");
   });
 });
 

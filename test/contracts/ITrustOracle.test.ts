@@ -1,6 +1,6 @@
-import hre from "hardhat";
-import type { FunctionFragment, Interface } from "ethers";
 import { expect } from "chai";
+import type { FunctionFragment, Interface } from "ethers";
+import hre from "hardhat";
 import { describe, it } from "vitest";
 import { ITrustOracle__factory, MockTrustOracle__factory, TrustScoreOracle__factory } from "../../typechain-types";
 
@@ -21,9 +21,7 @@ describe("ITrustOracle is ABI-identical to the Base oracle", () => {
   it("has exactly the four deployed functions, with the deployed selectors and return types, all view", () => {
     const iface: Interface = ITrustOracle__factory.createInterface();
     const functions = iface.fragments.filter((f): f is FunctionFragment => f.type === "function");
-    expect(functions.map((f) => f.format("sighash")).sort()).to.deep.equal(
-      DEPLOYED_ORACLE.map((f) => f.signature).sort(),
-    );
+    expect(functions.map((f) => f.format("sighash")).sort()).to.deep.equal(DEPLOYED_ORACLE.map((f) => f.signature).sort());
     for (const expected of DEPLOYED_ORACLE) {
       const fragment = iface.getFunction(expected.signature)!;
       expect(fragment.selector).to.equal(selectorOf(expected.signature));
@@ -34,9 +32,7 @@ describe("ITrustOracle is ABI-identical to the Base oracle", () => {
 
   it("pins the four selectors to their literal values", () => {
     const iface: Interface = ITrustOracle__factory.createInterface();
-    const selectors = Object.fromEntries(
-      DEPLOYED_ORACLE.map((f) => [f.signature, iface.getFunction(f.signature)!.selector]),
-    );
+    const selectors = Object.fromEntries(DEPLOYED_ORACLE.map((f) => [f.signature, iface.getFunction(f.signature)!.selector]));
     // keccak256 of each signature, first four bytes: what a caller of the deployed oracle sends.
     expect(selectors).to.deep.equal({
       "getScore(uint256,uint256,string)": "0xd7d0a45a",
@@ -48,15 +44,10 @@ describe("ITrustOracle is ABI-identical to the Base oracle", () => {
 
   it("is served, with the same fragments, by the reference oracle and the mock", () => {
     const reference: Interface = ITrustOracle__factory.createInterface();
-    const implementations: Interface[] = [
-      TrustScoreOracle__factory.createInterface(),
-      MockTrustOracle__factory.createInterface(),
-    ];
+    const implementations: Interface[] = [TrustScoreOracle__factory.createInterface(), MockTrustOracle__factory.createInterface()];
     for (const iface of implementations) {
       for (const expected of DEPLOYED_ORACLE) {
-        expect(iface.getFunction(expected.signature)!.format("full")).to.equal(
-          reference.getFunction(expected.signature)!.format("full"),
-        );
+        expect(iface.getFunction(expected.signature)!.format("full")).to.equal(reference.getFunction(expected.signature)!.format("full"));
       }
     }
   });

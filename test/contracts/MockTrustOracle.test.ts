@@ -1,7 +1,7 @@
-import hre from "hardhat";
-import { expect } from "chai";
-import { describe, it } from "vitest";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
+import { expect } from "chai";
+import hre from "hardhat";
+import { describe, it } from "vitest";
 import { MockTrustOracle__factory } from "../../typechain-types";
 import { BASE_CHAIN_ID, ERC8004, latestTimestamp } from "../support/fixtures";
 

@@ -1,9 +1,9 @@
-import hre from "hardhat";
-import { expect } from "chai";
-import { describe, it } from "vitest";
 import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
+import { expect } from "chai";
+import hre from "hardhat";
+import { describe, it } from "vitest";
 import { AttestationParserHarness__factory } from "../../typechain-types";
-import { SYBIL_CODE, TIER_CODE, makeP256Key, signText, v2Signed } from "../support/onchain-attestations";
+import { makeP256Key, SYBIL_CODE, signText, TIER_CODE, v2Signed } from "../support/onchain-attestations";
 
 /** `AttestationField` order. */
 const FIELD = {
@@ -90,7 +90,7 @@ describe("TrustAttestationLib.parse: what the service signs", () => {
     const signed = v2Signed(NOW, { agentId: max });
     // Keys first set in another order keep their place when `signed` overwrites their values.
     const reordered: Record<string, unknown> = {
-      extra: { deep: [[{ score: 1 }], "x\"y", -1.5e-3, true, false, null] },
+      extra: { deep: [[{ score: 1 }], 'x"y', -1.5e-3, true, false, null] },
       expiry: "",
       score: 95,
       n: 12,
@@ -153,45 +153,170 @@ describe("TrustAttestationLib.parse: refuses what it cannot read exactly, naming
   const base = JSON.stringify(v2Signed(NOW));
   const offsetOfValue = (text: string, key: string) => text.indexOf(`"${key}":`) + key.length + 3;
   const cases: Array<[string, string, string, (text: string) => unknown[]]> = [
-    ["a duplicate score", base.replace('"tier"', '"score":60,"tier"'), "AttestationFieldDuplicate", (t) => [FIELD.Score, t.lastIndexOf('"score"')]],
+    [
+      "a duplicate score",
+      base.replace('"tier"', '"score":60,"tier"'),
+      "AttestationFieldDuplicate",
+      (t) => [FIELD.Score, t.lastIndexOf('"score"')],
+    ],
     ["no expiry", base.replace(/,"expiry":"[^"]*"/, ""), "AttestationFieldMissing", () => [FIELD.Expiry]],
     ["score 101", base.replace('"score":59', '"score":101'), "AttestationFieldInvalid", (t) => [FIELD.Score, offsetOfValue(t, "score")]],
-    ["score as a string", base.replace('"score":59', '"score":"59"'), "AttestationFieldInvalid", (t) => [FIELD.Score, offsetOfValue(t, "score")]],
+    [
+      "score as a string",
+      base.replace('"score":59', '"score":"59"'),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.Score, offsetOfValue(t, "score")],
+    ],
     ["score 5.5", base.replace('"score":59', '"score":5.5'), "AttestationFieldInvalid", () => [FIELD.Score, offsetOfValue(base, "score")]],
     ["agentId with a leading zero", base.replace('"agentId":"1"', '"agentId":"01"'), "AttestationFieldInvalid", () => [FIELD.AgentId, 11]],
-    ["agentId above 2^256-1", base.replace('"agentId":"1"', `"agentId":"${2n ** 256n}"`), "AttestationFieldInvalid", () => [FIELD.AgentId, 11]],
+    [
+      "agentId above 2^256-1",
+      base.replace('"agentId":"1"', `"agentId":"${2n ** 256n}"`),
+      "AttestationFieldInvalid",
+      () => [FIELD.AgentId, 11],
+    ],
     ["agentId negative", base.replace('"agentId":"1"', '"agentId":-1'), "AttestationFieldInvalid", () => [FIELD.AgentId, 11]],
-    ["an unknown tier", base.replace('"tier":"developing"', '"tier":"gold"'), "AttestationFieldInvalid", (t) => [FIELD.Tier, offsetOfValue(t, "tier")]],
-    ["an unknown sybil severity", base.replace('"sybilSeverity":null', '"sybilSeverity":"huge"'), "AttestationFieldInvalid", (t) => [FIELD.SybilSeverity, offsetOfValue(t, "sybilSeverity")]],
-    ["a chain slug over 32 bytes", base.replace('"chain":"base"', `"chain":"${"b".repeat(33)}"`), "AttestationFieldInvalid", (t) => [FIELD.Chain, offsetOfValue(t, "chain")]],
-    ["an empty chain slug", base.replace('"chain":"base"', '"chain":""'), "AttestationFieldInvalid", (t) => [FIELD.Chain, offsetOfValue(t, "chain")]],
-    ["an escaped registry", base.replace('"registry":"erc8004"', '"registry":"erc\\u0038004"'), "AttestationFieldInvalid", (t) => [FIELD.Registry, offsetOfValue(t, "registry")]],
-    ["a short owner", base.replace("0x7a16ff8270133f063aab6c9977183d9e72835428", "0x7a16"), "AttestationFieldInvalid", (t) => [FIELD.Owner, offsetOfValue(t, "owner")]],
+    [
+      "an unknown tier",
+      base.replace('"tier":"developing"', '"tier":"gold"'),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.Tier, offsetOfValue(t, "tier")],
+    ],
+    [
+      "an unknown sybil severity",
+      base.replace('"sybilSeverity":null', '"sybilSeverity":"huge"'),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.SybilSeverity, offsetOfValue(t, "sybilSeverity")],
+    ],
+    [
+      "a chain slug over 32 bytes",
+      base.replace('"chain":"base"', `"chain":"${"b".repeat(33)}"`),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.Chain, offsetOfValue(t, "chain")],
+    ],
+    [
+      "an empty chain slug",
+      base.replace('"chain":"base"', '"chain":""'),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.Chain, offsetOfValue(t, "chain")],
+    ],
+    [
+      "an escaped registry",
+      base.replace('"registry":"erc8004"', '"registry":"erc\\u0038004"'),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.Registry, offsetOfValue(t, "registry")],
+    ],
+    [
+      "a short owner",
+      base.replace("0x7a16ff8270133f063aab6c9977183d9e72835428", "0x7a16"),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.Owner, offsetOfValue(t, "owner")],
+    ],
     ["a non-hex owner", base.replace("0x7a16ff", "0x7a16fg"), "AttestationFieldInvalid", (t) => [FIELD.Owner, offsetOfValue(t, "owner")]],
-    ["February 30", base.replace(/"issuedAt":"\d{4}-\d\d-\d\d/, '"issuedAt":"2026-02-30'), "AttestationFieldInvalid", (t) => [FIELD.IssuedAt, offsetOfValue(t, "issuedAt")]],
-    ["February 29 of 2100 (not a leap year)", base.replace(/"issuedAt":"\d{4}-\d\d-\d\d/, '"issuedAt":"2100-02-29'), "AttestationFieldInvalid", (t) => [FIELD.IssuedAt, offsetOfValue(t, "issuedAt")]],
-    ["February 29 of 2023", base.replace(/"issuedAt":"\d{4}-\d\d-\d\d/, '"issuedAt":"2023-02-29'), "AttestationFieldInvalid", (t) => [FIELD.IssuedAt, offsetOfValue(t, "issuedAt")]],
-    ["hour 24", base.replace(/"verifiedAt":"(\d{4}-\d\d-\d\d)T\d\d/, '"verifiedAt":"$1T24'), "AttestationFieldInvalid", (t) => [FIELD.VerifiedAt, offsetOfValue(t, "verifiedAt")]],
-    ["a time zone offset", base.replace(/"expiry":"([^"]*)\.(\d{3})Z"/, '"expiry":"$1.$2+01:00"'), "AttestationFieldInvalid", (t) => [FIELD.Expiry, offsetOfValue(t, "expiry")]],
-    ["two-digit milliseconds", base.replace(/"expiry":"([^"]*)\.(\d\d)\dZ"/, '"expiry":"$1.$2Z"'), "AttestationFieldInvalid", (t) => [FIELD.Expiry, offsetOfValue(t, "expiry")]],
-    ["a Unix-seconds date", base.replace(/"issuedAt":"[^"]*"/, '"issuedAt":1776135600'), "AttestationFieldInvalid", (t) => [FIELD.IssuedAt, offsetOfValue(t, "issuedAt")]],
+    [
+      "February 30",
+      base.replace(/"issuedAt":"\d{4}-\d\d-\d\d/, '"issuedAt":"2026-02-30'),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.IssuedAt, offsetOfValue(t, "issuedAt")],
+    ],
+    [
+      "February 29 of 2100 (not a leap year)",
+      base.replace(/"issuedAt":"\d{4}-\d\d-\d\d/, '"issuedAt":"2100-02-29'),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.IssuedAt, offsetOfValue(t, "issuedAt")],
+    ],
+    [
+      "February 29 of 2023",
+      base.replace(/"issuedAt":"\d{4}-\d\d-\d\d/, '"issuedAt":"2023-02-29'),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.IssuedAt, offsetOfValue(t, "issuedAt")],
+    ],
+    [
+      "hour 24",
+      base.replace(/"verifiedAt":"(\d{4}-\d\d-\d\d)T\d\d/, '"verifiedAt":"$1T24'),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.VerifiedAt, offsetOfValue(t, "verifiedAt")],
+    ],
+    [
+      "a time zone offset",
+      base.replace(/"expiry":"([^"]*)\.(\d{3})Z"/, '"expiry":"$1.$2+01:00"'),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.Expiry, offsetOfValue(t, "expiry")],
+    ],
+    [
+      "two-digit milliseconds",
+      base.replace(/"expiry":"([^"]*)\.(\d\d)\dZ"/, '"expiry":"$1.$2Z"'),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.Expiry, offsetOfValue(t, "expiry")],
+    ],
+    [
+      "a Unix-seconds date",
+      base.replace(/"issuedAt":"[^"]*"/, '"issuedAt":1776135600'),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.IssuedAt, offsetOfValue(t, "issuedAt")],
+    ],
     ["trailing bytes", `${base} `, "AttestationJsonMalformed", () => [base.length]],
     ["whitespace between members", base.replace(',"chain"', ', "chain"'), "AttestationJsonMalformed", () => [base.indexOf(',"chain"') + 1]],
-    ["truncated inside a skipped string", base.slice(0, base.indexOf("original_owner") + 3), "AttestationJsonMalformed", () => [base.indexOf("original_owner") + 3]],
-    ["truncated inside a field", base.slice(0, base.indexOf("erc8004") + 3), "AttestationFieldInvalid", () => [FIELD.Registry, base.indexOf("erc8004") - 1]],
-    ["the epoch itself as a date", base.replace(/"issuedAt":"[^"]*"/, '"issuedAt":"1970-01-01T00:00:00.000Z"'), "AttestationFieldInvalid", (t) => [FIELD.IssuedAt, offsetOfValue(t, "issuedAt")]],
+    [
+      "truncated inside a skipped string",
+      base.slice(0, base.indexOf("original_owner") + 3),
+      "AttestationJsonMalformed",
+      () => [base.indexOf("original_owner") + 3],
+    ],
+    [
+      "truncated inside a field",
+      base.slice(0, base.indexOf("erc8004") + 3),
+      "AttestationFieldInvalid",
+      () => [FIELD.Registry, base.indexOf("erc8004") - 1],
+    ],
+    [
+      "the epoch itself as a date",
+      base.replace(/"issuedAt":"[^"]*"/, '"issuedAt":"1970-01-01T00:00:00.000Z"'),
+      "AttestationFieldInvalid",
+      (t) => [FIELD.IssuedAt, offsetOfValue(t, "issuedAt")],
+    ],
     ["not an object", `[${base}]`, "AttestationJsonMalformed", () => [0]],
-    ["mismatched brackets in a skipped value", base.replace('"badges":["original_owner"]', '"badges":["original_owner"}'), "AttestationJsonMalformed", (t) => [t.indexOf('"original_owner"}') + 16]],
-    ["a raw control byte in a string", base.replace("original_owner", "original\nowner"), "AttestationJsonMalformed", (t) => [t.indexOf("\n")]],
-    ["a quote inside a literal", base.replace('"sybilSignals":[]', '"sybilSignals":tr"ue'), "AttestationJsonMalformed", (t) => [t.indexOf('tr"ue') + 2]],
+    [
+      "mismatched brackets in a skipped value",
+      base.replace('"badges":["original_owner"]', '"badges":["original_owner"}'),
+      "AttestationJsonMalformed",
+      (t) => [t.indexOf('"original_owner"}') + 16],
+    ],
+    [
+      "a raw control byte in a string",
+      base.replace("original_owner", "original\nowner"),
+      "AttestationJsonMalformed",
+      (t) => [t.indexOf("\n")],
+    ],
+    [
+      "a quote inside a literal",
+      base.replace('"sybilSignals":[]', '"sybilSignals":tr"ue'),
+      "AttestationJsonMalformed",
+      (t) => [t.indexOf('tr"ue') + 2],
+    ],
     ["an empty object", "{}", "AttestationFieldMissing", () => [FIELD.AgentId]],
     [
       "a legacy v1 block (no owner, attestedAt instead of issuedAt/verifiedAt/expiry)",
-      JSON.stringify({ agentId: 1487, chain: "base", registry: "erc8004", score: 82, tier: "established", badges: [], sybilSeverity: "none", sybilSignals: [], attestedAt: "2026-04-14T03:00:00.000Z" }),
+      JSON.stringify({
+        agentId: 1487,
+        chain: "base",
+        registry: "erc8004",
+        score: 82,
+        tier: "established",
+        badges: [],
+        sybilSeverity: "none",
+        sybilSignals: [],
+        attestedAt: "2026-04-14T03:00:00.000Z",
+      }),
       "AttestationFieldMissing",
       () => [FIELD.Owner],
     ],
-    ["250 levels of nesting", base.replace('"badges":["original_owner"]', `"badges":${"[".repeat(250)}${"]".repeat(250)}`), "AttestationJsonTooDeep", (t) => [t.indexOf("[") + 248]],
+    [
+      "250 levels of nesting",
+      base.replace('"badges":["original_owner"]', `"badges":${"[".repeat(250)}${"]".repeat(250)}`),
+      "AttestationJsonTooDeep",
+      (t) => [t.indexOf("[") + 248],
+    ],
   ];
   for (const [name, text, error, args] of cases) {
     it(name, async () => {
@@ -220,8 +345,10 @@ describe("TrustAttestationLib.verifySignature", () => {
     await expect(harness.verify(call.signedJson, `0x${r}${n}`, key.x, key.y))
       .to.be.revertedWithCustomError(harness, "AttestationSignatureOutOfRange")
       .withArgs(`0x${r}`, `0x${n}`);
-    await expect(harness.verify(call.signedJson, `0x${"00".repeat(32)}${call.lowS.slice(66)}`, key.x, key.y))
-      .to.be.revertedWithCustomError(harness, "AttestationSignatureOutOfRange");
+    await expect(harness.verify(call.signedJson, `0x${"00".repeat(32)}${call.lowS.slice(66)}`, key.x, key.y)).to.be.revertedWithCustomError(
+      harness,
+      "AttestationSignatureOutOfRange",
+    );
     await expect(harness.verify(call.signedJson, `${call.lowS}00`, key.x, key.y))
       .to.be.revertedWithCustomError(harness, "AttestationSignatureLength")
       .withArgs(65);
@@ -234,5 +361,4 @@ describe("TrustAttestationLib.verifySignature", () => {
     const offCurve = `0x${(BigInt(key.y) ^ 1n).toString(16).padStart(64, "0")}`;
     expect((await harness.verify(call.signedJson, call.lowS, key.x, offCurve)).valid).to.equal(false);
   });
-
 });

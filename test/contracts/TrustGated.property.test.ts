@@ -1,10 +1,10 @@
+import { time } from "@nomicfoundation/hardhat-network-helpers";
 import { expect } from "chai";
 import fc from "fast-check";
 import { describe, it } from "vitest";
-import { time } from "@nomicfoundation/hardhat-network-helpers";
-import { evaluateTrustPolicy, TRUST_REFUSALS, type ControllerStatus, type TrustRefusal } from "../../src/policy";
+import { type ControllerStatus, evaluateTrustPolicy, TRUST_REFUSALS, type TrustRefusal } from "../../src/policy";
 import { GateProbe__factory } from "../../typechain-types";
-import { BASE_CHAIN_ID, DAY, ERC8004, HOUR, deployTrustStack, latestTimestamp } from "../support/fixtures";
+import { BASE_CHAIN_ID, DAY, deployTrustStack, ERC8004, HOUR, latestTimestamp } from "../support/fixtures";
 
 /** Error name raised by `GatedAction.act` for each refusal. */
 const ERROR_OF: Record<Exclude<TrustRefusal, "None">, string> = {

@@ -1,23 +1,19 @@
-import hre from "hardhat";
-import { expect } from "chai";
-import { describe, it } from "vitest";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
-import {
-  GatedAction__factory,
-  MockTrustOracle__factory,
-  RawResponseOracle__factory,
-} from "../../typechain-types";
+import { expect } from "chai";
+import hre from "hardhat";
+import { describe, it } from "vitest";
+import { GatedAction__factory, MockTrustOracle__factory, RawResponseOracle__factory } from "../../typechain-types";
 import {
   BASE_CHAIN_ID,
   DAY,
+  deployTrustStack,
   ERC8004,
   HOUR,
+  latestTimestamp,
+  makePolicy,
   REFUSAL,
   SYBIL,
   TIER_MIN_SCORE,
-  deployTrustStack,
-  latestTimestamp,
-  makePolicy,
 } from "../support/fixtures";
 
 const coder = hre.ethers.AbiCoder.defaultAbiCoder();
@@ -33,9 +29,7 @@ describe("TrustGated: admission", () => {
   it("lets a fresh, high-scoring, low-sybil agent through, via the function body and the modifier", async () => {
     const { gate, setRecord, agentOwner, agentId } = await loadFixture(stackWithController);
     await setRecord(agentId, { score: 80, sybilSeverity: SYBIL.low });
-    await expect(gate.connect(agentOwner).act(agentId))
-      .to.emit(gate, "Acted")
-      .withArgs(agentId, agentOwner.address, 80);
+    await expect(gate.connect(agentOwner).act(agentId)).to.emit(gate, "Acted").withArgs(agentId, agentOwner.address, 80);
     await gate.connect(agentOwner).actWithModifier(agentId);
     expect(await gate.actions(agentId)).to.equal(2n);
   });
@@ -171,7 +165,11 @@ describe("TrustGated: every refusal reverts with its custom error and values", (
       await stack.gate.setTrustOracle(await raw.getAddress());
       return { ...stack, raw };
     }
-    const word = (values: bigint[]) => coder.encode(values.map(() => "uint256"), values);
+    const word = (values: bigint[]) =>
+      coder.encode(
+        values.map(() => "uint256"),
+        values,
+      );
 
     const cases: Array<[string, string]> = [
       ["an empty answer", "0x"],
@@ -193,11 +191,11 @@ describe("TrustGated: every refusal reverts with its custom error and values", (
 
     it("keeps at most 256 bytes of a huge revert (no return-data bomb in the error)", async () => {
       const { gate, raw, agentOwner, agentId } = await loadFixture(garbageStack);
-      const huge = "0x" + "ab".repeat(4096);
+      const huge = `0x${"ab".repeat(4096)}`;
       await raw.setResponse(huge, true);
       await expect(gate.connect(agentOwner).act(agentId))
         .to.be.revertedWithCustomError(gate, "TrustOracleUnavailable")
-        .withArgs(await raw.getAddress(), "0x" + "ab".repeat(256));
+        .withArgs(await raw.getAddress(), `0x${"ab".repeat(256)}`);
     });
 
     it("accepts a well-formed answer with trailing bytes (only the four words are read)", async () => {
@@ -309,7 +307,9 @@ describe("TrustGated: policy and ownership", () => {
     await expect(tx)
       .to.emit(gate, "TrustPolicyChanged")
       .withArgs([0, 0, 0, false], [policy.minScore, policy.maxSybilSeverity, policy.maxAge, policy.requireController]);
-    await expect(tx).to.emit(gate, "TrustOracleChanged").withArgs(hre.ethers.ZeroAddress, await oracle.getAddress());
+    await expect(tx)
+      .to.emit(gate, "TrustOracleChanged")
+      .withArgs(hre.ethers.ZeroAddress, await oracle.getAddress());
   });
 
   it("lets only the owner change the policy, emits the change, and applies it at once", async () => {
@@ -323,9 +323,7 @@ describe("TrustGated: policy and ownership", () => {
     await expect(gate.setTrustPolicy(tighter))
       .to.emit(gate, "TrustPolicyChanged")
       .withArgs([51, 2, 36 * HOUR, true], [75, 2, 36 * HOUR, true]);
-    await expect(gate.connect(agentOwner).act(agentId))
-      .to.be.revertedWithCustomError(gate, "TrustScoreTooLow")
-      .withArgs(agentId, 60, 75);
+    await expect(gate.connect(agentOwner).act(agentId)).to.be.revertedWithCustomError(gate, "TrustScoreTooLow").withArgs(agentId, 60, 75);
   });
 
   it("refuses policies no record could meet or that it cannot enforce", async () => {
@@ -345,10 +343,7 @@ describe("TrustGated: policy and ownership", () => {
       policy: makePolicy({ requireController: true }),
     };
     const factory = new GatedAction__factory(deployer);
-    await expect(factory.deploy(noRegistry, deployer.address)).to.be.revertedWithCustomError(
-      gate,
-      "IdentityRegistryNotSet",
-    );
+    await expect(factory.deploy(noRegistry, deployer.address)).to.be.revertedWithCustomError(gate, "IdentityRegistryNotSet");
     await expect(
       factory.deploy({ ...noRegistry, policy: makePolicy(), agentRegistry: "r".repeat(32) }, deployer.address),
     ).to.be.revertedWithCustomError(gate, "StringTooLong");

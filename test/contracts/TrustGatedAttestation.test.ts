@@ -1,8 +1,10 @@
-import hre from "hardhat";
+import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import { expect } from "chai";
 import fc from "fast-check";
+import hre from "hardhat";
 import { describe, it } from "vitest";
-import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
+import { toAttestationCall } from "../../src/attestation/onchain-call";
+import { generateSigningKey } from "../../src/harness/signing";
 import {
   AttestedTrustOracle__factory,
   GatedAction__factory,
@@ -11,11 +13,9 @@ import {
   MockTrustOracle__factory,
   TrustGatedEscrow__factory,
 } from "../../typechain-types";
-import { BASE_CHAIN_ID, DAY, ERC8004, HOUR, latestTimestamp, makePolicy } from "../support/fixtures";
-import { toAttestationCall } from "../../src/attestation/onchain-call";
-import { generateSigningKey } from "../../src/harness/signing";
 import { buildTrustCheckResponse } from "../support/attestations";
-import { SYBIL_CODE, TIER_CODE, iso, makeP256Key, signText, tierOf, v2Signed } from "../support/onchain-attestations";
+import { BASE_CHAIN_ID, DAY, ERC8004, HOUR, latestTimestamp, makePolicy } from "../support/fixtures";
+import { iso, makeP256Key, SYBIL_CODE, signText, TIER_CODE, tierOf, v2Signed } from "../support/onchain-attestations";
 
 const KID = "rnwy-trust-v2";
 const seconds = (isoDate: string) => Math.floor(Date.parse(isoDate) / 1000);
@@ -221,20 +221,17 @@ describe("AttestedTrustOracle property: the stored record equals the signed fiel
         async (r) => {
           const now = (await latestTimestamp()) + 1;
           const tier = r.tierFromScore ? tierOf(r.score) : r.tier;
-          const signed = v2Signed(
-            now,
-            {
-              agentId: r.numericId && r.agentId <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(r.agentId) : r.agentId.toString(),
-              chain: r.chain,
-              registry: r.registry,
-              score: r.score,
-              tier,
-              badges: r.badges,
-              sybilSeverity: r.sybil,
-              sybilSignals: r.signals,
-              issuedAt: iso(now - r.ageSeconds, r.ms),
-            },
-          );
+          const signed = v2Signed(now, {
+            agentId: r.numericId && r.agentId <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(r.agentId) : r.agentId.toString(),
+            chain: r.chain,
+            registry: r.registry,
+            score: r.score,
+            tier,
+            badges: r.badges,
+            sybilSeverity: r.sybil,
+            sybilSignals: r.signals,
+            issuedAt: iso(now - r.ageSeconds, r.ms),
+          });
           const call = signText(key, signed);
           const chainId = await attested.chainIdOfSlug(r.chain);
           const before = await attested.attestedRecord(r.agentId, chainId, r.registry);

@@ -1,9 +1,9 @@
-import hre from "hardhat";
-import { expect } from "chai";
-import { describe, it } from "vitest";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
-import { TrustScoreOracle__factory } from "../../typechain-types";
+import { expect } from "chai";
+import hre from "hardhat";
+import { describe, it } from "vitest";
 import type { TrustScoreOracle } from "../../typechain-types";
+import { TrustScoreOracle__factory } from "../../typechain-types";
 import { BASE_CHAIN_ID, ERC8004, latestTimestamp } from "../support/fixtures";
 
 type ScoreUpdate = TrustScoreOracle.ScoreUpdateStruct;
@@ -55,10 +55,12 @@ describe("TrustScoreOracle: roles", () => {
 describe("TrustScoreOracle: publish", () => {
   it("stores records readable through getScore, hasScore, meetsThreshold and agentCount", async () => {
     const { oracle, publisher, now } = await loadFixture(deployOracle);
-    await oracle.connect(publisher).publish([
-      update({ agentId: 1n, score: 82, tier: 3, sybilSeverity: 1, updatedAt: now - 10 }),
-      update({ agentId: 2n, chainId: 1n, registry: "olas", score: 40, tier: 1, sybilSeverity: 4, updatedAt: now }),
-    ]);
+    await oracle
+      .connect(publisher)
+      .publish([
+        update({ agentId: 1n, score: 82, tier: 3, sybilSeverity: 1, updatedAt: now - 10 }),
+        update({ agentId: 2n, chainId: 1n, registry: "olas", score: 40, tier: 1, sybilSeverity: 4, updatedAt: now }),
+      ]);
     expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([82n, 3n, 1n, BigInt(now - 10)]);
     expect(await oracle.getScore(2n, 1n, "olas")).to.deep.equal([40n, 1n, 4n, BigInt(now)]);
     expect(await oracle.hasScore(2n, 1n, "olas")).to.equal(true);
@@ -78,9 +80,7 @@ describe("TrustScoreOracle: publish", () => {
   it("emits RecordAdded (full key and record word) for a new key, RecordUpdated (key hash and word) after", async () => {
     const { oracle, publisher, now } = await loadFixture(deployOracle);
     const key = await oracle.recordKey(1n, BASE_CHAIN_ID, ERC8004);
-    expect(key).to.equal(
-      hre.ethers.solidityPackedKeccak256(["uint256", "uint256", "string"], [1n, BASE_CHAIN_ID, ERC8004]),
-    );
+    expect(key).to.equal(hre.ethers.solidityPackedKeccak256(["uint256", "uint256", "string"], [1n, BASE_CHAIN_ID, ERC8004]));
     const first = oracle.connect(publisher).publish([update({ score: 60, sybilSeverity: 1, updatedAt: now - 100 })]);
     await expect(first)
       .to.emit(oracle, "RecordAdded")
@@ -88,7 +88,9 @@ describe("TrustScoreOracle: publish", () => {
     await expect(first).to.not.emit(oracle, "RecordUpdated");
     const second = oracle.connect(publisher).publish([update({ score: 61, updatedAt: now - 50 })]);
     await expect(second).to.not.emit(oracle, "RecordAdded");
-    await expect(second).to.emit(oracle, "RecordUpdated").withArgs(key, packed(61, 2, 0, now - 50));
+    await expect(second)
+      .to.emit(oracle, "RecordUpdated")
+      .withArgs(key, packed(61, 2, 0, now - 50));
     expect(await oracle.agentCount()).to.equal(1n);
   });
 
@@ -143,9 +145,7 @@ describe("TrustScoreOracle: publish", () => {
     it("an update older than the stored record (an old snapshot never overwrites a newer one)", async () => {
       const { oracle, publisher, now } = await loadFixture(deployOracle);
       await oracle.connect(publisher).publish([update({ score: 70, updatedAt: now - 10 })]);
-      await expect(
-        oracle.connect(publisher).publish([update({ agentId: 2n, updatedAt: now }), update({ score: 20, updatedAt: now - 11 })]),
-      )
+      await expect(oracle.connect(publisher).publish([update({ agentId: 2n, updatedAt: now }), update({ score: 20, updatedAt: now - 11 })]))
         .to.be.revertedWithCustomError(oracle, "UpdateNotNewer")
         .withArgs(1, now - 10, now - 11);
       expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([70n, 2n, 0n, BigInt(now - 10)]);
@@ -173,7 +173,10 @@ describe("TrustScoreOracle: publish", () => {
     await time.setNextBlockTimestamp(block);
     await oracle
       .connect(publisher)
-      .publish([update({ score: 100, tier: 3, sybilSeverity: 4, updatedAt: block }), update({ agentId: 2n, score: 0, tier: 0, sybilSeverity: 0, updatedAt: 1 })]);
+      .publish([
+        update({ score: 100, tier: 3, sybilSeverity: 4, updatedAt: block }),
+        update({ agentId: 2n, score: 0, tier: 0, sybilSeverity: 0, updatedAt: 1 }),
+      ]);
     expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([100n, 3n, 4n, BigInt(block)]);
     expect(await oracle.getScore(2n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([0n, 0n, 0n, 1n]);
   });

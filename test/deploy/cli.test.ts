@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, test } from "vitest";
-import { startLocalChain, type LocalChain } from "../../src/harness/devnet/local-chain.js";
+import { type LocalChain, startLocalChain } from "../../src/harness/devnet/local-chain.js";
 import { HARDHAT_KEY_0, tempDeploymentsDir } from "./support.js";
 
 const run = promisify(execFile);
@@ -18,7 +18,8 @@ afterEach(async () => {
 async function deployCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const home = tempDeploymentsDir(); // no Hardhat vars file there
   const base = { ...process.env };
-  for (const name of ["DEPLOYER_PRIVATE_KEY", "BASE_RPC_URL", "BASE_SEPOLIA_RPC_URL", "TRUSTGATE_RPC_URL", "LOCALHOST_RPC_URL"]) delete base[name];
+  for (const name of ["DEPLOYER_PRIVATE_KEY", "BASE_RPC_URL", "BASE_SEPOLIA_RPC_URL", "TRUSTGATE_RPC_URL", "LOCALHOST_RPC_URL"])
+    delete base[name];
   try {
     const { stdout, stderr } = await run(process.execPath, [TSX, "scripts/deploy.ts", ...args], {
       env: { ...base, HOME: home, XDG_CONFIG_HOME: home, ...env },
@@ -59,7 +60,9 @@ describe("scripts/deploy.ts", () => {
     const dir = tempDeploymentsDir();
     const result = await deployCli(["--network", "hardhat", "--dry-run", "--deployments-dir", dir]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/\+ would deploy TrustScoreOracle at 0x[0-9a-fA-F]{40} \(predicted\)\n {4}constructor arguments: \["0x[0-9a-fA-F]{40}"\]\n {4}estimated gas: \d{6,}/);
+    expect(result.stdout).toMatch(
+      /\+ would deploy TrustScoreOracle at 0x[0-9a-fA-F]{40} \(predicted\)\n {4}constructor arguments: \["0x[0-9a-fA-F]{40}"\]\n {4}estimated gas: \d{6,}/,
+    );
     expect(result.stdout).toContain("Dry run: nothing sent; 3 contract(s) would be deployed.");
   });
 
@@ -77,7 +80,9 @@ describe("scripts/deploy.ts", () => {
     const url = await httpChain(84532);
     const result = await deployCli(["--network", "baseSepolia", "--rpc-url", url, "--deployments-dir", tempDeploymentsDir()]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("DEPLOYER_PRIVATE_KEY is not set: deploying to baseSepolia (chain 84532) needs the deployer's private key");
+    expect(result.stderr).toContain(
+      "DEPLOYER_PRIVATE_KEY is not set: deploying to baseSepolia (chain 84532) needs the deployer's private key",
+    );
   });
 
   test("no RPC URL for a remote network, or an unknown network: exit 2 with the reason", async () => {

@@ -46,8 +46,16 @@ describe("deployment configuration", () => {
 
   test.each([
     ["a task board without its hook", { contracts: ["AgentTaskBoard"] }, "contracts: AgentTaskBoard needs TrustAdmissionHook"],
-    ["a controller check without a registry", { policy: { ...validNetwork.policy, requireController: true } }, "identityRegistry: policy.requireController needs an identity registry"],
-    ["an escrow without the controller check", { identityRegistry: ERC8004_IDENTITY_REGISTRY_ADDRESS, contracts: ["TrustGatedEscrow"] }, "policy.requireController: TrustGatedEscrow requires"],
+    [
+      "a controller check without a registry",
+      { policy: { ...validNetwork.policy, requireController: true } },
+      "identityRegistry: policy.requireController needs an identity registry",
+    ],
+    [
+      "an escrow without the controller check",
+      { identityRegistry: ERC8004_IDENTITY_REGISTRY_ADDRESS, contracts: ["TrustGatedEscrow"] },
+      "policy.requireController: TrustGatedEscrow requires",
+    ],
     ["a bad oracle address", { oracle: "0x1234" }, "oracle:"],
     ["a minScore above 100", { policy: { ...validNetwork.policy, minScore: 101 } }, "policy.minScore:"],
     ["a zero maxAge", { policy: { ...validNetwork.policy, maxAge: 0 } }, "policy.maxAge:"],
@@ -73,7 +81,7 @@ describe("resolveDeployerKey", () => {
   const key = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 
   test("takes the environment first, then Hardhat's vars, and adds the 0x prefix", () => {
-    expect(resolveDeployerKey("base", 8453, { DEPLOYER_PRIVATE_KEY: key }, () => "0x" + "1".repeat(64))).toBe(`0x${key}`);
+    expect(resolveDeployerKey("base", 8453, { DEPLOYER_PRIVATE_KEY: key }, () => `0x${"1".repeat(64)}`)).toBe(`0x${key}`);
     expect(resolveDeployerKey("base", 8453, {}, (name) => (name === "DEPLOYER_PRIVATE_KEY" ? `0x${key}` : undefined))).toBe(`0x${key}`);
   });
 

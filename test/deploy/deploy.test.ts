@@ -1,8 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import {
+  type Abi,
+  type Address,
   BaseError,
   ContractFunctionRevertedError,
   createPublicClient,
@@ -10,23 +12,15 @@ import {
   custom,
   encodeDeployData,
   getAddress,
-  http,
-  type Abi,
-  type Address,
   type Hex,
+  http,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterEach, describe, expect, test } from "vitest";
-import {
-  currentGitCommit,
-  deploy,
-  deploymentFingerprint,
-  type DeployOptions,
-  type DeploymentsFile,
-} from "../../src/deploy/index.js";
-import { startLocalChain, type LocalChain } from "../../src/harness/devnet/local-chain.js";
+import { currentGitCommit, type DeploymentsFile, type DeployOptions, deploy, deploymentFingerprint } from "../../src/deploy/index.js";
 import { DeploymentError } from "../../src/errors.js";
-import { HARDHAT_KEY_0, abiOf, nonceOf, shippedNetwork, tempDeploymentsDir } from "./support.js";
+import { type LocalChain, startLocalChain } from "../../src/harness/devnet/local-chain.js";
+import { abiOf, HARDHAT_KEY_0, nonceOf, shippedNetwork, tempDeploymentsDir } from "./support.js";
 
 const ORACLE_ABI = abiOf("oracle/TrustScoreOracle.sol", "TrustScoreOracle");
 const HOOK_ABI = abiOf("examples/TrustAdmissionHook.sol", "TrustAdmissionHook");
@@ -87,12 +81,21 @@ describe("deploy on a local chain", () => {
     const publicClient = createPublicClient({ transport });
     const [client, agentAccount] = (await chain.provider.request({ method: "eth_accounts" })) as [Address, Address];
     /** Sends a contract call from an unlocked account of the node and waits until it is mined. */
-    const send = async (account: Address, call: { address: Address; abi: Abi; functionName: string; args: readonly unknown[]; value?: bigint }) =>
-      publicClient.waitForTransactionReceipt({ hash: await createWalletClient({ account, transport }).writeContract({ ...call, chain: null }) });
+    const send = async (
+      account: Address,
+      call: { address: Address; abi: Abi; functionName: string; args: readonly unknown[]; value?: bigint },
+    ) =>
+      publicClient.waitForTransactionReceipt({
+        hash: await createWalletClient({ account, transport }).writeContract({ ...call, chain: null }),
+      });
 
     // The deployed gates are wired as configured.
-    expect(getAddress((await publicClient.readContract({ address: hook, abi: HOOK_ABI, functionName: "trustOracle" })) as string)).toBe(oracle);
-    expect(getAddress((await publicClient.readContract({ address: board, abi: BOARD_ABI, functionName: "admissionHook" })) as string)).toBe(hook);
+    expect(getAddress((await publicClient.readContract({ address: hook, abi: HOOK_ABI, functionName: "trustOracle" })) as string)).toBe(
+      oracle,
+    );
+    expect(getAddress((await publicClient.readContract({ address: board, abi: BOARD_ABI, functionName: "admissionHook" })) as string)).toBe(
+      hook,
+    );
     expect(await publicClient.readContract({ address: hook, abi: HOOK_ABI, functionName: "trustPolicy" })).toEqual({
       minScore: 51,
       maxSybilSeverity: 2,
@@ -106,10 +109,22 @@ describe("deploy on a local chain", () => {
     await send(client, { address: board, abi: BOARD_ABI, functionName: "postTask", args: [deadline], value: 10n ** 18n });
 
     // No record for agent 7: the hook's verdict is "record missing", and the board refuses the agent.
-    const verdict = (await publicClient.readContract({ address: hook, abi: HOOK_ABI, functionName: "trustVerdict", args: [7n, agentAccount] })) as readonly [boolean, number, unknown];
+    const verdict = (await publicClient.readContract({
+      address: hook,
+      abi: HOOK_ABI,
+      functionName: "trustVerdict",
+      args: [7n, agentAccount],
+    })) as readonly [boolean, number, unknown];
     expect(verdict[0]).toBe(false);
     expect(verdict[1]).toBe(3); // TrustRefusal.RecordMissing
-    const take = () => publicClient.simulateContract({ account: agentAccount, address: board, abi: BOARD_AND_HOOK_ERRORS, functionName: "takeTask", args: [1n, 7n] });
+    const take = () =>
+      publicClient.simulateContract({
+        account: agentAccount,
+        address: board,
+        abi: BOARD_AND_HOOK_ERRORS,
+        functionName: "takeTask",
+        args: [1n, 7n],
+      });
     expect(await revertName(take())).toBe("TrustRecordMissing");
 
     // The deployer is the reference oracle's publisher: publishing a good record admits the agent.
@@ -120,11 +135,19 @@ describe("deploy on a local chain", () => {
       functionName: "publish",
       args: [[{ agentId: 7n, chainId: 8453n, registry: "erc8004", score: 80, tier: 3, sybilSeverity: 0, updatedAt: now }]],
     });
-    const admitted = (await publicClient.readContract({ address: hook, abi: HOOK_ABI, functionName: "trustVerdict", args: [7n, agentAccount] })) as readonly [boolean, number, unknown];
+    const admitted = (await publicClient.readContract({
+      address: hook,
+      abi: HOOK_ABI,
+      functionName: "trustVerdict",
+      args: [7n, agentAccount],
+    })) as readonly [boolean, number, unknown];
     expect(admitted[0]).toBe(true);
     await take();
     await send(agentAccount, { address: board, abi: BOARD_ABI, functionName: "takeTask", args: [1n, 7n] });
-    const task = (await publicClient.readContract({ address: board, abi: BOARD_ABI, functionName: "getTask", args: [1n] })) as { agentAccount: Address; agentId: bigint };
+    const task = (await publicClient.readContract({ address: board, abi: BOARD_ABI, functionName: "getTask", args: [1n] })) as {
+      agentAccount: Address;
+      agentId: bigint;
+    };
     expect(getAddress(task.agentAccount)).toBe(getAddress(agentAccount));
     expect(task.agentId).toBe(7n);
 
@@ -136,7 +159,17 @@ describe("deploy on a local chain", () => {
       args: [[{ agentId: 8n, chainId: 8453n, registry: "erc8004", score: 40, tier: 1, sybilSeverity: 0, updatedAt: now }]],
     });
     await send(client, { address: board, abi: BOARD_ABI, functionName: "postTask", args: [deadline], value: 1n });
-    expect(await revertName(publicClient.simulateContract({ account: agentAccount, address: board, abi: BOARD_AND_HOOK_ERRORS, functionName: "takeTask", args: [2n, 8n] }))).toBe("TrustScoreTooLow");
+    expect(
+      await revertName(
+        publicClient.simulateContract({
+          account: agentAccount,
+          address: board,
+          abi: BOARD_AND_HOOK_ERRORS,
+          functionName: "takeTask",
+          args: [2n, 8n],
+        }),
+      ),
+    ).toBe("TrustScoreTooLow");
   });
 
   test("the deployments file records name, address, transaction, constructor arguments, block and git commit", async () => {
@@ -175,7 +208,10 @@ describe("deploy on a local chain", () => {
       // The fingerprint is name + creation bytecode + encoded arguments, and the args file that hardhat-verify
       // reads reproduces the creation transaction's input exactly.
       const source = name === "TrustScoreOracle" ? "oracle/TrustScoreOracle.sol" : `examples/${name}.sol`;
-      const artifact = JSON.parse(readFileSync(join("artifacts", "contracts", source, `${name}.json`), "utf8")) as { abi: Abi; bytecode: Hex };
+      const artifact = JSON.parse(readFileSync(join("artifacts", "contracts", source, `${name}.json`), "utf8")) as {
+        abi: Abi;
+        bytecode: Hex;
+      };
       const tx = await publicClient.getTransaction({ hash: record.transactionHash });
       const argsFromFile = requireFromTest(join(dir, "31337", `${name}.args.js`)) as unknown[];
       expect(argsFromFile).toEqual(record.constructorArgs);
@@ -291,7 +327,13 @@ describe("safety checks", () => {
       const config = shippedNetwork("base", { chainId, oracle: "deploy-reference" });
       const deployer = privateKeyToAccount(HARDHAT_KEY_0).address;
       const nonce = await nonceOf(chain.provider, deployer);
-      const attempt = deploy({ network: "base", config, provider: chain.provider, deploymentsDir: dir, env: { DEPLOYER_PRIVATE_KEY: HARDHAT_KEY_0 } });
+      const attempt = deploy({
+        network: "base",
+        config,
+        provider: chain.provider,
+        deploymentsDir: dir,
+        env: { DEPLOYER_PRIVATE_KEY: HARDHAT_KEY_0 },
+      });
       await expect(attempt).rejects.toThrow(`Refusing to deploy to mainnet (chain ${chainId}) without --confirm-mainnet`);
       await expect(attempt).rejects.toMatchObject({ reason: "mainnet-not-confirmed" });
       expect(await nonceOf(chain.provider, deployer)).toBe(nonce);
@@ -302,10 +344,22 @@ describe("safety checks", () => {
   test("a dry run on mainnet needs no confirmation: it plans and sends nothing", async () => {
     const chain = await chainWithId(8453);
     const dir = tempDeploymentsDir();
-    const config = shippedNetwork("base", { oracle: "deploy-reference", identityRegistry: null, policy: { minScore: 51, maxSybilSeverity: 2, maxAge: 172800, requireController: false }, contracts: ["TrustAdmissionHook"] });
+    const config = shippedNetwork("base", {
+      oracle: "deploy-reference",
+      identityRegistry: null,
+      policy: { minScore: 51, maxSybilSeverity: 2, maxAge: 172800, requireController: false },
+      contracts: ["TrustAdmissionHook"],
+    });
     const deployer = privateKeyToAccount(HARDHAT_KEY_0).address;
     const nonce = await nonceOf(chain.provider, deployer);
-    const dry = await deploy({ network: "base", config, provider: chain.provider, deploymentsDir: dir, dryRun: true, env: { DEPLOYER_PRIVATE_KEY: HARDHAT_KEY_0 } });
+    const dry = await deploy({
+      network: "base",
+      config,
+      provider: chain.provider,
+      deploymentsDir: dir,
+      dryRun: true,
+      env: { DEPLOYER_PRIVATE_KEY: HARDHAT_KEY_0 },
+    });
     expect(dry.actions.map((a) => a.status)).toEqual(["would-deploy", "would-deploy"]);
     expect(await nonceOf(chain.provider, deployer)).toBe(nonce);
     expect(readdirSync(dir)).toEqual([]);
@@ -314,7 +368,12 @@ describe("safety checks", () => {
   test("with confirmMainnet it deploys on a mainnet chain id, signing with DEPLOYER_PRIVATE_KEY", async () => {
     const chain = await chainWithId(8453);
     const dir = tempDeploymentsDir();
-    const config = shippedNetwork("base", { oracle: "deploy-reference", identityRegistry: null, policy: { minScore: 51, maxSybilSeverity: 2, maxAge: 172800, requireController: false }, contracts: ["TrustAdmissionHook"] });
+    const config = shippedNetwork("base", {
+      oracle: "deploy-reference",
+      identityRegistry: null,
+      policy: { minScore: 51, maxSybilSeverity: 2, maxAge: 172800, requireController: false },
+      contracts: ["TrustAdmissionHook"],
+    });
     const lines: string[] = [];
     const result = await deploy({
       network: "base",
@@ -335,7 +394,13 @@ describe("safety checks", () => {
   test("a missing key on a non-local network fails with a clear message, before sending anything", async () => {
     const chain = await chainWithId(84532);
     const dir = tempDeploymentsDir();
-    const attempt = deploy({ network: "baseSepolia", config: shippedNetwork("baseSepolia"), provider: chain.provider, deploymentsDir: dir, env: {} });
+    const attempt = deploy({
+      network: "baseSepolia",
+      config: shippedNetwork("baseSepolia"),
+      provider: chain.provider,
+      deploymentsDir: dir,
+      env: {},
+    });
     await expect(attempt).rejects.toBeInstanceOf(DeploymentError);
     await expect(attempt).rejects.toMatchObject({
       reason: "missing-key",
@@ -360,7 +425,13 @@ describe("safety checks", () => {
   test("a malformed key is refused without echoing it", async () => {
     const chain = await chainWithId(84532);
     const secretish = "0xdeadbeefcafe1234";
-    const attempt = deploy({ network: "baseSepolia", config: shippedNetwork("baseSepolia"), provider: chain.provider, deploymentsDir: tempDeploymentsDir(), env: { DEPLOYER_PRIVATE_KEY: secretish } });
+    const attempt = deploy({
+      network: "baseSepolia",
+      config: shippedNetwork("baseSepolia"),
+      provider: chain.provider,
+      deploymentsDir: tempDeploymentsDir(),
+      env: { DEPLOYER_PRIVATE_KEY: secretish },
+    });
     await expect(attempt).rejects.toMatchObject({ reason: "bad-key" });
     const error = (await attempt.catch((e: unknown) => e)) as Error;
     expect(error.message).not.toContain("deadbeefcafe1234");
@@ -369,8 +440,17 @@ describe("safety checks", () => {
   test("refuses an RPC endpoint whose chain is not the configured one", async () => {
     const chain = await chainWithId(31337);
     await expect(
-      deploy({ network: "baseSepolia", config: shippedNetwork("baseSepolia"), provider: chain.provider, deploymentsDir: tempDeploymentsDir(), env: { DEPLOYER_PRIVATE_KEY: HARDHAT_KEY_0 } }),
-    ).rejects.toMatchObject({ reason: "chain-mismatch", shortMessage: 'The RPC endpoint is chain 31337, but network "baseSepolia" is configured as chain 84532' });
+      deploy({
+        network: "baseSepolia",
+        config: shippedNetwork("baseSepolia"),
+        provider: chain.provider,
+        deploymentsDir: tempDeploymentsDir(),
+        env: { DEPLOYER_PRIVATE_KEY: HARDHAT_KEY_0 },
+      }),
+    ).rejects.toMatchObject({
+      reason: "chain-mismatch",
+      shortMessage: 'The RPC endpoint is chain 31337, but network "baseSepolia" is configured as chain 84532',
+    });
   });
 
   test("refuses a configured oracle address without code", async () => {

@@ -7,8 +7,8 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, test } from "vitest";
-import { deploy, resolveRpcUrl, type DeploymentsFile } from "../../src/deploy/index.js";
-import { startLocalChain, type LocalChain } from "../../src/harness/devnet/local-chain.js";
+import { type DeploymentsFile, deploy, resolveRpcUrl } from "../../src/deploy/index.js";
+import { type LocalChain, startLocalChain } from "../../src/harness/devnet/local-chain.js";
 import { HARDHAT_KEY_0, shippedNetwork, tempDeploymentsDir } from "./support.js";
 
 const run = promisify(execFile);
@@ -22,9 +22,19 @@ afterEach(async () => {
 async function deployCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const home = tempDeploymentsDir();
   const base = { ...process.env };
-  for (const name of ["DEPLOYER_PRIVATE_KEY", "BASE_RPC_URL", "BASE_SEPOLIA_RPC_URL", "TRUSTGATE_RPC_URL", "LOCALHOST_RPC_URL", "TRUSTGATE_DEBUG"]) delete base[name];
+  for (const name of [
+    "DEPLOYER_PRIVATE_KEY",
+    "BASE_RPC_URL",
+    "BASE_SEPOLIA_RPC_URL",
+    "TRUSTGATE_RPC_URL",
+    "LOCALHOST_RPC_URL",
+    "TRUSTGATE_DEBUG",
+  ])
+    delete base[name];
   try {
-    const { stdout, stderr } = await run(process.execPath, [TSX, "scripts/deploy.ts", ...args], { env: { ...base, HOME: home, XDG_CONFIG_HOME: home, ...env } });
+    const { stdout, stderr } = await run(process.execPath, [TSX, "scripts/deploy.ts", ...args], {
+      env: { ...base, HOME: home, XDG_CONFIG_HOME: home, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -54,9 +64,14 @@ describe("the RPC URL", () => {
     const env = { TRUSTGATE_RPC_URL: "http://a.test:1", LOCALHOST_RPC_URL: "http://b.test:2" };
     expect(resolveRpcUrl("localhost", config, "http://flag.test:3", env)).toEqual({ url: "http://flag.test:3", source: "--rpc-url" });
     expect(resolveRpcUrl("localhost", config, undefined, env)).toEqual({ url: "http://a.test:1", source: "TRUSTGATE_RPC_URL" });
-    expect(resolveRpcUrl("localhost", config, undefined, { LOCALHOST_RPC_URL: "http://b.test:2" })).toEqual({ url: "http://b.test:2", source: "LOCALHOST_RPC_URL" });
+    expect(resolveRpcUrl("localhost", config, undefined, { LOCALHOST_RPC_URL: "http://b.test:2" })).toEqual({
+      url: "http://b.test:2",
+      source: "LOCALHOST_RPC_URL",
+    });
     expect(resolveRpcUrl("localhost", config, undefined, {})).toEqual({ url: "http://127.0.0.1:8545", source: "deploy/config.json" });
-    expect(() => resolveRpcUrl("localhost", config, "127.0.0.1:8545", {})).toThrow('The RPC URL from --rpc-url is not a URL: "127.0.0.1:8545"');
+    expect(() => resolveRpcUrl("localhost", config, "127.0.0.1:8545", {})).toThrow(
+      'The RPC URL from --rpc-url is not a URL: "127.0.0.1:8545"',
+    );
     expect(() => resolveRpcUrl("baseSepolia", shippedNetwork("baseSepolia"), undefined, {})).toThrow(
       'No RPC URL for network "baseSepolia": pass --rpc-url or set TRUSTGATE_RPC_URL or BASE_SEPOLIA_RPC_URL',
     );
@@ -64,11 +79,15 @@ describe("the RPC URL", () => {
 
   test("localhost on another port, from the environment (TRUSTGATE_RPC_URL, then LOCALHOST_RPC_URL)", async () => {
     const url = await httpChain(31337);
-    const viaTrustgate = await deployCli(["--network", "localhost", "--dry-run", "--deployments-dir", tempDeploymentsDir()], { TRUSTGATE_RPC_URL: url });
+    const viaTrustgate = await deployCli(["--network", "localhost", "--dry-run", "--deployments-dir", tempDeploymentsDir()], {
+      TRUSTGATE_RPC_URL: url,
+    });
     expect(viaTrustgate.stderr).toBe("");
     expect(viaTrustgate.code).toBe(0);
     expect(viaTrustgate.stdout).toContain("Dry run: nothing sent; 3 contract(s) would be deployed.");
-    const viaNetwork = await deployCli(["--network", "localhost", "--dry-run", "--deployments-dir", tempDeploymentsDir()], { LOCALHOST_RPC_URL: url });
+    const viaNetwork = await deployCli(["--network", "localhost", "--dry-run", "--deployments-dir", tempDeploymentsDir()], {
+      LOCALHOST_RPC_URL: url,
+    });
     expect(viaNetwork.code).toBe(0);
   });
 
@@ -78,7 +97,9 @@ describe("the RPC URL", () => {
     expect(result.code).toBe(2);
     const lines = result.stderr.trimEnd().split("\n");
     expect(lines, result.stderr).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^Cannot reach the localhost node at ${url.replace(/\./g, "\\.")} \\(.+\\): start one with \`npx hardhat node\``));
+    expect(lines[0]).toMatch(
+      new RegExp(`^Cannot reach the localhost node at ${url.replace(/\./g, "\\.")} \\(.+\\): start one with \`npx hardhat node\``),
+    );
   });
 });
 
@@ -109,8 +130,17 @@ describe("a deployments file is trusted only for its own chain", () => {
     chains.push(second);
     writeFileSync(join(dir, "31337.json"), JSON.stringify({ ...written, network: "hardhat", genesisHash: `0x${"ab".repeat(32)}` }));
     const lines: string[] = [];
-    const result = await deploy({ network: "localhost", config: shippedNetwork("localhost"), provider: second.provider, deploymentsDir: dir, gitCommit, log: (l) => lines.push(l) });
-    expect(lines.join("\n")).toMatch(/31337\.json was written for another chain with id 31337 \(network "hardhat", block 0 0x(ab){32}; this chain's block 0 is 0x[0-9a-f]{64}\): not trusted, deploying afresh/);
+    const result = await deploy({
+      network: "localhost",
+      config: shippedNetwork("localhost"),
+      provider: second.provider,
+      deploymentsDir: dir,
+      gitCommit,
+      log: (l) => lines.push(l),
+    });
+    expect(lines.join("\n")).toMatch(
+      /31337\.json was written for another chain with id 31337 \(network "hardhat", block 0 0x(ab){32}; this chain's block 0 is 0x[0-9a-f]{64}\): not trusted, deploying afresh/,
+    );
     expect(result.actions.map((a) => a.status)).toEqual(["deployed", "deployed", "deployed"]);
   });
 
@@ -123,14 +153,29 @@ describe("a deployments file is trusted only for its own chain", () => {
     // A second chain where the same deployer's first contracts sit at the same addresses, created by other transactions.
     const second = await startLocalChain({ chainId: 31337 });
     chains.push(second);
-    await deploy({ network: "localhost", config: shippedNetwork("localhost", { policy: { ...shippedNetwork("localhost").policy, minScore: 60 } }), provider: second.provider, deploymentsDir: tempDeploymentsDir(), gitCommit });
+    await deploy({
+      network: "localhost",
+      config: shippedNetwork("localhost", { policy: { ...shippedNetwork("localhost").policy, minScore: 60 } }),
+      provider: second.provider,
+      deploymentsDir: tempDeploymentsDir(),
+      gitCommit,
+    });
     const { genesisHash: _ignored, ...withoutGenesis } = written; // a file from before block 0 was recorded
     writeFileSync(join(dir, "31337.json"), JSON.stringify(withoutGenesis));
     const lines: string[] = [];
-    const result = await deploy({ network: "localhost", config: shippedNetwork("localhost"), provider: second.provider, deploymentsDir: dir, gitCommit, log: (l) => lines.push(l) });
+    const result = await deploy({
+      network: "localhost",
+      config: shippedNetwork("localhost"),
+      provider: second.provider,
+      deploymentsDir: dir,
+      gitCommit,
+      log: (l) => lines.push(l),
+    });
     // The oracle's creation is the very same transaction on both chains (same sender, nonce and data): it holds.
     // The hook sits at the same address on the second chain, but was created there by another transaction.
-    expect(lines.join("\n"), lines.join("\n")).toMatch(/! TrustAdmissionHook is recorded at 0x[0-9a-fA-F]{40} in .*31337\.json, but its creation transaction 0x[0-9a-f]{64} is not on this chain \(the code there is someone else's\): not trusted, deploying again/);
+    expect(lines.join("\n"), lines.join("\n")).toMatch(
+      /! TrustAdmissionHook is recorded at 0x[0-9a-fA-F]{40} in .*31337\.json, but its creation transaction 0x[0-9a-f]{64} is not on this chain \(the code there is someone else's\): not trusted, deploying again/,
+    );
     expect(result.actions.find((a) => a.name === "TrustAdmissionHook")!.status).toBe("deployed");
   });
 
@@ -148,12 +193,14 @@ describe("a deployments file is trusted only for its own chain", () => {
     writeFileSync(join(dir, "84532.json"), JSON.stringify(withoutGenesis));
     const attempt = deploy({ network: "baseSepolia", config, provider: second.provider, deploymentsDir: dir, gitCommit, env });
     await expect(attempt).rejects.toMatchObject({ reason: "untrusted-record" });
-    await expect(attempt).rejects.toThrow(/84532\.json records TrustScoreOracle at 0x[0-9a-fA-F]{40}, but on chain 84532 there is no code at that address: refusing to trust it/);
+    await expect(attempt).rejects.toThrow(
+      /84532\.json records TrustScoreOracle at 0x[0-9a-fA-F]{40}, but on chain 84532 there is no code at that address: refusing to trust it/,
+    );
 
     writeFileSync(join(dir, "84532.json"), JSON.stringify({ ...written, genesisHash: `0x${"cd".repeat(32)}` }));
-    await expect(deploy({ network: "baseSepolia", config, provider: second.provider, deploymentsDir: dir, gitCommit, env })).rejects.toThrow(
-      /was written for another chain with id 84532 .*: refusing to trust it/,
-    );
+    await expect(
+      deploy({ network: "baseSepolia", config, provider: second.provider, deploymentsDir: dir, gitCommit, env }),
+    ).rejects.toThrow(/was written for another chain with id 84532 .*: refusing to trust it/);
   });
 });
 
@@ -165,7 +212,9 @@ describe("a dry run needs no key", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("No DEPLOYER_PRIVATE_KEY: estimating from 0x000000000000000000000000000000000000dEaD (a placeholder)");
-    expect(result.stdout).toMatch(/\+ would deploy TrustScoreOracle at 0x[0-9a-fA-F]{40} \(predicted\)\n {4}constructor arguments: \["0x000000000000000000000000000000000000dEaD"\]\n {4}estimated gas: \d{6,}/);
+    expect(result.stdout).toMatch(
+      /\+ would deploy TrustScoreOracle at 0x[0-9a-fA-F]{40} \(predicted\)\n {4}constructor arguments: \["0x000000000000000000000000000000000000dEaD"\]\n {4}estimated gas: \d{6,}/,
+    );
     expect(result.stdout).toContain("Dry run: nothing sent; 3 contract(s) would be deployed.");
     expect(readdirSync(dir)).toEqual([]);
   });

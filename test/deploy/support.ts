@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Abi, Address } from "viem";
-import { loadDeployConfig, networkConfig, type NetworkDeployConfig } from "../../src/deploy/config.js";
+import { loadDeployConfig, type NetworkDeployConfig, networkConfig } from "../../src/deploy/config.js";
 
 /** Hardhat's first default account key (public knowledge; funded on every local Hardhat chain). */
 export const HARDHAT_KEY_0 = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" as const;
@@ -39,6 +39,9 @@ export function abiOf(source: string, name: string): Abi {
 }
 
 /** The node's nonce of an account. */
-export async function nonceOf(provider: { request(args: { method: string; params?: unknown[] }): Promise<unknown> }, account: Address): Promise<number> {
+export async function nonceOf(
+  provider: { request(args: { method: string; params?: unknown[] }): Promise<unknown> },
+  account: Address,
+): Promise<number> {
   return Number(await provider.request({ method: "eth_getTransactionCount", params: [account, "pending"] }));
 }

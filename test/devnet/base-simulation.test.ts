@@ -1,7 +1,7 @@
 // The local Base simulation, reached as a remote node is: through its loopback RPC URL.
 import { expect } from "chai";
-import { afterAll, beforeAll, describe, it } from "vitest";
 import {
+  type Address,
   BaseError,
   ContractFunctionRevertedError,
   createPublicClient,
@@ -9,26 +9,22 @@ import {
   custom,
   getAddress,
   http,
-  parseAbi,
-  type Address,
   type PublicClient,
+  parseAbi,
 } from "viem";
 import { base } from "viem/chains";
-import {
-  BASE_TRUST_ORACLE_ADDRESS,
-  ERC8004_IDENTITY_REGISTRY_ADDRESS,
-  MULTICALL3_ADDRESS,
-} from "../../src/config/addresses.js";
-import { startBaseSimulation, type BaseSimulation } from "../../src/harness/devnet/base-simulation.js";
-import { IDENTITY_REGISTRY_NAME, IDENTITY_REGISTRY_SYMBOL } from "../../src/harness/devnet/identity-registry.js";
-import { DEFAULT_PUBLISH_BATCH, MAX_PUBLISH_BATCH, type OracleRecordInput } from "../../src/harness/devnet/publish-records.js";
-import { DEFAULT_ADMIN_ROLE, PUBLISHER_ROLE } from "../../src/harness/devnet/storage-layout.js";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS, MULTICALL3_ADDRESS } from "../../src/config/addresses.js";
 import { DevnetError, InvalidArgumentError } from "../../src/errors.js";
 import {
   MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE,
   MULTICALL3_RUNTIME_BYTECODE,
   TRUST_SCORE_ORACLE_RUNTIME_BYTECODE,
 } from "../../src/generated/runtime-bytecode.js";
+import { type BaseSimulation, startBaseSimulation } from "../../src/harness/devnet/base-simulation.js";
+import { IDENTITY_REGISTRY_NAME, IDENTITY_REGISTRY_SYMBOL } from "../../src/harness/devnet/identity-registry.js";
+import { DEFAULT_PUBLISH_BATCH, MAX_PUBLISH_BATCH, type OracleRecordInput } from "../../src/harness/devnet/publish-records.js";
+import { DEFAULT_ADMIN_ROLE, PUBLISHER_ROLE } from "../../src/harness/devnet/storage-layout.js";
 import { trustOracleAbi, trustScoreOracleAbi } from "../../src/oracle/abi.js";
 import { readTrustRecords } from "../../src/oracle/reader.js";
 
@@ -144,7 +140,12 @@ describe("the oracle at the Base address", () => {
     expect(await read("hasScore", [42n, 8453n, "olas"])).to.equal(false);
     expect(await read("getScore", [43n, 8453n, "erc8004"])).to.deep.equal([0, 0, 0, 0]);
     const meets = (threshold: number) =>
-      client.readContract({ address: sim.oracle, abi: trustOracleAbi, functionName: "meetsThreshold", args: [42n, 8453n, "erc8004", threshold] });
+      client.readContract({
+        address: sim.oracle,
+        abi: trustOracleAbi,
+        functionName: "meetsThreshold",
+        args: [42n, 8453n, "erc8004", threshold],
+      });
     expect(await meets(82)).to.equal(true);
     expect(await meets(83)).to.equal(false);
     expect(await client.readContract({ address: sim.oracle, abi: trustOracleAbi, functionName: "agentCount" })).to.equal(before + 2n);
@@ -163,7 +164,12 @@ describe("the oracle at the Base address", () => {
         (e: unknown) => e,
       );
     expect(revertOf(error)).to.deep.equal({ errorName: "AccessControlUnauthorizedAccount", args: [stranger, PUBLISHER_ROLE] });
-    const read = await client.readContract({ address: sim.oracle, abi: trustOracleAbi, functionName: "hasScore", args: [1n, 8453n, "erc8004"] });
+    const read = await client.readContract({
+      address: sim.oracle,
+      abi: trustOracleAbi,
+      functionName: "hasScore",
+      args: [1n, 8453n, "erc8004"],
+    });
     expect(read).to.equal(false);
   });
 
@@ -229,7 +235,9 @@ describe("the oracle at the Base address", () => {
     const error = await sim.publish([{ ...record(0, now), agentId: 77_777n }, future]).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(DevnetError);
     expect((error as DevnetError).code).to.equal("DEVNET_SETUP_FAILED");
-    expect((error as DevnetError).shortMessage).to.contain("batch 1 of 1").and.to.contain(`FutureTimestamp(1, ${now + 86_400}, `);
+    expect((error as DevnetError).shortMessage)
+      .to.contain("batch 1 of 1")
+      .and.to.contain(`FutureTimestamp(1, ${now + 86_400}, `);
     expect(revertOf((error as DevnetError).cause)?.errorName).to.equal("FutureTimestamp");
     // All or nothing: the valid first entry was not written either.
     expect(
@@ -313,7 +321,12 @@ describe("startBaseSimulation with a publisher the node has no key for", () => {
       expect(other.accounts[0]).to.equal(outsider);
       const local = createPublicClient({ chain: base, transport: custom(other.provider) });
       expect(
-        await local.readContract({ address: other.oracle, abi: accessControlAbi, functionName: "hasRole", args: [PUBLISHER_ROLE, outsider] }),
+        await local.readContract({
+          address: other.oracle,
+          abi: accessControlAbi,
+          functionName: "hasRole",
+          args: [PUBLISHER_ROLE, outsider],
+        }),
       ).to.equal(true);
       expect(await local.getBalance({ address: outsider })).to.be.greaterThan(0n);
       const t = await other.latestTimestamp();

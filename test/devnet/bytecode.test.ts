@@ -3,21 +3,21 @@
 // of running the constructors matches the compiler's storage layout and what the constructors really write.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import hre from "hardhat";
 import { expect } from "chai";
+import hre from "hardhat";
 import { describe, it } from "vitest";
-import { MockIdentityRegistry__factory, TrustScoreOracle__factory } from "../../typechain-types";
+import { MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE, TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/generated/runtime-bytecode.js";
 import { IDENTITY_REGISTRY_NAME, IDENTITY_REGISTRY_SYMBOL } from "../../src/harness/devnet/identity-registry.js";
 import {
   DEFAULT_ADMIN_ROLE,
   MOCK_IDENTITY_REGISTRY_SLOTS,
   PUBLISHER_ROLE,
-  TRUST_SCORE_ORACLE_SLOTS,
   roleMemberSlot,
   shortStringWord,
+  TRUST_SCORE_ORACLE_SLOTS,
   uintWord,
 } from "../../src/harness/devnet/storage-layout.js";
-import { MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE, TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/generated/runtime-bytecode.js";
+import { MockIdentityRegistry__factory, TrustScoreOracle__factory } from "../../typechain-types";
 
 const ROOT = resolve(__dirname, "../..");
 
@@ -40,7 +40,10 @@ function storageLayout(source: string, name: string): StorageLayout {
   };
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const solc = require("solc") as { compile(input: string): string };
-  const input = { ...buildInfo.input, settings: { ...buildInfo.input.settings, outputSelection: { [source]: { [name]: ["storageLayout"] } } } };
+  const input = {
+    ...buildInfo.input,
+    settings: { ...buildInfo.input.settings, outputSelection: { [source]: { [name]: ["storageLayout"] } } },
+  };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
     contracts: Record<string, Record<string, { storageLayout: StorageLayout }>>;
     errors?: { severity: string; formattedMessage: string }[];

@@ -1,9 +1,8 @@
 // scripts/devnet.ts, run as a user runs it: prints the URLs, serves until SIGINT, then exits cleanly.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { resolve } from "node:path";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { expect } from "chai";
 import { afterAll, describe, it } from "vitest";
 import { main } from "../../src/cli/main";
@@ -109,6 +108,6 @@ describe("scripts/devnet.ts", () => {
     expect(unknown.stderr).to.contain("Unknown option '--bogus'").and.to.contain("Usage:");
     const bad = spawnSync(process.execPath, ["--import", "tsx", SCRIPT, "--size", "many"], { cwd: ROOT, encoding: "utf8" });
     expect(bad.status).to.equal(2);
-    expect(bad.stderr).to.contain('--size must be an integer');
+    expect(bad.stderr).to.contain("--size must be an integer");
   });
 });

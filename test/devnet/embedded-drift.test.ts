@@ -1,27 +1,27 @@
 // The drift job's embedded default, checked from the outside: the chain through its RPC URL (Multicall3 reads),
 // the service through HTTP, as the drift job will see them.
 import { expect } from "chai";
-import { afterAll, beforeAll, describe, it } from "vitest";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { base } from "viem/chains";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { verifyTrustAttestation } from "../../src/attestation/verify.js";
 import { BASE_TRUST_ORACLE_ADDRESS } from "../../src/config/addresses.js";
 import { chainIdOf } from "../../src/config/chains.js";
 import { sybilSeverityCode, tierCode } from "../../src/config/encodings.js";
+import { InvalidArgumentError } from "../../src/errors.js";
 import {
   DEFAULT_DELISTED,
   DEFAULT_EMBEDDED_FAULTS,
   DEFAULT_EMBEDDED_SIZE,
   DEFAULT_STALE_AGE_SECONDS,
   DEFAULT_STALE_CHAIN,
-  startEmbeddedDriftEnvironment,
   type EmbeddedDriftEnvironment,
+  startEmbeddedDriftEnvironment,
 } from "../../src/harness/devnet/embedded-drift.js";
-import { InvalidArgumentError } from "../../src/errors.js";
+import { agentKey, type PopulationAgent } from "../../src/harness/service/index.js";
 import { trustOracleAbi } from "../../src/oracle/abi.js";
 import { readTrustRecords } from "../../src/oracle/reader.js";
 import type { TrustRecordResult } from "../../src/oracle/records.js";
-import { agentKey, type PopulationAgent } from "../../src/harness/service/index.js";
 
 interface KeyParts {
   chain: string;
@@ -140,7 +140,8 @@ describe("the embedded drift environment (default size, real clock, no faults)",
     expect(delistedKeys).to.have.length(DEFAULT_DELISTED);
     expect(env.delisted.map(agentKey)).to.deep.equal(delistedKeys);
     const reads = await readOnchain(client, env, delistedKeys.map(parseKey));
-    reads.forEach((read, i) => expect(onchainLine(read), delistedKeys[i]).to.equal(expectedLine(env.delisted[i] as PopulationAgent)));
+    for (const [i, read] of reads.entries())
+      expect(onchainLine(read), delistedKeys[i]).to.equal(expectedLine(env.delisted[i] as PopulationAgent));
     for (const key of delistedKeys) {
       const parts = parseKey(key);
       expect(parts.chain).to.not.equal(DEFAULT_STALE_CHAIN);
@@ -167,10 +168,18 @@ describe("the embedded drift environment (default size, real clock, no faults)",
       const { status, body } = await trustCheck(env, parseKey(key));
       expect(status, key).to.equal(200);
       // The service says "no sybil signal" with null; the population and the chain's encoding call it "none".
-      expect([body.score, body.tier, body.sybilSeverity ?? "none"], key).to.deep.equal([change.after.score, change.after.tier, change.after.sybilSeverity]);
+      expect([body.score, body.tier, body.sybilSeverity ?? "none"], key).to.deep.equal([
+        change.after.score,
+        change.after.tier,
+        change.after.sybilSeverity,
+      ]);
       const read = reads[i]!;
       if (!read.ok || !read.hasScore) throw new Error(`${key} is not on-chain`);
-      expect([read.score, read.tier, read.sybilSeverity], key).to.deep.equal([change.before.score, change.before.tier, change.before.sybilSeverity]);
+      expect([read.score, read.tier, read.sybilSeverity], key).to.deep.equal([
+        change.before.score,
+        change.before.tier,
+        change.before.sybilSeverity,
+      ]);
       expect([read.score, read.sybilSeverityCode], key).to.not.deep.equal([body.score, sybilSeverityCode(body.sybilSeverity ?? "none")]);
       const verdict = await verifyTrustAttestation(body, { issuer: env.issuer, jwks: env.jwksUrl });
       expect(verdict.valid, `${key}: ${verdict.message}`).to.equal(true);
@@ -181,7 +190,7 @@ describe("the embedded drift environment (default size, real clock, no faults)",
     const { addedKeys } = env.expectations;
     expect(addedKeys.length).to.be.at.least(10);
     const reads = await readOnchain(client, env, addedKeys.map(parseKey));
-    reads.forEach((read, i) => expect(onchainLine(read), addedKeys[i]).to.equal("none"));
+    for (const [i, read] of reads.entries()) expect(onchainLine(read), addedKeys[i]).to.equal("none");
     for (const key of addedKeys.slice(0, 10)) {
       const { status, body } = await trustCheck(env, parseKey(key));
       expect(status, key).to.equal(200);
@@ -199,7 +208,11 @@ describe("the embedded drift environment (default size, real clock, no faults)",
       expect(status, agentKey(agent)).to.equal(200);
       const read = reads[i]!;
       if (!read.ok) throw read.error;
-      expect([read.score, read.tier, read.sybilSeverity], agentKey(agent)).to.deep.equal([body.score, body.tier, body.sybilSeverity ?? "none"]);
+      expect([read.score, read.tier, read.sybilSeverity], agentKey(agent)).to.deep.equal([
+        body.score,
+        body.tier,
+        body.sybilSeverity ?? "none",
+      ]);
     }
   });
 

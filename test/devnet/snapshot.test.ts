@@ -2,9 +2,9 @@
 import { expect } from "chai";
 import { describe, it } from "vitest";
 import { createTrustEncoding } from "../../src/config/encodings.js";
-import { pickDelistedAgents } from "../../src/harness/devnet/delisted-agents.js";
-import { latestNightlyRun, snapshotRecords, type SnapshotAgent } from "../../src/harness/devnet/nightly-snapshot.js";
 import { InvalidArgumentError } from "../../src/errors.js";
+import { pickDelistedAgents } from "../../src/harness/devnet/delisted-agents.js";
+import { latestNightlyRun, type SnapshotAgent, snapshotRecords } from "../../src/harness/devnet/nightly-snapshot.js";
 import { agentKey, createPopulation } from "../../src/harness/service/index.js";
 
 describe("latestNightlyRun", () => {

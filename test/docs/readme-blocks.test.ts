@@ -17,7 +17,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 
 const ROOT = resolve(__dirname, "../..");
-const DOCS = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const DOCS = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 const SKIP = /^<!--\s*doc-test:\s*skip:\s*(\S.*?)\s*-->$/;
 const OUTPUT_LANGUAGES = new Set(["", "text"]);
 
@@ -52,18 +57,24 @@ const BLOCKS = DOCS.flatMap(blocksOf);
 
 /** `trustgate`, `trustgate/service`… → this repository's source entry, read from package.json's "exports". */
 function sourceEntries(): Map<string, string> {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { name: string; exports: Record<string, { import?: string } | string> };
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    name: string;
+    exports: Record<string, { import?: string } | string>;
+  };
   const map = new Map<string, string>();
   for (const [subpath, target] of Object.entries(pkg.exports)) {
     const file = typeof target === "string" ? target : target.import;
     if (!file?.startsWith("./dist/") || !file.endsWith(".js")) continue;
-    map.set(subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`, join(ROOT, "src", file.slice("./dist/".length).replace(/\.js$/, ".ts")));
+    map.set(
+      subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`,
+      join(ROOT, "src", file.slice("./dist/".length).replace(/\.js$/, ".ts")),
+    );
   }
   return map;
 }
 
 function rewriteImports(code: string, entries: Map<string, string>): string {
-  return code.replace(/from\s+"(trustgate(?:\/[^"]+)?)"/g, (whole, specifier: string) => {
+  return code.replace(/from\s+"(trustgate(?:\/[^"]+)?)"/g, (_whole, specifier: string) => {
     const target = entries.get(specifier);
     if (!target) throw new Error(`import of "${specifier}" maps to no entry of package.json's exports`);
     return `from ${JSON.stringify(target)}`;
@@ -105,7 +116,9 @@ function runTs(file: string, env: NodeJS.ProcessEnv): Promise<{ code: number | n
 /** Compiles a Solidity block with the kit's sources and OpenZeppelin resolved as in a user's project. */
 function compileSolidity(source: string): string[] {
   const require = createRequire(__filename);
-  const solc = require("solc") as { compile(input: string, callbacks: { import(path: string): { contents: string } | { error: string } }): string };
+  const solc = require("solc") as {
+    compile(input: string, callbacks: { import(path: string): { contents: string } | { error: string } }): string;
+  };
   const input = {
     language: "Solidity",
     sources: { "Example.sol": { content: source } },
@@ -124,16 +137,24 @@ function compileSolidity(source: string): string[] {
       return { error: `not found: ${path}` };
     }
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport })) as { errors?: { severity: string; formattedMessage: string }[] };
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport })) as {
+    errors?: { severity: string; formattedMessage: string }[];
+  };
   return (output.errors ?? []).filter((e) => e.severity === "error").map((e) => e.formattedMessage);
 }
 
 describe("the documents' code blocks", () => {
   it("are found, and each is runnable code, output, or marked with a reason", () => {
     expect(BLOCKS.filter((b) => b.lang === "ts").length).toBeGreaterThanOrEqual(6);
-    const unmarked = BLOCKS.filter((b) => !OUTPUT_LANGUAGES.has(b.lang) && b.lang !== "ts" && b.lang !== "solidity" && b.skip === undefined);
-    expect(unmarked.map((b) => `${b.file}:${b.line} (${b.lang}) does not run and is not marked <!-- doc-test: skip: <reason> -->`)).toEqual([]);
-    const placeholders = BLOCKS.filter((b) => (b.lang === "ts" || b.lang === "solidity") && b.skip === undefined && /["'`][^"'`\n]*…[^"'`\n]*["'`]/.test(b.code));
+    const unmarked = BLOCKS.filter(
+      (b) => !OUTPUT_LANGUAGES.has(b.lang) && b.lang !== "ts" && b.lang !== "solidity" && b.skip === undefined,
+    );
+    expect(unmarked.map((b) => `${b.file}:${b.line} (${b.lang}) does not run and is not marked <!-- doc-test: skip: <reason> -->`)).toEqual(
+      [],
+    );
+    const placeholders = BLOCKS.filter(
+      (b) => (b.lang === "ts" || b.lang === "solidity") && b.skip === undefined && /["'`][^"'`\n]*…[^"'`\n]*["'`]/.test(b.code),
+    );
     expect(placeholders.map((b) => `${b.file}:${b.line} holds a placeholder that cannot run`)).toEqual([]);
   });
 
@@ -149,7 +170,14 @@ describe("the documents' code blocks", () => {
     let dir: string;
     const entries = sourceEntries();
     beforeAll(async () => {
-      env = await startEmbeddedDriftEnvironment({ size: 300, documentedAgents: true, faults: false, delisted: 0, staleChain: null, rateLimit: false });
+      env = await startEmbeddedDriftEnvironment({
+        size: 300,
+        documentedAgents: true,
+        faults: false,
+        delisted: 0,
+        staleChain: null,
+        rateLimit: false,
+      });
       dir = mkdtempSync(join(ROOT, ".doc-test-"));
     });
     afterAll(async () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
-import { compareAgent, type CompareContext } from "../../src/drift/stages/compare";
-import type { ServiceOutcome } from "../../src/drift/service-data";
 import { decide } from "../../src/drift/decision";
-import { buildReport, countFlips, exitCodeOf, sortRows } from "../../src/drift/report";
-import { auditPick, triageReason } from "../../src/drift/stages/triage";
 import { checkTierEncoding } from "../../src/drift/encoding-check";
+import { buildReport, countFlips, exitCodeOf, sortRows } from "../../src/drift/report";
+import type { ServiceOutcome } from "../../src/drift/service-data";
+import { type CompareContext, compareAgent } from "../../src/drift/stages/compare";
+import { auditPick, triageReason } from "../../src/drift/stages/triage";
 import { OracleReadError } from "../../src/errors";
 import type { TrustRecordResult } from "../../src/oracle/records";
 
@@ -40,7 +40,15 @@ function onchain(score: number, ageSeconds = 9 * HOUR, tierCode?: number, sybilC
     updatedAtSeconds,
   };
 }
-const noRecord: TrustRecordResult = { ...(onchain(0) as object), hasScore: false, score: 0, tier: undefined, sybilSeverity: undefined, updatedAt: null, updatedAtSeconds: 0 } as TrustRecordResult;
+const noRecord: TrustRecordResult = {
+  ...(onchain(0) as object),
+  hasScore: false,
+  score: 0,
+  tier: undefined,
+  sybilSeverity: undefined,
+  updatedAt: null,
+  updatedAtSeconds: 0,
+} as TrustRecordResult;
 const readFailure: TrustRecordResult = {
   ok: false,
   key: { agentId: 42n, chainId: 8453, registry: "erc8004" },
@@ -93,11 +101,20 @@ describe("compareAgent: one scenario per status", () => {
 
   it("missing-attestation: the oracle has a record, the service answers 404", () => {
     const row = compareAgent(subject, onchain(70), { kind: "missing", message: "unknown agent" }, context);
-    expect(row).toMatchObject({ status: "missing-attestation", attested: null, decision: { onchain: true, attested: false, flipped: true } });
+    expect(row).toMatchObject({
+      status: "missing-attestation",
+      attested: null,
+      decision: { onchain: true, attested: false, flipped: true },
+    });
   });
 
   it("invalid-attestation: the reason code and message are kept", () => {
-    const row = compareAgent(subject, onchain(70), { kind: "invalid", reason: "bad-jws-signature", message: "signature does not verify" }, context);
+    const row = compareAgent(
+      subject,
+      onchain(70),
+      { kind: "invalid", reason: "bad-jws-signature", message: "signature does not verify" },
+      context,
+    );
     expect(row).toMatchObject({ status: "invalid-attestation", reason: "bad-jws-signature: signature does not verify", attested: null });
     expect(row.decision).toEqual({ onchain: true, attested: null, flipped: false });
   });
@@ -123,7 +140,11 @@ describe("compareAgent: one scenario per status", () => {
 });
 
 describe("decide with a gate policy", () => {
-  const gate = { kind: "gate" as const, gate: "0xgate", policy: { minScore: 51, maxSybilSeverity: 2, maxAge: 36 * HOUR, requireController: true } };
+  const gate = {
+    kind: "gate" as const,
+    gate: "0xgate",
+    policy: { minScore: 51, maxSybilSeverity: 2, maxAge: 36 * HOUR, requireController: true },
+  };
   it("applies score, sybil and age; ignores the controller requirement", () => {
     expect(decide(gate, { score: 60, sybilSeverityCode: 2, updatedAtSeconds: NOW_S - HOUR }, NOW_S)).toBe(true);
     expect(decide(gate, { score: 60, sybilSeverityCode: 3, updatedAtSeconds: NOW_S - HOUR }, NOW_S)).toBe(false);
@@ -133,7 +154,10 @@ describe("decide with a gate policy", () => {
   });
 
   it("turns a stale record into a pass → fail flip under a gate", () => {
-    const row = compareAgent(subject, onchain(60, 30 * HOUR), verified(60), { ...context, rule: { ...gate, policy: { ...gate.policy, maxAge: 24 * HOUR } } });
+    const row = compareAgent(subject, onchain(60, 30 * HOUR), verified(60), {
+      ...context,
+      rule: { ...gate, policy: { ...gate.policy, maxAge: 24 * HOUR } },
+    });
     expect(row.decision).toEqual({ onchain: false, attested: true, flipped: true });
   });
 });
@@ -171,7 +195,15 @@ describe("report", () => {
     });
     expect(report.summary.oldestUpdatedAt).toBe(new Date((NOW_S - 40 * HOUR) * 1000).toISOString());
     expect(exitCodeOf(report)).toBe(3);
-    expect(exitCodeOf({ summary: { ...report.summary, flips: { passToFail: 0, failToPass: 0 }, byStatus: { ...report.summary.byStatus, "invalid-attestation": 0 } } })).toBe(0);
+    expect(
+      exitCodeOf({
+        summary: {
+          ...report.summary,
+          flips: { passToFail: 0, failToPass: 0 },
+          byStatus: { ...report.summary.byStatus, "invalid-attestation": 0 },
+        },
+      }),
+    ).toBe(0);
   });
 
   it("checks the tier encoding against scores and reports contradictions with examples", () => {
@@ -202,7 +234,11 @@ describe("triage", () => {
   });
 
   it("watches a gate's sybil and age edges", () => {
-    const gate = { kind: "gate" as const, gate: "0xg", policy: { minScore: 51, maxSybilSeverity: 1, maxAge: 24 * HOUR, requireController: false } };
+    const gate = {
+      kind: "gate" as const,
+      gate: "0xg",
+      policy: { minScore: 51, maxSybilSeverity: 1, maxAge: 24 * HOUR, requireController: false },
+    };
     expect(triageReason("k", listed(80, "low"), onchain(80, HOUR, undefined, 1), { ...options, rule: gate })).toBe("policy-edge");
     expect(triageReason("k", listed(80), onchain(80, 23 * HOUR), { ...options, rule: gate })).toBe("policy-edge");
     expect(triageReason("k", listed(80), onchain(80, 2 * HOUR), { ...options, rule: gate })).toBeNull();
@@ -213,7 +249,12 @@ describe("triage", () => {
     const picked = keys.filter((k) => auditPick(k, 7, 0.01));
     expect(picked.length).toBeGreaterThan(150);
     expect(picked.length).toBeLessThan(250);
-    expect(keys.reverse().filter((k) => auditPick(k, 7, 0.01)).sort()).toEqual([...picked].sort());
+    expect(
+      keys
+        .reverse()
+        .filter((k) => auditPick(k, 7, 0.01))
+        .sort(),
+    ).toEqual([...picked].sort());
     expect(keys.filter((k) => auditPick(k, 8, 0.01))).not.toEqual(picked);
   });
 });

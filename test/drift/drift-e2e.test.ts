@@ -1,18 +1,17 @@
-import { readFileSync } from "node:fs";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { type Abi, type Address, createPublicClient, createWalletClient, getAddress, type Hex, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWalletClient, createPublicClient, getAddress, http, type Abi, type Address, type Hex } from "viem";
-import { main } from "../../src/cli/main";
 import { createTrustApiClient } from "../../src/api/client";
 import { createJwksResolver } from "../../src/attestation/jwks";
+import { main } from "../../src/cli/main";
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
-import { startDemoDriftEnvironment } from "../../src/harness/demo";
-import { startEmbeddedDriftEnvironment, type EmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
-import { DRIFT_STATUSES, type DriftReport } from "../../src/drift/types";
 import { scanAllAgents } from "../../src/drift/scan-all";
-import { startScriptedServer, type ScriptedServer } from "../sdk/helpers/scripted-server";
+import { DRIFT_STATUSES, type DriftReport } from "../../src/drift/types";
+import { startDemoDriftEnvironment } from "../../src/harness/demo";
+import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+import { type ScriptedServer, startScriptedServer } from "../sdk/helpers/scripted-server";
 
 /**
  * Runs the real command line in process and captures its streams. `--demo` gets the harness's demo environment
@@ -22,8 +21,18 @@ async function cli(argv: string[], env: Record<string, string> = {}) {
   let stdout = "";
   let stderr = "";
   const io = {
-    stdout: { write: (chunk: string) => ((stdout += chunk), true) },
-    stderr: { write: (chunk: string) => ((stderr += chunk), true) },
+    stdout: {
+      write: (chunk: string) => {
+        stdout += chunk;
+        return true;
+      },
+    },
+    stderr: {
+      write: (chunk: string) => {
+        stderr += chunk;
+        return true;
+      },
+    },
     env: { CI: "true", ...env },
     isTTY: false,
   };
@@ -51,7 +60,20 @@ describe("trustgate drift --demo, the embedded default", () => {
     expect(report.summary.triage!.fetchesSaved).toBeGreaterThan(report.summary.triage!.signedFetches);
     const row = report.agents[0]!;
     expect(Object.keys(row).sort()).toEqual(
-      ["agentId", "attested", "attestedComputedAt", "chain", "chainId", "computedAfterRefresh", "decision", "onchain", "reason", "registry", "scoreDelta", "status"].sort(),
+      [
+        "agentId",
+        "attested",
+        "attestedComputedAt",
+        "chain",
+        "chainId",
+        "computedAfterRefresh",
+        "decision",
+        "onchain",
+        "reason",
+        "registry",
+        "scoreDelta",
+        "status",
+      ].sort(),
     );
     expect(row.decision.flipped).toBe(true);
     expect(Object.keys(report.summary).sort()).toEqual(
@@ -82,12 +104,21 @@ describe("trustgate drift --demo, the embedded default", () => {
 describe("trustgate drift against explicit endpoints", () => {
   let env: EmbeddedDriftEnvironment;
   beforeAll(async () => {
-    env = await startEmbeddedDriftEnvironment({ size: 400, faults: false, staleChain: null, delisted: 0, advance: { changedFraction: 0, newAgents: 0 } });
+    env = await startEmbeddedDriftEnvironment({
+      size: 400,
+      faults: false,
+      staleChain: null,
+      delisted: 0,
+      advance: { changedFraction: 0, newAgents: 0 },
+    });
   });
   afterAll(async () => env?.close());
 
   it("exits 0 when chain and service agree, for an --agents list", async () => {
-    const agents = env.served.agents.slice(0, 6).map((a) => `${a.chain}:${a.agentId}:${a.registry}`).join(",");
+    const agents = env.served.agents
+      .slice(0, 6)
+      .map((a) => `${a.chain}:${a.agentId}:${a.registry}`)
+      .join(",");
     const { code, stdout } = await cli([...endpoints(env), "--agents", agents, "--rate", "10000"]);
     expect(stdout).toContain("6 agents checked");
     expect(stdout).toContain("6 in-sync");
@@ -108,7 +139,17 @@ describe("trustgate drift against explicit endpoints", () => {
     const agents = env.served.agents.slice(0, 4).map((a) => `${a.chain}:${a.agentId}:${a.registry}`);
     env.service.injectFault({ kind: "unknown-kid", times: 1 });
     const dir = mkdtempSync(join(tmpdir(), "drift-"));
-    const first = await cli([...endpoints(env), "--agents", agents.join(","), "--concurrency", "1", "--rate", "10000", "--json", join(dir, "a.json")]);
+    const first = await cli([
+      ...endpoints(env),
+      "--agents",
+      agents.join(","),
+      "--concurrency",
+      "1",
+      "--rate",
+      "10000",
+      "--json",
+      join(dir, "a.json"),
+    ]);
     const a = JSON.parse(readFileSync(join(dir, "a.json"), "utf8")) as DriftReport;
     expect(first.code).toBe(3);
     expect(a.summary.byStatus["invalid-attestation"]).toBe(1);
@@ -116,7 +157,17 @@ describe("trustgate drift against explicit endpoints", () => {
 
     env.service.injectFault({ kind: "status-500", times: 4 }); // one request and its three retries
     env.service.injectFault({ kind: "rate-limit", times: 1 });
-    const second = await cli([...endpoints(env), "--agents", agents.join(","), "--concurrency", "1", "--rate", "10000", "--json", join(dir, "b.json")]);
+    const second = await cli([
+      ...endpoints(env),
+      "--agents",
+      agents.join(","),
+      "--concurrency",
+      "1",
+      "--rate",
+      "10000",
+      "--json",
+      join(dir, "b.json"),
+    ]);
     env.service.clearFaults();
     const b = JSON.parse(readFileSync(join(dir, "b.json"), "utf8")) as DriftReport;
     // At least one of 4 agents unverified is more than the default 1 %: the run fails loud (exit 4).
@@ -124,13 +175,21 @@ describe("trustgate drift against explicit endpoints", () => {
     expect(b.summary.agents).toBe(4);
     expect(b.summary.byStatus.error + b.summary.byStatus["in-sync"]).toBe(4);
     expect(b.summary.byStatus.error).toBeGreaterThanOrEqual(1);
-    expect(b.summary.unverified).toMatchObject({ count: b.summary.byStatus.error, limit: { kind: "percent", value: 1 }, allowed: 0, exceeded: true });
+    expect(b.summary.unverified).toMatchObject({
+      count: b.summary.byStatus.error,
+      limit: { kind: "percent", value: 1 },
+      allowed: 0,
+      exceeded: true,
+    });
     expect(b.agents.find((r) => r.status === "error")!.reason).toContain("service request failed");
     expect(second.stdout).toContain(`FAILED: ${b.summary.byStatus.error} of 4 agents`);
   });
 
   it("exits 4, not 0, when the service answers 500 for every agent; --max-errors can allow it", async () => {
-    const agents = env.served.agents.slice(0, 4).map((a) => `${a.chain}:${a.agentId}:${a.registry}`).join(",");
+    const agents = env.served.agents
+      .slice(0, 4)
+      .map((a) => `${a.chain}:${a.agentId}:${a.registry}`)
+      .join(",");
     const dir = mkdtempSync(join(tmpdir(), "drift-"));
     env.service.injectFault({ kind: "status-500", path: "/api/trust-check" }); // every request, until cleared
     try {
@@ -141,7 +200,13 @@ describe("trustgate drift against explicit endpoints", () => {
       );
       const report = JSON.parse(readFileSync(join(dir, "500.json"), "utf8")) as DriftReport;
       expect(report.summary.byStatus.error).toBe(4);
-      expect(report.summary.unverified).toEqual({ count: 4, fraction: 1, limit: { kind: "percent", value: 1 }, allowed: 0, exceeded: true });
+      expect(report.summary.unverified).toEqual({
+        count: 4,
+        fraction: 1,
+        limit: { kind: "percent", value: 1 },
+        allowed: 0,
+        exceeded: true,
+      });
       for (const row of report.agents) expect(row.reason).toMatch(/^service request failed: .*500/);
 
       const allowed = await cli([...endpoints(env), "--agents", agents, "--rate", "10000", "--max-errors", "4", "--quiet"]);
@@ -162,11 +227,28 @@ describe("trustgate drift against explicit endpoints", () => {
         headers: { "content-type": "text/html; charset=utf-8" },
         text: "<!doctype html><html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>",
       }));
-      const agents = env.served.agents.slice(0, 3).map((a) => `${a.chain}:${a.agentId}:${a.registry}`).join(",");
+      const agents = env.served.agents
+        .slice(0, 3)
+        .map((a) => `${a.chain}:${a.agentId}:${a.registry}`)
+        .join(",");
       const dir = mkdtempSync(join(tmpdir(), "drift-"));
       const { code, stdout } = await cli([
-        "--rpc", env.rpcUrl, "--oracle", env.oracle, "--api", server.url, "--jwks", env.jwksUrl, "--issuer", env.issuer,
-        "--agents", agents, "--rate", "10000", "--json", join(dir, "html.json"),
+        "--rpc",
+        env.rpcUrl,
+        "--oracle",
+        env.oracle,
+        "--api",
+        server.url,
+        "--jwks",
+        env.jwksUrl,
+        "--issuer",
+        env.issuer,
+        "--agents",
+        agents,
+        "--rate",
+        "10000",
+        "--json",
+        join(dir, "html.json"),
       ]);
       expect(code).toBe(4);
       expect(stdout).toContain("FAILED: 3 of 3 agents (100%) could not be verified (error 3, missing-attestation 0)");
@@ -184,8 +266,19 @@ describe("trustgate drift against explicit endpoints", () => {
       await server?.close();
       server = await startScriptedServer(() => ({ json: { agents: [], nextCursor: null } }));
       const { code, stdout } = await cli([
-        "--rpc", env.rpcUrl, "--oracle", env.oracle, "--api", server.url, "--jwks", env.jwksUrl, "--all", "--rate", "10000",
-        "--events-from", "off",
+        "--rpc",
+        env.rpcUrl,
+        "--oracle",
+        env.oracle,
+        "--api",
+        server.url,
+        "--jwks",
+        env.jwksUrl,
+        "--all",
+        "--rate",
+        "10000",
+        "--events-from",
+        "off",
       ]);
       expect(stdout).toMatch(/note: {13}NOT LOOKED FOR: on-chain records the service's listing lacks .* because --events-from off/);
       expect(code).toBe(4);
@@ -198,7 +291,17 @@ describe("trustgate drift against explicit endpoints", () => {
       await server?.close();
       server = await startScriptedServer(() => ({ json: { agents: [], nextCursor: null } }));
       const { code, stdout } = await cli([
-        "--rpc", env.rpcUrl, "--oracle", env.oracle, "--api", server.url, "--jwks", env.jwksUrl, "--all", "--rate", "10000",
+        "--rpc",
+        env.rpcUrl,
+        "--oracle",
+        env.oracle,
+        "--api",
+        server.url,
+        "--jwks",
+        env.jwksUrl,
+        "--all",
+        "--rate",
+        "10000",
       ]);
       expect(code).toBe(4);
       expect(stdout).toMatch(/on-chain records not listed [1-9]\d* \(oracle events from block \d+\)/);
@@ -210,7 +313,12 @@ describe("trustgate drift against explicit endpoints", () => {
     const artifact = JSON.parse(
       readFileSync(resolve(__dirname, "../../artifacts/contracts/test/GatedAction.sol/GatedAction.json"), "utf8"),
     ) as { abi: Abi; bytecode: Hex };
-    const chain = { id: 8453, name: "local", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [env.rpcUrl] } } } as const;
+    const chain = {
+      id: 8453,
+      name: "local",
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [env.rpcUrl] } },
+    } as const;
     const account = env.simulation.publisher as Address;
     const wallet = createWalletClient({ account: account!, chain, transport: http(env.rpcUrl) });
     const reader = createPublicClient({ chain, transport: http(env.rpcUrl) });
@@ -279,7 +387,8 @@ describe("trustgate drift against explicit endpoints", () => {
     expect(withNull.triage.reasons["incomplete-listing"]).toBeUndefined();
     expect(withNull.triage.reasons).toEqual(withNone.triage.reasons);
     expect(withNull.triage.fetchesSaved).toBe(withNone.triage.fetchesSaved);
-    const statuses = (rows: typeof withNone.rows) => rows.map((r) => `${r.chain}:${r.agentId}:${r.registry} ${r.status} ${r.attested?.sybilSeverity}`).sort();
+    const statuses = (rows: typeof withNone.rows) =>
+      rows.map((r) => `${r.chain}:${r.agentId}:${r.registry} ${r.status} ${r.attested?.sybilSeverity}`).sort();
     expect(statuses(withNull.rows)).toEqual(statuses(withNone.rows));
     const listedNone = withNull.rows.filter((r) => r.attested?.kid === null && r.attested.sybilSeverity === "none");
     expect(listedNone.length).toBeGreaterThan(100);
@@ -296,7 +405,15 @@ describe("trustgate drift against explicit endpoints", () => {
         ...api,
         async *iterateAgents() {
           for (const agent of env.served.agents) {
-            yield { agentId: agent.agentId, chain: agent.chain, registry: agent.registry, score: agent.score, tier: agent.tier, sybilSeverity: agent.sybilSeverity, updatedAt: agent.updatedAt.toISOString() };
+            yield {
+              agentId: agent.agentId,
+              chain: agent.chain,
+              registry: agent.registry,
+              score: agent.score,
+              tier: agent.tier,
+              sybilSeverity: agent.sybilSeverity,
+              updatedAt: agent.updatedAt.toISOString(),
+            };
           }
         },
       } as typeof api;

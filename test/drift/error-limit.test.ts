@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
 import {
-  DEFAULT_ERROR_LIMIT,
   allowedUnverified,
   checkErrorLimit,
+  DEFAULT_ERROR_LIMIT,
   describeErrorLimit,
+  type ErrorLimit,
   evaluateErrorLimit,
   parseErrorLimit,
-  type ErrorLimit,
 } from "../../src/drift/error-limit";
-import { DRIFT_EXIT_CODES, buildReport, countByStatus, exitCodeOf } from "../../src/drift/report";
+import { buildReport, countByStatus, DRIFT_EXIT_CODES, exitCodeOf } from "../../src/drift/report";
 import { DRIFT_STATUSES, type DriftRow, type DriftStatus } from "../../src/drift/types";
 import { InvalidArgumentError } from "../../src/errors";
 
@@ -41,10 +41,25 @@ function rows(status: DriftStatus, n: number, start = 0): DriftRow[] {
 
 function reportOf(all: DriftRow[], errorLimit?: ErrorLimit) {
   return buildReport(all, {
-    source: { rpc: "http://127.0.0.1:1", oracle: "0x1", api: "http://127.0.0.1:2", issuer: "http://127.0.0.1:2", chainId: 8453, blockNumber: "1" },
+    source: {
+      rpc: "http://127.0.0.1:1",
+      oracle: "0x1",
+      api: "http://127.0.0.1:2",
+      issuer: "http://127.0.0.1:2",
+      chainId: 8453,
+      blockNumber: "1",
+    },
     decisionRule: "score >= 51",
     maxAgeSeconds: 3600,
-    encoding: { tiers: DEFAULT_TRUST_ENCODING.tiers, sybilSeverities: DEFAULT_TRUST_ENCODING.sybilSeverities, checked: 0, contradictions: 0, consistent: true, examples: [], observed: {} },
+    encoding: {
+      tiers: DEFAULT_TRUST_ENCODING.tiers,
+      sybilSeverities: DEFAULT_TRUST_ENCODING.sybilSeverities,
+      checked: 0,
+      contradictions: 0,
+      consistent: true,
+      examples: [],
+      observed: {},
+    },
     generatedAt: new Date("2026-11-22T12:00:00Z"),
     ...(errorLimit ? { errorLimit } : {}),
   });
@@ -53,7 +68,15 @@ function reportOf(all: DriftRow[], errorLimit?: ErrorLimit) {
 describe("evaluateErrorLimit: the rule", () => {
   it("counts error and missing-attestation rows, and nothing else", () => {
     const summary = evaluateErrorLimit(
-      counts({ error: 2, "missing-attestation": 3, "invalid-attestation": 7, drifted: 11, "stale-onchain": 13, "missing-onchain": 17, "in-sync": 1000 }),
+      counts({
+        error: 2,
+        "missing-attestation": 3,
+        "invalid-attestation": 7,
+        drifted: 11,
+        "stale-onchain": 13,
+        "missing-onchain": 17,
+        "in-sync": 1000,
+      }),
       1053,
       { kind: "count", value: 5 },
     );
@@ -103,7 +126,12 @@ describe("evaluateErrorLimit: the rule", () => {
   });
 
   it("100 % tolerates every agent unverified", () => {
-    expect(evaluateErrorLimit(counts({ error: 12 }), 12, { kind: "percent", value: 100 })).toMatchObject({ count: 12, fraction: 1, allowed: 12, exceeded: false });
+    expect(evaluateErrorLimit(counts({ error: 12 }), 12, { kind: "percent", value: 100 })).toMatchObject({
+      count: 12,
+      fraction: 1,
+      allowed: 12,
+      exceeded: false,
+    });
   });
 
   it("a run that scanned no agent verified nothing: exceeded, whatever the limit", () => {
@@ -162,10 +190,16 @@ describe("exitCodeOf: the one exit-code rule", () => {
   });
 
   it("4 when more than the limit went unverified — exactly at the limit is still 0, one more is 4", () => {
-    const at = reportOf([...rows("in-sync", 190), ...rows("error", 5, 190), ...rows("missing-attestation", 5, 195)], { kind: "count", value: 10 });
+    const at = reportOf([...rows("in-sync", 190), ...rows("error", 5, 190), ...rows("missing-attestation", 5, 195)], {
+      kind: "count",
+      value: 10,
+    });
     expect(at.summary.unverified).toEqual({ count: 10, fraction: 0.05, limit: { kind: "count", value: 10 }, allowed: 10, exceeded: false });
     expect(exitCodeOf(at)).toBe(0);
-    const over = reportOf([...rows("in-sync", 189), ...rows("error", 6, 189), ...rows("missing-attestation", 5, 195)], { kind: "count", value: 10 });
+    const over = reportOf([...rows("in-sync", 189), ...rows("error", 6, 189), ...rows("missing-attestation", 5, 195)], {
+      kind: "count",
+      value: 10,
+    });
     expect(over.summary.unverified.exceeded).toBe(true);
     expect(exitCodeOf(over)).toBe(DRIFT_EXIT_CODES.unverified);
   });
@@ -175,7 +209,11 @@ describe("exitCodeOf: the one exit-code rule", () => {
     expect(mixed.summary.flips.passToFail).toBe(1);
     expect(exitCodeOf(mixed)).toBe(4);
     // The same rows under a limit they respect give 3.
-    expect(exitCodeOf(reportOf([rowOf("drifted", 0, true), rowOf("invalid-attestation", 1), ...rows("error", 8, 2)], { kind: "count", value: 8 }))).toBe(3);
+    expect(
+      exitCodeOf(
+        reportOf([rowOf("drifted", 0, true), rowOf("invalid-attestation", 1), ...rows("error", 8, 2)], { kind: "count", value: 8 }),
+      ),
+    ).toBe(3);
   });
 
   it("4 when every agent is in error (a wrong --oracle, a service answering 500 or HTML)", () => {
@@ -192,7 +230,13 @@ describe("exitCodeOf: the one exit-code rule", () => {
   it("the report carries the limit, the count and whether it was exceeded; the default limit applies when none is given", () => {
     const report = reportOf([...rows("in-sync", 3), ...rows("missing-attestation", 1, 3)]);
     expect(report.summary.byStatus).toEqual(countByStatus([...rows("in-sync", 3), ...rows("missing-attestation", 1, 3)]));
-    expect(report.summary.unverified).toEqual({ count: 1, fraction: 0.25, limit: { kind: "percent", value: 1 }, allowed: 0, exceeded: true });
+    expect(report.summary.unverified).toEqual({
+      count: 1,
+      fraction: 0.25,
+      limit: { kind: "percent", value: 1 },
+      allowed: 0,
+      exceeded: true,
+    });
     expect(JSON.parse(JSON.stringify(report)).summary.unverified.exceeded).toBe(true);
   });
 

@@ -4,7 +4,7 @@
 import { createPublicClient, custom, type PublicClient } from "viem";
 import { describe, expect, it } from "vitest";
 import { formatSummary } from "../../src/cli/format-summary";
-import { onchainEnumerationNote, ONCHAIN_ENUMERATION_MAX_BLOCKS, planOnchainEnumeration } from "../../src/drift/onchain-enumeration";
+import { ONCHAIN_ENUMERATION_MAX_BLOCKS, onchainEnumerationNote, planOnchainEnumeration } from "../../src/drift/onchain-enumeration";
 import { findDeploymentBlock } from "../../src/oracle/deployment-block";
 import { report, row } from "../cli/report-fixture";
 
@@ -43,35 +43,58 @@ describe("planOnchainEnumeration", () => {
   });
 
   it("a given block is used as given; off is skipped", async () => {
-    expect(await planOnchainEnumeration(fakeChain(0n).client, ORACLE, 42n, 100n)).toEqual({ kind: "replay", fromBlock: 42n, found: "given" });
-    expect(await planOnchainEnumeration(fakeChain(0n).client, ORACLE, undefined, 100n)).toEqual({ kind: "skipped", reason: "--events-from off" });
+    expect(await planOnchainEnumeration(fakeChain(0n).client, ORACLE, 42n, 100n)).toEqual({
+      kind: "replay",
+      fromBlock: 42n,
+      found: "given",
+    });
+    expect(await planOnchainEnumeration(fakeChain(0n).client, ORACLE, undefined, 100n)).toEqual({
+      kind: "skipped",
+      reason: "--events-from off",
+    });
   });
 
   it("auto: skipped, with the reason, on a node without historical state and when the span is too long", async () => {
     const pruned = await planOnchainEnumeration(fakeChain(10n, 9_000n).client, ORACLE, "auto", 10_000n);
-    expect(pruned).toEqual({ kind: "skipped", reason: "the oracle's deployment block could not be found (missing trie node 0xabc (path ))" });
+    expect(pruned).toEqual({
+      kind: "skipped",
+      reason: "the oracle's deployment block could not be found (missing trie node 0xabc (path ))",
+    });
     const old = await planOnchainEnumeration(fakeChain(1_000n).client, ORACLE, "auto", 1_000n + ONCHAIN_ENUMERATION_MAX_BLOCKS);
     expect(old.kind).toBe("skipped");
-    expect(old.kind === "skipped" && old.reason).toMatch(/deployed at block 1000, 1000001 blocks ago \(more than 1000000 to replay by default\)/);
+    expect(old.kind === "skipped" && old.reason).toMatch(
+      /deployed at block 1000, 1000001 blocks ago \(more than 1000000 to replay by default\)/,
+    );
   });
 });
 
 describe("the report says, loudly, when records the listing lacks were not looked for", () => {
   const triage = (onchainEnumeration: object) => ({
-    listed: 1, signedFetches: 0, fetchesSaved: 1, reasons: {}, auditFraction: 0.01, listingContradictions: 0, onchainEnumeration,
+    listed: 1,
+    signedFetches: 0,
+    fetchesSaved: 1,
+    reasons: {},
+    auditFraction: 0.01,
+    listingContradictions: 0,
+    onchainEnumeration,
   });
 
   it("NOT LOOKED FOR, with the reason and the flag, in the notes and so in the summary", () => {
     const note = onchainEnumerationNote(triage({ fromBlock: null, records: 0, skipped: "--events-from off" }) as never)!;
-    expect(note).toMatch(/^NOT LOOKED FOR: on-chain records the service's listing lacks \(delisted agents\) were not looked for, because --events-from off; .*--events-from <block>/);
-    const summary = formatSummary({ ...report([row({ agentId: "1" })], { triage: triage({ fromBlock: null, records: 0, skipped: "x" }) as never }), notes: [note] });
+    expect(note).toMatch(
+      /^NOT LOOKED FOR: on-chain records the service's listing lacks \(delisted agents\) were not looked for, because --events-from off; .*--events-from <block>/,
+    );
+    const summary = formatSummary({
+      ...report([row({ agentId: "1" })], { triage: triage({ fromBlock: null, records: 0, skipped: "x" }) as never }),
+      notes: [note],
+    });
     expect(summary).toContain("note:             NOT LOOKED FOR:");
   });
 
   it("FAILED when the replay failed; nothing extra when it worked, and the triage line counts what it found", () => {
-    expect(onchainEnumerationNote(triage({ fromBlock: "7", records: 0, error: "query returned more than 10000 results\nmore" }) as never)).toMatch(
-      /^FAILED: replaying the oracle's events from block 7 failed \(query returned more than 10000 results\)/,
-    );
+    expect(
+      onchainEnumerationNote(triage({ fromBlock: "7", records: 0, error: "query returned more than 10000 results\nmore" }) as never),
+    ).toMatch(/^FAILED: replaying the oracle's events from block 7 failed \(query returned more than 10000 results\)/);
     const found = triage({ fromBlock: "7", records: 12, notListed: 2 });
     expect(onchainEnumerationNote(found as never)).toBeNull();
     expect(formatSummary(report([row({ agentId: "1" })], { triage: found as never }))).toContain(

@@ -2,19 +2,29 @@
 // has no Multicall3 at its canonical address; the reference oracle deployed there by an ordinary deployment
 // transaction and published to; the kit's local signing service; the real command line. The drift job must read
 // the oracle without Multicall3 (deployless), say so exactly once, and deploy nothing at Multicall3's address.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import {
+  type Abi,
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  type Hex,
+  http,
+  type PublicClient,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPublicClient, createWalletClient, defineChain, getAddress, http, type Abi, type Address, type Hex, type PublicClient } from "viem";
 import { main } from "../../src/cli/main";
 import { MULTICALL3_ADDRESS } from "../../src/config/addresses";
-import { publishTrustRecords } from "../../src/harness/devnet/publish-records";
-import { snapshotRecords } from "../../src/harness/devnet/nightly-snapshot";
 import type { DriftReport } from "../../src/drift/types";
-import { agentKey, createPopulation, startTrustService, type Population, type RunningTrustService } from "../../src/harness/service/index";
+import { snapshotRecords } from "../../src/harness/devnet/nightly-snapshot";
+import { publishTrustRecords } from "../../src/harness/devnet/publish-records";
+import { agentKey, createPopulation, type Population, type RunningTrustService, startTrustService } from "../../src/harness/service/index";
 
 const ROOT = resolve(__dirname, "../..");
 const AGENTS = 120; // more than one deployless chunk (95 records)
@@ -51,8 +61,18 @@ async function cli(argv: string[]) {
   let stdout = "";
   let stderr = "";
   const code = await main(["drift", ...argv], {
-    stdout: { write: (chunk: string) => ((stdout += chunk), true) },
-    stderr: { write: (chunk: string) => ((stderr += chunk), true) },
+    stdout: {
+      write: (chunk: string) => {
+        stdout += chunk;
+        return true;
+      },
+    },
+    stderr: {
+      write: (chunk: string) => {
+        stderr += chunk;
+        return true;
+      },
+    },
     env: { CI: "true" },
     isTTY: false,
   });
@@ -95,7 +115,12 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 250));
   }
 
-  const localChain = defineChain({ id: 31337, name: "hardhat node", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } });
+  const localChain = defineChain({
+    id: 31337,
+    name: "hardhat node",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
   chain = createPublicClient({ chain: localChain, transport: http(rpcUrl) }) as PublicClient;
   expect(await chain.getCode({ address: MULTICALL3_ADDRESS })).toBeUndefined();
   publisher = getAddress(((await rpc(rpcUrl, "eth_accounts")) as string[])[0]!);
@@ -134,7 +159,20 @@ afterAll(async () => {
 describe("trustgate drift against a plain hardhat node (no Multicall3)", () => {
   it("reads every record through deployless Multicall3, reports every agent, notes the mode once, exits 0, deploys nothing", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "drift-plain-")), "report.json");
-    const { code, stdout, stderr } = await cli(["--rpc", rpcUrl, "--oracle", oracle, "--api", service!.url, "--agents", specs.join(","), "--rate", "10000", "--json", file]);
+    const { code, stdout, stderr } = await cli([
+      "--rpc",
+      rpcUrl,
+      "--oracle",
+      oracle,
+      "--api",
+      service!.url,
+      "--agents",
+      specs.join(","),
+      "--rate",
+      "10000",
+      "--json",
+      file,
+    ]);
     expect(stderr).toBe(`trustgate: JSON report written to ${file}\n`);
     expect(code).toBe(0); // README: 0 = no decision flip and no invalid attestation
     const report = JSON.parse(readFileSync(file, "utf8")) as DriftReport;
@@ -168,9 +206,26 @@ describe("trustgate drift against a plain hardhat node (no Multicall3)", () => {
     const agent = population.agents[0]!;
     const [record] = snapshotRecords([agent]);
     const moved = agent.score >= 51 ? { score: 30, tier: 1 } : { score: 80, tier: 3 };
-    await publishTrustRecords(chain, { oracle, publisher, records: [{ ...record!, ...moved, updatedAt: agent.updatedAt.getTime() / 1000 + 60 }] });
+    await publishTrustRecords(chain, {
+      oracle,
+      publisher,
+      records: [{ ...record!, ...moved, updatedAt: agent.updatedAt.getTime() / 1000 + 60 }],
+    });
     const file = join(mkdtempSync(join(tmpdir(), "drift-plain-")), "report.json");
-    const { code, stdout, stderr } = await cli(["--rpc", rpcUrl, "--oracle", oracle, "--api", service!.url, "--agents", specs[0]!, "--rate", "10000", "--json", file]);
+    const { code, stdout, stderr } = await cli([
+      "--rpc",
+      rpcUrl,
+      "--oracle",
+      oracle,
+      "--api",
+      service!.url,
+      "--agents",
+      specs[0]!,
+      "--rate",
+      "10000",
+      "--json",
+      file,
+    ]);
     const report = JSON.parse(readFileSync(file, "utf8")) as DriftReport;
     expect(code).toBe(3);
     expect(report.agents[0]).toMatchObject({ status: "drifted", onchain: { score: moved.score }, attested: { score: agent.score } });

@@ -26,7 +26,14 @@ describe("readerModeNote", () => {
 
 describe("notes in the report and the summary", () => {
   const context = {
-    source: { rpc: "http://127.0.0.1:1", oracle: "0x1", api: "http://127.0.0.1:2", issuer: "http://127.0.0.1:2", chainId: 31337, blockNumber: "1" },
+    source: {
+      rpc: "http://127.0.0.1:1",
+      oracle: "0x1",
+      api: "http://127.0.0.1:2",
+      issuer: "http://127.0.0.1:2",
+      chainId: 31337,
+      blockNumber: "1",
+    },
     decisionRule: "score >= 51",
     maxAgeSeconds: 3600,
     encoding: { tiers: [], sybilSeverities: [], checked: 0, contradictions: 0, consistent: true, examples: [], observed: {} },

@@ -1,23 +1,30 @@
 import { describe, expect, it } from "vitest";
+import type { TrustApiClient } from "../../src/api/client";
+import { createJwksResolver } from "../../src/attestation/jwks";
 import { formatMarkdown } from "../../src/cli/format-markdown";
 import { reportJson } from "../../src/cli/write-outputs";
 import {
-  DEFAULT_TRUST_ENCODING,
-  createTrustEncoding,
   canonicalSybilSeverity,
+  createTrustEncoding,
+  DEFAULT_TRUST_ENCODING,
   sybilSeverityCode,
   type TrustEncoding,
 } from "../../src/config/encodings";
-import { compareAgent, computedAfterRefresh, errorRow, type CompareContext } from "../../src/drift/stages/compare";
-import type { ServiceData, ServiceOutcome } from "../../src/drift/service-data";
 import { buildReport } from "../../src/drift/report";
+import type { ServiceData, ServiceOutcome } from "../../src/drift/service-data";
+import { type CompareContext, compareAgent, computedAfterRefresh, errorRow } from "../../src/drift/stages/compare";
 import { computedAtOf, fetchServiceOutcome } from "../../src/drift/stages/fetch-verify";
-import type { TrustApiClient } from "../../src/api/client";
-import { createJwksResolver } from "../../src/attestation/jwks";
-import { TEST_ISSUER, TEST_NOW, buildTrustCheckResponse, buildV1TrustCheckResponse, generateTestKeys, jwksOf } from "../support/attestations";
 import { triageReason } from "../../src/drift/stages/triage";
 import { InvalidArgumentError } from "../../src/errors";
 import type { TrustRecordResult } from "../../src/oracle/records";
+import {
+  buildTrustCheckResponse,
+  buildV1TrustCheckResponse,
+  generateTestKeys,
+  jwksOf,
+  TEST_ISSUER,
+  TEST_NOW,
+} from "../support/attestations";
 
 const NOW = new Date("2026-11-22T12:00:00Z");
 const NOW_S = NOW.getTime() / 1000;
@@ -26,7 +33,12 @@ const HOUR = 3600;
 const REFRESH_S = NOW_S - 9 * HOUR;
 const REFRESH_ISO = new Date(REFRESH_S * 1000).toISOString();
 const subject = { chain: "base", chainId: 8453, agentId: 42n, registry: "erc8004" };
-const context: CompareContext = { rule: { kind: "threshold", threshold: 51 }, maxAgeSeconds: 36 * HOUR, now: NOW, encoding: DEFAULT_TRUST_ENCODING };
+const context: CompareContext = {
+  rule: { kind: "threshold", threshold: 51 },
+  maxAgeSeconds: 36 * HOUR,
+  now: NOW,
+  encoding: DEFAULT_TRUST_ENCODING,
+};
 const gateContext = (maxSybilSeverity: number, encoding: TrustEncoding = DEFAULT_TRUST_ENCODING): CompareContext => ({
   ...context,
   encoding,
@@ -125,7 +137,10 @@ describe("a null sybil severity (no sybil signal) reads as none, everywhere", ()
   });
 
   it("a listed null compared without a signed fetch is in sync with code 0", () => {
-    const listed: ServiceOutcome = { kind: "listed", data: { score: 80, tier: "established", sybilSeverity: null, at: new Date(REFRESH_S * 1000) } };
+    const listed: ServiceOutcome = {
+      kind: "listed",
+      data: { score: 80, tier: "established", sybilSeverity: null, at: new Date(REFRESH_S * 1000) },
+    };
     const row = compareAgent(subject, onchain(80, 0), listed, context);
     expect(row).toMatchObject({ status: "in-sync", attested: { sybilSeverity: "none", kid: null } });
   });
@@ -172,7 +187,11 @@ describe("drift since the last refresh", () => {
   it("an unknown computation time: the plain difference, and null fields", () => {
     for (const computedAt of [undefined, null]) {
       const row = compareAgent(subject, onchain(60), verified(45, computedAt === undefined ? {} : { computedAt }), context);
-      expect(row).toMatchObject({ attestedComputedAt: null, computedAfterRefresh: null, reason: "score 60 → 45, tier developing → limited" });
+      expect(row).toMatchObject({
+        attestedComputedAt: null,
+        computedAfterRefresh: null,
+        reason: "score 60 → 45, tier developing → limited",
+      });
     }
   });
 
@@ -180,9 +199,20 @@ describe("drift since the last refresh", () => {
     const inSync = compareAgent(subject, onchain(60), verified(60, { computedAt: same }), context);
     expect(inSync).toMatchObject({ status: "in-sync", computedAfterRefresh: false, attestedComputedAt: same.toISOString() });
     expect(inSync.reason).toBeUndefined();
-    const noRecord = { ...(onchain(0) as object), hasScore: false, tier: undefined, sybilSeverity: undefined, updatedAt: null, updatedAtSeconds: 0 } as TrustRecordResult;
+    const noRecord = {
+      ...(onchain(0) as object),
+      hasScore: false,
+      tier: undefined,
+      sybilSeverity: undefined,
+      updatedAt: null,
+      updatedAtSeconds: 0,
+    } as TrustRecordResult;
     const missingOnchain = compareAgent(subject, noRecord, verified(70, { computedAt: after }), context);
-    expect(missingOnchain).toMatchObject({ status: "missing-onchain", attestedComputedAt: after.toISOString(), computedAfterRefresh: null });
+    expect(missingOnchain).toMatchObject({
+      status: "missing-onchain",
+      attestedComputedAt: after.toISOString(),
+      computedAfterRefresh: null,
+    });
     const failed = compareAgent(subject, onchain(60), { kind: "error", message: "HTTP 500" }, context);
     expect(failed).toMatchObject({ status: "error", attestedComputedAt: null, computedAfterRefresh: null });
     expect(errorRow(subject, "x")).toMatchObject({ attestedComputedAt: null, computedAfterRefresh: null });
@@ -190,7 +220,9 @@ describe("drift since the last refresh", () => {
 
   it("the verdict's issuedAt is the computation time of a v2 block only", () => {
     const issued = new Date("2026-11-22T03:00:00Z");
-    expect(computedAtOf({ version: "v2", signed: { issuedAt: issued.toISOString(), verifiedAt: NOW.toISOString() }, issuedAt: issued })).toEqual(issued);
+    expect(
+      computedAtOf({ version: "v2", signed: { issuedAt: issued.toISOString(), verifiedAt: NOW.toISOString() }, issuedAt: issued }),
+    ).toEqual(issued);
     expect(computedAtOf({ version: "v1", signed: { attestedAt: issued.toISOString() }, issuedAt: issued })).toBeNull();
     expect(computedAtOf({ version: "v2", signed: { expiry: NOW.toISOString() }, issuedAt: issued })).toBeNull();
     expect(computedAtOf({ version: "v2", signed: { issuedAt: "x" }, issuedAt: undefined })).toBeNull();
@@ -203,10 +235,25 @@ describe("drift since the last refresh", () => {
       compareAgent({ ...subject, agentId: 3n }, onchain(60), verified(60), context),
     ];
     const report = buildReport(rows, {
-      source: { rpc: "http://127.0.0.1:1", oracle: "0x1", api: "http://127.0.0.1:2", issuer: "http://127.0.0.1:2", chainId: 8453, blockNumber: "1" },
+      source: {
+        rpc: "http://127.0.0.1:1",
+        oracle: "0x1",
+        api: "http://127.0.0.1:2",
+        issuer: "http://127.0.0.1:2",
+        chainId: 8453,
+        blockNumber: "1",
+      },
       decisionRule: "score >= 51",
       maxAgeSeconds: 36 * HOUR,
-      encoding: { tiers: DEFAULT_TRUST_ENCODING.tiers, sybilSeverities: DEFAULT_TRUST_ENCODING.sybilSeverities, checked: 3, contradictions: 0, consistent: true, examples: [], observed: {} },
+      encoding: {
+        tiers: DEFAULT_TRUST_ENCODING.tiers,
+        sybilSeverities: DEFAULT_TRUST_ENCODING.sybilSeverities,
+        checked: 3,
+        contradictions: 0,
+        consistent: true,
+        examples: [],
+        observed: {},
+      },
       generatedAt: NOW,
     });
     const json = JSON.parse(reportJson(report)) as typeof report;
@@ -216,11 +263,17 @@ describe("drift since the last refresh", () => {
     expect(byId.get("3")).toMatchObject({ attestedComputedAt: null, computedAfterRefresh: null });
 
     const lines = formatMarkdown(report).split("\n");
-    expect(lines).toContain("| Status | Flip | Agent | On-chain | Tier | Sybil | Updated | Attested | Tier | Sybil | Δ | Computed | vs. refresh | Reason |");
+    expect(lines).toContain(
+      "| Status | Flip | Agent | On-chain | Tier | Sybil | Updated | Attested | Tier | Sybil | Δ | Computed | vs. refresh | Reason |",
+    );
     const line = (id: string) => lines.find((l) => l.includes(`\`base:${id}:erc8004\``))!;
-    expect(line("1")).toContain(`| -15 | ${after.toISOString()} | after | score 60 → 45, tier developing → limited (changed since the last refresh) |`);
-    expect(line("2")).toContain(`| -15 | ${same.toISOString()} | not after | chain and service disagree about the same computation: score 60 → 45`);
-    expect(line("3")).toMatch(/\| 0 \| - \| - \|  \|$/);
+    expect(line("1")).toContain(
+      `| -15 | ${after.toISOString()} | after | score 60 → 45, tier developing → limited (changed since the last refresh) |`,
+    );
+    expect(line("2")).toContain(
+      `| -15 | ${same.toISOString()} | not after | chain and service disagree about the same computation: score 60 → 45`,
+    );
+    expect(line("3")).toMatch(/\| 0 \| - \| - \| {2}\|$/);
   });
 });
 
@@ -232,15 +285,23 @@ describe("a verified attestation, end to end through fetchServiceOutcome and com
 
   async function outcomeOf(body: unknown, keys: Awaited<ReturnType<typeof generateTestKeys>>): Promise<ServiceOutcome> {
     const api = { trustCheck: async () => body } as unknown as TrustApiClient;
-    return fetchServiceOutcome(api, { chain: "base", agentId: 42n, registry: "erc8004" }, {
-      issuer: TEST_ISSUER,
-      jwks: createJwksResolver({ keys: jwksOf(keys.v1, keys.v2).keys as never }),
-      now: () => TEST_NOW,
-    });
+    return fetchServiceOutcome(
+      api,
+      { chain: "base", agentId: 42n, registry: "erc8004" },
+      {
+        issuer: TEST_ISSUER,
+        jwks: createJwksResolver({ keys: jwksOf(keys.v1, keys.v2).keys as never }),
+        now: () => TEST_NOW,
+      },
+    );
   }
 
   function record(score: number, sybilCode: number, updatedAtSeconds: number): TrustRecordResult {
-    return { ...(onchain(score, sybilCode) as object), updatedAt: new Date(updatedAtSeconds * 1000), updatedAtSeconds } as TrustRecordResult;
+    return {
+      ...(onchain(score, sybilCode) as object),
+      updatedAt: new Date(updatedAtSeconds * 1000),
+      updatedAtSeconds,
+    } as TrustRecordResult;
   }
 
   it("a signed null sybil severity is none; the signed issuedAt (not verifiedAt) is the computation time", async () => {
@@ -257,7 +318,12 @@ describe("a verified attestation, end to end through fetchServiceOutcome and com
     expect(outcome.data.computedAt).toEqual(computed);
 
     const inSync = compareAgent(subject, record(60, 0, refreshS), outcome, at);
-    expect(inSync).toMatchObject({ status: "in-sync", attested: { sybilSeverity: "none" }, attestedComputedAt: computed.toISOString(), computedAfterRefresh: true });
+    expect(inSync).toMatchObject({
+      status: "in-sync",
+      attested: { sybilSeverity: "none" },
+      attestedComputedAt: computed.toISOString(),
+      computedAfterRefresh: true,
+    });
     const moderate = compareAgent(subject, record(60, 2, refreshS), outcome, at);
     expect(moderate).toMatchObject({ status: "drifted", reason: "sybil moderate → none (changed since the last refresh)" });
     // The chain was refreshed after that computation and still says something else: the alarming case.
@@ -268,7 +334,10 @@ describe("a verified attestation, end to end through fetchServiceOutcome and com
 
   it("a v1 attestation does not tell the computation time", async () => {
     const keys = await generateTestKeys();
-    const body = await buildV1TrustCheckResponse(keys.v1, { agent: { agentId: 42, score: 60, tier: "developing", sybilSeverity: "none" }, issuedAt: computed });
+    const body = await buildV1TrustCheckResponse(keys.v1, {
+      agent: { agentId: 42, score: 60, tier: "developing", sybilSeverity: "none" },
+      issuedAt: computed,
+    });
     const outcome = await outcomeOf(body, keys);
     expect(outcome.kind).toBe("verified");
     if (outcome.kind !== "verified") return;

@@ -1,24 +1,25 @@
 // AgentTaskBoard with a pluggable admission hook. Every test drives the hook through the board, the contract
 // that really calls it (DESIGN §2: a hook whose selector never matched what the core forwarded passed its own
 // tests because they called it directly).
-import hre from "hardhat";
-import { expect } from "chai";
+
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
-import { AbiCoder, ZeroAddress, concat, id, parseEther, zeroPadValue } from "ethers";
+import { expect } from "chai";
+import { AbiCoder, concat, id, parseEther, ZeroAddress, zeroPadValue } from "ethers";
+import hre from "hardhat";
 import { describe, it } from "vitest";
 import {
+  type AgentTaskBoard,
   AgentTaskBoard__factory,
   MockIdentityRegistry__factory,
   MockTrustOracle__factory,
   NoReturnHook__factory,
   RawResponseOracle__factory,
+  type TrustAdmissionHook,
   TrustAdmissionHook__factory,
   WrongSelectorHook__factory,
-  type AgentTaskBoard,
-  type TrustAdmissionHook,
 } from "../../typechain-types";
 import type { TrustPolicyStruct } from "../../typechain-types/contracts/examples/TrustAdmissionHook";
-import { BASE_CHAIN_ID, ERC8004, HOUR, REFUSAL, SYBIL, latestTimestamp, makePolicy, recordSetter } from "../support/fixtures";
+import { BASE_CHAIN_ID, ERC8004, HOUR, latestTimestamp, makePolicy, REFUSAL, recordSetter, SYBIL } from "../support/fixtures";
 
 /** `AgentTaskBoard.TaskStatus`, in enum order. */
 const Status = { None: 0n, Open: 1n, Taken: 2n, Paid: 3n, Cancelled: 4n, Reclaimed: 5n } as const;
@@ -150,9 +151,7 @@ describe("AgentTaskBoard: life cycle", () => {
     expect(task.bounty).to.equal(BOUNTY);
     expect(task.agentId).to.equal(0n);
 
-    await expect(board.connect(agentOwner).takeTask(1n, AGENT_ID))
-      .to.emit(board, "TaskTaken")
-      .withArgs(1n, AGENT_ID, agentOwner.address);
+    await expect(board.connect(agentOwner).takeTask(1n, AGENT_ID)).to.emit(board, "TaskTaken").withArgs(1n, AGENT_ID, agentOwner.address);
     task = await board.getTask(1n);
     expect(task.status).to.equal(Status.Taken);
     expect(task.agentAccount).to.equal(agentOwner.address);
@@ -160,15 +159,11 @@ describe("AgentTaskBoard: life cycle", () => {
 
     const approval = board.connect(client).approveDelivery(1n);
     await expect(approval).to.changeEtherBalances([client, agentOwner, board], [0n, BOUNTY, -BOUNTY]);
-    await expect(approval)
-      .to.emit(board, "DeliveryApproved")
-      .withArgs(1n, AGENT_ID, agentOwner.address, BOUNTY);
+    await expect(approval).to.emit(board, "DeliveryApproved").withArgs(1n, AGENT_ID, agentOwner.address, BOUNTY);
     expect((await board.getTask(1n)).status).to.equal(Status.Paid);
     expect(await balanceOf(board)).to.equal(0n);
 
-    await expect(board.connect(client).approveDelivery(1n))
-      .to.be.revertedWithCustomError(board, "TaskNotTaken")
-      .withArgs(1n, Status.Paid);
+    await expect(board.connect(client).approveDelivery(1n)).to.be.revertedWithCustomError(board, "TaskNotTaken").withArgs(1n, Status.Paid);
     await expect(board.connect(client).reclaimBounty(1n))
       .to.be.revertedWithCustomError(board, "TaskNotReclaimable")
       .withArgs(1n, Status.Paid);
@@ -199,10 +194,7 @@ describe("AgentTaskBoard: life cycle", () => {
     expect(await balanceOf(board)).to.equal(BOUNTY + 7n);
 
     await board.connect(agentOwner).takeTask(2n, AGENT_ID);
-    await expect(board.connect(stranger).approveDelivery(2n)).to.changeEtherBalances(
-      [agentOwner, board, client],
-      [7n, -7n, 0n],
-    );
+    await expect(board.connect(stranger).approveDelivery(2n)).to.changeEtherBalances([agentOwner, board, client], [7n, -7n, 0n]);
     expect((await board.getTask(1n)).status).to.equal(Status.Open);
   });
 
@@ -334,10 +326,7 @@ describe("AgentTaskBoard: trust re-checked at payout", () => {
     expect((await board.getTask(taskId)).status).to.equal(Status.Taken);
 
     await setRecord(AGENT_ID, { score: 75 });
-    await expect(board.connect(client).approveDelivery(taskId)).to.changeEtherBalances(
-      [agentOwner, board],
-      [BOUNTY, -BOUNTY],
-    );
+    await expect(board.connect(client).approveDelivery(taskId)).to.changeEtherBalances([agentOwner, board], [BOUNTY, -BOUNTY]);
   });
 
   it("does not pay on a record that went stale; the client reclaims after the deadline", async () => {
@@ -486,10 +475,7 @@ describe("AgentTaskBoard: cancel, reclaim and state checks", () => {
     const { board, client, post } = await loadFixture(deployBoard);
     const { taskId, deadline } = await post(HOUR);
     await time.setNextBlockTimestamp(deadline + 1);
-    await expect(board.connect(client).reclaimBounty(taskId)).to.changeEtherBalances(
-      [client, board],
-      [BOUNTY, -BOUNTY],
-    );
+    await expect(board.connect(client).reclaimBounty(taskId)).to.changeEtherBalances([client, board], [BOUNTY, -BOUNTY]);
     expect((await board.getTask(taskId)).status).to.equal(Status.Reclaimed);
   });
 
@@ -499,26 +485,15 @@ describe("AgentTaskBoard: cancel, reclaim and state checks", () => {
     await board.connect(agentOwner).takeTask(taskId, AGENT_ID);
     await time.increaseTo(deadline + 10);
     await setRecord(AGENT_ID); // fresh record after the nightly refresh
-    await expect(board.connect(client).approveDelivery(taskId)).to.changeEtherBalances(
-      [agentOwner, board],
-      [BOUNTY, -BOUNTY],
-    );
+    await expect(board.connect(client).approveDelivery(taskId)).to.changeEtherBalances([agentOwner, board], [BOUNTY, -BOUNTY]);
   });
 
   it("refuses every action on an unknown task", async () => {
     const { board, client, agentOwner } = await loadFixture(deployBoard);
-    await expect(board.connect(agentOwner).takeTask(42n, AGENT_ID))
-      .to.be.revertedWithCustomError(board, "TaskNotFound")
-      .withArgs(42n);
-    await expect(board.connect(client).approveDelivery(42n))
-      .to.be.revertedWithCustomError(board, "TaskNotFound")
-      .withArgs(42n);
-    await expect(board.connect(client).cancelTask(42n))
-      .to.be.revertedWithCustomError(board, "TaskNotFound")
-      .withArgs(42n);
-    await expect(board.connect(client).reclaimBounty(42n))
-      .to.be.revertedWithCustomError(board, "TaskNotFound")
-      .withArgs(42n);
+    await expect(board.connect(agentOwner).takeTask(42n, AGENT_ID)).to.be.revertedWithCustomError(board, "TaskNotFound").withArgs(42n);
+    await expect(board.connect(client).approveDelivery(42n)).to.be.revertedWithCustomError(board, "TaskNotFound").withArgs(42n);
+    await expect(board.connect(client).cancelTask(42n)).to.be.revertedWithCustomError(board, "TaskNotFound").withArgs(42n);
+    await expect(board.connect(client).reclaimBounty(42n)).to.be.revertedWithCustomError(board, "TaskNotFound").withArgs(42n);
     expect((await board.getTask(42n)).status).to.equal(Status.None);
   });
 });
@@ -563,10 +538,7 @@ describe("AgentTaskBoard: hook replacement", () => {
     await expect(board.connect(deployer).setAdmissionHook(await other.getAddress()))
       .to.be.revertedWithCustomError(board, "OwnableUnauthorizedAccount")
       .withArgs(deployer.address);
-    await expect(board.connect(newOwner).setAdmissionHook(await other.getAddress())).to.emit(
-      board,
-      "AdmissionHookChanged",
-    );
+    await expect(board.connect(newOwner).setAdmissionHook(await other.getAddress())).to.emit(board, "AdmissionHookChanged");
   });
 });
 

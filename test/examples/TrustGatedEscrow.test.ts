@@ -1,7 +1,7 @@
-import hre from "hardhat";
-import { expect } from "chai";
-import { describe, it } from "vitest";
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
+import { expect } from "chai";
+import hre from "hardhat";
+import { describe, it } from "vitest";
 import {
   FeeOnTransferToken__factory,
   MintableTestToken__factory,
@@ -10,7 +10,7 @@ import {
   ReentrantToken__factory,
   TrustGatedEscrow__factory,
 } from "../../typechain-types";
-import { BASE_CHAIN_ID, DAY, ERC8004, HOUR, SYBIL, latestTimestamp, makePolicy, recordSetter } from "../support/fixtures";
+import { BASE_CHAIN_ID, DAY, ERC8004, HOUR, latestTimestamp, makePolicy, recordSetter, SYBIL } from "../support/fixtures";
 
 type GateConfig = Parameters<TrustGatedEscrow__factory["deploy"]>[0];
 
@@ -26,8 +26,7 @@ const AMOUNT = 1_000n * UNIT;
 const AGENT_ID = 1n;
 
 async function deployEscrowStack() {
-  const [deployer, client, agentOwner, agentWallet, operator, approved, stranger, newOwner] =
-    await hre.ethers.getSigners();
+  const [deployer, client, agentOwner, agentWallet, operator, approved, stranger, newOwner] = await hre.ethers.getSigners();
   if (!deployer || !client || !agentOwner || !agentWallet || !operator || !approved || !stranger || !newOwner) {
     throw new Error("Hardhat network has too few accounts");
   }
@@ -101,9 +100,10 @@ describe("TrustGatedEscrow: deployment and policy", () => {
   it("refuses to deploy without an identity registry (base validation still applies)", async () => {
     const { deployer, config } = await loadFixture(deployEscrowStack);
     const factory = new TrustGatedEscrow__factory(deployer);
-    await expect(
-      factory.deploy({ ...config, identityRegistry: hre.ethers.ZeroAddress }, deployer.address),
-    ).to.be.revertedWithCustomError(factory, "IdentityRegistryNotSet");
+    await expect(factory.deploy({ ...config, identityRegistry: hre.ethers.ZeroAddress }, deployer.address)).to.be.revertedWithCustomError(
+      factory,
+      "IdentityRegistryNotSet",
+    );
   });
 
   it("the owner cannot disable the controller check, and the policy stays as it was", async () => {
@@ -130,12 +130,7 @@ describe("TrustGatedEscrow: deployment and policy", () => {
       .to.emit(escrow, "TrustPolicyChanged")
       .withArgs([MIN_SCORE, SYBIL.moderate, MAX_AGE, true], [75, SYBIL.none, DAY, true]);
     const policy = await escrow.trustPolicy();
-    expect([policy.minScore, policy.maxSybilSeverity, policy.maxAge, policy.requireController]).to.deep.equal([
-      75n,
-      0n,
-      BigInt(DAY),
-      true,
-    ]);
+    expect([policy.minScore, policy.maxSybilSeverity, policy.maxAge, policy.requireController]).to.deep.equal([75n, 0n, BigInt(DAY), true]);
   });
 
   it("only the owner may change the policy", async () => {
@@ -186,9 +181,10 @@ describe("TrustGatedEscrow: createEscrow", () => {
   it("reverts ZeroAmount for a zero amount", async () => {
     const { escrow, token, client } = await loadFixture(deployEscrowStack);
     const deadline = BigInt((await latestTimestamp()) + DAY);
-    await expect(
-      escrow.connect(client).createEscrow(await token.getAddress(), AGENT_ID, 0n, deadline),
-    ).to.be.revertedWithCustomError(escrow, "ZeroAmount");
+    await expect(escrow.connect(client).createEscrow(await token.getAddress(), AGENT_ID, 0n, deadline)).to.be.revertedWithCustomError(
+      escrow,
+      "ZeroAmount",
+    );
   });
 
   it("reverts DeadlineNotInFuture for a deadline in the past or equal to the block time", async () => {
@@ -204,9 +200,10 @@ describe("TrustGatedEscrow: createEscrow", () => {
       .to.be.revertedWithCustomError(escrow, "DeadlineNotInFuture")
       .withArgs(blockTime + 10, blockTime + 10);
     await time.setNextBlockTimestamp(blockTime + 20);
-    await expect(
-      escrow.connect(client).createEscrow(tokenAddress, AGENT_ID, AMOUNT, BigInt(blockTime + 21)),
-    ).to.emit(escrow, "EscrowCreated");
+    await expect(escrow.connect(client).createEscrow(tokenAddress, AGENT_ID, AMOUNT, BigInt(blockTime + 21))).to.emit(
+      escrow,
+      "EscrowCreated",
+    );
   });
 
   it("reverts TokenHasNoCode for a token address without code", async () => {
@@ -265,8 +262,7 @@ describe("TrustGatedEscrow: claim by the agent's controller", () => {
   });
 
   it("pays the agent wallet registered in the identity registry", async () => {
-    const { escrow, escrowAddress, token, identity, agentOwner, agentWallet, escrowId } =
-      await loadFixture(openEscrowStack);
+    const { escrow, escrowAddress, token, identity, agentOwner, agentWallet, escrowId } = await loadFixture(openEscrowStack);
     await identity.connect(agentOwner).setAgentWallet(AGENT_ID, agentWallet.address);
     await expect(escrow.connect(agentWallet).claim(escrowId))
       .to.emit(escrow, "EscrowClaimed")
@@ -336,12 +332,8 @@ describe("TrustGatedEscrow: claim by the agent's controller", () => {
 
   it("reverts UnknownEscrow for an id that was never created (including 0)", async () => {
     const { escrow, agentOwner } = await loadFixture(openEscrowStack);
-    await expect(escrow.connect(agentOwner).claim(2n))
-      .to.be.revertedWithCustomError(escrow, "UnknownEscrow")
-      .withArgs(2n);
-    await expect(escrow.connect(agentOwner).claim(0n))
-      .to.be.revertedWithCustomError(escrow, "UnknownEscrow")
-      .withArgs(0n);
+    await expect(escrow.connect(agentOwner).claim(2n)).to.be.revertedWithCustomError(escrow, "UnknownEscrow").withArgs(2n);
+    await expect(escrow.connect(agentOwner).claim(0n)).to.be.revertedWithCustomError(escrow, "UnknownEscrow").withArgs(0n);
   });
 
   it("reverts SafeERC20FailedOperation when the payout transfer returns false, leaving the escrow open", async () => {
@@ -452,9 +444,7 @@ describe("TrustGatedEscrow: claim refused by the gate (funds stay locked)", () =
 
   it("a tighter policy set by the owner applies to escrows already open", async () => {
     const stack = await loadFixture(openEscrowStack);
-    await stack.escrow
-      .connect(stack.deployer)
-      .setTrustPolicy(makePolicy({ minScore: 90, requireController: true }));
+    await stack.escrow.connect(stack.deployer).setTrustPolicy(makePolicy({ minScore: 90, requireController: true }));
     await expect(stack.escrow.connect(stack.agentOwner).claim(stack.escrowId))
       .to.be.revertedWithCustomError(stack.escrow, "TrustScoreTooLow")
       .withArgs(AGENT_ID, 80, 90);
@@ -467,9 +457,7 @@ describe("TrustGatedEscrow: refund", () => {
     const { escrow, escrowAddress, token, client, escrowId, deadline } = await loadFixture(openEscrowStack);
     expect(await token.balanceOf(client.address)).to.equal(9_000n * UNIT);
     await time.setNextBlockTimestamp(deadline + 1n);
-    await expect(escrow.connect(client).refund(escrowId))
-      .to.emit(escrow, "EscrowRefunded")
-      .withArgs(escrowId, client.address, AMOUNT);
+    await expect(escrow.connect(client).refund(escrowId)).to.emit(escrow, "EscrowRefunded").withArgs(escrowId, client.address, AMOUNT);
     expect(await token.balanceOf(client.address)).to.equal(10_000n * UNIT);
     expect(await token.balanceOf(escrowAddress)).to.equal(0n);
     expect((await escrow.getEscrow(escrowId)).status).to.equal(STATUS.Refunded);
@@ -501,9 +489,7 @@ describe("TrustGatedEscrow: refund", () => {
 
   it("reverts UnknownEscrow for an id that was never created", async () => {
     const { escrow, client } = await loadFixture(openEscrowStack);
-    await expect(escrow.connect(client).refund(9n))
-      .to.be.revertedWithCustomError(escrow, "UnknownEscrow")
-      .withArgs(9n);
+    await expect(escrow.connect(client).refund(9n)).to.be.revertedWithCustomError(escrow, "UnknownEscrow").withArgs(9n);
   });
 
   it("a claimed escrow cannot be refunded: EscrowAlreadySettled(Claimed)", async () => {
@@ -517,8 +503,7 @@ describe("TrustGatedEscrow: refund", () => {
   });
 
   it("a refunded escrow can be neither refunded again nor claimed: EscrowAlreadySettled(Refunded)", async () => {
-    const { escrow, escrowAddress, client, agentOwner, escrowId, deadline, token, setRecord } =
-      await loadFixture(openEscrowStack);
+    const { escrow, escrowAddress, client, agentOwner, escrowId, deadline, token, setRecord } = await loadFixture(openEscrowStack);
     await time.increaseTo(deadline + 1n);
     await escrow.connect(client).refund(escrowId);
     await expect(escrow.connect(client).refund(escrowId))
@@ -536,15 +521,12 @@ describe("TrustGatedEscrow: refund", () => {
     const { escrow, oracle, client, escrowId, deadline, token } = await loadFixture(openEscrowStack);
     await oracle.setReadFailure(1);
     await time.increaseTo(deadline + 1n);
-    await expect(escrow.connect(client).refund(escrowId))
-      .to.emit(escrow, "EscrowRefunded")
-      .withArgs(escrowId, client.address, AMOUNT);
+    await expect(escrow.connect(client).refund(escrowId)).to.emit(escrow, "EscrowRefunded").withArgs(escrowId, client.address, AMOUNT);
     expect(await token.balanceOf(client.address)).to.equal(10_000n * UNIT);
   });
 
   it("refunds only its own escrow: another open escrow of the same token stays funded", async () => {
-    const { escrow, escrowAddress, token, client, agentOwner, escrowId, deadline, setRecord } =
-      await loadFixture(openEscrowStack);
+    const { escrow, escrowAddress, token, client, agentOwner, escrowId, deadline, setRecord } = await loadFixture(openEscrowStack);
     const tokenAddress = await token.getAddress();
     await escrow.connect(client).createEscrow(tokenAddress, AGENT_ID, 250n * UNIT, deadline + 10n * BigInt(DAY));
     await time.increaseTo(deadline + 1n);
@@ -603,9 +585,7 @@ describe("TrustGatedEscrow: fee-on-transfer token", () => {
     const deadline = BigInt((await latestTimestamp()) + DAY);
     await escrow.connect(client).createEscrow(feeTokenAddress, AGENT_ID, 2_000n, deadline); // 1 980 received
     await time.increaseTo(deadline + 1n);
-    await expect(escrow.connect(client).refund(1n))
-      .to.emit(escrow, "EscrowRefunded")
-      .withArgs(1n, client.address, 1_980n);
+    await expect(escrow.connect(client).refund(1n)).to.emit(escrow, "EscrowRefunded").withArgs(1n, client.address, 1_980n);
     expect(await feeToken.balanceOf(escrowAddress)).to.equal(0n);
     // 8 000 left + 1 980 refunded − 19 burnt on the way back.
     expect(await feeToken.balanceOf(client.address)).to.equal(9_961n);
@@ -637,10 +617,7 @@ describe("TrustGatedEscrow: re-entrancy through a malicious token", () => {
   it("blocks a re-entrant claim of another escrow during a claim payout", async () => {
     const { escrow, escrowAddress, evil, agentOwner } = await loadFixture(reentrantStack);
     await evil.arm(escrowAddress, escrow.interface.encodeFunctionData("claim", [2n]));
-    await expect(escrow.connect(agentOwner).claim(1n)).to.be.revertedWithCustomError(
-      escrow,
-      "ReentrancyGuardReentrantCall",
-    );
+    await expect(escrow.connect(agentOwner).claim(1n)).to.be.revertedWithCustomError(escrow, "ReentrancyGuardReentrantCall");
     expect((await escrow.getEscrow(1n)).status).to.equal(STATUS.Open);
     expect((await escrow.getEscrow(2n)).status).to.equal(STATUS.Open);
     expect(await evil.balanceOf(escrowAddress)).to.equal(1_500n);
@@ -651,10 +628,7 @@ describe("TrustGatedEscrow: re-entrancy through a malicious token", () => {
     const { escrow, escrowAddress, evil, client, deadline } = await loadFixture(reentrantStack);
     await time.increaseTo(deadline + 1n);
     await evil.arm(escrowAddress, escrow.interface.encodeFunctionData("refund", [2n]));
-    await expect(escrow.connect(client).refund(1n)).to.be.revertedWithCustomError(
-      escrow,
-      "ReentrancyGuardReentrantCall",
-    );
+    await expect(escrow.connect(client).refund(1n)).to.be.revertedWithCustomError(escrow, "ReentrancyGuardReentrantCall");
     expect((await escrow.getEscrow(1n)).status).to.equal(STATUS.Open);
     expect(await evil.balanceOf(escrowAddress)).to.equal(1_500n);
     expect(await evil.balanceOf(client.address)).to.equal(8_500n);

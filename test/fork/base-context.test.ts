@@ -3,42 +3,38 @@
 // and examples, driven through the contracts that really call the oracle, decide accordingly.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
+  type Abi,
+  type Address,
   decodeErrorResult,
   encodeAbiParameters,
   getAddress,
+  type Hex,
   keccak256,
   parseAbi,
   toFunctionSelector,
   toHex,
-  type Abi,
-  type Address,
-  type Hex,
 } from "viem";
 import { base } from "viem/chains";
-import {
-  GatedAction__factory,
-  MintableTestToken__factory,
-  TrustGatedEscrow__factory,
-} from "../../typechain-types";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS } from "../../src/config/addresses.js";
 import { DEFAULT_TRUST_ENCODING, tierForScore } from "../../src/config/encodings.js";
 import { DevnetError, InvalidArgumentError } from "../../src/errors.js";
 import { TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/generated/runtime-bytecode.js";
-import { trustOracleAbi, trustScoreOracleAbi } from "../../src/oracle/abi.js";
 import {
-  DEFAULT_BASE_FORK_BLOCK,
-  ORACLE_OVERRIDE_STORAGE_LOCATION,
-  TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE,
+  type BaseContext,
   baseForkBlockFromEnv,
+  DEFAULT_BASE_FORK_BLOCK,
   describeContractError,
+  ORACLE_OVERRIDE_STORAGE_LOCATION,
+  type OracleRecordValue,
   overrideWord,
   startBaseContext,
-  type BaseContext,
-  type OracleRecordValue,
   type TestRecordKey,
+  TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE,
 } from "../../src/harness/testing/index.js";
+import { trustOracleAbi, trustScoreOracleAbi } from "../../src/oracle/abi.js";
+import { GatedAction__factory, MintableTestToken__factory, TrustGatedEscrow__factory } from "../../typechain-types";
 
 const ROOT = resolve(__dirname, "../..");
 const FORK = Boolean(process.env.BASE_RPC_URL?.trim());
@@ -158,7 +154,10 @@ describe(`Base context (${MODE} mode)`, () => {
     if (!FORK) expect(original?.toLowerCase()).to.equal(TRUST_SCORE_ORACLE_RUNTIME_BYTECODE.toLowerCase());
     expect(await ctx.publicClient.getCode({ address: ctx.multicall3 })).to.not.equal(undefined);
     // The override's state sits at its namespaced slot of the oracle address: the side address, nothing else.
-    const stored = await ctx.publicClient.getStorageAt({ address: ctx.oracle, slot: toHex(ORACLE_OVERRIDE_STORAGE_LOCATION, { size: 32 }) });
+    const stored = await ctx.publicClient.getStorageAt({
+      address: ctx.oracle,
+      slot: toHex(ORACLE_OVERRIDE_STORAGE_LOCATION, { size: 32 }),
+    });
     expect(getAddress(`0x${stored!.slice(-40)}`)).to.equal(ctx.originalOracleCode);
   });
 
@@ -193,12 +192,24 @@ describe(`Base context (${MODE} mode)`, () => {
     expect(written).to.deep.equal({ score: 88, tier: 3, sybilSeverity: 3, updatedAt: 1_700_000_000 });
     expect(await ctx.readRecord(target!)).to.deep.equal(written);
     const args = [target!.agentId, target!.chainId, target!.registry] as const;
-    expect(await ctx.publicClient.readContract({ address: ctx.oracle, abi: trustOracleAbi, functionName: "hasScore", args })).to.equal(true);
+    expect(await ctx.publicClient.readContract({ address: ctx.oracle, abi: trustOracleAbi, functionName: "hasScore", args })).to.equal(
+      true,
+    );
     expect(
-      await ctx.publicClient.readContract({ address: ctx.oracle, abi: trustOracleAbi, functionName: "meetsThreshold", args: [...args, 88] }),
+      await ctx.publicClient.readContract({
+        address: ctx.oracle,
+        abi: trustOracleAbi,
+        functionName: "meetsThreshold",
+        args: [...args, 88],
+      }),
     ).to.equal(true);
     expect(
-      await ctx.publicClient.readContract({ address: ctx.oracle, abi: trustOracleAbi, functionName: "meetsThreshold", args: [...args, 89] }),
+      await ctx.publicClient.readContract({
+        address: ctx.oracle,
+        abi: trustOracleAbi,
+        functionName: "meetsThreshold",
+        args: [...args, 89],
+      }),
     ).to.equal(false);
     expect(await readAll(others)).to.deep.equal(before);
     // Same agent on another chain or registry is a different key: untouched.
@@ -227,7 +238,9 @@ describe(`Base context (${MODE} mode)`, () => {
     await ctx.clearRecord(target!);
     expect(await ctx.readRecord(target!)).to.deep.equal({ score: 0, tier: 0, sybilSeverity: 0, updatedAt: 0 });
     const args = [target!.agentId, target!.chainId, target!.registry] as const;
-    expect(await ctx.publicClient.readContract({ address: ctx.oracle, abi: trustOracleAbi, functionName: "hasScore", args })).to.equal(false);
+    expect(await ctx.publicClient.readContract({ address: ctx.oracle, abi: trustOracleAbi, functionName: "hasScore", args })).to.equal(
+      false,
+    );
     expect(
       await ctx.publicClient.readContract({ address: ctx.oracle, abi: trustOracleAbi, functionName: "meetsThreshold", args: [...args, 0] }),
     ).to.equal(false);
@@ -273,41 +286,49 @@ describe(`Base context (${MODE} mode)`, () => {
     expect(await ctx.publicClient.readContract({ address: ctx.oracle, abi: trustOracleAbi, functionName: "agentCount" })).to.equal(count);
   });
 
-  it.skipIf(FORK)("publishing still runs the original code against the original storage (simulation only: the kit's publisher)", async () => {
-    const publisher = ctx.accounts[0]!;
-    const now = await ctx.latestTimestamp();
-    const count = await ctx.publicClient.readContract({ address: ctx.oracle, abi: trustOracleAbi, functionName: "agentCount" });
-    await send(publisher, ctx.oracle, trustScoreOracleAbi as Abi, "publish", [
-      [{ agentId: 5000n, chainId: 8453n, registry: "erc8004", score: 60, tier: 2, sybilSeverity: 0, updatedAt: now }],
-    ]);
-    expect(await ctx.readRecord({ agentId: 5000n })).to.deep.equal({ score: 60, tier: 2, sybilSeverity: 0, updatedAt: now });
-    expect(await ctx.publicClient.readContract({ address: ctx.oracle, abi: trustOracleAbi, functionName: "agentCount" })).to.equal(count + 1n);
-    // Roles are still checked against the original storage: a stranger cannot publish.
-    const stranger = await ctx.impersonate("0x000000000000000000000000000000000000dEaD");
-    const failure = await revertOf(() =>
-      ctx.publicClient.simulateContract({
-        account: stranger,
-        address: ctx.oracle,
-        abi: trustScoreOracleAbi,
-        functionName: "publish",
-        args: [[{ agentId: 5001n, chainId: 8453n, registry: "erc8004", score: 60, tier: 2, sybilSeverity: 0, updatedAt: now }]],
-      }),
-      accessControlErrors,
-    );
-    expect(failure.errorName).to.equal("AccessControlUnauthorizedAccount");
-    // The context's own clients decode the revert: viem names the custom error and its values.
-    const thrown = await ctx.publicClient
-      .simulateContract({
-        account: stranger,
-        address: ctx.oracle,
-        abi: trustScoreOracleAbi,
-        functionName: "publish",
-        args: [[{ agentId: 5001n, chainId: 8453n, registry: "erc8004", score: 60, tier: 2, sybilSeverity: 0, updatedAt: now }]],
-      })
-      .catch((error: unknown) => error);
-    expect(describeContractError(thrown)).to.match(/^AccessControlUnauthorizedAccount\("0x000000000000000000000000000000000000dEaD", "0x[0-9a-f]{64}"\)$/);
-    expect((thrown as Error).message).not.to.match(/unknown RPC error/);
-  });
+  it.skipIf(FORK)(
+    "publishing still runs the original code against the original storage (simulation only: the kit's publisher)",
+    async () => {
+      const publisher = ctx.accounts[0]!;
+      const now = await ctx.latestTimestamp();
+      const count = await ctx.publicClient.readContract({ address: ctx.oracle, abi: trustOracleAbi, functionName: "agentCount" });
+      await send(publisher, ctx.oracle, trustScoreOracleAbi as Abi, "publish", [
+        [{ agentId: 5000n, chainId: 8453n, registry: "erc8004", score: 60, tier: 2, sybilSeverity: 0, updatedAt: now }],
+      ]);
+      expect(await ctx.readRecord({ agentId: 5000n })).to.deep.equal({ score: 60, tier: 2, sybilSeverity: 0, updatedAt: now });
+      expect(await ctx.publicClient.readContract({ address: ctx.oracle, abi: trustOracleAbi, functionName: "agentCount" })).to.equal(
+        count + 1n,
+      );
+      // Roles are still checked against the original storage: a stranger cannot publish.
+      const stranger = await ctx.impersonate("0x000000000000000000000000000000000000dEaD");
+      const failure = await revertOf(
+        () =>
+          ctx.publicClient.simulateContract({
+            account: stranger,
+            address: ctx.oracle,
+            abi: trustScoreOracleAbi,
+            functionName: "publish",
+            args: [[{ agentId: 5001n, chainId: 8453n, registry: "erc8004", score: 60, tier: 2, sybilSeverity: 0, updatedAt: now }]],
+          }),
+        accessControlErrors,
+      );
+      expect(failure.errorName).to.equal("AccessControlUnauthorizedAccount");
+      // The context's own clients decode the revert: viem names the custom error and its values.
+      const thrown = await ctx.publicClient
+        .simulateContract({
+          account: stranger,
+          address: ctx.oracle,
+          abi: trustScoreOracleAbi,
+          functionName: "publish",
+          args: [[{ agentId: 5001n, chainId: 8453n, registry: "erc8004", score: 60, tier: 2, sybilSeverity: 0, updatedAt: now }]],
+        })
+        .catch((error: unknown) => error);
+      expect(describeContractError(thrown)).to.match(
+        /^AccessControlUnauthorizedAccount\("0x000000000000000000000000000000000000dEaD", "0x[0-9a-f]{64}"\)$/,
+      );
+      expect((thrown as Error).message).not.to.match(/unknown RPC error/);
+    },
+  );
 
   it("impersonate lets the node send from any address and funds it", async () => {
     const someone = await ctx.impersonate("0x1234567890123456789012345678901234567890");
@@ -326,7 +347,9 @@ describe(`Base context (${MODE} mode)`, () => {
       expect(await ctx.controllerOf(2n)).to.equal(ctx.accounts[2]);
     }
     const registryAbi = parseAbi(["function ownerOf(uint256) view returns (address)"]);
-    expect(await ctx.publicClient.readContract({ address: ctx.identityRegistry, abi: registryAbi, functionName: "ownerOf", args: [agentId] })).to.equal(owner);
+    expect(
+      await ctx.publicClient.readContract({ address: ctx.identityRegistry, abi: registryAbi, functionName: "ownerOf", args: [agentId] }),
+    ).to.equal(owner);
     await expect(ctx.controllerOf(10n ** 30n)).rejects.toBeInstanceOf(DevnetError);
   });
 
@@ -408,7 +431,12 @@ describe(`Base context (${MODE} mode)`, () => {
         [config(), deployer],
         deployer,
       );
-      const token = await deploy(MintableTestToken__factory.abi as Abi, MintableTestToken__factory.bytecode as Hex, ["Test USD", "TUSD"], deployer);
+      const token = await deploy(
+        MintableTestToken__factory.abi as Abi,
+        MintableTestToken__factory.bytecode as Hex,
+        ["Test USD", "TUSD"],
+        deployer,
+      );
       const tokenAbi = MintableTestToken__factory.abi;
       const escrowAbi = TrustGatedEscrow__factory.abi;
       const client = ctx.accounts[6]!;
@@ -421,7 +449,10 @@ describe(`Base context (${MODE} mode)`, () => {
         ctx.publicClient.simulateContract({ account, address: escrow, abi: escrowAbi, functionName: "claim", args: [1n] });
 
       await ctx.setRecord(key, { score: 80 });
-      expect(await revertOf(() => claim(stranger), escrowAbi)).to.deep.equal({ errorName: "NotAgentController", args: [agentId, stranger] });
+      expect(await revertOf(() => claim(stranger), escrowAbi)).to.deep.equal({
+        errorName: "NotAgentController",
+        args: [agentId, stranger],
+      });
       await ctx.makeStale(key, MAX_AGE + 1);
       expect((await revertOf(() => claim(controller), escrowAbi)).errorName).to.equal("TrustRecordStale");
       await ctx.makeOracleRevert();
@@ -431,9 +462,9 @@ describe(`Base context (${MODE} mode)`, () => {
       await ctx.setRecord(key, { score: 80 });
       const before = await ctx.publicClient.readContract({ address: token, abi: tokenAbi, functionName: "balanceOf", args: [controller] });
       await send(controller, escrow, escrowAbi as Abi, "claim", [1n]);
-      expect(await ctx.publicClient.readContract({ address: token, abi: tokenAbi, functionName: "balanceOf", args: [controller] })).to.equal(
-        before + amount,
-      );
+      expect(
+        await ctx.publicClient.readContract({ address: token, abi: tokenAbi, functionName: "balanceOf", args: [controller] }),
+      ).to.equal(before + amount);
       await ctx.restoreOracle();
     });
   });
@@ -462,9 +493,11 @@ describe(`Base context (${MODE} mode)`, () => {
     if (contradictions.length > 0) console.log(`  tier codes contradicting the kit's encoding:\n    ${contradictions.join("\n    ")}`);
     // Tier codes are consistent with scores under *some* monotone encoding: a higher code never has a lower score range.
     const ranges = [...tiers].map(([tier, scores]) => ({ tier: Number(tier), min: Math.min(...scores), max: Math.max(...scores) }));
-    for (const a of ranges) for (const b of ranges) if (a.tier !== b.tier && a.max >= b.min && a.min <= b.max) {
-      expect.fail(`tier codes ${a.tier} and ${b.tier} have overlapping score ranges`);
-    }
+    for (const a of ranges)
+      for (const b of ranges)
+        if (a.tier !== b.tier && a.max >= b.min && a.min <= b.max) {
+          expect.fail(`tier codes ${a.tier} and ${b.tier} have overlapping score ranges`);
+        }
     expect(contradictions, "tier codes under the kit's encoding").to.deep.equal([]);
   });
 });

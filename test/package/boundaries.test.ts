@@ -93,8 +93,15 @@ describe("the line between the kit and the harness", () => {
     // The parser sees every form: a re-export, a type-only import, a dynamic import.
     expect(references.some((ref) => ref.file === join(src, "index.ts") && ref.specifier === "./errors.js")).toBe(true);
     expect(references.some((ref) => ref.typeOnly && ref.specifier === "hardhat/types")).toBe(true);
-    expect(references.some((ref) => ref.file === join(src, "cli", "demo.ts") && ref.specifier === "node:module" && !ref.typeOnly)).toBe(true);
-    expect(references.some((ref) => ref.file === join(harness, "devnet", "hardhat-network.ts") && ref.specifier.startsWith("hardhat/internal/") && ref.typeOnly)).toBe(true);
+    expect(references.some((ref) => ref.file === join(src, "cli", "demo.ts") && ref.specifier === "node:module" && !ref.typeOnly)).toBe(
+      true,
+    );
+    expect(
+      references.some(
+        (ref) =>
+          ref.file === join(harness, "devnet", "hardhat-network.ts") && ref.specifier.startsWith("hardhat/internal/") && ref.typeOnly,
+      ),
+    ).toBe(true);
   });
 
   it("the kit (src/ outside src/harness/) never imports from the harness, not even a type", () => {

@@ -21,11 +21,24 @@ describe("the ESM distribution", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
       exports: Record<string, { import: string; require: string; default: string; types: string }>;
     };
-    expect(pkg.exports["."]).toEqual({ types: "./dist/index.d.ts", import: "./dist/index.js", require: "./dist/index.js", default: "./dist/index.js" });
+    expect(pkg.exports["."]).toEqual({
+      types: "./dist/index.d.ts",
+      import: "./dist/index.js",
+      require: "./dist/index.js",
+      default: "./dist/index.js",
+    });
     expect(readFileSync(join(root, pkg.exports["."]!.types), "utf8")).toContain("verifyTrustAttestation");
     // The harness's entries point into dist/harness/.
-    for (const [entry, file] of [["./service", "harness/service/index"], ["./testing", "harness/testing/index"], ["./harness", "harness/index"]]) {
-      expect(pkg.exports[entry!]).toMatchObject({ types: `./dist/${file}.d.ts`, import: `./dist/${file}.js`, require: `./dist/${file}.js` });
+    for (const [entry, file] of [
+      ["./service", "harness/service/index"],
+      ["./testing", "harness/testing/index"],
+      ["./harness", "harness/index"],
+    ]) {
+      expect(pkg.exports[entry!]).toMatchObject({
+        types: `./dist/${file}.d.ts`,
+        import: `./dist/${file}.js`,
+        require: `./dist/${file}.js`,
+      });
       expect(readFileSync(join(root, `dist/${file}.js`), "utf8")).toMatch(/export/);
     }
   });

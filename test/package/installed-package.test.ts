@@ -21,9 +21,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_NEEDS_HARDHAT } from "../../src/cli/demo";
 import { MAIN_HELP } from "../../src/cli/help";
 import type { DriftReport } from "../../src/drift/types";
-import { startEmbeddedDriftEnvironment, type EmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { MAIN_ENTRY_EXPORTS } from "../support/main-entry-exports";
-import { lockfileFor, type LockEntry, type Lockfile } from "../support/offline-lockfile";
+import { type LockEntry, type Lockfile, lockfileFor } from "../support/offline-lockfile";
 
 const root = resolve(__dirname, "../..");
 const repoPackage = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
@@ -88,7 +88,8 @@ function run(command: string, args: readonly string[], cwd: string, timeoutMs = 
 /** Runs a command that must succeed. */
 async function must(command: string, args: readonly string[], cwd: string): Promise<Run> {
   const result = await run(command, args, cwd);
-  if (result.code !== 0) throw new Error(`${command} ${args.join(" ")} (in ${cwd}) exited ${result.code}\n${result.stdout}\n${result.stderr}`);
+  if (result.code !== 0)
+    throw new Error(`${command} ${args.join(" ")} (in ${cwd}) exited ${result.code}\n${result.stdout}\n${result.stderr}`);
   return result;
 }
 
@@ -291,7 +292,9 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "trustgate-package-"));
   checkout = join(work, "trustgate");
   // A clean copy of the repository: what a checkout holds (tracked and unignored files).
-  const files = (await must("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], root)).stdout.split("\0").filter(Boolean);
+  const files = (await must("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], root)).stdout
+    .split("\0")
+    .filter(Boolean);
   for (const file of files) {
     if (!existsSync(join(root, file))) continue; // deleted in the working tree
     mkdirSync(dirname(join(checkout, file)), { recursive: true });
@@ -304,22 +307,32 @@ beforeAll(async () => {
   } finally {
     unlinkSync(join(checkout, "node_modules"));
   }
-  const packed = JSON.parse((await must("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], checkout)).stdout) as [{ filename: string }];
+  const packed = JSON.parse((await must("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], checkout)).stdout) as [
+    { filename: string },
+  ];
   tarball = join(work, packed[0].filename);
   // The checkout as a path dependency needs its own dependencies, as after `npm ci` there.
   await must("npm", ["ci", "--offline", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"], checkout);
 
   hardhatProject = join(work, "hardhat-project");
-  await installProject(hardhatProject, { trustgate: `file:../${packed[0].filename}`, ...HARDHAT_PROJECT_DEPENDENCIES }, {
-    "node_modules/trustgate": tarballEntry(tarball, `file:../${packed[0].filename}`),
-  });
+  await installProject(
+    hardhatProject,
+    { trustgate: `file:../${packed[0].filename}`, ...HARDHAT_PROJECT_DEPENDENCIES },
+    {
+      "node_modules/trustgate": tarballEntry(tarball, `file:../${packed[0].filename}`),
+    },
+  );
   writeFiles(hardhatProject, { ...HARDHAT_PROJECT_FILES, ...NODE_PROGRAMS });
   writeFiles(hardhatProject, { "typecheck/entries-esm.mts": HARDHAT_PROJECT_FILES["typecheck/entries.ts"]! });
 
   plainProject = join(work, "plain-project");
-  await installProject(plainProject, { trustgate: `file:../${packed[0].filename}` }, {
-    "node_modules/trustgate": tarballEntry(tarball, `file:../${packed[0].filename}`),
-  });
+  await installProject(
+    plainProject,
+    { trustgate: `file:../${packed[0].filename}` },
+    {
+      "node_modules/trustgate": tarballEntry(tarball, `file:../${packed[0].filename}`),
+    },
+  );
   writeFiles(plainProject, NODE_PROGRAMS);
 
   linkedProject = join(work, "linked-project");
@@ -367,7 +380,9 @@ describe("the packed tarball", () => {
     ]) {
       expect(listing, file).toContain(file);
     }
-    expect(listing.filter((file) => /^package\/(contracts\/test|test|scripts|node_modules|artifacts|typechain-types)\//.test(file))).toEqual([]);
+    expect(
+      listing.filter((file) => /^package\/(contracts\/test|test|scripts|node_modules|artifacts|typechain-types)\//.test(file)),
+    ).toEqual([]);
   });
 });
 
@@ -381,14 +396,23 @@ describe("a Hardhat 2 TypeScript project (CommonJS, ts-node) with the tarball", 
   }, 600_000);
 
   it("type-checks every entry under moduleResolution node10 (typesVersions), bundler, node16 (ESM) and nodenext (CommonJS)", async () => {
-    for (const project of ["tsconfig.json", "typecheck/tsconfig.bundler.json", "typecheck/tsconfig.node16.json", "typecheck/tsconfig.nodenext.json"]) {
+    for (const project of [
+      "tsconfig.json",
+      "typecheck/tsconfig.bundler.json",
+      "typecheck/tsconfig.node16.json",
+      "typecheck/tsconfig.nodenext.json",
+    ]) {
       const result = await run("npx", ["tsc", "--noEmit", "-p", project], hardhatProject);
       expect(result.code, `${project}: ${withoutNpmNoise(result.stdout + result.stderr)}`).toBe(0);
     }
   }, 600_000);
 
   it("(c) runs the main entry from plain Node ESM (exactly the kit's exports) and every entry from CommonJS", async () => {
-    const esm = JSON.parse((await must("node", ["esm.mjs"], hardhatProject)).stdout) as { keys: string[]; runDrift: string; valid: boolean };
+    const esm = JSON.parse((await must("node", ["esm.mjs"], hardhatProject)).stdout) as {
+      keys: string[];
+      runDrift: string;
+      valid: boolean;
+    };
     expect(esm.keys).toEqual([...MAIN_ENTRY_EXPORTS].sort());
     expect(esm).toMatchObject({ runDrift: "function", valid: false });
     const cjs = await must("node", ["cjs.cjs"], hardhatProject);
@@ -403,7 +427,21 @@ describe("a Hardhat 2 TypeScript project (CommonJS, ts-node) with the tarball", 
 
     devnet = await startEmbeddedDriftEnvironment({ seed: 4, size: 200 });
     // No client-side rate limit against the local service (the default for a real API is 30 requests a minute).
-    const args = ["trustgate", "drift", "--rpc", devnet.rpcUrl, "--api", devnet.apiUrl, "--all", "--rate", "100000", "--max-errors", "20", "--json", "-"];
+    const args = [
+      "trustgate",
+      "drift",
+      "--rpc",
+      devnet.rpcUrl,
+      "--api",
+      devnet.apiUrl,
+      "--all",
+      "--rate",
+      "100000",
+      "--max-errors",
+      "20",
+      "--json",
+      "-",
+    ];
     const drift = await run("npx", args, hardhatProject);
     expect(drift.code, withoutNpmNoise(drift.stderr)).toBe(3); // the devnet's scenario holds decision flips
     const report = JSON.parse(drift.stdout) as DriftReport;
@@ -453,7 +491,9 @@ describe("a project with the tarball and without Hardhat", () => {
 );`;
     const attempt = JSON.parse((await must("node", ["-e", program], plainProject)).stdout) as { code: string; message: string };
     expect(attempt.code).toBe("CONFIGURATION");
-    expect(attempt.message).toContain(`needs the optional peer dependency hardhat: npm install --save-dev hardhat@${HARDHAT_PROJECT_DEPENDENCIES.hardhat}`);
+    expect(attempt.message).toContain(
+      `needs the optional peer dependency hardhat: npm install --save-dev hardhat@${HARDHAT_PROJECT_DEPENDENCIES.hardhat}`,
+    );
   }, 300_000);
 });
 

@@ -20,7 +20,7 @@ import {
   TimeoutError,
   TrustgateError,
 } from "../../src/errors.js";
-import { agentKey, createPopulation, startTrustService, type PopulationAgent } from "../../src/harness/service/index.js";
+import { agentKey, createPopulation, type PopulationAgent, startTrustService } from "../../src/harness/service/index.js";
 import { createFakeClock, type FakeClock } from "./helpers/fake-clock.js";
 
 type Service = Awaited<ReturnType<typeof startTrustService>>;
@@ -84,7 +84,12 @@ describe("local service: every endpoint, validated and consistent with the popul
     expect(body.attestation.jws?.split(".")).toHaveLength(3);
     expect(Buffer.from(body.attestation.sig!, "base64")).toHaveLength(64);
 
-    const byChainId = await api.trustCheck({ id: agent.agentId, chain: chainIdOf("bnb"), registry: agent.registry, threshold: agent.score + 1 });
+    const byChainId = await api.trustCheck({
+      id: agent.agentId,
+      chain: chainIdOf("bnb"),
+      registry: agent.registry,
+      threshold: agent.score + 1,
+    });
     expect(byChainId.pass).toBe(false);
   });
 
@@ -102,7 +107,7 @@ describe("local service: every endpoint, validated and consistent with the popul
     expect(isWalletNotFound(found)).toBe(false);
     expect(found).toMatchObject({ owner, score: best });
 
-    const stranger = "0x" + "00".repeat(19) + "01";
+    const stranger = `0x${"00".repeat(19)}01`;
     const none = await api.trustCheckByWallet(stranger);
     expect(isWalletNotFound(none)).toBe(true);
     expect(none).toMatchObject({ found: false, wallet: stranger, attestation: { signed: { found: false, wallet: stranger } } });
@@ -132,7 +137,12 @@ describe("local service: every endpoint, validated and consistent with the popul
 
     const onBase: unknown[] = [];
     for await (const agent of api.iterateAgents({ chain: "base", registry: "erc8004", limit: 1000 })) onBase.push(agent.agentId);
-    expect(onBase).toEqual(population.sorted().filter((a) => a.chain === "base" && a.registry === "erc8004").map((a) => a.agentId));
+    expect(onBase).toEqual(
+      population
+        .sorted()
+        .filter((a) => a.chain === "base" && a.registry === "erc8004")
+        .map((a) => a.agentId),
+    );
   });
 
   it("explorer filters by minimum score and tier", async () => {
@@ -167,7 +177,10 @@ describe("local service: every endpoint, validated and consistent with the popul
 
   it("compare ranks the agents by score with pass against the threshold", async () => {
     const picks = population.agents.filter((a) => a.registry === "erc8004").slice(0, 4);
-    const result = await clientFor().compare(picks.map((a) => ({ id: a.agentId, chain: a.chain })), 50);
+    const result = await clientFor().compare(
+      picks.map((a) => ({ id: a.agentId, chain: a.chain })),
+      50,
+    );
     expect(result.threshold).toBe(50);
     expect(result.agents.map((a) => a.score)).toEqual(picks.map((a) => a.score).sort((x, y) => y - x));
     for (const row of result.agents) {
@@ -201,7 +214,10 @@ describe("local service: every endpoint, validated and consistent with the popul
     const body = await clientFor().mcpAttestation("acme/trade-tools");
     expect(body.canonical_id).toBe("acme/trade-tools");
     expect(body.mcp_risk_score).toBeGreaterThanOrEqual(0);
-    expect(body.attestation).toMatchObject({ kid: MCP_ATTESTATION_KID, signed: { canonical_id: "acme/trade-tools", mcp_risk_score: body.mcp_risk_score } });
+    expect(body.attestation).toMatchObject({
+      kid: MCP_ATTESTATION_KID,
+      signed: { canonical_id: "acme/trade-tools", mcp_risk_score: body.mcp_risk_score },
+    });
     const server = await clientFor().mcpServerAttestation("acme/trade-tools");
     expect(server).toMatchObject({ server: "acme/trade-tools", riskScore: body.mcp_risk_score });
   });
@@ -231,7 +247,13 @@ describe("local service: rate limits", () => {
       expect(clock.sleeps).toEqual([60_000]);
 
       // With a key the service allows 5 and says so in its headers.
-      const keyed = createTrustApiClient({ baseUrl: limited.url, apiKey: "test-key", rateLimit: false, now: clock.now, sleep: clock.sleep });
+      const keyed = createTrustApiClient({
+        baseUrl: limited.url,
+        apiKey: "test-key",
+        rateLimit: false,
+        now: clock.now,
+        sleep: clock.sleep,
+      });
       const response = await keyed.transport.request({ path: "/api/stats" });
       expect(response.rateLimit).toEqual({ limit: 5, remaining: 4 });
     } finally {

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTrustApiClient, isWalletNotFound } from "../../src/api/client.js";
 import { backoffDelay, DEFAULT_USER_AGENT, parseRetryAfter } from "../../src/api/http.js";
 import { createTrustMcpClient } from "../../src/api/mcp.js";
-import { createRateLimiter } from "../../src/api/rate-limiter.js";
 import type { TrustApiClientOptions } from "../../src/api/options.js";
+import { createRateLimiter } from "../../src/api/rate-limiter.js";
 import {
   HttpRequestError,
   InvalidArgumentError,
@@ -21,7 +21,7 @@ import {
   UnknownChainError,
 } from "../../src/errors.js";
 import { createFakeClock, FAKE_EPOCH, type FakeClock } from "./helpers/fake-clock.js";
-import { startScriptedServer, unusedPort, type ScriptedResponse, type ScriptedServer } from "./helpers/scripted-server.js";
+import { type ScriptedResponse, type ScriptedServer, startScriptedServer, unusedPort } from "./helpers/scripted-server.js";
 
 const servers: ScriptedServer[] = [];
 afterEach(async () => {
@@ -374,7 +374,7 @@ describe("client: arguments are checked before any request", () => {
   it("rejects bad agent ids, chains, registries, thresholds, addresses, limits and compare lists", async () => {
     const server = await serve(() => ({ json: {} }));
     const api = clientFor(server.url, createFakeClock());
-    const address = "0x" + "ab".repeat(20);
+    const address = `0x${"ab".repeat(20)}`;
 
     const chain = await failure(api.trustCheck({ id: 1, chain: "bsae" }));
     expect(chain).toBeInstanceOf(UnknownChainError);
@@ -389,8 +389,8 @@ describe("client: arguments are checked before any request", () => {
       api.trustCheck({ id: 1, chain: "" }),
       api.trustCheckByWallet("0x1234"),
       api.entity("vitalik.eth"),
-      api.addressAge({ address: address + "0", chain: "base" }),
-      api.reviewer({ address: "0xZZ" + "0".repeat(38), chain: "base" }),
+      api.addressAge({ address: `${address}0`, chain: "base" }),
+      api.reviewer({ address: `0xZZ${"0".repeat(38)}`, chain: "base" }),
       api.walletScore(""),
       api.explorer({ sort: "oldest" as never }),
       api.mcpServerAttestation("not a server"),
@@ -426,7 +426,7 @@ describe("client: requests and responses", () => {
   });
 
   it("trustCheckByWallet tells the found:false envelope from an agent", async () => {
-    const wallet = "0x" + "cd".repeat(20);
+    const wallet = `0x${"cd".repeat(20)}`;
     const server = await serve((i) =>
       i === 0
         ? { json: { found: false, wallet, attestation: attestation({ found: false, wallet, issuedAt: "2026-11-22T10:00:00.000Z" }) } }
@@ -465,14 +465,25 @@ describe("client: requests and responses", () => {
   });
 
   it("compare, reviewer, entity, mcpAttestation, addressAge and walletScore send their documented parameters", async () => {
-    const address = "0x" + "ef".repeat(20);
+    const address = `0x${"ef".repeat(20)}`;
     const server = await serve((_, req) => {
       const path = req.url.split("?")[0];
       const bodies: Record<string, unknown> = {
-        "/api/compare": { agents: [{ agentId: 2, chain: "bnb", score: 80 }, { agentId: 1, chain: "base", score: 60 }], threshold: 70 },
+        "/api/compare": {
+          agents: [
+            { agentId: 2, chain: "bnb", score: 80 },
+            { agentId: 1, chain: "base", score: 60 },
+          ],
+          threshold: 70,
+        },
         "/api/reviewer": { address, chain: "base", sweepPatterns: [], sybilSignals: [] },
         "/api/entity": { wallet: address, agents: [] },
-        "/api/mcp-attestation": { canonical_id: "acme/tools", mcp_risk_score: 12, findings: [], attestation: attestation({ canonical_id: "acme/tools" }) },
+        "/api/mcp-attestation": {
+          canonical_id: "acme/tools",
+          mcp_risk_score: 12,
+          findings: [],
+          attestation: attestation({ canonical_id: "acme/tools" }),
+        },
         "/api/address-ages": { address, chain: "base", ageDays: 400 },
         "/api/wallet-score": { attestation: attestation({ wallet: address }) },
       };
@@ -553,7 +564,9 @@ describe("MCP client: JSON-RPC errors and results", () => {
       const { id } = JSON.parse(req.body) as { id: number };
       return { json: rpc(id, { result: { content: [{ type: "text", text: "agent not found" }], isError: true } }) };
     });
-    const error = (await failure(createTrustMcpClient({ baseUrl: server.url, rateLimit: false }).callTool("trust_check", { id: 1 }))) as McpError;
+    const error = (await failure(
+      createTrustMcpClient({ baseUrl: server.url, rateLimit: false }).callTool("trust_check", { id: 1 }),
+    )) as McpError;
     expect(error).toMatchObject({ rpcCode: undefined, rpcMessage: "agent not found" });
   });
 

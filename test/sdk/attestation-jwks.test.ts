@@ -1,18 +1,18 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { generateSigningKey, type AttestationSigningKey } from "../../src/harness/signing.js";
 import type { TrustCheckResponse } from "../../src/attestation/types.js";
-import { createJwksResolver, verifyTrustAttestation, type JwksResolver } from "../../src/attestation/verify.js";
+import { createJwksResolver, type JwksResolver, verifyTrustAttestation } from "../../src/attestation/verify.js";
 import { JwksUnavailableError } from "../../src/errors.js";
+import { type AttestationSigningKey, generateSigningKey } from "../../src/harness/signing.js";
 import {
-  TEST_NOW,
   buildTrustCheckResponse,
   buildV1TrustCheckResponse,
   generateTestKeys,
+  type JwksTestServer,
   jwksOf,
   startJwksServer,
-  unreachableJwksUrl,
-  type JwksTestServer,
+  TEST_NOW,
   type TestKeys,
+  unreachableJwksUrl,
 } from "../support/attestations.js";
 
 let keys: TestKeys;
@@ -31,7 +31,12 @@ async function serve(...signers: AttestationSigningKey[]): Promise<JwksTestServe
 /** A manual clock for the resolver, so cooldowns are tested without waiting. */
 function manualClock(start = 1_700_000_000_000) {
   let t = start;
-  return { now: () => t, advance: (ms: number) => void (t += ms) };
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
 const verify = (response: unknown, jwks: JwksResolver | string, acceptedKids?: string[]) =>

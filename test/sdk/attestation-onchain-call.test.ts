@@ -6,9 +6,17 @@
 import { createPublicKey, verify } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { toAttestationCall } from "../../src/attestation/onchain-call.js";
-import { createAttestation } from "../../src/harness/signing.js";
 import { InvalidArgumentError } from "../../src/errors.js";
-import { P256_ORDER, buildTrustCheckResponse, buildWalletScoreResponse, clone, generateTestKeys, makeHighS, type TestKeys } from "../support/attestations.js";
+import { createAttestation } from "../../src/harness/signing.js";
+import {
+  buildTrustCheckResponse,
+  buildWalletScoreResponse,
+  clone,
+  generateTestKeys,
+  makeHighS,
+  P256_ORDER,
+  type TestKeys,
+} from "../support/attestations.js";
 
 let keys: TestKeys;
 beforeAll(async () => {
@@ -17,7 +25,12 @@ beforeAll(async () => {
 
 const bytes = (hex: string) => Buffer.from(hex.slice(2), "hex");
 function verifies(key: TestKeys["v2"], data: Uint8Array, signature: string): boolean {
-  return verify("sha256", data, { key: createPublicKey({ key: key.publicJwk, format: "jwk" }), dsaEncoding: "ieee-p1363" }, bytes(signature));
+  return verify(
+    "sha256",
+    data,
+    { key: createPublicKey({ key: key.publicJwk, format: "jwk" }), dsaEncoding: "ieee-p1363" },
+    bytes(signature),
+  );
 }
 
 describe("toAttestationCall: the sig form", () => {
@@ -59,7 +72,11 @@ describe("toAttestationCall: the sig form", () => {
 describe("toAttestationCall: the jws form", () => {
   it("without sig: the JWS payload bytes, its signature, and the JWS itself for submitJwsAttestation", async () => {
     const response = await buildTrustCheckResponse(keys.v2);
-    response.attestation = await createAttestation(response.attestation.signed, keys.v2, { issuer: "https://rnwy.com", type: "behavioral_trust", form: "jws" });
+    response.attestation = await createAttestation(response.attestation.signed, keys.v2, {
+      issuer: "https://rnwy.com",
+      type: "behavioral_trust",
+      form: "jws",
+    });
     const call = toAttestationCall(response);
     expect(call.form).toBe("jws");
     expect(bytes(call.signedJson).toString("utf8")).toBe(JSON.stringify(response.attestation.signed));

@@ -17,13 +17,17 @@ describe("parseServiceTime", () => {
     expect(parseServiceTime(input)).toEqual({ ok: true, ms: expected });
   });
 
-  it.each([["words", "yesterday"], ["an impossible date", "2025-13-45T00:00:00Z"], ["a negative number", -5], ["null", null], ["NaN", Number.NaN], ["an object", {}]])(
-    "refuses %s",
-    (_name, input) => {
-      const parsed = parseServiceTime(input);
-      expect(parsed.ok).toBe(false);
-    },
-  );
+  it.each([
+    ["words", "yesterday"],
+    ["an impossible date", "2025-13-45T00:00:00Z"],
+    ["a negative number", -5],
+    ["null", null],
+    ["NaN", Number.NaN],
+    ["an object", {}],
+  ])("refuses %s", (_name, input) => {
+    const parsed = parseServiceTime(input);
+    expect(parsed.ok).toBe(false);
+  });
 });
 
 describe("resolveNow", () => {

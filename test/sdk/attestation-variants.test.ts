@@ -4,18 +4,16 @@
  */
 import type { JSONWebKeySet } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAttestation, signPayload } from "../../src/harness/signing.js";
 import {
   createJwksResolver,
-  verifyTrustAttestation,
-  verifyWalletScoreAttestation,
   type JwksResolver,
   type VerifyTrustAttestationOptions,
+  verifyTrustAttestation,
+  verifyWalletScoreAttestation,
 } from "../../src/attestation/verify.js";
 import { InvalidArgumentError } from "../../src/errors.js";
+import { createAttestation, signPayload } from "../../src/harness/signing.js";
 import {
-  P256_ORDER,
-  TEST_NOW,
   buildTrustCheckResponse,
   buildV1TrustCheckResponse,
   buildWalletNotFoundResponse,
@@ -24,6 +22,8 @@ import {
   generateTestKeys,
   jwksOf,
   makeHighS,
+  P256_ORDER,
+  TEST_NOW,
   type TestKeys,
 } from "../support/attestations.js";
 
@@ -48,7 +48,16 @@ describe("trust-check: the published v2 shape", () => {
     expect(result).toMatchObject({ valid: true, version: "v2", source: "attestation" });
     if (!result.valid) throw new Error(result.message);
     expect(result.signed).toEqual(response.attestation.signed);
-    expect(result.unsignedFields).toEqual(["name", "threshold", "pass", "reason", "isOriginalOwner", "feedbackCount", "ageDays", "checkedAt"]);
+    expect(result.unsignedFields).toEqual([
+      "name",
+      "threshold",
+      "pass",
+      "reason",
+      "isOriginalOwner",
+      "feedbackCount",
+      "ageDays",
+      "checkedAt",
+    ]);
     expect(result.unsigned).toMatchObject({ pass: true, threshold: 50, isOriginalOwner: true });
     expect(result.message).toMatch(/not signed: name, threshold, pass/);
   });
@@ -57,7 +66,10 @@ describe("trust-check: the published v2 shape", () => {
     const nullSigned = await buildTrustCheckResponse(keys.v2, { agent: { sybilSeverity: null } });
     expect((await verifyTrustAttestation({ ...clone(nullSigned), sybilSeverity: "none" }, opts())).valid).toBe(true);
     expect((await verifyTrustAttestation({ ...clone(nullSigned), sybilSeverity: "NONE" }, opts())).valid).toBe(true);
-    expect(await verifyTrustAttestation({ ...clone(nullSigned), sybilSeverity: "low" }, opts())).toMatchObject({ valid: false, field: "sybilSeverity" });
+    expect(await verifyTrustAttestation({ ...clone(nullSigned), sybilSeverity: "low" }, opts())).toMatchObject({
+      valid: false,
+      field: "sybilSeverity",
+    });
     const legacyNone = await buildV1TrustCheckResponse(keys.v1, { agent: { sybilSeverity: "none" } });
     expect((await verifyTrustAttestation({ ...clone(legacyNone), sybilSeverity: null }, opts())).valid).toBe(true);
   });
@@ -65,7 +77,10 @@ describe("trust-check: the published v2 shape", () => {
   it("accepts a numeric agentId in the signed block and a flat badge array in the body", async () => {
     const response = await buildTrustCheckResponse(keys.v2, { extraSigned: {} });
     const signed = { ...response.attestation.signed, agentId: 1487 };
-    const numeric = { ...clone(response), attestation: await createAttestation(signed, keys.v2, { issuer: "https://rnwy.com", type: "behavioral_trust" }) };
+    const numeric = {
+      ...clone(response),
+      attestation: await createAttestation(signed, keys.v2, { issuer: "https://rnwy.com", type: "behavioral_trust" }),
+    };
     expect((await verifyTrustAttestation(numeric, opts())).valid).toBe(true);
     const flat = { ...clone(response), badges: ["low_history_reviewers", "original_owner", "established_wallet"] };
     expect((await verifyTrustAttestation(flat, opts())).valid).toBe(true);
@@ -125,7 +140,10 @@ describe("trust-check: issuer as configured", () => {
     expect((await verifyTrustAttestation(didWeb, opts())).valid).toBe(true);
     const https = await buildTrustCheckResponse(keys.v2);
     expect((await verifyTrustAttestation(https, opts({ issuer: "did:web:rnwy.com" }))).valid).toBe(true);
-    expect(await verifyTrustAttestation(didWeb, opts({ issuer: "did:web:evil.example" }))).toMatchObject({ valid: false, reason: "issuer-mismatch" });
+    expect(await verifyTrustAttestation(didWeb, opts({ issuer: "did:web:evil.example" }))).toMatchObject({
+      valid: false,
+      reason: "issuer-mismatch",
+    });
   });
 
   it("derives the JWKS of a did:web issuer from its host, and needs it given for any other issuer that is not a URL", async () => {
@@ -140,16 +158,26 @@ describe("trust-check: issuer as configured", () => {
 describe("trust-check: wallet lookups and the kid migration window", () => {
   it("verifies attestationV1 when a response carries only it, and attestation (v2) when it carries both", async () => {
     const v2 = await buildTrustCheckResponse(keys.v2);
-    const v1 = await buildV1TrustCheckResponse(keys.v1, { agent: { sybilSeverity: "low" }, badges: v2.badges as { earned: string[]; warnings: string[] } });
+    const v1 = await buildV1TrustCheckResponse(keys.v1, {
+      agent: { sybilSeverity: "low" },
+      badges: v2.badges as { earned: string[]; warnings: string[] },
+    });
     const both = { ...clone(v2), attestationV1: v1.attestation };
     expect(await verifyTrustAttestation(both, opts())).toMatchObject({ valid: true, source: "attestation", kid: "rnwy-trust-v2" });
     const { attestation: _a, ...onlyV1 } = both;
-    expect(await verifyTrustAttestation(onlyV1, opts())).toMatchObject({ valid: true, source: "attestationV1", kid: "rnwy-trust-v1", version: "v1" });
+    expect(await verifyTrustAttestation(onlyV1, opts())).toMatchObject({
+      valid: true,
+      source: "attestationV1",
+      kid: "rnwy-trust-v1",
+      version: "v1",
+    });
   });
 
   it("checks a wallet lookup against the signed owner", async () => {
     const v2 = await buildTrustCheckResponse(keys.v2);
-    expect((await verifyTrustAttestation(v2, opts({ expected: { wallet: v2.owner!.toUpperCase().replace("0X", "0x") } }))).valid).toBe(true);
+    expect((await verifyTrustAttestation(v2, opts({ expected: { wallet: v2.owner!.toUpperCase().replace("0X", "0x") } }))).valid).toBe(
+      true,
+    );
     expect(await verifyTrustAttestation(v2, opts({ expected: { wallet: "0x2222222222222222222222222222222222222222" } }))).toMatchObject({
       valid: false,
       reason: "subject-mismatch",
@@ -188,7 +216,10 @@ describe("verifyWalletScoreAttestation", () => {
   it("accepts the JWT-style claims carried in sig (signed: null) or in jws, and hands back the claims", async () => {
     for (const carrier of ["sig", "jws"] as const) {
       const response = await buildWalletScoreResponse(keys.wallet, { carrier });
-      const result = await verifyWalletScoreAttestation(response, opts({ expected: { wallet: "0x6887DCE558F76F36C281200FBC8E5D3DA1241AEA" } }));
+      const result = await verifyWalletScoreAttestation(
+        response,
+        opts({ expected: { wallet: "0x6887DCE558F76F36C281200FBC8E5D3DA1241AEA" } }),
+      );
       expect(result).toMatchObject({ valid: true, kid: "rnwy-wallet-v1", version: "scored" });
       expect(result.signed).toMatchObject({ signalDepth: 71, riskIntensity: 4, quadrant: "high_depth_low_risk", iss: "https://rnwy.com" });
       expect(result.verified[carrier]).toBe(true);
@@ -218,12 +249,19 @@ describe("verifyWalletScoreAttestation", () => {
       field: "agentId",
     });
     const response = await buildWalletScoreResponse(keys.wallet);
-    expect(await verifyWalletScoreAttestation({ ...response, riskIntensity: 0 }, opts())).toMatchObject({ valid: false, field: "riskIntensity" });
-    expect(await verifyWalletScoreAttestation({ ...response, address: "0x1111111111111111111111111111111111111111" }, opts())).toMatchObject({
+    expect(await verifyWalletScoreAttestation({ ...response, riskIntensity: 0 }, opts())).toMatchObject({
+      valid: false,
+      field: "riskIntensity",
+    });
+    expect(
+      await verifyWalletScoreAttestation({ ...response, address: "0x1111111111111111111111111111111111111111" }, opts()),
+    ).toMatchObject({
       valid: false,
       field: "address",
     });
-    expect(await verifyWalletScoreAttestation(response, opts({ expected: { wallet: "0x1111111111111111111111111111111111111111" } }))).toMatchObject({
+    expect(
+      await verifyWalletScoreAttestation(response, opts({ expected: { wallet: "0x1111111111111111111111111111111111111111" } })),
+    ).toMatchObject({
       valid: false,
       reason: "subject-mismatch",
     });
@@ -248,7 +286,12 @@ describe("verifyWalletScoreAttestation", () => {
   });
 
   it("refuses a raw sig made over the claims with a trust key under the wallet kid", async () => {
-    const claims = { wallet: "0x6887dce558f76f36c281200fbc8e5d3da1241aea", signalDepth: 71, riskIntensity: 4, issuedAt: TEST_NOW.toISOString() };
+    const claims = {
+      wallet: "0x6887dce558f76f36c281200fbc8e5d3da1241aea",
+      signalDepth: 71,
+      riskIntensity: 4,
+      issuedAt: TEST_NOW.toISOString(),
+    };
     const { sig } = await signPayload(claims, keys.v2);
     const attestation = { issuer: "https://rnwy.com", kid: "rnwy-wallet-v1", alg: "ES256", signed: claims, sig };
     expect(await verifyWalletScoreAttestation({ attestation }, opts())).toMatchObject({ valid: false, reason: "bad-legacy-signature" });

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createJwksResolver,
+  type JwksResolver,
   verifyMcpAttestation,
   verifyTrustAttestation,
   verifyWalletScoreAttestation,
-  type JwksResolver,
 } from "../../src/attestation/verify.js";
-import { createPopulation, startTrustService, type RunningTrustService } from "../../src/harness/service/index.js";
+import { createPopulation, type RunningTrustService, startTrustService } from "../../src/harness/service/index.js";
 
 // Interoperability: the verifier against the kit's local signing service, over real HTTP, with the JWKS it
 // publishes. Whatever the service signs must verify; whatever its faults break must not.

@@ -1,22 +1,19 @@
 import { CompactSign, type JSONWebKeySet } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generateSigningKey, signPayload, type AttestationSigningKey } from "../../src/harness/signing.js";
 import type { TrustCheckResponse } from "../../src/attestation/types.js";
 import {
   ATTESTATION_FAILURE_REASONS,
   assertAttestationValid,
   createJwksResolver,
+  type JwksResolver,
+  type VerifyTrustAttestationOptions,
   verifyMcpAttestation,
   verifySignedAttestation,
   verifyTrustAttestation,
-  verifyWalletScoreAttestation,
-  type JwksResolver,
-  type VerifyTrustAttestationOptions,
 } from "../../src/attestation/verify.js";
 import { AttestationVerificationError, InvalidArgumentError } from "../../src/errors.js";
+import { type AttestationSigningKey, generateSigningKey, signPayload } from "../../src/harness/signing.js";
 import {
-  TEST_ISSUER,
-  TEST_NOW,
   algNoneJws,
   buildMcpAttestationResponse,
   buildTrustCheckResponse,
@@ -28,6 +25,8 @@ import {
   hs256WithPublicKeyJws,
   jwksOf,
   resign,
+  TEST_ISSUER,
+  TEST_NOW,
   type TestKeys,
 } from "../support/attestations.js";
 
@@ -110,7 +109,7 @@ describe("verifyTrustAttestation — valid responses", () => {
     expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "field-mismatch", field: "score" });
   });
 
-  it("compares values, not spellings: agentId 1487 vs \"1487\", chain base vs 8453, TIER case", async () => {
+  it('compares values, not spellings: agentId 1487 vs "1487", chain base vs 8453, TIER case', async () => {
     const response = clone(v2);
     response.agentId = "1487";
     response.chain = "8453";
@@ -226,11 +225,13 @@ describe("verifyTrustAttestation — tampering", () => {
     const response = await buildTrustCheckResponse(keys.v2, { agent: { registry: "olas" } });
     expect(response.registry).toBeUndefined();
     expect((await verifyTrustAttestation(response, opts())).valid).toBe(true);
-    expect(await verifyTrustAttestation(response, opts({ expected: { agentId: 1487, chain: "base", registry: "erc8004" } }))).toMatchObject({
-      valid: false,
-      reason: "subject-mismatch",
-      field: "registry",
-    });
+    expect(await verifyTrustAttestation(response, opts({ expected: { agentId: 1487, chain: "base", registry: "erc8004" } }))).toMatchObject(
+      {
+        valid: false,
+        reason: "subject-mismatch",
+        field: "registry",
+      },
+    );
   });
 
   it("takes the score from the signed block when the body has none, and names what the body adds unsigned", async () => {
@@ -442,9 +443,16 @@ describe("verifyTrustAttestation — unknown wallet envelope", () => {
     expect(await verifyTrustAttestation(claimsAgent, opts())).toMatchObject({ valid: false, reason: "field-mismatch", field: "agentId" });
     const foundButScored = { ...clone(response), score: 90, tier: "established" };
     const verdict = await verifyTrustAttestation(foundButScored, opts());
-    expect(verdict).toMatchObject({ valid: false, reason: "field-mismatch", field: "score", mismatch: { signed: undefined, response: 90 } });
+    expect(verdict).toMatchObject({
+      valid: false,
+      reason: "field-mismatch",
+      field: "score",
+      mismatch: { signed: undefined, response: 90 },
+    });
     expect(verdict.message).toMatch(/does not carry it/);
-    expect(await verifyTrustAttestation(response, opts({ expected: { wallet: "0x3333333333333333333333333333333333333333" } }))).toMatchObject({
+    expect(
+      await verifyTrustAttestation(response, opts({ expected: { wallet: "0x3333333333333333333333333333333333333333" } })),
+    ).toMatchObject({
       valid: false,
       reason: "subject-mismatch",
       field: "wallet",
@@ -537,7 +545,10 @@ describe("verifyMcpAttestation / verifySignedAttestation", () => {
 
   it("accepts the newer server form, and checks the expected server", async () => {
     const response = await buildMcpAttestationResponse(keys.mcp, { form: "server", canonicalId: "acme/search" });
-    expect(await verifyMcpAttestation(response, opts({ expected: { server: "acme/search" } }))).toMatchObject({ valid: true, version: "server" });
+    expect(await verifyMcpAttestation(response, opts({ expected: { server: "acme/search" } }))).toMatchObject({
+      valid: true,
+      version: "server",
+    });
     expect(await verifyMcpAttestation(response, opts({ expected: { server: "acme/other" } }))).toMatchObject({
       valid: false,
       reason: "subject-mismatch",

@@ -4,7 +4,6 @@
  * real `AttestedTrustOracle` on Hardhat's network. Refusals surface as the contract's decoded custom errors.
  */
 import hre from "hardhat";
-import { beforeAll, describe, expect, it } from "vitest";
 import {
   BaseError,
   ContractFunctionRevertedError,
@@ -14,12 +13,13 @@ import {
   getAddress,
   type PublicClient,
 } from "viem";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signingKeyArgsOf, signingKeyArgsOfJwks } from "../../src/attestation/onchain-keys.js";
-import { generateSigningKey, type AttestationSigningKey } from "../../src/harness/signing.js";
 import { InvalidArgumentError } from "../../src/errors.js";
-import { attestedTrustOracleAbi } from "../../src/oracle/abi.js";
-import { setTrustSigningKeys, submitTrustAttestation, type AttestedOracleClients } from "../../src/oracle/attested-oracle.js";
+import { type AttestationSigningKey, generateSigningKey } from "../../src/harness/signing.js";
 import { revertDecodingTransport } from "../../src/harness/testing/index.js";
+import { attestedTrustOracleAbi } from "../../src/oracle/abi.js";
+import { type AttestedOracleClients, setTrustSigningKeys, submitTrustAttestation } from "../../src/oracle/attested-oracle.js";
 import { AttestedTrustOracle__factory } from "../../typechain-types";
 import { buildTrustCheckResponse, jwksOf } from "../support/attestations.js";
 import { latestTimestamp } from "../support/fixtures.js";
@@ -53,7 +53,12 @@ beforeAll(async () => {
   const deployed = await new AttestedTrustOracle__factory(first!).deploy(first!.address, hre.ethers.ZeroAddress);
   oracle = getAddress(await deployed.getAddress());
   const chainId = Number(await hre.network.provider.request({ method: "eth_chainId" }));
-  const chain = defineChain({ id: chainId, name: "hardhat", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [] } } });
+  const chain = defineChain({
+    id: chainId,
+    name: "hardhat",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [] } },
+  });
   admin = clientsFor(first!.address, chain);
   stranger = clientsFor(second!.address, chain);
 });

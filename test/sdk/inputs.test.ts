@@ -2,7 +2,16 @@ import { describe, expect, it } from "vitest";
 import { agentKey, compareAgentRefs, formatAgentRef, parseAgentRef } from "../../src/agent/agent-ref";
 import { createTrustApiClient } from "../../src/api/client";
 import { InvalidArgumentError, UnknownChainError } from "../../src/errors";
-import { parseAddress, parseAgentId, parseChain, parseChainId, parseEvmChain, parseRegistry, parseThreshold, parseWallet } from "../../src/inputs";
+import {
+  parseAddress,
+  parseAgentId,
+  parseChain,
+  parseChainId,
+  parseEvmChain,
+  parseRegistry,
+  parseThreshold,
+  parseWallet,
+} from "../../src/inputs";
 import { parseTrustRecordKey, recordKeyOf } from "../../src/oracle/record-key";
 
 const CHECKSUMMED = "0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4";
@@ -68,11 +77,16 @@ describe("one input dialect", () => {
   it("thresholds: integers from 0 to 100", () => {
     expect(parseThreshold(51)).toBe(51);
     expect(parseThreshold("0")).toBe(0);
-    for (const bad of [-1, 101, 50.5, "abc", Number.NaN]) expect(() => parseThreshold(bad), String(bad)).toThrow(/threshold must be an integer from 0 to 100/);
+    for (const bad of [-1, 101, 50.5, "abc", Number.NaN])
+      expect(() => parseThreshold(bad), String(bad)).toThrow(/threshold must be an integer from 0 to 100/);
   });
 
   it("the oracle reader's keys use the same rules (a hex id and an unknown registry are refused)", () => {
-    expect(parseTrustRecordKey({ agentId: "12", chain: "op", registry: "Virtuals" })).toEqual({ agentId: 12n, chainId: 10, registry: "virtuals" });
+    expect(parseTrustRecordKey({ agentId: "12", chain: "op", registry: "Virtuals" })).toEqual({
+      agentId: 12n,
+      chainId: 10,
+      registry: "virtuals",
+    });
     expect(() => parseTrustRecordKey({ agentId: "0x0c", chainId: 10 })).toThrow(/key\.agentId/);
     expect(() => parseTrustRecordKey({ agentId: 12, chainId: 10, registry: "mine" })).toThrow(/key\.registry/);
   });

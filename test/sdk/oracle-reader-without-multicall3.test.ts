@@ -3,32 +3,27 @@
 // the Multicall3 path, for the same records at the same block, as the reference that the deployless and
 // eth_call modes must equal record for record: values, missing records, reverts (custom error, empty,
 // Error(string)), an address without code and a malformed answer.
+
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
 import hre from "hardhat";
-import { beforeAll, describe, expect, it } from "vitest";
 import {
+  type Address,
   createPublicClient,
   custom,
   defineChain,
   encodeAbiParameters,
   encodeErrorResult,
   getAddress,
-  numberToHex,
-  size,
-  type Address,
   type Hex,
+  numberToHex,
   type PublicClient,
+  size,
 } from "viem";
-import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
-import { MockTrustOracle__factory, RawResponseOracle__factory, TrustScoreOracle__factory } from "../../typechain-types";
+import { beforeAll, describe, expect, it } from "vitest";
 import { MULTICALL3_ADDRESS } from "../../src/config/addresses.js";
-import { installMulticall3 } from "../../src/harness/devnet/multicall3.js";
 import { InvalidArgumentError } from "../../src/errors.js";
-import {
-  DEPLOYLESS_AGGREGATE3_MAX_BYTES,
-  DEPLOYLESS_MAX_RECORDS,
-  MAX_INIT_CODE_BYTES,
-} from "../../src/oracle/deployless-budget.js";
-import { MULTICALL3_CREATION_CODE } from "../../src/oracle/multicall3-creation-code.js";
+import { installMulticall3 } from "../../src/harness/devnet/multicall3.js";
+import { DEPLOYLESS_AGGREGATE3_MAX_BYTES, DEPLOYLESS_MAX_RECORDS, MAX_INIT_CODE_BYTES } from "../../src/oracle/deployless-budget.js";
 import {
   detectReaderMode,
   getScoreCallData,
@@ -37,6 +32,8 @@ import {
   type TrustRecordRequest,
   type TrustRecordResult,
 } from "../../src/oracle/index.js";
+import { MULTICALL3_CREATION_CODE } from "../../src/oracle/multicall3-creation-code.js";
+import { MockTrustOracle__factory, RawResponseOracle__factory, TrustScoreOracle__factory } from "../../typechain-types";
 import { BASE_CHAIN_ID, ERC8004, latestTimestamp } from "../support/fixtures";
 
 /** Where the reference Multicall3 is placed: anywhere but the canonical address. */
@@ -54,7 +51,9 @@ interface RpcRequest {
  * A viem client over the in-process Hardhat provider that logs requests, can fail chosen ones, and counts the
  * `eth_call`s in flight. No retries (Hardhat reports reverts as internal errors, which viem would retry).
  */
-function makeClient(options: { log?: RpcRequest[]; fail?: (request: RpcRequest) => Error | undefined; inFlight?: { now: number; max: number } } = {}) {
+function makeClient(
+  options: { log?: RpcRequest[]; fail?: (request: RpcRequest) => Error | undefined; inFlight?: { now: number; max: number } } = {},
+) {
   const chain = defineChain({
     id: hre.network.config.chainId ?? 31337,
     name: "Hardhat",
@@ -124,7 +123,14 @@ beforeAll(async () => {
   const emptyRevert = await new MockTrustOracle__factory(deployer).deploy();
   await emptyRevert.setReadFailure(2);
   const errorString = await new RawResponseOracle__factory(deployer).deploy();
-  await errorString.setResponse(encodeErrorResult({ abi: [{ type: "error", name: "Error", inputs: [{ name: "m", type: "string" }] }], errorName: "Error", args: ["boom"] }), true);
+  await errorString.setResponse(
+    encodeErrorResult({
+      abi: [{ type: "error", name: "Error", inputs: [{ name: "m", type: "string" }] }],
+      errorName: "Error",
+      args: ["boom"],
+    }),
+    true,
+  );
   const short = await new RawResponseOracle__factory(deployer).deploy();
   await short.setResponse(encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }, { type: "uint256" }], [80n, 3n, 0n]), false);
 
@@ -183,7 +189,10 @@ describe("detectReaderMode", () => {
   });
 
   it("eth-call, with the node's reason, where the node refuses a deployless call", async () => {
-    const refusing = makeClient({ fail: ({ method, params }) => (method === "eth_call" && !(params[0] as { to?: string }).to ? new Error("contract creation calls are not supported") : undefined) });
+    const refusing = makeClient({
+      fail: ({ method, params }) =>
+        method === "eth_call" && !(params[0] as { to?: string }).to ? new Error("contract creation calls are not supported") : undefined,
+    });
     const detected = await detectReaderMode(refusing, { blockNumber: pinned });
     expect(detected.mode).toBe("eth-call");
     expect(detected.deploylessFailure).toContain("contract creation calls are not supported");
@@ -199,7 +208,9 @@ describe("readTrustRecords without Multicall3", () => {
   it("the reference (Multicall3 elsewhere) reads what the comparison needs: values, a missing record, and every kind of failure", async () => {
     const results = await referenceResults();
     expect(results).toHaveLength(keys.length);
-    const summary = results.map((r, i) => (r.ok ? (r.hasScore ? kinds[i]! : "absent") : `${kinds[i]}:${r.error.failure}:${r.error.reason ?? ""}`));
+    const summary = results.map((r, i) =>
+      r.ok ? (r.hasScore ? kinds[i]! : "absent") : `${kinds[i]}:${r.error.failure}:${r.error.reason ?? ""}`,
+    );
     const counts: Record<string, number> = {};
     for (const s of summary) counts[s] = (counts[s] ?? 0) + 1;
     expect(counts).toEqual({
@@ -244,7 +255,13 @@ describe("readTrustRecords without Multicall3", () => {
   it("eth-call mode gives the same results, one eth_call per record to its oracle, at most `concurrency` in flight", async () => {
     const log: RpcRequest[] = [];
     const inFlight = { now: 0, max: 0 };
-    const results = await readTrustRecords(makeClient({ log, inFlight }), { oracle, keys, blockNumber: pinned, mode: "eth-call", concurrency: 3 });
+    const results = await readTrustRecords(makeClient({ log, inFlight }), {
+      oracle,
+      keys,
+      blockNumber: pinned,
+      mode: "eth-call",
+      concurrency: 3,
+    });
     expect(results.map(comparable)).toEqual((await referenceResults()).map(comparable));
     const calls = log.filter((r) => r.method === "eth_call").map(({ params }) => params as [{ to: string; data: Hex }, string]);
     expect(calls.map(([request]) => `${getAddress(request.to)} ${request.data}`).sort()).toEqual(
@@ -256,7 +273,10 @@ describe("readTrustRecords without Multicall3", () => {
   });
 
   it("auto mode falls back to eth_call where the node refuses deployless calls, with the same results", async () => {
-    const refusing = makeClient({ fail: ({ method, params }) => (method === "eth_call" && !(params[0] as { to?: string }).to ? new Error("creation refused") : undefined) });
+    const refusing = makeClient({
+      fail: ({ method, params }) =>
+        method === "eth_call" && !(params[0] as { to?: string }).to ? new Error("creation refused") : undefined,
+    });
     const results = await readTrustRecords(refusing, { oracle, keys, blockNumber: pinned });
     expect(results.map(comparable)).toEqual((await referenceResults()).map(comparable));
   });
@@ -264,20 +284,25 @@ describe("readTrustRecords without Multicall3", () => {
   it("a deployless chunk whose request fails gives errors for its records only; the other chunks are kept", async () => {
     const rpcError = new Error("upstream RPC timed out");
     const marker = numberToHex(7919n * 150n + 1n, { size: 32 }).slice(2); // a published record in the second chunk
-    const flaky = makeClient({ fail: ({ method, params }) => (method === "eth_call" && JSON.stringify(params).includes(marker) ? rpcError : undefined) });
+    const flaky = makeClient({
+      fail: ({ method, params }) => (method === "eth_call" && JSON.stringify(params).includes(marker) ? rpcError : undefined),
+    });
     const results = await readTrustRecords(flaky, { oracle, keys, blockNumber: pinned, mode: "deployless-multicall3" });
     const reference = (await referenceResults()).map(comparable);
     const failed = results.flatMap((r, i) => (!r.ok && r.error.failure === "request-failed" ? [i] : []));
     expect(failed).toHaveLength(DEPLOYLESS_MAX_RECORDS);
-    results.forEach((result, i) => {
-      if (!failed.includes(i)) return expect(comparable(result)).toEqual(reference[i]);
+    for (const [i, result] of results.entries()) {
+      if (!failed.includes(i)) {
+        expect(comparable(result)).toEqual(reference[i]);
+        continue;
+      }
       if (result.ok) throw new Error("expected a failure");
       expect(result.error.failure).toBe("request-failed");
       expect(result.error.shortMessage).toMatch(/Deployless Multicall3 aggregate3 call 2 of 4 \(95 records\) failed/);
       let cause: unknown = result.error.cause;
       while (cause instanceof Error && cause !== rpcError) cause = cause.cause;
       expect(cause).toBe(rpcError);
-    });
+    }
     // The failed records are exactly one contiguous chunk.
     expect(failed[failed.length - 1]! - failed[0]! + 1).toBe(failed.length);
   });
@@ -304,7 +329,9 @@ describe("readTrustRecords without Multicall3", () => {
 
   it("refuses an unknown mode before sending anything", async () => {
     const log: RpcRequest[] = [];
-    await expect(readTrustRecords(makeClient({ log }), { oracle, keys, mode: "batched" as never })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(readTrustRecords(makeClient({ log }), { oracle, keys, mode: "batched" as never })).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
     expect(log).toEqual([]);
   });
 });

@@ -1,7 +1,12 @@
-import hre from "hardhat";
+import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
 import { expect } from "chai";
-import { beforeAll, describe, it } from "vitest";
+import hre from "hardhat";
 import {
+  type Abi,
+  type AbiFunction,
+  type Address,
+  type ContractFunctionArgs,
+  type ContractFunctionReturnType,
   createPublicClient,
   custom,
   decodeFunctionResult,
@@ -9,34 +14,20 @@ import {
   encodeAbiParameters,
   encodeFunctionData,
   getAddress,
-  numberToHex,
-  multicall3Abi as viemMulticall3Abi,
-  toFunctionSelector,
-  type Abi,
-  type AbiFunction,
-  type ContractFunctionArgs,
-  type ContractFunctionReturnType,
-  type Address,
   type Hex,
+  numberToHex,
   type PublicClient,
+  toFunctionSelector,
+  multicall3Abi as viemMulticall3Abi,
 } from "viem";
 import { readContract } from "viem/actions";
-import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
-import {
-  GatedAction__factory,
-  MockTrustOracle__factory,
-  RawResponseOracle__factory,
-  TrustScoreOracle__factory,
-  type MockTrustOracle,
-  type TrustScoreOracle,
-} from "../../typechain-types";
+import { beforeAll, describe, it } from "vitest";
 import { MULTICALL3_ADDRESS } from "../../src/config/addresses.js";
 import { createTrustEncoding, DEFAULT_TRUST_ENCODING } from "../../src/config/encodings.js";
 import { GateReadError, InvalidArgumentError, OracleReadError, TrustgateError, UnknownChainError } from "../../src/errors.js";
-import { installMulticall3 } from "../../src/harness/devnet/multicall3.js";
 import { MULTICALL3_RUNTIME_BYTECODE } from "../../src/generated/runtime-bytecode.js";
+import { installMulticall3 } from "../../src/harness/devnet/multicall3.js";
 import { trustOracleAbi } from "../../src/oracle/abi.js";
-import { multicall3Abi } from "../../src/oracle/multicall3-abi.js";
 import {
   readGatePolicy,
   readTrustRecord,
@@ -45,6 +36,15 @@ import {
   type TrustRecordReadFailure,
   type TrustRecordResult,
 } from "../../src/oracle/index.js";
+import { multicall3Abi } from "../../src/oracle/multicall3-abi.js";
+import {
+  GatedAction__factory,
+  type MockTrustOracle,
+  MockTrustOracle__factory,
+  RawResponseOracle__factory,
+  type TrustScoreOracle,
+  TrustScoreOracle__factory,
+} from "../../typechain-types";
 import { BASE_CHAIN_ID, ERC8004, latestTimestamp, makePolicy } from "../support/fixtures";
 
 const BASE = Number(BASE_CHAIN_ID);
@@ -84,15 +84,18 @@ function makeClient(options: { log?: RequestLog[]; fail?: (request: RequestLog, 
   let count = 0;
   return createPublicClient({
     chain,
-    transport: custom({
-      async request({ method, params }: { method: string; params?: unknown }) {
-        const entry = { method, params };
-        options.log?.push(entry);
-        const failure = options.fail?.(entry, count++);
-        if (failure) throw failure;
-        return hre.network.provider.request({ method, params: params as unknown[] });
+    transport: custom(
+      {
+        async request({ method, params }: { method: string; params?: unknown }) {
+          const entry = { method, params };
+          options.log?.push(entry);
+          const failure = options.fail?.(entry, count++);
+          if (failure) throw failure;
+          return hre.network.provider.request({ method, params: params as unknown[] });
+        },
       },
-    }, { retryCount: 0 }),
+      { retryCount: 0 },
+    ),
   });
 }
 
@@ -247,9 +250,9 @@ describe("Multicall3 on the local network", () => {
     expect(results[1]!.success).to.equal(false);
     expect(results[1]!.returnData).to.equal(toFunctionSelector("MockOracleUnavailable()"));
 
-    const strict = await callMulticall3("aggregate3", [
-      [{ target: mockAddress, allowFailure: false, callData: countCall }],
-    ]).catch((e: unknown) => e);
+    const strict = await callMulticall3("aggregate3", [[{ target: mockAddress, allowFailure: false, callData: countCall }]]).catch(
+      (e: unknown) => e,
+    );
     expect(String((strict as Error).message)).to.contain("Multicall3: call failed");
 
     const [blockNumber, returnData] = await callMulticall3("aggregate", [[{ target: oracleAddress, callData: countCall }]]);
@@ -297,9 +300,7 @@ describe("Multicall3 on the local network", () => {
 describe("readTrustRecord", () => {
   it("reads one record with its names under the default encoding, by chain id or by chain slug", async () => {
     const updatedAt = now - 3600;
-    await oracle.publish([
-      { agentId: 1n, chainId: BASE_CHAIN_ID, registry: ERC8004, score: 82, tier: 3, sybilSeverity: 2, updatedAt },
-    ]);
+    await oracle.publish([{ agentId: 1n, chainId: BASE_CHAIN_ID, registry: ERC8004, score: 82, tier: 3, sybilSeverity: 2, updatedAt }]);
     const expected = {
       ok: true,
       key: { agentId: 1n, chainId: BASE, registry: "erc8004" },
@@ -459,8 +460,7 @@ describe("readTrustRecords through Multicall3", () => {
     // Fails every request carrying record 25 (the second chunk of 25), however often it is retried.
     const marker = numberToHex(published[25]!.agentId, { size: 32 }).slice(2);
     const flaky = makeClient({
-      fail: ({ method, params }) =>
-        method === "eth_call" && JSON.stringify(params).includes(marker) ? rpcError : undefined,
+      fail: ({ method, params }) => (method === "eth_call" && JSON.stringify(params).includes(marker) ? rpcError : undefined),
     });
     const keys = published.slice(0, 100).map((r) => ({ agentId: r.agentId, chainId: r.chainId, registry: r.registry }));
     const results = await readTrustRecords(flaky, { oracle: oracleAddress, keys, chunkSize: 25 });
@@ -482,7 +482,13 @@ describe("readTrustRecords through Multicall3", () => {
   it("mode multicall3 forced with no Multicall3 at the address: every record fails with a message that says so", async () => {
     // (The default mode, "auto", would read through deployless Multicall3 here: see oracle-reader-without-multicall3.test.ts.)
     const keys = published.slice(0, 10).map((r) => ({ agentId: r.agentId, chainId: r.chainId, registry: r.registry }));
-    const results = await readTrustRecords(client, { oracle: oracleAddress, keys, multicallAddress: NO_CODE, chunkSize: 4, mode: "multicall3" });
+    const results = await readTrustRecords(client, {
+      oracle: oracleAddress,
+      keys,
+      multicallAddress: NO_CODE,
+      chunkSize: 4,
+      mode: "multicall3",
+    });
     expect(results).to.have.length(10);
     for (const result of results) {
       const failed = expectFailed(result);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createRateLimiter } from "../../src/api/rate-limiter.js";
+import { maxInAnyWindow, measureRateLimiter } from "../../scripts/bench/rate-limiter.js";
 import { rateLimiterFromOptions } from "../../src/api/options.js";
+import { createRateLimiter } from "../../src/api/rate-limiter.js";
 import { RATE_LIMITS } from "../../src/config/service.js";
 import { InvalidArgumentError } from "../../src/errors.js";
-import { maxInAnyWindow, measureRateLimiter } from "../../scripts/bench/rate-limiter.js";
 import { createRng } from "../../src/harness/prng.js";
 import { createFakeClock } from "./helpers/fake-clock.js";
 
@@ -68,7 +68,11 @@ describe("rate limiter: never more than N in any 60 s window (simulated clock)",
   });
 
   it("random arrivals, including bursts straddling minute boundaries, never exceed the limit", async () => {
-    for (const [limit, seed] of [[30, 1], [300, 2], [5, 3]] as const) {
+    for (const [limit, seed] of [
+      [30, 1],
+      [300, 2],
+      [5, 3],
+    ] as const) {
       // Start 59.5 s into a minute: a limiter with fixed per-minute buckets would let 2N through here.
       const clock = createFakeClock(Date.UTC(2026, 10, 22, 10, 0, 59, 500));
       const limiter = createRateLimiter({ limit, now: clock.now, sleep: clock.sleep });
@@ -111,12 +115,7 @@ describe("rate limiter: never more than N in any 60 s window (simulated clock)",
   it("tryAcquire grants while there is room, then refuses without counting", () => {
     const clock = createFakeClock();
     const limiter = createRateLimiter({ limit: 3, now: clock.now, sleep: clock.sleep });
-    expect([limiter.tryAcquire(), limiter.tryAcquire(), limiter.tryAcquire(), limiter.tryAcquire()]).toEqual([
-      true,
-      true,
-      true,
-      false,
-    ]);
+    expect([limiter.tryAcquire(), limiter.tryAcquire(), limiter.tryAcquire(), limiter.tryAcquire()]).toEqual([true, true, true, false]);
     expect(limiter.state()).toMatchObject({ used: 3, available: 0 });
     clock.advance(MINUTE - 1);
     expect(limiter.tryAcquire()).toBe(false);

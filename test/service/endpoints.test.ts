@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from "jose";
-import { agentKey, createPopulation, startTrustService, type RunningTrustService } from "../../src/harness/service/index.js";
-import { fetchJwks, getJson, postJson, verifyJws, verifySig, type JsonResult, type ServedAttestation } from "./support.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentKey, createPopulation, type RunningTrustService, startTrustService } from "../../src/harness/service/index.js";
+import { fetchJwks, getJson, type JsonResult, postJson, type ServedAttestation, verifyJws, verifySig } from "./support.js";
 
 const NOW = new Date("2026-11-22T10:00:00.000Z");
 let service: RunningTrustService;
@@ -43,7 +43,10 @@ describe("GET /api/agents", () => {
   });
 
   it("filters by chain (alias accepted) and registry", async () => {
-    const expected = service.population.sorted().filter((a) => a.chain === "bnb").map(agentKey);
+    const expected = service.population
+      .sorted()
+      .filter((a) => a.chain === "bnb")
+      .map(agentKey);
     const { keys, totals } = await listAll("&chain=bsc", 10);
     expect(keys).toEqual(expected);
     expect(totals[0]).toBe(expected.length);
@@ -134,7 +137,15 @@ describe("GET /api/reviewer-analysis", () => {
     const res = await getJson(`${service.url}/api/reviewer-analysis?id=${agent.agentId}&chain=${agent.chain}&registry=${agent.registry}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ agentId: agent.agentId, chain: agent.chain, totalReviews: agent.feedbackCount });
-    const reviewers = res.body.reviewers as { address: string; ageAtReviewDays: number; currentAgeDays: number; classification: string; sybilFlags: string[]; funder: string; suspicion: number }[];
+    const reviewers = res.body.reviewers as {
+      address: string;
+      ageAtReviewDays: number;
+      currentAgeDays: number;
+      classification: string;
+      sybilFlags: string[];
+      funder: string;
+      suspicion: number;
+    }[];
     expect(reviewers.length).toBeGreaterThan(0);
     expect(reviewers.length).toBeLessThanOrEqual(agent.feedbackCount);
     expect(res.body.uniqueReviewers).toBe(reviewers.length);
@@ -243,26 +254,41 @@ describe("POST /api/risk-terms", () => {
     const band = agent.score >= 75 ? 1 : agent.score >= 60 ? 2 : agent.score >= 45 ? 3 : agent.score >= 25 ? 4 : 5;
     expect(res.body.risk_tier.level).toBe(band);
     expect(res.body.risk_tier.label).toBe(["low", "moderate", "elevated", "high", "severe"][band - 1]);
-    expect(res.body.signals).toMatchObject({ trust_score: agent.score, sybil_severity: agent.sybilSeverity === "none" ? null : agent.sybilSeverity });
+    expect(res.body.signals).toMatchObject({
+      trust_score: agent.score,
+      sybil_severity: agent.sybilSeverity === "none" ? null : agent.sybilSeverity,
+    });
     expect(res.body.methodology.url).toMatch(/^http/);
     expect(res.body.decline_reasons).toBeUndefined();
   });
 
   it("declines heavy sybil severity with tier 6 critical and the reasons", async () => {
     const agent = service.population.agents.find((a) => a.sybilSeverity === "heavy")!;
-    const res = await postJson(`${service.url}/api/risk-terms`, { agent_id: String(agent.agentId), chain: agent.chain, registry: agent.registry });
+    const res = await postJson(`${service.url}/api/risk-terms`, {
+      agent_id: String(agent.agentId),
+      chain: agent.chain,
+      registry: agent.registry,
+    });
     expect(res.body.recommendation).toBe("decline");
     expect(res.body.risk_tier).toMatchObject({ level: 6, label: "critical" });
     expect(res.body.decline_reasons[0]).toMatchObject({ signal: "sybil_severity", value: "heavy" });
   });
 
   it("answers 400 for malformed JSON, a missing agent_id or a non-JSON content type, 404 for an unknown agent", async () => {
-    const bad = await getJson(`${service.url}/api/risk-terms`, { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" });
+    const bad = await getJson(`${service.url}/api/risk-terms`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{nope",
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("bad-request");
     expect((await postJson(`${service.url}/api/risk-terms`, { chain: "base" })).status).toBe(400);
     expect((await postJson(`${service.url}/api/risk-terms`, [1, 2])).status).toBe(400);
-    const text = await getJson(`${service.url}/api/risk-terms`, { method: "POST", headers: { "content-type": "text/plain" }, body: '{"agent_id":1,"chain":"base"}' });
+    const text = await getJson(`${service.url}/api/risk-terms`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: '{"agent_id":1,"chain":"base"}',
+    });
     expect(text.status).toBe(400);
     expect((await postJson(`${service.url}/api/risk-terms`, { agent_id: 999999, chain: "base" })).status).toBe(404);
   });
@@ -275,13 +301,25 @@ describe("signed look-ups", () => {
     const attestation = res.body.attestation as ServedAttestation;
     expect(attestation.kid).toBe("rnwy-mcp-v1");
     expect(Object.keys(attestation.signed)).toEqual(["canonical_id", "mcp_risk_score", "findings", "attestedAt"]);
-    expect(attestation.signed).toMatchObject({ canonical_id: "acme/trade-tools", mcp_risk_score: res.body.mcp_risk_score, findings: res.body.findings });
+    expect(attestation.signed).toMatchObject({
+      canonical_id: "acme/trade-tools",
+      mcp_risk_score: res.body.mcp_risk_score,
+      findings: res.body.findings,
+    });
     expect(res.body.mcp_risk_score).toBeGreaterThanOrEqual(0);
     expect(res.body.mcp_risk_score).toBeLessThanOrEqual(100);
     expect(await verifySig(attestation, jwks)).toBe(true);
     expect((await verifyJws(attestation, jwks)).kid).toBe("rnwy-mcp-v1");
     const server = await getJson(`${service.url}/api/mcp-attestation?server=acme/trade-tools`);
-    expect(Object.keys(server.body.attestation.signed)).toEqual(["server", "qualityScore", "riskScore", "quadrant", "issuedAt", "verifiedAt", "expiry"]);
+    expect(Object.keys(server.body.attestation.signed)).toEqual([
+      "server",
+      "qualityScore",
+      "riskScore",
+      "quadrant",
+      "issuedAt",
+      "verifiedAt",
+      "expiry",
+    ]);
     expect(server.body.riskScore).toBe(res.body.mcp_risk_score);
     expect(await verifySig(server.body.attestation, jwks)).toBe(true);
     expect((await getJson(`${service.url}/api/mcp-attestation?canonical_id=no-slash`)).status).toBe(400);
@@ -298,13 +336,24 @@ describe("signed look-ups", () => {
     const { payload, protectedHeader } = await compactVerify(attestation.sig, createLocalJWKSet(jwks), { algorithms: ["ES256"] });
     expect(protectedHeader).toEqual({ alg: "ES256", kid: "rnwy-wallet-v1", typ: "JWT" });
     const claims = JSON.parse(new TextDecoder().decode(payload));
-    expect(claims).toMatchObject({ sub: owner, wallet: owner, signalDepth: res.body.signalDepth, riskIntensity: res.body.riskIntensity, verifiedAt: NOW.toISOString(), expiry: "2026-11-23T10:00:00.000Z" });
+    expect(claims).toMatchObject({
+      sub: owner,
+      wallet: owner,
+      signalDepth: res.body.signalDepth,
+      riskIntensity: res.body.riskIntensity,
+      verifiedAt: NOW.toISOString(),
+      expiry: "2026-11-23T10:00:00.000Z",
+    });
     const latest = Math.max(...service.population.byOwner(owner).map((a) => a.updatedAt.getTime()));
     expect(claims.issuedAt).toBe(new Date(latest).toISOString());
     const unknown = await getJson(`${service.url}/api/wallet-score?address=0x${"ef".repeat(20)}`);
     expect(unknown.body.found).toBe(false);
     const absent = await compactVerify(unknown.body.attestation.sig, createLocalJWKSet(jwks), { algorithms: ["ES256"] });
-    expect(JSON.parse(new TextDecoder().decode(absent.payload))).toEqual({ found: false, wallet: `0x${"ef".repeat(20)}`, issuedAt: NOW.toISOString() });
+    expect(JSON.parse(new TextDecoder().decode(absent.payload))).toEqual({
+      found: false,
+      wallet: `0x${"ef".repeat(20)}`,
+      issuedAt: NOW.toISOString(),
+    });
     expect((await getJson(`${service.url}/api/wallet-score?address=xyz`)).status).toBe(400);
     const legacy = await getJson(`${service.url}/api/wallet-score?wallet=${owner}`);
     expect(legacy.status).toBe(400);

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from "jose";
-import { createPopulation, startTrustService, type PopulationAgent, type RunningTrustService } from "../../src/harness/service/index.js";
-import { fetchJwks, getJson, verifyJws, verifySig, type ServedAttestation } from "./support.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createPopulation, type PopulationAgent, type RunningTrustService, startTrustService } from "../../src/harness/service/index.js";
+import { fetchJwks, getJson, type ServedAttestation, verifyJws, verifySig } from "./support.js";
 
 let service: RunningTrustService;
 let jwks: JSONWebKeySet;
@@ -71,7 +71,9 @@ describe("fault injection", () => {
     service.injectFault({ kind: "tampered-signature" });
     const wallet = await getJson(`${service.url}/api/wallet-score?address=${agent.owner}`);
     // The JWT in sig carries the tampered claims (and the top level repeats them): its signature fails.
-    await expect(compactVerify(wallet.body.attestation.sig, createLocalJWKSet(jwks), { algorithms: ["ES256"] })).rejects.toThrow(/signature verification failed/);
+    await expect(compactVerify(wallet.body.attestation.sig, createLocalJWKSet(jwks), { algorithms: ["ES256"] })).rejects.toThrow(
+      /signature verification failed/,
+    );
     const claims = JSON.parse(Buffer.from(wallet.body.attestation.sig.split(".")[1]!, "base64url").toString("utf8"));
     expect(claims.signalDepth).toBe(wallet.body.signalDepth);
     const mcp = await getJson(`${service.url}/api/mcp-attestation?canonical_id=a/b`);

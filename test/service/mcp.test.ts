@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JSONWebKeySet } from "jose";
-import { MCP_TOOL_NAMES, createPopulation, startTrustService, type RunningTrustService } from "../../src/harness/service/index.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPopulation, MCP_TOOL_NAMES, type RunningTrustService, startTrustService } from "../../src/harness/service/index.js";
 import { fetchJwks, getJson, postJson, verifySig } from "./support.js";
 
 let service: RunningTrustService;
@@ -21,12 +21,20 @@ const callTool = (name: string, args: unknown) => rpc("tools/call", { name, argu
 
 describe("POST /api/mcp", () => {
   it("initializes with protocol version, server info and the tools capability", async () => {
-    const res = await rpc("initialize", { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "test", version: "1" } }, "init-1");
+    const res = await rpc(
+      "initialize",
+      { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "test", version: "1" } },
+      "init-1",
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       jsonrpc: "2.0",
       id: "init-1",
-      result: { protocolVersion: "2025-03-26", serverInfo: { name: expect.any(String), version: expect.any(String) }, capabilities: { tools: {} } },
+      result: {
+        protocolVersion: "2025-03-26",
+        serverInfo: { name: expect.any(String), version: expect.any(String) },
+        capabilities: { tools: {} },
+      },
     });
     const unknownVersion = await rpc("initialize", { protocolVersion: "1999-01-01" });
     expect(unknownVersion.body.result.protocolVersion).toBe("2025-06-18");
@@ -75,7 +83,9 @@ describe("POST /api/mcp", () => {
     const ageAnyChain = await callTool("address_age", { address: a!.owner });
     expect(JSON.parse(ageAnyChain.body.result.content[0].text).chain).toBeNull();
     const olas = service.population.agents.find((x) => x.registry === "olas")!;
-    const byAgent = JSON.parse((await callTool("commerce_stats", { id: olas.agentId, chain: olas.chain, registry: "olas" })).body.result.content[0].text);
+    const byAgent = JSON.parse(
+      (await callTool("commerce_stats", { id: olas.agentId, chain: olas.chain, registry: "olas" })).body.result.content[0].text,
+    );
     expect(byAgent.commerce_stats[0]).toMatchObject({ agent_id: String(olas.agentId), registry: "olas" });
     const byAddress = JSON.parse((await callTool("commerce_stats", { address: olas.owner })).body.result.content[0].text);
     expect(byAddress.linked_agents).toContainEqual({ agent_id: olas.agentId, chain: olas.chain, registry: "olas" });

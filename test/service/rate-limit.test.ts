@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createPopulation, startTrustService, type RunningTrustService } from "../../src/harness/service/index.js";
+import { createPopulation, type RunningTrustService, startTrustService } from "../../src/harness/service/index.js";
 import { SlidingWindowRateLimiter } from "../../src/harness/service/rate-limit.js";
 import { getJson } from "./support.js";
 

@@ -56,7 +56,10 @@ export async function verifySig(attestation: ServedAttestation, jwks: JSONWebKey
 }
 
 /** Verifies `jws` with jose against the JWKS; returns the payload text and the protected header. */
-export async function verifyJws(attestation: ServedAttestation, jwks: JSONWebKeySet): Promise<{ payload: string; kid: string | undefined; alg: string | undefined }> {
+export async function verifyJws(
+  attestation: ServedAttestation,
+  jwks: JSONWebKeySet,
+): Promise<{ payload: string; kid: string | undefined; alg: string | undefined }> {
   const { payload, protectedHeader } = await compactVerify(attestation.jws, createLocalJWKSet(jwks), { algorithms: ["ES256"] });
   return { payload: new TextDecoder().decode(payload), kid: protectedHeader.kid, alg: protectedHeader.alg };
 }

@@ -1,11 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JSONWebKeySet } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tierForScore } from "../../src/config/encodings.js";
-import { createPopulation, startTrustService, type PopulationAgent, type RunningTrustService } from "../../src/harness/service/index.js";
-import { fetchJwks, getJson, verifyJws, verifySig, type ServedAttestation } from "./support.js";
+import { createPopulation, type PopulationAgent, type RunningTrustService, startTrustService } from "../../src/harness/service/index.js";
+import { fetchJwks, getJson, type ServedAttestation, verifyJws, verifySig } from "./support.js";
 
 const NOW = new Date("2026-11-22T10:00:00.000Z");
-const V2_ORDER = ["agentId", "chain", "registry", "owner", "score", "tier", "badges", "sybilSeverity", "sybilSignals", "issuedAt", "verifiedAt", "expiry"];
+const V2_ORDER = [
+  "agentId",
+  "chain",
+  "registry",
+  "owner",
+  "score",
+  "tier",
+  "badges",
+  "sybilSeverity",
+  "sybilSignals",
+  "issuedAt",
+  "verifiedAt",
+  "expiry",
+];
 
 let service: RunningTrustService;
 let jwks: JSONWebKeySet;
@@ -44,8 +57,24 @@ describe("GET /api/trust-check by id and chain", () => {
     expect(res.status).toBe(200);
     const body = res.body;
     expect(Object.keys(body)).toEqual([
-      "agentId", "chain", "registry", "name", "score", "threshold", "pass", "tier", "badges", "reason", "owner",
-      "isOriginalOwner", "feedbackCount", "ageDays", "checkedAt", "sybilSeverity", "sybilSignals", "attestation",
+      "agentId",
+      "chain",
+      "registry",
+      "name",
+      "score",
+      "threshold",
+      "pass",
+      "tier",
+      "badges",
+      "reason",
+      "owner",
+      "isOriginalOwner",
+      "feedbackCount",
+      "ageDays",
+      "checkedAt",
+      "sybilSeverity",
+      "sybilSignals",
+      "attestation",
     ]);
     expect(body).toMatchObject({
       agentId: agent.agentId,
@@ -119,8 +148,12 @@ describe("GET /api/trust-check by id and chain", () => {
 
   it("computes pass as score >= threshold at the boundary", async () => {
     const agent = pick((a) => a.score > 0 && a.score < 100);
-    const at = await getJson(`${service.url}/api/trust-check?id=${agent.agentId}&chain=${agent.chain}&registry=${agent.registry}&threshold=${agent.score}`);
-    const above = await getJson(`${service.url}/api/trust-check?id=${agent.agentId}&chain=${agent.chain}&registry=${agent.registry}&threshold=${agent.score + 1}`);
+    const at = await getJson(
+      `${service.url}/api/trust-check?id=${agent.agentId}&chain=${agent.chain}&registry=${agent.registry}&threshold=${agent.score}`,
+    );
+    const above = await getJson(
+      `${service.url}/api/trust-check?id=${agent.agentId}&chain=${agent.chain}&registry=${agent.registry}&threshold=${agent.score + 1}`,
+    );
     expect(at.body.pass).toBe(true);
     expect(above.body.pass).toBe(false);
     expect(above.body.reason).toMatch(new RegExp(`^Score ${agent.score} is below threshold ${agent.score + 1}\\.`));

@@ -7,8 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { CompactSign, exportSPKI, importJWK, type CryptoKey, type JSONWebKeySet, type JWK } from "jose";
-import { createAttestation, generateSigningKey, signPayload, type AttestationSigningKey } from "../../src/harness/signing.js";
+import { CompactSign, type CryptoKey, exportSPKI, importJWK, type JSONWebKeySet, type JWK } from "jose";
 import type {
   SignedAttestation,
   TrustAttestationSignedV1,
@@ -17,6 +16,7 @@ import type {
   WalletNotFoundResponse,
   WalletNotFoundSigned,
 } from "../../src/attestation/types.js";
+import { type AttestationSigningKey, createAttestation, generateSigningKey, signPayload } from "../../src/harness/signing.js";
 
 /** The issuer used by the fixtures unless told otherwise. */
 export const TEST_ISSUER = "https://rnwy.com";

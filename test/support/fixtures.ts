@@ -1,15 +1,15 @@
-import hre from "hardhat";
 import type { HardhatEthersSigner } from "@nomicfoundation/hardhat-ethers/signers";
+import hre from "hardhat";
+import { TIER_MIN_SCORE } from "../../src/policy";
 import {
-  GatedAction__factory,
-  MockIdentityRegistry__factory,
-  MockTrustOracle__factory,
   type GatedAction,
+  GatedAction__factory,
   type MockIdentityRegistry,
+  MockIdentityRegistry__factory,
   type MockTrustOracle,
+  MockTrustOracle__factory,
 } from "../../typechain-types";
 import type { TrustPolicyStruct } from "../../typechain-types/contracts/test/GatedAction";
-import { TIER_MIN_SCORE } from "../../src/policy";
 
 /** Chain id of Base mainnet: the default agent chain in the kit's tests. */
 export const BASE_CHAIN_ID = 8453n;

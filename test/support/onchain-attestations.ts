@@ -5,9 +5,9 @@
  * in-process Hardhat network without the P-256 precompile (hardfork `prague`), where OpenZeppelin's `P256` falls
  * back to its Solidity implementation.
  */
-import { createPublicKey, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
-import hre from "hardhat";
+import { createPublicKey, generateKeyPairSync, type KeyObject, sign } from "node:crypto";
 import { ethers } from "ethers";
+import hre from "hardhat";
 import { P256_ORDER } from "./attestations";
 
 /** A P-256 signing key with its key id and public coordinates as bytes32 hex. */

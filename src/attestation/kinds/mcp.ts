@@ -21,7 +21,12 @@ export const MCP_KIND: AttestationKind<McpAttestationVersion> = {
     }
     if (typeof canonicalIdOf(signed) === "string") return { ok: true, version: "canonical-id" };
     if (typeof signed.server === "string") return { ok: true, version: "server" };
-    return { ok: false, reason: "malformed", field: "canonical_id", message: "the signed block names no MCP server (canonical_id or server)" };
+    return {
+      ok: false,
+      reason: "malformed",
+      field: "canonical_id",
+      message: "the signed block names no MCP server (canonical_id or server)",
+    };
   },
   checkSubject(signed, expected, version): FieldMismatch | undefined {
     if (expected.canonicalId !== undefined && (version !== "canonical-id" || canonicalIdOf(signed) !== expected.canonicalId)) {

@@ -43,13 +43,19 @@ export const TRUST_CHECK_KIND: AttestationKind<TrustAttestationVersion> = {
   requireTime: true,
   classify(signed, kid): Classification<TrustAttestationVersion> {
     if (signed.found === false) {
-      if (typeof signed.wallet !== "string") return { ok: false, reason: "malformed", field: "wallet", message: "the signed found:false block names no wallet" };
+      if (typeof signed.wallet !== "string")
+        return { ok: false, reason: "malformed", field: "wallet", message: "the signed found:false block names no wallet" };
       return { ok: true, version: "wallet-not-found" };
     }
     if (signed.agentId === undefined || signed.agentId === null) {
       const foreign = FOREIGN_FIELDS.find((f) => signed[f] !== undefined);
       if (foreign) {
-        return { ok: false, reason: "type-mismatch", field: foreign, message: `the signed block carries ${foreign} and no agentId: it is not a trust-check attestation` };
+        return {
+          ok: false,
+          reason: "type-mismatch",
+          field: foreign,
+          message: `the signed block carries ${foreign} and no agentId: it is not a trust-check attestation`,
+        };
       }
     }
     for (const field of REQUIRED_TRUST_FIELDS) {

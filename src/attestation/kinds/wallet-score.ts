@@ -21,17 +21,32 @@ export const WALLET_SCORE_KIND: AttestationKind<WalletScoreVersion> = {
   requireTime: true,
   classify(signed): Classification<WalletScoreVersion> {
     if (signed.agentId !== undefined) {
-      return { ok: false, reason: "type-mismatch", field: "agentId", message: "the signed block names an agent: it is a trust-check attestation, not a wallet-score one" };
+      return {
+        ok: false,
+        reason: "type-mismatch",
+        field: "agentId",
+        message: "the signed block names an agent: it is a trust-check attestation, not a wallet-score one",
+      };
     }
     const wallet = signed.wallet ?? signed.sub;
     if (typeof wallet !== "string" || wallet.trim() === "") {
       const foreign = ["canonical_id", "canonicalId", "server"].find((f) => signed[f] !== undefined);
       return foreign
-        ? { ok: false, reason: "type-mismatch", field: foreign, message: `the signed block carries ${foreign}: it is not a wallet-score attestation` }
+        ? {
+            ok: false,
+            reason: "type-mismatch",
+            field: foreign,
+            message: `the signed block carries ${foreign}: it is not a wallet-score attestation`,
+          }
         : { ok: false, reason: "malformed", field: "wallet", message: "the signed claims name no wallet (wallet or sub)" };
     }
     if (signed.wallet !== undefined && signed.sub !== undefined && !sameValue("wallet", signed.wallet, signed.sub)) {
-      return { ok: false, reason: "malformed", field: "sub", message: `the signed sub ${JSON.stringify(signed.sub)} and wallet ${JSON.stringify(signed.wallet)} differ` };
+      return {
+        ok: false,
+        reason: "malformed",
+        field: "sub",
+        message: `the signed sub ${JSON.stringify(signed.sub)} and wallet ${JSON.stringify(signed.wallet)} differ`,
+      };
     }
     if (signed.found === false) return { ok: true, version: "wallet-not-found" };
     for (const field of ["signalDepth", "riskIntensity"] as const) {

@@ -16,7 +16,7 @@
 import type { AgentRef } from "../../agent/agent-ref.js";
 import { canonicalSybilSeverity, type TrustEncoding } from "../../config/encodings.js";
 import type { TrustRecordResult } from "../../oracle/records.js";
-import { decide, type DecisionRule } from "../decision.js";
+import { type DecisionRule, decide } from "../decision.js";
 import type { ServiceOutcome } from "../service-data.js";
 import { sameTrustData, sybilSeverityCodeOf, type TrustField } from "../trust-data.js";
 import type { AttestedSide, DriftRow, DriftStatus, OnchainSide } from "../types.js";
@@ -44,12 +44,7 @@ export interface CompareContext {
  * @param context - Decision rule, staleness limit, time and encoding.
  * @returns The row.
  */
-export function compareAgent(
-  agent: AgentRef,
-  onchain: TrustRecordResult,
-  service: ServiceOutcome,
-  context: CompareContext,
-): DriftRow {
+export function compareAgent(agent: AgentRef, onchain: TrustRecordResult, service: ServiceOutcome, context: CompareContext): DriftRow {
   const nowSeconds = Math.floor(context.now.getTime() / 1000);
   const onchainSide = onchain.ok && onchain.hasScore ? describeOnchain(onchain) : null;
   const serviceData = service.kind === "verified" || service.kind === "listed" ? service.data : null;
@@ -67,7 +62,11 @@ export function compareAgent(
     onchain.ok && onchainSide
       ? decide(
           context.rule,
-          { score: onchain.score, sybilSeverityCode: onchain.sybilSeverity === undefined ? undefined : onchain.sybilSeverityCode, updatedAtSeconds: onchain.updatedAtSeconds },
+          {
+            score: onchain.score,
+            sybilSeverityCode: onchain.sybilSeverity === undefined ? undefined : onchain.sybilSeverityCode,
+            updatedAtSeconds: onchain.updatedAtSeconds,
+          },
           nowSeconds,
         )
       : onchain.ok
@@ -127,7 +126,9 @@ function classify(
   if (service.kind === "missing") {
     return {
       status: "missing-attestation",
-      reason: onchainSide ? `the service does not know the agent (${service.message})` : "neither the oracle nor the service knows the agent",
+      reason: onchainSide
+        ? `the service does not know the agent (${service.message})`
+        : "neither the oracle nor the service knows the agent",
     };
   }
   if (!onchainSide || !attested) return { status: "missing-onchain", reason: "the oracle holds no record for the agent" };

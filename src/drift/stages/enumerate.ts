@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import type { Address } from "viem";
-import { agentKey, isEvmAgent, type AgentRef, type EvmAgentRef } from "../../agent/agent-ref.js";
+import { type AgentRef, agentKey, type EvmAgentRef, isEvmAgent } from "../../agent/agent-ref.js";
 import type { TrustApiClient } from "../../api/client.js";
 import type { AgentListItem } from "../../api/schemas.js";
 import { parseServiceTime } from "../../attestation/time.js";
@@ -17,9 +17,9 @@ import { messageOf } from "../../errors.js";
 import { inspectRegistry } from "../../inputs/registry.js";
 import { listOracleKeys } from "../../oracle/events.js";
 import type { AnyClient } from "../../oracle/reader.js";
+import type { ScanProgress } from "../progress.js";
 import type { ServiceData } from "../service-data.js";
 import type { TriageSummary } from "../types.js";
-import type { ScanProgress } from "../progress.js";
 
 /** An agent the scan reads and compares. */
 export interface Candidate {

@@ -23,9 +23,9 @@ import { DevnetError } from "../../errors.js";
 import { parseAddress } from "../../inputs/address.js";
 import type { HardhatConfigSource } from "./hardhat-network.js";
 import { placeIdentityRegistry } from "./identity-registry.js";
-import { startLocalChain, type LocalChain } from "./local-chain.js";
+import { type LocalChain, startLocalChain } from "./local-chain.js";
 import { installMulticall3 } from "./multicall3.js";
-import { publishTrustRecords, type OracleRecordInput, type PublishTrustRecordsResult } from "./publish-records.js";
+import { type OracleRecordInput, type PublishTrustRecordsResult, publishTrustRecords } from "./publish-records.js";
 import { placeTrustScoreOracle } from "./trust-oracle.js";
 
 /** Chain id of the simulation (Base mainnet's). */

@@ -5,10 +5,10 @@
  *
  * @packageDocumentation
  */
-import { DEFAULT_TRUST_ENCODING, tierForScore, type SybilSeverityName } from "../../config/encodings.js";
+import { DEFAULT_TRUST_ENCODING, type SybilSeverityName, tierForScore } from "../../config/encodings.js";
 import { InvalidArgumentError } from "../../errors.js";
-import { compareListingOrder } from "../service/agent.js";
 import { createRng, hashSeed } from "../prng.js";
+import { compareListingOrder } from "../service/agent.js";
 import type { SnapshotAgent } from "./nightly-snapshot.js";
 
 /** The part of a population {@link pickDelistedAgents} reads. */
@@ -59,8 +59,8 @@ export function pickDelistedAgents(source: DelistingSource, options: PickDeliste
   const ids = new Map<string, Set<number>>();
   for (const agent of source.agents) {
     const slot = `${agent.chain}:${agent.registry}`;
-    let set = ids.get(slot);
-    if (!set) ids.set(slot, (set = new Set()));
+    const set = ids.get(slot) ?? new Set<number>();
+    ids.set(slot, set);
     set.add(agent.agentId);
   }
   const gaps: { chain: string; registry: string; agentId: number }[] = [];

@@ -20,21 +20,21 @@ import type { TrustEncoding } from "../../config/encodings.js";
 import { jwksUrlOf } from "../../config/service.js";
 import { InvalidArgumentError } from "../../errors.js";
 import {
+  type AdvancedPopulation,
+  type AdvanceOptions,
   agentKey,
   createPopulation,
   DEFAULT_POPULATION_CHAINS,
-  startTrustService,
-  type AdvancedPopulation,
-  type AdvanceOptions,
   type FaultSpec,
   type Population,
   type RunningTrustService,
+  startTrustService,
   type TrustServiceOptions,
 } from "../service/index.js";
-import { startBaseSimulation, type BaseSimulation } from "./base-simulation.js";
-import type { HardhatConfigSource } from "./hardhat-network.js";
+import { type BaseSimulation, startBaseSimulation } from "./base-simulation.js";
 import { pickDelistedAgents } from "./delisted-agents.js";
-import { latestNightlyRun, snapshotRecords, type SnapshotAgent } from "./nightly-snapshot.js";
+import type { HardhatConfigSource } from "./hardhat-network.js";
+import { latestNightlyRun, type SnapshotAgent, snapshotRecords } from "./nightly-snapshot.js";
 
 /** Agents in the embedded population by default. */
 export const DEFAULT_EMBEDDED_SIZE = 3_000;

@@ -9,7 +9,7 @@ import type { Address } from "viem";
 import { ERC8004_IDENTITY_REGISTRY_ADDRESS } from "../../config/addresses.js";
 import { MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
 import type { Eip1193Requester } from "./multicall3.js";
-import { placeContract, type DevNodeKind } from "./place-contract.js";
+import { type DevNodeKind, placeContract } from "./place-contract.js";
 import { MOCK_IDENTITY_REGISTRY_SLOTS, shortStringWord, uintWord } from "./storage-layout.js";
 
 /** ERC-721 name the registry's constructor sets (`MockIdentityRegistry`). */
@@ -41,10 +41,7 @@ export interface PlaceIdentityRegistryOptions {
  * @throws {@link TrustgateError} (`NETWORK_ERROR`) when the node refuses; {@link InvalidArgumentError} for a bad
  *   address; RangeError for a name or symbol longer than 31 bytes.
  */
-export async function placeIdentityRegistry(
-  provider: Eip1193Requester,
-  options: PlaceIdentityRegistryOptions = {},
-): Promise<Address> {
+export async function placeIdentityRegistry(provider: Eip1193Requester, options: PlaceIdentityRegistryOptions = {}): Promise<Address> {
   return placeContract(provider, {
     address: options.address ?? ERC8004_IDENTITY_REGISTRY_ADDRESS,
     code: MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE,

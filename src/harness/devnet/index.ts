@@ -7,7 +7,7 @@
  *
  * @packageDocumentation
  */
-export { BASE_SIMULATION_CHAIN_ID, startBaseSimulation, type BaseSimulation, type BaseSimulationOptions } from "./base-simulation.js";
+export { BASE_SIMULATION_CHAIN_ID, type BaseSimulation, type BaseSimulationOptions, startBaseSimulation } from "./base-simulation.js";
 export {
   DEFAULT_DELISTED,
   DEFAULT_EMBEDDED_ADVANCE,
@@ -16,25 +16,31 @@ export {
   DEFAULT_EMBEDDED_SIZE,
   DEFAULT_STALE_AGE_SECONDS,
   DEFAULT_STALE_CHAIN,
-  startEmbeddedDriftEnvironment,
   type EmbeddedDriftEnvironment,
   type EmbeddedDriftExpectations,
   type EmbeddedDriftOptions,
+  startEmbeddedDriftEnvironment,
 } from "./embedded-drift.js";
 export {
   HARDHAT_INSTALL_COMMAND,
   HARDHAT_PEER_VERSION,
-  STANDALONE_BLOCK_GAS_LIMIT,
   type HardhatConfigSource,
+  STANDALONE_BLOCK_GAS_LIMIT,
 } from "./hardhat-network.js";
-export { startLocalChain, type LocalChain, type LocalChainOptions } from "./local-chain.js";
-export { installMulticall3, type Eip1193Requester, type InstallMulticall3Options, type InstallMulticall3Result } from "./multicall3.js";
-export { NIGHTLY_RUN_HOUR_UTC, latestNightlyRun, snapshotRecords, type SnapshotAgent, type SnapshotRecordsOptions } from "./nightly-snapshot.js";
+export { type LocalChain, type LocalChainOptions, startLocalChain } from "./local-chain.js";
+export { type Eip1193Requester, type InstallMulticall3Options, type InstallMulticall3Result, installMulticall3 } from "./multicall3.js";
+export {
+  latestNightlyRun,
+  NIGHTLY_RUN_HOUR_UTC,
+  type SnapshotAgent,
+  type SnapshotRecordsOptions,
+  snapshotRecords,
+} from "./nightly-snapshot.js";
 export {
   DEFAULT_PUBLISH_BATCH,
   MAX_PUBLISH_BATCH,
-  publishTrustRecords,
   type OracleRecordInput,
   type PublishTrustRecordsOptions,
   type PublishTrustRecordsResult,
+  publishTrustRecords,
 } from "./publish-records.js";

@@ -10,7 +10,7 @@
  * @packageDocumentation
  */
 import type { EIP1193Provider } from "hardhat/types";
-import { importHardhat, resolveHardhatNetwork, type HardhatConfigSource } from "./hardhat-network.js";
+import { type HardhatConfigSource, importHardhat, resolveHardhatNetwork } from "./hardhat-network.js";
 
 /** Options of {@link startLocalChain}. */
 export interface LocalChainOptions {

@@ -8,8 +8,8 @@
 import type { Address, Hex } from "viem";
 import { MULTICALL3_ADDRESS } from "../../config/addresses.js";
 import { TrustgateError } from "../../errors.js";
-import { parseAddress } from "../../inputs/address.js";
 import { MULTICALL3_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
+import { parseAddress } from "../../inputs/address.js";
 
 /**
  * Anything with an EIP-1193 `request` method: Hardhat's `hre.network.provider`, a viem client (public, test,

@@ -7,11 +7,11 @@
 import { chainIdOf } from "../../config/chains.js";
 import {
   DEFAULT_TRUST_ENCODING,
-  sybilSeverityCode,
-  tierCode,
   type SybilSeverityName,
+  sybilSeverityCode,
   type TierName,
   type TrustEncoding,
+  tierCode,
 } from "../../config/encodings.js";
 import { InvalidArgumentError } from "../../errors.js";
 import type { OracleRecordInput } from "./publish-records.js";
@@ -71,10 +71,7 @@ export function latestNightlyRun(now: Date): Date {
  * @throws {@link InvalidArgumentError} for `staleChains` without `staleAt`, or a non-EVM chain;
  *   `UnknownChainError` for an unknown chain.
  */
-export function snapshotRecords(
-  agents: readonly SnapshotAgent[],
-  options: SnapshotRecordsOptions = {},
-): OracleRecordInput[] {
+export function snapshotRecords(agents: readonly SnapshotAgent[], options: SnapshotRecordsOptions = {}): OracleRecordInput[] {
   const encoding = options.encoding ?? DEFAULT_TRUST_ENCODING;
   const stale = new Set(options.staleChains ?? []);
   const { staleAt } = options;
@@ -88,8 +85,7 @@ export function snapshotRecords(
       chainId = chainIdOf(agent.chain);
       chainIds.set(agent.chain, chainId);
     }
-    const updatedAt =
-      stale.has(agent.chain) && agent.updatedAt.getTime() > staleAt!.getTime() ? staleAt! : agent.updatedAt;
+    const updatedAt = stale.has(agent.chain) && agent.updatedAt.getTime() > staleAt!.getTime() ? staleAt! : agent.updatedAt;
     return {
       agentId: BigInt(agent.agentId),
       chainId,

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { numberToHex, type Address, type Hex } from "viem";
+import { type Address, type Hex, numberToHex } from "viem";
 import { TrustgateError } from "../../errors.js";
 import { parseAddress } from "../../inputs/address.js";
 import type { Eip1193Requester } from "./multicall3.js";

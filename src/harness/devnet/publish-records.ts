@@ -5,17 +5,13 @@
  *
  * @packageDocumentation
  */
-import { describeContractError, revertDecodingTransport } from "./revert-transport.js";
-import {
-  createPublicClient,
-  createWalletClient,
-  defineChain,
-  type Hex,
-} from "viem";
+
+import { createPublicClient, createWalletClient, defineChain, type Hex } from "viem";
 import { DevnetError, InvalidArgumentError } from "../../errors.js";
-import { trustScoreOracleAbi } from "../../oracle/abi.js";
 import { parseAddress } from "../../inputs/address.js";
+import { trustScoreOracleAbi } from "../../oracle/abi.js";
 import type { Eip1193Requester } from "./multicall3.js";
+import { describeContractError, revertDecodingTransport } from "./revert-transport.js";
 
 /** Largest batch {@link publishTrustRecords} sends: 500 new records use about 14.4 M gas, under the EIP-7825 cap. */
 export const MAX_PUBLISH_BATCH = 500;

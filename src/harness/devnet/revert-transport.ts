@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { BaseError, ContractFunctionRevertedError, custom, type CustomTransport, type EIP1193RequestFn } from "viem";
+import { BaseError, ContractFunctionRevertedError, type CustomTransport, custom, type EIP1193RequestFn } from "viem";
 
 /** What the transport needs of a provider: EIP-1193 `request`. */
 export interface Eip1193Provider {
@@ -36,9 +36,13 @@ export function asRpcRevert(error: unknown): unknown {
   if (typeof error !== "object" || error === null) return error;
   const { code, data, message } = error as { code?: unknown; data?: unknown; message?: unknown };
   if (typeof code === "number" && code !== -32603) return error;
-  const revert = typeof data === "string" ? data : typeof data === "object" && data !== null ? (data as { data?: unknown }).data : undefined;
+  const revert =
+    typeof data === "string" ? data : typeof data === "object" && data !== null ? (data as { data?: unknown }).data : undefined;
   if (typeof revert !== "string" || !/^0x[0-9a-fA-F]*$/.test(revert)) return error;
-  return Object.assign(new Error(typeof message === "string" ? message : "execution reverted", { cause: error }), { code: 3, data: revert });
+  return Object.assign(new Error(typeof message === "string" ? message : "execution reverted", { cause: error }), {
+    code: 3,
+    data: revert,
+  });
 }
 
 /**

@@ -7,7 +7,7 @@
  *
  * @packageDocumentation
  */
-import { encodeAbiParameters, keccak256, numberToHex, toHex, type Address, type Hex } from "viem";
+import { type Address, encodeAbiParameters, type Hex, keccak256, numberToHex, toHex } from "viem";
 
 /**
  * Storage slots of `TrustScoreOracle`: `TrustScoreOracleBase`'s `_records` (0) and `_recordCount` (1), then
@@ -55,11 +55,7 @@ export interface StorageWrite {
  * @param slot - The mapping's own slot.
  * @returns The value's slot.
  */
-export function mappingValueSlot(
-  key: Hex | bigint,
-  keyType: "bytes32" | "address" | "uint256",
-  slot: bigint | Hex,
-): Hex {
+export function mappingValueSlot(key: Hex | bigint, keyType: "bytes32" | "address" | "uint256", slot: bigint | Hex): Hex {
   return keccak256(
     encodeAbiParameters([{ type: keyType }, { type: "uint256" }], [key, typeof slot === "bigint" ? slot : BigInt(slot)] as never),
   );

@@ -7,10 +7,10 @@
  */
 import type { Address } from "viem";
 import { BASE_TRUST_ORACLE_ADDRESS } from "../../config/addresses.js";
-import { parseAddress } from "../../inputs/address.js";
 import { TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
+import { parseAddress } from "../../inputs/address.js";
 import type { Eip1193Requester } from "./multicall3.js";
-import { placeContract, type DevNodeKind } from "./place-contract.js";
+import { type DevNodeKind, placeContract } from "./place-contract.js";
 import { DEFAULT_ADMIN_ROLE, PUBLISHER_ROLE, roleGrantWrites } from "./storage-layout.js";
 
 /** Options of {@link placeTrustScoreOracle}. */
@@ -35,10 +35,7 @@ export interface PlaceTrustScoreOracleOptions {
  * @throws {@link TrustgateError} (`NETWORK_ERROR`) when the node refuses; {@link InvalidArgumentError} for a bad
  *   address.
  */
-export async function placeTrustScoreOracle(
-  provider: Eip1193Requester,
-  options: PlaceTrustScoreOracleOptions,
-): Promise<Address> {
+export async function placeTrustScoreOracle(provider: Eip1193Requester, options: PlaceTrustScoreOracleOptions): Promise<Address> {
   const admin = parseAddress(options.admin, "admin");
   const publishers = (options.publishers ?? []).map((p, i) => parseAddress(p, `publishers[${i}]`));
   return placeContract(provider, {

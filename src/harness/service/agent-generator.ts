@@ -4,9 +4,9 @@
  *
  * @packageDocumentation
  */
-import { DEFAULT_TRUST_ENCODING, tierForScore, type SybilSeverityName } from "../../config/encodings.js";
+import { DEFAULT_TRUST_ENCODING, type SybilSeverityName, tierForScore } from "../../config/encodings.js";
+import { type Rng, syntheticAddress } from "../prng.js";
 import { deriveBadges, type PopulationAgent } from "./agent.js";
-import { syntheticAddress, type Rng } from "../prng.js";
 
 /** Highest score the service gives (base 50, capped at 95). */
 export const MAX_SERVICE_SCORE = 95;
@@ -15,25 +15,59 @@ export const MAX_SERVICE_SCORE = 95;
  * Sybil signals of the service, snake_case, strongest first (SKILL.md weights: common funder 6×, velocity
  * 5×, sweep 3×, clustering 1×; `coordination` is the agent-level modifier). Insumer spec §3.3.
  */
-export const SYBIL_SIGNALS: readonly string[] = [
-  "common_funder",
-  "inhuman_velocity",
-  "sweep_pattern",
-  "score_clustering",
-  "coordination",
-];
+export const SYBIL_SIGNALS: readonly string[] = ["common_funder", "inhuman_velocity", "sweep_pattern", "score_clustering", "coordination"];
 
 const DAY_MS = 86_400_000;
 const NO_SIGNALS: readonly string[] = Object.freeze([]);
 const SEVERITIES = DEFAULT_TRUST_ENCODING.sybilSeverities;
 
 const ADJECTIVES = [
-  "Nova", "Quantum", "Silent", "Swift", "Atlas", "Lumen", "Vector", "Cobalt", "Echo", "Orbit", "Prime", "Delta",
-  "Aether", "Crimson", "Onyx", "Zephyr", "Helix", "Nimbus", "Vertex", "Solar", "Iron", "Velvet", "Polar", "Rapid",
+  "Nova",
+  "Quantum",
+  "Silent",
+  "Swift",
+  "Atlas",
+  "Lumen",
+  "Vector",
+  "Cobalt",
+  "Echo",
+  "Orbit",
+  "Prime",
+  "Delta",
+  "Aether",
+  "Crimson",
+  "Onyx",
+  "Zephyr",
+  "Helix",
+  "Nimbus",
+  "Vertex",
+  "Solar",
+  "Iron",
+  "Velvet",
+  "Polar",
+  "Rapid",
 ] as const;
 const NOUNS = [
-  "Scout", "Oracle", "Sentinel", "Trader", "Analyst", "Relay", "Broker", "Curator", "Navigator", "Auditor",
-  "Keeper", "Agent", "Pilot", "Courier", "Ranger", "Clerk", "Weaver", "Warden", "Seeker", "Advisor",
+  "Scout",
+  "Oracle",
+  "Sentinel",
+  "Trader",
+  "Analyst",
+  "Relay",
+  "Broker",
+  "Curator",
+  "Navigator",
+  "Auditor",
+  "Keeper",
+  "Agent",
+  "Pilot",
+  "Courier",
+  "Ranger",
+  "Clerk",
+  "Weaver",
+  "Warden",
+  "Seeker",
+  "Advisor",
 ] as const;
 
 /** What {@link generateAgent} needs besides the generator. */
@@ -74,8 +108,7 @@ export function ownerAddress(seed: number, ownerIndex: number): `0x${string}` {
  */
 export function drawScore(rng: Rng): number {
   const r = rng.next();
-  const raw =
-    r < 0.16 ? rng.normal(18, 8) : r < 0.58 ? rng.normal(50, 5) : r < 0.86 ? rng.normal(63, 7) : rng.normal(82, 6);
+  const raw = r < 0.16 ? rng.normal(18, 8) : r < 0.58 ? rng.normal(50, 5) : r < 0.86 ? rng.normal(63, 7) : rng.normal(82, 6);
   return clampScore(Math.round(raw));
 }
 
@@ -98,8 +131,13 @@ export function clampScore(score: number): number {
  */
 export function drawSybilSeverity(rng: Rng, score: number): SybilSeverityName {
   const weights =
-    score < 30 ? [0.15, 0.15, 0.2, 0.25, 0.25] : score <= 50 ? [0.55, 0.2, 0.13, 0.08, 0.04]
-      : score < 75 ? [0.7, 0.18, 0.08, 0.03, 0.01] : [0.85, 0.12, 0.03, 0, 0];
+    score < 30
+      ? [0.15, 0.15, 0.2, 0.25, 0.25]
+      : score <= 50
+        ? [0.55, 0.2, 0.13, 0.08, 0.04]
+        : score < 75
+          ? [0.7, 0.18, 0.08, 0.03, 0.01]
+          : [0.85, 0.12, 0.03, 0, 0];
   return rng.weighted(SEVERITIES, weights);
 }
 
@@ -129,12 +167,7 @@ export function drawSybilSignals(rng: Rng, severity: SybilSeverityName): readonl
  * @param rose - Whether the severity rose.
  * @returns The new signals, in {@link SYBIL_SIGNALS} order.
  */
-export function adjustSybilSignals(
-  rng: Rng,
-  signals: readonly string[],
-  severity: SybilSeverityName,
-  rose: boolean,
-): readonly string[] {
+export function adjustSybilSignals(rng: Rng, signals: readonly string[], severity: SybilSeverityName, rose: boolean): readonly string[] {
   if (severity === "none") return NO_SIGNALS;
   const set = new Set(signals);
   if (rose || set.size === 0) {

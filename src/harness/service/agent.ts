@@ -97,10 +97,7 @@ export const BADGE_IDS = {
  * @returns Earned badges and warnings, in a fixed order.
  */
 export function deriveBadges(
-  agent: Pick<
-    PopulationAgent,
-    "score" | "sybilSeverity" | "feedbackCount" | "ageDays" | "isOriginalOwner" | "ownerVerified"
-  >,
+  agent: Pick<PopulationAgent, "score" | "sybilSeverity" | "feedbackCount" | "ageDays" | "isOriginalOwner" | "ownerVerified">,
 ): AgentBadges {
   const flags =
     (agent.ownerVerified ? 1 : 0) |

@@ -65,7 +65,14 @@ export const documentedAgents: readonly DocumentedAgent[] = [
  */
 export function documentedPopulationAgents(at: Date): PopulationAgent[] {
   return documentedAgents.map((d) => {
-    const fields = { score: d.score, sybilSeverity: "none" as const, feedbackCount: d.feedbackCount, ageDays: d.ageDays, isOriginalOwner: true, ownerVerified: true };
+    const fields = {
+      score: d.score,
+      sybilSeverity: "none" as const,
+      feedbackCount: d.feedbackCount,
+      ageDays: d.ageDays,
+      isOriginalOwner: true,
+      ownerVerified: true,
+    };
     return Object.freeze({
       agentId: d.agentId,
       chain: d.chain,

@@ -15,60 +15,54 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { AttestationSigningKey } from "../signing.js";
+import { jwksUrlOf } from "../../config/service.js";
 import { InvalidArgumentError, TrustgateError } from "../../errors.js";
-import type { ServiceContext } from "./context.js";
+import type { AttestationSigningKey } from "../signing.js";
+import type { ServiceContext, TrustAttestationVersion } from "./context.js";
 import { FaultInjector, type FaultSpec } from "./faults.js";
 import { resolveServiceKeys } from "./keys.js";
 import { createRequestListener, type ServiceStats } from "./pipeline.js";
 import { createPopulation, type Population } from "./population.js";
-import {
-  DEFAULT_RATE_LIMIT,
-  DEFAULT_RISK_TERMS_RATE_LIMIT,
-  SlidingWindowRateLimiter,
-  type RateLimitOptions,
-} from "./rate-limit.js";
-import type { TrustAttestationVersion } from "./context.js";
-import { jwksUrlOf } from "../../config/service.js";
+import { DEFAULT_RATE_LIMIT, DEFAULT_RISK_TERMS_RATE_LIMIT, type RateLimitOptions, SlidingWindowRateLimiter } from "./rate-limit.js";
 import { ServiceSigner } from "./signer.js";
 
+export type * from "./bodies.js";
+export type { TrustAttestationVersion } from "./context.js";
+export { decodeCursor, encodeCursor } from "./cursor.js";
+export { MCP_PROTOCOL_VERSIONS, MCP_TOOL_NAMES } from "./endpoints/mcp.js";
 export type { FaultKind, FaultSpec } from "./faults.js";
 export { FAULT_KINDS } from "./faults.js";
-export type { RateLimitOptions } from "./rate-limit.js";
-export {
-  DEFAULT_POPULATION_AT,
-  DEFAULT_POPULATION_CHAINS,
-  DEFAULT_POPULATION_REGISTRIES,
-  TIER_BOUNDARIES,
-  agentKey,
-  createPopulation,
-} from "./population.js";
-export type {
-  AdvanceOptions,
-  AdvancedPopulation,
-  AgentBadges,
-  AgentChange,
-  AgentRecordState,
-  PopulationKey,
-  Population,
-  PopulationAgent,
-  PopulationChanges,
-  PopulationOptions,
-} from "./population.js";
+export type { KeyFileContent, ServiceKeys } from "./keys.js";
 export {
   DEFAULT_MCP_KID,
   DEFAULT_TRUST_KID,
   DEFAULT_TRUST_V1_KID,
   DEFAULT_WALLET_KID,
-  UNPUBLISHED_KIDS,
   loadOrCreateKeyFile,
   saveKeyFile,
+  UNPUBLISHED_KIDS,
 } from "./keys.js";
-export type { TrustAttestationVersion } from "./context.js";
-export type * from "./bodies.js";
-export type { KeyFileContent, ServiceKeys } from "./keys.js";
-export { decodeCursor, encodeCursor } from "./cursor.js";
-export { MCP_PROTOCOL_VERSIONS, MCP_TOOL_NAMES } from "./endpoints/mcp.js";
+export type {
+  AdvancedPopulation,
+  AdvanceOptions,
+  AgentBadges,
+  AgentChange,
+  AgentRecordState,
+  Population,
+  PopulationAgent,
+  PopulationChanges,
+  PopulationKey,
+  PopulationOptions,
+} from "./population.js";
+export {
+  agentKey,
+  createPopulation,
+  DEFAULT_POPULATION_AT,
+  DEFAULT_POPULATION_CHAINS,
+  DEFAULT_POPULATION_REGISTRIES,
+  TIER_BOUNDARIES,
+} from "./population.js";
+export type { RateLimitOptions } from "./rate-limit.js";
 
 /** Options of {@link startTrustService}. */
 export interface TrustServiceOptions {
@@ -180,7 +174,9 @@ export async function startTrustService(options: TrustServiceOptions = {}): Prom
   let population = options.population ?? createPopulation({ seed: 1, size: 2000 });
   const limits = options.rateLimit === false ? undefined : options.rateLimit;
   const limiter =
-    options.rateLimit === false ? undefined : new SlidingWindowRateLimiter({ ...DEFAULT_RATE_LIMIT, ...(limits as RateLimitOptions | undefined) }, now);
+    options.rateLimit === false
+      ? undefined
+      : new SlidingWindowRateLimiter({ ...DEFAULT_RATE_LIMIT, ...(limits as RateLimitOptions | undefined) }, now);
   const riskTermsLimiter =
     options.rateLimit === false
       ? undefined

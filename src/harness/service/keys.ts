@@ -9,14 +9,9 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { JWK } from "jose";
-import { exportSigningKey, generateSigningKey, importSigningKey, type AttestationSigningKey } from "../signing.js";
-import {
-  LEGACY_TRUST_ATTESTATION_KID,
-  MCP_ATTESTATION_KID,
-  TRUST_ATTESTATION_KIDS,
-  WALLET_ATTESTATION_KID,
-} from "../../config/service.js";
+import { LEGACY_TRUST_ATTESTATION_KID, MCP_ATTESTATION_KID, TRUST_ATTESTATION_KIDS, WALLET_ATTESTATION_KID } from "../../config/service.js";
 import { InvalidArgumentError } from "../../errors.js";
+import { type AttestationSigningKey, exportSigningKey, generateSigningKey, importSigningKey } from "../signing.js";
 
 /** Kid of the trust-check (v2) signer the service generates by default. */
 export const DEFAULT_TRUST_KID = TRUST_ATTESTATION_KIDS[0]!;

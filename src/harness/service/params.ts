@@ -67,9 +67,7 @@ export function parseChain(value: RawParam, name = "chain"): string {
     return resolveChain(text).slug;
   } catch (error) {
     if (error instanceof UnknownChainError) {
-      throw badRequest(
-        `Unknown ${name} "${text}".${error.suggestion ? ` Did you mean "${error.suggestion}"?` : ""}`,
-      );
+      throw badRequest(`Unknown ${name} "${text}".${error.suggestion ? ` Did you mean "${error.suggestion}"?` : ""}`);
     }
     throw error;
   }
@@ -245,7 +243,10 @@ export interface AgentSpec {
  */
 export function parseAgentList(value: RawParam): AgentSpec[] {
   const text = requireString(value, "agents");
-  const parts = text.split(",").map((p) => p.trim()).filter((p) => p.length > 0);
+  const parts = text
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
   if (parts.length < 2 || parts.length > 10) {
     throw badRequest(`Parameter "agents" must list 2 to 10 agents as <chain>:<id>, got ${parts.length}`);
   }

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServiceContext, ServiceRequest, ServiceResponse } from "./context.js";
 import { DEFAULT_SLOW_DELAY_MS, type FaultInjector } from "./faults.js";
-import { ServiceHttpError, errorBody } from "./http-error.js";
+import { errorBody, ServiceHttpError } from "./http-error.js";
 import type { RateLimitDecision, SlidingWindowRateLimiter } from "./rate-limit.js";
 import { routeRequest } from "./routes.js";
 
@@ -123,7 +123,10 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
         : { status: 500, body: errorBody("internal", "Internal error") };
   }
   if (res.destroyed) return;
-  const truncate = response.status >= 200 && response.status < 300 && response.body !== undefined &&
+  const truncate =
+    response.status >= 200 &&
+    response.status < 300 &&
+    response.body !== undefined &&
     deps.faults.take(["malformed-json"], path) !== undefined;
   writeJson(res, method, response, rate, truncate);
 }

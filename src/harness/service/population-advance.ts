@@ -5,22 +5,18 @@
  *
  * @packageDocumentation
  */
-import { DEFAULT_TRUST_ENCODING, tierForScore, type SybilSeverityName, type TierName } from "../../config/encodings.js";
+import { DEFAULT_TRUST_ENCODING, type SybilSeverityName, type TierName, tierForScore } from "../../config/encodings.js";
 import { InvalidArgumentError } from "../../errors.js";
 import { TIER_MIN_SCORE } from "../../policy.js";
-import { agentKey, deriveBadges, type PopulationAgent } from "./agent.js";
-import { MAX_SERVICE_SCORE, adjustSybilSignals, clampScore } from "./agent-generator.js";
 import { createRng, hashSeed, type Rng } from "../prng.js";
+import { agentKey, deriveBadges, type PopulationAgent } from "./agent.js";
+import { adjustSybilSignals, clampScore, MAX_SERVICE_SCORE } from "./agent-generator.js";
 
 const DAY_MS = 86_400_000;
 const SEVERITIES = DEFAULT_TRUST_ENCODING.sybilSeverities;
 
 /** The tier boundaries (lowest score of each tier above `flagged`): 30, 51, 75. */
-export const TIER_BOUNDARIES: readonly number[] = [
-  TIER_MIN_SCORE.limited,
-  TIER_MIN_SCORE.developing,
-  TIER_MIN_SCORE.established,
-];
+export const TIER_BOUNDARIES: readonly number[] = [TIER_MIN_SCORE.limited, TIER_MIN_SCORE.developing, TIER_MIN_SCORE.established];
 
 /** How to move a population on (see `Population.advance`). */
 export interface AdvanceOptions {
@@ -162,7 +158,7 @@ export function changeExistingAgents(source: AdvanceSource, options: AdvanceOpti
   const scoreOrder = chooseIndices(select, n, scoreCount);
   const sybilOrder = chooseIndices(select, n, sybilCount);
   const scoreMode = new Map<number, "cross" | "drift">();
-  scoreOrder.forEach((index, i) => scoreMode.set(index, i < crossingCount ? "cross" : "drift"));
+  for (const [i, index] of scoreOrder.entries()) scoreMode.set(index, i < crossingCount ? "cross" : "drift");
   const sybilSet = new Set(sybilOrder);
   const boundaries = [...new Set([...TIER_BOUNDARIES, ...(options.thresholds ?? [])])].sort((a, b) => a - b);
 

@@ -8,19 +8,14 @@
 import { resolveChain } from "../../config/chains.js";
 import { DEFAULT_REGISTRY, REGISTRIES } from "../../config/service.js";
 import { InvalidArgumentError } from "../../errors.js";
+import { createRng, hashSeed, type Rng } from "../prng.js";
 import { agentKey, compareListingOrder, type PopulationAgent } from "./agent.js";
 import { generateAgent, ownerAddress } from "./agent-generator.js";
-import {
-  changeExistingAgents,
-  checkAdvanceOptions,
-  type AdvanceOptions,
-  type PopulationChanges,
-} from "./population-advance.js";
-import { createRng, hashSeed, type Rng } from "../prng.js";
 import { syntheticSolanaAddress } from "./base58.js";
 import { documentedPopulationAgents } from "./documented-agents.js";
+import { type AdvanceOptions, changeExistingAgents, checkAdvanceOptions, type PopulationChanges } from "./population-advance.js";
 
-export type { AgentBadges, PopulationKey, PopulationAgent } from "./agent.js";
+export type { AgentBadges, PopulationAgent, PopulationKey } from "./agent.js";
 export { agentKey } from "./agent.js";
 export type { AdvanceOptions, AgentChange, AgentRecordState, PopulationChanges } from "./population-advance.js";
 export { TIER_BOUNDARIES } from "./population-advance.js";
@@ -30,7 +25,15 @@ export const DEFAULT_POPULATION_AT = new Date("2026-11-22T03:00:00.000Z");
 
 /** Chains of a population when none are given. */
 export const DEFAULT_POPULATION_CHAINS: readonly string[] = [
-  "base", "ethereum", "bnb", "arbitrum", "optimism", "polygon", "gnosis", "avalanche", "celo",
+  "base",
+  "ethereum",
+  "bnb",
+  "arbitrum",
+  "optimism",
+  "polygon",
+  "gnosis",
+  "avalanche",
+  "celo",
 ];
 
 /** Registries of a population when none are given. */
@@ -40,7 +43,15 @@ export const DEFAULT_POPULATION_REGISTRIES: readonly string[] = ["erc8004", "ola
 export const MAX_POPULATION_SIZE = 2_000_000;
 
 const CHAIN_WEIGHTS: Readonly<Record<string, number>> = {
-  base: 34, ethereum: 18, bnb: 14, arbitrum: 8, polygon: 7, optimism: 6, gnosis: 5, avalanche: 4, celo: 4,
+  base: 34,
+  ethereum: 18,
+  bnb: 14,
+  arbitrum: 8,
+  polygon: 7,
+  optimism: 6,
+  gnosis: 5,
+  avalanche: 4,
+  celo: 4,
 };
 const REGISTRY_WEIGHTS: Readonly<Record<string, number>> = { erc8004: 85, olas: 15, virtuals: 8, sati: 5 };
 
@@ -239,10 +250,7 @@ function appendAgents(
     const slot = chainIndex * registryCount + registryIndex;
     const agentId = nextIdTable[slot]! + (rng.chance(0.04) ? rng.int(1, 5) : 0);
     nextIdTable[slot] = agentId + 1;
-    const ownerIndex =
-      registeredSinceSnapshot && rng.chance(0.3)
-        ? nextOwnerIndex++
-        : Math.floor(state.ownerCount * rng.next() ** 1.4);
+    const ownerIndex = registeredSinceSnapshot && rng.chance(0.3) ? nextOwnerIndex++ : Math.floor(state.ownerCount * rng.next() ** 1.4);
     let owner = owners.get(ownerIndex);
     if (owner === undefined) {
       owner = ownerAddress(state.seed, ownerIndex);
@@ -256,9 +264,9 @@ function appendAgents(
     added.push(agent);
   }
   const nextIds = new Map<string, number>();
-  state.chains.forEach((chain, c) =>
-    state.registries.forEach((registry, r) => nextIds.set(`${chain}:${registry}`, nextIdTable[c * registryCount + r]!)),
-  );
+  for (const [c, chain] of state.chains.entries()) {
+    for (const [r, registry] of state.registries.entries()) nextIds.set(`${chain}:${registry}`, nextIdTable[c * registryCount + r]!);
+  }
   return { agents, nextOwnerIndex, nextIds, added };
 }
 

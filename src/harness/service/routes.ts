@@ -6,7 +6,14 @@
  */
 import { JWKS_PATH } from "../../config/service.js";
 import { ok, type ServiceHandler } from "./context.js";
-import { handleAddressAges, handleCompare, handleEntity, handleReviewer, handleReviewerAnalysis, handleRiskTerms } from "./endpoints/intelligence.js";
+import {
+  handleAddressAges,
+  handleCompare,
+  handleEntity,
+  handleReviewer,
+  handleReviewerAnalysis,
+  handleRiskTerms,
+} from "./endpoints/intelligence.js";
 import { handleAgents, handleExplorer, handleStats } from "./endpoints/listing.js";
 import { handleMcp } from "./endpoints/mcp.js";
 import { handleMcpAttestation, handleWalletScore } from "./endpoints/signed-lookups.js";

@@ -5,16 +5,16 @@
  * @packageDocumentation
  */
 import type { JWK } from "jose";
+import type { SignedAttestation } from "../../attestation/types.js";
 import {
+  type AttestationSignatureForm,
+  type AttestationSigningKey,
   createAttestation,
   createJwtAttestation,
   generateSigningKey,
-  type AttestationSignatureForm,
-  type AttestationSigningKey,
 } from "../signing.js";
-import type { SignedAttestation } from "../../attestation/types.js";
 import type { FaultInjector } from "./faults.js";
-import { UNPUBLISHED_KIDS, type ServiceKeys } from "./keys.js";
+import { type ServiceKeys, UNPUBLISHED_KIDS } from "./keys.js";
 
 /**
  * Which signer an attestation uses: the trust-check signer (`rnwy-trust-v2`), the legacy one
@@ -88,10 +88,7 @@ export class ServiceSigner {
    * @param options - Signer, type, request path and announced expiry.
    * @returns The attestation.
    */
-  async attest<Signed extends Record<string, unknown>>(
-    signed: Signed,
-    options: AttestOptions,
-  ): Promise<SignedAttestation<Signed>> {
+  async attest<Signed extends Record<string, unknown>>(signed: Signed, options: AttestOptions): Promise<SignedAttestation<Signed>> {
     const key = await this.#keyFor(options);
     const attestation = await createAttestation(signed, key, {
       issuer: this.#issuer,

@@ -20,41 +20,30 @@
  *
  * @packageDocumentation
  */
-import { revertDecodingTransport } from "../devnet/revert-transport.js";
-import {
-  createPublicClient,
-  createWalletClient,
-  parseAbi,
-  type Address,
-  type Chain,
-  type PublicClient,
-  type WalletClient,
-} from "viem";
+
+import { type Address, type Chain, createPublicClient, createWalletClient, type PublicClient, parseAbi, type WalletClient } from "viem";
 import { base } from "viem/chains";
-import {
-  BASE_TRUST_ORACLE_ADDRESS,
-  ERC8004_IDENTITY_REGISTRY_ADDRESS,
-  MULTICALL3_ADDRESS,
-} from "../../config/addresses.js";
-import { tierCode, tierForScore, type TrustEncoding } from "../../config/encodings.js";
+import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS, MULTICALL3_ADDRESS } from "../../config/addresses.js";
+import { type TrustEncoding, tierCode, tierForScore } from "../../config/encodings.js";
 import { DevnetError, InvalidArgumentError } from "../../errors.js";
-import { startBaseSimulation, BASE_SIMULATION_CHAIN_ID } from "../devnet/base-simulation.js";
-import { startLocalChain, type LocalChain } from "../devnet/local-chain.js";
+import { parseAddress } from "../../inputs/address.js";
+import { trustOracleAbi } from "../../oracle/abi.js";
+import { BASE_SIMULATION_CHAIN_ID, startBaseSimulation } from "../devnet/base-simulation.js";
+import { type LocalChain, startLocalChain } from "../devnet/local-chain.js";
 import { latestNightlyRun } from "../devnet/nightly-snapshot.js";
 import type { OracleRecordInput } from "../devnet/publish-records.js";
-import { trustOracleAbi } from "../../oracle/abi.js";
-import { parseAddress } from "../../inputs/address.js";
+import { revertDecodingTransport } from "../devnet/revert-transport.js";
 import { baseForkBlockFromEnv } from "./fork-block.js";
 import {
+  type InstalledOracleOverride,
   installOracleOverride,
+  type OracleRecordValue,
   overrideRecordKey,
+  type ResolvedTestRecordKey,
   resolveRecordKey,
   setOracleReverting,
-  writeOverride,
-  type InstalledOracleOverride,
-  type OracleRecordValue,
-  type ResolvedTestRecordKey,
   type TestRecordKey,
+  writeOverride,
 } from "./oracle-override.js";
 
 /** Agents the simulation registers and scores by default. */
@@ -311,14 +300,21 @@ function seededRecords(agents: number, nightly: number, encoding: TrustEncoding 
     [1001n, 8453, "olas", 81],
     [42n, 8453, "virtuals", 28],
   ] as const) {
-    records.push({ agentId, chainId, registry, score, tier: tierCode(tierForScore(score), encoding), sybilSeverity: 1, updatedAt: nightly });
+    records.push({
+      agentId,
+      chainId,
+      registry,
+      score,
+      tier: tierCode(tierForScore(score), encoding),
+      sybilSeverity: 1,
+      updatedAt: nightly,
+    });
   }
   return records;
 }
 
 async function startFork(rpcUrl: string, options: BaseContextOptions): Promise<BaseContext> {
-  const forkBlock =
-    options.forkBlock === undefined ? baseForkBlockFromEnv() : positiveInteger(Number(options.forkBlock), "forkBlock");
+  const forkBlock = options.forkBlock === undefined ? baseForkBlockFromEnv() : positiveInteger(Number(options.forkBlock), "forkBlock");
   const probe = positiveInteger(options.probe ?? DEFAULT_FORK_PROBE, "probe");
   let chain: LocalChain;
   try {
@@ -425,7 +421,8 @@ async function finishContext(setup: ContextSetup, options: BaseContextOptions): 
     identityRegistry: setup.identityRegistry,
     multicall3: setup.multicall3,
     sampleKeys: Object.freeze([...setup.sampleKeys]),
-    walletClient: (account) => createWalletClient({ account: parseAddress(account, "account"), chain, transport: revertDecodingTransport(provider) }),
+    walletClient: (account) =>
+      createWalletClient({ account: parseAddress(account, "account"), chain, transport: revertDecodingTransport(provider) }),
     readRecord,
     async setRecord(key, patch) {
       if (typeof patch?.score !== "number") throw new InvalidArgumentError("setRecord needs a record with a score");

@@ -9,8 +9,9 @@
  *
  * @packageDocumentation
  */
+
+export { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
+export { describeContractError, type Eip1193Provider, revertDecodingTransport } from "../devnet/revert-transport.js";
 export * from "./base-context.js";
 export * from "./fork-block.js";
 export * from "./oracle-override.js";
-export { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
-export { describeContractError, revertDecodingTransport, type Eip1193Provider } from "../devnet/revert-transport.js";

@@ -8,11 +8,11 @@
  *
  * @packageDocumentation
  */
-import { encodeAbiParameters, encodePacked, keccak256, numberToHex, toHex, type Address, type Hex } from "viem";
+import { type Address, encodeAbiParameters, encodePacked, type Hex, keccak256, numberToHex, toHex } from "viem";
 import { DevnetError, InvalidArgumentError } from "../../errors.js";
-import type { Eip1193Requester } from "../devnet/multicall3.js";
-import { parseAddress } from "../../inputs/address.js";
 import { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
+import { parseAddress } from "../../inputs/address.js";
+import type { Eip1193Requester } from "../devnet/multicall3.js";
 
 /** ERC-7201 namespace id of the override's state. */
 export const ORACLE_OVERRIDE_NAMESPACE = "trustgate.storage.TrustOracleOverride";
@@ -22,8 +22,7 @@ export const ORACLE_OVERRIDE_NAMESPACE = "trustgate.storage.TrustOracleOverride"
  * (the constant `STORAGE_LOCATION` of the contract; a test checks they agree).
  */
 export const ORACLE_OVERRIDE_STORAGE_LOCATION: bigint =
-  BigInt(keccak256(encodeAbiParameters([{ type: "uint256" }], [BigInt(keccak256(toHex(ORACLE_OVERRIDE_NAMESPACE))) - 1n]))) &
-  ~0xffn;
+  BigInt(keccak256(encodeAbiParameters([{ type: "uint256" }], [BigInt(keccak256(toHex(ORACLE_OVERRIDE_NAMESPACE))) - 1n]))) & ~0xffn;
 
 /** Slots of the override's struct: original code address, revert switch, records mapping. */
 export const ORACLE_OVERRIDE_SLOTS = {
@@ -237,7 +236,12 @@ export async function setOracleReverting(provider: Eip1193Requester, oracle: Add
 }
 
 async function writeSlot(provider: Eip1193Requester, address: Address, slot: bigint, value: Hex): Promise<void> {
-  await send(provider, "hardhat_setStorageAt", [address, numberToHex(slot, { size: 32 }), value], `Writing slot ${numberToHex(slot)} of ${address}`);
+  await send(
+    provider,
+    "hardhat_setStorageAt",
+    [address, numberToHex(slot, { size: 32 }), value],
+    `Writing slot ${numberToHex(slot)} of ${address}`,
+  );
 }
 
 async function send(provider: Eip1193Requester, method: string, params: readonly unknown[], what: string): Promise<unknown> {

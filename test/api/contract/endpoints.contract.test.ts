@@ -7,8 +7,8 @@ import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKe
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTrustApiClient, type TrustApiClient } from "../../../src/api/client.js";
 import { HttpRequestError } from "../../../src/errors.js";
-import { createPopulation, startTrustService, type PopulationAgent, type RunningTrustService } from "../../../src/harness/service/index.js";
-import { fetchJwks, verifyJws, verifySig, type ServedAttestation } from "../../service/support.js";
+import { createPopulation, type PopulationAgent, type RunningTrustService, startTrustService } from "../../../src/harness/service/index.js";
+import { fetchJwks, type ServedAttestation, verifyJws, verifySig } from "../../service/support.js";
 import * as F from "./published-fields.js";
 
 const NOW = new Date("2026-11-22T10:00:00.000Z");
@@ -59,7 +59,12 @@ describe("GET /api/trust-check?id=&chain=", () => {
     expect(body).toMatchObject({ threshold: 50, pass: agent.score >= 50 });
     const attestation = body.attestation as unknown as ServedAttestation;
     expectFields(attestation, { ...F.ENVELOPE, jws: "string" }, "attestation");
-    expect(attestation).toMatchObject({ type: "behavioral_trust", kid: "rnwy-trust-v2", alg: "ES256", jwks: `${service.url}/.well-known/jwks.json` });
+    expect(attestation).toMatchObject({
+      type: "behavioral_trust",
+      kid: "rnwy-trust-v2",
+      alg: "ES256",
+      jwks: `${service.url}/.well-known/jwks.json`,
+    });
     const signed = attestation.signed;
     expect(Object.keys(signed)).toEqual(F.V2_SIGNED_ORDER);
     expectFields(signed, F.V2_SIGNED, "signed");
@@ -87,7 +92,12 @@ describe("GET /api/trust-check?id=&chain=", () => {
     const agent = agentWhere((a) => a.registry === "sati");
     const body = await api.trustCheck({ id: agent.agentId, chain: "solana", registry: "sati" });
     expect(body).toMatchObject({ chain: "solana", registry: "sati", owner: agent.owner });
-    expect(body.attestation.signed).toMatchObject({ agentId: String(agent.agentId), chain: "solana", registry: "sati", owner: agent.owner });
+    expect(body.attestation.signed).toMatchObject({
+      agentId: String(agent.agentId),
+      chain: "solana",
+      registry: "sati",
+      owner: agent.owner,
+    });
     expect(await verifySig(body.attestation as unknown as ServedAttestation, jwks)).toBe(true);
   });
 
@@ -215,7 +225,9 @@ describe("GET /api/explorer?id=&chain=", () => {
 
   it("without id keeps the listing; sort=recent orders by registration, latest first", async () => {
     const listing = await api.explorer({ chain: "base", sort: "recent", limit: 20 });
-    const times = listing.agents.map((item) => population.get(item.chain, item.agentId, item.registry ?? undefined)!.registeredAt.getTime());
+    const times = listing.agents.map((item) =>
+      population.get(item.chain, item.agentId, item.registry ?? undefined)!.registeredAt.getTime(),
+    );
     expect(times).toEqual([...times].sort((x, y) => y - x));
   });
 });
@@ -225,7 +237,20 @@ describe("GET /api/agents (the kit's own page shape)", () => {
     const page = await api.agents({ limit: 50 });
     expectFields(page, { agents: "array", nextCursor: "string|null", total: "number" }, "page");
     for (const item of page.agents) {
-      expectFields(item, { agentId: "number", chain: "string", registry: "string", name: "string", score: "number", tier: "string", sybilSeverity: "string|null", updatedAt: "string" }, "item");
+      expectFields(
+        item,
+        {
+          agentId: "number",
+          chain: "string",
+          registry: "string",
+          name: "string",
+          score: "number",
+          tier: "string",
+          sybilSeverity: "string|null",
+          updatedAt: "string",
+        },
+        "item",
+      );
       expect(item.sybilSeverity).not.toBe("none");
     }
   });
@@ -241,7 +266,13 @@ describe("POST /api/risk-terms", () => {
     expectFields(body.data_coverage, F.SDK_RISK_COVERAGE, "data_coverage");
     expectFields(body.methodology, F.SDK_RISK_METHODOLOGY, "methodology");
     expectFields(body.disclaimer, F.SDK_RISK_DISCLAIMER, "disclaimer");
-    const bands: [number, string][] = [[75, "low"], [60, "moderate"], [45, "elevated"], [25, "high"], [0, "severe"]];
+    const bands: [number, string][] = [
+      [75, "low"],
+      [60, "moderate"],
+      [45, "elevated"],
+      [25, "high"],
+      [0, "severe"],
+    ];
     const band = bands.findIndex(([min]) => agent.score >= min);
     expect(body).toMatchObject({ recommendation: "terms", chain_id: 8453, risk_tier: { level: band + 1, label: bands[band]![1] } });
   });
@@ -381,7 +412,9 @@ describe("POST /api/mcp", () => {
     const agent = agentWhere((a) => a.registry === "virtuals");
     const terms = await api.mcp.riskTerms({ agentId: agent.agentId, chain: agent.chain, registry: "virtuals" });
     expectFields(terms, F.SDK_RISK_TERMS, "risk_terms");
-    const byAgent = (await api.mcp.commerceStats({ id: agent.agentId, chain: agent.chain, registry: "virtuals" })) as { commerce_stats: unknown[] };
+    const byAgent = (await api.mcp.commerceStats({ id: agent.agentId, chain: agent.chain, registry: "virtuals" })) as {
+      commerce_stats: unknown[];
+    };
     for (const stats of byAgent.commerce_stats) expectFields(stats, F.SDK_COMMERCE_STATS, "commerce_stats[]");
     const byAddress = (await api.mcp.commerceStats({ address: agent.owner })) as { linked_agents: unknown[] };
     expect(byAddress.linked_agents.length).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compareAgent, compareCandidates, errorRow, rowAgent } from "../../../src/drift/stages/compare";
-import { HOUR, agent, context, noRecord, readFailure, record, verified } from "./fixtures";
+import { agent, context, HOUR, noRecord, readFailure, record, verified } from "./fixtures";
 
 describe("compare as a stage", () => {
   it("one row per candidate, in order, then one error row per agent set aside", () => {

@@ -37,7 +37,15 @@ describe("enumerate: from an explicit list", () => {
 
 describe("enumerate: from the service's listing", () => {
   const items: AgentListItem[] = [
-    { agentId: 5, chain: "base", registry: "ERC8004", score: 60, tier: "developing", sybilSeverity: null, updatedAt: "2026-11-22T03:00:00Z" },
+    {
+      agentId: 5,
+      chain: "base",
+      registry: "ERC8004",
+      score: 60,
+      tier: "developing",
+      sybilSeverity: null,
+      updatedAt: "2026-11-22T03:00:00Z",
+    },
     { agentId: "5", chain: "base-mainnet", score: 61, tier: "developing" }, // the same agent again: first listing wins
     { agentId: "123456789012345678901234567890", chain: "bsc", registry: "olas", score: 40 }, // no tier, no sybil: incomplete
     { agentId: 9, chain: "solana", registry: "sati", score: 70 },
@@ -47,7 +55,12 @@ describe("enumerate: from the service's listing", () => {
 
   it("resolves chains, lower-cases registries, keeps what the listing says and sets aside what the oracle cannot hold", async () => {
     const progress: ScanProgress[] = [];
-    const enumeration = await enumerateListing({ api: listingApi(items), chain: deadChain, oracle: ORACLE, onProgress: (p) => progress.push(p) });
+    const enumeration = await enumerateListing({
+      api: listingApi(items),
+      chain: deadChain,
+      oracle: ORACLE,
+      onProgress: (p) => progress.push(p),
+    });
     expect(enumeration.candidates).toEqual([
       {
         agent: { chain: "base", chainId: 8453, agentId: 5n, registry: "erc8004" },
@@ -65,8 +78,17 @@ describe("enumerate: from the service's listing", () => {
   });
 
   it("records a failed event replay instead of throwing", async () => {
-    const enumeration = await enumerateListing({ api: listingApi(items.slice(0, 1)), chain: deadChain, oracle: ORACLE, enumerateOnchainFrom: 10n });
+    const enumeration = await enumerateListing({
+      api: listingApi(items.slice(0, 1)),
+      chain: deadChain,
+      oracle: ORACLE,
+      enumerateOnchainFrom: 10n,
+    });
     expect(enumeration.candidates).toHaveLength(1);
-    expect(enumeration.listing?.onchainEnumeration).toMatchObject({ fromBlock: "10", records: 0, error: expect.stringContaining("connection refused") });
+    expect(enumeration.listing?.onchainEnumeration).toMatchObject({
+      fromBlock: "10",
+      records: 0,
+      error: expect.stringContaining("connection refused"),
+    });
   });
 });

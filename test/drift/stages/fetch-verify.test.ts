@@ -5,7 +5,7 @@ import { compareCandidates } from "../../../src/drift/stages/compare";
 import type { Candidate } from "../../../src/drift/stages/enumerate";
 import { fetchAndVerify, listingOutcome, newServiceStats } from "../../../src/drift/stages/fetch-verify";
 import { HttpRequestError, TimeoutError } from "../../../src/errors";
-import { TEST_ISSUER, TEST_NOW, buildTrustCheckResponse, generateTestKeys, jwksOf } from "../../support/attestations";
+import { buildTrustCheckResponse, generateTestKeys, jwksOf, TEST_ISSUER, TEST_NOW } from "../../support/attestations";
 import { agent, context, listed, record } from "./fixtures";
 
 describe("fetch and verify: every failure becomes an outcome, then a row with a reason", () => {
@@ -35,14 +35,25 @@ describe("fetch and verify: every failure becomes an outcome, then a row with a 
       { fetch: [0, 1, 2, 3, 4], reasons: {} },
       {
         api,
-        attestations: { issuer: TEST_ISSUER, jwks: createJwksResolver({ keys: jwksOf(keys.v1, keys.v2).keys as never }), now: () => TEST_NOW, stats },
+        attestations: {
+          issuer: TEST_ISSUER,
+          jwks: createJwksResolver({ keys: jwksOf(keys.v1, keys.v2).keys as never }),
+          now: () => TEST_NOW,
+          stats,
+        },
         concurrency: 2,
       },
     );
     expect(outcomes.map((o) => o.kind)).toEqual(["verified", "invalid", "missing", "error", "invalid"]);
     expect(stats.requests).toBe(5);
 
-    const rows = compareCandidates(candidates, candidates.map(() => record(60)), outcomes, [], context);
+    const rows = compareCandidates(
+      candidates,
+      candidates.map(() => record(60)),
+      outcomes,
+      [],
+      context,
+    );
     expect(rows.map((r) => [r.agentId, r.status])).toEqual([
       ["1", "in-sync"],
       ["2", "invalid-attestation"],
@@ -64,7 +75,11 @@ describe("fetch and verify: every failure becomes an outcome, then a row with a 
       { agent: agent(2), listed: null },
       { agent: agent(3), listed: { score: 60 } },
     ];
-    const outcomes = await fetchAndVerify(candidates, { fetch: [], reasons: {} }, { api, attestations: { issuer: TEST_ISSUER, jwks: createJwksResolver({ keys: [] as never }) }, concurrency: 1 });
+    const outcomes = await fetchAndVerify(
+      candidates,
+      { fetch: [], reasons: {} },
+      { api, attestations: { issuer: TEST_ISSUER, jwks: createJwksResolver({ keys: [] as never }) }, concurrency: 1 },
+    );
     expect(outcomes).toEqual([
       { kind: "listed", data: { score: 60, tier: "developing", sybilSeverity: null, at: new Date(0), computedAt: null } },
       { kind: "missing", message: "not in the service's listing" },

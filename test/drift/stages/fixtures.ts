@@ -3,8 +3,8 @@
  */
 import type { EvmAgentRef } from "../../../src/agent/agent-ref";
 import { DEFAULT_TRUST_ENCODING } from "../../../src/config/encodings";
-import type { CompareContext } from "../../../src/drift/stages/compare";
 import type { ServiceOutcome } from "../../../src/drift/service-data";
+import type { CompareContext } from "../../../src/drift/stages/compare";
 import { OracleReadError } from "../../../src/errors";
 import type { TrustRecordResult } from "../../../src/oracle/records";
 
@@ -14,7 +14,12 @@ export const HOUR = 3600;
 export const ORACLE = "0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4" as const;
 export const ENCODING = DEFAULT_TRUST_ENCODING;
 
-export const context: CompareContext = { rule: { kind: "threshold", threshold: 51 }, maxAgeSeconds: 36 * HOUR, now: NOW, encoding: ENCODING };
+export const context: CompareContext = {
+  rule: { kind: "threshold", threshold: 51 },
+  maxAgeSeconds: 36 * HOUR,
+  now: NOW,
+  encoding: ENCODING,
+};
 
 /** An agent on Base. */
 export function agent(id: number | bigint, registry = "erc8004"): EvmAgentRef {
@@ -22,10 +27,14 @@ export function agent(id: number | bigint, registry = "erc8004"): EvmAgentRef {
 }
 
 /** The tier of a score by the service's boundaries. */
-export const tierOf = (score: number): string => (score >= 75 ? "established" : score >= 51 ? "developing" : score >= 30 ? "limited" : "flagged");
+export const tierOf = (score: number): string =>
+  score >= 75 ? "established" : score >= 51 ? "developing" : score >= 30 ? "limited" : "flagged";
 
 /** An oracle record of `score`, written `ageSeconds` ago. */
-export function record(score: number, options: { ageSeconds?: number; tierCode?: number; sybilCode?: number; id?: bigint } = {}): TrustRecordResult {
+export function record(
+  score: number,
+  options: { ageSeconds?: number; tierCode?: number; sybilCode?: number; id?: bigint } = {},
+): TrustRecordResult {
   const tierCode = options.tierCode ?? ENCODING.tiers.indexOf(tierOf(score) as never);
   const sybilCode = options.sybilCode ?? 0;
   const updatedAtSeconds = NOW_S - (options.ageSeconds ?? 9 * HOUR);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readOnchain } from "../../../src/drift/stages/read-onchain";
 import { recordKeyOf } from "../../../src/oracle/record-key";
-import { ENCODING, ORACLE, agent } from "./fixtures";
+import { agent, ENCODING, ORACLE } from "./fixtures";
 
 describe("read on-chain", () => {
   it("asks the chain nothing when there is nothing to read", async () => {
@@ -23,7 +23,13 @@ describe("read on-chain", () => {
         throw new Error("connection refused");
       },
     } as never;
-    const results = await readOnchain([agent(1), agent(2)], { chain, oracle: ORACLE, encoding: ENCODING, blockNumber: 1n, readerMode: "eth-call" });
+    const results = await readOnchain([agent(1), agent(2)], {
+      chain,
+      oracle: ORACLE,
+      encoding: ENCODING,
+      blockNumber: 1n,
+      readerMode: "eth-call",
+    });
     expect(results.map((r) => [r.key.agentId, r.ok])).toEqual([
       [1n, false],
       [2n, false],

@@ -4,7 +4,7 @@ import { exitCodeOf } from "../../../src/drift/report";
 import { compareCandidates } from "../../../src/drift/stages/compare";
 import { newServiceStats } from "../../../src/drift/stages/fetch-verify";
 import { reportScan } from "../../../src/drift/stages/report";
-import { ENCODING, NOW, ORACLE, agent, context, record, verified } from "./fixtures";
+import { agent, context, ENCODING, NOW, ORACLE, record, verified } from "./fixtures";
 
 describe("report as a stage", () => {
   const records = [record(60), record(60, { tierCode: 0 })];

@@ -2,10 +2,21 @@ import { describe, expect, it } from "vitest";
 import type { DecisionRule } from "../../../src/drift/decision";
 import type { Candidate, Enumeration } from "../../../src/drift/stages/enumerate";
 import { selectAll, summarizeTriage, triageCandidates, triageReason } from "../../../src/drift/stages/triage";
-import { ENCODING, HOUR, NOW, agent, listed, noRecord, readFailure, record, verified } from "./fixtures";
+import { agent, ENCODING, HOUR, listed, NOW, noRecord, readFailure, record, verified } from "./fixtures";
 
-const options = { rule: { kind: "threshold", threshold: 51 } as DecisionRule, maxAgeSeconds: 36 * HOUR, now: NOW, encoding: ENCODING, auditFraction: 0, seed: 1 };
-const gate: DecisionRule = { kind: "gate", gate: "0xGate", policy: { minScore: 51, maxSybilSeverity: 1, maxAge: 24 * HOUR, requireController: false } };
+const options = {
+  rule: { kind: "threshold", threshold: 51 } as DecisionRule,
+  maxAgeSeconds: 36 * HOUR,
+  now: NOW,
+  encoding: ENCODING,
+  auditFraction: 0,
+  seed: 1,
+};
+const gate: DecisionRule = {
+  kind: "gate",
+  gate: "0xGate",
+  policy: { minScore: 51, maxSybilSeverity: 1, maxAge: 24 * HOUR, requireController: false },
+};
 
 describe("triage rules, one agent at a time", () => {
   it("fetches where the listing and the chain disagree, or the chain has nothing fresh", () => {
@@ -54,7 +65,11 @@ describe("triage as a stage", () => {
   });
 
   it("summarises what it did and counts attestations that contradict the listing", () => {
-    const enumeration: Enumeration = { candidates, unscannable: [], listing: { listed: 3, onchainEnumeration: { fromBlock: "0", records: 1 } } };
+    const enumeration: Enumeration = {
+      candidates,
+      unscannable: [],
+      listing: { listed: 3, onchainEnumeration: { fromBlock: "0", records: 1 } },
+    };
     const selection = triageCandidates(candidates, records, options);
     const outcomes = [verified(80), verified(61), { kind: "missing", message: "x" } as const, verified(52)];
     expect(summarizeTriage(enumeration, selection, outcomes, { auditFraction: 0.01, encoding: ENCODING })).toEqual({

@@ -34,13 +34,19 @@ describe("sameTrustData: does the chain say the same as the service", () => {
   it("an on-chain code outside the encoding equals no name, and an unknown service word differs", () => {
     expect(sameTrustData(chain(60, 9, 0), { score: 60, tier: "developing", sybilSeverity: null }, ENCODING)).toEqual(["tier"]);
     expect(sameTrustData(chain(60, 2, 7), { score: 60, tier: "developing", sybilSeverity: null }, ENCODING)).toEqual(["sybilSeverity"]);
-    expect(sameTrustData(chain(60, 2, 0), { score: 60, tier: "developing", sybilSeverity: "unknown" }, ENCODING)).toEqual(["sybilSeverity"]);
+    expect(sameTrustData(chain(60, 2, 0), { score: 60, tier: "developing", sybilSeverity: "unknown" }, ENCODING)).toEqual([
+      "sybilSeverity",
+    ]);
   });
 
   it("compares two statements of the service (a listing against an attestation), skipping fields left out", () => {
     expect(sameTrustData({ score: 60 }, { score: 60, tier: "developing", sybilSeverity: "low" }, ENCODING)).toEqual([]);
-    expect(sameTrustData({ score: 60, tier: "LIMITED" }, { score: 60, tier: "developing", sybilSeverity: null }, ENCODING)).toEqual(["tier"]);
-    expect(sameTrustData({ score: 60, sybilSeverity: null }, { score: 61, tier: "developing", sybilSeverity: "none" }, ENCODING)).toEqual(["score"]);
+    expect(sameTrustData({ score: 60, tier: "LIMITED" }, { score: 60, tier: "developing", sybilSeverity: null }, ENCODING)).toEqual([
+      "tier",
+    ]);
+    expect(sameTrustData({ score: 60, sybilSeverity: null }, { score: 61, tier: "developing", sybilSeverity: "none" }, ENCODING)).toEqual([
+      "score",
+    ]);
   });
 });
 

@@ -36,4 +36,3 @@ export function createFakeClock(start: number = FAKE_EPOCH): FakeClock {
     sleeps,
   };
 }
-

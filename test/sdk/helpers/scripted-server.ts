@@ -35,9 +35,7 @@ export interface ScriptedServer {
  *
  * @param script - Answers request number `index` (from 0).
  */
-export async function startScriptedServer(
-  script: (request: RecordedRequest, index: number) => ScriptedResponse,
-): Promise<ScriptedServer> {
+export async function startScriptedServer(script: (request: RecordedRequest, index: number) => ScriptedResponse): Promise<ScriptedServer> {
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {

@@ -6,12 +6,12 @@
  * @packageDocumentation
  */
 import { resolveChain } from "../../../config/chains.js";
+import { createRng, hashSeed } from "../../prng.js";
 import type { PopulationAgent } from "../agent.js";
 import { badgeLabel } from "../badge-labels.js";
 import type { ServiceContext } from "../context.js";
 import type { Population } from "../population.js";
-import { createRng, hashSeed } from "../../prng.js";
-import { agentCommerceStats, type AgentCommerceStats } from "../synthetic/mcp-servers.js";
+import { type AgentCommerceStats, agentCommerceStats } from "../synthetic/mcp-servers.js";
 import { reviewersOf } from "../synthetic/reviewers.js";
 import { addressAgeDays } from "../synthetic/wallets.js";
 
@@ -71,7 +71,13 @@ const BLOCK_EXPLORERS: Readonly<Record<string, string>> = {
 };
 
 const DAY_MS = 86_400_000;
-const SYBIL_WEIGHTS: Readonly<Record<string, number>> = { common_funder: 6, inhuman_velocity: 5, sweep_pattern: 3, score_clustering: 1, coordination: 8 };
+const SYBIL_WEIGHTS: Readonly<Record<string, number>> = {
+  common_funder: 6,
+  inhuman_velocity: 5,
+  sweep_pattern: 3,
+  score_clustering: 1,
+  coordination: 8,
+};
 
 /**
  * Builds an agent's explorer profile.
@@ -160,7 +166,12 @@ export function explorerProfileBody(context: ServiceContext, agent: PopulationAg
         feedbackDates: feedback.map((f) => f.createdAt),
       },
       feedback,
-      ownership: { isOriginalOwner: agent.isOriginalOwner, transferCount, originalOwner: agent.isOriginalOwner ? agent.owner : originalOwnerOf(population, agent), transfers: [] },
+      ownership: {
+        isOriginalOwner: agent.isOriginalOwner,
+        transferCount,
+        originalOwner: agent.isOriginalOwner ? agent.owner : originalOwnerOf(population, agent),
+        transfers: [],
+      },
       addressAgeDetails: {
         label: walletAge >= 365 ? "established" : walletAge >= 30 ? "developing" : "new",
         score: addressAgeScore,
@@ -239,7 +250,11 @@ export function explorerProfileBody(context: ServiceContext, agent: PopulationAg
     },
     blockExplorer: `${BLOCK_EXPLORERS[agent.chain] ?? "https://blockscan.com"}/${agent.chain === "solana" ? "account" : "address"}/${agent.owner}`,
     similarAgents: similarAgentsOf(population, agent),
-    qualityTrajectory: { current: agent.score, previous: agent.ageDays > 0 ? Math.max(0, agent.score - rng.int(-3, 3)) : null, resolvedAt: computedAt },
+    qualityTrajectory: {
+      current: agent.score,
+      previous: agent.ageDays > 0 ? Math.max(0, agent.score - rng.int(-3, 3)) : null,
+      resolvedAt: computedAt,
+    },
   };
 }
 

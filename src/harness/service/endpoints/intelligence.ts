@@ -10,7 +10,9 @@ import { apiSybilSeverity, type PopulationAgent } from "../agent.js";
 import type { EntityBody, RiskTermsBody } from "../bodies.js";
 import { ok, type ServiceContext, type ServiceHandler } from "../context.js";
 import {
+  type AgentSpec,
   isAbsent,
+  parseAddress,
   parseAgentId,
   parseAgentList,
   parseChain,
@@ -20,8 +22,6 @@ import {
   parseRegistry,
   parseThreshold,
   parseWallet,
-  parseAddress,
-  type AgentSpec,
 } from "../params.js";
 import type { Population } from "../population.js";
 import { mcpServerScan } from "../synthetic/mcp-servers.js";
@@ -89,7 +89,11 @@ export const RISK_TIERS = [
 ] as const;
 
 /** Tier 6: declined (heavy coordinated activity). */
-export const CRITICAL_RISK_TIER = { level: 6, label: "critical", description: "Decline recommended; indicators of heavy coordinated activity" } as const;
+export const CRITICAL_RISK_TIER = {
+  level: 6,
+  label: "critical",
+  description: "Decline recommended; indicators of heavy coordinated activity",
+} as const;
 
 /** Chains on which the synthetic service has no address-age data (as the real one lacks it on some). */
 export const CHAINS_WITHOUT_ADDRESS_AGE: ReadonlySet<string> = new Set(["monad", "megaeth"]);
@@ -126,7 +130,9 @@ export function riskTermsBody(context: ServiceContext, agent: PopulationAgent, a
     reviewer_credibility: credibility !== null,
   };
   const signalsAvailable = 3 + Object.values(coverage).filter(Boolean).length;
-  const missing = Object.entries(coverage).filter(([, has]) => !has).map(([name]) => name);
+  const missing = Object.entries(coverage)
+    .filter(([, has]) => !has)
+    .map(([name]) => name);
   const heavy = agent.sybilSeverity === "heavy";
   const band = riskTierOfScore(agent.score);
   const base = context.publicBase;
@@ -223,7 +229,10 @@ export function entityBody(population: Population, wallet: string): EntityBody {
           issuedAt: scores.computedAt.toISOString(),
         }
       : null,
-    mcp_servers: mcpServersOf(population, wallet).map((id) => ({ canonical_id: id, mcp_risk_score: mcpServerScan(population, id).riskScore })),
+    mcp_servers: mcpServersOf(population, wallet).map((id) => ({
+      canonical_id: id,
+      mcp_risk_score: mcpServerScan(population, id).riskScore,
+    })),
   };
 }
 

@@ -8,6 +8,7 @@
 import { apiSybilSeverity, compareListingOrder, type PopulationAgent } from "../agent.js";
 import { ok, type ServiceHandler } from "../context.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
+import { badRequest } from "../http-error.js";
 import {
   isAbsent,
   parseAgentId,
@@ -19,10 +20,9 @@ import {
   parseRegistry,
   requireString,
 } from "../params.js";
-import { badRequest } from "../http-error.js";
+import type { Population } from "../population.js";
 import { explorerProfileBody } from "./explorer-profile.js";
 import { requireAgent } from "./trust-check.js";
-import type { Population } from "../population.js";
 
 /** Default and largest page size of `/api/agents`. */
 export const AGENTS_PAGE = { default: 100, max: 1000 } as const;
@@ -182,9 +182,10 @@ function listingOf(population: Population, chain: string | undefined, registry: 
   let list = cache.get(key);
   if (!list) {
     const all = population.sorted();
-    list = chain === undefined && registry === undefined
-      ? all
-      : all.filter((a) => (chain === undefined || a.chain === chain) && (registry === undefined || a.registry === registry));
+    list =
+      chain === undefined && registry === undefined
+        ? all
+        : all.filter((a) => (chain === undefined || a.chain === chain) && (registry === undefined || a.registry === registry));
     cache.set(key, list);
   }
   return list;

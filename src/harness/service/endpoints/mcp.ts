@@ -5,10 +5,10 @@
  *
  * @packageDocumentation
  */
-import { ok, type ServiceContext, type ServiceHandler, type ServiceRequest, type ServiceResponse } from "../context.js";
-import { ServiceHttpError } from "../http-error.js";
+
 import { DEFAULT_THRESHOLD } from "../../../config/service.js";
-import { badRequest } from "../http-error.js";
+import { ok, type ServiceContext, type ServiceHandler, type ServiceRequest, type ServiceResponse } from "../context.js";
+import { badRequest, ServiceHttpError } from "../http-error.js";
 import {
   isAbsent,
   parseAgentId,
@@ -93,15 +93,19 @@ const TOOLS: readonly McpTool[] = [
     description: "Behaviour profile of a reviewer wallet: velocity, sweep pattern, score clustering, funder, sybil signals",
     inputSchema: schema({ address: addressProp, chain: chainProp, summary: { type: "boolean" } }, ["address", "chain"]),
     run: async (args, context) =>
-      reviewerProfileBody(context.population, parseWallet(args.address, "address"), parseChain(args.chain), parseFlag(args.summary, "summary")),
+      reviewerProfileBody(
+        context.population,
+        parseWallet(args.address, "address"),
+        parseChain(args.chain),
+        parseFlag(args.summary, "summary"),
+      ),
   },
   {
     name: "compare_agents",
     description: "Side-by-side ranking of 2–10 agents with reviewer quality",
-    inputSchema: schema(
-      { agents: { type: "string", description: "Comma-separated <chain>:<id> pairs" }, threshold: thresholdProp },
-      ["agents"],
-    ),
+    inputSchema: schema({ agents: { type: "string", description: "Comma-separated <chain>:<id> pairs" }, threshold: thresholdProp }, [
+      "agents",
+    ]),
     run: async (args, context) =>
       compareBody(context.population, parseAgentList(args.agents), parseThreshold(args.threshold) ?? DEFAULT_THRESHOLD),
   },
@@ -109,8 +113,7 @@ const TOOLS: readonly McpTool[] = [
     name: "address_age",
     description: "Wallet age in days (on one chain, or the oldest when no chain is given)",
     inputSchema: schema({ address: addressProp, chain: chainProp }, ["address"]),
-    run: async (args, context) =>
-      addressAgeBody(context.population, parseWallet(args.address, "address"), parseOptionalChain(args.chain)),
+    run: async (args, context) => addressAgeBody(context.population, parseWallet(args.address, "address"), parseOptionalChain(args.chain)),
   },
   {
     name: "network_stats",
@@ -193,7 +196,11 @@ async function handleMessage(message: unknown, request: ServiceRequest, context:
   const id = m.id;
   const validId = typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
   if (m.jsonrpc !== "2.0" || typeof m.method !== "string" || (hasId && !validId)) {
-    return rpcError(validId ? (id as JsonRpcId) : null, JSON_RPC_ERRORS.invalidRequest, 'Invalid request: needs jsonrpc "2.0", a method and a string or number id');
+    return rpcError(
+      validId ? (id as JsonRpcId) : null,
+      JSON_RPC_ERRORS.invalidRequest,
+      'Invalid request: needs jsonrpc "2.0", a method and a string or number id',
+    );
   }
   if (!hasId) return undefined;
   const params = m.params;
@@ -224,7 +231,12 @@ async function handleMessage(message: unknown, request: ServiceRequest, context:
 }
 
 /** `tools/call`: bad arguments are JSON-RPC errors; a failed look-up (unknown agent) is a tool error (`isError`). */
-async function callTool(id: JsonRpcId, params: Record<string, unknown>, request: ServiceRequest, context: ServiceContext): Promise<RpcAnswer> {
+async function callTool(
+  id: JsonRpcId,
+  params: Record<string, unknown>,
+  request: ServiceRequest,
+  context: ServiceContext,
+): Promise<RpcAnswer> {
   const tool = TOOLS.find((t) => t.name === params.name);
   if (!tool) return rpcError(id, JSON_RPC_ERRORS.invalidParams, `Unknown tool: ${String(params.name)}`);
   const args = params.arguments ?? {};

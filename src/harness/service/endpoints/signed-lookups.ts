@@ -7,6 +7,7 @@
  * @packageDocumentation
  */
 import { ATTESTATION_TYPES } from "../../../config/service.js";
+import { createRng, hashSeed } from "../../prng.js";
 import type {
   McpAttestationBody,
   McpServerAttestationBody,
@@ -19,7 +20,6 @@ import type {
 import { ok, type ServiceHandler } from "../context.js";
 import { badRequest } from "../http-error.js";
 import { isAbsent, parseAddress, parseCanonicalId, parseMcpServer } from "../params.js";
-import { createRng, hashSeed } from "../../prng.js";
 import { mcpServerScan } from "../synthetic/mcp-servers.js";
 import { walletIntelligenceScores } from "../synthetic/wallets.js";
 import { expiryAfter } from "./trust-check.js";

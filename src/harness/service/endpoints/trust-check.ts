@@ -7,8 +7,9 @@
  *
  * @packageDocumentation
  */
-import { ATTESTATION_LIFETIME_SECONDS, ATTESTATION_TYPES, DEFAULT_THRESHOLD } from "../../../config/service.js";
+
 import type { SignedAttestation } from "../../../attestation/types.js";
+import { ATTESTATION_LIFETIME_SECONDS, ATTESTATION_TYPES, DEFAULT_THRESHOLD } from "../../../config/service.js";
 import { apiSybilSeverity, compareListingOrder, flatBadges, type PopulationAgent } from "../agent.js";
 import type { TrustCheckBody, TrustSignedV1, TrustSignedV2, WalletNotFoundBody, WalletNotFoundSignedBlock } from "../bodies.js";
 import { ok, type ServiceContext, type ServiceHandler } from "../context.js";

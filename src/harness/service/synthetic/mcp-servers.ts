@@ -4,9 +4,9 @@
  * @packageDocumentation
  */
 import { resolveChain } from "../../../config/chains.js";
+import { createRng, hashSeed } from "../../prng.js";
 import type { PopulationAgent } from "../agent.js";
 import type { Population } from "../population.js";
-import { createRng, hashSeed } from "../../prng.js";
 
 /** One threat finding of an MCP-server scan. */
 export interface McpFinding {
@@ -105,7 +105,8 @@ export function agentCommerceStats(population: Population, agent: PopulationAgen
       total_payment_sent: Math.round(client * (1 + rng.next() * 20) * 100) / 100,
       avg_delivery_time_seconds: provider === 0 ? null : rng.int(30, 7200),
       first_job_at: first?.toISOString() ?? null,
-      last_job_at: first === null ? null : new Date(Math.max(first.getTime(), agent.updatedAt.getTime() - rng.int(0, 5) * DAY_MS)).toISOString(),
+      last_job_at:
+        first === null ? null : new Date(Math.max(first.getTime(), agent.updatedAt.getTime() - rng.int(0, 5) * DAY_MS)).toISOString(),
       updated_at: agent.updatedAt.toISOString(),
     },
   ];

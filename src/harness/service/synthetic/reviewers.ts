@@ -5,11 +5,12 @@
  *
  * @packageDocumentation
  */
-import { agentKey, type PopulationAgent } from "../agent.js";
-import type { Population } from "../population.js";
-import { createRng, hashSeed, syntheticAddress } from "../../prng.js";
+
 import { resolveChain } from "../../../config/chains.js";
+import { createRng, hashSeed, syntheticAddress } from "../../prng.js";
+import { agentKey, type PopulationAgent } from "../agent.js";
 import type { ReviewBody, ReviewerAnalysisBody, ReviewerProfileBody } from "../bodies.js";
+import type { Population } from "../population.js";
 
 /** How a reviewer is classified, least suspicious first (snake_case like the service's other ids). */
 export const REVIEWER_CLASSIFICATIONS = ["organic", "low_activity", "new_wallet", "coordinated", "sweeper", "sybil_suspect"] as const;
@@ -122,9 +123,12 @@ export function reviewerAnalysisBody(population: Population, agent: PopulationAg
   const lowHistoryCount = distribution.sameDay + distribution.under3d + distribution.under15d + distribution.under30d;
   const establishedCount = n - lowHistoryCount;
   const sybilFlags: string[] = [];
-  if (n > 0 && lowHistoryCount / n >= 0.7) sybilFlags.push(`${pct(lowHistoryCount)}% of reviewer wallets were under 30 days old when they reviewed`);
-  if (n > 0 && distribution.noHistory / n >= 0.5) sybilFlags.push(`${pct(distribution.noHistory)}% of reviewer wallets had no on-chain history`);
-  if (n > 0 && distribution.sameDay / n >= 0.5) sybilFlags.push(`${pct(distribution.sameDay)}% of reviewer wallets were created on the day they reviewed`);
+  if (n > 0 && lowHistoryCount / n >= 0.7)
+    sybilFlags.push(`${pct(lowHistoryCount)}% of reviewer wallets were under 30 days old when they reviewed`);
+  if (n > 0 && distribution.noHistory / n >= 0.5)
+    sybilFlags.push(`${pct(distribution.noHistory)}% of reviewer wallets had no on-chain history`);
+  if (n > 0 && distribution.sameDay / n >= 0.5)
+    sybilFlags.push(`${pct(distribution.sameDay)}% of reviewer wallets were created on the day they reviewed`);
   const clusters = [...byFunder]
     .filter(([, members]) => members.length >= 3)
     .map(([funder, members]) => ({ funder, wallets_that_reviewed_this_agent: members.length, reviewers: members }))
@@ -204,7 +208,9 @@ export function reviewerProfileBody(population: Population, address: string, cha
         agent_id: reviewRng.int(1, Math.max(1, population.size)),
         chain,
         score,
-        created_at: new Date(firstReview.getTime() + reviewRng.int(0, Math.max(0, lastReview.getTime() - firstReview.getTime()))).toISOString(),
+        created_at: new Date(
+          firstReview.getTime() + reviewRng.int(0, Math.max(0, lastReview.getTime() - firstReview.getTime())),
+        ).toISOString(),
       });
     }
   }

@@ -4,8 +4,9 @@
  *
  * @packageDocumentation
  */
+
+import { createRng, hashSeed } from "../../prng.js";
 import type { Population } from "../population.js";
-import { createRng, hashSeed, syntheticAddress } from "../../prng.js";
 
 /** The dual wallet-intelligence scores of an operator wallet (insumer spec §3.10). */
 export interface WalletIntelligenceScores {
@@ -56,7 +57,10 @@ export function walletIntelligenceScores(population: Population, wallet: string)
   if (agents.length === 0) return undefined;
   const ageDays = Math.max(...[...new Set(agents.map((a) => a.chain))].map((chain) => addressAgeDays(population, wallet, chain)));
   const feedback = agents.reduce((sum, a) => sum + a.feedbackCount, 0);
-  const signalDepth = Math.min(95, Math.round((45 * Math.min(1, Math.log1p(ageDays) / Math.log(731))) + Math.min(20, 5 * agents.length) + Math.min(30, feedback / 2)));
+  const signalDepth = Math.min(
+    95,
+    Math.round(45 * Math.min(1, Math.log1p(ageDays) / Math.log(731)) + Math.min(20, 5 * agents.length) + Math.min(30, feedback / 2)),
+  );
   const flagged = agents.filter((a) => a.sybilSignals.length > 0).length;
   const riskIntensity = Math.min(100, Math.max(...agents.map((a) => RISK_BY_SEVERITY[a.sybilSeverity] ?? 0)) + Math.min(15, 3 * flagged));
   const computedAt = new Date(Math.max(...agents.map((a) => a.updatedAt.getTime())));
@@ -87,4 +91,3 @@ export function mcpServersOf(population: Population, wallet: string): string[] {
   while (chosen.size < count) chosen.add(rng.pick(names));
   return [...chosen].map((name) => `op-${wallet.slice(2, 10)}/${name}`);
 }
-
