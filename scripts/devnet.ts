@@ -40,7 +40,7 @@ Options:
  * The drift command printed for the user to copy: with `--rpc`/`--api` the drift job requires `--agents` or
  * `--all`, so `--all` is part of it; and since the job keeps to the real service's 30 requests a minute unless
  * told otherwise, `--rate` matches the local service's (none, unless started with `--rate-limit`).
- * test/devnet/devnet-script.test.ts runs it as printed.
+ * test/harness/devnet/devnet-script.test.ts runs it as printed.
  */
 function driftCommand(rpcUrl: string, apiUrl: string, rateLimited: boolean): string {
   return `npx trustgate drift --rpc ${rpcUrl} --api ${apiUrl} --all${rateLimited ? "" : " --rate 60000"}`;

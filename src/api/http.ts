@@ -289,9 +289,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
   }
 
   type Outcome =
-    | { kind: "response"; status: number; headers: Headers; text: string }
-    | { kind: "timeout" }
-    | { kind: "network"; error: unknown };
+    { kind: "response"; status: number; headers: Headers; text: string } | { kind: "timeout" } | { kind: "network"; error: unknown };
 
   async function attemptOnce(
     url: string,

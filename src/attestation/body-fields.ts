@@ -28,8 +28,7 @@ export const ATTESTATION_FIELDS: ReadonlySet<string> = new Set(["attestation", "
 
 /** Outcome of {@link compareBodyWithSigned}. */
 export type BodyComparison =
-  | { ok: true; unsigned: Record<string, unknown>; unsignedFields: string[] }
-  | { ok: false; mismatch: FieldMismatch };
+  { ok: true; unsigned: Record<string, unknown>; unsignedFields: string[] } | { ok: false; mismatch: FieldMismatch };
 
 /**
  * Compares a response body with the signed block it carries.

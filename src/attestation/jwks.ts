@@ -23,8 +23,7 @@ import { importVerificationKey, type VerificationKey } from "./public-key.js";
 
 /** The key of a `kid`, or why there is none. */
 export type JwksKeyLookup =
-  | { ok: true; key: VerificationKey }
-  | { ok: false; reason: "key-not-found" | "jwks-unavailable"; message: string };
+  { ok: true; key: VerificationKey } | { ok: false; reason: "key-not-found" | "jwks-unavailable"; message: string };
 
 /** Counters of a resolver, for monitoring and tests. */
 export interface JwksResolverStats {

@@ -13,8 +13,7 @@ export const ATTESTATION_ALG = "ES256";
 
 /** Outcome of {@link readJwsHeader}. */
 export type JwsHeaderRead =
-  | { ok: true; header: ProtectedHeaderParameters }
-  | { ok: false; reason: "malformed" | "unsupported-alg"; problem: string };
+  { ok: true; header: ProtectedHeaderParameters } | { ok: false; reason: "malformed" | "unsupported-alg"; problem: string };
 
 /** Outcome of {@link verifyCompactJws}. */
 export type JwsCheck = { ok: true; payload: Uint8Array } | { ok: false; problem: string };

@@ -30,15 +30,7 @@ export {
 export { type DriftScanOptions, runScan, type ScanPlan, type ScanResult } from "./pipeline.js";
 export type { ScanProgress, ScanStage } from "./progress.js";
 export { readerModeNote } from "./reader-mode-note.js";
-export {
-  buildReport,
-  countByStatus,
-  countFlips,
-  DRIFT_EXIT_CODES,
-  exitCodeOf,
-  type ReportContext,
-  sortRows,
-} from "./report.js";
+export { buildReport, countByStatus, countFlips, DRIFT_EXIT_CODES, exitCodeOf, type ReportContext, sortRows } from "./report.js";
 export { type DriftHooks, runDrift } from "./run.js";
 export { scanAgents } from "./scan.js";
 export { type ScanAllOptions, type ScanAllResult, scanAllAgents } from "./scan-all.js";

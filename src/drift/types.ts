@@ -10,13 +10,7 @@ import type { UnverifiedSummary } from "./error-limit.js";
 
 /** Status of one agent's row, from the most to the least alarming family. */
 export type DriftStatus =
-  | "in-sync"
-  | "drifted"
-  | "stale-onchain"
-  | "missing-onchain"
-  | "missing-attestation"
-  | "invalid-attestation"
-  | "error";
+  "in-sync" | "drifted" | "stale-onchain" | "missing-onchain" | "missing-attestation" | "invalid-attestation" | "error";
 
 /** Every status, in report order of severity (worst first). */
 export const DRIFT_STATUSES: readonly DriftStatus[] = [

@@ -115,8 +115,7 @@ describe("npm start: trustgate drift --demo on the sources", () => {
     // a Hardhat configuration, to show that the demo does not need one.
     const tsx = join(root, "node_modules/.bin/tsx");
     const cwd = mkdtempSync(join(tmpdir(), "trustgate-demo-"));
-    let stdout = "";
-    let status = 0;
+    let stdout: string;
     try {
       stdout = execFileSync(
         tsx,
@@ -134,10 +133,10 @@ describe("npm start: trustgate drift --demo on the sources", () => {
       );
     } catch (error) {
       const failed = error as { status: number | null; stdout: string; stderr: string };
-      status = failed.status ?? -1;
+      const status = failed.status ?? -1;
       stdout = failed.stdout;
       // 3 and 4 are verdicts of a finished scan (flips, unverified agents); anything else is a failure.
-      if (status !== 3 && status !== 4) throw new Error(`exit ${status}: ${failed.stderr}`);
+      if (status !== 3 && status !== 4) throw new Error(`exit ${status}: ${failed.stderr}`, { cause: error });
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }

@@ -11,7 +11,7 @@ import { scanAllAgents } from "../../src/drift/scan-all";
 import { DRIFT_STATUSES, type DriftReport } from "../../src/drift/types";
 import { startDemoDriftEnvironment } from "../../src/harness/demo";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
-import { type ScriptedServer, startScriptedServer } from "../sdk/helpers/scripted-server";
+import { type ScriptedServer, startScriptedServer } from "../support/scripted-server";
 
 /**
  * Runs the real command line in process and captures its streams. `--demo` gets the harness's demo environment

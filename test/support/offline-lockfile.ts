@@ -83,7 +83,7 @@ export function lockfileFor(source: Lockfile, project: LockedProject): Lockfile 
 
 /** The lockfile path Node would load `name` from, required by the package at `from` (`""` for the root). */
 function locate(packages: Readonly<Record<string, LockEntry>>, from: string, name: string): string | undefined {
-  for (let dir = from; ; ) {
+  for (let dir = from; ;) {
     const candidate = dir === "" ? `node_modules/${name}` : `${dir}/node_modules/${name}`;
     if (packages[candidate] !== undefined) return candidate;
     if (dir === "") return undefined;

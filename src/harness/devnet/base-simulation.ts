@@ -18,7 +18,6 @@
  * @packageDocumentation
  */
 import type { Address } from "viem";
-import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS } from "../../config/addresses.js";
 import { DevnetError } from "../../errors.js";
 import { parseAddress } from "../../inputs/address.js";
 import type { HardhatConfigSource } from "./hardhat-network.js";
@@ -103,9 +102,9 @@ export interface BaseSimulation {
 }
 
 /**
- * Starts the local Base simulation: chain id 8453, the reference oracle at {@link BASE_TRUST_ORACLE_ADDRESS}
+ * Starts the local Base simulation: chain id 8453, the reference oracle at `BASE_TRUST_ORACLE_ADDRESS`
  * (empty, the publisher holding its roles), Multicall3 at its canonical address, and the identity registry
- * at {@link ERC8004_IDENTITY_REGISTRY_ADDRESS} (no agents registered).
+ * at `ERC8004_IDENTITY_REGISTRY_ADDRESS` (no agents registered).
  *
  * @param options - HTTP, publisher, stack traces.
  * @returns The running simulation.

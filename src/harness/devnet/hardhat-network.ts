@@ -129,7 +129,7 @@ async function insideHardhatProject(): Promise<boolean> {
   if (process.env.HARDHAT_CONFIG) return true;
   const { HardhatContext } = await importHardhat<typeof import("hardhat/internal/context")>("hardhat/internal/context");
   if (HardhatContext.isCreated()) return true;
-  for (let dir = process.cwd(); ; ) {
+  for (let dir = process.cwd(); ;) {
     if (CONFIG_FILES.some((file) => existsSync(join(dir, file)))) return true;
     const parent = join(dir, "..");
     if (parent === dir) return false;

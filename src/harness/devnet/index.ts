@@ -21,12 +21,7 @@ export {
   type EmbeddedDriftOptions,
   startEmbeddedDriftEnvironment,
 } from "./embedded-drift.js";
-export {
-  HARDHAT_INSTALL_COMMAND,
-  HARDHAT_PEER_VERSION,
-  type HardhatConfigSource,
-  STANDALONE_BLOCK_GAS_LIMIT,
-} from "./hardhat-network.js";
+export { HARDHAT_INSTALL_COMMAND, HARDHAT_PEER_VERSION, type HardhatConfigSource, STANDALONE_BLOCK_GAS_LIMIT } from "./hardhat-network.js";
 export { type LocalChain, type LocalChainOptions, startLocalChain } from "./local-chain.js";
 export { type Eip1193Requester, type InstallMulticall3Options, type InstallMulticall3Result, installMulticall3 } from "./multicall3.js";
 export {

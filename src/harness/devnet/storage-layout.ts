@@ -2,7 +2,7 @@
  * Storage layouts of the contracts that the kit's local networks place by code (`hardhat_setCode`) instead of
  * deploying them: the reference oracle and the ERC-8004-shaped identity registry. Placing runtime code skips the
  * constructor, so the state the constructor would have written (roles, token name, first agent id) is written
- * slot by slot from these layouts. `test/devnet/bytecode.test.ts` checks them against the compiler's storage
+ * slot by slot from these layouts. `test/harness/devnet/bytecode.test.ts` checks them against the compiler's storage
  * layout and against contracts deployed with their constructors.
  *
  * @packageDocumentation

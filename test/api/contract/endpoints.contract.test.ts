@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTrustApiClient, type TrustApiClient } from "../../../src/api/client.js";
 import { HttpRequestError } from "../../../src/errors.js";
 import { createPopulation, type PopulationAgent, type RunningTrustService, startTrustService } from "../../../src/harness/service/index.js";
-import { fetchJwks, type ServedAttestation, verifyJws, verifySig } from "../../service/support.js";
+import { fetchJwks, type ServedAttestation, verifyJws, verifySig } from "../../harness/service/support.js";
 import * as F from "./published-fields.js";
 
 const NOW = new Date("2026-11-22T10:00:00.000Z");

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { agentKey, compareAgentRefs, formatAgentRef, parseAgentRef } from "../../src/agent/agent-ref";
 import { createTrustApiClient } from "../../src/api/client";
 import { InvalidArgumentError, UnknownChainError } from "../../src/errors";
 import {
@@ -12,33 +11,10 @@ import {
   parseThreshold,
   parseWallet,
 } from "../../src/inputs";
-import { parseTrustRecordKey, recordKeyOf } from "../../src/oracle/record-key";
+import { parseTrustRecordKey } from "../../src/oracle/record-key";
 
 const CHECKSUMMED = "0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4";
 const BAD_CHECKSUM = "0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276F4";
-
-describe("one agent reference", () => {
-  it("parses, formats back, orders and keys an agent", () => {
-    const ref = parseAgentRef("bsc:0042:OLAS");
-    expect(ref).toEqual({ chain: "bnb", chainId: 56, agentId: 42n, registry: "olas" });
-    expect(formatAgentRef(ref)).toBe("bnb:42:olas");
-    expect(parseAgentRef(formatAgentRef(ref))).toEqual(ref);
-    expect(agentKey(ref)).toBe("bnb:olas:42");
-    const sorted = ["base:10", "base:9:olas", "base:9", "arbitrum:100"].map(parseAgentRef).sort(compareAgentRefs).map(formatAgentRef);
-    expect(sorted).toEqual(["arbitrum:100:erc8004", "base:9:erc8004", "base:9:olas", "base:10:erc8004"]);
-  });
-
-  it("becomes an oracle record key in one place, and only on an EVM chain", () => {
-    const ref = parseAgentRef("base:7:virtuals");
-    expect(ref.chainId).toBe(8453);
-    expect(recordKeyOf({ ...ref, chainId: 8453 })).toEqual({ agentId: 7n, chainId: 8453, registry: "virtuals" });
-    expect(parseAgentRef("solana:7:sati").chainId).toBeNull();
-  });
-
-  it("suggests the registry meant", () => {
-    expect(() => parseAgentRef("base:1:olsa")).toThrow(/unknown registry "olsa" \(did you mean "olas"\?\)/);
-  });
-});
 
 describe("one input dialect", () => {
   it("addresses: lower, upper or a valid EIP-55 checksum; a mixed-case typo is refused", () => {

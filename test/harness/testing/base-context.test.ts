@@ -17,10 +17,10 @@ import {
 } from "viem";
 import { base } from "viem/chains";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS } from "../../src/config/addresses.js";
-import { DEFAULT_TRUST_ENCODING, tierForScore } from "../../src/config/encodings.js";
-import { DevnetError, InvalidArgumentError } from "../../src/errors.js";
-import { TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/generated/runtime-bytecode.js";
+import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS } from "../../../src/config/addresses.js";
+import { DEFAULT_TRUST_ENCODING, tierForScore } from "../../../src/config/encodings.js";
+import { DevnetError, InvalidArgumentError } from "../../../src/errors.js";
+import { TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../../src/generated/runtime-bytecode.js";
 import {
   type BaseContext,
   baseForkBlockFromEnv,
@@ -32,11 +32,11 @@ import {
   startBaseContext,
   type TestRecordKey,
   TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE,
-} from "../../src/harness/testing/index.js";
-import { trustOracleAbi, trustScoreOracleAbi } from "../../src/oracle/abi.js";
-import { GatedAction__factory, MintableTestToken__factory, TrustGatedEscrow__factory } from "../../typechain-types";
+} from "../../../src/harness/testing/index.js";
+import { trustOracleAbi, trustScoreOracleAbi } from "../../../src/oracle/abi.js";
+import { GatedAction__factory, MintableTestToken__factory, TrustGatedEscrow__factory } from "../../../typechain-types";
 
-const ROOT = resolve(__dirname, "../..");
+const ROOT = resolve(__dirname, "../../..");
 const FORK = Boolean(process.env.BASE_RPC_URL?.trim());
 const MODE = FORK ? "fork" : "simulation";
 const HOUR = 3600;

@@ -4,11 +4,11 @@ import { expect } from "chai";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { base } from "viem/chains";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { verifyTrustAttestation } from "../../src/attestation/verify.js";
-import { BASE_TRUST_ORACLE_ADDRESS } from "../../src/config/addresses.js";
-import { chainIdOf } from "../../src/config/chains.js";
-import { sybilSeverityCode, tierCode } from "../../src/config/encodings.js";
-import { InvalidArgumentError } from "../../src/errors.js";
+import { verifyTrustAttestation } from "../../../src/attestation/verify.js";
+import { BASE_TRUST_ORACLE_ADDRESS } from "../../../src/config/addresses.js";
+import { chainIdOf } from "../../../src/config/chains.js";
+import { sybilSeverityCode, tierCode } from "../../../src/config/encodings.js";
+import { InvalidArgumentError } from "../../../src/errors.js";
 import {
   DEFAULT_DELISTED,
   DEFAULT_EMBEDDED_FAULTS,
@@ -17,11 +17,11 @@ import {
   DEFAULT_STALE_CHAIN,
   type EmbeddedDriftEnvironment,
   startEmbeddedDriftEnvironment,
-} from "../../src/harness/devnet/embedded-drift.js";
-import { agentKey, type PopulationAgent } from "../../src/harness/service/index.js";
-import { trustOracleAbi } from "../../src/oracle/abi.js";
-import { readTrustRecords } from "../../src/oracle/reader.js";
-import type { TrustRecordResult } from "../../src/oracle/records.js";
+} from "../../../src/harness/devnet/embedded-drift.js";
+import { agentKey, type PopulationAgent } from "../../../src/harness/service/index.js";
+import { trustOracleAbi } from "../../../src/oracle/abi.js";
+import { readTrustRecords } from "../../../src/oracle/reader.js";
+import type { TrustRecordResult } from "../../../src/oracle/records.js";
 
 interface KeyParts {
   chain: string;

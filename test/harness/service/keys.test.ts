@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InvalidArgumentError } from "../../src/errors.js";
-import { createPopulation, startTrustService } from "../../src/harness/service/index.js";
-import { generateSigningKey } from "../../src/harness/signing.js";
+import { InvalidArgumentError } from "../../../src/errors.js";
+import { createPopulation, startTrustService } from "../../../src/harness/service/index.js";
+import { generateSigningKey } from "../../../src/harness/signing.js";
 import { fetchJwks, getJson, verifyJws, verifySig } from "./support.js";
 
 const population = createPopulation({ seed: 66, size: 30 });

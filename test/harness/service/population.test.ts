@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { tierForScore } from "../../src/config/encodings.js";
-import { InvalidArgumentError } from "../../src/errors.js";
-import { agentKey, createPopulation, type Population } from "../../src/harness/service/index.js";
+import { tierForScore } from "../../../src/config/encodings.js";
+import { InvalidArgumentError } from "../../../src/errors.js";
+import { agentKey, createPopulation, type Population } from "../../../src/harness/service/index.js";
 
 const AT = new Date("2026-11-20T03:00:00.000Z");
 const LATER = new Date("2026-11-21T03:00:00.000Z");

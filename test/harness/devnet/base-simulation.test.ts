@@ -14,19 +14,19 @@ import {
 } from "viem";
 import { base } from "viem/chains";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS, MULTICALL3_ADDRESS } from "../../src/config/addresses.js";
-import { DevnetError, InvalidArgumentError } from "../../src/errors.js";
+import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS, MULTICALL3_ADDRESS } from "../../../src/config/addresses.js";
+import { DevnetError, InvalidArgumentError } from "../../../src/errors.js";
 import {
   MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE,
   MULTICALL3_RUNTIME_BYTECODE,
   TRUST_SCORE_ORACLE_RUNTIME_BYTECODE,
-} from "../../src/generated/runtime-bytecode.js";
-import { type BaseSimulation, startBaseSimulation } from "../../src/harness/devnet/base-simulation.js";
-import { IDENTITY_REGISTRY_NAME, IDENTITY_REGISTRY_SYMBOL } from "../../src/harness/devnet/identity-registry.js";
-import { DEFAULT_PUBLISH_BATCH, MAX_PUBLISH_BATCH, type OracleRecordInput } from "../../src/harness/devnet/publish-records.js";
-import { DEFAULT_ADMIN_ROLE, PUBLISHER_ROLE } from "../../src/harness/devnet/storage-layout.js";
-import { trustOracleAbi, trustScoreOracleAbi } from "../../src/oracle/abi.js";
-import { readTrustRecords } from "../../src/oracle/reader.js";
+} from "../../../src/generated/runtime-bytecode.js";
+import { type BaseSimulation, startBaseSimulation } from "../../../src/harness/devnet/base-simulation.js";
+import { IDENTITY_REGISTRY_NAME, IDENTITY_REGISTRY_SYMBOL } from "../../../src/harness/devnet/identity-registry.js";
+import { DEFAULT_PUBLISH_BATCH, MAX_PUBLISH_BATCH, type OracleRecordInput } from "../../../src/harness/devnet/publish-records.js";
+import { DEFAULT_ADMIN_ROLE, PUBLISHER_ROLE } from "../../../src/harness/devnet/storage-layout.js";
+import { trustOracleAbi, trustScoreOracleAbi } from "../../../src/oracle/abi.js";
+import { readTrustRecords } from "../../../src/oracle/reader.js";
 
 const accessControlAbi = parseAbi([
   "function hasRole(bytes32 role, address account) view returns (bool)",

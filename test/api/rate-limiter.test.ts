@@ -5,7 +5,7 @@ import { createRateLimiter } from "../../src/api/rate-limiter.js";
 import { RATE_LIMITS } from "../../src/config/service.js";
 import { InvalidArgumentError } from "../../src/errors.js";
 import { createRng } from "../../src/harness/prng.js";
-import { createFakeClock } from "./helpers/fake-clock.js";
+import { createFakeClock } from "../support/fake-clock.js";
 
 const MINUTE = 60_000;
 

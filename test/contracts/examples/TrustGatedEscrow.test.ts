@@ -9,8 +9,8 @@ import {
   MockTrustOracle__factory,
   ReentrantToken__factory,
   TrustGatedEscrow__factory,
-} from "../../typechain-types";
-import { BASE_CHAIN_ID, DAY, ERC8004, HOUR, latestTimestamp, makePolicy, recordSetter, SYBIL } from "../support/fixtures";
+} from "../../../typechain-types";
+import { BASE_CHAIN_ID, DAY, ERC8004, HOUR, latestTimestamp, makePolicy, recordSetter, SYBIL } from "../../support/fixtures";
 
 type GateConfig = Parameters<TrustGatedEscrow__factory["deploy"]>[0];
 

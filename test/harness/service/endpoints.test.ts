@@ -1,6 +1,6 @@
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { agentKey, createPopulation, type RunningTrustService, startTrustService } from "../../src/harness/service/index.js";
+import { agentKey, createPopulation, type RunningTrustService, startTrustService } from "../../../src/harness/service/index.js";
 import { fetchJwks, getJson, type JsonResult, postJson, type ServedAttestation, verifyJws, verifySig } from "./support.js";
 
 const NOW = new Date("2026-11-22T10:00:00.000Z");

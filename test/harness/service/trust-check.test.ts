@@ -1,7 +1,7 @@
 import type { JSONWebKeySet } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tierForScore } from "../../src/config/encodings.js";
-import { createPopulation, type PopulationAgent, type RunningTrustService, startTrustService } from "../../src/harness/service/index.js";
+import { tierForScore } from "../../../src/config/encodings.js";
+import { createPopulation, type PopulationAgent, type RunningTrustService, startTrustService } from "../../../src/harness/service/index.js";
 import { fetchJwks, getJson, type ServedAttestation, verifyJws, verifySig } from "./support.js";
 
 const NOW = new Date("2026-11-22T10:00:00.000Z");

@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { expect } from "chai";
 import { afterAll, describe, it } from "vitest";
-import { main } from "../../src/cli/main";
-import type { DriftReport } from "../../src/drift/types";
+import { main } from "../../../src/cli/main";
+import type { DriftReport } from "../../../src/drift/types";
 
-const ROOT = resolve(__dirname, "../..");
+const ROOT = resolve(__dirname, "../../..");
 const SCRIPT = "scripts/devnet.ts";
 
 /** Runs the script under tsx (one process, so that signals reach it directly). */

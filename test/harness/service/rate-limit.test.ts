@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createPopulation, type RunningTrustService, startTrustService } from "../../src/harness/service/index.js";
-import { SlidingWindowRateLimiter } from "../../src/harness/service/rate-limit.js";
+import { createPopulation, type RunningTrustService, startTrustService } from "../../../src/harness/service/index.js";
+import { SlidingWindowRateLimiter } from "../../../src/harness/service/rate-limit.js";
 import { getJson } from "./support.js";
 
 const population = createPopulation({ seed: 2, size: 50 });

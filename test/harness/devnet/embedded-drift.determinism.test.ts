@@ -3,11 +3,11 @@ import { expect } from "chai";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { base } from "viem/chains";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { chainIdOf } from "../../src/config/chains.js";
-import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift.js";
-import { agentKey } from "../../src/harness/service/index.js";
-import { trustOracleAbi } from "../../src/oracle/abi.js";
-import { readTrustRecords } from "../../src/oracle/reader.js";
+import { chainIdOf } from "../../../src/config/chains.js";
+import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../../src/harness/devnet/embedded-drift.js";
+import { agentKey } from "../../../src/harness/service/index.js";
+import { trustOracleAbi } from "../../../src/oracle/abi.js";
+import { readTrustRecords } from "../../../src/oracle/reader.js";
 
 /** Every on-chain record of the environment's snapshot and delisted agents, as lines of text. */
 async function onchainLines(env: EmbeddedDriftEnvironment): Promise<string[]> {

@@ -17,9 +17,7 @@ export interface RecordedRequest {
 
 /** How the server answers one request. */
 export type ScriptedResponse =
-  | { status?: number; headers?: Record<string, string>; json?: unknown; text?: string }
-  | { hang: true }
-  | { destroy: true };
+  { status?: number; headers?: Record<string, string>; json?: unknown; text?: string } | { hang: true } | { destroy: true };
 
 /** A running scripted server. */
 export interface ScriptedServer {

@@ -6,8 +6,8 @@ import { resolve } from "node:path";
 import { expect } from "chai";
 import hre from "hardhat";
 import { describe, it } from "vitest";
-import { MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE, TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../src/generated/runtime-bytecode.js";
-import { IDENTITY_REGISTRY_NAME, IDENTITY_REGISTRY_SYMBOL } from "../../src/harness/devnet/identity-registry.js";
+import { MOCK_IDENTITY_REGISTRY_RUNTIME_BYTECODE, TRUST_SCORE_ORACLE_RUNTIME_BYTECODE } from "../../../src/generated/runtime-bytecode.js";
+import { IDENTITY_REGISTRY_NAME, IDENTITY_REGISTRY_SYMBOL } from "../../../src/harness/devnet/identity-registry.js";
 import {
   DEFAULT_ADMIN_ROLE,
   MOCK_IDENTITY_REGISTRY_SLOTS,
@@ -16,10 +16,10 @@ import {
   shortStringWord,
   TRUST_SCORE_ORACLE_SLOTS,
   uintWord,
-} from "../../src/harness/devnet/storage-layout.js";
-import { MockIdentityRegistry__factory, TrustScoreOracle__factory } from "../../typechain-types";
+} from "../../../src/harness/devnet/storage-layout.js";
+import { MockIdentityRegistry__factory, TrustScoreOracle__factory } from "../../../typechain-types";
 
-const ROOT = resolve(__dirname, "../..");
+const ROOT = resolve(__dirname, "../../..");
 
 interface StorageEntry {
   label: string;

@@ -1,6 +1,6 @@
 import type { JSONWebKeySet } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPopulation, MCP_TOOL_NAMES, type RunningTrustService, startTrustService } from "../../src/harness/service/index.js";
+import { createPopulation, MCP_TOOL_NAMES, type RunningTrustService, startTrustService } from "../../../src/harness/service/index.js";
 import { fetchJwks, getJson, postJson, verifySig } from "./support.js";
 
 let service: RunningTrustService;

@@ -1,11 +1,11 @@
 // The pure parts of the embedded drift environment: the nightly run time, snapshot records, delisted agents.
 import { expect } from "chai";
 import { describe, it } from "vitest";
-import { createTrustEncoding } from "../../src/config/encodings.js";
-import { InvalidArgumentError } from "../../src/errors.js";
-import { pickDelistedAgents } from "../../src/harness/devnet/delisted-agents.js";
-import { latestNightlyRun, type SnapshotAgent, snapshotRecords } from "../../src/harness/devnet/nightly-snapshot.js";
-import { agentKey, createPopulation } from "../../src/harness/service/index.js";
+import { createTrustEncoding } from "../../../src/config/encodings.js";
+import { InvalidArgumentError } from "../../../src/errors.js";
+import { pickDelistedAgents } from "../../../src/harness/devnet/delisted-agents.js";
+import { latestNightlyRun, type SnapshotAgent, snapshotRecords } from "../../../src/harness/devnet/nightly-snapshot.js";
+import { agentKey, createPopulation } from "../../../src/harness/service/index.js";
 
 describe("latestNightlyRun", () => {
   const cases: Array<[string, string]> = [

@@ -17,9 +17,9 @@ import {
   type TrustAdmissionHook,
   TrustAdmissionHook__factory,
   WrongSelectorHook__factory,
-} from "../../typechain-types";
-import type { TrustPolicyStruct } from "../../typechain-types/contracts/examples/TrustAdmissionHook";
-import { BASE_CHAIN_ID, ERC8004, HOUR, latestTimestamp, makePolicy, REFUSAL, recordSetter, SYBIL } from "../support/fixtures";
+} from "../../../typechain-types";
+import type { TrustPolicyStruct } from "../../../typechain-types/contracts/examples/TrustAdmissionHook";
+import { BASE_CHAIN_ID, ERC8004, HOUR, latestTimestamp, makePolicy, REFUSAL, recordSetter, SYBIL } from "../../support/fixtures";
 
 /** `AgentTaskBoard.TaskStatus`, in enum order. */
 const Status = { None: 0n, Open: 1n, Taken: 2n, Paid: 3n, Cancelled: 4n, Reclaimed: 5n } as const;

@@ -1,6 +1,6 @@
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createPopulation, type PopulationAgent, type RunningTrustService, startTrustService } from "../../src/harness/service/index.js";
+import { createPopulation, type PopulationAgent, type RunningTrustService, startTrustService } from "../../../src/harness/service/index.js";
 import { fetchJwks, getJson, type ServedAttestation, verifyJws, verifySig } from "./support.js";
 
 let service: RunningTrustService;

@@ -21,7 +21,7 @@ import {
   TrustgateError,
 } from "../../src/errors.js";
 import { agentKey, createPopulation, type PopulationAgent, startTrustService } from "../../src/harness/service/index.js";
-import { createFakeClock, type FakeClock } from "./helpers/fake-clock.js";
+import { createFakeClock, type FakeClock } from "../support/fake-clock.js";
 
 type Service = Awaited<ReturnType<typeof startTrustService>>;
 

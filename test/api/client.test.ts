@@ -20,8 +20,8 @@ import {
   TrustgateError,
   UnknownChainError,
 } from "../../src/errors.js";
-import { createFakeClock, FAKE_EPOCH, type FakeClock } from "./helpers/fake-clock.js";
-import { type ScriptedResponse, type ScriptedServer, startScriptedServer, unusedPort } from "./helpers/scripted-server.js";
+import { createFakeClock, FAKE_EPOCH, type FakeClock } from "../support/fake-clock.js";
+import { type ScriptedResponse, type ScriptedServer, startScriptedServer, unusedPort } from "../support/scripted-server.js";
 
 const servers: ScriptedServer[] = [];
 afterEach(async () => {
