@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 
-/** Lowest score of each tier, as published by the service (DESIGN §2). */
+/** Lowest score of each tier, as published by the service (docs/service-api.md). */
 export const TIER_MIN_SCORE = { established: 75, developing: 51, limited: 30 } as const;
 
 /** Highest score a well-formed oracle answer may carry; larger values are treated as malformed. */

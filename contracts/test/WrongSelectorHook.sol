@@ -5,7 +5,7 @@ import {IAgentAdmissionHook} from "../interfaces/IAgentAdmissionHook.sol";
 
 /// @title WrongSelectorHook
 /// @notice Deliberately broken admission hook, for tests only. It reproduces the bug found in an existing
-///         consumer of the trust oracle (DESIGN §2): its author computed the magic value from a different
+///         consumer of the trust oracle: its author computed the magic value from a different
 ///         signature than the one the core calls (`admitAgent(uint256,address)`, arguments swapped), so the value
 ///         never matches `IAgentAdmissionHook.admitAgent.selector`. It never reverts, i.e. it "admits" everyone.
 ///         A test that calls the hook directly and compares with `WRONG_MAGIC` passes; a core that checks the

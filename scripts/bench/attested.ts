@@ -1,5 +1,5 @@
 /**
- * Gas of the pull path (issue 11): a gated call that brings the service's signed trust-check attestation and has it
+ * Gas of the pull path: a gated call that brings the service's signed trust-check attestation and has it
  * verified on-chain by `AttestedTrustOracle` (ES256: SHA-256 + P-256, and the depth-aware reader of the signed JSON)
  * before the unchanged gate policy runs, against the same gated call reading the Base oracle alone. Measured on three
  * in-process networks in one run: Hardhat's default hardfork (P256VERIFY at 0x100, EIP-7951 pricing, 6,900 gas),
@@ -226,7 +226,7 @@ export function printAttestedGas(
   const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
   const first = rows[0]!;
   console.log(
-    `Pull path (issue 11): gated call + the service's signed attestation verified on-chain (typical v2 block: ${first.typicalBytes} bytes)`,
+    `Pull path: gated call + the service's signed attestation verified on-chain (typical v2 block: ${first.typicalBytes} bytes)`,
   );
   console.log(
     table(

@@ -1,7 +1,7 @@
 /**
  * Agent ids, as every entry point accepts them: a non-negative integer that fits the oracle's uint256, given
- * as a bigint, a safe-integer number or a decimal string. Hex strings are not agent ids (the service and the
- * command line never accepted them; the oracle reader used to, and no longer does).
+ * as a bigint, a safe-integer number or a decimal string. Hex strings are not agent ids: the service does not
+ * accept them, so no entry point does.
  *
  * @packageDocumentation
  */

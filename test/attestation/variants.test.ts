@@ -1,5 +1,5 @@
 /**
- * Every variant the service publishes is read (DESIGN §2b, docs/service-api.md), and only what a signature
+ * Every variant the service publishes is read (docs/service-api.md), and only what a signature
  * covers is handed back as signed. Signatures are real ES256 signatures made here.
  */
 import type { JSONWebKeySet } from "jose";

@@ -20,7 +20,7 @@ const FIELD = {
 } as const;
 
 const NOW = Date.parse("2026-04-14T10:12:13Z") / 1000;
-/** The published example (docs/service-api.md, DESIGN §2b), byte for byte as `JSON.stringify` writes it. */
+/** The published example (docs/service-api.md), byte for byte as `JSON.stringify` writes it. */
 const EXAMPLE =
   '{"agentId":"16907","chain":"base","registry":"erc8004","owner":"0x7a16ff8270133f063aab6c9977183d9e72835428",' +
   '"score":59,"tier":"developing","badges":["original_owner"],"sybilSeverity":null,"sybilSignals":[],' +

@@ -139,7 +139,7 @@ async function installProject(
 
 /** The files of a Hardhat 2 TypeScript project using the kit. */
 const HARDHAT_PROJECT_FILES: Record<string, string> = {
-  // As `npx hardhat init` writes it, plus the compiler override this machine needs (DESIGN §4): Hardhat cannot
+  // As `npx hardhat init` writes it, plus the compiler override this machine needs (README, "Toolchain notes"): Hardhat cannot
   // download solc here, so it compiles with the solc npm package of the same version.
   "hardhat.config.ts": `import { subtask } from "hardhat/config";
 import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";

@@ -182,7 +182,7 @@ export const MAIN_ENTRY_EXPORTS: readonly string[] = [
   "walletNotFoundSignedSchema",
   "walletScoreClaimsSchema",
   "walletScoreSchema",
-  // The attested oracle, from TypeScript (issue 11).
+  // The attested oracle, from TypeScript.
   "OracleWriteError",
   "attestedTrustOracleAbi",
   "setTrustSigningKeys",

@@ -1,6 +1,6 @@
 // AgentTaskBoard with a pluggable admission hook. Every test drives the hook through the board, the contract
-// that really calls it (DESIGN §2: a hook whose selector never matched what the core forwarded passed its own
-// tests because they called it directly).
+// that really calls it: a hook whose magic value never matches what the board expects would pass tests
+// that call it directly.
 
 import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import { expect } from "chai";
@@ -543,7 +543,7 @@ describe("AgentTaskBoard: hook replacement", () => {
 });
 
 describe("AgentTaskBoard: broken hooks fail closed", () => {
-  it("refuses every agent behind a hook that returns the wrong magic value (DESIGN §2 bypass)", async () => {
+  it("refuses every agent behind a hook that returns the wrong magic value (the selector bypass)", async () => {
     const { board, deployer, agentOwner, stranger, post } = await loadFixture(deployBoard);
     const wrong = await new WrongSelectorHook__factory(deployer).deploy();
     const wrongAddress = await wrong.getAddress();
