@@ -3,7 +3,7 @@
  * verifies per second, one after the other (one core), with a prepared resolver over a local JWKS, checking
  * both the `jws` and the legacy `sig`, the payload bytes, the response's fields and the time window.
  */
-import type { TrustCheckResponse } from "../../src/attestation/types.js";
+import type { TrustCheck } from "../../src/api/schemas.js";
 import { createJwksResolver, verifyTrustAttestation } from "../../src/attestation/verify.js";
 import { buildTrustCheckResponse, generateTestKeys, jwksOf, TEST_NOW } from "../../test/support/attestations.js";
 
@@ -51,14 +51,14 @@ export async function measureAttestationVerification(options: AttestationBenchOp
   const durationMs = options.durationMs ?? (count === undefined ? 2_000 : Number.POSITIVE_INFINITY);
   const keys = await generateTestKeys();
   const resolver = createJwksResolver({ keys: jwksOf(keys.v1, keys.v2, keys.mcp) });
-  const responses: TrustCheckResponse[] = [];
+  const responses: TrustCheck[] = [];
   for (let i = 0; i < (options.distinctResponses ?? 256); i++) {
     const score = 10 + (i % 86);
     const tier = score >= 75 ? TIERS[3] : score >= 51 ? TIERS[2] : score >= 30 ? TIERS[1] : TIERS[0];
     const built = await buildTrustCheckResponse(keys.v2, {
       agent: { agentId: 1000 + i, score, tier, sybilSeverity: SYBIL[i % SYBIL.length]!, chain: i % 3 ? "base" : "ethereum" },
     });
-    responses.push(JSON.parse(JSON.stringify(built)) as TrustCheckResponse); // as a client receives it
+    responses.push(JSON.parse(JSON.stringify(built)) as TrustCheck); // as a client receives it
   }
   const verifyOne = async (i: number) => {
     const result = await verifyTrustAttestation(responses[i % responses.length], { jwks: resolver, now: TEST_NOW });

@@ -14,6 +14,10 @@
  * not enums: an unknown name is something the drift job reports, not a reason to drop the response. Trust
  * comes from the verifier (`attestation/`), never from a schema.
  *
+ * These schemas are the one definition of what the service publishes: the types below (`TrustCheck`,
+ * `TrustSignedV2`, `Attestation`, …) are derived from them, the verifier reads responses as these types, and
+ * the local stand-in service (`trustgate/service`) builds its bodies typed with them.
+ *
  * @packageDocumentation
  */
 import { z } from "zod";
@@ -417,23 +421,48 @@ export const mcpToolCallResultSchema = z.looseObject({
   isError: z.boolean().nullish(),
 });
 
-/** A time as the service writes it. */
-export type ServiceTimeValue = z.infer<typeof serviceTimeSchema>;
+/** A time as the service writes it: an ISO-8601 string, or Unix seconds. */
+export type ServiceTime = z.infer<typeof serviceTimeSchema>;
+/** A JSON object with any fields. */
+export type JsonObject = z.infer<typeof jsonObjectSchema>;
+/**
+ * A sybil severity as the service writes it: `null` when there is no sybil signal, else a name (`low`,
+ * `moderate`, `elevated`, `heavy`); older material also writes `none` for "no signal".
+ */
+export type ServiceSybilSeverity = z.infer<typeof sybilSeveritySchema>;
+/** Badges of a trust-check response: `{earned, warnings}` in the body, a flat array of ids in a signed block. */
+export type TrustBadges = z.infer<typeof badgesSchema>;
 /** The error body of a non-2xx response. */
 export type ErrorBody = z.infer<typeof errorBodySchema>;
-/** A validated attestation object. */
-export type Attestation = z.infer<typeof attestationSchema>;
-/** A v2 trust-check signed block. */
+/**
+ * The `attestation` object of a signed response. `sig` is either base64 of the raw 64-byte `r‖s` ES256
+ * signature over the UTF-8 bytes of `JSON.stringify(signed)`, or itself a compact JWS (it then has two dots,
+ * and `signed` may be `null`); `jws` is an RFC 7515 compact JWS. `jwks` is the JWKS URL the response claims
+ * (never fetched: keys come from the configured issuer); `expiry`, an unsigned copy, can shorten the signed
+ * window, never extend it.
+ *
+ * @typeParam Signed - The signed block, where it is known (the service's own signer, a test fixture): e.g.
+ *   `Attestation<TrustSignedV2>`, or `Attestation<null>` for a payload that travels only inside a JWS.
+ */
+export type Attestation<Signed extends JsonObject | null = JsonObject | null> = z.infer<typeof attestationSchema> & { signed: Signed };
+/**
+ * The v2 signed block of a `/api/trust-check` attestation (kid `rnwy-trust-v2`), in signing order. `issuedAt`
+ * is when the score was computed, `verifiedAt` when the attestation was signed, `expiry` = `verifiedAt` + 24 h;
+ * `badges` is one flat array (earned and warnings merged).
+ */
 export type TrustSignedV2 = z.infer<typeof trustSignedV2Schema>;
-/** A v1 trust-check signed block. */
+/** The legacy v1 signed block of a `/api/trust-check` attestation (kid `rnwy-trust-v1`; one time, `attestedAt`). */
 export type TrustSignedV1 = z.infer<typeof trustSignedV1Schema>;
-/** The signed `{found: false, wallet, issuedAt}` block. */
-export type WalletNotFoundSignedBlock = z.infer<typeof walletNotFoundSignedSchema>;
+/** The signed `{found: false, wallet, issuedAt}` for a wallet that owns no known agent (trust-check `?wallet=`, wallet-score). */
+export type WalletNotFoundSigned = z.infer<typeof walletNotFoundSignedSchema>;
 /** The claims of a wallet-score JWT. */
 export type WalletScoreClaims = z.infer<typeof walletScoreClaimsSchema>;
 /** A validated `/api/explorer?id=` body. */
 export type ExplorerProfile = z.infer<typeof explorerProfileSchema>;
-/** A validated `/api/trust-check` body. */
+/**
+ * A validated `/api/trust-check` body: the agent's data, its signed `attestation` (a v2 or v1 block) and,
+ * during a kid migration on `?wallet=` look-ups, the same data signed under the legacy kid in `attestationV1`.
+ */
 export type TrustCheck = z.infer<typeof trustCheckSchema>;
 /** A validated wallet-not-found envelope of `/api/trust-check?wallet=`. */
 export type WalletNotFound = z.infer<typeof walletNotFoundSchema>;

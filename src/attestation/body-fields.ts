@@ -20,6 +20,7 @@
  * @packageDocumentation
  */
 import { resolveChain } from "../config/chains.js";
+import { canonicalSybilSeverity, NO_SYBIL_SIGNAL } from "../config/encodings.js";
 import type { FieldMismatch } from "./result.js";
 import { parseServiceTime } from "./time.js";
 
@@ -101,15 +102,16 @@ export function normalizeChain(value: unknown): string | undefined {
 }
 
 /**
- * A sybil severity in canonical form: `none` for `null`, `none` and an absent value; else the name in lower
- * case.
+ * A sybil severity in canonical form, by {@link canonicalSybilSeverity}'s rule (`null` and `none` are both
+ * `none`; else the name trimmed, in lower case), over any value: an absent or blank value is `none` too.
  *
  * @param value - The severity as written.
  * @returns The canonical name, or `undefined` for a value that is neither a string nor null.
  */
 export function normalizeSybilSeverity(value: unknown): string | undefined {
-  if (value === null || value === undefined) return "none";
-  return typeof value === "string" ? value.trim().toLowerCase() || "none" : undefined;
+  if (value === undefined) return NO_SYBIL_SIGNAL;
+  if (value !== null && typeof value !== "string") return undefined;
+  return canonicalSybilSeverity(value) || NO_SYBIL_SIGNAL;
 }
 
 /**

@@ -10,19 +10,16 @@ import { ATTESTATION_ALG, readJwsHeader, verifyCompactJws } from "./jws.js";
 import { verifyLegacySignature } from "./legacy-signature.js";
 import type { ResolvedVerifyOptions } from "./options.js";
 import { belongsToIssuer, sameIssuer } from "./options.js";
-import type { AttestationFailureReason, AttestationInvalid, FieldMismatch, SignaturesVerified } from "./result.js";
+import type {
+  AttestationFailureReason,
+  AttestationInvalid,
+  AttestationVerificationBase,
+  FieldMismatch,
+  SignaturesVerified,
+} from "./result.js";
 
-/** What is known about an attestation while it is being verified; the common part of every verdict. */
-export interface VerificationContext {
-  kid: string | undefined;
-  issuer: string | undefined;
-  verified: SignaturesVerified;
-  signed: Record<string, unknown> | undefined;
-  issuedAt: Date | undefined;
-  verifiedAt: Date | undefined;
-  expiresAt: Date | undefined;
-  warnings: string[];
-}
+/** What is known about an attestation while it is being verified: the common part of every verdict, but its message. */
+export type VerificationContext = Omit<AttestationVerificationBase, "message">;
 
 /** Outcome of {@link checkAttestationSignatures}: the verified payload, or a verdict of refusal. */
 export type SignatureCheck =

@@ -20,6 +20,8 @@
  *
  * @packageDocumentation
  */
+
+import type { TrustCheck, WalletNotFound } from "../api/schemas.js";
 import { ATTESTATION_LIFETIME_SECONDS, TRUST_ATTESTATION_KIDS } from "../config/service.js";
 import type { ExpectedSubject } from "./expected-subject.js";
 import { TRUST_CHECK_KIND } from "./kinds/trust-check.js";
@@ -27,7 +29,6 @@ import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.j
 import { verifyAttestationOfKind } from "./pipeline.js";
 import type { TrustAttestationVerification } from "./result.js";
 import { isRecord, newContext, refuse } from "./signature-check.js";
-import type { TrustCheckResponse, WalletNotFoundResponse } from "./types.js";
 
 export { badgeIds, normalizeSybilSeverity } from "./body-fields.js";
 export type { ExpectedSubject } from "./expected-subject.js";
@@ -93,7 +94,7 @@ export interface VerifyTrustAttestationOptions extends VerifyAttestationOptions 
  * @throws {@link InvalidArgumentError} for bad options only.
  */
 export async function verifyTrustAttestation(
-  response: TrustCheckResponse | WalletNotFoundResponse | unknown,
+  response: TrustCheck | WalletNotFound | unknown,
   options?: VerifyTrustAttestationOptions,
 ): Promise<TrustAttestationVerification> {
   const resolved = resolveVerifyOptions(options, {

@@ -31,15 +31,18 @@ import { checkOutputTargets, stdoutIsTaken, writeOutputs } from "./write-outputs
 /** Runs a drift job (the signature of `runDrift` from `src/drift/index.ts`). */
 export type RunDriftFunction = (config: DriftConfig, hooks?: DriftHooks) => Promise<DriftReport>;
 
-/** A started embedded environment (see `startDemoDriftEnvironment` in `src/harness/demo.ts`). */
-export interface EmbeddedDriftEnvironment extends EmbeddedEndpoints {
+/**
+ * What the command line needs of a started embedded environment (the harness's `EmbeddedDriftEnvironment`,
+ * from `startDemoDriftEnvironment` in `src/harness/demo.ts`, is one).
+ */
+export interface EmbeddedEnvironment extends EmbeddedEndpoints {
   readonly chainId: number;
   /** Stops the local chain and service. */
   close(): Promise<void> | void;
 }
 
 /** Starts the embedded environment; `now` is the scenario's clock (default the system clock). */
-export type StartEmbeddedEnvironment = (options?: { readonly now?: Date }) => Promise<EmbeddedDriftEnvironment>;
+export type StartEmbeddedEnvironment = (options?: { readonly now?: Date }) => Promise<EmbeddedEnvironment>;
 
 /** What {@link main} calls, replaceable in tests. */
 export interface MainDependencies {
@@ -101,7 +104,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
     if (!args.output.quiet) cli.stderr.write(`trustgate: ${text}\n`);
   };
 
-  let embedded: EmbeddedDriftEnvironment | undefined;
+  let embedded: EmbeddedEnvironment | undefined;
   const restoreConsole = guardStdout(cli.stderr, stdoutIsTaken(args.output));
   const progress = createProgressBar({
     stream: cli.stderr,

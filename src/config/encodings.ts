@@ -94,8 +94,8 @@ export const NO_SYBIL_SIGNAL: SybilSeverityName = "none";
 /**
  * A sybil severity as the service states it, in the kit's vocabulary: `null` (no sybil signal, what the
  * service signs) and the legacy `none` both become `none`; any other name is trimmed and lowercased (it may
- * still be unknown to the encoding). The attestation verifier's `normalizeSybilSeverity` reads signed values
- * the same way; this one is what the encodings and the drift comparison use.
+ * still be unknown to the encoding). The one rule for the kit: the encodings and the drift comparison use it,
+ * and the attestation verifier's `normalizeSybilSeverity` applies it to any signed value.
  *
  * @param value - The service's value.
  * @returns The name to compare with a decoded on-chain severity.

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import { CompactSign, type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
-import type { SignedAttestation } from "../attestation/types.js";
+import type { Attestation, JsonObject } from "../api/schemas.js";
 import { jwksUrlOf } from "../config/service.js";
 import { InvalidArgumentError } from "../errors.js";
 
@@ -100,17 +100,17 @@ export interface CreateAttestationOptions {
  * @returns The attestation, as the service embeds it in a response.
  * @throws {@link InvalidArgumentError} for an unknown `form`.
  */
-export async function createAttestation<Signed>(
+export async function createAttestation<Signed extends JsonObject>(
   signed: Signed,
   key: AttestationSigningKey,
   options: CreateAttestationOptions,
-): Promise<SignedAttestation<Signed>> {
+): Promise<Attestation<Signed>> {
   const form = options.form ?? "both";
   if (form !== "both" && form !== "sig" && form !== "jws") {
     throw new InvalidArgumentError(`form must be "both", "sig" or "jws", got ${JSON.stringify(form)}`);
   }
   const { sig, jws } = await signPayload(signed, key);
-  const attestation: SignedAttestation<Signed> = {
+  const attestation: Attestation<Signed> = {
     issuer: options.issuer,
     type: options.type,
     kid: key.kid,
@@ -151,8 +151,8 @@ export async function createJwtAttestation(
   claims: Record<string, unknown>,
   key: AttestationSigningKey,
   options: Omit<CreateAttestationOptions, "form">,
-): Promise<SignedAttestation<null>> {
-  const attestation: SignedAttestation<null> = {
+): Promise<Attestation<null>> {
+  const attestation: Attestation<null> = {
     issuer: options.issuer,
     type: options.type,
     kid: key.kid,

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TrustCheckResponse } from "../../src/attestation/types.js";
+import type { TrustCheck } from "../../src/api/schemas.js";
 import { createJwksResolver, type JwksResolver, verifyTrustAttestation } from "../../src/attestation/verify.js";
 import { JwksUnavailableError } from "../../src/errors.js";
 import { type AttestationSigningKey, generateSigningKey } from "../../src/harness/signing.js";
@@ -17,9 +17,9 @@ import {
 
 let keys: TestKeys;
 let rogueV3: AttestationSigningKey;
-let v1Response: TrustCheckResponse;
-let v2Response: TrustCheckResponse;
-let unknownKidResponse: TrustCheckResponse;
+let v1Response: TrustCheck;
+let v2Response: TrustCheck;
+let unknownKidResponse: TrustCheck;
 const servers: JwksTestServer[] = [];
 
 async function serve(...signers: AttestationSigningKey[]): Promise<JwksTestServer> {

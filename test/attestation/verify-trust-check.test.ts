@@ -1,6 +1,6 @@
 import { CompactSign, type JSONWebKeySet } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { TrustCheckResponse } from "../../src/attestation/types.js";
+import type { Attestation, TrustCheck, TrustSignedV2 } from "../../src/api/schemas.js";
 import {
   ATTESTATION_FAILURE_REASONS,
   assertAttestationValid,
@@ -35,7 +35,7 @@ const HOUR_MS = 3_600_000;
 let keys: TestKeys;
 let jwks: JSONWebKeySet;
 let resolver: JwksResolver;
-let v2: TrustCheckResponse;
+let v2: TrustCheck & { attestation: Attestation<TrustSignedV2> };
 
 /** Options every test starts from: the local JWKS of the service's keys, at the fixtures' fixed time. */
 const opts = (extra: VerifyTrustAttestationOptions = {}): VerifyTrustAttestationOptions => ({ jwks: resolver, now: TEST_NOW, ...extra });
@@ -235,7 +235,7 @@ describe("verifyTrustAttestation — tampering", () => {
   });
 
   it("takes the score from the signed block when the body has none, and names what the body adds unsigned", async () => {
-    const response = clone(v2) as Partial<TrustCheckResponse>;
+    const response = clone(v2) as Partial<TrustCheck>;
     delete response.score;
     const result = await verifyTrustAttestation(response, opts());
     expect(result.valid).toBe(true);

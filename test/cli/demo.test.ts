@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { checkDemoEndpoints, DEMO_HARDHAT_VERSION, DEMO_NEEDS_HARDHAT, HARNESS_ENTRY, loadDemoEnvironment } from "../../src/cli/demo";
-import { type EmbeddedDriftEnvironment, main, type RunDriftFunction, type StartEmbeddedEnvironment } from "../../src/cli/main";
+import { type EmbeddedEnvironment, main, type RunDriftFunction, type StartEmbeddedEnvironment } from "../../src/cli/main";
 import type { DriftReport } from "../../src/drift/types";
 import { InvalidArgumentError } from "../../src/errors";
 import { startDemoDriftEnvironment } from "../../src/harness/demo";
@@ -87,7 +87,7 @@ describe("--demo: loading the harness", () => {
   });
 
   it("starts what the harness entry exports, with the clock given", async () => {
-    const environment = { close: vi.fn() } as unknown as EmbeddedDriftEnvironment;
+    const environment = { close: vi.fn() } as unknown as EmbeddedEnvironment;
     const startDemo = vi.fn(async () => environment);
     const start = await loadDemoEnvironment({
       hardhatInstalled: () => true,

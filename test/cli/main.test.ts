@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { DRIFT_HELP, MAIN_HELP } from "../../src/cli/help";
-import { type EmbeddedDriftEnvironment, type MainDependencies, main, type RunDriftFunction } from "../../src/cli/main";
+import { type EmbeddedEnvironment, type MainDependencies, main, type RunDriftFunction } from "../../src/cli/main";
 import type { DriftConfig } from "../../src/drift/config";
 import type { DriftReport } from "../../src/drift/types";
 import { ConfigurationError } from "../../src/errors";
@@ -45,7 +45,7 @@ function fakeRun(result: DriftReport | Error) {
 
 function fakeEmbedded() {
   const close = vi.fn(async () => {});
-  const environment: EmbeddedDriftEnvironment = {
+  const environment: EmbeddedEnvironment = {
     rpcUrl: "http://127.0.0.1:40001",
     chainId: 8453,
     oracle: "0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4",
@@ -58,7 +58,7 @@ function fakeEmbedded() {
   return { start, close, environment };
 }
 
-const noEmbedded = vi.fn(async (): Promise<EmbeddedDriftEnvironment> => {
+const noEmbedded = vi.fn(async (): Promise<EmbeddedEnvironment> => {
   throw new Error("the embedded environment must not start when --rpc and --api are given");
 });
 
@@ -328,7 +328,7 @@ describe("main: --demo, the embedded default", () => {
 
   it("exits 1 when the embedded environment cannot start", async () => {
     const h = harness();
-    const start = vi.fn(async (): Promise<EmbeddedDriftEnvironment> => {
+    const start = vi.fn(async (): Promise<EmbeddedEnvironment> => {
       throw new Error("hardhat exploded");
     });
     expect(await main(["drift", "--demo"], h.io, deps(fakeRun(CLEAN), start))).toBe(1);

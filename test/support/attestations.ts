@@ -8,14 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CompactSign, type CryptoKey, exportSPKI, importJWK, type JSONWebKeySet, type JWK } from "jose";
-import type {
-  SignedAttestation,
-  TrustAttestationSignedV1,
-  TrustAttestationSignedV2,
-  TrustCheckResponse,
-  WalletNotFoundResponse,
-  WalletNotFoundSigned,
-} from "../../src/attestation/types.js";
+import type { Attestation, TrustCheck, TrustSignedV1, TrustSignedV2, WalletNotFound, WalletNotFoundSigned } from "../../src/api/schemas.js";
 import { type AttestationSigningKey, createAttestation, generateSigningKey, signPayload } from "../../src/harness/signing.js";
 
 /** The issuer used by the fixtures unless told otherwise. */
@@ -121,14 +114,14 @@ function signalsFor(sybilSeverity: string | null): string[] {
 export async function buildTrustCheckResponse(
   key: AttestationSigningKey,
   options: TrustCheckFixtureOptions = {},
-): Promise<TrustCheckResponse & { attestation: SignedAttestation<TrustAttestationSignedV2> }> {
+): Promise<TrustCheck & { attestation: Attestation<TrustSignedV2> }> {
   const agent = { ...DEFAULT_AGENT, ...options.agent };
   const issuedAt = options.issuedAt ?? new Date(TEST_NOW.getTime() - 2 * HOUR_MS);
   const verifiedAt = options.verifiedAt ?? issuedAt;
   const expiry = new Date(verifiedAt.getTime() + (options.lifetimeMs ?? 24 * HOUR_MS));
   const badges = options.badges ?? { earned: ["original_owner", "established_wallet"], warnings: ["low_history_reviewers"] };
   const sybilSignals = signalsFor(agent.sybilSeverity);
-  const signed: TrustAttestationSignedV2 = {
+  const signed: TrustSignedV2 = {
     agentId: String(agent.agentId),
     chain: agent.chain,
     registry: agent.registry,
@@ -180,11 +173,11 @@ export async function buildTrustCheckResponse(
 export async function buildV1TrustCheckResponse(
   key: AttestationSigningKey,
   options: TrustCheckFixtureOptions = {},
-): Promise<TrustCheckResponse & { attestation: SignedAttestation<TrustAttestationSignedV1> }> {
+): Promise<TrustCheck & { attestation: Attestation<TrustSignedV1> }> {
   const agent = { ...DEFAULT_AGENT, sybilSeverity: "none", ...options.agent };
   const attestedAt = options.issuedAt ?? new Date(TEST_NOW.getTime() - 2 * HOUR_MS);
   const badges = options.badges ?? { earned: ["verified_reviews"], warnings: ["transferred"] };
-  const signed: TrustAttestationSignedV1 = {
+  const signed: TrustSignedV1 = {
     agentId: agent.agentId,
     chain: agent.chain,
     registry: agent.registry,
@@ -224,7 +217,7 @@ export async function buildWalletNotFoundResponse(
   key: AttestationSigningKey,
   wallet = "0x00000000000000000000000000000000deadbeef",
   options: { issuer?: string; issuedAt?: Date } = {},
-): Promise<WalletNotFoundResponse> {
+): Promise<WalletNotFound & { attestation: Attestation<WalletNotFoundSigned> }> {
   const signed: WalletNotFoundSigned = {
     found: false,
     wallet,
@@ -259,7 +252,7 @@ export interface WalletScoreFixtureOptions {
 export async function buildWalletScoreResponse(
   key: AttestationSigningKey,
   options: WalletScoreFixtureOptions = {},
-): Promise<Record<string, unknown> & { attestation: SignedAttestation }> {
+): Promise<Record<string, unknown> & { attestation: Attestation }> {
   const wallet = options.wallet ?? "0x6887dce558f76f36c281200fbc8e5d3da1241aea";
   const issuedAt = options.issuedAt ?? new Date(TEST_NOW.getTime() - 3 * HOUR_MS);
   const verifiedAt = options.verifiedAt ?? new Date(TEST_NOW.getTime() - 10 * 60_000);
@@ -283,7 +276,7 @@ export async function buildWalletScoreResponse(
   const token = await new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
     .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })
     .sign(key.privateKey);
-  const attestation: SignedAttestation = {
+  const attestation: Attestation = {
     issuer,
     type: "wallet_intelligence",
     kid: key.kid,
@@ -310,7 +303,7 @@ export async function buildWalletScoreResponse(
 export async function buildMcpAttestationResponse(
   key: AttestationSigningKey,
   options: { issuer?: string; issuedAt?: Date; form?: "canonical-id" | "server"; canonicalId?: string; expiresAt?: Date } = {},
-): Promise<Record<string, unknown> & { attestation: SignedAttestation }> {
+): Promise<Record<string, unknown> & { attestation: Attestation }> {
   const name = options.canonicalId ?? "acme/weather-mcp";
   const issuedAt = (options.issuedAt ?? new Date(TEST_NOW.getTime() - HOUR_MS)).toISOString();
   const findings = [{ rule: "T-017", severity: "info", title: "tool descriptions mention network access" }];
@@ -346,7 +339,7 @@ export function flipS(raw: Uint8Array): Buffer {
  *
  * @param attestation - The attestation to change in place.
  */
-export function makeHighS(attestation: SignedAttestation<unknown>): void {
+export function makeHighS(attestation: Attestation): void {
   const high = (raw: Buffer) => (BigInt(`0x${raw.subarray(32).toString("hex")}`) > P256_ORDER / 2n ? raw : flipS(raw));
   if (typeof attestation.sig === "string" && !attestation.sig.includes(".")) {
     attestation.sig = high(Buffer.from(attestation.sig, "base64")).toString("base64");
@@ -389,7 +382,7 @@ export function flipChar(text: string, fromEnd = 5): string {
  * @param attestation - The attestation to update in place.
  * @param key - Signing key.
  */
-export async function resign(attestation: SignedAttestation<unknown>, key: AttestationSigningKey): Promise<void> {
+export async function resign(attestation: Attestation, key: AttestationSigningKey): Promise<void> {
   const { sig, jws } = await signPayload(attestation.signed, key);
   attestation.sig = sig;
   attestation.jws = jws;

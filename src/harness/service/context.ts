@@ -4,11 +4,12 @@
  * @packageDocumentation
  */
 import type { IncomingHttpHeaders } from "node:http";
+import type { TrustAttestationVersion } from "../../attestation/result.js";
 import type { Population } from "./population.js";
 import type { ServiceSigner } from "./signer.js";
 
-/** Which signed block `/api/trust-check` puts in `attestation`. */
-export type TrustAttestationVersion = "v2" | "v1";
+/** Which signed block `/api/trust-check` puts in `attestation`: one of the kit's trust versions, `v2` or `v1`. */
+export type SignedTrustVersion = Extract<TrustAttestationVersion, "v2" | "v1">;
 
 /** The service state handlers read. */
 export interface ServiceContext {
@@ -21,7 +22,7 @@ export interface ServiceContext {
   /** Origin for links the service writes (`explorer_url`, methodology): the issuer when it is an http(s) URL, else the service's own URL. */
   readonly publicBase: string;
   /** Which block and key sign `attestation` of a trust-check: v2 (`rnwy-trust-v2`, default) or legacy v1 (`rnwy-trust-v1`). */
-  readonly trustAttestationVersion: TrustAttestationVersion;
+  readonly trustAttestationVersion: SignedTrustVersion;
   /**
    * Whether the kid-migration window is open at a time: then wallet look-ups carry the v2 `attestation` and
    * the legacy `attestationV1`.

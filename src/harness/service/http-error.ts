@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import type { ErrorBody } from "../../api/schemas.js";
 
 /** Error codes of the local service's error bodies, with the status each goes with. */
 export const SERVICE_ERROR_STATUS = {
@@ -16,12 +17,6 @@ export const SERVICE_ERROR_STATUS = {
 
 /** An error code of the local service. */
 export type ServiceErrorCode = keyof typeof SERVICE_ERROR_STATUS;
-
-/** The documented error body. */
-export interface ServiceErrorBody {
-  /** The error. */
-  readonly error: { readonly code: ServiceErrorCode; readonly message: string };
-}
 
 /** An error a handler throws to answer with an error status and body. */
 export class ServiceHttpError extends Error {
@@ -46,7 +41,7 @@ export class ServiceHttpError extends Error {
   }
 
   /** The error body. */
-  get body(): ServiceErrorBody {
+  get body(): ErrorBody {
     return errorBody(this.code, this.message);
   }
 }
@@ -58,7 +53,7 @@ export class ServiceHttpError extends Error {
  * @param message - Message.
  * @returns `{ error: { code, message } }`.
  */
-export function errorBody(code: ServiceErrorCode, message: string): ServiceErrorBody {
+export function errorBody(code: ServiceErrorCode, message: string): ErrorBody {
   return { error: { code, message } };
 }
 

@@ -2,7 +2,8 @@
  * The kit's local signing service: an embedded stand-in for the trust service's HTTP API
  * (docs/service-api.md), on loopback plain HTTP, serving a synthetic population and signing attestations
  * exactly as the real service does (ES256, JWKS, `sig` and `jws`). With rate limiting and fault injection
- * for tests.
+ * for tests. Its bodies are typed with the kit's response types (`TrustCheck`, `Attestation`, `RiskTerms`, …,
+ * from `trustgate`): the service has no shapes of its own.
  *
  * @example
  * ```ts
@@ -18,16 +19,15 @@ import type { AddressInfo } from "node:net";
 import { jwksUrlOf } from "../../config/service.js";
 import { InvalidArgumentError, TrustgateError } from "../../errors.js";
 import type { AttestationSigningKey } from "../signing.js";
-import type { ServiceContext, TrustAttestationVersion } from "./context.js";
+import type { ServiceContext, SignedTrustVersion } from "./context.js";
 import { FaultInjector, type FaultSpec } from "./faults.js";
 import { resolveServiceKeys } from "./keys.js";
-import { createRequestListener, type ServiceStats } from "./pipeline.js";
+import { createRequestListener, type RequestStats } from "./pipeline.js";
 import { createPopulation, type Population } from "./population.js";
 import { DEFAULT_RATE_LIMIT, DEFAULT_RISK_TERMS_RATE_LIMIT, type RateLimitOptions, SlidingWindowRateLimiter } from "./rate-limit.js";
 import { ServiceSigner } from "./signer.js";
 
-export type * from "./bodies.js";
-export type { TrustAttestationVersion } from "./context.js";
+export type { SignedTrustVersion } from "./context.js";
 export { decodeCursor, encodeCursor } from "./cursor.js";
 export { MCP_PROTOCOL_VERSIONS, MCP_TOOL_NAMES } from "./endpoints/mcp.js";
 export type { FaultKind, FaultSpec } from "./faults.js";
@@ -42,6 +42,7 @@ export {
   saveKeyFile,
   UNPUBLISHED_KIDS,
 } from "./keys.js";
+export type { RequestStats } from "./pipeline.js";
 export type {
   AdvancedPopulation,
   AdvanceOptions,
@@ -104,7 +105,7 @@ export interface TrustServiceOptions {
    * `rnwy-trust-v2`, block with `owner`, `issuedAt`, `verifiedAt`, `expiry`) or the legacy `v1` (kid
    * `rnwy-trust-v1`, block with `attestedAt`).
    */
-  trustAttestationVersion?: TrustAttestationVersion;
+  trustAttestationVersion?: SignedTrustVersion;
   /**
    * The kid-migration window: while it is open, `/api/trust-check?wallet=` answers carry both `attestation`
    * (v2) and `attestationV1` (v1). `true` keeps it open, `false` (default) closed; `{ from?, until }` opens it
@@ -139,7 +140,7 @@ export interface RunningTrustService {
   /** Removes every fault. */
   clearFaults(): void;
   /** Request counters since the start. */
-  stats(): { requests: number; byPath: Record<string, number>; rateLimited: number };
+  stats(): RequestStats;
   /** Stops the service, ending open connections (including `slow` ones). */
   close(): Promise<void>;
 }
@@ -185,7 +186,7 @@ export async function startTrustService(options: TrustServiceOptions = {}): Prom
           now,
         );
   const faults = new FaultInjector();
-  const stats: ServiceStats = { requests: 0, byPath: {}, rateLimited: 0 };
+  const stats: RequestStats = { requests: 0, byPath: {}, rateLimited: 0 };
   const closing = new AbortController();
   let context: ServiceContext | undefined;
 

@@ -18,7 +18,7 @@ export const RISK_TERMS_PATH = "/api/risk-terms";
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Request counters of a running service. */
-export interface ServiceStats {
+export interface RequestStats {
   /** Requests received. */
   requests: number;
   /** Requests received, by path. */
@@ -38,7 +38,7 @@ export interface PipelineDeps {
   /** Active faults. */
   readonly faults: FaultInjector;
   /** Counters, updated in place. */
-  readonly stats: ServiceStats;
+  readonly stats: RequestStats;
   /** Aborted when the service closes (ends `slow` waits). */
   readonly closing: AbortSignal;
 }

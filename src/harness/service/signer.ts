@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { JWK } from "jose";
-import type { SignedAttestation } from "../../attestation/types.js";
+import type { Attestation, JsonObject } from "../../api/schemas.js";
 import {
   type AttestationSignatureForm,
   type AttestationSigningKey,
@@ -88,7 +88,7 @@ export class ServiceSigner {
    * @param options - Signer, type, request path and announced expiry.
    * @returns The attestation.
    */
-  async attest<Signed extends Record<string, unknown>>(signed: Signed, options: AttestOptions): Promise<SignedAttestation<Signed>> {
+  async attest<Signed extends JsonObject>(signed: Signed, options: AttestOptions): Promise<Attestation<Signed>> {
     const key = await this.#keyFor(options);
     const attestation = await createAttestation(signed, key, {
       issuer: this.#issuer,
@@ -114,10 +114,10 @@ export class ServiceSigner {
    * @param options - Signer, type, request path and announced expiry.
    * @returns The attestation and the claims as they appear in the (possibly tampered) JWT.
    */
-  async attestJwt<Claims extends Record<string, unknown>>(
+  async attestJwt<Claims extends JsonObject>(
     claims: Claims,
     options: AttestOptions,
-  ): Promise<{ attestation: SignedAttestation<null>; claims: Claims }> {
+  ): Promise<{ attestation: Attestation<null>; claims: Claims }> {
     const key = await this.#keyFor(options);
     const attestation = await createJwtAttestation(claims, key, {
       issuer: this.#issuer,

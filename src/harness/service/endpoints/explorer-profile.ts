@@ -5,54 +5,16 @@
  *
  * @packageDocumentation
  */
+import type { ExplorerProfile } from "../../../api/schemas.js";
 import { resolveChain } from "../../../config/chains.js";
 import { createRng, hashSeed } from "../../prng.js";
 import type { PopulationAgent } from "../agent.js";
 import { badgeLabel } from "../badge-labels.js";
 import type { ServiceContext } from "../context.js";
 import type { Population } from "../population.js";
-import { type AgentCommerceStats, agentCommerceStats } from "../synthetic/mcp-servers.js";
+import { agentCommerceStats } from "../synthetic/mcp-servers.js";
 import { reviewersOf } from "../synthetic/reviewers.js";
 import { addressAgeDays } from "../synthetic/wallets.js";
-
-/** An agent profile (SDK `Agent`). */
-export interface ExplorerAgentBody {
-  id: number;
-  name: string | null;
-  owner: string;
-  agentURI: string;
-  registeredAt: string;
-  ageInDays: number;
-  metadata: Record<string, unknown>;
-  reputation: { totalFeedback: string; avgScore: number | null; feedbackAddresses: string[]; feedbackDates: string[] };
-  feedback: { score: number; tag1: string | null; tag2: string | null; clientAddress: string; createdAt: string; text: string | null }[];
-  ownership: { isOriginalOwner: boolean; transferCount: number; originalOwner: string; transfers: unknown[] };
-  addressAgeDetails: Record<string, unknown> | null;
-  addressAgeScore: number | null;
-  scores: { addressAge: number | null; continuity: number | null; overall: number | null };
-  scoreBreakdown: Record<string, unknown> | null;
-  badges: { id: string; type: string; label: string }[];
-  reviewerSybil: Record<string, unknown> | null;
-  chain: string;
-  registry: string;
-  commerceStats: AgentCommerceStats[];
-}
-
-/** The `/api/explorer?id=` body (SDK `ExplorerResponse`). */
-export interface ExplorerProfileBody {
-  agent: ExplorerAgentBody;
-  blockExplorer: string;
-  similarAgents: {
-    id: number;
-    name: string | null;
-    description: string | null;
-    image: string | null;
-    score: number;
-    sharedAttributes: { mcpTools: number; a2aSkills: number; domains: number };
-    fallback: boolean;
-  }[];
-  qualityTrajectory: { current: number; previous: number | null; resolvedAt: string } | null;
-}
 
 /** Block explorers by chain slug, for `blockExplorer`. */
 const BLOCK_EXPLORERS: Readonly<Record<string, string>> = {
@@ -86,7 +48,7 @@ const SYBIL_WEIGHTS: Readonly<Record<string, number>> = {
  * @param agent - The agent.
  * @returns The body.
  */
-export function explorerProfileBody(context: ServiceContext, agent: PopulationAgent): ExplorerProfileBody {
+export function explorerProfileBody(context: ServiceContext, agent: PopulationAgent): ExplorerProfile {
   const population = context.population;
   const rng = createRng(hashSeed("explorer-profile", population.seed, agent.chain, agent.registry, agent.agentId));
   const reviewers = reviewersOf(population, agent);
@@ -271,7 +233,7 @@ function originalOwnerOf(population: Population, agent: PopulationAgent): string
 }
 
 /** Up to five agents of the same chain and registry with the closest scores. */
-function similarAgentsOf(population: Population, agent: PopulationAgent): ExplorerProfileBody["similarAgents"] {
+function similarAgentsOf(population: Population, agent: PopulationAgent) {
   return population
     .sorted()
     .filter((a) => a.chain === agent.chain && a.registry === agent.registry && a.agentId !== agent.agentId)

@@ -5,9 +5,9 @@
  *
  * @packageDocumentation
  */
+import type { AddressAge, CompareResult, EntityProfile, RiskTerms } from "../../../api/schemas.js";
 import { DEFAULT_THRESHOLD, RISK_TERMS_RATE_LIMITS } from "../../../config/service.js";
 import { apiSybilSeverity, type PopulationAgent } from "../agent.js";
-import type { EntityBody, RiskTermsBody } from "../bodies.js";
 import { ok, type ServiceContext, type ServiceHandler } from "../context.js";
 import {
   type AgentSpec,
@@ -26,31 +26,8 @@ import {
 import type { Population } from "../population.js";
 import { mcpServerScan } from "../synthetic/mcp-servers.js";
 import { chainIdOrNull, reviewerAnalysisBody, reviewerProfileBody, reviewerQuality } from "../synthetic/reviewers.js";
-import { addressAgeDays, mcpServersOf, walletIntelligenceScores } from "../synthetic/wallets.js";
+import { addressAgeDays, mcpServersOf, publishedWalletScores, walletIntelligenceScores } from "../synthetic/wallets.js";
 import { requireAgent } from "./trust-check.js";
-
-/** The `/api/compare` body (not typed by the SDK: the kit's shape, SKILL.md's content). */
-export interface CompareBody {
-  agents: {
-    agentId: number;
-    chain: string;
-    registry: string;
-    name: string;
-    score: number;
-    tier: string;
-    pass: boolean;
-    sybilSeverity: string | null;
-    reviewerQuality: number | null;
-  }[];
-  threshold: number;
-}
-
-/** The `/api/address-ages` body (not typed by the SDK: the kit's shape). */
-export interface AddressAgeBody {
-  address: string;
-  chain: string | null;
-  ageDays: number;
-}
 
 /**
  * The comparison of 2–10 agents, ranked by score (highest first; ties keep the order given).
@@ -60,7 +37,7 @@ export interface AddressAgeBody {
  * @param threshold - Threshold for `pass` (default 50).
  * @returns The body; 404 when an agent is unknown.
  */
-export function compareBody(population: Population, specs: readonly AgentSpec[], threshold: number = DEFAULT_THRESHOLD): CompareBody {
+export function compareBody(population: Population, specs: readonly AgentSpec[], threshold: number = DEFAULT_THRESHOLD): CompareResult {
   const agents = specs.map((spec) => requireAgent(population, spec.chain, spec.agentId, spec.registry));
   const ranked = agents
     .map((agent, index) => ({ agent, index }))
@@ -118,7 +95,7 @@ export function riskTierOfScore(score: number): (typeof RISK_TIERS)[number] {
  * @param authenticated - Whether the caller sent a key (echoed in `auth`).
  * @returns The `/api/risk-terms` body.
  */
-export function riskTermsBody(context: ServiceContext, agent: PopulationAgent, authenticated: boolean): RiskTermsBody {
+export function riskTermsBody(context: ServiceContext, agent: PopulationAgent, authenticated: boolean): RiskTerms {
   const population = context.population;
   const quality = reviewerQuality(population, agent);
   const hasAddressAge = !CHAINS_WITHOUT_ADDRESS_AGE.has(agent.chain);
@@ -136,7 +113,7 @@ export function riskTermsBody(context: ServiceContext, agent: PopulationAgent, a
   const heavy = agent.sybilSeverity === "heavy";
   const band = riskTierOfScore(agent.score);
   const base = context.publicBase;
-  const body: RiskTermsBody = {
+  const body: RiskTerms = {
     recommendation: heavy ? "decline" : scoreAvailable ? "terms" : "insufficient_data",
     agent_id: agent.agentId,
     agent_name: agent.name,
@@ -204,7 +181,7 @@ export function explorerPath(agent: Pick<PopulationAgent, "agentId" | "chain" | 
  * @param wallet - The wallet.
  * @returns The `/api/entity` body (empty lists and `wallet_score: null` for a wallet without agents).
  */
-export function entityBody(population: Population, wallet: string): EntityBody {
+export function entityBody(population: Population, wallet: string): EntityProfile {
   const agents = population.byOwner(wallet);
   const scores = walletIntelligenceScores(population, wallet);
   return {
@@ -219,16 +196,7 @@ export function entityBody(population: Population, wallet: string): EntityBody {
       sybilSeverity: apiSybilSeverity(a.sybilSeverity),
       sybilSignals: [...a.sybilSignals],
     })),
-    wallet_score: scores
-      ? {
-          signalDepth: scores.signalDepth,
-          riskIntensity: scores.riskIntensity,
-          quadrant: scores.quadrant,
-          activityZone: scores.activityZone,
-          riskZone: scores.riskZone,
-          issuedAt: scores.computedAt.toISOString(),
-        }
-      : null,
+    wallet_score: scores ? publishedWalletScores(scores) : null,
     mcp_servers: mcpServersOf(population, wallet).map((id) => ({
       canonical_id: id,
       mcp_risk_score: mcpServerScan(population, id).riskScore,
@@ -244,7 +212,7 @@ export function entityBody(population: Population, wallet: string): EntityBody {
  * @param chain - Chain slug, or `undefined`.
  * @returns The `/api/address-ages` body.
  */
-export function addressAgeBody(population: Population, address: string, chain: string | undefined): AddressAgeBody {
+export function addressAgeBody(population: Population, address: string, chain: string | undefined): AddressAge {
   if (chain !== undefined) return { address, chain, ageDays: addressAgeDays(population, address, chain) };
   const chains = address.startsWith("0x") ? population.chains.filter((c) => c !== "solana") : ["solana"];
   return { address, chain: null, ageDays: Math.max(0, ...chains.map((c) => addressAgeDays(population, address, c))) };

@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import type { AgentListItem, AgentsPage, ExplorerResult, NetworkStats } from "../../../api/schemas.js";
 import { apiSybilSeverity, compareListingOrder, type PopulationAgent } from "../agent.js";
 import { ok, type ServiceHandler } from "../context.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
@@ -30,34 +31,8 @@ export const AGENTS_PAGE = { default: 100, max: 1000 } as const;
 /** Default and largest result size of `/api/explorer`. */
 export const EXPLORER_PAGE = { default: 50, max: 1000 } as const;
 
-/** One agent in a listing. */
-export interface AgentListItem {
-  agentId: number;
-  chain: string;
-  registry: string;
-  name: string;
-  score: number;
-  tier: string;
-  /** `null` when there is no sybil signal. */
-  sybilSeverity: string | null;
-  updatedAt: string;
-}
-
-/** The `/api/stats` body. */
-export interface StatsBody {
-  totalAgents: number;
-  chains: number;
-  registrations: number;
-  byChain: Record<string, number>;
-  byRegistry: Record<string, number>;
-  byTier: Record<string, number>;
-  /** Share of agents still held by the wallet that registered them, in percent. */
-  originalOwnerPct: number;
-  updatedAt: string;
-}
-
 const filtered = new WeakMap<Population, Map<string, readonly PopulationAgent[]>>();
-const statsCache = new WeakMap<Population, StatsBody>();
+const statsCache = new WeakMap<Population, NetworkStats>();
 
 /**
  * A listing item.
@@ -82,9 +57,10 @@ export function listItem(agent: PopulationAgent): AgentListItem {
  * The network statistics of a population (cached per population).
  *
  * @param population - The population.
- * @returns The stats body.
+ * @returns The stats body (with `originalOwnerPct`, the share of agents still held by the wallet that
+ *   registered them, in percent).
  */
-export function statsBody(population: Population): StatsBody {
+export function statsBody(population: Population): NetworkStats {
   let stats = statsCache.get(population);
   if (!stats) {
     const byChain: Record<string, number> = {};
@@ -127,7 +103,7 @@ export const handleAgents: ServiceHandler = async (request, context) => {
     agents: page.map(listItem),
     nextCursor: more && page.length > 0 ? encodeCursor(page[page.length - 1]!) : null,
     total: list.length,
-  });
+  } satisfies AgentsPage);
 };
 
 /** Orders `/api/explorer` accepts: by score (default), or `recent` (latest registration first). */
@@ -165,7 +141,7 @@ export const handleExplorer: ServiceHandler = async (request, context) => {
       ? (a, b) => b.registeredAt.getTime() - a.registeredAt.getTime() || compareListingOrder(a, b)
       : (a, b) => b.score - a.score || compareListingOrder(a, b),
   );
-  return ok({ agents: matches.slice(0, limit).map(listItem), total: matches.length });
+  return ok({ agents: matches.slice(0, limit).map(listItem), total: matches.length } satisfies ExplorerResult);
 };
 
 /** `GET /api/stats`. */

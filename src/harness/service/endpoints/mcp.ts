@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 
+import type { JsonRpcErrorObject, McpInitializeResult, McpToolCallResult, McpToolsListResult } from "../../../api/schemas.js";
 import { DEFAULT_THRESHOLD } from "../../../config/service.js";
 import { ok, type ServiceContext, type ServiceHandler, type ServiceRequest, type ServiceResponse } from "../context.js";
 import { badRequest, ServiceHttpError } from "../http-error.js";
@@ -41,8 +42,8 @@ export const MCP_PROTOCOL_VERSIONS: readonly string[] = ["2025-06-18", "2025-03-
 /** `serverInfo` of `initialize`. */
 export const MCP_SERVER_INFO = { name: "rnwy-trust-local", version: "0.1.0" } as const;
 
-/** A tool: its listing and its implementation. */
-interface McpTool {
+/** A tool the endpoint serves: its listing and its implementation. */
+interface ServedTool {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: Record<string, unknown>;
@@ -50,11 +51,6 @@ interface McpTool {
 }
 
 type JsonRpcId = string | number | null;
-
-interface JsonRpcErrorObject {
-  code: number;
-  message: string;
-}
 
 const idOrString = { type: ["integer", "string"], description: "Agent id" };
 const chainProp = { type: "string", description: "Chain slug (base, ethereum, bnb, solana, …)" };
@@ -69,7 +65,7 @@ const schema = (properties: Record<string, unknown>, required: string[] = []): R
 });
 
 /** The eight tools of SKILL.md, in its order. */
-const TOOLS: readonly McpTool[] = [
+const TOOLS: readonly ServedTool[] = [
   {
     name: "trust_check",
     description: "Pass/fail trust verdict of an agent: score, tier, badges, reasoning, signed attestation",
@@ -212,17 +208,17 @@ async function handleMessage(message: unknown, request: ServiceRequest, context:
     case "initialize": {
       const asked = typeof p.protocolVersion === "string" ? p.protocolVersion : undefined;
       return rpcResult(id as JsonRpcId, {
-        protocolVersion: asked && MCP_PROTOCOL_VERSIONS.includes(asked) ? asked : MCP_PROTOCOL_VERSIONS[0],
+        protocolVersion: asked && MCP_PROTOCOL_VERSIONS.includes(asked) ? asked : MCP_PROTOCOL_VERSIONS[0]!,
         serverInfo: { ...MCP_SERVER_INFO },
         capabilities: { tools: {} },
-      });
+      } satisfies McpInitializeResult);
     }
     case "ping":
       return rpcResult(id as JsonRpcId, {});
     case "tools/list":
       return rpcResult(id as JsonRpcId, {
         tools: TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
-      });
+      } satisfies McpToolsListResult);
     case "tools/call":
       return callTool(id as JsonRpcId, p, request, context);
     default:
@@ -245,13 +241,13 @@ async function callTool(
   }
   try {
     const body = await tool.run(args as Record<string, unknown>, context, request.path);
-    return rpcResult(id, { content: [{ type: "text", text: JSON.stringify(body) }], isError: false });
+    return rpcResult(id, { content: [{ type: "text", text: JSON.stringify(body) }], isError: false } satisfies McpToolCallResult);
   } catch (error) {
     if (error instanceof ServiceHttpError && error.status === 400) {
       return rpcError(id, JSON_RPC_ERRORS.invalidParams, `Invalid arguments for ${tool.name}: ${error.message}`);
     }
     if (error instanceof ServiceHttpError) {
-      return rpcResult(id, { content: [{ type: "text", text: JSON.stringify(error.body) }], isError: true });
+      return rpcResult(id, { content: [{ type: "text", text: JSON.stringify(error.body) }], isError: true } satisfies McpToolCallResult);
     }
     return rpcError(id, JSON_RPC_ERRORS.internalError, "Internal error");
   }

@@ -2,26 +2,18 @@
  * The other signed endpoints: `GET /api/wallet-score?address=` (kid `rnwy-wallet-v1`, type
  * `wallet_intelligence`, a JWT in `sig` with `signed: null`: a2a crosswalk, insumer spec §1 and §3.10) and
  * `GET /api/mcp-attestation` (kid `rnwy-mcp-v1`): `?canonical_id=` as rnwy-sdk 0.3.0 reads it, and the newer
- * `?server=` form.
+ * `?server=` form. Bodies typed with the kit's shapes (`WalletScore`, `WalletScoreClaims`, `McpServerAttestation`).
  *
  * @packageDocumentation
  */
+import type { McpServerAttestation, WalletScore, WalletScoreClaims } from "../../../api/schemas.js";
 import { ATTESTATION_TYPES } from "../../../config/service.js";
 import { createRng, hashSeed } from "../../prng.js";
-import type {
-  McpAttestationBody,
-  McpServerAttestationBody,
-  McpServerSignedBlock,
-  McpSignedBlock,
-  WalletScoreBody,
-  WalletScoreClaims,
-  WalletScoreNotFoundBody,
-} from "../bodies.js";
 import { ok, type ServiceHandler } from "../context.js";
 import { badRequest } from "../http-error.js";
 import { isAbsent, parseAddress, parseCanonicalId, parseMcpServer } from "../params.js";
 import { mcpServerScan } from "../synthetic/mcp-servers.js";
-import { walletIntelligenceScores } from "../synthetic/wallets.js";
+import { publishedWalletScores, walletIntelligenceScores } from "../synthetic/wallets.js";
 import { expiryAfter } from "./trust-check.js";
 
 /** `GET /api/wallet-score?address=` (EVM wallets only, as the service covers them). */
@@ -37,25 +29,20 @@ export const handleWalletScore: ServiceHandler = async (request, context) => {
   const options = { purpose: "wallet" as const, type: ATTESTATION_TYPES.wallet, path: request.path, expiry };
   if (!scores) {
     const { attestation } = await context.signer.attestJwt({ found: false, wallet, issuedAt: now.toISOString() }, options);
-    const body: WalletScoreNotFoundBody = { found: false, wallet, attestation };
+    const body: WalletScore = { found: false, wallet, attestation };
     return ok(body);
   }
   const claims: WalletScoreClaims = {
     iss: context.issuer,
     sub: wallet,
     wallet,
-    signalDepth: scores.signalDepth,
-    riskIntensity: scores.riskIntensity,
-    quadrant: scores.quadrant,
-    activityZone: scores.activityZone,
-    riskZone: scores.riskZone,
-    issuedAt: scores.computedAt.toISOString(),
+    ...publishedWalletScores(scores),
     verifiedAt: now.toISOString(),
     expiry,
   };
   const signed = await context.signer.attestJwt(claims, options);
   const c = signed.claims;
-  const body: WalletScoreBody = {
+  const body: WalletScore = {
     wallet,
     signalDepth: c.signalDepth,
     riskIntensity: c.riskIntensity,
@@ -82,7 +69,7 @@ export const handleMcpAttestation: ServiceHandler = async (request, context) => 
     const server = parseMcpServer(q.get("server"));
     const { riskScore, findings } = mcpServerScan(context.population, server);
     const qualityScore = mcpQualityScore(context.population.seed, server, findings.length);
-    const signed: McpServerSignedBlock = {
+    const signed = {
       server,
       qualityScore,
       riskScore,
@@ -93,7 +80,7 @@ export const handleMcpAttestation: ServiceHandler = async (request, context) => 
     };
     const attestation = await context.signer.attest(signed, options);
     const s = attestation.signed;
-    const body: McpServerAttestationBody = {
+    const body: McpServerAttestation = {
       server,
       qualityScore: s.qualityScore,
       riskScore: s.riskScore,
@@ -105,9 +92,10 @@ export const handleMcpAttestation: ServiceHandler = async (request, context) => 
   }
   const canonicalId = parseCanonicalId(q.get("canonical_id"));
   const { riskScore, findings } = mcpServerScan(context.population, canonicalId);
-  const signed: McpSignedBlock = { canonical_id: canonicalId, mcp_risk_score: riskScore, findings, attestedAt: now.toISOString() };
+  // The signed block of the `canonical_id` form carries no expiry (the envelope announces one).
+  const signed = { canonical_id: canonicalId, mcp_risk_score: riskScore, findings, attestedAt: now.toISOString() };
   const attestation = await context.signer.attest(signed, options);
-  const body: McpAttestationBody = {
+  const body: McpServerAttestation = {
     canonical_id: canonicalId,
     mcp_risk_score: attestation.signed.mcp_risk_score,
     findings: attestation.signed.findings,

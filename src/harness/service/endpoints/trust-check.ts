@@ -2,16 +2,16 @@
  * `GET /api/trust-check`: an agent's trust data with its signed attestation (v2 by default, legacy v1 on
  * request), by id and chain or by the wallet that owns it (the wallet's best agent; during the kid-migration
  * window with both `attestation` and `attestationV1`), and the signed `found: false` envelope for a wallet
- * that owns none. Shapes: SKILL.md / SDK `TrustCheckResponse` for the top level, vocabulary `rnwy.yaml`
- * (2026-04-14) for the v2 block, insumer spec §3.3 for the v1 block and §3.3.0 for the wallet look-up.
+ * that owns none, typed with the kit's shapes (`TrustCheck`, `TrustSignedV2`, `TrustSignedV1`, `WalletNotFound`).
+ * Sources: SKILL.md / SDK `TrustCheckResponse` for the top level, vocabulary `rnwy.yaml` (2026-04-14) for the
+ * v2 block, insumer spec §3.3 for the v1 block and §3.3.0 for the wallet look-up.
  *
  * @packageDocumentation
  */
 
-import type { SignedAttestation } from "../../../attestation/types.js";
+import type { Attestation, TrustCheck, TrustSignedV1, TrustSignedV2, WalletNotFound, WalletNotFoundSigned } from "../../../api/schemas.js";
 import { ATTESTATION_LIFETIME_SECONDS, ATTESTATION_TYPES, DEFAULT_THRESHOLD } from "../../../config/service.js";
 import { apiSybilSeverity, compareListingOrder, flatBadges, type PopulationAgent } from "../agent.js";
-import type { TrustCheckBody, TrustSignedV1, TrustSignedV2, WalletNotFoundBody, WalletNotFoundSignedBlock } from "../bodies.js";
 import { ok, type ServiceContext, type ServiceHandler } from "../context.js";
 import { badRequest, notFound } from "../http-error.js";
 import { isAbsent, parseAgentId, parseChain, parseRegistry, parseThreshold, parseWallet } from "../params.js";
@@ -54,7 +54,8 @@ export function bestAgentOf(population: Population, wallet: string): PopulationA
  *
  * @param agent - The agent.
  * @param verifiedAt - Signing (request) time.
- * @returns The block: `issuedAt` is the agent's scoring time, `expiry` 24 h after `verifiedAt`.
+ * @returns The block (`agentId` a string, times ISO 8601): `issuedAt` is the agent's scoring time, `expiry` 24 h
+ *   after `verifiedAt`.
  */
 export function trustSignedV2(agent: PopulationAgent, verifiedAt: Date): TrustSignedV2 {
   return {
@@ -117,17 +118,17 @@ export async function trustCheckBody(
   context: ServiceContext,
   path: string,
   options: TrustCheckBodyOptions = {},
-): Promise<TrustCheckBody> {
+): Promise<TrustCheck> {
   const now = context.now();
   const expiry = expiryAfter(now);
   const v1 = context.trustAttestationVersion === "v1";
-  const attestation: SignedAttestation<TrustSignedV2 | TrustSignedV1> = v1
+  const attestation: Attestation<TrustSignedV2 | TrustSignedV1> = v1
     ? await context.signer.attest(trustSignedV1(agent, now), { purpose: "trustV1", type: ATTESTATION_TYPES.trust, path, expiry })
     : await context.signer.attest(trustSignedV2(agent, now), { purpose: "trust", type: ATTESTATION_TYPES.trust, path, expiry });
   const signed = attestation.signed;
   const score = signed.score;
   const pass = score >= threshold;
-  const body: TrustCheckBody = {
+  const body: TrustCheck = {
     agentId: agent.agentId,
     chain: agent.chain,
     registry: agent.registry,
@@ -166,9 +167,9 @@ export async function trustCheckBody(
  * @param path - Request path (for faults).
  * @returns The body.
  */
-export async function walletNotFoundBody(wallet: string, context: ServiceContext, path: string): Promise<WalletNotFoundBody> {
+export async function walletNotFoundBody(wallet: string, context: ServiceContext, path: string): Promise<WalletNotFound> {
   const now = context.now();
-  const signed: WalletNotFoundSignedBlock = { found: false, wallet, issuedAt: now.toISOString() };
+  const signed: WalletNotFoundSigned = { found: false, wallet, issuedAt: now.toISOString() };
   const v1 = context.trustAttestationVersion === "v1";
   const attestation = await context.signer.attest(signed, {
     purpose: v1 ? "trustV1" : "trust",

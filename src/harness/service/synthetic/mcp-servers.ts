@@ -47,8 +47,11 @@ export function mcpServerScan(population: Population, canonicalId: string): { ri
   return { riskScore, findings };
 }
 
-/** Commerce statistics of one agent in one protocol (SDK `CommerceStats`). */
-export interface AgentCommerceStats {
+/**
+ * Commerce statistics of one agent in one protocol (SDK `CommerceStats`); one JSON object of the explorer
+ * profile's `commerceStats`.
+ */
+export type AgentCommerceStats = {
   agent_id: string;
   chain_id: number | null;
   registry: string;
@@ -65,7 +68,7 @@ export interface AgentCommerceStats {
   first_job_at: string | null;
   last_job_at: string | null;
   updated_at: string;
-}
+};
 
 /** Commerce protocols by registry (SKILL.md: Olas mechs, Virtuals ACP); ERC-8004 and SATI agents have none indexed. */
 const COMMERCE_PROTOCOL: Readonly<Record<string, string>> = { olas: "olas_mech", virtuals: "virtuals_acp" };

@@ -6,10 +6,10 @@
  * @packageDocumentation
  */
 
+import type { ReviewerAnalysis, ReviewerProfile } from "../../../api/schemas.js";
 import { resolveChain } from "../../../config/chains.js";
 import { createRng, hashSeed, syntheticAddress } from "../../prng.js";
 import { agentKey, type PopulationAgent } from "../agent.js";
-import type { ReviewBody, ReviewerAnalysisBody, ReviewerProfileBody } from "../bodies.js";
 import type { Population } from "../population.js";
 
 /** How a reviewer is classified, least suspicious first (snake_case like the service's other ids). */
@@ -103,7 +103,7 @@ export function reviewersOf(population: Population, agent: PopulationAgent): Rev
  * @param agent - The agent.
  * @returns The `/api/reviewer-analysis` body.
  */
-export function reviewerAnalysisBody(population: Population, agent: PopulationAgent): ReviewerAnalysisBody {
+export function reviewerAnalysisBody(population: Population, agent: PopulationAgent): ReviewerAnalysis {
   const reviewers = reviewersOf(population, agent);
   const byFunder = new Map<string, string[]>();
   const distribution = { sameDay: 0, under3d: 0, under15d: 0, under30d: 0, under1yr: 0, over1yr: 0, noHistory: 0 };
@@ -183,7 +183,7 @@ export function reviewerQuality(population: Population, agent: PopulationAgent):
  * @param summaryOnly - `summary=true`: leave the individual reviews out.
  * @returns The `/api/reviewer` body.
  */
-export function reviewerProfileBody(population: Population, address: string, chain: string, summaryOnly: boolean): ReviewerProfileBody {
+export function reviewerProfileBody(population: Population, address: string, chain: string, summaryOnly: boolean): ReviewerProfile {
   const rng = createRng(hashSeed("reviewer-profile", population.seed, address, chain));
   const suspicious = rng.chance(0.2);
   const totalReviews = suspicious ? rng.int(100, 2000) : rng.int(1, 40);
@@ -192,7 +192,7 @@ export function reviewerProfileBody(population: Population, address: string, cha
   const scoreChoices = suspicious ? [rng.pick([85, 90, 100])] : [20, 40, 60, 70, 80, 90, 100];
   const lastReview = new Date(population.at.getTime() - rng.int(0, 30) * DAY_MS);
   const firstReview = new Date(lastReview.getTime() - (activeDays - 1) * DAY_MS - rng.int(0, 3) * DAY_MS);
-  const reviews: ReviewBody[] = [];
+  const reviews: { agent_id: number; chain: string; score: number; created_at: string }[] = [];
   const distribution: Record<string, number> = {};
   let sum = 0;
   let sumSquares = 0;
@@ -226,7 +226,7 @@ export function reviewerProfileBody(population: Population, address: string, cha
   }
   const firstFunder = rng.chance(0.9) ? syntheticAddress(suspicious ? "funder-cluster" : "funder", population.seed, address) : null;
   const resolved = chainIdOrNull(chain);
-  const body: ReviewerProfileBody = {
+  const body: ReviewerProfile = {
     address,
     chain,
     chain_id: resolved,

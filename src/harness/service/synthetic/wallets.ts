@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 
+import type { WalletScoreClaims } from "../../../api/schemas.js";
 import { createRng, hashSeed } from "../../prng.js";
 import type { Population } from "../population.js";
 
@@ -71,6 +72,26 @@ export function walletIntelligenceScores(population: Population, wallet: string)
     activityZone: signalDepth < 25 ? "Minimal" : signalDepth < 50 ? "Emerging" : signalDepth < 75 ? "Established" : "Deep",
     riskZone: riskIntensity === 0 ? "Clean" : riskIntensity < 30 ? "Low" : riskIntensity < 60 ? "Elevated" : "Severe",
     computedAt,
+  };
+}
+
+/**
+ * The scores as the service publishes them, in its order: the wallet-score claims between `wallet` and
+ * `verifiedAt`, and `/api/entity`'s `wallet_score`.
+ *
+ * @param scores - The wallet's scores.
+ * @returns `signalDepth`, `riskIntensity`, `quadrant`, `activityZone`, `riskZone` and `issuedAt` (ISO 8601).
+ */
+export function publishedWalletScores(
+  scores: WalletIntelligenceScores,
+): Pick<WalletScoreClaims, "signalDepth" | "riskIntensity" | "quadrant" | "activityZone" | "riskZone" | "issuedAt"> {
+  return {
+    signalDepth: scores.signalDepth,
+    riskIntensity: scores.riskIntensity,
+    quadrant: scores.quadrant,
+    activityZone: scores.activityZone,
+    riskZone: scores.riskZone,
+    issuedAt: scores.computedAt.toISOString(),
   };
 }
 
