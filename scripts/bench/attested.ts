@@ -225,9 +225,7 @@ export function printAttestedGas(
 ): void {
   const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
   const first = rows[0]!;
-  console.log(
-    `Pull path: gated call + the service's signed attestation verified on-chain (typical v2 block: ${first.typicalBytes} bytes)`,
-  );
+  console.log(`Pull path: gated call + the service's signed attestation verified on-chain (typical v2 block: ${first.typicalBytes} bytes)`);
   console.log(
     table(
       [
