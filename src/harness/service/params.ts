@@ -1,7 +1,8 @@
 /**
- * Validation of request parameters (query strings, JSON bodies and MCP tool arguments alike): each parser
- * takes the raw value and either returns the typed value or throws a 400 {@link ServiceHttpError} naming
- * the parameter.
+ * The local service's reading of request parameters (query strings, JSON bodies and MCP tool arguments
+ * alike): each `read…Param` takes the raw value and either returns the typed value or throws a 400
+ * {@link ServiceHttpError} naming the parameter. They answer as a server does; the kit's own input dialect
+ * (`src/inputs/`, `parse…`, throwing `InvalidArgumentError`) is a different thing with different names.
  *
  * @packageDocumentation
  */
@@ -45,7 +46,7 @@ export function requireString(value: RawParam, name: string): string {
  * @param name - Parameter name (`id`, `agent_id`, …).
  * @returns The id.
  */
-export function parseAgentId(value: RawParam, name = "id"): number {
+export function readAgentIdParam(value: RawParam, name = "id"): number {
   if (isAbsent(value)) throw badRequest(`Missing required parameter "${name}"`);
   const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) {
@@ -61,7 +62,7 @@ export function parseAgentId(value: RawParam, name = "id"): number {
  * @param name - Parameter name.
  * @returns The service's slug.
  */
-export function parseChain(value: RawParam, name = "chain"): string {
+export function readChainParam(value: RawParam, name = "chain"): string {
   const text = requireString(value, name);
   try {
     return resolveChain(text).slug;
@@ -80,8 +81,8 @@ export function parseChain(value: RawParam, name = "chain"): string {
  * @param name - Parameter name.
  * @returns The slug, or `undefined` when absent.
  */
-export function parseOptionalChain(value: RawParam, name = "chain"): string | undefined {
-  return isAbsent(value) ? undefined : parseChain(value, name);
+export function readOptionalChainParam(value: RawParam, name = "chain"): string | undefined {
+  return isAbsent(value) ? undefined : readChainParam(value, name);
 }
 
 /**
@@ -91,7 +92,7 @@ export function parseOptionalChain(value: RawParam, name = "chain"): string | un
  * @param name - Parameter name.
  * @returns The registry name.
  */
-export function parseRegistry(value: RawParam, name = "registry"): string {
+export function readRegistryParam(value: RawParam, name = "registry"): string {
   if (isAbsent(value)) return DEFAULT_REGISTRY;
   const text = requireString(value, name).toLowerCase();
   if (!(REGISTRIES as readonly string[]).includes(text)) {
@@ -106,8 +107,8 @@ export function parseRegistry(value: RawParam, name = "registry"): string {
  * @param value - Raw value.
  * @returns The registry, or `undefined` when absent.
  */
-export function parseOptionalRegistry(value: RawParam): string | undefined {
-  return isAbsent(value) ? undefined : parseRegistry(value);
+export function readOptionalRegistryParam(value: RawParam): string | undefined {
+  return isAbsent(value) ? undefined : readRegistryParam(value);
 }
 
 /**
@@ -119,7 +120,7 @@ export function parseOptionalRegistry(value: RawParam): string | undefined {
  * @param max - Largest accepted value.
  * @returns The integer, or `undefined` when absent.
  */
-export function parseOptionalInteger(value: RawParam, name: string, min: number, max: number): number | undefined {
+export function readOptionalIntegerParam(value: RawParam, name: string, min: number, max: number): number | undefined {
   if (isAbsent(value)) return undefined;
   const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
   const number = Number(text);
@@ -135,8 +136,8 @@ export function parseOptionalInteger(value: RawParam, name: string, min: number,
  * @param value - Raw value.
  * @returns The threshold or `null`.
  */
-export function parseThreshold(value: RawParam): number | null {
-  return parseOptionalInteger(value, "threshold", 0, 100) ?? null;
+export function readThresholdParam(value: RawParam): number | null {
+  return readOptionalIntegerParam(value, "threshold", 0, 100) ?? null;
 }
 
 /**
@@ -146,7 +147,7 @@ export function parseThreshold(value: RawParam): number | null {
  * @param name - Parameter name.
  * @returns The address in lowercase.
  */
-export function parseAddress(value: RawParam, name = "address"): `0x${string}` {
+export function readAddressParam(value: RawParam, name = "address"): `0x${string}` {
   const text = requireString(value, name);
   if (!/^0x[0-9a-fA-F]{40}$/.test(text)) {
     throw badRequest(`Invalid ${name} "${text}": expected 0x followed by 40 hexadecimal digits`);
@@ -161,7 +162,7 @@ export function parseAddress(value: RawParam, name = "address"): `0x${string}` {
  * @param name - Parameter name.
  * @returns The wallet.
  */
-export function parseWallet(value: RawParam, name = "wallet"): string {
+export function readWalletParam(value: RawParam, name = "wallet"): string {
   const text = requireString(value, name);
   if (/^0x[0-9a-fA-F]{40}$/.test(text)) return text.toLowerCase();
   if (SOLANA_ADDRESS_PATTERN.test(text)) return text;
@@ -175,7 +176,7 @@ export function parseWallet(value: RawParam, name = "wallet"): string {
  * @param name - Parameter name.
  * @returns The flag.
  */
-export function parseFlag(value: RawParam, name: string): boolean {
+export function readFlagParam(value: RawParam, name: string): boolean {
   if (isAbsent(value)) return false;
   if (typeof value === "boolean") return value;
   const text = String(value).trim().toLowerCase();
@@ -190,7 +191,7 @@ export function parseFlag(value: RawParam, name: string): boolean {
  * @param value - Raw value.
  * @returns The tier, or `undefined` when absent.
  */
-export function parseOptionalTier(value: RawParam): TierName | undefined {
+export function readOptionalTierParam(value: RawParam): TierName | undefined {
   if (isAbsent(value)) return undefined;
   const text = requireString(value, "tier").toLowerCase();
   const tier = DEFAULT_TRUST_ENCODING.tiers.find((t) => t === text);
@@ -204,7 +205,7 @@ export function parseOptionalTier(value: RawParam): TierName | undefined {
  * @param value - Raw value.
  * @returns The id.
  */
-export function parseCanonicalId(value: RawParam): string {
+export function readCanonicalIdParam(value: RawParam): string {
   const text = requireString(value, "canonical_id");
   if (!/^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/.test(text)) {
     throw badRequest(`Invalid canonical_id "${text}": expected <owner>/<name>`);
@@ -218,7 +219,7 @@ export function parseCanonicalId(value: RawParam): string {
  * @param value - Raw value.
  * @returns The server, as given (trimmed).
  */
-export function parseMcpServer(value: RawParam): string {
+export function readMcpServerParam(value: RawParam): string {
   const text = requireString(value, "server");
   if (/^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/.test(text)) return text;
   if (URL.canParse(text) && /^https?:$/.test(new URL(text).protocol)) return text;
@@ -241,7 +242,7 @@ export interface AgentSpec {
  * @param value - Raw value.
  * @returns The entries, in the order given.
  */
-export function parseAgentList(value: RawParam): AgentSpec[] {
+export function readAgentListParam(value: RawParam): AgentSpec[] {
   const text = requireString(value, "agents");
   const parts = text
     .split(",")
@@ -255,7 +256,11 @@ export function parseAgentList(value: RawParam): AgentSpec[] {
     if (fields.length < 2 || fields.length > 3) {
       throw badRequest(`Invalid agent "${part}" in "agents": expected <chain>:<id>`);
     }
-    return { chain: parseChain(fields[0], "chain"), agentId: parseAgentId(fields[1], "id"), registry: parseRegistry(fields[2]) };
+    return {
+      chain: readChainParam(fields[0], "chain"),
+      agentId: readAgentIdParam(fields[1], "id"),
+      registry: readRegistryParam(fields[2]),
+    };
   });
 }
 
@@ -266,7 +271,7 @@ export function parseAgentList(value: RawParam): AgentSpec[] {
  * @param contentType - The `Content-Type` header, if any.
  * @returns The object.
  */
-export function parseJsonObjectBody(text: string, contentType: string | undefined): Record<string, unknown> {
+export function readJsonObjectBodyParam(text: string, contentType: string | undefined): Record<string, unknown> {
   if (contentType !== undefined && !/\bjson\b/i.test(contentType)) {
     throw badRequest(`Content-Type must be application/json, got "${contentType}"`);
   }

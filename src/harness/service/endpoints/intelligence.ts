@@ -12,16 +12,16 @@ import { ok, type ServiceContext, type ServiceHandler } from "../context.js";
 import {
   type AgentSpec,
   isAbsent,
-  parseAddress,
-  parseAgentId,
-  parseAgentList,
-  parseChain,
-  parseFlag,
-  parseJsonObjectBody,
-  parseOptionalChain,
-  parseRegistry,
-  parseThreshold,
-  parseWallet,
+  readAddressParam,
+  readAgentIdParam,
+  readAgentListParam,
+  readChainParam,
+  readFlagParam,
+  readJsonObjectBodyParam,
+  readOptionalChainParam,
+  readRegistryParam,
+  readThresholdParam,
+  readWalletParam,
 } from "../params.js";
 import type { Population } from "../population.js";
 import { mcpServerScan } from "../synthetic/mcp-servers.js";
@@ -221,43 +221,48 @@ export function addressAgeBody(population: Population, address: string, chain: s
 /** `GET /api/reviewer-analysis?id=&chain=&registry=`. */
 export const handleReviewerAnalysis: ServiceHandler = async (request, context) => {
   const q = request.query;
-  const agent = requireAgent(context.population, parseChain(q.get("chain")), parseAgentId(q.get("id")), parseRegistry(q.get("registry")));
+  const agent = requireAgent(
+    context.population,
+    readChainParam(q.get("chain")),
+    readAgentIdParam(q.get("id")),
+    readRegistryParam(q.get("registry")),
+  );
   return ok(reviewerAnalysisBody(context.population, agent));
 };
 
 /** `GET /api/compare?agents=base:1,ethereum:2&threshold=` (threshold default 50). */
 export const handleCompare: ServiceHandler = async (request, context) => {
-  const specs = parseAgentList(request.query.get("agents"));
-  return ok(compareBody(context.population, specs, parseThreshold(request.query.get("threshold")) ?? DEFAULT_THRESHOLD));
+  const specs = readAgentListParam(request.query.get("agents"));
+  return ok(compareBody(context.population, specs, readThresholdParam(request.query.get("threshold")) ?? DEFAULT_THRESHOLD));
 };
 
 /** `GET /api/reviewer?address=&chain=&summary=`. */
 export const handleReviewer: ServiceHandler = async (request, context) => {
   const q = request.query;
-  const address = parseWallet(q.get("address"), "address");
-  const chain = parseChain(q.get("chain"));
-  return ok(reviewerProfileBody(context.population, address, chain, parseFlag(q.get("summary"), "summary")));
+  const address = readWalletParam(q.get("address"), "address");
+  const chain = readChainParam(q.get("chain"));
+  return ok(reviewerProfileBody(context.population, address, chain, readFlagParam(q.get("summary"), "summary")));
 };
 
 /** `GET /api/entity?wallet=`: an operator's footprint (a wallet without agents gets an empty one). */
 export const handleEntity: ServiceHandler = async (request, context) => {
-  return ok(entityBody(context.population, parseAddress(request.query.get("wallet"), "wallet")));
+  return ok(entityBody(context.population, readAddressParam(request.query.get("wallet"), "wallet")));
 };
 
 /** `GET /api/address-ages?address=&chain=` (chain optional). */
 export const handleAddressAges: ServiceHandler = async (request, context) => {
-  const address = parseWallet(request.query.get("address"), "address");
-  return ok(addressAgeBody(context.population, address, parseOptionalChain(request.query.get("chain"))));
+  const address = readWalletParam(request.query.get("address"), "address");
+  return ok(addressAgeBody(context.population, address, readOptionalChainParam(request.query.get("chain"))));
 };
 
 /** `POST /api/risk-terms` with `{ agent_id, chain, registry? }`. */
 export const handleRiskTerms: ServiceHandler = async (request, context) => {
-  const body = parseJsonObjectBody(request.body, request.headers["content-type"]);
+  const body = readJsonObjectBodyParam(request.body, request.headers["content-type"]);
   const agent = requireAgent(
     context.population,
-    parseChain(body.chain),
-    parseAgentId(body.agent_id, "agent_id"),
-    parseRegistry(body.registry),
+    readChainParam(body.chain),
+    readAgentIdParam(body.agent_id, "agent_id"),
+    readRegistryParam(body.registry),
   );
   const authenticated = !isAbsent(request.headers.authorization) && /^Bearer\s+\S+/i.test(String(request.headers.authorization));
   return ok(riskTermsBody(context, agent, authenticated));

@@ -12,13 +12,13 @@ import { decodeCursor, encodeCursor } from "../cursor.js";
 import { badRequest } from "../http-error.js";
 import {
   isAbsent,
-  parseAgentId,
-  parseChain,
-  parseOptionalChain,
-  parseOptionalInteger,
-  parseOptionalRegistry,
-  parseOptionalTier,
-  parseRegistry,
+  readAgentIdParam,
+  readChainParam,
+  readOptionalChainParam,
+  readOptionalIntegerParam,
+  readOptionalRegistryParam,
+  readOptionalTierParam,
+  readRegistryParam,
   requireString,
 } from "../params.js";
 import type { Population } from "../population.js";
@@ -91,9 +91,9 @@ export function statsBody(population: Population): NetworkStats {
 /** `GET /api/agents?chain=&registry=&limit=&cursor=`. */
 export const handleAgents: ServiceHandler = async (request, context) => {
   const q = request.query;
-  const chain = parseOptionalChain(q.get("chain"));
-  const registry = parseOptionalRegistry(q.get("registry"));
-  const limit = parseOptionalInteger(q.get("limit"), "limit", 1, AGENTS_PAGE.max) ?? AGENTS_PAGE.default;
+  const chain = readOptionalChainParam(q.get("chain"));
+  const registry = readOptionalRegistryParam(q.get("registry"));
+  const limit = readOptionalIntegerParam(q.get("limit"), "limit", 1, AGENTS_PAGE.max) ?? AGENTS_PAGE.default;
   const after = isAbsent(q.get("cursor")) ? undefined : decodeCursor(requireString(q.get("cursor"), "cursor"));
   const list = listingOf(context.population, chain, registry);
   const start = after === undefined ? 0 : firstAfter(list, after);
@@ -117,18 +117,23 @@ export const EXPLORER_SORTS = ["score", "recent"] as const;
 export const handleExplorer: ServiceHandler = async (request, context) => {
   const q = request.query;
   if (!isAbsent(q.get("id"))) {
-    const agent = requireAgent(context.population, parseChain(q.get("chain")), parseAgentId(q.get("id")), parseRegistry(q.get("registry")));
+    const agent = requireAgent(
+      context.population,
+      readChainParam(q.get("chain")),
+      readAgentIdParam(q.get("id")),
+      readRegistryParam(q.get("registry")),
+    );
     return ok(explorerProfileBody(context, agent));
   }
   const sort = isAbsent(q.get("sort")) ? "score" : requireString(q.get("sort"), "sort").toLowerCase();
   if (!(EXPLORER_SORTS as readonly string[]).includes(sort)) {
     throw badRequest(`Invalid sort "${q.get("sort")}"; expected one of ${EXPLORER_SORTS.join(", ")}`);
   }
-  const chain = parseOptionalChain(q.get("chain"));
-  const registry = parseOptionalRegistry(q.get("registry"));
-  const limit = parseOptionalInteger(q.get("limit"), "limit", 1, EXPLORER_PAGE.max) ?? EXPLORER_PAGE.default;
-  const minScore = parseOptionalInteger(q.get("minScore"), "minScore", 0, 100);
-  const tier = parseOptionalTier(q.get("tier"));
+  const chain = readOptionalChainParam(q.get("chain"));
+  const registry = readOptionalRegistryParam(q.get("registry"));
+  const limit = readOptionalIntegerParam(q.get("limit"), "limit", 1, EXPLORER_PAGE.max) ?? EXPLORER_PAGE.default;
+  const minScore = readOptionalIntegerParam(q.get("minScore"), "minScore", 0, 100);
+  const tier = readOptionalTierParam(q.get("tier"));
   const search = isAbsent(q.get("q")) ? undefined : requireString(q.get("q"), "q").toLowerCase();
   const matches = listingOf(context.population, chain, registry).filter(
     (agent) =>

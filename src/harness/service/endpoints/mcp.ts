@@ -12,14 +12,14 @@ import { ok, type ServiceContext, type ServiceHandler, type ServiceRequest, type
 import { badRequest, ServiceHttpError } from "../http-error.js";
 import {
   isAbsent,
-  parseAgentId,
-  parseAgentList,
-  parseChain,
-  parseFlag,
-  parseOptionalChain,
-  parseRegistry,
-  parseThreshold,
-  parseWallet,
+  readAgentIdParam,
+  readAgentListParam,
+  readChainParam,
+  readFlagParam,
+  readOptionalChainParam,
+  readRegistryParam,
+  readThresholdParam,
+  readWalletParam,
 } from "../params.js";
 import { addressCommerce, agentCommerceStats } from "../synthetic/mcp-servers.js";
 import { reviewerAnalysisBody, reviewerProfileBody } from "../synthetic/reviewers.js";
@@ -71,8 +71,13 @@ const TOOLS: readonly ServedTool[] = [
     description: "Pass/fail trust verdict of an agent: score, tier, badges, reasoning, signed attestation",
     inputSchema: schema({ id: idOrString, chain: chainProp, registry: registryProp, threshold: thresholdProp }, ["id", "chain"]),
     run: async (args, context, path) => {
-      const agent = requireAgent(context.population, parseChain(args.chain), parseAgentId(args.id), parseRegistry(args.registry));
-      return trustCheckBody(agent, parseThreshold(args.threshold) ?? DEFAULT_THRESHOLD, context, path);
+      const agent = requireAgent(
+        context.population,
+        readChainParam(args.chain),
+        readAgentIdParam(args.id),
+        readRegistryParam(args.registry),
+      );
+      return trustCheckBody(agent, readThresholdParam(args.threshold) ?? DEFAULT_THRESHOLD, context, path);
     },
   },
   {
@@ -80,7 +85,12 @@ const TOOLS: readonly ServedTool[] = [
     description: "Wallet ages of an agent's reviewers, sybil flags, funding source clusters",
     inputSchema: schema({ id: idOrString, chain: chainProp, registry: registryProp }, ["id", "chain"]),
     run: async (args, context) => {
-      const agent = requireAgent(context.population, parseChain(args.chain), parseAgentId(args.id), parseRegistry(args.registry));
+      const agent = requireAgent(
+        context.population,
+        readChainParam(args.chain),
+        readAgentIdParam(args.id),
+        readRegistryParam(args.registry),
+      );
       return reviewerAnalysisBody(context.population, agent);
     },
   },
@@ -91,9 +101,9 @@ const TOOLS: readonly ServedTool[] = [
     run: async (args, context) =>
       reviewerProfileBody(
         context.population,
-        parseWallet(args.address, "address"),
-        parseChain(args.chain),
-        parseFlag(args.summary, "summary"),
+        readWalletParam(args.address, "address"),
+        readChainParam(args.chain),
+        readFlagParam(args.summary, "summary"),
       ),
   },
   {
@@ -103,13 +113,14 @@ const TOOLS: readonly ServedTool[] = [
       "agents",
     ]),
     run: async (args, context) =>
-      compareBody(context.population, parseAgentList(args.agents), parseThreshold(args.threshold) ?? DEFAULT_THRESHOLD),
+      compareBody(context.population, readAgentListParam(args.agents), readThresholdParam(args.threshold) ?? DEFAULT_THRESHOLD),
   },
   {
     name: "address_age",
     description: "Wallet age in days (on one chain, or the oldest when no chain is given)",
     inputSchema: schema({ address: addressProp, chain: chainProp }, ["address"]),
-    run: async (args, context) => addressAgeBody(context.population, parseWallet(args.address, "address"), parseOptionalChain(args.chain)),
+    run: async (args, context) =>
+      addressAgeBody(context.population, readWalletParam(args.address, "address"), readOptionalChainParam(args.chain)),
   },
   {
     name: "network_stats",
@@ -128,8 +139,13 @@ const TOOLS: readonly ServedTool[] = [
       const byAddress = !isAbsent(args.address);
       const byAgent = !isAbsent(args.id) || !isAbsent(args.chain);
       if (byAddress === byAgent) throw badRequest('commerce_stats takes either "address" or "id" and "chain"');
-      if (byAddress) return addressCommerce(context.population, parseWallet(args.address, "address"));
-      const agent = requireAgent(context.population, parseChain(args.chain), parseAgentId(args.id), parseRegistry(args.registry));
+      if (byAddress) return addressCommerce(context.population, readWalletParam(args.address, "address"));
+      const agent = requireAgent(
+        context.population,
+        readChainParam(args.chain),
+        readAgentIdParam(args.id),
+        readRegistryParam(args.registry),
+      );
       return {
         agent_id: agent.agentId,
         chain: agent.chain,
@@ -145,9 +161,9 @@ const TOOLS: readonly ServedTool[] = [
     run: async (args, context) => {
       const agent = requireAgent(
         context.population,
-        parseChain(args.chain),
-        parseAgentId(args.agent_id, "agent_id"),
-        parseRegistry(args.registry),
+        readChainParam(args.chain),
+        readAgentIdParam(args.agent_id, "agent_id"),
+        readRegistryParam(args.registry),
       );
       return riskTermsBody(context, agent, false);
     },

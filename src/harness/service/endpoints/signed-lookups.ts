@@ -11,7 +11,7 @@ import { ATTESTATION_TYPES } from "../../../config/service.js";
 import { createRng, hashSeed } from "../../prng.js";
 import { ok, type ServiceHandler } from "../context.js";
 import { badRequest } from "../http-error.js";
-import { isAbsent, parseAddress, parseCanonicalId, parseMcpServer } from "../params.js";
+import { isAbsent, readAddressParam, readCanonicalIdParam, readMcpServerParam } from "../params.js";
 import { mcpServerScan } from "../synthetic/mcp-servers.js";
 import { publishedWalletScores, walletIntelligenceScores } from "../synthetic/wallets.js";
 import { expiryAfter } from "./trust-check.js";
@@ -22,7 +22,7 @@ export const handleWalletScore: ServiceHandler = async (request, context) => {
   if (isAbsent(q.get("address")) && !isAbsent(q.get("wallet"))) {
     throw badRequest('wallet-score takes the wallet as "address" (?address=0x…), not "wallet"');
   }
-  const wallet = parseAddress(q.get("address"), "address");
+  const wallet = readAddressParam(q.get("address"), "address");
   const now = context.now();
   const expiry = expiryAfter(now);
   const scores = walletIntelligenceScores(context.population, wallet);
@@ -66,7 +66,7 @@ export const handleMcpAttestation: ServiceHandler = async (request, context) => 
   const expiry = expiryAfter(now);
   const options = { purpose: "mcp" as const, type: ATTESTATION_TYPES.mcp, path: request.path, expiry };
   if (hasServer) {
-    const server = parseMcpServer(q.get("server"));
+    const server = readMcpServerParam(q.get("server"));
     const { riskScore, findings } = mcpServerScan(context.population, server);
     const qualityScore = mcpQualityScore(context.population.seed, server, findings.length);
     const signed = {
@@ -90,7 +90,7 @@ export const handleMcpAttestation: ServiceHandler = async (request, context) => 
     };
     return ok(body);
   }
-  const canonicalId = parseCanonicalId(q.get("canonical_id"));
+  const canonicalId = readCanonicalIdParam(q.get("canonical_id"));
   const { riskScore, findings } = mcpServerScan(context.population, canonicalId);
   // The signed block of the `canonical_id` form carries no expiry (the envelope announces one).
   const signed = { canonical_id: canonicalId, mcp_risk_score: riskScore, findings, attestedAt: now.toISOString() };

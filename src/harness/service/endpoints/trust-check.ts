@@ -14,7 +14,7 @@ import { ATTESTATION_LIFETIME_SECONDS, ATTESTATION_TYPES, DEFAULT_THRESHOLD } fr
 import { apiSybilSeverity, compareListingOrder, flatBadges, type PopulationAgent } from "../agent.js";
 import { ok, type ServiceContext, type ServiceHandler } from "../context.js";
 import { badRequest, notFound } from "../http-error.js";
-import { isAbsent, parseAgentId, parseChain, parseRegistry, parseThreshold, parseWallet } from "../params.js";
+import { isAbsent, readAgentIdParam, readChainParam, readRegistryParam, readThresholdParam, readWalletParam } from "../params.js";
 import type { Population } from "../population.js";
 
 /**
@@ -183,10 +183,10 @@ export async function walletNotFoundBody(wallet: string, context: ServiceContext
 /** `GET /api/trust-check?id=&chain=&registry=&threshold=` or `?wallet=`. */
 export const handleTrustCheck: ServiceHandler = async (request, context) => {
   const q = request.query;
-  const threshold = parseThreshold(q.get("threshold")) ?? DEFAULT_THRESHOLD;
+  const threshold = readThresholdParam(q.get("threshold")) ?? DEFAULT_THRESHOLD;
   if (!isAbsent(q.get("wallet"))) {
     if (!isAbsent(q.get("id"))) throw badRequest('Give either "wallet" or "id" and "chain", not both');
-    const wallet = parseWallet(q.get("wallet"), "wallet");
+    const wallet = readWalletParam(q.get("wallet"), "wallet");
     const agent = bestAgentOf(context.population, wallet);
     return ok(
       agent
@@ -194,9 +194,9 @@ export const handleTrustCheck: ServiceHandler = async (request, context) => {
         : await walletNotFoundBody(wallet, context, request.path),
     );
   }
-  const agentId = parseAgentId(q.get("id"));
-  const chain = parseChain(q.get("chain"));
-  const registry = parseRegistry(q.get("registry"));
+  const agentId = readAgentIdParam(q.get("id"));
+  const chain = readChainParam(q.get("chain"));
+  const registry = readRegistryParam(q.get("registry"));
   const agent = requireAgent(context.population, chain, agentId, registry);
   return ok(await trustCheckBody(agent, threshold, context, request.path));
 };
