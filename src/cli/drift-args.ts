@@ -47,7 +47,7 @@ import { parseJwksArgument } from "./jwks-argument.js";
 import { translateParseArgsError } from "./parse-args-error.js";
 
 /** Default of `--concurrency`. */
-export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_SERVICE_CONCURRENCY = 8;
 /** Default of `--rows`: rows shown in the table. */
 export const DEFAULT_TABLE_ROWS = 50;
 /** Environment variable read for the API key when `--api-key` is not given. */
@@ -192,7 +192,7 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
     values["max-age"] === undefined ? DEFAULT_MAX_AGE_SECONDS : withFlag("--max-age", () => parseDuration(values["max-age"]!));
   const encoding = parseEncoding(values["tier-encoding"], values["sybil-encoding"]);
   const concurrency =
-    values.concurrency === undefined ? DEFAULT_CONCURRENCY : parseIntegerInRange(values.concurrency, "--concurrency", 1, 64);
+    values.concurrency === undefined ? DEFAULT_SERVICE_CONCURRENCY : parseIntegerInRange(values.concurrency, "--concurrency", 1, 64);
   const ratePerMinute = values.rate === undefined ? undefined : parsePositive("--rate", values.rate);
   const maxErrors = values["max-errors"] === undefined ? DEFAULT_ERROR_LIMIT : parseErrorLimit(values["max-errors"], "--max-errors");
   const timeoutMs = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
