@@ -16,7 +16,7 @@
 import type { Address } from "viem";
 import { messageOf } from "../errors.js";
 import { findDeploymentBlock } from "../oracle/deployment-block.js";
-import type { AnyClient } from "../oracle/reader.js";
+import type { AnyClient } from "../oracle/client.js";
 import type { TriageSummary } from "./types.js";
 
 /** Largest span of blocks `"auto"` replays events over: 1,000,000 blocks (about 23 days of Base). */

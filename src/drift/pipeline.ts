@@ -13,7 +13,7 @@
 import type { Address } from "viem";
 import type { TrustApiClient } from "../api/client.js";
 import type { TrustEncoding } from "../config/encodings.js";
-import type { AnyClient } from "../oracle/reader.js";
+import type { AnyClient } from "../oracle/client.js";
 import type { OracleReaderMode } from "../oracle/reader-mode.js";
 import type { TrustRecordResult } from "../oracle/records.js";
 import type { DecisionRule } from "./decision.js";

@@ -7,7 +7,7 @@
  */
 import type { Address } from "viem";
 import { getCode } from "viem/actions";
-import type { AnyClient } from "./reader.js";
+import type { AnyClient } from "./client.js";
 
 /**
  * The first block at which `address` has code, at or before `atBlock`.

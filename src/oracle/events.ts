@@ -8,7 +8,7 @@
 import { type Address, type BlockNumber, getAbiItem } from "viem";
 import { getBlockNumber, getLogs } from "viem/actions";
 import { trustScoreOracleAbi } from "./abi.js";
-import type { AnyClient } from "./reader.js";
+import type { AnyClient } from "./client.js";
 import type { TrustRecordKey } from "./record-key.js";
 
 /** Options of {@link listOracleKeys}. */

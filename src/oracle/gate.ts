@@ -10,7 +10,7 @@ import { GateReadError, messageOf } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
 import type { TrustPolicy } from "../policy.js";
 import { trustGatedAbi } from "./gate-abi.js";
-import type { AnyClient } from "./reader.js";
+import type { AnyClient } from "./client.js";
 
 /** A gate's configuration as read from the chain. */
 export interface GatePolicy {

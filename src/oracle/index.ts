@@ -11,8 +11,8 @@ export { decodeScoreAnswer, describeRevert, type MalformedAnswer, type ScoreAnsw
 export { type GatePolicy, type ReadGatePolicyOptions, readGatePolicy } from "./gate.js";
 export { trustGatedAbi } from "./gate-abi.js";
 export { multicall3Abi } from "./multicall3-abi.js";
+export type { AnyClient } from "./client.js";
 export {
-  type AnyClient,
   DEFAULT_CHUNK_SIZE,
   DEFAULT_CONCURRENCY,
   getScoreCallData,

@@ -22,7 +22,7 @@ import { parseAddress } from "../inputs/address.js";
 import { blockParameters } from "./block.js";
 import { multicall3Abi } from "./multicall3-abi.js";
 import { MULTICALL3_CREATION_CODE } from "./multicall3-creation-code.js";
-import type { AnyClient } from "./reader.js";
+import type { AnyClient } from "./client.js";
 
 /** How the batch reader sends its reads (see the module notes). */
 export type OracleReaderMode = "multicall3" | "deployless-multicall3" | "eth-call";

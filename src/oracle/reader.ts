@@ -29,6 +29,7 @@ import {
   toFunctionSelector,
 } from "viem";
 import { call, getBlockNumber } from "viem/actions";
+import type { AnyClient } from "./client.js";
 import { BASE_TRUST_ORACLE_ADDRESS, MULTICALL3_ADDRESS } from "../config/addresses.js";
 import { DEFAULT_TRUST_ENCODING, type TrustEncoding } from "../config/encodings.js";
 import { InvalidArgumentError } from "../errors.js";
@@ -105,9 +106,6 @@ export interface ReadTrustRecordsParameters extends ReadOptionsBase {
    */
   readonly mode?: OracleReaderMode | "auto" | undefined;
 }
-
-/** Any viem client (public, test or wallet) over any transport. */
-export type AnyClient = Client<Transport, Chain | undefined>;
 
 const getScoreItem = getAbiItem({ abi: trustOracleAbi, name: "getScore" });
 const GET_SCORE_SELECTOR = toFunctionSelector(getScoreItem);

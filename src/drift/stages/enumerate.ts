@@ -16,7 +16,7 @@ import { DEFAULT_REGISTRY } from "../../config/service.js";
 import { messageOf } from "../../errors.js";
 import { inspectRegistry } from "../../inputs/registry.js";
 import { listOracleKeys } from "../../oracle/events.js";
-import type { AnyClient } from "../../oracle/reader.js";
+import type { AnyClient } from "../../oracle/client.js";
 import type { ScanProgress } from "../progress.js";
 import type { ServiceData } from "../service-data.js";
 import type { TriageSummary } from "../types.js";

@@ -7,7 +7,8 @@
 import type { Address } from "viem";
 import type { EvmAgentRef } from "../../agent/agent-ref.js";
 import type { TrustEncoding } from "../../config/encodings.js";
-import { type AnyClient, readTrustRecords } from "../../oracle/reader.js";
+import type { AnyClient } from "../../oracle/client.js";
+import { readTrustRecords } from "../../oracle/reader.js";
 import type { OracleReaderMode } from "../../oracle/reader-mode.js";
 import { recordKeyOf } from "../../oracle/record-key.js";
 import type { TrustRecordResult } from "../../oracle/records.js";
