@@ -16,8 +16,6 @@ import {
   type Address,
   BaseError,
   type BlockTag,
-  type Chain,
-  type Client,
   concatHex,
   decodeFunctionResult,
   encodeAbiParameters,
@@ -25,7 +23,6 @@ import {
   getAbiItem,
   type Hex,
   isHex,
-  type Transport,
   toFunctionSelector,
 } from "viem";
 import { call, getBlockNumber } from "viem/actions";
