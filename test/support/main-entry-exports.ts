@@ -185,6 +185,7 @@ export const MAIN_ENTRY_EXPORTS: readonly string[] = [
   // The attested oracle, from TypeScript (issue 11).
   "OracleWriteError",
   "attestedTrustOracleAbi",
+  "revokeTrustSigningKeys",
   "setTrustSigningKeys",
   "signingKeyArgsOf",
   "signingKeyArgsOfJwks",
