@@ -301,7 +301,6 @@ export async function updateSigningKeys(options: UpdateSigningKeysOptions): Prom
   }
   const transport = custom(options.provider as { request(args: unknown): Promise<unknown> });
   const publicClient = createPublicClient({ transport }) as PublicClient;
-  const where = options.network === undefined ? "" : ` ${options.network}`;
 
   let chainId: number;
   try {
@@ -313,7 +312,7 @@ export async function updateSigningKeys(options: UpdateSigningKeysOptions): Prom
   if (options.expectedChainId !== undefined && chainId !== options.expectedChainId) {
     throw new DeploymentError(
       "chain-mismatch",
-      `The RPC endpoint is chain ${chainId}, but network${where} is configured as chain ${options.expectedChainId}`,
+      `The RPC endpoint is chain ${chainId}, but ${options.network === undefined ? "the network" : `network "${options.network}"`} is configured as chain ${options.expectedChainId}`,
     );
   }
   if (MAINNET_CHAIN_IDS.has(chainId) && !options.confirmMainnet && !dryRun) {

@@ -415,7 +415,7 @@ describe("refusals", () => {
     await expect(update(s, { oracle: nobody, jwks: jwksFile(jwksOf(v2)) })).rejects.toMatchObject({ reason: "not-attested-oracle" });
     await expect(update(s, { jwks: jwksFile(jwksOf(v2)), expectedChainId: 8453, network: "base" })).rejects.toMatchObject({
       reason: "chain-mismatch",
-      shortMessage: "The RPC endpoint is chain 31337, but network base is configured as chain 8453",
+      shortMessage: 'The RPC endpoint is chain 31337, but network "base" is configured as chain 8453',
     });
     await expect(update(s, {})).rejects.toThrow("Nothing to do: give a JWKS (--jwks <url|file>) and/or key ids to revoke (--revoke <kid>)");
   });
