@@ -1,7 +1,8 @@
 /**
- * Deploys the kit's gates (and the reference oracle where the service has none) to a configured network,
- * idempotently, recording them in `deployments/<chainId>.json`. Thin: parses arguments and calls
- * `src/deploy/`; see that module for why this is a plain script rather than Hardhat Ignition.
+ * Deploys the kit's gates (and the reference oracle where the service has none, and an attested oracle where
+ * configured) to a configured network, idempotently, recording them in `deployments/<chainId>.json`. Thin:
+ * parses arguments and calls `src/deploy/`; see that module for why this is a plain script rather than Hardhat
+ * Ignition.
  *
  *   npx tsx scripts/deploy.ts --network <hardhat|localhost|baseSepolia|base> [--dry-run] [--confirm-mainnet]
  *                             [--rpc-url <url>] [--config deploy/config.json] [--deployments-dir deployments]
@@ -13,14 +14,16 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { http } from "viem";
 import { type DeployProvider, deploy, loadDeployConfig, networkConfig, RPC_URL_VARIABLE, resolveRpcUrl } from "../src/deploy/index.js";
-import { DeploymentError, messageOf, TrustgateError } from "../src/errors.js";
+import { DeploymentError } from "../src/errors.js";
 import { startLocalChain } from "../src/harness/devnet/local-chain.js";
+import { readHardhatVar } from "./lib/hardhat-vars.js";
+import { runCommand } from "./lib/run-command.js";
 
 const USAGE = `Usage: npx tsx scripts/deploy.ts --network <name> [options]
 
 Deploys the configured gates (and the reference TrustScoreOracle where the configuration says
-"deploy-reference") and records them in <deployments-dir>/<chainId>.json. A second run with the same
-configuration deploys nothing.
+"deploy-reference"; an AttestedTrustOracle, and its signing keys, where it has "attestedOracle") and records
+them in <deployments-dir>/<chainId>.json. A second run with the same configuration deploys nothing.
 
 Options:
   --network <name>          Network of the configuration: hardhat (in-process, throw-away: nothing is
@@ -37,17 +40,6 @@ Options:
 
 The deployer key is read from DEPLOYER_PRIVATE_KEY (environment, or \`npx hardhat vars set DEPLOYER_PRIVATE_KEY\`);
 local networks use the node's unlocked accounts.`;
-
-/** Reads a Hardhat configuration variable from Hardhat's vars file, without a Hardhat runtime. */
-function readHardhatVar(name: string): string | undefined {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { getVarsFilePath } = require("hardhat/internal/util/global-dir") as { getVarsFilePath(): string };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { VarsManager } = require("hardhat/internal/core/vars/vars-manager") as {
-    VarsManager: new (path: string) => { get(key: string, defaultValue?: string, includeEnvs?: boolean): string | undefined };
-  };
-  return new VarsManager(getVarsFilePath()).get(name, undefined, false);
-}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -104,17 +96,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    // One line (the reason), unless TRUSTGATE_DEBUG asks for everything.
-    if (process.env.TRUSTGATE_DEBUG) console.error(error);
-    else if (error instanceof TrustgateError) console.error(error.message);
-    else if ((error as { code?: unknown } | null)?.code?.toString().startsWith("ERR_PARSE_ARGS"))
-      console.error(`${messageOf(error)}\n\n${USAGE}`);
-    else console.error(`Error: ${messageOf(error)}`);
-    process.exitCode = 2;
-  },
-);
+runCommand(main, USAGE);

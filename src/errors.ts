@@ -425,14 +425,16 @@ export function messageOf(error: unknown): string {
 }
 
 /**
- * A deployment (`scripts/deploy.ts`, `src/deploy/`) cannot proceed or failed: a missing or malformed deployer
- * key, an unconfirmed mainnet deployment, a chain that is not the configured one, a transaction that reverted.
- * Carries the error code `CONFIGURATION`; nothing is sent after it is thrown.
+ * A deployment or a signing-key update (`scripts/deploy.ts`, `scripts/keys.ts`, `src/deploy/`) cannot proceed or
+ * failed: a missing or malformed deployer key, an unconfirmed mainnet deployment, a chain that is not the
+ * configured one, a JWKS that cannot be fetched or holds an unusable key, a sender without the admin role, a
+ * transaction that reverted. Carries the error code `CONFIGURATION`; nothing is sent after it is thrown.
  */
 export class DeploymentError extends TrustgateError {
   /**
    * Stable reason: `missing-key`, `bad-key`, `mainnet-not-confirmed`, `chain-mismatch`, `bad-config`, `no-code`,
-   * `unreachable`, `untrusted-record`, `failed`.
+   * `unreachable`, `untrusted-record`, `failed`; for signing keys also `jwks-unavailable`, `bad-jwks`,
+   * `not-attested-oracle`, `not-admin`, `revoked-key`, `unknown-key`.
    */
   readonly reason: string;
 

@@ -1,6 +1,7 @@
 /**
  * Per-network deployment configuration (`deploy/config.json`): which oracle and identity registry the gates
- * read, the agent domain, the gate policy and which example contracts to deploy.
+ * read, the agent domain, the gate policy, which example contracts to deploy, and optionally an
+ * `AttestedTrustOracle` (its upstream, admin and the JWKS whose keys it gets) that the gates can read instead.
  *
  * @packageDocumentation
  */
@@ -27,6 +28,30 @@ const policySchema = z.strictObject({
   requireController: z.boolean(),
 });
 
+/**
+ * The optional `AttestedTrustOracle` of a network (`attestedOracle` in `deploy/config.json`): an oracle fed by the
+ * service's signed attestations that falls back on `upstream`.
+ */
+const attestedOracleSchema = z.strictObject({
+  /**
+   * What the attested oracle falls back on: `"oracle"` (default) the network's `oracle` (the configured address,
+   * or the reference oracle deployed in the same run), `"none"` no upstream (zero address), or an address.
+   */
+  upstream: z.union([z.literal("oracle"), z.literal("none"), address]).default("oracle"),
+  /** Holder of `DEFAULT_ADMIN_ROLE` (signing keys, chain slugs); `null` = the network's `owner`, else the deployer. */
+  admin: address.nullable().default(null),
+  /** JWKS whose keys are installed in the same run (an http(s) URL or a file path), or `null` for none. */
+  jwks: z.string().min(1).nullable().default(null),
+  /** Key ids of the JWKS to install (default: every key in it). */
+  kids: z.array(z.string().min(1)).min(1).optional(),
+});
+
+/** The `attestedOracle` entry of a network. */
+export type AttestedOracleDeployConfig = z.output<typeof attestedOracleSchema>;
+
+/** Which oracle the gates read: the network's `oracle`, or the `AttestedTrustOracle` of the same deployment. */
+export const GATE_ORACLES = ["oracle", "attested"] as const;
+
 const networkSchema = z
   .strictObject({
     chainId: z.number().int().positive(),
@@ -39,9 +64,20 @@ const networkSchema = z
     agentRegistry: z.string().min(1).max(31),
     owner: address.nullable().default(null),
     policy: policySchema,
-    contracts: z.array(z.enum(DEPLOYABLE_CONTRACTS)).min(1),
+    contracts: z.array(z.enum(DEPLOYABLE_CONTRACTS)),
+    attestedOracle: attestedOracleSchema.optional(),
+    gateOracle: z.enum(GATE_ORACLES).default("oracle"),
   })
   .superRefine((network, ctx) => {
+    if (network.contracts.length === 0 && !network.attestedOracle) {
+      ctx.addIssue({ code: "custom", path: ["contracts"], message: "nothing to deploy: list a contract, or configure attestedOracle" });
+    }
+    if (network.gateOracle === "attested" && !network.attestedOracle) {
+      ctx.addIssue({ code: "custom", path: ["gateOracle"], message: '"attested" needs an attestedOracle entry' });
+    }
+    if (network.attestedOracle?.kids && network.attestedOracle.jwks === null) {
+      ctx.addIssue({ code: "custom", path: ["attestedOracle", "kids"], message: "kids needs attestedOracle.jwks" });
+    }
     if (network.contracts.includes("AgentTaskBoard") && !network.contracts.includes("TrustAdmissionHook")) {
       ctx.addIssue({ code: "custom", path: ["contracts"], message: "AgentTaskBoard needs TrustAdmissionHook (its admission hook)" });
     }

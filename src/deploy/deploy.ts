@@ -1,8 +1,9 @@
 /**
- * Deploys the kit's gates (and, on chains without the service's oracle, the reference `TrustScoreOracle`)
- * according to a network's configuration, records them in `deployments/<chainId>.json`, and does nothing for
- * a contract whose recorded deployment has the same fingerprint (name + creation bytecode + constructor
- * arguments) and still has code at its address.
+ * Deploys the kit's gates (and, on chains without the service's oracle, the reference `TrustScoreOracle`; where
+ * configured, an `AttestedTrustOracle` over the network's oracle, with the service's signing keys) according to a
+ * network's configuration, records them in `deployments/<chainId>.json`, and does nothing for a contract whose
+ * recorded deployment has the same fingerprint (name + creation bytecode + constructor arguments) and still has
+ * code at its address.
  *
  * Plain viem rather than Hardhat Ignition: idempotence is keyed on our own deployments file (one JSON per
  * chain, with git commit and constructor arguments, readable by the drift job and by people), a dry run that
@@ -23,7 +24,6 @@ import {
   createPublicClient,
   createWalletClient,
   custom,
-  defineChain,
   encodeDeployData,
   getAddress,
   getContractAddress,
@@ -32,8 +32,9 @@ import {
   zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import type { SigningKeyArgs } from "../attestation/onchain-keys.js";
 import { DeploymentError, messageOf } from "../errors.js";
-import { DEPLOYABLE_CONTRACTS, type NetworkDeployConfig } from "./config.js";
+import { type AttestedOracleDeployConfig, DEPLOYABLE_CONTRACTS, type NetworkDeployConfig } from "./config.js";
 import {
   type DeploymentRecord,
   type DeploymentsFile,
@@ -45,12 +46,25 @@ import {
   writeConstructorArgsFile,
   writeDeploymentsFile,
 } from "./deployments-file.js";
+import {
+  chainOf,
+  DEPLOYER_KEY_VARIABLE,
+  type DeployProvider,
+  MAINNET_CHAIN_IDS,
+  resolveDeployerKey,
+  unreachableNodeError,
+} from "./sender.js";
+import {
+  ATTESTED_ORACLE,
+  describeChange,
+  type LoadedJwks,
+  loadJwks,
+  type SigningKeysResult,
+  selectSigningKeys,
+  updateSigningKeys,
+} from "./signing-keys.js";
 
-/** Chains on which {@link deploy} sends nothing without `confirmMainnet`: Ethereum (1) and Base (8453). */
-export const MAINNET_CHAIN_IDS: ReadonlySet<number> = new Set([1, 8453]);
-
-/** Environment variable (or Hardhat configuration variable) holding the deployer's private key. */
-export const DEPLOYER_KEY_VARIABLE = "DEPLOYER_PRIVATE_KEY";
+export { DEPLOYER_KEY_VARIABLE, type DeployProvider, MAINNET_CHAIN_IDS, resolveDeployerKey } from "./sender.js";
 
 /** The reference oracle's contract name. */
 export const REFERENCE_ORACLE = "TrustScoreOracle";
@@ -58,16 +72,11 @@ export const REFERENCE_ORACLE = "TrustScoreOracle";
 /** Source file of each contract the deployment can create, under `contracts/`. */
 const SOURCES: Readonly<Record<string, string>> = {
   TrustScoreOracle: "oracle/TrustScoreOracle.sol",
+  AttestedTrustOracle: "oracle/AttestedTrustOracle.sol",
   TrustAdmissionHook: "examples/TrustAdmissionHook.sol",
   AgentTaskBoard: "examples/AgentTaskBoard.sol",
   TrustGatedEscrow: "examples/TrustGatedEscrow.sol",
 };
-
-/** Anything that answers EIP-1193 JSON-RPC requests (a Hardhat provider, a viem transport's `request`). */
-export interface DeployProvider {
-  /** Sends one JSON-RPC request. */
-  request(args: { method: string; params?: readonly unknown[] | object }): Promise<unknown>;
-}
 
 /** Options of {@link deploy}. */
 export interface DeployOptions {
@@ -101,6 +110,8 @@ export interface DeployOptions {
   readonly recordDeployments?: boolean | undefined;
   /** The RPC URL the provider talks to, for messages (an unreachable node names it). */
   readonly rpcUrl?: string | undefined;
+  /** Fetch timeout and implementation for `attestedOracle.jwks` when it is a URL. */
+  readonly jwksFetch?: { readonly timeoutMs?: number | undefined; readonly fetch?: typeof fetch | undefined } | undefined;
 }
 
 /**
@@ -135,57 +146,21 @@ export interface DeployResult {
   readonly deployer: Address;
   /** One action per contract, in deployment order. */
   readonly actions: readonly DeployAction[];
-  /** Transactions sent (0 for a dry run or when nothing changed). */
+  /** Transactions sent, creations and signing keys (0 for a dry run or when nothing changed). */
   readonly transactionsSent: number;
   /** The deployments file (written unless a dry run). */
   readonly deploymentsFile: string;
+  /**
+   * The signing keys installed on the `AttestedTrustOracle` (or that a dry run would install), when
+   * `attestedOracle.jwks` is configured.
+   */
+  readonly signingKeys: SigningKeysResult | undefined;
 }
 
 interface Artifact {
   readonly abi: Abi;
   readonly bytecode: Hex;
   readonly deployedBytecode: Hex;
-}
-
-/**
- * Finds the deployer's private key: `DEPLOYER_PRIVATE_KEY` from the environment, else from Hardhat's
- * configuration variables. The key never appears in an error message.
- *
- * @param network - Network name, for the message.
- * @param chainId - Chain id, for the message.
- * @param env - The environment.
- * @param readVar - Hardhat configuration variable lookup, if any.
- * @returns The key, `0x`-prefixed.
- * @throws {@link DeploymentError} `missing-key` when there is none, `bad-key` when it is not 32 hex bytes.
- */
-export function resolveDeployerKey(
-  network: string,
-  chainId: number,
-  env: Readonly<Record<string, string | undefined>>,
-  readVar?: (name: string) => string | undefined,
-): Hex {
-  let key = env[DEPLOYER_KEY_VARIABLE]?.trim();
-  if (!key && readVar) {
-    try {
-      key = readVar(DEPLOYER_KEY_VARIABLE)?.trim();
-    } catch {
-      key = undefined;
-    }
-  }
-  if (!key) {
-    throw new DeploymentError(
-      "missing-key",
-      `${DEPLOYER_KEY_VARIABLE} is not set: deploying to ${network} (chain ${chainId}) needs the deployer's private key`,
-      {
-        details: `Set it in the environment (export ${DEPLOYER_KEY_VARIABLE}=0x…) or with \`npx hardhat vars set ${DEPLOYER_KEY_VARIABLE}\`. Only the local networks use the node's unlocked accounts.`,
-      },
-    );
-  }
-  const hex = key.startsWith("0x") || key.startsWith("0X") ? key.slice(2) : key;
-  if (!/^[0-9a-fA-F]{64}$/.test(hex)) {
-    throw new DeploymentError("bad-key", `${DEPLOYER_KEY_VARIABLE} is not a private key (expected 32 bytes as 64 hex digits)`);
-  }
-  return `0x${hex}`;
 }
 
 /**
@@ -258,16 +233,6 @@ function trustedDeploymentsFile(
   return { chainId: file.chainId, network: context.network, contracts: {} };
 }
 
-/** The one-line error for a node that does not answer, with how to start one for a local network. */
-function unreachableNodeError(network: string, config: NetworkDeployConfig, rpcUrl: string | undefined, error: unknown): DeploymentError {
-  const at = rpcUrl ? ` at ${rpcUrl}` : "";
-  const reason = messageOf(error).split("\n")[0]!.replace(/\.$/, "");
-  const hint = config.local
-    ? "start one with `npx hardhat node` (or pass --rpc-url / set TRUSTGATE_RPC_URL to a running node)"
-    : `check the RPC URL (--rpc-url, TRUSTGATE_RPC_URL${config.rpcUrlEnv ? ` or ${config.rpcUrlEnv}` : ""})`;
-  return new DeploymentError("unreachable", `Cannot reach the ${network} node${at} (${reason}): ${hint}`, { cause: error });
-}
-
 function loadArtifact(artifactsDir: string, name: string): Artifact {
   const path = join(artifactsDir, "contracts", SOURCES[name]!, `${name}.json`);
   try {
@@ -282,10 +247,15 @@ function loadArtifact(artifactsDir: string, name: string): Artifact {
 /**
  * Deploys what the network's configuration asks for, skipping what is already deployed unchanged.
  *
- * Order: the reference oracle (when `oracle` is `"deploy-reference"`), `TrustAdmissionHook`, `AgentTaskBoard`
- * (with the hook), `TrustGatedEscrow`. Each gate gets the configured oracle, identity registry, agent domain
- * and policy; owners (and the oracle's admin and publisher) are `config.owner`, default the deployer. The
- * deployments file is written after each creation, so an interrupted run keeps what it did.
+ * Order: the reference oracle (when `oracle` is `"deploy-reference"` and something reads it), the
+ * `AttestedTrustOracle` (when `attestedOracle` is configured: admin `attestedOracle.admin`, else `config.owner`,
+ * else the deployer; upstream the network's oracle, none or an address, per `attestedOracle.upstream`),
+ * `TrustAdmissionHook`, `AgentTaskBoard` (with the hook), `TrustGatedEscrow`. Each gate gets the oracle
+ * `gateOracle` names (the network's, or the attested one), the identity registry, agent domain and policy; owners
+ * (and the reference oracle's admin and publisher) are `config.owner`, default the deployer. The deployments file
+ * is written after each creation, so an interrupted run keeps what it did. Then, when `attestedOracle.jwks` is
+ * configured, the JWKS's keys are installed on the attested oracle with {@link updateSigningKeys} (the JWKS is
+ * fetched and checked before anything is sent, and the attested oracle's admin must then be the deployer).
  *
  * @param options - Network, configuration, provider, directories, dry run, confirmation, key source.
  * @returns What was (or would be) done.
@@ -296,7 +266,9 @@ function loadArtifact(artifactsDir: string, name: string): Artifact {
  *
  * @throws {@link DeploymentError}: `unreachable` (the node does not answer; one line naming the URL and how to
  *   start a local node), `chain-mismatch`, `mainnet-not-confirmed`, `missing-key`, `bad-key`, `no-code`
- *   (configured oracle or registry absent), `untrusted-record`, `bad-config`, `failed` (a creation failed).
+ *   (configured oracle, attested upstream or registry absent), `untrusted-record`, `bad-config`,
+ *   `jwks-unavailable` / `bad-jwks` (the configured JWKS), `failed` (a creation or a key installation failed), and
+ *   those of {@link updateSigningKeys}.
  */
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const { config, network } = options;
@@ -341,17 +313,15 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     }
   }
   const deployer: Address = getAddress(typeof account === "string" ? account : account.address);
-  const chain = defineChain({
-    id: chainId,
-    name: network,
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [] } },
-  });
+  const chain = chainOf(chainId, network);
   const walletClient = createWalletClient({ account, chain, transport });
 
+  const attested: AttestedOracleDeployConfig | undefined = config.attestedOracle;
+  const upstreamAddress = attested && attested.upstream !== "oracle" && attested.upstream !== "none" ? attested.upstream : null;
   for (const [label, address] of [
     ["oracle", config.oracle],
     ["identityRegistry", config.identityRegistry],
+    ["attestedOracle.upstream", upstreamAddress],
   ] as const) {
     if (!address || address === "deploy-reference") continue;
     const code = await publicClient.getCode({ address: address as Address });
@@ -360,6 +330,25 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
         details: label === "oracle" ? 'Use "oracle": "deploy-reference" on a chain without the service\'s oracle.' : undefined,
       });
     }
+  }
+
+  const owner = config.owner ? getAddress(config.owner) : deployer;
+  const attestedAdmin = attested?.admin ? getAddress(attested.admin) : owner;
+  // The JWKS is fetched and its keys checked before anything is sent: a bad or unreachable JWKS deploys nothing.
+  let jwks: LoadedJwks | undefined;
+  let keysToInstall: SigningKeyArgs[] = [];
+  if (attested?.jwks) {
+    if (!keyless && attestedAdmin !== deployer) {
+      throw new DeploymentError(
+        "bad-config",
+        `attestedOracle.jwks is set, but the attested oracle's admin ${attestedAdmin} is not the deployer ${deployer}: only its admin can install the keys`,
+        {
+          details: "Remove attestedOracle.jwks and have the admin run `npm run keys` after the deployment, or deploy with the admin's key.",
+        },
+      );
+    }
+    jwks = await loadJwks(attested.jwks, options.jwksFetch);
+    keysToInstall = selectSigningKeys(jwks, attested.kids);
   }
 
   const recordDeployments = options.recordDeployments ?? true;
@@ -375,7 +364,6 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     : { chainId, network, contracts: {} };
   file = { ...file, network, genesisHash };
   const gitCommit = options.gitCommit === undefined ? currentGitCommit() : options.gitCommit;
-  const owner = config.owner ? getAddress(config.owner) : deployer;
   const gateConfig = (oracle: Address) => ({
     oracle,
     identityRegistry: config.identityRegistry ? getAddress(config.identityRegistry) : zeroAddress,
@@ -384,14 +372,32 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     policy: { ...config.policy },
   });
 
-  const steps: { name: string; args: (addresses: Record<string, Address>) => readonly unknown[]; dependsOn: readonly string[] }[] = [];
-  if (config.oracle === "deploy-reference") steps.push({ name: REFERENCE_ORACLE, args: () => [owner], dependsOn: [] });
-  const oracleOf = (a: Record<string, Address>) =>
-    config.oracle === "deploy-reference" ? a[REFERENCE_ORACLE]! : getAddress(config.oracle);
-  const oracleDeps = config.oracle === "deploy-reference" ? [REFERENCE_ORACLE] : [];
-  for (const name of DEPLOYABLE_CONTRACTS.filter((c) => config.contracts.includes(c))) {
+  type Addresses = Record<string, Address>;
+  const steps: { name: string; args: (addresses: Addresses) => readonly unknown[]; dependsOn: readonly string[] }[] = [];
+  const gates = DEPLOYABLE_CONTRACTS.filter((c) => config.contracts.includes(c));
+  const reference = config.oracle === "deploy-reference";
+  const networkOracle = (a: Addresses) => (reference ? a[REFERENCE_ORACLE]! : getAddress(config.oracle));
+  const networkOracleDeps = reference ? [REFERENCE_ORACLE] : [];
+  // The reference oracle is deployed when something reads it: the gates, or the attested oracle as its upstream.
+  const gatesReadAttested = config.gateOracle === "attested";
+  if (reference && ((gates.length > 0 && !gatesReadAttested) || attested?.upstream === "oracle")) {
+    steps.push({ name: REFERENCE_ORACLE, args: () => [owner], dependsOn: [] });
+  }
+  if (attested) {
+    const upstream = attested.upstream;
+    const upstreamOf = (a: Addresses): Address =>
+      upstream === "oracle" ? networkOracle(a) : upstream === "none" ? zeroAddress : getAddress(upstream);
+    steps.push({
+      name: ATTESTED_ORACLE,
+      args: (a) => [attestedAdmin, upstreamOf(a)],
+      dependsOn: upstream === "oracle" ? networkOracleDeps : [],
+    });
+  }
+  const gateOracle = gatesReadAttested ? (a: Addresses) => a[ATTESTED_ORACLE]! : networkOracle;
+  const gateOracleDeps = gatesReadAttested ? [ATTESTED_ORACLE] : networkOracleDeps;
+  for (const name of gates) {
     if (name === "AgentTaskBoard") steps.push({ name, args: (a) => [a.TrustAdmissionHook!, owner], dependsOn: ["TrustAdmissionHook"] });
-    else steps.push({ name, args: (a) => [gateConfig(oracleOf(a)), owner], dependsOn: oracleDeps });
+    else steps.push({ name, args: (a) => [gateConfig(gateOracle(a)), owner], dependsOn: gateOracleDeps });
   }
 
   let nonce = dryRun ? await publicClient.getTransactionCount({ address: deployer, blockTag: "pending" }) : 0;
@@ -507,5 +513,46 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   else if (!recordDeployments) log(`Deployed ${sent} contract(s) to the throw-away chain; nothing recorded.`);
   else if (sent === 0) log(`Nothing to deploy: every contract in ${deploymentsFile} is up to date.`);
   else log(`Deployed ${sent} contract(s); recorded in ${deploymentsFile}.`);
-  return { chainId, deployer, actions, transactionsSent: sent, deploymentsFile };
+
+  let signingKeys: SigningKeysResult | undefined;
+  if (jwks) {
+    const oracle = addresses[ATTESTED_ORACLE]!;
+    if (actions.find((a) => a.name === ATTESTED_ORACLE)?.status === "would-deploy") {
+      // A dry run before the oracle exists: every key would be set on it.
+      log(`Dry run: signing keys of the new ${ATTESTED_ORACLE} (predicted at ${oracle}), JWKS ${jwks.source}`);
+      const changes = keysToInstall.map((key) => ({
+        kid: key.kid,
+        kind: "set" as const,
+        key: { x: key.x, y: key.y },
+        previous: undefined,
+        transactionHash: undefined,
+      }));
+      for (const change of changes) log(describeChange(change, true));
+      log(`Dry run: nothing sent; ${changes.length} signing-key change(s) would be made.`);
+      signingKeys = { chainId, oracle, sender: keyless ? undefined : deployer, jwks: jwks.source, dryRun, changes, transactionsSent: 0 };
+    } else {
+      signingKeys = await updateSigningKeys({
+        provider: options.provider,
+        oracle,
+        jwks,
+        kids: attested?.kids,
+        dryRun,
+        confirmMainnet: options.confirmMainnet,
+        network,
+        expectedChainId: chainId,
+        account: keyless ? null : account,
+        local: config.local,
+        rpcUrl: options.rpcUrl,
+        log,
+      });
+    }
+  }
+  return {
+    chainId,
+    deployer,
+    actions,
+    transactionsSent: sent + (signingKeys?.transactionsSent ?? 0),
+    deploymentsFile,
+    signingKeys,
+  };
 }

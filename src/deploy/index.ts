@@ -1,5 +1,6 @@
 /**
- * Deployment of the kit's gates and reference oracle (used by `scripts/deploy.ts`).
+ * Deployment of the kit's gates, reference oracle and attested oracle (used by `scripts/deploy.ts`), and the
+ * installation of the service's signing keys on an attested oracle (`scripts/keys.ts`).
  *
  * @packageDocumentation
  */
@@ -7,3 +8,5 @@ export * from "./config.js";
 export * from "./deploy.js";
 export * from "./deployments-file.js";
 export * from "./rpc-url.js";
+export { chainOf, unreachableNodeError } from "./sender.js";
+export * from "./signing-keys.js";

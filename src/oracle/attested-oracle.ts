@@ -1,6 +1,6 @@
 /**
  * Writing to an `AttestedTrustOracle` with viem: submitting a `/api/trust-check` attestation (pull model: whoever
- * needs fresh data brings the signed update) and installing the service's signing keys. Each write is simulated
+ * needs fresh data brings the signed update), installing the service's signing keys and revoking key ids. Each write is simulated
  * first, so a refusal surfaces as the contract's custom error (decoded by viem, with its values) before any gas is
  * spent.
  *
@@ -90,6 +90,46 @@ export async function setTrustSigningKeys(
       account: clients.wallet.account,
     });
     results.push({ kid: key.kid, outcome: "set", hash: await confirm(clients, await clients.wallet.writeContract(request)) });
+  }
+  return results;
+}
+
+/**
+ * Revokes signing key ids on an `AttestedTrustOracle` (admin only), skipping key ids it already holds as revoked.
+ * Revocation is final: the oracle refuses attestations under a revoked kid, and the kid can never be set again.
+ *
+ * @param clients - Wallet (the oracle's admin) and public client.
+ * @param oracle - The attested oracle's address.
+ * @param kids - Key ids to revoke.
+ * @returns For each kid, `revoked` with the transaction hash or `unchanged` (it was already revoked).
+ * @throws The contract's custom error (`UnknownSigningKey` for a kid never set, AccessControl's
+ *   `AccessControlUnauthorizedAccount`); {@link OracleWriteError} when a mined transaction reverted.
+ */
+export async function revokeTrustSigningKeys(
+  clients: AttestedOracleClients,
+  oracle: Address,
+  kids: readonly string[],
+): Promise<{ readonly kid: string; readonly outcome: "revoked" | "unchanged"; readonly hash?: Hash }[]> {
+  const results: { kid: string; outcome: "revoked" | "unchanged"; hash?: Hash }[] = [];
+  for (const kid of kids) {
+    const [, , revoked] = await clients.public.readContract({
+      address: oracle,
+      abi: attestedTrustOracleAbi,
+      functionName: "signingKey",
+      args: [kid],
+    });
+    if (revoked) {
+      results.push({ kid, outcome: "unchanged" });
+      continue;
+    }
+    const { request } = await clients.public.simulateContract({
+      address: oracle,
+      abi: attestedTrustOracleAbi,
+      functionName: "revokeSigningKey",
+      args: [kid],
+      account: clients.wallet.account,
+    });
+    results.push({ kid, outcome: "revoked", hash: await confirm(clients, await clients.wallet.writeContract(request)) });
   }
   return results;
 }

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 export { attestedTrustOracleAbi, trustOracleAbi, trustOracleReadErrorsAbi, trustScoreOracleAbi } from "./abi.js";
-export { type AttestedOracleClients, setTrustSigningKeys, submitTrustAttestation } from "./attested-oracle.js";
+export { type AttestedOracleClients, revokeTrustSigningKeys, setTrustSigningKeys, submitTrustAttestation } from "./attested-oracle.js";
 export { decodeScoreAnswer, describeRevert, type MalformedAnswer, type ScoreAnswer } from "./decode.js";
 export { type GatePolicy, type ReadGatePolicyOptions, readGatePolicy } from "./gate.js";
 export { trustGatedAbi } from "./gate-abi.js";

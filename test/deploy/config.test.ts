@@ -62,10 +62,48 @@ describe("deployment configuration", () => {
     ["a registry name over 31 bytes", { agentRegistry: "x".repeat(32) }, "agentRegistry:"],
     ["an unknown contract", { contracts: ["Nope"] }, "contracts.0:"],
     ["an unknown key", { minscore: 5 }, "minscore"],
+    ["no contract and no attested oracle", { contracts: [] }, "contracts: nothing to deploy: list a contract, or configure attestedOracle"],
+    ["gates on the attested oracle without one", { gateOracle: "attested" }, 'gateOracle: "attested" needs an attestedOracle entry'],
+    ["an unknown gateOracle", { gateOracle: "upstream" }, "gateOracle:"],
+    [
+      "attested kids without a JWKS",
+      { attestedOracle: { kids: ["rnwy-trust-v2"] } },
+      "attestedOracle.kids: kids needs attestedOracle.jwks",
+    ],
+    ["a bad attested upstream", { attestedOracle: { upstream: "base" } }, "attestedOracle.upstream:"],
+    ["a bad attested admin", { attestedOracle: { admin: "0x12" } }, "attestedOracle.admin:"],
+    ["an unknown attested key", { attestedOracle: { jwksUrl: "https://rnwy.com/.well-known/jwks.json" } }, "jwksUrl"],
   ])("refuses %s", (_label, change, message) => {
     const attempt = () => parseDeployConfig({ networks: { local: { ...validNetwork, ...change } } });
     expect(attempt).toThrow("Invalid deployment configuration");
     expect(attempt).toThrow(message);
+  });
+
+  test("attestedOracle: defaults (upstream the network's oracle, admin the owner or deployer, no JWKS), and gates may read it", () => {
+    const parsed = parseDeployConfig({ networks: { local: { ...validNetwork, attestedOracle: {} } } });
+    const network = networkConfig(parsed, "local");
+    expect(network.attestedOracle).toEqual({ upstream: "oracle", admin: null, jwks: null });
+    expect(network.gateOracle).toBe("oracle");
+    const onlyOracle = networkConfig(
+      parseDeployConfig({
+        networks: {
+          local: {
+            ...validNetwork,
+            contracts: [],
+            gateOracle: "attested",
+            attestedOracle: { upstream: "none", jwks: "deploy/jwks.json", kids: ["rnwy-trust-v2"] },
+          },
+        },
+      }),
+      "local",
+    );
+    expect(onlyOracle.contracts).toEqual([]);
+    expect(onlyOracle.attestedOracle).toEqual({ upstream: "none", admin: null, jwks: "deploy/jwks.json", kids: ["rnwy-trust-v2"] });
+    // The shipped networks deploy no attested oracle unless asked.
+    for (const entry of Object.values(loadDeployConfig(SHIPPED_CONFIG).networks)) {
+      expect(entry.attestedOracle).toBeUndefined();
+      expect(entry.gateOracle).toBe("oracle");
+    }
   });
 
   test("a file that is not JSON, or missing, is a clear error", () => {

@@ -185,6 +185,7 @@ export const MAIN_ENTRY_EXPORTS: readonly string[] = [
   // The attested oracle, from TypeScript.
   "OracleWriteError",
   "attestedTrustOracleAbi",
+  "revokeTrustSigningKeys",
   "setTrustSigningKeys",
   "signingKeyArgsOf",
   "signingKeyArgsOfJwks",

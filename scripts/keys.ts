@@ -1,0 +1,109 @@
+/**
+ * Sets the service's signing keys (its JWKS) on a deployed `AttestedTrustOracle`, and revokes key ids. Thin: parses
+ * arguments and calls `updateSigningKeys` (`src/deploy/signing-keys.ts`), which makes every check before sending.
+ *
+ *   npm run keys -- (--network <name> | --rpc-url <url>) [--oracle <address>] --jwks <url|file> [--kid <kid> ...]
+ *                   [--revoke <kid> ...] [--dry-run] [--confirm-mainnet] [--config deploy/config.json]
+ *                   [--deployments-dir deployments]
+ *
+ * @packageDocumentation
+ */
+
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { http } from "viem";
+import {
+  loadDeployConfig,
+  type NetworkDeployConfig,
+  networkConfig,
+  RPC_URL_VARIABLE,
+  resolveRpcUrl,
+  updateSigningKeys,
+} from "../src/deploy/index.js";
+import { DeploymentError } from "../src/errors.js";
+import { readHardhatVar } from "./lib/hardhat-vars.js";
+import { runCommand } from "./lib/run-command.js";
+
+const USAGE = `Usage: npm run keys -- (--network <name> | --rpc-url <url>) --jwks <url|file> [options]
+
+Sets the service's signing keys (the EC P-256 / ES256 keys of its JWKS) on a deployed AttestedTrustOracle,
+and revokes key ids. A key the oracle already holds with the same coordinates is left alone: a second run
+sends nothing. Everything is checked before the first transaction (the JWKS, each kid, revoked kids, the
+sender's admin role).
+
+Options:
+  --network <name>          Network of the configuration (localhost, baseSepolia, base): its chain id is
+                            checked and its RPC URL used; local networks send from the node's unlocked accounts
+  --rpc-url <url>           RPC endpoint (default: $${RPC_URL_VARIABLE}, else the network's variable, else its
+                            rpcUrl); enough alone (without --network) for any chain
+  --oracle <address>        The AttestedTrustOracle (default: the one recorded in <deployments-dir>/<chainId>.json)
+  --jwks <url|file>         The service's JWKS: an http(s) URL (https://rnwy.com/.well-known/jwks.json) or a
+                            saved copy
+  --kid <kid>               Set only this key of the JWKS (repeatable; default: every key in it)
+  --revoke <kid>            Revoke this key id (repeatable; final: the oracle refuses its attestations from then on)
+  --dry-run                 Print what would be set, replaced, left alone or revoked; send nothing (no key needed)
+  --confirm-mainnet         Required to change keys on Base (8453) or Ethereum (1) mainnet
+  --config <file>           Configuration (default deploy/config.json)
+  --deployments-dir <dir>   Where the deployments files are (default deployments)
+  -h, --help                Show this help
+
+The sender's key is read from DEPLOYER_PRIVATE_KEY (environment, or \`npx hardhat vars set DEPLOYER_PRIVATE_KEY\`);
+it must hold the oracle's DEFAULT_ADMIN_ROLE.`;
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      network: { type: "string" },
+      "rpc-url": { type: "string" },
+      oracle: { type: "string" },
+      jwks: { type: "string" },
+      kid: { type: "string", multiple: true },
+      revoke: { type: "string", multiple: true },
+      "dry-run": { type: "boolean", default: false },
+      "confirm-mainnet": { type: "boolean", default: false },
+      config: { type: "string", default: "deploy/config.json" },
+      "deployments-dir": { type: "string", default: "deployments" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const network = values.network;
+  let config: NetworkDeployConfig | undefined;
+  if (network !== undefined) {
+    if (network === "hardhat" && !values["rpc-url"]) {
+      throw new DeploymentError(
+        "bad-config",
+        "Network hardhat is in-process and thrown away when a command exits: it holds no oracle. Use --network localhost (a node started with `npx hardhat node`) or --rpc-url <url>",
+      );
+    }
+    config = networkConfig(loadDeployConfig(resolve(values.config)), network);
+  } else if (!values["rpc-url"] && !process.env[RPC_URL_VARIABLE]?.trim()) {
+    throw new DeploymentError("bad-config", `Give --network <name> or --rpc-url <url> (or set ${RPC_URL_VARIABLE})`);
+  }
+  const rpcUrl = resolveRpcUrl(network ?? "(given by URL)", config ?? {}, values["rpc-url"], process.env).url;
+  await updateSigningKeys({
+    provider: http(rpcUrl, { retryCount: 2 })({}),
+    rpcUrl,
+    network,
+    expectedChainId: config?.chainId,
+    local: config?.local ?? false,
+    rpcUrlEnv: config?.rpcUrlEnv,
+    oracle: values.oracle as `0x${string}` | undefined,
+    deploymentsDir: resolve(values["deployments-dir"]),
+    jwks: values.jwks,
+    kids: values.kid,
+    revoke: values.revoke,
+    dryRun: values["dry-run"],
+    confirmMainnet: values["confirm-mainnet"],
+    readVar: readHardhatVar,
+    log: (line) => console.log(line),
+  });
+  return 0;
+}
+
+runCommand(main, USAGE);

@@ -1,0 +1,482 @@
+// Installing the service's signing keys on a deployed AttestedTrustOracle (src/deploy/signing-keys.ts): real P-256
+// keys, a JWKS served over loopback HTTP or read from a file, a real AttestedTrustOracle on an in-process chain.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { exportJWK, generateKeyPair, type JSONWebKeySet, type JWK } from "jose";
+import {
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  createWalletClient,
+  custom,
+  getAddress,
+  http,
+  type PublicClient,
+} from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { chainOf, loadJwks, type SigningKeysResult, type UpdateSigningKeysOptions, updateSigningKeys } from "../../src/deploy/index.js";
+import { DeploymentError } from "../../src/errors.js";
+import { type LocalChain, startLocalChain } from "../../src/harness/devnet/local-chain.js";
+import { revertDecodingTransport } from "../../src/harness/devnet/revert-transport.js";
+import { type AttestationSigningKey, generateSigningKey } from "../../src/harness/signing.js";
+import { attestedTrustOracleAbi } from "../../src/oracle/abi.js";
+import { submitTrustAttestation } from "../../src/oracle/attested-oracle.js";
+import { buildTrustCheckResponse, type JwksTestServer, jwksOf, startJwksServer, unreachableJwksUrl } from "../support/attestations.js";
+import { coordinateHex, deployAttestedOracle, HARDHAT_KEY_0, nonceOf, tempDeploymentsDir } from "./support.js";
+
+let v1: AttestationSigningKey;
+let v2: AttestationSigningKey;
+let wallet: AttestationSigningKey;
+
+beforeAll(async () => {
+  [v1, v2, wallet] = await Promise.all([
+    generateSigningKey("rnwy-trust-v1"),
+    generateSigningKey("rnwy-trust-v2"),
+    generateSigningKey("rnwy-wallet-v1"),
+  ]);
+});
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+interface Setup {
+  readonly chain: LocalChain;
+  readonly publicClient: PublicClient;
+  readonly accounts: Address[];
+  readonly oracle: Address;
+}
+
+/** A chain with an AttestedTrustOracle whose admin is the node's first account. */
+async function setup(chainId = 31337): Promise<Setup> {
+  const chain = await startLocalChain({ chainId });
+  cleanups.push(chain.close);
+  const accounts = ((await chain.provider.request({ method: "eth_accounts" })) as Address[]).map((a) => getAddress(a));
+  const oracle = await deployAttestedOracle(chain.provider, accounts[0]!, accounts[0]!);
+  const publicClient = createPublicClient({ transport: custom(chain.provider) }) as PublicClient;
+  return { chain, publicClient, accounts, oracle };
+}
+
+async function serve(jwks: JSONWebKeySet): Promise<JwksTestServer> {
+  const server = await startJwksServer(jwks);
+  cleanups.push(server.close);
+  return server;
+}
+
+async function held(s: Setup, kid: string): Promise<{ x: string; y: string; revoked: boolean }> {
+  const [x, y, revoked] = await s.publicClient.readContract({
+    address: s.oracle,
+    abi: attestedTrustOracleAbi,
+    functionName: "signingKey",
+    args: [kid],
+  });
+  return { x, y, revoked };
+}
+
+/** Runs updateSigningKeys on a local network (the node's unlocked accounts), collecting its lines. */
+async function update(s: Setup, options: Partial<UpdateSigningKeysOptions>): Promise<SigningKeysResult & { lines: string[] }> {
+  const lines: string[] = [];
+  const result = await updateSigningKeys({
+    provider: s.chain.provider,
+    oracle: s.oracle,
+    network: "localhost",
+    local: true,
+    log: (line) => lines.push(line),
+    ...options,
+  });
+  return { ...result, lines };
+}
+
+function jwksFile(jwks: unknown): string {
+  const path = join(mkdtempSync(join(tmpdir(), "trustgate-jwks-")), "jwks.json");
+  writeFileSync(path, typeof jwks === "string" ? jwks : JSON.stringify(jwks));
+  return path;
+}
+
+async function blockNumber(s: Setup): Promise<bigint> {
+  return s.publicClient.getBlockNumber();
+}
+
+function revertName(error: unknown): string | undefined {
+  if (!(error instanceof BaseError)) return undefined;
+  const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
+  return reverted instanceof ContractFunctionRevertedError ? reverted.data?.errorName : undefined;
+}
+
+describe("setting the JWKS's keys", () => {
+  test("installs every key of a JWKS served over HTTP, with the JWK's coordinates; a second run sends nothing", async () => {
+    const s = await setup();
+    const server = await serve(jwksOf(v2, v1));
+    const first = await update(s, { jwks: server.jwksUrl });
+    expect(first.changes.map((c) => [c.kid, c.kind])).toEqual([
+      ["rnwy-trust-v2", "set"],
+      ["rnwy-trust-v1", "set"],
+    ]);
+    expect(first.transactionsSent).toBe(2);
+    expect(first.sender).toBe(s.accounts[0]);
+    expect(first.jwks).toBe(server.jwksUrl);
+    for (const key of [v1, v2]) {
+      expect(await held(s, key.kid)).toEqual({
+        x: coordinateHex(key.publicJwk.x),
+        y: coordinateHex(key.publicJwk.y),
+        revoked: false,
+      });
+    }
+    expect(first.lines.join("\n")).toContain(`+ set signing key "rnwy-trust-v2" (x ${coordinateHex(v2.publicJwk.x)}`);
+
+    const nonce = await nonceOf(s.chain.provider, s.accounts[0]!);
+    const second = await update(s, { jwks: server.jwksUrl });
+    expect(second.changes.map((c) => c.kind)).toEqual(["unchanged", "unchanged"]);
+    expect(second.transactionsSent).toBe(0);
+    expect(await nonceOf(s.chain.provider, s.accounts[0]!)).toBe(nonce);
+    expect(second.lines).toContain('= signing key "rnwy-trust-v2" already set with the same coordinates');
+    expect(second.lines.at(-1)).toBe("Signing keys: nothing to change, the oracle already holds them.");
+  });
+
+  test("the installed key verifies the service's attestations: getScore answers the signed values", async () => {
+    const s = await setup();
+    await update(s, { jwks: jwksFile(jwksOf(v2)) });
+    const transport = revertDecodingTransport(s.chain.provider);
+    const clients = {
+      wallet: createWalletClient({ account: s.accounts[3]!, chain: chainOf(31337, "localhost"), transport }),
+      public: createPublicClient({ transport }) as PublicClient,
+    };
+    const now = Number((await clients.public.getBlock()).timestamp) * 1000;
+    const response = await buildTrustCheckResponse(v2, {
+      agent: { agentId: 4242, score: 77, tier: "established", sybilSeverity: null },
+      issuedAt: new Date(now - 3_600_000),
+      verifiedAt: new Date(now - 60_000),
+    });
+    await submitTrustAttestation(clients, s.oracle, response);
+    const [score, tier, sybil] = await clients.public.readContract({
+      address: s.oracle,
+      abi: attestedTrustOracleAbi,
+      functionName: "getScore",
+      args: [4242n, 8453n, "erc8004"],
+    });
+    expect([score, tier, sybil]).toEqual([77, 3, 0]);
+    // A key not installed (the wallet-score key) is refused by the oracle.
+    const other = await buildTrustCheckResponse(wallet, { issuedAt: new Date(now - 60_000) });
+    expect(revertName(await submitTrustAttestation(clients, s.oracle, other).catch((e: unknown) => e))).toBe("UnknownSigningKey");
+  });
+
+  test("--kid picks keys; a kid the JWKS lacks is an error listing its kids; a new key under a held kid replaces it", async () => {
+    const s = await setup();
+    const server = await serve(jwksOf(v2, v1));
+    const picked = await update(s, { jwks: server.jwksUrl, kids: ["rnwy-trust-v1"] });
+    expect(picked.changes.map((c) => [c.kid, c.kind])).toEqual([["rnwy-trust-v1", "set"]]);
+    expect((await held(s, "rnwy-trust-v2")).x).toBe(`0x${"0".repeat(64)}`);
+
+    const before = await blockNumber(s);
+    const missing = update(s, { jwks: server.jwksUrl, kids: ["rnwy-trust-v2", "rnwy-trust-v9"] });
+    await expect(missing).rejects.toMatchObject({
+      reason: "bad-jwks",
+      shortMessage: `The JWKS ${server.jwksUrl} has no key "rnwy-trust-v9" (its kids: "rnwy-trust-v2", "rnwy-trust-v1")`,
+    });
+    expect(await blockNumber(s)).toBe(before);
+
+    // The service rotates v1 in place: same kid, new key.
+    const rotated = await generateSigningKey("rnwy-trust-v1");
+    server.setKeys(jwksOf(v2, rotated));
+    const replaced = await update(s, { jwks: server.jwksUrl, kids: ["rnwy-trust-v1"] });
+    expect(replaced.changes.map((c) => c.kind)).toEqual(["replace"]);
+    expect(replaced.changes[0]!.previous).toEqual({ x: coordinateHex(v1.publicJwk.x), y: coordinateHex(v1.publicJwk.y) });
+    expect(await held(s, "rnwy-trust-v1")).toEqual({
+      x: coordinateHex(rotated.publicJwk.x),
+      y: coordinateHex(rotated.publicJwk.y),
+      revoked: false,
+    });
+    expect(replaced.lines.join("\n")).toContain(`~ replace signing key "rnwy-trust-v1": x ${coordinateHex(v1.publicJwk.x)} → `);
+  });
+});
+
+describe("revoking", () => {
+  test("revokes a kid (final), a second revocation is a no-op, and a JWKS that still publishes it does not set it again", async () => {
+    const s = await setup();
+    const file = jwksFile(jwksOf(v2, v1));
+    await update(s, { jwks: file });
+    const revoked = await update(s, { revoke: ["rnwy-trust-v1"] });
+    expect(revoked.changes.map((c) => [c.kid, c.kind])).toEqual([["rnwy-trust-v1", "revoke"]]);
+    expect(revoked.transactionsSent).toBe(1);
+    expect(await held(s, "rnwy-trust-v1")).toEqual({ x: `0x${"0".repeat(64)}`, y: `0x${"0".repeat(64)}`, revoked: true });
+    expect((await held(s, "rnwy-trust-v2")).revoked).toBe(false);
+
+    const again = await update(s, { revoke: ["rnwy-trust-v1"] });
+    expect(again.changes.map((c) => c.kind)).toEqual(["already-revoked"]);
+    expect(again.transactionsSent).toBe(0);
+
+    // Every key of the JWKS: the revoked one is skipped and said.
+    const all = await update(s, { jwks: file });
+    expect(all.changes.map((c) => [c.kid, c.kind])).toEqual([
+      ["rnwy-trust-v2", "unchanged"],
+      ["rnwy-trust-v1", "revoked-skipped"],
+    ]);
+    expect(all.transactionsSent).toBe(0);
+    expect(all.lines).toContain('! signing key "rnwy-trust-v1" is revoked on this oracle: not set again (revocation is final)');
+    // Asked for by name: an error.
+    await expect(update(s, { jwks: file, kids: ["rnwy-trust-v1"] })).rejects.toMatchObject({ reason: "revoked-key" });
+    await expect(update(s, { jwks: file, kids: ["rnwy-trust-v1"] })).rejects.toThrow(/revocation is final, so it cannot be set again/);
+  });
+
+  test("rotation in one run: the new key is set before the old kid is revoked; errors for an unknown kid and a kid both set and revoked", async () => {
+    const s = await setup();
+    const server = await serve(jwksOf(v1));
+    await update(s, { jwks: server.jwksUrl });
+    server.setKeys(jwksOf(v2, v1));
+    const rotation = await update(s, { jwks: server.jwksUrl, revoke: ["rnwy-trust-v1"] });
+    expect(rotation.changes.map((c) => [c.kid, c.kind])).toEqual([
+      ["rnwy-trust-v2", "set"],
+      ["rnwy-trust-v1", "revoke"],
+    ]);
+    expect((await held(s, "rnwy-trust-v2")).x).toBe(coordinateHex(v2.publicJwk.x));
+    expect((await held(s, "rnwy-trust-v1")).revoked).toBe(true);
+
+    const before = await blockNumber(s);
+    await expect(update(s, { revoke: ["rnwy-mcp-v1"] })).rejects.toMatchObject({
+      reason: "unknown-key",
+      shortMessage: `Cannot revoke "rnwy-mcp-v1": the oracle ${s.oracle} holds no key with that id`,
+    });
+    await expect(update(s, { jwks: server.jwksUrl, kids: ["rnwy-trust-v2"], revoke: ["rnwy-trust-v2"] })).rejects.toMatchObject({
+      reason: "bad-config",
+      shortMessage: 'Key id "rnwy-trust-v2" is both to set (--kid) and to revoke (--revoke): pick one',
+    });
+    expect(await blockNumber(s)).toBe(before);
+  });
+});
+
+describe("dry run and the sender", () => {
+  test("a dry run needs no key, sends nothing and prints set / already set / revoke", async () => {
+    // A non-local network: the sender would come from DEPLOYER_PRIVATE_KEY, which is not set.
+    const s = await setup(84532);
+    await update(s, { jwks: jwksFile(jwksOf(v1, wallet)), env: { DEPLOYER_PRIVATE_KEY: HARDHAT_KEY_0 } });
+    const before = await blockNumber(s);
+    const nonces = await Promise.all(s.accounts.slice(0, 3).map((a) => nonceOf(s.chain.provider, a)));
+    const lines: string[] = [];
+    const dry = await updateSigningKeys({
+      provider: s.chain.provider,
+      oracle: s.oracle,
+      network: "baseSepolia",
+      expectedChainId: 84532,
+      jwks: jwksFile(jwksOf(v2, v1, wallet)),
+      revoke: ["rnwy-wallet-v1"],
+      dryRun: true,
+      env: {},
+      log: (line) => lines.push(line),
+    });
+    expect(dry.dryRun).toBe(true);
+    expect(dry.sender).toBeUndefined();
+    expect(dry.changes.map((c) => [c.kid, c.kind])).toEqual([
+      ["rnwy-trust-v2", "set"],
+      ["rnwy-trust-v1", "unchanged"],
+      ["rnwy-wallet-v1", "revoke"],
+    ]);
+    expect(dry.transactionsSent).toBe(0);
+    expect(lines).toContain("No DEPLOYER_PRIVATE_KEY: the sender's admin role is not checked");
+    expect(lines.join("\n")).toContain(`+ would set signing key "rnwy-trust-v2" (x ${coordinateHex(v2.publicJwk.x)}`);
+    expect(lines).toContain('= signing key "rnwy-trust-v1" already set with the same coordinates');
+    expect(lines).toContain('- would revoke signing key "rnwy-wallet-v1"');
+    expect(lines.at(-1)).toBe("Dry run: nothing sent; 2 signing-key change(s) would be made.");
+    expect(await blockNumber(s)).toBe(before);
+    expect(await Promise.all(s.accounts.slice(0, 3).map((a) => nonceOf(s.chain.provider, a)))).toEqual(nonces);
+    expect((await held(s, "rnwy-trust-v2")).x).toBe(`0x${"0".repeat(64)}`);
+    expect((await held(s, "rnwy-wallet-v1")).revoked).toBe(false);
+
+    // The same run for real needs the key.
+    await expect(
+      updateSigningKeys({ provider: s.chain.provider, oracle: s.oracle, network: "baseSepolia", jwks: jwksFile(jwksOf(v2)), env: {} }),
+    ).rejects.toMatchObject({
+      reason: "missing-key",
+      shortMessage:
+        "DEPLOYER_PRIVATE_KEY is not set: changing the signing keys on baseSepolia (chain 84532) needs the private key of the oracle's admin",
+    });
+  });
+
+  test("signs with DEPLOYER_PRIVATE_KEY on a non-local network; a sender without the admin role is refused before sending", async () => {
+    const s = await setup(84532);
+    const file = jwksFile(jwksOf(v2));
+    const stranger = generatePrivateKey();
+    const strangerAddress = privateKeyToAccount(stranger).address;
+    const before = await blockNumber(s);
+    const refused = updateSigningKeys({
+      provider: s.chain.provider,
+      oracle: s.oracle,
+      network: "baseSepolia",
+      jwks: file,
+      env: { DEPLOYER_PRIVATE_KEY: stranger },
+    });
+    await expect(refused).rejects.toBeInstanceOf(DeploymentError);
+    await expect(refused).rejects.toMatchObject({
+      reason: "not-admin",
+      shortMessage: `${strangerAddress} is not an admin of the AttestedTrustOracle ${s.oracle} on baseSepolia (chain 84532): only an account holding DEFAULT_ADMIN_ROLE can set or revoke signing keys`,
+    });
+    await expect(refused).rejects.toThrow(/grantRole\(0x0{64}, /);
+    // Also in a dry run with that key: the plan could not be carried out.
+    await expect(
+      updateSigningKeys({
+        provider: s.chain.provider,
+        oracle: s.oracle,
+        jwks: file,
+        dryRun: true,
+        env: { DEPLOYER_PRIVATE_KEY: stranger },
+      }),
+    ).rejects.toMatchObject({ reason: "not-admin" });
+    expect(await blockNumber(s)).toBe(before);
+    expect((await held(s, "rnwy-trust-v2")).x).toBe(`0x${"0".repeat(64)}`);
+
+    // The admin's key (the node's first account) installs it, signing locally.
+    const done = await updateSigningKeys({
+      provider: s.chain.provider,
+      oracle: s.oracle,
+      jwks: file,
+      env: { DEPLOYER_PRIVATE_KEY: HARDHAT_KEY_0 },
+    });
+    expect(done.sender).toBe(privateKeyToAccount(HARDHAT_KEY_0).address);
+    expect(done.transactionsSent).toBe(1);
+    expect((await held(s, "rnwy-trust-v2")).x).toBe(coordinateHex(v2.publicJwk.x));
+  });
+
+  test("on a local network the sender is the unlocked account that holds the admin role", async () => {
+    const chain = await startLocalChain({ chainId: 31337 });
+    cleanups.push(chain.close);
+    const accounts = (await chain.provider.request({ method: "eth_accounts" })) as Address[];
+    const admin = getAddress(accounts[4]!);
+    const oracle = await deployAttestedOracle(chain.provider, accounts[0]!, admin);
+    const result = await updateSigningKeys({ provider: chain.provider, oracle, local: true, jwks: jwksFile(jwksOf(v2)) });
+    expect(result.sender).toBe(admin);
+    expect(result.transactionsSent).toBe(1);
+  });
+});
+
+describe("refusals", () => {
+  test("a JWKS entry that is not an EC P-256 ES256 signing key is refused, naming its kid; --kid can leave it out", async () => {
+    const s = await setup();
+    const p384 = { ...(await exportJWK((await generateKeyPair("ES384", { extractable: true })).publicKey)), kid: "p384-key" };
+    const rsa = { ...(await exportJWK((await generateKeyPair("RS256", { extractable: true })).publicKey)), kid: "rsa-key", alg: "RS256" };
+    const cases: [JWK, RegExp][] = [
+      [p384, /JWKS entry "p384-key" not an EC P-256 key \(kty EC, crv P-384\)/],
+      [rsa, /JWKS entry "rsa-key" not an EC P-256 key \(kty RSA/],
+      [{ ...v1.publicJwk, alg: "ES384" }, /JWKS entry "rnwy-trust-v1" is published for alg ES384, not ES256/],
+      [{ ...v1.publicJwk, use: "enc" }, /JWKS entry "rnwy-trust-v1" is published for use "enc", not "sig"/],
+      [{ ...v1.publicJwk, x: Buffer.alloc(32, 7).toString("base64url") }, /JWKS entry "rnwy-trust-v1" is not a valid P-256 public key/],
+    ];
+    const before = await blockNumber(s);
+    for (const [bad, message] of cases) {
+      const file = jwksFile({ keys: [v2.publicJwk, bad] });
+      const attempt = update(s, { jwks: file });
+      await expect(attempt).rejects.toMatchObject({ reason: "bad-jwks" });
+      await expect(attempt).rejects.toThrow(message);
+      await expect(attempt).rejects.toThrow(`(JWKS ${file})`);
+    }
+    expect(await blockNumber(s)).toBe(before);
+    expect((await held(s, "rnwy-trust-v2")).x).toBe(`0x${"0".repeat(64)}`);
+    // Only the good key asked for: installed.
+    const picked = await update(s, { jwks: jwksFile({ keys: [v2.publicJwk, rsa] }), kids: ["rnwy-trust-v2"] });
+    expect(picked.changes.map((c) => [c.kid, c.kind])).toEqual([["rnwy-trust-v2", "set"]]);
+  });
+
+  test("a JWKS that is not one, and a kid published twice with different keys", async () => {
+    const s = await setup();
+    const missing = join(tmpdir(), "trustgate-no-such-dir", "jwks.json");
+    await expect(update(s, { jwks: missing })).rejects.toMatchObject({
+      reason: "bad-jwks",
+      shortMessage: `Cannot read the JWKS file ${missing} (ENOENT): give an existing file or an http(s) URL`,
+    });
+    const notJson = jwksFile("<html>");
+    await expect(update(s, { jwks: notJson })).rejects.toThrow(`The JWKS file ${notJson} is not valid JSON`);
+    const notJwks = jwksFile({ kid: "x" });
+    await expect(update(s, { jwks: notJwks })).rejects.toThrow(`The JWKS file ${notJwks} is not a JWKS (expected {"keys": [...]})`);
+    await expect(update(s, { jwks: jwksFile({ keys: [] }) })).rejects.toThrow(/The JWKS has no keys/);
+    await expect(update(s, { jwks: "ftp://127.0.0.1/jwks.json" })).rejects.toThrow(
+      'The JWKS URL must be http(s): "ftp://127.0.0.1/jwks.json"',
+    );
+    const twin = await generateSigningKey("rnwy-trust-v2");
+    const twice = jwksFile(jwksOf(v2, twin));
+    await expect(update(s, { jwks: twice })).rejects.toThrow(`The JWKS ${twice} publishes two different keys with kid "rnwy-trust-v2"`);
+    // The same entry twice is one key.
+    const same = await update(s, { jwks: jwksFile(jwksOf(v2, v2)) });
+    expect(same.changes.map((c) => c.kind)).toEqual(["set"]);
+  });
+
+  test("an address that is not an attested oracle, and a chain that is not the configured one", async () => {
+    const s = await setup();
+    const nobody = getAddress("0x00000000000000000000000000000000000abcde");
+    await expect(update(s, { oracle: nobody, jwks: jwksFile(jwksOf(v2)) })).rejects.toMatchObject({
+      reason: "no-code",
+      shortMessage: `There is no contract at ${nobody} on chain 31337`,
+    });
+    await expect(update(s, { oracle: "0x1234" as Address, jwks: jwksFile(jwksOf(v2)) })).rejects.toMatchObject({ reason: "bad-config" });
+    // The oracle's upstream-less read ABI is not enough: a contract without signingKey is refused.
+    await s.chain.provider.request({ method: "hardhat_setCode", params: [nobody, "0x60006000f3"] });
+    await expect(update(s, { oracle: nobody, jwks: jwksFile(jwksOf(v2)) })).rejects.toMatchObject({ reason: "not-attested-oracle" });
+    await expect(update(s, { jwks: jwksFile(jwksOf(v2)), expectedChainId: 8453, network: "base" })).rejects.toMatchObject({
+      reason: "chain-mismatch",
+      shortMessage: 'The RPC endpoint is chain 31337, but network "base" is configured as chain 8453',
+    });
+    await expect(update(s, {})).rejects.toThrow("Nothing to do: give a JWKS (--jwks <url|file>) and/or key ids to revoke (--revoke <kid>)");
+  });
+
+  test("Base mainnet needs confirmMainnet to change keys (a dry run does not)", async () => {
+    const s = await setup(8453);
+    const file = jwksFile(jwksOf(v2));
+    await expect(update(s, { jwks: file })).rejects.toMatchObject({
+      reason: "mainnet-not-confirmed",
+      shortMessage: "Refusing to change signing keys on mainnet (chain 8453) without --confirm-mainnet",
+    });
+    expect((await update(s, { jwks: file, dryRun: true })).changes.map((c) => c.kind)).toEqual(["set"]);
+    expect((await update(s, { jwks: file, confirmMainnet: true })).transactionsSent).toBe(1);
+  });
+
+  test("unreachable JWKS URL and unreachable node: one line, with what to do; a JWKS server that never answers times out", async () => {
+    const s = await setup();
+    const url = await unreachableJwksUrl();
+    const error = (await update(s, { jwks: url }).catch((e: unknown) => e)) as DeploymentError;
+    expect(error).toBeInstanceOf(DeploymentError);
+    expect(error.reason).toBe("jwks-unavailable");
+    expect(error.message).not.toContain("\n");
+    expect(error.message).toMatch(
+      new RegExp(
+        `^Cannot fetch the JWKS ${url.replace(/\./g, "\\.")} \\(fetch failed \\(ECONNREFUSED\\)\\): check the URL and that the service is up, or save the JWKS to a file and pass --jwks <file>$`,
+      ),
+    );
+
+    const server = await serve(jwksOf(v2));
+    server.setMode("hang");
+    await expect(loadJwks(server.jwksUrl, { timeoutMs: 300 })).rejects.toThrow(
+      `Cannot fetch the JWKS ${server.jwksUrl} (timed out after 300 ms): check the URL`,
+    );
+    server.setMode("error");
+    await expect(loadJwks(server.jwksUrl)).rejects.toThrow(`Cannot fetch the JWKS ${server.jwksUrl} (HTTP 500)`);
+
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise((resolve) => closed.close(resolve));
+    const rpcUrl = `http://127.0.0.1:${port}`;
+    const node = (await updateSigningKeys({
+      provider: http(rpcUrl, { retryCount: 0 })({}),
+      rpcUrl,
+      network: "localhost",
+      local: true,
+      oracle: s.oracle,
+      jwks: jwksFile(jwksOf(v2)),
+    }).catch((e: unknown) => e)) as DeploymentError;
+    expect(node.reason).toBe("unreachable");
+    expect(node.message).not.toContain("\n");
+    expect(node.message).toMatch(
+      new RegExp(`^Cannot reach the localhost node at ${rpcUrl.replace(/\./g, "\\.")} \\(.+\\): start one with \`npx hardhat node\``),
+    );
+  });
+
+  test("without an oracle address and none recorded for the chain: an error naming the deployments file", async () => {
+    const s = await setup();
+    const dir = tempDeploymentsDir();
+    await expect(update(s, { oracle: undefined, deploymentsDir: dir, jwks: jwksFile(jwksOf(v2)) })).rejects.toThrow(
+      `No --oracle given and ${join(dir, "31337.json")} records no AttestedTrustOracle: pass --oracle <address>`,
+    );
+  });
+});
