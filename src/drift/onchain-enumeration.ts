@@ -19,6 +19,13 @@ import { findDeploymentBlock } from "../oracle/deployment-block.js";
 import type { AnyClient } from "../oracle/reader.js";
 import type { OnchainEnumerationSource, TriageSummary } from "./types.js";
 
+/** How notes and summaries name an oracle by its part in the run (followed by its address). */
+export const ENUMERATION_SOURCE_NAMES: Readonly<Record<OnchainEnumerationSource["role"], string>> = {
+  oracle: "the oracle",
+  "attested-oracle": "the attested oracle",
+  upstream: "the upstream oracle",
+};
+
 /** Largest span of blocks `"auto"` replays events over: 1,000,000 blocks (about 23 days of Base). */
 export const ONCHAIN_ENUMERATION_MAX_BLOCKS = 1_000_000n;
 
@@ -88,7 +95,7 @@ export function onchainEnumerationNote(triage: TriageSummary | undefined): strin
  * for, or failed, in whose events.
  */
 function sourcesNote(sources: readonly OnchainEnumerationSource[]): string | null {
-  const label = (s: OnchainEnumerationSource) => `${s.role === "upstream" ? "the upstream oracle" : `the ${s.role}`} ${s.oracle}`;
+  const label = (s: OnchainEnumerationSource) => `${ENUMERATION_SOURCE_NAMES[s.role]} ${s.oracle}`;
   const skipped = sources.filter((s) => s.skipped !== undefined);
   const failed = sources.filter((s) => s.error !== undefined);
   const how = "give --events-from <block> (the earliest deployment block) to replay their RecordAdded/RecordRemoved events";

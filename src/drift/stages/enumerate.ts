@@ -20,6 +20,7 @@ import type { AnyClient } from "../../oracle/reader.js";
 import type { TrustRecordKey } from "../../oracle/record-key.js";
 import type { ScanProgress } from "../progress.js";
 import type { ServiceData } from "../service-data.js";
+import { ENUMERATION_SOURCE_NAMES } from "../onchain-enumeration.js";
 import type { OnchainEnumerationSource, TriageSummary } from "../types.js";
 
 /** An agent the scan reads and compares. */
@@ -207,7 +208,7 @@ function summarizeSources(
   const blocks = parts.flatMap((p) => (p.fromBlock === null ? [] : [BigInt(p.fromBlock)]));
   const fromBlock = blocks.length === 0 ? null : blocks.reduce((a, b) => (b < a ? b : a)).toString();
   const records = new Set(replayed.flatMap((r) => r.keys.map((k) => `${k.chainId}:${k.registry}:${k.agentId}`))).size;
-  const label = (p: OnchainEnumerationSource) => `${p.role === "upstream" ? "the upstream oracle" : `the ${p.role}`} ${p.oracle}`;
+  const label = (p: OnchainEnumerationSource) => `${ENUMERATION_SOURCE_NAMES[p.role]} ${p.oracle}`;
   const errors = parts.filter((p) => p.error !== undefined).map((p) => `${label(p)}: ${p.error}`);
   const skipped = parts.filter((p) => p.skipped !== undefined).map((p) => `${label(p)}: ${p.skipped}`);
   return {
