@@ -148,7 +148,10 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
   return { rows, records, timings, ...(triage ? { triage } : {}) };
 }
 
-/** The kids and chain slugs of the verified attestations that can be submitted (what the refresh assessment checks). */
+/**
+ * The kids and chain slugs of the verified attestations (what the refresh assessment checks; a kid is read even when
+ * its attestation cannot be submitted, so that the row's `keyStatus` is known).
+ */
 function refreshSubjects(
   candidates: readonly Candidate[],
   outcomes: readonly ServiceOutcome[],
@@ -156,7 +159,7 @@ function refreshSubjects(
   const kids = new Set<string>();
   const chains = new Set<string>();
   outcomes.forEach((outcome, i) => {
-    if (outcome.kind !== "verified" || !outcome.submission?.ok) return;
+    if (outcome.kind !== "verified") return;
     kids.add(outcome.kid);
     chains.add(candidates[i]!.agent.chain);
   });
