@@ -239,12 +239,17 @@ export interface TriageSummary {
 
 /** One oracle's part of the search for on-chain records the listing lacks. */
 export interface OnchainEnumerationSource {
+  /** The oracle whose events were replayed (or skipped). */
   readonly oracle: string;
   /** `oracle` (the oracle read), `attested-oracle` (the attested oracle read) or `upstream` (its upstream). */
   readonly role: "oracle" | "attested-oracle" | "upstream";
+  /** The first block replayed; `null` when skipped. */
   readonly fromBlock: string | null;
+  /** Records its events say it holds. */
   readonly records: number;
+  /** Why the replay failed, if it did. */
   readonly error?: string;
+  /** Why it was not replayed, if it was not. */
   readonly skipped?: string;
 }
 

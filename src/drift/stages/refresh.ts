@@ -81,6 +81,7 @@ export function submissionOf(
 
 /** What an attested oracle holds under one kid, compared with the JWKS. */
 export interface AttestedKeyCheck {
+  /** `installed` (the JWKS's key), `not-installed`, `revoked`, `mismatch` (another key) or `unreadable`. */
   readonly status: Exclude<RefreshKeyStatus, "unchecked">;
   /** Why, for `unreadable`. */
   readonly detail?: string;
@@ -88,6 +89,7 @@ export interface AttestedKeyCheck {
 
 /** What the refresh assessment needs to know about the attested oracle (read by {@link readAttestedOracleFacts}). */
 export interface AttestedOracleFacts {
+  /** The attested oracle. */
   readonly address: Address;
   /** Per kid: what the oracle holds under it. A kid absent here reads as `unreadable`. */
   readonly keys: ReadonlyMap<string, AttestedKeyCheck>;
