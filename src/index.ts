@@ -23,6 +23,7 @@ export * from "./config/index.js";
 // The drift job's public surface, by name (its stages and helpers stay in `src/drift/index.ts`).
 export {
   type AgentScope,
+  type AttestedOracleSource,
   type AttestedSide,
   DEFAULT_AUDIT_FRACTION,
   DEFAULT_DECISION_THRESHOLD,
@@ -42,6 +43,10 @@ export {
   type ErrorLimit,
   exitCodeOf,
   type OnchainSide,
+  REFRESH_BLOCKERS,
+  type RefreshBlocker,
+  type RefreshKeyStatus,
+  type RowRefresh,
   runDrift,
   type TriageSummary,
   type UnverifiedSummary,

@@ -21,6 +21,8 @@
  *   for in the oracle's events from its deployment block, when that block can be found and the span is small;
  *   otherwise (or with `--events-from off`) the summary says, loudly, that they were not looked for and how to.
  * - `--timeout` applies to each request (RPC, service, JWKS); `ms` is accepted besides the duration forms.
+ * - `--attested-oracle` is an endpoint (an address on the chain of `--rpc`), not a setting: the records are read
+ *   from it, and `--oracle` (default the Base oracle) names the upstream it is expected to fall back on.
  *
  * @packageDocumentation
  */
@@ -54,7 +56,7 @@ export const DEFAULT_TABLE_ROWS = 50;
 export const API_KEY_ENV = "TRUSTGATE_API_KEY";
 
 /** Everything of a {@link DriftConfig} that does not depend on where the chain and the service are. */
-export type DriftSettings = Omit<DriftConfig, "rpcUrl" | "apiUrl" | "issuer" | "jwks" | "oracle">;
+export type DriftSettings = Omit<DriftConfig, "rpcUrl" | "apiUrl" | "issuer" | "jwks" | "oracle" | "attestedOracle">;
 
 /** Endpoints given on the command line; a missing one is filled from the embedded environment or a default. */
 export interface DriftEndpointArgs {
@@ -64,6 +66,8 @@ export interface DriftEndpointArgs {
   readonly apiUrl?: string;
   /** `--oracle`, checksummed. */
   readonly oracle?: `0x${string}`;
+  /** `--attested-oracle`, checksummed: an `AttestedTrustOracle` to read the records from instead. */
+  readonly attestedOracle?: `0x${string}`;
   /** `--issuer`, without a trailing slash. */
   readonly issuer?: string;
   /** `--jwks`: a URL, or the key set read from a file. */
@@ -116,6 +120,7 @@ const OPTIONS = {
   rpc: { type: "string" },
   demo: { type: "boolean" },
   oracle: { type: "string" },
+  "attested-oracle": { type: "string" },
   api: { type: "string" },
   "api-key": { type: "string" },
   issuer: { type: "string" },
@@ -175,6 +180,7 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
   if (values.rpc !== undefined) endpoints.rpcUrl = parseUrl("--rpc", values.rpc, ["http:", "https:", "ws:", "wss:"]);
   if (values.api !== undefined) endpoints.apiUrl = parseUrl("--api", values.api, ["http:", "https:"]).replace(/\/+$/, "");
   if (values.oracle !== undefined) endpoints.oracle = parseAddress(values.oracle, "--oracle");
+  if (values["attested-oracle"] !== undefined) endpoints.attestedOracle = parseAddress(values["attested-oracle"], "--attested-oracle");
   if (values.issuer !== undefined) endpoints.issuer = parseUrl("--issuer", values.issuer, ["http:", "https:"]).replace(/\/+$/, "");
   if (values.jwks !== undefined) endpoints.jwks = parseJwksArgument(values.jwks, options.readFile);
   const embedded = { chain: endpoints.rpcUrl === undefined, api: endpoints.apiUrl === undefined };

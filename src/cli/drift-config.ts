@@ -30,7 +30,7 @@ export interface EmbeddedEndpoints {
  * Builds the drift configuration.
  *
  * - chain: `--rpc`, else the embedded chain; oracle: `--oracle`, else the embedded oracle when the chain is
- *   embedded, else the Base oracle;
+ *   embedded, else the Base oracle; attested oracle: `--attested-oracle`, else none (records read from the oracle);
  * - service: `--api`, else the embedded service; issuer: `--issuer`, else the origin of `--api` (or the
  *   embedded issuer); JWKS: `--jwks`, else `<api>/.well-known/jwks.json` (or the embedded JWKS);
  * - rate: `--rate`, else {@link EMBEDDED_RATE_PER_MINUTE} against the embedded service, else the client's
@@ -53,5 +53,6 @@ export function resolveDriftConfig(args: DriftRunArgs, embedded?: EmbeddedEndpoi
   const issuer = endpoints.issuer ?? (apiGiven ? new URL(apiUrl).origin : embedded!.issuer);
   const jwks = endpoints.jwks ?? (apiGiven ? `${apiUrl.replace(/\/+$/, "")}${JWKS_PATH}` : embedded!.jwksUrl);
   const rate = args.settings.ratePerMinute === undefined && !apiGiven ? { ratePerMinute: EMBEDDED_RATE_PER_MINUTE } : {};
-  return { ...args.settings, ...rate, rpcUrl, oracle, apiUrl, issuer, jwks };
+  const attested = endpoints.attestedOracle === undefined ? {} : { attestedOracle: endpoints.attestedOracle };
+  return { ...args.settings, ...rate, rpcUrl, oracle, ...attested, apiUrl, issuer, jwks };
 }

@@ -1,7 +1,7 @@
 /**
  * The drift report as a Markdown document (for a pull request, an issue or a CI job summary): the verdict,
  * a summary table, counts per status, and every row (with when the attested score was computed and whether
- * that was after the on-chain refresh).
+ * that was after the on-chain refresh, and whether the signed attestation could refresh the record on-chain).
  *
  * The RPC URL is shown as its origin only: providers put API keys in the path.
  *
@@ -9,8 +9,8 @@
  */
 import { DRIFT_STATUSES, type DriftReport, sortRows } from "../drift/index.js";
 import { formatDuration } from "./duration.js";
-import { formatEncoding, formatFlips, formatUnverified, formatVerdict } from "./format-summary.js";
-import { agentCell, deltaCell, flipCell, NONE, refreshCell } from "./row-cells.js";
+import { formatEncoding, formatFlips, formatOracleRead, formatRefreshable, formatUnverified, formatVerdict } from "./format-summary.js";
+import { agentCell, deltaCell, flipCell, NONE, refreshableCell, refreshCell } from "./row-cells.js";
 
 /**
  * Formats a report as Markdown.
@@ -38,6 +38,9 @@ export function formatMarkdown(report: DriftReport): string {
     ["Tier encoding", text(formatEncoding(report))],
     ["Unverified", text(formatUnverified(report))],
   ];
+  if (report.source.attestedOracle) summary.splice(3, 0, ["Records read from", text(formatOracleRead(report))]);
+  const refreshable = formatRefreshable(report);
+  if (refreshable !== null) summary.push(["Refreshable", text(refreshable)]);
   if (s.triage) {
     const t = s.triage;
     summary.push(
@@ -69,8 +72,8 @@ export function formatMarkdown(report: DriftReport): string {
     lines.push("No agents scanned.");
   } else {
     lines.push(
-      "| Status | Flip | Agent | On-chain | Tier | Sybil | Updated | Attested | Tier | Sybil | Δ | Computed | vs. refresh | Reason |",
-      "|---|---|---|--:|---|---|---|--:|---|---|--:|---|---|---|",
+      "| Status | Flip | Agent | On-chain | Tier | Sybil | Updated | Attested | Tier | Sybil | Δ | Computed | vs. refresh | Refresh on-chain | Reason |",
+      "|---|---|---|--:|---|---|---|--:|---|---|--:|---|---|---|---|",
       ...rows.map((row) =>
         [
           row.status,
@@ -86,6 +89,7 @@ export function formatMarkdown(report: DriftReport): string {
           deltaCell(row),
           row.attestedComputedAt ?? NONE,
           refreshCell(row),
+          row.refresh ? `${refreshableCell(row)} — ${row.refresh.reason}` : NONE,
           row.reason ?? "",
         ]
           .map((cell, i) => (i === 2 ? cell : escapeCell(cell)))

@@ -120,6 +120,10 @@ export function formatSummary(report: DriftReport): string {
     `  tier encoding:    ${formatEncoding(report)}`,
     `  unverified:       ${formatUnverified(report)}`,
   ];
+  const attested = report.source.attestedOracle;
+  if (attested) lines.push(`  oracle read:      ${formatOracleRead(report)}`);
+  const refresh = formatRefreshable(report);
+  if (refresh !== null) lines.push(`  refreshable:      ${refresh}`);
   if (s.triage) {
     const t = s.triage;
     const saved = t.listed > 0 ? ` (${Math.round((100 * t.fetchesSaved) / t.listed)}% of listed)` : "";
@@ -136,6 +140,48 @@ export function formatSummary(report: DriftReport): string {
   for (const note of report.notes ?? []) lines.push(`  note:             ${note}`);
   lines.push(formatVerdict(report));
   return lines.join("\n");
+}
+
+/**
+ * Which oracle the records were read from, with `--attested-oracle`.
+ *
+ * @param report - The report.
+ * @returns For example `attested oracle 0xA… (the fresher of its own records and its upstream 0xU…'s)`, or
+ *   `oracle 0x…` without an attested oracle.
+ */
+export function formatOracleRead(report: Pick<DriftReport, "source">): string {
+  const attested = report.source.attestedOracle;
+  if (!attested) return `oracle ${report.source.oracle}`;
+  const upstream = /^0x0{40}$/i.test(attested.upstream)
+    ? "its own records only: it has no upstream"
+    : `the fresher of its own records and its upstream ${attested.upstream}'s${attested.upstreamIsOracle ? "" : " (NOT --oracle: see the note)"}`;
+  return `attested oracle ${attested.address} (${upstream})`;
+}
+
+/**
+ * Rows the service's signed attestation could refresh on-chain, among those assessed (stale, missing or drifted
+ * with a verified attestation), with what stands in the way of the others and whether kids were checked.
+ *
+ * @param report - The report.
+ * @returns For example `3 of 5 assessed (not: kid-not-installed 2); kids checked against the attested oracle 0x…`;
+ *   `null` when no row was assessed and no attested oracle was read.
+ */
+export function formatRefreshable(report: Pick<DriftReport, "summary" | "source" | "agents">): string | null {
+  const assessed = report.agents.filter((row) => row.refresh !== null && row.refresh !== undefined);
+  const attested = report.source.attestedOracle;
+  if (assessed.length === 0 && !attested) return null;
+  const blockers = new Map<string, number>();
+  for (const row of assessed) {
+    if (row.refresh?.blocker) blockers.set(row.refresh.blocker, (blockers.get(row.refresh.blocker) ?? 0) + 1);
+  }
+  const not = [...blockers]
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([blocker, n]) => `${blocker} ${n}`)
+    .join(", ");
+  const kids = attested ? `kids checked against the attested oracle ${attested.address}` : "kids not checked (no --attested-oracle)";
+  return `${report.summary.refreshable ?? 0} of ${assessed.length} stale, missing or drifted with a verified attestation${
+    not ? ` (not: ${not})` : ""
+  }; ${kids}`;
 }
 
 /** What the replay of the oracle's events found, for the triage line (the loud cases are notes). */

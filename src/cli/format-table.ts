@@ -5,8 +5,11 @@
  * Width: with `width` (the terminal's columns), no line is longer than it. Columns are dropped or shortened
  * in a fixed order until the row fits with at least {@link MIN_REASON_WIDTH} characters of reason:
  * {@link NARROWING_STEPS} (the tiers first — they follow from the scores —, then the record's age, then the
- * sybil severities, then the three score columns merged into one `62→47`, then the agent without its default
- * registry, then the flip as an arrow); the reason takes what is left and is cut with `…`. As a last resort
+ * sybil severities, then the REFRESH column, then the three score columns merged into one `62→47`, then the agent
+ * without its default registry, then the flip as an arrow); the reason takes what is left and is cut with `…`.
+ *
+ * REFRESH (shown when a shown row has a refresh assessment): whether the service's signed attestation could refresh
+ * a stale, missing or drifted record through an attested oracle — `yes`, `no:<what>` or `-` (see `refreshableCell`). As a last resort
  * (a very narrow terminal) whole lines are cut. Without `width` (`--wide`, or stdout not a terminal) every
  * column is shown and reasons are whole.
  *
@@ -19,7 +22,7 @@ import { DEFAULT_REGISTRY } from "../config/service.js";
 import { sortRows } from "../drift/report.js";
 import type { DriftReport, DriftRow } from "../drift/types.js";
 import { DEFAULT_TABLE_ROWS } from "./drift-args.js";
-import { ageCell, agentCell, deltaCell, flipCell, NONE, truncate } from "./row-cells.js";
+import { ageCell, agentCell, deltaCell, flipCell, NONE, refreshableCell, truncate } from "./row-cells.js";
 
 /** Options of {@link formatTable}. */
 export interface TableOptions {
@@ -35,13 +38,14 @@ export interface TableOptions {
 }
 
 /** A way to narrow the table, in the order they are applied. */
-export type NarrowingStep = "drop-tiers" | "drop-age" | "drop-sybil" | "merge-scores" | "short-agent" | "short-flip";
+export type NarrowingStep = "drop-tiers" | "drop-age" | "drop-sybil" | "drop-refresh" | "merge-scores" | "short-agent" | "short-flip";
 
 /** The fixed order in which columns are dropped or shortened to fit a width. */
 export const NARROWING_STEPS: readonly NarrowingStep[] = [
   "drop-tiers",
   "drop-age",
   "drop-sybil",
+  "drop-refresh",
   "merge-scores",
   "short-agent",
   "short-flip",
@@ -60,8 +64,11 @@ interface Column {
 
 const GAP = "  ";
 
-/** The columns after the given narrowing steps, the reason last. */
-function columnsFor(steps: ReadonlySet<NarrowingStep>): Column[] {
+/**
+ * The columns after the given narrowing steps, the reason last. `refresh`: whether a shown row has a refresh
+ * assessment (else the REFRESH column is left out: it would only say `-`).
+ */
+function columnsFor(steps: ReadonlySet<NarrowingStep>, refresh: boolean): Column[] {
   const agent = (row: DriftRow) =>
     steps.has("short-agent") && row.registry === DEFAULT_REGISTRY ? `${row.chain}:${row.agentId}` : agentCell(row);
   const flip = (row: DriftRow) => (steps.has("short-flip") ? flipCell(row).slice(0, 1) : flipCell(row));
@@ -81,6 +88,7 @@ function columnsFor(steps: ReadonlySet<NarrowingStep>): Column[] {
     { header: "TIER", align: "left", cell: (row) => row.attested?.tier ?? NONE, droppedBy: "drop-tiers" },
     { header: "SYBIL", align: "left", cell: (row) => row.attested?.sybilSeverity ?? NONE, droppedBy: "drop-sybil" },
     ...(steps.has("merge-scores") ? [] : [{ header: "Δ", align: "right", cell: deltaCell } as const]),
+    ...(refresh ? [{ header: "REFRESH", align: "left", cell: refreshableCell, droppedBy: "drop-refresh" } as const] : []),
     { header: "REASON", align: "left", cell: (row) => (row.reason ?? "").replace(/\s+/g, " ").trim() },
   ];
   return all.filter((column) => column.droppedBy === undefined || !steps.has(column.droppedBy));
@@ -126,8 +134,9 @@ export function formatTable(report: Pick<DriftReport, "agents" | "generatedAt">,
   const { shown, hidden } = tableRows(report.agents, Math.max(0, options.maxRows ?? DEFAULT_TABLE_ROWS));
   const width = options.width !== undefined && options.width > 0 ? Math.floor(options.width) : undefined;
 
+  const refresh = shown.some((row) => row.refresh !== null && row.refresh !== undefined);
   const layout = (steps: ReadonlySet<NarrowingStep>) => {
-    const columns = columnsFor(steps);
+    const columns = columnsFor(steps, refresh);
     const cells = shown.map((row) => columns.map((column) => column.cell(row, report.generatedAt)));
     const widths = columns.map((column, i) => Math.max(column.header.length, ...cells.map((line) => line[i]!.length)));
     const fixed = widths.slice(0, -1).reduce((sum, w) => sum + w + GAP.length, 0);

@@ -29,6 +29,12 @@ covers every agent that service lists.
 Where to look (--rpc and --api are required unless --demo is given):
   --rpc <url>               JSON-RPC URL of the chain with the oracle
   --oracle <address>        Oracle address (default: ${BASE_TRUST_ORACLE_ADDRESS}, Base)
+  --attested-oracle <address>
+                            Read the records from this AttestedTrustOracle instead: the fresher of
+                            its own record and its upstream's (warned about when that is not
+                            --oracle); each stale, missing or drifted row says whether the signed
+                            attestation could refresh it there (REFRESH; its kid checked against
+                            the oracle's keys, unchecked without this flag)
   --api <url>               Trust API base URL
   --api-key <key>           API key, raises the rate limit (default: $TRUSTGATE_API_KEY)
   --issuer <url>            Issuer the attestations must name (default: the origin of --api)
@@ -96,6 +102,7 @@ Exit codes (after a scan, the first that applies):
      (wins over 3: the summary still names flips and invalid attestations)
   3  at least one decision flip or invalid attestation
   0  none of the above
+  (rows a signed attestation could refresh on-chain, REFRESH yes, change nothing here)
 Before or instead of a scan:
   2  usage or configuration error (bad flag, agent, address, duration or limit; no --rpc
      or --api without --demo; --demo without hardhat installed; chain or API unreachable
@@ -111,6 +118,7 @@ Examples:
   trustgate drift --demo
   trustgate drift --rpc https://mainnet.base.org --api https://rnwy.com --all --json report.json
   trustgate drift --rpc http://127.0.0.1:8545 --api http://127.0.0.1:8787 --all --timeout 10s
+  trustgate drift --rpc $BASE_RPC_URL --api https://rnwy.com --all --attested-oracle 0x...
   trustgate drift --rpc $BASE_RPC_URL --api https://rnwy.com --agents base:1234,base:77 \\
                   --gate 0x... --json - | jq .summary
 `;

@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import type { DriftRow } from "../drift/index.js";
+import type { DriftRow, RefreshBlocker } from "../drift/index.js";
 import { formatDuration } from "./duration.js";
 
 /** Placeholder for a value that is not known. */
@@ -53,6 +53,34 @@ export function deltaCell(row: DriftRow): string {
 export function refreshCell(row: DriftRow): string {
   if (row.computedAfterRefresh === null || row.computedAfterRefresh === undefined) return NONE;
   return row.computedAfterRefresh ? "after" : "not after";
+}
+
+/** The short word of each refresh blocker in the table. */
+const BLOCKER_WORDS: Readonly<Record<RefreshBlocker, string>> = {
+  "not-submittable": "no:form",
+  expired: "no:expired",
+  "kid-not-installed": "no:kid",
+  "kid-revoked": "no:revoked",
+  "key-mismatch": "no:key",
+  "key-unreadable": "no:key?",
+  "chain-not-accepted": "no:chain",
+  "not-newer": "no:not-newer",
+};
+
+/**
+ * Whether the service's signed attestation could refresh the on-chain record through an attested oracle, in a
+ * word: `yes`, `no:<what>` (`no:kid` the kid is not installed, `no:expired`, `no:not-newer`, `no:form` it cannot be
+ * submitted as it is, `no:revoked`, `no:key` another key, `no:key?` unreadable, `no:chain`), or `-` when not
+ * assessed (the row is not stale, missing or drifted, or has no verified signed attestation).
+ *
+ * @param row - The row.
+ * @returns The cell.
+ */
+export function refreshableCell(row: DriftRow): string {
+  const refresh = row.refresh;
+  if (refresh === null || refresh === undefined) return NONE;
+  if (refresh.possible) return "yes";
+  return refresh.blocker ? BLOCKER_WORDS[refresh.blocker] : "no";
 }
 
 /**

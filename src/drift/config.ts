@@ -33,8 +33,15 @@ export type AgentScope =
 export interface DriftConfig {
   /** JSON-RPC URL of the chain hosting the oracle. */
   readonly rpcUrl: string;
-  /** The oracle address. */
+  /** The oracle address (the Base oracle; with `attestedOracle`, the upstream it is expected to fall back on). */
   readonly oracle: `0x${string}`;
+  /**
+   * An `AttestedTrustOracle` to read the records from instead of `oracle`: it answers each read with the fresher of
+   * its own record (from submitted signed attestations) and its upstream's. The run checks that the address holds
+   * one (`upstream()` answers), warns in the report's notes when its upstream is not `oracle`, replays the events of
+   * both for `--all`, and checks each refreshable row's kid against its keys (`row.refresh`).
+   */
+  readonly attestedOracle?: `0x${string}`;
   /** Base URL of the trust API. */
   readonly apiUrl: string;
   /** API key (raises the rate limit), if any. */

@@ -30,11 +30,20 @@ export {
 export { type DriftScanOptions, runScan, type ScanPlan, type ScanResult } from "./pipeline.js";
 export type { ScanProgress, ScanStage } from "./progress.js";
 export { readerModeNote } from "./reader-mode-note.js";
-export { buildReport, countByStatus, countFlips, DRIFT_EXIT_CODES, exitCodeOf, type ReportContext, sortRows } from "./report.js";
+export {
+  buildReport,
+  countByStatus,
+  countFlips,
+  countRefreshable,
+  DRIFT_EXIT_CODES,
+  exitCodeOf,
+  type ReportContext,
+  sortRows,
+} from "./report.js";
 export { type DriftHooks, runDrift } from "./run.js";
 export { scanAgents } from "./scan.js";
 export { type ScanAllOptions, type ScanAllResult, scanAllAgents } from "./scan-all.js";
-export type { ServiceData, ServiceOutcome } from "./service-data.js";
+export type { AttestationSubmission, ServiceData, ServiceOutcome } from "./service-data.js";
 export { type CompareContext, compareAgent, compareCandidates, computedAfterRefresh, errorRow, rowAgent } from "./stages/compare.js";
 export {
   type Candidate,
@@ -42,6 +51,7 @@ export {
   type Enumeration,
   enumerateList,
   enumerateListing,
+  type OnchainEventSource,
   type Unscannable,
 } from "./stages/enumerate.js";
 export {
@@ -55,6 +65,15 @@ export {
   type ServiceStats,
 } from "./stages/fetch-verify.js";
 export { type ReadOnchainOptions, readOnchain } from "./stages/read-onchain.js";
+export {
+  type AttestedKeyCheck,
+  type AttestedOracleFacts,
+  assessRefresh,
+  type ReadAttestedOracleFactsOptions,
+  type RefreshInput,
+  readAttestedOracleFacts,
+  submissionOf,
+} from "./stages/refresh.js";
 export { type ReportStageContext, reportScan } from "./stages/report.js";
 export {
   auditPick,
@@ -76,6 +95,7 @@ export {
   type TrustField,
 } from "./trust-data.js";
 export {
+  type AttestedOracleSource,
   type AttestedSide,
   type DecisionFlips,
   type DecisionPair,
@@ -85,6 +105,11 @@ export {
   type DriftRuntime,
   type DriftStatus,
   type EncodingCheck,
+  type OnchainEnumerationSource,
   type OnchainSide,
+  REFRESH_BLOCKERS,
+  type RefreshBlocker,
+  type RefreshKeyStatus,
+  type RowRefresh,
   type TriageSummary,
 } from "./types.js";

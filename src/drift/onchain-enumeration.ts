@@ -17,7 +17,14 @@ import type { Address } from "viem";
 import { messageOf } from "../errors.js";
 import { findDeploymentBlock } from "../oracle/deployment-block.js";
 import type { AnyClient } from "../oracle/client.js";
-import type { TriageSummary } from "./types.js";
+import type { OnchainEnumerationSource, TriageSummary } from "./types.js";
+
+/** How notes and summaries name an oracle by its part in the run (followed by its address). */
+export const ENUMERATION_SOURCE_NAMES: Readonly<Record<OnchainEnumerationSource["role"], string>> = {
+  oracle: "the oracle",
+  "attested-oracle": "the attested oracle",
+  upstream: "the upstream oracle",
+};
 
 /** Largest span of blocks `"auto"` replays events over: 1,000,000 blocks (about 23 days of Base). */
 export const ONCHAIN_ENUMERATION_MAX_BLOCKS = 1_000_000n;
@@ -73,6 +80,7 @@ export function onchainEnumerationNote(triage: TriageSummary | undefined): strin
   const e = triage?.onchainEnumeration;
   if (!e) return null;
   const how = "give --events-from <block> (the oracle's deployment block) to replay its RecordAdded/RecordRemoved events";
+  if (e.sources && e.sources.length > 1) return sourcesNote(e.sources);
   if (e.skipped !== undefined) {
     return `NOT LOOKED FOR: on-chain records the service's listing lacks (delisted agents) were not looked for, because ${e.skipped}; they do not appear in this report — ${how}`;
   }
@@ -80,6 +88,33 @@ export function onchainEnumerationNote(triage: TriageSummary | undefined): strin
     return `FAILED: replaying the oracle's events from block ${e.fromBlock} failed (${firstLine(e.error)}); on-chain records the listing lacks may be missing from this report — ${how}`;
   }
   return null; // looked for: the triage line of the summary says what was found
+}
+
+/**
+ * The note when several oracles' events were searched (an attested oracle and its upstream): what was not looked
+ * for, or failed, in whose events.
+ */
+function sourcesNote(sources: readonly OnchainEnumerationSource[]): string | null {
+  const label = (s: OnchainEnumerationSource) => `${ENUMERATION_SOURCE_NAMES[s.role]} ${s.oracle}`;
+  const skipped = sources.filter((s) => s.skipped !== undefined);
+  const failed = sources.filter((s) => s.error !== undefined);
+  const how = "give --events-from <block> (the earliest deployment block) to replay their RecordAdded/RecordRemoved events";
+  const parts: string[] = [];
+  if (skipped.length > 0) {
+    parts.push(
+      `NOT LOOKED FOR: on-chain records the service's listing lacks (delisted agents) were not looked for in the events of ${skipped
+        .map((s) => `${label(s)} (because ${s.skipped})`)
+        .join(" nor of ")}; those it holds do not appear in this report`,
+    );
+  }
+  if (failed.length > 0) {
+    parts.push(
+      `FAILED: replaying the events of ${failed
+        .map((s) => `${label(s)} from block ${s.fromBlock} (${firstLine(s.error!)})`)
+        .join(" and of ")} failed; on-chain records the listing lacks may be missing from this report`,
+    );
+  }
+  return parts.length === 0 ? null : `${parts.join("; ")} — ${how}`;
 }
 
 /** The node's own words where viem kept them (`details`), else the error's message. */

@@ -3,7 +3,8 @@
  *
  *   enumerate → read on-chain → triage → fetch and verify → compare
  *
- * (and then `stages/report.ts` turns the result into the report). An explicit list and an `--all` scan differ
+ * (and then `stages/report.ts` turns the result into the report). With an attested oracle, the records are read
+ * from it, and before comparing, its keys and chain slugs are read for the refresh assessment (`stages/refresh.ts`). An explicit list and an `--all` scan differ
  * only in how they enumerate and in whether triage selects a subset ({@link ScanPlan}). Each stage is a
  * function of its own file under `stages/`, with typed inputs and outputs; a failure on one agent is a row,
  * never a throw.
@@ -18,10 +19,12 @@ import type { OracleReaderMode } from "../oracle/reader-mode.js";
 import type { TrustRecordResult } from "../oracle/records.js";
 import type { DecisionRule } from "./decision.js";
 import type { ScanProgress, ScanStage } from "./progress.js";
+import type { ServiceOutcome } from "./service-data.js";
 import { compareCandidates } from "./stages/compare.js";
-import type { Enumeration } from "./stages/enumerate.js";
+import type { Candidate, Enumeration } from "./stages/enumerate.js";
 import { type AttestationPolicy, fetchAndVerify } from "./stages/fetch-verify.js";
 import { readOnchain } from "./stages/read-onchain.js";
+import { readAttestedOracleFacts } from "./stages/refresh.js";
 import { selectAll, summarizeTriage, type TriageSelection, triageCandidates } from "./stages/triage.js";
 import type { DriftRow, TriageSummary } from "./types.js";
 
@@ -29,7 +32,14 @@ import type { DriftRow, TriageSummary } from "./types.js";
 export interface DriftScanOptions {
   /** Client of the chain that hosts the oracle. */
   readonly chain: AnyClient;
+  /** The oracle (the Base oracle, or the reference oracle on a local chain). */
   readonly oracle: Address;
+  /**
+   * An `AttestedTrustOracle` to read the records from instead of `oracle` (it answers the fresher of its own record
+   * and its upstream's); its keys and chain slugs are then checked when assessing whether a verified attestation
+   * could refresh a record (`row.refresh`). Absent: records are read from `oracle`, and kids are `unchecked`.
+   */
+  readonly attestedOracle?: Address;
   readonly api: TrustApiClient;
   readonly attestations: AttestationPolicy;
   readonly rule: DecisionRule;
@@ -91,7 +101,7 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
   options.onProgress?.({ stage: "onchain", done: 0, total: candidates.length });
   const records = await readOnchain(
     candidates.map((c) => c.agent),
-    options,
+    { ...options, oracle: options.attestedOracle ?? options.oracle },
   );
   timings.onchain = performance.now() - started;
   options.onProgress?.({ stage: "onchain", done: candidates.length, total: candidates.length });
@@ -114,8 +124,21 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
   const outcomes = await fetchAndVerify(candidates, selection, options);
   timings.attestations = performance.now() - started;
 
-  // 5. compare
-  const context = { rule: options.rule, maxAgeSeconds: options.maxAgeSeconds, now: now(), encoding: options.encoding };
+  // 5. compare (with an attested oracle, first what it holds under the kids and chain slugs seen, for `refresh`)
+  const attestedOracle = options.attestedOracle
+    ? await readAttestedOracleFacts(options.chain, options.attestedOracle, {
+        ...refreshSubjects(candidates, outcomes),
+        jwks: options.attestations.jwks,
+        ...(options.blockNumber === undefined ? {} : { blockNumber: options.blockNumber }),
+      })
+    : undefined;
+  const context = {
+    rule: options.rule,
+    maxAgeSeconds: options.maxAgeSeconds,
+    now: now(),
+    encoding: options.encoding,
+    ...(attestedOracle ? { attestedOracle } : {}),
+  };
   const rows = compareCandidates(candidates, records, outcomes, enumeration.unscannable, context);
 
   const triage =
@@ -123,4 +146,22 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
       ? undefined
       : summarizeTriage(enumeration, selection, outcomes, { auditFraction: plan.triage.auditFraction, encoding: options.encoding });
   return { rows, records, timings, ...(triage ? { triage } : {}) };
+}
+
+/**
+ * The kids and chain slugs of the verified attestations (what the refresh assessment checks; a kid is read even when
+ * its attestation cannot be submitted, so that the row's `keyStatus` is known).
+ */
+function refreshSubjects(
+  candidates: readonly Candidate[],
+  outcomes: readonly ServiceOutcome[],
+): { readonly kids: Set<string>; readonly chains: Set<string> } {
+  const kids = new Set<string>();
+  const chains = new Set<string>();
+  outcomes.forEach((outcome, i) => {
+    if (outcome.kind !== "verified") return;
+    kids.add(outcome.kid);
+    chains.add(candidates[i]!.agent.chain);
+  });
+  return { kids, chains };
 }

@@ -65,6 +65,16 @@ export function countFlips(rows: readonly DriftRow[]): DecisionFlips {
   return { passToFail, failToPass };
 }
 
+/**
+ * Rows whose record the service's signed attestation could refresh through an `AttestedTrustOracle`.
+ *
+ * @param rows - The rows.
+ * @returns How many have `refresh.possible`.
+ */
+export function countRefreshable(rows: readonly DriftRow[]): number {
+  return rows.filter((row) => row.refresh?.possible === true).length;
+}
+
 /** Inputs of {@link buildReport} besides the rows. */
 export interface ReportContext {
   readonly source: DriftReport["source"];
@@ -106,6 +116,7 @@ export function buildReport(rows: readonly DriftRow[], context: ReportContext): 
       encoding: context.encoding,
       ...(context.triage ? { triage: context.triage } : {}),
       unverified: evaluateErrorLimit(byStatus, rows.length, context.errorLimit ?? DEFAULT_ERROR_LIMIT),
+      refreshable: countRefreshable(rows),
     },
     ...(context.notes && context.notes.length > 0 ? { notes: [...context.notes] } : {}),
     ...(context.runtime ? { runtime: context.runtime } : {}),
@@ -136,6 +147,9 @@ export const DRIFT_EXIT_CODES = {
  *    the verdict line still names them.
  * 2. `3` when a decision flips or an attestation is invalid.
  * 3. `0` otherwise.
+ *
+ * Rows a fresh attestation could refresh (`summary.refreshable`) do not change it: refreshing is what an operator
+ * may do about a stale, missing or drifted record, not a verdict of its own.
  *
  * (`2`, usage or configuration errors before the scan, and `1`, unexpected failures, come from errors, not
  * from a report: see `exitCodeForError` in `src/cli/error-exit.ts`.)

@@ -2,17 +2,21 @@
  * A whole drift run from a resolved configuration: check that the chain, the oracle (and gate) and the
  * service are reachable, choose once how to read the oracle (Multicall3, or deployless Multicall3 or one
  * `eth_call` per record where it is not deployed; the report says so), run the scan pipeline for the scope
-(`scan.ts` or `scan-all.ts`, both `runScan` in `pipeline.ts`), and hand its result to the report stage. Problems
+ * (`scan.ts` or `scan-all.ts`, both `runScan` in `pipeline.ts`), and hand its result to the report stage. With
+ * an attested oracle (`attestedOracle`, `--attested-oracle`), the records are read from it instead: the run checks
+ * that it is one (`upstream()` answers), says in the report's source which oracle was read, warns in its notes
+ * when the attested oracle's upstream is not `oracle`, and with `--all` replays the events of both. Problems
  * found before the scan are {@link ConfigurationError}s; once the scan runs, a failure on one agent is a row,
  * never a throw.
  *
  * @packageDocumentation
  */
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
-import { getBlockNumber, getChainId, getCode } from "viem/actions";
+import { getBlockNumber, getChainId, getCode, readContract } from "viem/actions";
 import { createTrustApiClient } from "../api/client.js";
 import { createJwksResolver, type JwksResolver } from "../attestation/jwks.js";
 import { ConfigurationError, messageOf } from "../errors.js";
+import { attestedTrustOracleAbi } from "../generated/abis.js";
 import { readGatePolicy } from "../oracle/gate.js";
 import { detectReaderMode, type ReaderModeDetection } from "../oracle/reader-mode.js";
 import { DEFAULT_DECISION_THRESHOLD, type DriftConfig } from "./config.js";
@@ -24,9 +28,10 @@ import type { ScanProgress } from "./progress.js";
 import { readerModeNote } from "./reader-mode-note.js";
 import { scanAgents } from "./scan.js";
 import { scanAllAgents } from "./scan-all.js";
+import type { OnchainEventSource } from "./stages/enumerate.js";
 import { newServiceStats } from "./stages/fetch-verify.js";
 import { reportScan } from "./stages/report.js";
-import type { DriftReport } from "./types.js";
+import type { AttestedOracleSource, DriftReport } from "./types.js";
 
 /** Optional hooks of {@link runDrift}. */
 export interface DriftHooks {
@@ -42,8 +47,10 @@ export interface DriftHooks {
  * @param config - Endpoints, agents, decision rule and limits.
  * @param hooks - Progress and clock.
  * @returns The report.
- * @throws {@link ConfigurationError} when the RPC or API is unreachable, or the oracle or gate address has no
- *   contract, before any agent is scanned; an `InvalidArgumentError` for an invalid `maxErrors`, before too.
+ * @throws {@link ConfigurationError} when the RPC or API is unreachable, the oracle or gate address has no
+ *   contract, or `attestedOracle` holds no `AttestedTrustOracle` (no code, or `upstream()` does not answer), before
+ *   any agent is scanned (with `attestedOracle`, the oracle address need not hold code: an upstream that is not it
+ *   is a warning in the report's notes); an `InvalidArgumentError` for an invalid `maxErrors`, before too.
  *   A chain without Multicall3 is not refused: the report's `source.readerMode` and `notes` say how it was
  *   read instead.
  */
@@ -54,7 +61,10 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
   const chain = createPublicClient({
     transport: http(config.rpcUrl, { retryCount: 2, timeout: config.timeoutMs ?? 30_000 }),
   }) as PublicClient;
-  const { chainId, blockNumber, reader } = await checkChain(chain, config.rpcUrl, config.oracle);
+  const { chainId, blockNumber, reader } = await checkChain(chain, config.rpcUrl, config.attestedOracle ? undefined : config.oracle);
+  const attested = config.attestedOracle
+    ? await checkAttestedOracle(chain, config.attestedOracle, config.oracle, { chainId, blockNumber })
+    : undefined;
   const rule = await decisionRule(chain, config, blockNumber);
   const jwks = await checkService(config);
   const api = createTrustApiClient({
@@ -68,6 +78,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
   const common = {
     chain,
     oracle: config.oracle,
+    ...(attested ? { attestedOracle: config.attestedOracle } : {}),
     api,
     attestations: { issuer: config.issuer, jwks, now, stats },
     rule,
@@ -80,8 +91,17 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
   };
   const scope = config.scope;
-  const enumeration =
-    scope.kind === "all" ? await planOnchainEnumeration(chain, config.oracle, scope.eventsFromBlock, blockNumber) : undefined;
+  // `--all` also replays the events of the oracles whose records are read: the oracle, or the attested oracle and
+  // its upstream (each from its own deployment block with "auto").
+  const eventSources =
+    scope.kind === "all"
+      ? await Promise.all(
+          eventOracles(config, attested).map(async ({ oracle, role }): Promise<OnchainEventSource> => {
+            const plan = await planOnchainEnumeration(chain, oracle, scope.eventsFromBlock, blockNumber);
+            return plan.kind === "replay" ? { oracle, role, fromBlock: plan.fromBlock } : { oracle, role, skipped: plan.reason };
+          }),
+        )
+      : undefined;
   const result: ScanResult =
     scope.kind === "list"
       ? await scanAgents(scope.agents, common)
@@ -90,8 +110,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
           auditFraction: scope.auditFraction,
           seed: scope.seed,
           ...(scope.chain ? { chainFilter: scope.chain } : {}),
-          ...(enumeration?.kind === "replay" ? { enumerateOnchainFrom: enumeration.fromBlock } : {}),
-          ...(enumeration?.kind === "skipped" ? { enumerationSkipped: enumeration.reason } : {}),
+          ...(eventSources ? { eventSources } : {}),
         });
 
   return reportScan(result, {
@@ -103,11 +122,14 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
       chainId,
       blockNumber: blockNumber.toString(),
       readerMode: reader.mode,
+      ...(attested ? { attestedOracle: attested } : {}),
     },
     decisionRule: describeRule(rule),
     maxAgeSeconds: config.maxAgeSeconds,
     encoding: config.encoding,
-    notes: [readerModeNote(reader, chainId), onchainEnumerationNote(result.triage)].filter((note): note is string => note !== null),
+    notes: [readerModeNote(reader, chainId), upstreamMismatchNote(attested, config.oracle), onchainEnumerationNote(result.triage)].filter(
+      (note): note is string => note !== null,
+    ),
     runtime: { totalMs: performance.now() - started, service: stats },
     generatedAt: now(),
     ...(config.maxErrors ? { errorLimit: config.maxErrors } : {}),
@@ -117,7 +139,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
 async function checkChain(
   chain: PublicClient,
   rpcUrl: string,
-  oracle: Address,
+  oracle: Address | undefined,
 ): Promise<{ chainId: number; blockNumber: bigint; reader: ReaderModeDetection }> {
   let chainId: number;
   let blockNumber: bigint;
@@ -128,13 +150,75 @@ async function checkChain(
   }
   // Read mode chosen once, at the pinned block: Multicall3 where deployed, else deployless, else eth_call.
   const [oracleCode, reader] = await Promise.all([
-    getCode(chain, { address: oracle, blockNumber }),
+    oracle === undefined ? undefined : getCode(chain, { address: oracle, blockNumber }),
     detectReaderMode(chain, { blockNumber }),
   ]).catch((error: unknown) => {
     throw new ConfigurationError(`Cannot read code from the RPC at ${redactUrl(rpcUrl)}`, { cause: error, details: messageOf(error) });
   });
-  if (!oracleCode || oracleCode === "0x") throw new ConfigurationError(`No contract at the oracle address ${oracle} on chain ${chainId}`);
+  if (oracle !== undefined && (!oracleCode || oracleCode === "0x")) {
+    throw new ConfigurationError(`No contract at the oracle address ${oracle} on chain ${chainId}`);
+  }
   return { chainId, blockNumber, reader };
+}
+
+/**
+ * Checks that the address holds an `AttestedTrustOracle` (code there, and `upstream()` answers an address) and reads
+ * its upstream. The oracle address itself is not required to hold code then: the reads go to the attested oracle,
+ * and an upstream that is not `oracle` is a warning in the report, not an error.
+ */
+async function checkAttestedOracle(
+  chain: PublicClient,
+  address: Address,
+  oracle: Address,
+  at: { readonly chainId: number; readonly blockNumber: bigint },
+): Promise<AttestedOracleSource> {
+  let code: string | undefined;
+  try {
+    code = await getCode(chain, { address, blockNumber: at.blockNumber });
+  } catch (error) {
+    throw new ConfigurationError(`Cannot read code at the attested oracle address ${address}`, { cause: error, details: messageOf(error) });
+  }
+  if (!code || code === "0x") {
+    throw new ConfigurationError(`No contract at the attested oracle address ${address} on chain ${at.chainId} (--attested-oracle)`);
+  }
+  let upstream: Address;
+  try {
+    upstream = await readContract(chain, {
+      address,
+      abi: attestedTrustOracleAbi,
+      functionName: "upstream",
+      blockNumber: at.blockNumber,
+    });
+  } catch (error) {
+    throw new ConfigurationError(
+      `The contract at ${address} (--attested-oracle) is not an AttestedTrustOracle: its upstream() cannot be read`,
+      { cause: error, details: firstLine(messageOf(error)) },
+    );
+  }
+  return { address, upstream, upstreamIsOracle: upstream.toLowerCase() === oracle.toLowerCase() };
+}
+
+/** The warning of a report whose attested oracle does not fall back on the oracle given; `null` when it does. */
+function upstreamMismatchNote(attested: AttestedOracleSource | undefined, oracle: Address): string | null {
+  if (!attested || attested.upstreamIsOracle) return null;
+  const what = /^0x0{40}$/i.test(attested.upstream)
+    ? "has no upstream oracle: the records read are its own attested records only"
+    : `falls back on ${attested.upstream}: the records read are the fresher of its own and that oracle's`;
+  return `UPSTREAM MISMATCH: the attested oracle ${attested.address} does not fall back on the oracle ${oracle} (--oracle); it ${what}`;
+}
+
+/** The oracles whose events announce the records read: the oracle, or the attested oracle and its upstream (if any). */
+function eventOracles(
+  config: DriftConfig,
+  attested: AttestedOracleSource | undefined,
+): { readonly oracle: Address; readonly role: OnchainEventSource["role"] }[] {
+  if (!attested) return [{ oracle: config.oracle, role: "oracle" }];
+  const upstream = /^0x0{40}$/i.test(attested.upstream) ? [] : [{ oracle: attested.upstream as Address, role: "upstream" as const }];
+  return [{ oracle: attested.address as Address, role: "attested-oracle" }, ...upstream];
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0]!.trim();
 }
 
 async function decisionRule(chain: PublicClient, config: DriftConfig, blockNumber: bigint): Promise<DecisionRule> {

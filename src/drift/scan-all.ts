@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { type DriftScanOptions, runScan, type ScanResult } from "./pipeline.js";
-import { enumerateListing } from "./stages/enumerate.js";
+import { enumerateListing, type OnchainEventSource } from "./stages/enumerate.js";
 import type { TriageSummary } from "./types.js";
 
 /** Options of {@link scanAllAgents} besides the common scan options. */
@@ -20,6 +20,11 @@ export interface ScanAllOptions extends DriftScanOptions {
   readonly enumerateOnchainFrom?: bigint;
   /** Why records the listing lacks are not looked for (recorded in the triage summary), when `enumerateOnchainFrom` is absent. */
   readonly enumerationSkipped?: string;
+  /**
+   * The oracles whose events to replay, each from its own block or skipped (with an attested oracle: its own and
+   * its upstream's); replaces `enumerateOnchainFrom` and `enumerationSkipped` when given.
+   */
+  readonly eventSources?: readonly OnchainEventSource[];
 }
 
 /** Result of {@link scanAllAgents}. */
@@ -40,7 +45,8 @@ export async function scanAllAgents(options: ScanAllOptions): Promise<ScanAllRes
         enumerateListing({
           api: options.api,
           chain: options.chain,
-          oracle: options.oracle,
+          oracle: options.attestedOracle ?? options.oracle,
+          ...(options.eventSources ? { eventSources: options.eventSources } : {}),
           ...(options.chainFilter ? { chainFilter: options.chainFilter } : {}),
           ...(options.enumerateOnchainFrom !== undefined ? { enumerateOnchainFrom: options.enumerateOnchainFrom } : {}),
           ...(options.enumerationSkipped !== undefined ? { enumerationSkipped: options.enumerationSkipped } : {}),

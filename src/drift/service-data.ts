@@ -20,10 +20,25 @@ export interface ServiceData {
   readonly computedAt?: Date | null;
 }
 
+/**
+ * Whether a verified attestation can be submitted to an `AttestedTrustOracle` as it is: the call's form (`sig`:
+ * `submitAttestation`; `jws`: `submitJwsAttestation`), or the problem.
+ */
+export type AttestationSubmission = { readonly ok: true; readonly form: "sig" | "jws" } | { readonly ok: false; readonly problem: string };
+
 /** What the service said about an agent. */
 export type ServiceOutcome =
-  /** A signed attestation that verified. */
-  | { readonly kind: "verified"; readonly data: ServiceData; readonly kid: string }
+  /**
+   * A signed attestation that verified; with whether it can be submitted on-chain (`submission`) and its signed
+   * expiry (`expiresAt`, `null` when it has none) — absent when not known, and then it is not refreshable.
+   */
+  | {
+      readonly kind: "verified";
+      readonly data: ServiceData;
+      readonly kid: string;
+      readonly submission?: AttestationSubmission;
+      readonly expiresAt?: Date | null;
+    }
   /** The service's unsigned listing (triage decided a signed fetch was not needed). */
   | { readonly kind: "listed"; readonly data: ServiceData }
   /** An attestation that did not verify. */

@@ -56,6 +56,91 @@ export interface DecisionPair {
   readonly flipped: boolean;
 }
 
+/**
+ * Why a verified attestation could not refresh the on-chain record (`RowRefresh.blocker`), checked in this order:
+ *
+ * | blocker | meaning |
+ * |---|---|
+ * | `not-submittable` | the attestation cannot be submitted as it is: `toAttestationCall` refuses it, it is not a v2 signed block (v1 carries no `issuedAt`/`expiry`), or its JWS header is not the one `submitJwsAttestation` accepts |
+ * | `expired` | its signed `expiry` has passed (the oracle refuses it: `AttestationExpired`) |
+ * | `kid-not-installed` | the attested oracle holds no key under its kid (`UnknownSigningKey`) |
+ * | `kid-revoked` | the attested oracle revoked its kid (`RevokedSigningKey`) |
+ * | `key-mismatch` | the attested oracle holds another key under its kid than the JWKS publishes (`InvalidAttestationSignature`) |
+ * | `key-unreadable` | the attested oracle's key, or the JWKS entry, could not be read, so it is not known |
+ * | `chain-not-accepted` | the attested oracle maps the agent's chain slug to no chain id, or to another one (`UnknownChainSlug`) |
+ * | `not-newer` | its signed `issuedAt` is not after the record read: submitting it would change nothing |
+ */
+export type RefreshBlocker =
+  | "not-submittable"
+  | "expired"
+  | "kid-not-installed"
+  | "kid-revoked"
+  | "key-mismatch"
+  | "key-unreadable"
+  | "chain-not-accepted"
+  | "not-newer";
+
+/** Every {@link RefreshBlocker}, in the order they are checked. */
+export const REFRESH_BLOCKERS: readonly RefreshBlocker[] = [
+  "not-submittable",
+  "expired",
+  "kid-not-installed",
+  "kid-revoked",
+  "key-mismatch",
+  "key-unreadable",
+  "chain-not-accepted",
+  "not-newer",
+];
+
+/**
+ * What the attested oracle holds under an attestation's kid (`RowRefresh.keyStatus`): `installed` (the JWKS's key),
+ * `not-installed`, `revoked`, `mismatch` (another key), `unreadable` (the read or the JWKS entry failed), or
+ * `unchecked` when the run named no attested oracle (`--attested-oracle`).
+ */
+export type RefreshKeyStatus = "installed" | "not-installed" | "revoked" | "mismatch" | "unreadable" | "unchecked";
+
+/**
+ * Whether the service's signed attestation could refresh a stale, missing or drifted on-chain record through an
+ * `AttestedTrustOracle` (`submitAttestation` or `submitJwsAttestation`). Assessed only for rows whose attested
+ * data comes from a signed attestation that verified: never for the unsigned listing, never for an invalid one.
+ */
+export interface RowRefresh {
+  /**
+   * True when submitting the attestation would make the oracle answer it: it can be submitted as it is, it has not
+   * expired, its kid's key is installed on the attested oracle (or `keyStatus` is `unchecked`: no attested oracle
+   * was named), the oracle accepts the agent's chain slug (when checked), and its signed `issuedAt` is after the
+   * `updatedAt` of the record read (any time, when there is none).
+   */
+  readonly possible: boolean;
+  /** The first thing that stands in the way, when `possible` is false; absent when it is true. */
+  readonly blocker?: RefreshBlocker;
+  /** One sentence: why it is possible (and how), or what stands in the way (naming the kid, the times, the oracle). */
+  readonly reason: string;
+  /** Key id that signed the attestation (`attestation.kid`). */
+  readonly kid: string;
+  /** What the attested oracle holds under that kid; `unchecked` without an attested oracle. */
+  readonly keyStatus: RefreshKeyStatus;
+  /** ISO-8601 time of the attestation's signed `expiry` (submit before it); `null` when it has none. */
+  readonly expiresAt: string | null;
+  /**
+   * The oracle function to call, when `possible`: `submitAttestation(kid, signedJson, signature)` for a response
+   * with a raw `sig` (form `sig`), `submitJwsAttestation(kid, jws)` for one with only a `jws` (form `jws`). The
+   * arguments are not in the report (they expire within a day): `toAttestationCall(response)` makes them from a
+   * fresh `/api/trust-check` response, and `submitTrustAttestation(clients, oracle, response)` submits it.
+   */
+  readonly call?: { readonly function: "submitAttestation" | "submitJwsAttestation"; readonly form: "sig" | "jws" };
+}
+
+/** The `AttestedTrustOracle` a run read the records from (`--attested-oracle`). */
+export interface AttestedOracleSource {
+  /** Its address: the records were read from it (each the fresher of its own record and its upstream's). */
+  readonly address: string;
+  /** Its upstream oracle (`upstream()`), the zero address when it has none. */
+  readonly upstream: string;
+  /** Whether that upstream is `source.oracle`; when false, the report's `notes` warn (UPSTREAM MISMATCH). */
+  readonly upstreamIsOracle: boolean;
+}
+
 /** One agent's row. */
 export interface DriftRow {
   readonly chain: string;
@@ -81,6 +166,12 @@ export interface DriftRow {
   /** attested score − on-chain score, when both are known. */
   readonly scoreDelta: number | null;
   readonly decision: DecisionPair;
+  /**
+   * Whether the service's signed attestation could refresh the on-chain record through an `AttestedTrustOracle`;
+   * `null` unless the row is `stale-onchain`, `missing-onchain` or `drifted` with a signed attestation that
+   * verified. Informational: it never changes the status or the exit code.
+   */
+  readonly refresh: RowRefresh | null;
   /** Why the row is not in sync, or what went wrong. */
   readonly reason?: string;
 }
@@ -136,7 +227,30 @@ export interface TriageSummary {
     readonly notListed?: number;
     readonly error?: string;
     readonly skipped?: string;
+    /**
+     * Each oracle whose events were replayed or skipped, when there were several (`--attested-oracle`: the
+     * attested oracle's own records, and its upstream's): its address, its part (`attested-oracle`, `upstream`),
+     * and the same fields as above for it alone. The fields above then sum them up: the earliest block replayed,
+     * the records of all of them (each key once), and, prefixed with the oracle, their errors and skip reasons.
+     */
+    readonly sources?: readonly OnchainEnumerationSource[];
   };
+}
+
+/** One oracle's part of the search for on-chain records the listing lacks. */
+export interface OnchainEnumerationSource {
+  /** The oracle whose events were replayed (or skipped). */
+  readonly oracle: string;
+  /** `oracle` (the oracle read), `attested-oracle` (the attested oracle read) or `upstream` (its upstream). */
+  readonly role: "oracle" | "attested-oracle" | "upstream";
+  /** The first block replayed; `null` when skipped. */
+  readonly fromBlock: string | null;
+  /** Records its events say it holds. */
+  readonly records: number;
+  /** Why the replay failed, if it did. */
+  readonly error?: string;
+  /** Why it was not replayed, if it was not. */
+  readonly skipped?: string;
 }
 
 /** The JSON report. */
@@ -151,6 +265,11 @@ export interface DriftReport {
     readonly issuer: string;
     readonly chainId: number;
     readonly blockNumber: string | null;
+    /**
+     * The `AttestedTrustOracle` the records were read from (`--attested-oracle`), with its upstream; absent when
+     * they were read from `oracle` itself.
+     */
+    readonly attestedOracle?: AttestedOracleSource;
     /**
      * How the oracle was read: `multicall3`, or on a chain without it `deployless-multicall3` or `eth-call`
      * (then `notes` says so). Absent in reports built without reading a chain.
@@ -173,6 +292,11 @@ export interface DriftReport {
      * `exceeded` makes the run exit 4 (see `exitCodeOf`).
      */
     readonly unverified: UnverifiedSummary;
+    /**
+     * Rows whose record the service's signed attestation could refresh through an `AttestedTrustOracle`
+     * (`refresh.possible`); it does not change the exit code.
+     */
+    readonly refreshable: number;
   };
   /**
    * Things about the run itself that a reader of the report should know, one sentence each (for example that

@@ -390,3 +390,16 @@ describe("parseDriftArgs: --timeout and --wide", () => {
     expect(run(["--demo"]).output.wide).toBe(false);
   });
 });
+
+describe("parseDriftArgs: --attested-oracle", () => {
+  it("is an endpoint, checksummed, absent by default; not a setting", () => {
+    const args = run([...REAL, "--agents", "base:1", "--attested-oracle", GATE.toLowerCase()]);
+    expect(args.endpoints.attestedOracle).toBe(GATE);
+    expect(args.settings).not.toHaveProperty("attestedOracle");
+    expect(run([...REAL, "--agents", "base:1"]).endpoints).not.toHaveProperty("attestedOracle");
+  });
+
+  it.each([["0x1234"], ["oracle"], [""]])("refuses --attested-oracle %j in one line naming the flag", (text) => {
+    refuses([...REAL, "--agents", "base:1", "--attested-oracle", text], /--attested-oracle/);
+  });
+});

@@ -88,6 +88,16 @@ describe("resolveDriftConfig", () => {
     expect(config.jwks).toBe("https://keys.example/k.json");
   });
 
+  it("passes --attested-oracle on, beside the oracle (the upstream it should fall back on); none without it", () => {
+    const attested = "0x3333333333333333333333333333333333333333";
+    const config = resolveDriftConfig(
+      args(["--rpc", "https://rpc.example", "--api", "https://api.example", "--all", "--attested-oracle", attested]),
+    );
+    expect(config.attestedOracle).toBe(attested);
+    expect(config.oracle).toBe("0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4");
+    expect(resolveDriftConfig(args(["--demo"]), EMBEDDED)).not.toHaveProperty("attestedOracle");
+  });
+
   it("refuses to build a configuration with an endpoint missing and no embedded environment", () => {
     expect(() => resolveDriftConfig(args(["--demo"]))).toThrow(InvalidArgumentError);
   });

@@ -21,6 +21,7 @@ export function row(overrides: Partial<DriftRow> & { agentId: string }): DriftRo
     computedAfterRefresh: null,
     scoreDelta: 0,
     decision: { onchain: true, attested: true, flipped: false },
+    refresh: null,
     ...overrides,
   };
 }

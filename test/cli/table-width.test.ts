@@ -66,7 +66,7 @@ describe("formatTable: width", () => {
   });
 
   it("narrows in the documented order", () => {
-    expect(NARROWING_STEPS).toEqual(["drop-tiers", "drop-age", "drop-sybil", "merge-scores", "short-agent", "short-flip"]);
+    expect(NARROWING_STEPS).toEqual(["drop-tiers", "drop-age", "drop-sybil", "drop-refresh", "merge-scores", "short-agent", "short-flip"]);
     // A very narrow terminal: every step applied, then whole lines cut.
     const lines = formatTable(REPORT, { width: 50 }).split("\n");
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(50);

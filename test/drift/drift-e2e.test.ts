@@ -70,14 +70,21 @@ describe("trustgate drift --demo, the embedded default", () => {
         "decision",
         "onchain",
         "reason",
+        "refresh",
         "registry",
         "scoreDelta",
         "status",
       ].sort(),
     );
     expect(row.decision.flipped).toBe(true);
+    // The flip is a drifted row with a verified signed attestation: assessed for an on-chain refresh, kid unchecked
+    // (no --attested-oracle); refreshable rows are counted and change nothing in the exit code.
+    expect(row.refresh).toMatchObject({ possible: true, keyStatus: "unchecked", call: { function: "submitAttestation" } });
+    expect(report.summary.refreshable).toBe(report.agents.filter((r) => r.refresh?.possible).length);
+    expect(report.summary.refreshable).toBeGreaterThan(0);
+    expect(report.source.attestedOracle).toBeUndefined();
     expect(Object.keys(report.summary).sort()).toEqual(
-      ["agents", "byStatus", "encoding", "flips", "newestUpdatedAt", "oldestUpdatedAt", "triage", "unverified"].sort(),
+      ["agents", "byStatus", "encoding", "flips", "newestUpdatedAt", "oldestUpdatedAt", "refreshable", "triage", "unverified"].sort(),
     );
     // The scenario's one error and five missing attestations stay within the default 1 %: exit 3, not 4.
     const unverified = report.summary.byStatus.error + report.summary.byStatus["missing-attestation"];

@@ -31,6 +31,7 @@ function rowOf(status: DriftStatus, i: number, flipped = false): DriftRow {
     computedAfterRefresh: null,
     scoreDelta: null,
     decision: { onchain: flipped ? true : null, attested: flipped ? false : null, flipped },
+    refresh: null,
   };
 }
 

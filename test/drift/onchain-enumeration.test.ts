@@ -102,4 +102,21 @@ describe("the report says, loudly, when records the listing lacks were not looke
     );
     expect(onchainEnumerationNote(undefined)).toBeNull();
   });
+
+  it("with an attested oracle and its upstream, names whose events were not looked for or failed", () => {
+    const sources = [
+      { oracle: "0xA", role: "attested-oracle", fromBlock: "5", records: 0, error: "node refused\nmore" },
+      { oracle: "0xU", role: "upstream", fromBlock: null, records: 0, skipped: "--events-from off" },
+    ];
+    const note = onchainEnumerationNote(triage({ fromBlock: "5", records: 0, error: "x", skipped: "y", sources }) as never)!;
+    expect(note).toBe(
+      "NOT LOOKED FOR: on-chain records the service's listing lacks (delisted agents) were not looked for in the events of " +
+        "the upstream oracle 0xU (because --events-from off); those it holds do not appear in this report; " +
+        "FAILED: replaying the events of the attested oracle 0xA from block 5 (node refused) failed; on-chain records the listing " +
+        "lacks may be missing from this report — give --events-from <block> (the earliest deployment block) to replay their " +
+        "RecordAdded/RecordRemoved events",
+    );
+    const replayed = sources.map((s) => ({ oracle: s.oracle, role: s.role, fromBlock: "5", records: 3 }));
+    expect(onchainEnumerationNote(triage({ fromBlock: "5", records: 4, notListed: 1, sources: replayed }) as never)).toBeNull();
+  });
 });

@@ -264,16 +264,18 @@ describe("drift since the last refresh", () => {
 
     const lines = formatMarkdown(report).split("\n");
     expect(lines).toContain(
-      "| Status | Flip | Agent | On-chain | Tier | Sybil | Updated | Attested | Tier | Sybil | Δ | Computed | vs. refresh | Reason |",
+      "| Status | Flip | Agent | On-chain | Tier | Sybil | Updated | Attested | Tier | Sybil | Δ | Computed | vs. refresh | Refresh on-chain | Reason |",
     );
     const line = (id: string) => lines.find((l) => l.includes(`\`base:${id}:erc8004\``))!;
+    // Hand-built verified outcomes do not say whether they can be submitted: not refreshable, and said so.
+    const NOT_CHECKED = "no:form — the attestation cannot be submitted on-chain: it was not checked whether it can be";
     expect(line("1")).toContain(
-      `| -15 | ${after.toISOString()} | after | score 60 → 45, tier developing → limited (changed since the last refresh) |`,
+      `| -15 | ${after.toISOString()} | after | ${NOT_CHECKED} | score 60 → 45, tier developing → limited (changed since the last refresh) |`,
     );
     expect(line("2")).toContain(
-      `| -15 | ${same.toISOString()} | not after | chain and service disagree about the same computation: score 60 → 45`,
+      `| -15 | ${same.toISOString()} | not after | ${NOT_CHECKED} | chain and service disagree about the same computation: score 60 → 45`,
     );
-    expect(line("3")).toMatch(/\| 0 \| - \| - \| {2}\|$/);
+    expect(line("3")).toMatch(/\| 0 \| - \| - \| - \| {2}\|$/);
   });
 });
 

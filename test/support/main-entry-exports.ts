@@ -55,6 +55,7 @@ export const MAIN_ENTRY_EXPORTS: readonly string[] = [
   "ORACLE_READER_MODES",
   "OracleReadError",
   "RATE_LIMITS",
+  "REFRESH_BLOCKERS",
   "REGISTRIES",
   "REQUIRED_TRUST_FIELDS",
   "RISK_TERMS_RATE_LIMITS",

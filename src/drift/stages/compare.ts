@@ -21,6 +21,7 @@ import type { ServiceOutcome } from "../service-data.js";
 import { sameTrustData, sybilSeverityCodeOf, type TrustField } from "../trust-data.js";
 import type { AttestedSide, DriftRow, DriftStatus, OnchainSide } from "../types.js";
 import type { Candidate, Unscannable } from "./enumerate.js";
+import { type AttestedOracleFacts, assessRefresh } from "./refresh.js";
 
 /** Everything a comparison needs besides the two sides. */
 export interface CompareContext {
@@ -29,14 +30,24 @@ export interface CompareContext {
   readonly maxAgeSeconds: number;
   readonly now: Date;
   readonly encoding: TrustEncoding;
+  /**
+   * The attested oracle's keys and chain slugs, to assess whether a verified attestation could refresh the record
+   * (`row.refresh`); absent when no attested oracle was named: kids are then `unchecked`.
+   */
+  readonly attestedOracle?: AttestedOracleFacts | undefined;
 }
+
+/** Statuses whose rows get a refresh assessment (when their attested data is a verified signed attestation). */
+const REFRESH_STATUSES: ReadonlySet<DriftStatus> = new Set<DriftStatus>(["stale-onchain", "missing-onchain", "drifted"]);
 
 /**
  * Builds the report row of one agent.
  *
  * Status precedence: `error` (either side could not be read), `invalid-attestation`, `missing-attestation`,
  * `missing-onchain`, `stale-onchain` (older than `maxAgeSeconds`), `drifted` (score, tier or sybil severity
- * differ, or the record is dated in the future), `in-sync`.
+ * differ, or the record is dated in the future), `in-sync`. A `stale-onchain`, `missing-onchain` or `drifted` row
+ * whose attested data is a verified signed attestation also says whether that attestation could refresh the record
+ * through an `AttestedTrustOracle` (`refresh`, see `refresh.ts`); every other row has `refresh: null`.
  *
  * @param agent - The agent.
  * @param onchain - The oracle read.
@@ -92,19 +103,31 @@ export function compareAgent(agent: AgentRef, onchain: TrustRecordResult, servic
   };
   const scoreDelta = onchainSide && attested ? attested.score - onchainSide.score : null;
   const computedAt = serviceData ? knownTime(serviceData.computedAt) : null;
-  const refresh = { computedAt, after: computedAfterRefresh(computedAt, onchain.ok && onchainSide ? onchain.updatedAtSeconds : null) };
+  const lastRefresh = { computedAt, after: computedAfterRefresh(computedAt, onchain.ok && onchainSide ? onchain.updatedAtSeconds : null) };
 
   const differences = onchain.ok && onchain.hasScore && serviceData ? sameTrustData(onchain, serviceData, context.encoding) : [];
-  const { status, reason } = classify(onchain, onchainSide, service, attested, differences, refresh, context, nowSeconds);
+  const { status, reason } = classify(onchain, onchainSide, service, attested, differences, lastRefresh, context, nowSeconds);
+  const refreshAssessment =
+    service.kind === "verified" && REFRESH_STATUSES.has(status)
+      ? assessRefresh({
+          chain: agent.chain,
+          chainId: agent.chainId,
+          onchainUpdatedAtSeconds: onchain.ok && onchainSide ? onchain.updatedAtSeconds : null,
+          service,
+          now: context.now,
+          attestedOracle: context.attestedOracle,
+        })
+      : null;
   const row: DriftRow = {
     ...rowAgent(agent),
     status,
     onchain: onchainSide,
     attested,
     attestedComputedAt: computedAt ? computedAt.toISOString() : null,
-    computedAfterRefresh: refresh.after,
+    computedAfterRefresh: lastRefresh.after,
     scoreDelta,
     decision,
+    refresh: refreshAssessment,
     ...(reason ? { reason } : {}),
   };
   return row;
@@ -209,6 +232,7 @@ export function errorRow(agent: AgentRef, reason: string): DriftRow {
     computedAfterRefresh: null,
     scoreDelta: null,
     decision: { onchain: null, attested: null, flipped: false },
+    refresh: null,
     reason,
   };
 }

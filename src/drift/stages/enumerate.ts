@@ -17,9 +17,11 @@ import { messageOf } from "../../errors.js";
 import { inspectRegistry } from "../../inputs/registry.js";
 import { listOracleKeys } from "../../oracle/events.js";
 import type { AnyClient } from "../../oracle/client.js";
+import type { TrustRecordKey } from "../../oracle/record-key.js";
 import type { ScanProgress } from "../progress.js";
 import type { ServiceData } from "../service-data.js";
-import type { TriageSummary } from "../types.js";
+import { ENUMERATION_SOURCE_NAMES } from "../onchain-enumeration.js";
+import type { OnchainEnumerationSource, TriageSummary } from "../types.js";
 
 /** An agent the scan reads and compares. */
 export interface Candidate {
@@ -65,6 +67,17 @@ export function enumerateList(agents: readonly AgentRef[]): Enumeration {
   };
 }
 
+/** An oracle whose `RecordAdded`/`RecordRemoved` events an `--all` scan replays to find records the listing lacks. */
+export interface OnchainEventSource {
+  readonly oracle: Address;
+  /** Its part in the run: the oracle read, the attested oracle read, or that attested oracle's upstream. */
+  readonly role: OnchainEnumerationSource["role"];
+  /** Replay from this block (up to the pinned block); absent when skipped. */
+  readonly fromBlock?: bigint;
+  /** Why it is not replayed, when `fromBlock` is absent. */
+  readonly skipped?: string;
+}
+
 /** What {@link enumerateListing} needs. */
 export interface EnumerateListingOptions {
   readonly api: TrustApiClient;
@@ -74,6 +87,12 @@ export interface EnumerateListingOptions {
   readonly enumerateOnchainFrom?: bigint;
   /** Why records the listing lacks are not looked for (recorded in the summary), when `enumerateOnchainFrom` is absent. */
   readonly enumerationSkipped?: string;
+  /**
+   * The oracles whose events announce the records read, each replayed from its own block or skipped with a reason
+   * (an attested oracle's own records, and its upstream's). When given, it replaces `enumerateOnchainFrom` and
+   * `enumerationSkipped`, which describe the one source `oracle`.
+   */
+  readonly eventSources?: readonly OnchainEventSource[];
   /** The scan's pinned block: the replay stops there. */
   readonly blockNumber?: bigint;
   /** Client of the chain that hosts the oracle (for the event replay). */
@@ -112,23 +131,13 @@ export async function enumerateListing(options: EnumerateListingOptions): Promis
     seen.add(key);
     candidates.push({ agent, listed: listedData(item) });
   }
-  let onchainEnumeration: TriageSummary["onchainEnumeration"] =
-    options.enumerationSkipped !== undefined ? { fromBlock: null, records: 0, skipped: options.enumerationSkipped } : undefined;
-  if (options.enumerateOnchainFrom !== undefined) {
-    const fromBlock = options.enumerateOnchainFrom;
-    let keys: Awaited<ReturnType<typeof listOracleKeys>> = [];
-    let notListed = 0;
-    try {
-      keys = await listOracleKeys(options.chain, options.oracle, {
-        fromBlock,
-        ...(options.blockNumber !== undefined ? { toBlock: options.blockNumber } : {}),
-      });
-      onchainEnumeration = { fromBlock: fromBlock.toString(), records: keys.length };
-    } catch (error) {
-      onchainEnumeration = { fromBlock: fromBlock.toString(), records: 0, error: messageOf(error) };
-    }
+  const sources = eventSourcesOf(options);
+  let onchainEnumeration: TriageSummary["onchainEnumeration"];
+  if (sources.length > 0) {
+    const replayed = await Promise.all(sources.map((source) => replaySource(source, options)));
     const onlyChain = options.chainFilter ? resolveChain(options.chainFilter).slug : undefined;
-    for (const key of keys) {
+    let notListed = 0;
+    for (const key of replayed.flatMap((r) => r.keys)) {
       let chain: string;
       try {
         chain = chainSlugOf(key.chainId);
@@ -147,10 +156,69 @@ export async function enumerateListing(options: EnumerateListingOptions): Promis
       candidates.push({ agent, listed: null });
       notListed++;
     }
-    if (onchainEnumeration?.error === undefined) onchainEnumeration = { ...onchainEnumeration!, notListed };
+    onchainEnumeration = summarizeSources(replayed, notListed);
   }
   options.onProgress?.({ stage: "listing", done: listed, total: listed });
   return { candidates, unscannable, listing: { listed, ...(onchainEnumeration ? { onchainEnumeration } : {}) } };
+}
+
+/** The event sources of a listing scan: `eventSources`, else the one source `oracle` described by the older options. */
+function eventSourcesOf(options: EnumerateListingOptions): readonly OnchainEventSource[] {
+  if (options.eventSources) return options.eventSources;
+  if (options.enumerateOnchainFrom !== undefined)
+    return [{ oracle: options.oracle, role: "oracle", fromBlock: options.enumerateOnchainFrom }];
+  if (options.enumerationSkipped !== undefined) return [{ oracle: options.oracle, role: "oracle", skipped: options.enumerationSkipped }];
+  return [];
+}
+
+/** One source's replay: its keys, and its part of the summary. */
+async function replaySource(
+  source: OnchainEventSource,
+  options: EnumerateListingOptions,
+): Promise<{ readonly keys: TrustRecordKey[]; readonly summary: OnchainEnumerationSource }> {
+  const part = { oracle: source.oracle, role: source.role };
+  if (source.fromBlock === undefined) {
+    return { keys: [], summary: { ...part, fromBlock: null, records: 0, skipped: source.skipped ?? "not asked" } };
+  }
+  try {
+    const keys = await listOracleKeys(options.chain, source.oracle, {
+      fromBlock: source.fromBlock,
+      ...(options.blockNumber !== undefined ? { toBlock: options.blockNumber } : {}),
+    });
+    return { keys, summary: { ...part, fromBlock: source.fromBlock.toString(), records: keys.length } };
+  } catch (error) {
+    return { keys: [], summary: { ...part, fromBlock: source.fromBlock.toString(), records: 0, error: messageOf(error) } };
+  }
+}
+
+/**
+ * The summary of the search: with one source, that source's fields (as before there could be several); with
+ * several, the earliest block replayed, the distinct keys found, errors and skip reasons prefixed with their oracle,
+ * and each source in `sources`.
+ */
+function summarizeSources(
+  replayed: readonly { readonly keys: readonly TrustRecordKey[]; readonly summary: OnchainEnumerationSource }[],
+  notListed: number,
+): NonNullable<TriageSummary["onchainEnumeration"]> {
+  const parts = replayed.map((r) => r.summary);
+  if (parts.length === 1) {
+    const { oracle: _oracle, role: _role, ...only } = parts[0]!;
+    return only.fromBlock === null || only.error !== undefined ? only : { ...only, notListed };
+  }
+  const blocks = parts.flatMap((p) => (p.fromBlock === null ? [] : [BigInt(p.fromBlock)]));
+  const fromBlock = blocks.length === 0 ? null : blocks.reduce((a, b) => (b < a ? b : a)).toString();
+  const records = new Set(replayed.flatMap((r) => r.keys.map((k) => `${k.chainId}:${k.registry}:${k.agentId}`))).size;
+  const label = (p: OnchainEnumerationSource) => `${ENUMERATION_SOURCE_NAMES[p.role]} ${p.oracle}`;
+  const errors = parts.filter((p) => p.error !== undefined).map((p) => `${label(p)}: ${p.error}`);
+  const skipped = parts.filter((p) => p.skipped !== undefined).map((p) => `${label(p)}: ${p.skipped}`);
+  return {
+    fromBlock,
+    records,
+    ...(fromBlock !== null && errors.length === 0 ? { notListed } : {}),
+    ...(errors.length > 0 ? { error: errors.join("; ") } : {}),
+    ...(skipped.length > 0 ? { skipped: skipped.join("; ") } : {}),
+    sources: parts,
+  };
 }
 
 /** Why the oracle cannot be asked about an agent's registry (one the kit does not know), if it cannot. */

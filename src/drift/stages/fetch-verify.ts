@@ -16,6 +16,7 @@ import { mapConcurrently } from "../../util/concurrency.js";
 import type { ScanProgress } from "../progress.js";
 import type { ServiceData, ServiceOutcome } from "../service-data.js";
 import type { Candidate } from "./enumerate.js";
+import { submissionOf } from "./refresh.js";
 import type { TriageSelection } from "./triage.js";
 
 /** How attestations are verified. */
@@ -95,6 +96,9 @@ export async function fetchServiceOutcome(
   return {
     kind: "verified",
     kid: result.kid ?? "",
+    // Whether it could refresh the on-chain record through an AttestedTrustOracle (see refresh.ts).
+    submission: submissionOf(body, result),
+    expiresAt: result.expiresAt ?? null,
     data: {
       score: Number(signed.score),
       tier: String(signed.tier),

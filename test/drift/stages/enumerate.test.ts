@@ -92,3 +92,28 @@ describe("enumerate: from the service's listing", () => {
     });
   });
 });
+
+describe("enumerate: several oracles' events (an attested oracle and its upstream)", () => {
+  it("sums them up and keeps each source; a failed and a skipped source are named with their oracle", async () => {
+    const attested = "0xAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+    const enumeration = await enumerateListing({
+      api: listingApi([]),
+      chain: deadChain,
+      oracle: ORACLE,
+      eventSources: [
+        { oracle: attested, role: "attested-oracle", fromBlock: 10n },
+        { oracle: ORACLE, role: "upstream", skipped: "--events-from off" },
+      ],
+    });
+    expect(enumeration.listing?.onchainEnumeration).toEqual({
+      fromBlock: "10",
+      records: 0,
+      error: expect.stringMatching(new RegExp(`^the attested oracle ${attested}: .*connection refused`)),
+      skipped: `the upstream oracle ${ORACLE}: --events-from off`,
+      sources: [
+        { oracle: attested, role: "attested-oracle", fromBlock: "10", records: 0, error: expect.stringContaining("connection refused") },
+        { oracle: ORACLE, role: "upstream", fromBlock: null, records: 0, skipped: "--events-from off" },
+      ],
+    });
+  });
+});
