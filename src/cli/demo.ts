@@ -18,9 +18,22 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { ConfigurationError, InvalidArgumentError } from "../errors.js";
+import { ConfigurationError } from "../errors.js";
 import type { DriftRunArgs } from "./drift-args.js";
-import type { StartEmbeddedEnvironment } from "./main.js";
+import type { EmbeddedEndpoints } from "./drift-config.js";
+
+/**
+ * What the command line needs of a started embedded environment (the harness's `EmbeddedDriftEnvironment`,
+ * from `startDemoDriftEnvironment` in `src/harness/demo.ts`, is one).
+ */
+export interface EmbeddedEnvironment extends EmbeddedEndpoints {
+  readonly chainId: number;
+  /** Stops the local chain and service. */
+  close(): Promise<void> | void;
+}
+
+/** Starts the embedded environment; `now` is the scenario's clock (default the system clock). */
+export type StartEmbeddedEnvironment = (options?: { readonly now?: Date }) => Promise<EmbeddedEnvironment>;
 
 /** The package entry that holds the embedded environment (`src/harness/index.ts`, built to `dist/harness/`). */
 export const HARNESS_ENTRY = "trustgate/harness";
@@ -30,38 +43,6 @@ export const DEMO_HARDHAT_VERSION = "2.29.1";
 
 /** The one line printed when `--demo` cannot run because Hardhat is not installed (after `trustgate: `). */
 export const DEMO_NEEDS_HARDHAT = `trustgate drift --demo needs the optional peer dependency hardhat: npm install --save-dev hardhat@${DEMO_HARDHAT_VERSION}`;
-
-/**
- * Checks that the parts to take from the embedded environment are asked for with `--demo`.
- *
- * @param embedded - Which parts are missing from the command line (no `--rpc`: chain; no `--api`: service).
- * @param demo - Whether `--demo` was given.
- * @throws {@link InvalidArgumentError} (one line) when a part is missing without `--demo`, or when `--demo` is
- *   given with both `--rpc` and `--api`.
- */
-export function checkDemoEndpoints(embedded: DriftRunArgs["embedded"], demo: boolean): void {
-  if (demo) {
-    if (!embedded.chain && !embedded.api) {
-      throw new InvalidArgumentError("--demo stands in for a missing --rpc or --api, but both are given: drop --demo or one of them");
-    }
-    return;
-  }
-  if (embedded.chain && embedded.api) {
-    throw new InvalidArgumentError(
-      "Give --rpc and --api (the chain and the trust service to compare), or --demo to run against the embedded local environment",
-    );
-  }
-  if (embedded.chain) {
-    throw new InvalidArgumentError(
-      "No --rpc given: give the chain's JSON-RPC URL with --rpc, or add --demo to use the embedded local Base chain",
-    );
-  }
-  if (embedded.api) {
-    throw new InvalidArgumentError(
-      "No --api given: give the trust service's URL with --api, or add --demo to use the embedded local trust service",
-    );
-  }
-}
 
 /**
  * The stderr line that says which parts of a `--demo` run are embedded.

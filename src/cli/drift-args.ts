@@ -42,7 +42,6 @@ import { InvalidArgumentError, TrustgateError } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
 import { parseChain } from "../inputs/chain.js";
 import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
-import { checkDemoEndpoints } from "./demo.js";
 import { parseDuration } from "./duration.js";
 import { isCi } from "./io.js";
 import { parseJwksArgument } from "./jwks-argument.js";
@@ -150,6 +149,38 @@ const OPTIONS = {
 
 /** Long option names of `trustgate drift`, for suggestions. */
 export const DRIFT_OPTION_NAMES: readonly string[] = Object.keys(OPTIONS);
+
+/**
+ * Checks that the parts to take from the embedded environment are asked for with `--demo`.
+ *
+ * @param embedded - Which parts are missing from the command line (no `--rpc`: chain; no `--api`: service).
+ * @param demo - Whether `--demo` was given.
+ * @throws {@link InvalidArgumentError} (one line) when a part is missing without `--demo`, or when `--demo` is
+ *   given with both `--rpc` and `--api`.
+ */
+export function checkDemoEndpoints(embedded: DriftRunArgs["embedded"], demo: boolean): void {
+  if (demo) {
+    if (!embedded.chain && !embedded.api) {
+      throw new InvalidArgumentError("--demo stands in for a missing --rpc or --api, but both are given: drop --demo or one of them");
+    }
+    return;
+  }
+  if (embedded.chain && embedded.api) {
+    throw new InvalidArgumentError(
+      "Give --rpc and --api (the chain and the trust service to compare), or --demo to run against the embedded local environment",
+    );
+  }
+  if (embedded.chain) {
+    throw new InvalidArgumentError(
+      "No --rpc given: give the chain's JSON-RPC URL with --rpc, or add --demo to use the embedded local Base chain",
+    );
+  }
+  if (embedded.api) {
+    throw new InvalidArgumentError(
+      "No --api given: give the trust service's URL with --api, or add --demo to use the embedded local trust service",
+    );
+  }
+}
 
 /** `parseArgs` over the drift options; throws its own errors, which the caller translates. */
 function parseDriftOptions(argv: readonly string[]) {

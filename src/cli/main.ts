@@ -17,9 +17,11 @@
  */
 import { type DriftConfig, type DriftHooks, type DriftReport, exitCodeOf } from "../drift/index.js";
 import { InvalidArgumentError } from "../errors.js";
-import { type DemoLoader, demoNotice, loadDemoEnvironment } from "./demo.js";
+import { type DemoLoader, demoNotice, type EmbeddedEnvironment, loadDemoEnvironment, type StartEmbeddedEnvironment } from "./demo.js";
 import { parseDriftArgs } from "./drift-args.js";
-import { type EmbeddedEndpoints, resolveDriftConfig } from "./drift-config.js";
+import { resolveDriftConfig } from "./drift-config.js";
+
+export type { EmbeddedEnvironment, StartEmbeddedEnvironment } from "./demo.js";
 import { exitCodeForError, formatError } from "./error-exit.js";
 import { DRIFT_HELP, MAIN_HELP } from "./help.js";
 import { type CliIo, isFlagSet, processIo } from "./io.js";
@@ -30,19 +32,6 @@ import { checkOutputTargets, stdoutIsTaken, writeOutputs } from "./write-outputs
 
 /** Runs a drift job (the signature of `runDrift` from `src/drift/index.ts`). */
 export type RunDriftFunction = (config: DriftConfig, hooks?: DriftHooks) => Promise<DriftReport>;
-
-/**
- * What the command line needs of a started embedded environment (the harness's `EmbeddedDriftEnvironment`,
- * from `startDemoDriftEnvironment` in `src/harness/demo.ts`, is one).
- */
-export interface EmbeddedEnvironment extends EmbeddedEndpoints {
-  readonly chainId: number;
-  /** Stops the local chain and service. */
-  close(): Promise<void> | void;
-}
-
-/** Starts the embedded environment; `now` is the scenario's clock (default the system clock). */
-export type StartEmbeddedEnvironment = (options?: { readonly now?: Date }) => Promise<EmbeddedEnvironment>;
 
 /** What {@link main} calls, replaceable in tests. */
 export interface MainDependencies {

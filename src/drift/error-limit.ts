@@ -16,14 +16,9 @@
  * @packageDocumentation
  */
 import { InvalidArgumentError } from "../errors.js";
-import type { DriftStatus } from "./types.js";
+import type { DriftStatus, ErrorLimit, UnverifiedSummary } from "./types.js";
 
-/** The largest number of agents a run may leave unverified: a count, or a percentage of the scanned agents. */
-export type ErrorLimit =
-  /** At most `value` unverified agents. */
-  | { readonly kind: "count"; readonly value: number }
-  /** At most `value` % of the scanned agents (0–100, at most six decimals). */
-  | { readonly kind: "percent"; readonly value: number };
+export type { ErrorLimit, UnverifiedSummary } from "./types.js";
 
 /** Statuses of rows that were not verified, counted against the {@link ErrorLimit}. */
 export const UNVERIFIED_STATUSES: readonly DriftStatus[] = ["error", "missing-attestation"];
@@ -34,23 +29,6 @@ export const DEFAULT_ERROR_LIMIT: ErrorLimit = { kind: "percent", value: 1 };
 /** Decimals a percentage may have (it is compared in integer millionths of a percent). */
 const PERCENT_DECIMALS = 6;
 const PERCENT_SCALE = 10n ** BigInt(PERCENT_DECIMALS);
-
-/** What the report says about the agents a run could not verify (`summary.unverified` in the JSON). */
-export interface UnverifiedSummary {
-  /** Rows in status `error` or `missing-attestation`. */
-  readonly count: number;
-  /** `count` divided by the scanned agents; `null` when no agent was scanned. */
-  readonly fraction: number | null;
-  /** The limit applied. */
-  readonly limit: ErrorLimit;
-  /** The largest `count` the limit allows for this many scanned agents (a percentage rounds down). */
-  readonly allowed: number;
-  /**
-   * True when the run fails for lack of verification: `count > allowed`, or no agent was scanned at all
-   * (then nothing was verified, whatever the limit).
-   */
-  readonly exceeded: boolean;
-}
 
 /**
  * Checks a limit built by a program (the command line builds it with {@link parseErrorLimit}).

@@ -6,7 +6,6 @@
  */
 
 import type { OracleReaderMode } from "../oracle/reader-mode.js";
-import type { UnverifiedSummary } from "./error-limit.js";
 
 /** Status of one agent's row, from the most to the least alarming family. */
 export type DriftStatus =
@@ -321,4 +320,28 @@ export interface DriftRuntime {
   /** Summed time of attestation verification. */
   readonly verifyMs: number;
   readonly serviceRequests: number;
+}
+
+/** The largest number of agents a run may leave unverified: a count, or a percentage of the scanned agents. */
+export type ErrorLimit =
+  /** At most `value` unverified agents. */
+  | { readonly kind: "count"; readonly value: number }
+  /** At most `value` % of the scanned agents (0–100, at most six decimals). */
+  | { readonly kind: "percent"; readonly value: number };
+
+/** What the report says about the agents a run could not verify (`summary.unverified` in the JSON). */
+export interface UnverifiedSummary {
+  /** Rows in status `error` or `missing-attestation`. */
+  readonly count: number;
+  /** `count` divided by the scanned agents; `null` when no agent was scanned. */
+  readonly fraction: number | null;
+  /** The limit applied. */
+  readonly limit: ErrorLimit;
+  /** The largest `count` the limit allows for this many scanned agents (a percentage rounds down). */
+  readonly allowed: number;
+  /**
+   * True when the run fails for lack of verification: `count > allowed`, or no agent was scanned at all
+   * (then nothing was verified, whatever the limit).
+   */
+  readonly exceeded: boolean;
 }
