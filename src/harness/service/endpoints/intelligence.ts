@@ -116,9 +116,10 @@ export function riskTierOfScore(score: number): (typeof RISK_TIERS)[number] {
  * @param context - Service state.
  * @param agent - The agent.
  * @param authenticated - Whether the caller sent a key (echoed in `auth`).
+ * @param perMinute - The caller's limit on `/api/risk-terms` (echoed in `auth`); default the documented 5 or 60.
  * @returns The `/api/risk-terms` body.
  */
-export function riskTermsBody(context: ServiceContext, agent: PopulationAgent, authenticated: boolean): RiskTermsBody {
+export function riskTermsBody(context: ServiceContext, agent: PopulationAgent, authenticated: boolean, perMinute?: number): RiskTermsBody {
   const population = context.population;
   const quality = reviewerQuality(population, agent);
   const hasAddressAge = !CHAINS_WITHOUT_ADDRESS_AGE.has(agent.chain);
@@ -173,8 +174,8 @@ export function riskTermsBody(context: ServiceContext, agent: PopulationAgent, a
     warning: missing.length === 0 ? null : `Trust score computed from incomplete data: missing ${missing.join(", ")}`,
     timestamp: context.now().toISOString(),
     auth: authenticated
-      ? { status: "authenticated", limit: `${RISK_TERMS_RATE_LIMITS.withApiKey}/min` }
-      : { status: "anonymous", limit: `${RISK_TERMS_RATE_LIMITS.anonymous}/min` },
+      ? { status: "authenticated", limit: `${perMinute ?? RISK_TERMS_RATE_LIMITS.withApiKey}/min` }
+      : { status: "anonymous", limit: `${perMinute ?? RISK_TERMS_RATE_LIMITS.anonymous}/min` },
   };
   if (heavy) {
     body.decline_reasons = [
@@ -291,6 +292,8 @@ export const handleRiskTerms: ServiceHandler = async (request, context) => {
     parseAgentId(body.agent_id, "agent_id"),
     parseRegistry(body.registry),
   );
+  // The caller's actual limit when the service limits (a key outside `apiKeys` counts as anonymous), else the key's presence.
+  if (request.rate) return ok(riskTermsBody(context, agent, request.rate.keyed, request.rate.limit));
   const authenticated = !isAbsent(request.headers.authorization) && /^Bearer\s+\S+/i.test(String(request.headers.authorization));
   return ok(riskTermsBody(context, agent, authenticated));
 };
