@@ -111,7 +111,7 @@ async function benchReader(): Promise<void> {
   const records = 2_000;
   const reader = await measureReaderThroughput({
     records,
-    rounds: 3,
+    rounds: 5,
     scenarios: [
       { label: "0 ms", latencyMs: 0, maxBatchSize: PROVIDER_BATCH_LIMIT },
       {

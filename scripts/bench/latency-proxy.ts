@@ -111,7 +111,7 @@ export async function startLatencyProxy(options: LatencyProxyOptions): Promise<L
   };
 
   const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer({ noDelay: true }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) {
         res.writeHead(502, { "content-type": "text/plain" });
@@ -186,13 +186,30 @@ function readAll(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** Sends the request on unchanged (method, path, content type, body) and reads the whole answer. */
-function forward(
-  upstream: URL,
-  agent: Agent,
-  req: IncomingMessage,
-  body: Buffer,
-): Promise<{ status: number; contentType: string | undefined; body: Buffer }> {
+/** An upstream answer, read whole. */
+interface UpstreamAnswer {
+  status: number;
+  contentType: string | undefined;
+  body: Buffer;
+}
+
+/**
+ * Sends the request on unchanged (method, path, content type, body) and reads the whole answer. A kept-alive
+ * connection the node closed just as it was reused (`ECONNRESET` on a reused socket) is retried once on a new
+ * one, as Node's documentation advises; any other failure is the proxy's 502.
+ */
+async function forward(upstream: URL, agent: Agent, req: IncomingMessage, body: Buffer): Promise<UpstreamAnswer> {
+  try {
+    return await forwardOnce(upstream, agent, req, body);
+  } catch (error) {
+    if ((error as { reusedSocket?: boolean; code?: string }).reusedSocket && (error as { code?: string }).code === "ECONNRESET") {
+      return forwardOnce(upstream, agent, req, body);
+    }
+    throw error;
+  }
+}
+
+function forwardOnce(upstream: URL, agent: Agent, req: IncomingMessage, body: Buffer): Promise<UpstreamAnswer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { "content-length": String(body.length) };
     const contentType = req.headers["content-type"];
@@ -216,7 +233,8 @@ function forward(
         answer.on("error", reject);
       },
     );
-    outgoing.on("error", reject);
+    outgoing.on("socket", (socket) => socket.setNoDelay(true));
+    outgoing.on("error", (error) => reject(Object.assign(error, { reusedSocket: outgoing.reusedSocket })));
     outgoing.end(body);
   });
 }

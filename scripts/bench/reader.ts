@@ -68,7 +68,7 @@ export interface ReaderThroughputOptions {
   readonly chunkSize?: number;
   /** Requests in flight of `readTrustRecords`, in both of its modes (default the reader's). */
   readonly concurrency?: number;
-  /** Timed repetitions of each measurement; the fastest is kept (default 3). */
+  /** Timed rounds; each round runs every way once, and the fastest run of each way is kept (default 3). */
   readonly rounds?: number;
   /** The network conditions (default: 0 ms and 40 ms, no batch limit). */
   readonly scenarios?: readonly ReaderScenario[];
@@ -177,28 +177,22 @@ export async function measureReaderThroughput(options: ReaderThroughputOptions =
         }) as PublicClient;
         const sample = Math.min(options.perRecordSample ?? (scenario.latencyMs > 0 ? 200 : records), records);
 
-        const time = async (count: number, run: () => Promise<number>): Promise<ReaderRate> => {
-          await run(); // warm-up
-          let best: ReaderRate | undefined;
-          for (let r = 0; r < rounds; r++) {
-            collectGarbage();
-            const before = proxy.stats();
-            const start = performance.now();
-            const ok = await run();
-            const milliseconds = performance.now() - start;
-            if (ok !== count) throw new Error(`read ${ok} of ${count} records`);
-            const after = proxy.stats();
-            if (!best || milliseconds < best.milliseconds) {
-              best = {
-                records: count,
-                milliseconds,
-                recordsPerSecond: (count / milliseconds) * 1000,
-                httpRequests: after.httpRequests - before.httpRequests,
-                calls: after.calls - before.calls,
-              };
-            }
-          }
-          return best!;
+        /** One timed run of a way of reading: the records it read, its wall time and the proxy's counts. */
+        const timeOnce = async (count: number, run: () => Promise<number>): Promise<ReaderRate> => {
+          collectGarbage();
+          const before = proxy.stats();
+          const start = performance.now();
+          const ok = await run();
+          const milliseconds = performance.now() - start;
+          if (ok !== count) throw new Error(`read ${ok} of ${count} records`);
+          const after = proxy.stats();
+          return {
+            records: count,
+            milliseconds,
+            recordsPerSecond: (count / milliseconds) * 1000,
+            httpRequests: after.httpRequests - before.httpRequests,
+            calls: after.calls - before.calls,
+          };
         };
         const batchReader = (settings: ReaderTuning) => async () => {
           const read = await readTrustRecords(plain, { oracle, keys, chunkSize: settings.chunkSize, concurrency: settings.concurrency });
@@ -213,25 +207,57 @@ export async function measureReaderThroughput(options: ReaderThroughputOptions =
             args: [k.agentId, k.chainId, k.registry] as const,
           }));
 
-        const multicall = await time(records, batchReader({ chunkSize, concurrency }));
-        const perRecord = await time(sample, async () => {
-          const read = await readTrustRecords(plain, { oracle, keys: sampleKeys, concurrency, mode: "eth-call" });
-          return read.filter((r) => r.ok && r.hasScore).length;
-        });
-        const jsonRpcBatch = await time(sample, async () => {
-          const read = await Promise.all(contracts(sampleKeys).map((c) => readContract(jsonRpcBatching, c)));
-          return read.filter((r) => r[3] !== 0).length;
-        });
-        const viemMulticall = await time(records, async () => {
-          const read = await plain.multicall({ contracts: contracts(keys), batchSize: chunkSize * GET_SCORE_CALL_BYTES });
-          return read.filter((r) => r.status === "success" && r.result[3] !== 0).length;
-        });
-        const viemBatchMulticall = await time(records, async () => {
-          const read = await Promise.all(contracts(keys).map((c) => readContract(multicallBatching, c)));
-          return read.filter((r) => r[3] !== 0).length;
-        });
-        const tuning = [];
-        for (const settings of scenario.tuning ?? []) tuning.push({ ...settings, rate: await time(records, batchReader(settings)) });
+        const ways: Array<{ count: number; run: () => Promise<number> }> = [
+          { count: records, run: batchReader({ chunkSize, concurrency }) },
+          {
+            count: sample,
+            run: async () => {
+              const read = await readTrustRecords(plain, { oracle, keys: sampleKeys, concurrency, mode: "eth-call" });
+              return read.filter((r) => r.ok && r.hasScore).length;
+            },
+          },
+          {
+            count: sample,
+            run: async () => {
+              const read = await Promise.all(contracts(sampleKeys).map((c) => readContract(jsonRpcBatching, c)));
+              return read.filter((r) => r[3] !== 0).length;
+            },
+          },
+          {
+            count: records,
+            run: async () => {
+              const read = await plain.multicall({ contracts: contracts(keys), batchSize: chunkSize * GET_SCORE_CALL_BYTES });
+              return read.filter((r) => r.status === "success" && r.result[3] !== 0).length;
+            },
+          },
+          {
+            count: records,
+            run: async () => {
+              const read = await Promise.all(contracts(keys).map((c) => readContract(multicallBatching, c)));
+              return read.filter((r) => r[3] !== 0).length;
+            },
+          },
+          ...(scenario.tuning ?? []).map((settings) => ({ count: records, run: batchReader(settings) })),
+        ];
+        // A warm-up run of each, then the rounds interleaved (each round runs every way once), so that a change
+        // in the machine's load during the run falls on every way alike; the fastest run of each is kept.
+        for (const way of ways) await way.run();
+        const best: ReaderRate[] = [];
+        for (let r = 0; r < rounds; r++) {
+          for (const [i, way] of ways.entries()) {
+            const rate = await timeOnce(way.count, way.run);
+            if (best[i] === undefined || rate.milliseconds < best[i]!.milliseconds) best[i] = rate;
+          }
+        }
+        const [multicall, perRecord, jsonRpcBatch, viemMulticall, viemBatchMulticall, ...tuned] = best as [
+          ReaderRate,
+          ReaderRate,
+          ReaderRate,
+          ReaderRate,
+          ReaderRate,
+          ...ReaderRate[],
+        ];
+        const tuning = (scenario.tuning ?? []).map((settings, i) => ({ ...settings, rate: tuned[i]! }));
         results.push({
           scenario,
           multicall,
