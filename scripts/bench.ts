@@ -111,7 +111,7 @@ async function benchReader(): Promise<void> {
   const records = 2_000;
   const reader = await measureReaderThroughput({
     records,
-    rounds: 5,
+    rounds: 8,
     scenarios: [
       { label: "0 ms", latencyMs: 0, maxBatchSize: PROVIDER_BATCH_LIMIT },
       {
@@ -120,9 +120,10 @@ async function benchReader(): Promise<void> {
         maxBatchSize: PROVIDER_BATCH_LIMIT,
         tuning: [
           { chunkSize: 100, concurrency: 4 },
-          { chunkSize: 100, concurrency: 8 },
+          { chunkSize: 250, concurrency: 4 },
           { chunkSize: 250, concurrency: 8 },
-          { chunkSize: 500, concurrency: 4 },
+          { chunkSize: 500, concurrency: 2 },
+          { chunkSize: 500, concurrency: 8 },
           { chunkSize: 1_000, concurrency: 4 },
         ],
       },

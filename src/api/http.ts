@@ -3,10 +3,10 @@
  * limiter (one per path where a path has its own limit) that follows the limits each response announces
  * (`X-RateLimit-*`, `RateLimit-*`), retries with exponential backoff and full jitter on network errors,
  * time-outs and 5xx, and `429` or `503` honoured by waiting `Retry-After` (seconds or an HTTP date) before
- * retrying. Every response body is parsed
- * as JSON; failures become the kit's typed errors ({@link HttpRequestError}, {@link RateLimitedError},
- * {@link TimeoutError}, {@link NetworkError}, {@link InvalidResponseError}). The API key is sent as
- * `Authorization: Bearer <key>` and never appears in an error.
+ * retrying. Every response body is parsed as JSON; failures become the kit's typed errors
+ * ({@link HttpRequestError}, {@link RateLimitedError}, {@link TimeoutError}, {@link NetworkError},
+ * {@link InvalidResponseError}). The API key is sent as `Authorization: Bearer <key>` and never appears in an
+ * error.
  *
  * `fetch`, the clock, `sleep` and the jitter source are injectable for tests.
  *
