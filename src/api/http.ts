@@ -1,10 +1,12 @@
 /**
  * The HTTP transport of the API client: `fetch` with a time limit on every attempt, a client-side rate
- * limiter, retries with exponential backoff and full jitter on network errors, time-outs and 5xx, and `429`
- * honoured by waiting `Retry-After` (seconds or an HTTP date) before retrying. Every response body is parsed
- * as JSON; failures become the kit's typed errors ({@link HttpRequestError}, {@link RateLimitedError},
- * {@link TimeoutError}, {@link NetworkError}, {@link InvalidResponseError}). The API key is sent as
- * `Authorization: Bearer <key>` and never appears in an error.
+ * limiter (one per path where a path has its own limit) that follows the limits each response announces
+ * (`X-RateLimit-*`, `RateLimit-*`), retries with exponential backoff and full jitter on network errors,
+ * time-outs and 5xx, and `429` or `503` honoured by waiting `Retry-After` (seconds or an HTTP date) before
+ * retrying. Every response body is parsed as JSON; failures become the kit's typed errors
+ * ({@link HttpRequestError}, {@link RateLimitedError}, {@link TimeoutError}, {@link NetworkError},
+ * {@link InvalidResponseError}). The API key is sent as `Authorization: Bearer <key>` and never appears in an
+ * error.
  *
  * `fetch`, the clock, `sleep` and the jitter source are injectable for tests.
  *
@@ -12,6 +14,7 @@
  */
 import { DEFAULT_API_URL } from "../config/service.js";
 import { HttpRequestError, InvalidArgumentError, InvalidResponseError, NetworkError, RateLimitedError, TimeoutError } from "../errors.js";
+import { isEmptyAnnouncement, parseRateLimitHeaders, type RateLimitAnnouncement } from "./rate-limit-headers.js";
 import { type Clock, type RateLimiter, type Sleep, systemClock, systemSleep } from "./rate-limiter.js";
 import { errorBodySchema } from "./schemas.js";
 
@@ -26,7 +29,10 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
 
 /** Retry policy of the transport. */
 export interface RetryOptions {
-  /** Retries after the first attempt on network errors, time-outs and 5xx (default 3). */
+  /**
+   * Retries after the first attempt on network errors, time-outs and 5xx (default 3). A `503` with
+   * `Retry-After` waits that long instead of the backoff.
+   */
   retries?: number;
   /** Retries after `429 Too Many Requests` (default 3). */
   rateLimitRetries?: number;
@@ -36,7 +42,8 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /**
    * Longest `Retry-After` the transport waits for, in milliseconds (default 120 000). A longer one fails at
-   * once with {@link RateLimitedError} rather than blocking the caller.
+   * once (a `429` with {@link RateLimitedError}, a `503` with {@link HttpRequestError}) rather than blocking the
+   * caller.
    */
   maxRetryAfterMs?: number;
 }
@@ -54,8 +61,13 @@ export interface HttpTransportOptions {
   timeoutMs?: number;
   /** Retry policy, or just the number of retries on network errors, time-outs and 5xx. */
   retries?: number | RetryOptions;
-  /** Limiter every attempt goes through; none when undefined. */
+  /** Limiter every attempt goes through (but those to `pathRateLimiters`' paths); none when undefined. */
   rateLimiter?: RateLimiter | undefined;
+  /**
+   * Limiters of paths with a limit of their own (for example `/api/risk-terms`), by path: requests to such a
+   * path go through its limiter instead of `rateLimiter`, and its responses' announcements update it alone.
+   */
+  pathRateLimiters?: Readonly<Record<string, RateLimiter>> | undefined;
   /** `fetch` implementation (default the global one). */
   fetch?: typeof globalThis.fetch;
   /** Clock, for `Retry-After` dates and pauses (default `Date.now`). */
@@ -85,13 +97,11 @@ export interface HttpRequest {
   signal?: AbortSignal;
 }
 
-/** The rate-limit headers of a response (`X-RateLimit-Limit`, `X-RateLimit-Remaining`). */
-export interface RateLimitHeaders {
-  /** Requests per minute the service allows this caller. */
-  limit: number | undefined;
-  /** Requests left in the current window. */
-  remaining: number | undefined;
-}
+/**
+ * The rate-limit headers of a response (`X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`, or
+ * their IETF draft forms), as {@link parseRateLimitHeaders} reads them.
+ */
+export type RateLimitHeaders = RateLimitAnnouncement;
 
 /** A successful (2xx) response. */
 export interface HttpResponse {
@@ -103,7 +113,7 @@ export interface HttpResponse {
   headers: Headers;
   /** Parsed JSON body; `undefined` when the body was empty. */
   body: unknown;
-  /** Rate-limit headers. */
+  /** Rate-limit headers (fields absent when not announced). */
   rateLimit: RateLimitHeaders;
   /** Attempts made, including the first. */
   attempts: number;
@@ -113,8 +123,15 @@ export interface HttpResponse {
 export interface HttpTransport {
   /** Base URL, without a trailing slash. */
   readonly baseUrl: string;
-  /** The limiter in use, if any. */
+  /** The limiter in use, if any (for every path without a limiter of its own). */
   readonly rateLimiter: RateLimiter | undefined;
+  /**
+   * The limiter requests to `path` go through: the path's own, else {@link HttpTransport.rateLimiter}.
+   *
+   * @param path - A request path, for example `/api/risk-terms`.
+   * @returns The limiter, or `undefined` when there is none.
+   */
+  rateLimiterFor(path: string): RateLimiter | undefined;
   /** The retry policy in use. */
   readonly retry: ResolvedRetryOptions;
   /** The time limit of one attempt, in milliseconds. */
@@ -124,7 +141,8 @@ export interface HttpTransport {
    *
    * @param request - Method, path, query and body.
    * @returns The 2xx response with its parsed JSON body.
-   * @throws {@link HttpRequestError} for a non-2xx status (after retries for 5xx),
+   * @throws {@link HttpRequestError} for a non-2xx status (after retries for 5xx, or at once for a `503`
+   *   whose `Retry-After` is longer than the longest wait allowed),
    *   {@link RateLimitedError} when 429 persists, {@link TimeoutError}, {@link NetworkError},
    *   {@link InvalidResponseError} when a 2xx body is not JSON.
    */
@@ -218,12 +236,15 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
   const sleep = options.sleep ?? systemSleep;
   const random = options.random ?? Math.random;
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
-  const limiter = options.rateLimiter;
+  const defaultLimiter = options.rateLimiter;
+  const pathLimiters = new Map(Object.entries(options.pathRateLimiters ?? {}).map(([path, limiter]) => [normalizePath(path), limiter]));
+  const rateLimiterFor = (path: string): RateLimiter | undefined => pathLimiters.get(normalizePath(path)) ?? defaultLimiter;
   const scrub = (text: string): string => (apiKey ? text.split(apiKey).join("***") : text);
 
   async function request(req: HttpRequest): Promise<HttpResponse> {
     const method = req.method ?? "GET";
     const url = buildUrl(baseUrl, req.path, req.query);
+    const limiter = rateLimiterFor(req.path);
     const safeUrl = scrub(redactUrl(url));
     const headers: Record<string, string> = { accept: "application/json", "user-agent": userAgent };
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
@@ -240,6 +261,8 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       if (limiter) await limiter.acquire();
       req.signal?.throwIfAborted();
       const outcome = await attemptOnce(url, method, headers, payload, req.signal);
+      const announced = outcome.kind === "response" ? announcementOf(outcome.status, outcome.headers, now()) : undefined;
+      if (limiter && announced && !isEmptyAnnouncement(announced)) limiter.announce(announced);
 
       if (outcome.kind === "response" && outcome.status >= 200 && outcome.status < 300) {
         return {
@@ -247,7 +270,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
           url: safeUrl,
           headers: outcome.headers,
           body: parseSuccessBody(outcome.text, outcome.status, method, safeUrl, scrub),
-          rateLimit: readRateLimitHeaders(outcome.headers),
+          rateLimit: announced ?? {},
           attempts: attempt,
         };
       }
@@ -269,8 +292,22 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       }
 
       const retryable = outcome.kind !== "response" || outcome.status >= 500;
+      // A 503 may say when to come back; a wait longer than allowed fails at once, like a 429's.
+      const unavailableFor =
+        outcome.kind === "response" && outcome.status === 503 ? parseRetryAfter(outcome.headers.get("retry-after"), now()) : undefined;
+      if (unavailableFor !== undefined && unavailableFor > retry.maxRetryAfterMs) {
+        throw new HttpRequestError(
+          { ...errorParamsOf(503, method, safeUrl, outcome.kind === "response" ? outcome.text : "", scrub), attempts: attempt },
+          { details: `Retry-After (${unavailableFor} ms) exceeds the longest wait allowed (${retry.maxRetryAfterMs} ms)` },
+        );
+      }
       if (retryable && failures < retry.retries) {
-        await sleep(backoffDelay(failures, retry, random));
+        if (unavailableFor !== undefined) {
+          limiter?.pauseUntil(now() + unavailableFor);
+          await sleep(unavailableFor);
+        } else {
+          await sleep(backoffDelay(failures, retry, random));
+        }
         failures++;
         continue;
       }
@@ -326,7 +363,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     }
   }
 
-  return { baseUrl, rateLimiter: limiter, retry, timeoutMs, request };
+  return { baseUrl, rateLimiter: defaultLimiter, rateLimiterFor, retry, timeoutMs, request };
 }
 
 function normalizeBaseUrl(baseUrl: string): string {
@@ -401,12 +438,29 @@ function errorParamsOf(status: number, method: string, url: string, text: string
   };
 }
 
-function readRateLimitHeaders(headers: Headers): RateLimitHeaders {
-  const int = (name: string) => {
-    const value = headers.get(name);
-    return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
-  };
-  return { limit: int("x-ratelimit-limit"), remaining: int("x-ratelimit-remaining") };
+/**
+ * What a response announces about the rate limit. On a `429` or `503`, `Retry-After` is when the service takes
+ * requests again, so the quota it says is used up comes back no later than that.
+ */
+function announcementOf(status: number, headers: Headers, now: number): RateLimitAnnouncement {
+  const announced = parseRateLimitHeaders(headers, { now });
+  if (status === 429 || status === 503) {
+    const retryAfter = parseRetryAfter(headers.get("retry-after"), now);
+    if (
+      retryAfter !== undefined &&
+      announced.remaining !== undefined &&
+      (announced.resetMs === undefined || announced.resetMs > retryAfter)
+    ) {
+      announced.resetMs = retryAfter;
+    }
+  }
+  return announced;
+}
+
+/** A path as limiters are keyed: a leading slash, no trailing one. */
+function normalizePath(path: string): string {
+  const withSlash = path.startsWith("/") ? path : `/${path}`;
+  return withSlash.length > 1 ? withSlash.replace(/\/+$/, "") : withSlash;
 }
 
 function describeNetworkError(error: unknown): string {

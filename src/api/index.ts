@@ -20,6 +20,12 @@ export * from "./client.js";
 export * from "./http.js";
 export * from "./mcp.js";
 export * from "./options.js";
+export {
+  type HeaderReader,
+  type ParseRateLimitHeadersOptions,
+  parseRateLimitHeaders,
+  type RateLimitAnnouncement,
+} from "./rate-limit-headers.js";
 export * from "./rate-limiter.js";
 export * from "./schemas.js";
 export * from "./validate.js";

@@ -1,10 +1,12 @@
 /**
  * Options shared by the API client and the MCP client, and how they become one {@link HttpTransport}
- * (base URL, key, time limit, retries and the rate limiter chosen by key presence).
+ * (base URL, key, time limit, retries, and the rate limiters: one for the service's paths, one for
+ * `POST /api/risk-terms`, which the service counts apart; each starts at the documented limit for the key's
+ * presence, or at the configured one, and then follows what the service announces).
  *
  * @packageDocumentation
  */
-import { RATE_LIMITS } from "../config/service.js";
+import { RATE_LIMITS, RISK_TERMS_RATE_LIMITS } from "../config/service.js";
 import { InvalidArgumentError } from "../errors.js";
 import { createHttpTransport, type HttpTransport, type RetryOptions } from "./http.js";
 import { type Clock, createRateLimiter, type RateLimiter, type Sleep } from "./rate-limiter.js";
@@ -13,15 +15,18 @@ import { type Clock, createRateLimiter, type RateLimiter, type Sleep } from "./r
 export interface TrustApiClientOptions {
   /** Base URL of the service (default `https://rnwy.com`). */
   baseUrl?: string;
-  /** API key, sent as `Authorization: Bearer <key>`; raises the default rate limit from 30 to 300/min. */
+  /** API key, sent as `Authorization: Bearer <key>`; raises the starting rate limit from 30 to 300/min. */
   apiKey?: string | undefined;
   /** Time limit of one attempt, in milliseconds (default 15 000). */
   timeoutMs?: number;
   /** Retries on network errors, time-outs and 5xx (default 3), or a full retry policy. */
   retries?: number | RetryOptions;
   /**
-   * Requests per minute allowed by the client-side limiter (default 30, or 300 with `apiKey`), a limiter
-   * to share between clients, or `false` for none.
+   * The client-side limiter. Default: it starts at the service's documented limit (30/min, or 300 with
+   * `apiKey`; `/api/risk-terms` 5 or 60) and follows the limit the service announces in its responses, lower
+   * or higher. A number: requests per minute to start at and a hard cap (an announced lower limit is followed,
+   * a higher one is not). A limiter: shared between clients for every path but `/api/risk-terms` (which keeps
+   * its own). `false`: no limiter at all.
    */
   rateLimit?: number | RateLimiter | false;
   /** `fetch` implementation (default the global one). */
@@ -53,15 +58,49 @@ export function rateLimiterFromOptions(options: TrustApiClientOptions): RateLimi
   const { rateLimit } = options;
   if (rateLimit === false) return undefined;
   if (typeof rateLimit === "object" && rateLimit !== null) return rateLimit;
+  return limiterFor(options, RATE_LIMITS, checkedCap(rateLimit));
+}
+
+/**
+ * The rate limiter of `POST /api/risk-terms` an options object asks for: its own count, starting at 5/min
+ * anonymous or 60 with a key ({@link RISK_TERMS_RATE_LIMITS}), never above a numeric `rateLimit`.
+ *
+ * @param options - Client options.
+ * @returns The limiter, or `undefined` when `rateLimit` is `false`.
+ * @throws {@link InvalidArgumentError} for a limit that is not a positive integer.
+ */
+export function riskTermsRateLimiterFromOptions(options: TrustApiClientOptions): RateLimiter | undefined {
+  const { rateLimit } = options;
+  if (rateLimit === false) return undefined;
+  const cap = typeof rateLimit === "object" && rateLimit !== null ? undefined : checkedCap(rateLimit);
+  return createRateLimiter({
+    hasApiKey: options.apiKey !== undefined && options.apiKey !== "",
+    defaults: RISK_TERMS_RATE_LIMITS,
+    ...(cap === undefined ? {} : { cap }),
+    ...clockOf(options),
+  });
+}
+
+/** The path with a limit of its own. */
+const RISK_TERMS_PATH = "/api/risk-terms";
+
+function limiterFor(options: TrustApiClientOptions, documented: typeof RATE_LIMITS, cap: number | undefined): RateLimiter {
+  const hasKey = options.apiKey !== undefined && options.apiKey !== "";
+  return createRateLimiter({
+    ...(cap === undefined ? { hasApiKey: hasKey, defaults: documented } : { limit: cap, cap }),
+    ...clockOf(options),
+  });
+}
+
+function checkedCap(rateLimit: number | undefined): number | undefined {
   if (rateLimit !== undefined && (!Number.isSafeInteger(rateLimit) || rateLimit < 1)) {
     throw new InvalidArgumentError(`rateLimit must be a positive integer (requests per minute) or false, got ${String(rateLimit)}`);
   }
-  const hasKey = options.apiKey !== undefined && options.apiKey !== "";
-  return createRateLimiter({
-    limit: rateLimit ?? (hasKey ? RATE_LIMITS.withApiKey : RATE_LIMITS.anonymous),
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.sleep ? { sleep: options.sleep } : {}),
-  });
+  return rateLimit;
+}
+
+function clockOf(options: TrustApiClientOptions): { now?: Clock; sleep?: Sleep } {
+  return { ...(options.now ? { now: options.now } : {}), ...(options.sleep ? { sleep: options.sleep } : {}) };
 }
 
 /**
@@ -80,10 +119,16 @@ export function transportFromOptions(options: TrustApiClientOptions | TransportO
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     ...(o.retries !== undefined ? { retries: o.retries } : {}),
     rateLimiter: rateLimiterFromOptions(o),
+    ...riskTermsLimiters(o),
     ...(o.fetch ? { fetch: o.fetch } : {}),
     ...(o.userAgent !== undefined ? { userAgent: o.userAgent } : {}),
     ...(o.now ? { now: o.now } : {}),
     ...(o.sleep ? { sleep: o.sleep } : {}),
     ...(o.random ? { random: o.random } : {}),
   });
+}
+
+function riskTermsLimiters(options: TrustApiClientOptions): { pathRateLimiters?: Record<string, RateLimiter> } {
+  const limiter = riskTermsRateLimiterFromOptions(options);
+  return limiter ? { pathRateLimiters: { [RISK_TERMS_PATH]: limiter } } : {};
 }

@@ -74,8 +74,9 @@ Decision rule (default: score >= 51):
 
 Limits:
   --concurrency <n>         Service requests in flight (1-64, default 8)
-  --rate <per-minute>       Client-side request limit (default 30, or 300 with an API key;
-                            none against the embedded service)
+  --rate <per-minute>       Client-side request limit and cap (default: the limit the service
+                            announces, else 30, or 300 with an API key; none against the
+                            embedded service)
   --timeout <duration>      Time-out of each RPC, service and JWKS request: 30s, 2m, 500ms
                             (default 30s for RPC, 15s per service attempt)
   --max-errors <n|%>        Agents that may end unverified (status error or missing-attestation)

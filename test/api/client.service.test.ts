@@ -255,7 +255,7 @@ describe("local service: rate limits", () => {
         sleep: clock.sleep,
       });
       const response = await keyed.transport.request({ path: "/api/stats" });
-      expect(response.rateLimit).toEqual({ limit: 5, remaining: 4 });
+      expect(response.rateLimit).toEqual({ limit: 5, windowMs: 60_000, remaining: 4, resetMs: 60_000 });
     } finally {
       await limited.close();
     }
@@ -276,6 +276,72 @@ describe("local service: rate limits", () => {
       for (let i = 0; i < 10; i++) await api.stats();
       expect(limited.stats()).toMatchObject({ requests: 10, rateLimited: 0 });
       expect(clock.sleeps).toEqual([60_000, 60_000, 60_000]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("a client with the default limiter follows the service's announced lower limit: no 429 at all", async () => {
+    const clock = createFakeClock();
+    const limited = await startTrustService({
+      port: 0,
+      population,
+      rateLimit: { anonymousPerMinute: 3, keyedPerMinute: 5 },
+      now: () => new Date(clock.now()),
+    });
+    try {
+      const api = createTrustApiClient({ baseUrl: limited.url, now: clock.now, sleep: clock.sleep });
+      expect(api.transport.rateLimiter!.rate()).toMatchObject({ limit: 30, source: "default" });
+      for (let i = 0; i < 10; i++) await api.stats();
+      expect(limited.stats()).toMatchObject({ requests: 10, rateLimited: 0 });
+      expect(clock.sleeps).toEqual([60_000, 60_000, 60_000]);
+      expect(api.transport.rateLimiter!.rate()).toMatchObject({ limit: 3, source: "announced", announced: { limit: 3, windowMs: 60_000 } });
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("… and its announced higher limit: 45 requests in the first minute, where 30 were assumed", async () => {
+    const clock = createFakeClock();
+    const generous = await startTrustService({
+      port: 0,
+      population,
+      rateLimit: { anonymousPerMinute: 45, keyedPerMinute: 450 },
+      now: () => new Date(clock.now()),
+    });
+    try {
+      const api = createTrustApiClient({ baseUrl: generous.url, now: clock.now, sleep: clock.sleep });
+      for (let i = 0; i < 46; i++) await api.stats();
+      expect(clock.sleeps).toEqual([60_000]);
+      expect(generous.stats()).toMatchObject({ requests: 46, rateLimited: 0 });
+      expect(api.transport.rateLimiter!.rate()).toMatchObject({ limit: 45, perMinute: 45, source: "announced" });
+    } finally {
+      await generous.close();
+    }
+  });
+
+  it("risk-terms' own announced limit paces risk-terms alone; the other paths keep theirs", async () => {
+    const clock = createFakeClock();
+    const limited = await startTrustService({
+      port: 0,
+      population,
+      rateLimit: { anonymousPerMinute: 30, keyedPerMinute: 40, riskTerms: { anonymousPerMinute: 1, keyedPerMinute: 2 } },
+      now: () => new Date(clock.now()),
+    });
+    try {
+      const api = createTrustApiClient({ baseUrl: limited.url, apiKey: "test-key", now: clock.now, sleep: clock.sleep });
+      const agent = agentWhere((a) => a.registry === "erc8004");
+      for (let i = 0; i < 3; i++) {
+        const terms = await api.riskTerms({ agentId: agent.agentId, chain: agent.chain });
+        // The body names the caller's actual limit too.
+        expect((terms as { auth?: unknown }).auth).toEqual({ status: "authenticated", limit: "2/min" });
+      }
+      expect(clock.sleeps).toEqual([60_000]);
+      for (let i = 0; i < 5; i++) await api.stats();
+      expect(clock.sleeps).toEqual([60_000]);
+      expect(limited.stats().rateLimited).toBe(0);
+      expect(api.transport.rateLimiterFor("/api/risk-terms")!.rate()).toMatchObject({ limit: 2, source: "announced" });
+      expect(api.transport.rateLimiter!.rate()).toMatchObject({ limit: 40, source: "announced" });
     } finally {
       await limited.close();
     }

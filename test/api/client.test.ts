@@ -179,6 +179,147 @@ describe("transport: 429 and Retry-After", () => {
   });
 });
 
+describe("transport: 503 and Retry-After", () => {
+  it("waits a 503's Retry-After (seconds or HTTP date) instead of the backoff, pausing the limiter too", async () => {
+    const retryAt = new Date(FAKE_EPOCH + 9_000).toUTCString();
+    const server = await serve((i) =>
+      i === 0
+        ? { status: 503, headers: { "retry-after": "4" }, json: ERROR("unavailable", "maintenance") }
+        : i === 1
+          ? { status: 503, headers: { "retry-after": retryAt } }
+          : { json: STATS },
+    );
+    const clock = createFakeClock();
+    const api = clientFor(server.url, clock);
+    expect(await api.stats()).toMatchObject({ totalAgents: 12 });
+    expect(server.requests).toHaveLength(3);
+    // 4 s, then the date 9 s after the start, i.e. 5 s after the second answer.
+    expect(clock.sleeps).toEqual([4_000, 5_000]);
+    expect(api.transport.rateLimiter!.state().pausedUntil).toBeUndefined();
+  });
+
+  it("a 503 without Retry-After, or with an unreadable one, backs off as before", async () => {
+    const server = await serve((i) =>
+      i === 0 ? { status: 503 } : i === 1 ? { status: 503, headers: { "retry-after": "later" } } : { json: STATS },
+    );
+    const clock = createFakeClock();
+    await clientFor(server.url, clock).stats();
+    expect(clock.sleeps).toEqual([125, 250]);
+  });
+
+  it("a 503 asking for longer than the longest wait allowed fails at once with HttpRequestError", async () => {
+    const server = await serve(() => ({ status: 503, headers: { "retry-after": "3600" }, json: ERROR("unavailable", "down") }));
+    const clock = createFakeClock();
+    const error = await failure(clientFor(server.url, clock, { retries: { maxRetryAfterMs: 60_000 } }).stats());
+    expect(error).toBeInstanceOf(HttpRequestError);
+    expect(error).not.toBeInstanceOf(RateLimitedError);
+    expect(error).toMatchObject({ status: 503, errorCode: "unavailable", attempts: 1 });
+    expect(error.details).toContain("Retry-After");
+    expect(server.requests).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+});
+
+describe("transport: the limit the service announces", () => {
+  it("follows an announced lower limit: the third request of an announced 2/min waits a window", async () => {
+    const server = await serve(() => ({ headers: { "x-ratelimit-limit": "2" }, json: STATS }));
+    const clock = createFakeClock();
+    const api = clientFor(server.url, clock);
+    expect(api.transport.rateLimiter!.rate()).toMatchObject({ limit: 30, source: "default" });
+    for (let i = 0; i < 3; i++) await api.stats();
+    expect(clock.sleeps).toEqual([60_000]);
+    expect(api.transport.rateLimiter!.rate()).toMatchObject({ limit: 2, perMinute: 2, source: "announced" });
+  });
+
+  it("follows an announced higher limit: 45 requests in a minute where 30 were assumed, and says so once", async () => {
+    const server = await serve(() => ({ headers: { "X-RateLimit-Limit": "45", "RateLimit-Policy": '"default";q=45;w=60' }, json: STATS }));
+    const clock = createFakeClock();
+    const api = clientFor(server.url, clock);
+    const changes: number[] = [];
+    api.transport.rateLimiter!.onChange((rate) => changes.push(rate.perMinute));
+    for (let i = 0; i < 45; i++) await api.stats();
+    expect(clock.sleeps).toEqual([]);
+    await api.stats();
+    expect(clock.sleeps).toEqual([60_000]);
+    expect(changes).toEqual([45]);
+  });
+
+  it("never above the configured rateLimit, which still follows a lower announcement", async () => {
+    let announced = "300";
+    const server = await serve(() => ({ headers: { "x-ratelimit-limit": announced }, json: STATS }));
+    const clock = createFakeClock();
+    const api = clientFor(server.url, clock, { rateLimit: 5 });
+    for (let i = 0; i < 6; i++) await api.stats();
+    expect(clock.sleeps).toEqual([60_000]);
+    expect(api.transport.rateLimiter!.rate()).toMatchObject({ limit: 5, source: "configured", cap: 5, announced: { limit: 300 } });
+    announced = "2";
+    await api.stats();
+    expect(api.transport.rateLimiter!.rate()).toMatchObject({ limit: 2, source: "announced" });
+  });
+
+  it("remaining 0 with a reset holds the next request until the reset (delta seconds or a Unix time)", async () => {
+    const resets = ["5", String(FAKE_EPOCH / 1000 + 5 + 8)];
+    const server = await serve((i) =>
+      i < 2
+        ? { headers: { "x-ratelimit-limit": "10", "x-ratelimit-remaining": "0", "x-ratelimit-reset": resets[i]! }, json: STATS }
+        : { json: STATS },
+    );
+    const clock = createFakeClock();
+    const api = clientFor(server.url, clock);
+    for (let i = 0; i < 3; i++) await api.stats();
+    expect(clock.sleeps).toEqual([5_000, 8_000]);
+  });
+
+  it("garbage rate-limit headers are ignored: no crash, the limit stays as it was", async () => {
+    const server = await serve((i) => ({
+      headers: {
+        "x-ratelimit-limit": ["banana", "-5", "0", "1e3", "", "99999999999999999999"][i % 6]!,
+        "x-ratelimit-remaining": "-1",
+        "x-ratelimit-reset": "tomorrow-ish",
+        "ratelimit-policy": ';;;,,"q=, =;w',
+        ratelimit: '"default";r=;t=x',
+      },
+      json: STATS,
+    }));
+    const clock = createFakeClock();
+    const api = clientFor(server.url, clock);
+    for (let i = 0; i < 6; i++) {
+      const response = await api.transport.request({ path: "/api/stats" });
+      expect(response.rateLimit).toEqual({});
+    }
+    expect(api.transport.rateLimiter!.state()).toMatchObject({ limit: 30, source: "default", used: 6, available: 24 });
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it("a 429's own announcement is taken in as well as its Retry-After", async () => {
+    const server = await serve((i) =>
+      i === 0 ? { status: 429, headers: { "retry-after": "3", "x-ratelimit-limit": "4", "x-ratelimit-remaining": "0" } } : { json: STATS },
+    );
+    const clock = createFakeClock();
+    const api = clientFor(server.url, clock);
+    await api.stats();
+    expect(clock.sleeps).toEqual([3_000]);
+    expect(api.transport.rateLimiter!.limit).toBe(4);
+  });
+
+  it("the announcements of /api/risk-terms update its own limiter, not the shared one", async () => {
+    const server = await serve((_, req) =>
+      req.url.startsWith("/api/risk-terms")
+        ? { status: 400, headers: { "x-ratelimit-limit": "2" }, json: ERROR("bad-request", "no") }
+        : { headers: { "x-ratelimit-limit": "50" }, json: STATS },
+    );
+    const clock = createFakeClock();
+    const api = clientFor(server.url, clock, { apiKey: "k" });
+    expect(api.transport.rateLimiterFor("/api/risk-terms")!.rate()).toMatchObject({ limit: 60, source: "default" });
+    await api.stats();
+    await failure(api.riskTerms({ agentId: 1, chain: "base" }));
+    expect(api.transport.rateLimiter!.limit).toBe(50);
+    expect(api.transport.rateLimiterFor("/api/risk-terms")!.limit).toBe(2);
+    expect(api.transport.rateLimiterFor("/api/risk-terms/")).toBe(api.transport.rateLimiterFor("/api/risk-terms"));
+    expect(api.transport.rateLimiterFor("/api/stats")).toBe(api.transport.rateLimiter);
+  });
+});
+
 describe("transport: retries on 5xx and network failures", () => {
   it("retries a 500 and returns the later success", async () => {
     const server = await serve((i) => (i === 0 ? { status: 500, json: ERROR("internal", "boom") } : { json: STATS }));
@@ -354,11 +495,23 @@ describe("transport: client-side rate limit", () => {
     expect(clock.sleeps).toEqual([60_000]);
   });
 
-  it("defaults: 30/min anonymous, 300/min with a key, none with rateLimit: false", () => {
+  it("defaults: 30/min anonymous, 300/min with a key (risk-terms 5 and 60), none with rateLimit: false", () => {
     const clock = createFakeClock();
+    const riskTerms = (options: TrustApiClientOptions) =>
+      clientFor("http://127.0.0.1:1", clock, options).transport.rateLimiterFor("/api/risk-terms");
     expect(clientFor("http://127.0.0.1:1", clock).transport.rateLimiter?.limit).toBe(30);
     expect(clientFor("http://127.0.0.1:1", clock, { apiKey: "k" }).transport.rateLimiter?.limit).toBe(300);
     expect(clientFor("http://127.0.0.1:1", clock, { rateLimit: false }).transport.rateLimiter).toBeUndefined();
+    expect(riskTerms({})?.rate()).toMatchObject({ limit: 5, source: "default" });
+    expect(riskTerms({ apiKey: "k" })?.rate()).toMatchObject({ limit: 60, source: "default" });
+    expect(riskTerms({ apiKey: "k", rateLimit: 20 })?.rate()).toMatchObject({ limit: 20, cap: 20 });
+    expect(riskTerms({ rateLimit: 3 })?.rate()).toMatchObject({ limit: 3, cap: 3 });
+    expect(riskTerms({ rateLimit: false })).toBeUndefined();
+    // A shared limiter serves every path but /api/risk-terms, which keeps a count of its own.
+    const shared = createRateLimiter({ limit: 9 });
+    const api = clientFor("http://127.0.0.1:1", clock, { rateLimit: shared });
+    expect(api.transport.rateLimiter).toBe(shared);
+    expect(api.transport.rateLimiterFor("/api/risk-terms")).not.toBe(shared);
   });
 
   it("rejects bad options", () => {

@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { TrustAttestationVersion } from "../../attestation/result.js";
 import type { Population } from "./population.js";
+import type { RateLimitDecision } from "./rate-limit.js";
 import type { ServiceSigner } from "./signer.js";
 
 /** Which signed block `/api/trust-check` puts in `attestation`: one of the kit's trust versions, `v2` or `v1`. */
@@ -46,6 +47,8 @@ export interface ServiceRequest {
   readonly headers: IncomingHttpHeaders;
   /** The request body as text (empty for a request without one). */
   readonly body: string;
+  /** The rate-limit decision of the request (its caller's limit on this path), when the service limits. */
+  readonly rate?: RateLimitDecision;
 }
 
 /** A handler's answer: status, JSON body (none for `undefined`) and extra headers. */

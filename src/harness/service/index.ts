@@ -24,7 +24,7 @@ import { FaultInjector, type FaultSpec } from "./faults.js";
 import { resolveServiceKeys } from "./keys.js";
 import { createRequestListener, type RequestStats } from "./pipeline.js";
 import { createPopulation, type Population } from "./population.js";
-import { DEFAULT_RATE_LIMIT, DEFAULT_RISK_TERMS_RATE_LIMIT, type RateLimitOptions, SlidingWindowRateLimiter } from "./rate-limit.js";
+import { DEFAULT_RATE_LIMIT, DEFAULT_RISK_TERMS_RATE_LIMIT, SlidingWindowRateLimiter } from "./rate-limit.js";
 import { ServiceSigner } from "./signer.js";
 
 export type { SignedTrustVersion } from "./context.js";
@@ -90,7 +90,9 @@ export interface TrustServiceOptions {
   issuer?: string;
   /**
    * Limits per minute (default 30 anonymous / 300 keyed, any Bearer key accepted unless `apiKeys`), with the
-   * separate limit of `POST /api/risk-terms` (default 5 / 60), or `false` for none.
+   * separate limit of `POST /api/risk-terms` (default 5 / 60), or `false` for none. Every answer announces
+   * the caller's limit on its path (`X-RateLimit-Limit`, `-Remaining`, `-Reset` in delta seconds, and the IETF
+   * draft's `RateLimit-Policy` / `RateLimit`).
    */
   rateLimit?:
     | {
@@ -177,12 +179,24 @@ export async function startTrustService(options: TrustServiceOptions = {}): Prom
   const limiter =
     options.rateLimit === false
       ? undefined
-      : new SlidingWindowRateLimiter({ ...DEFAULT_RATE_LIMIT, ...(limits as RateLimitOptions | undefined) }, now);
+      : new SlidingWindowRateLimiter(
+          {
+            ...DEFAULT_RATE_LIMIT,
+            ...(limits ? { anonymousPerMinute: limits.anonymousPerMinute, keyedPerMinute: limits.keyedPerMinute } : {}),
+            ...(limits?.apiKeys ? { apiKeys: limits.apiKeys } : {}),
+          },
+          now,
+        );
   const riskTermsLimiter =
     options.rateLimit === false
       ? undefined
       : new SlidingWindowRateLimiter(
-          { ...DEFAULT_RISK_TERMS_RATE_LIMIT, ...limits?.riskTerms, ...(limits?.apiKeys ? { apiKeys: limits.apiKeys } : {}) },
+          {
+            ...DEFAULT_RISK_TERMS_RATE_LIMIT,
+            ...limits?.riskTerms,
+            ...(limits?.apiKeys ? { apiKeys: limits.apiKeys } : {}),
+            policy: "risk-terms",
+          },
           now,
         );
   const faults = new FaultInjector();

@@ -1,6 +1,7 @@
 /**
  * The local service's request pipeline: count the request, apply the rate limit and the injected faults,
- * read the body, route, run the handler, and write the JSON answer with the rate-limit headers.
+ * read the body, route, run the handler, and write the JSON answer with the rate-limit headers (the limit of
+ * the caller on that path — `/api/risk-terms` has its own —, what remains, when the window frees one).
  *
  * @packageDocumentation
  */
@@ -8,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServiceContext, ServiceRequest, ServiceResponse } from "./context.js";
 import { DEFAULT_SLOW_DELAY_MS, type FaultInjector } from "./faults.js";
 import { errorBody, ServiceHttpError } from "./http-error.js";
-import type { RateLimitDecision, SlidingWindowRateLimiter } from "./rate-limit.js";
+import { type RateLimitDecision, rateLimitHeaders, type SlidingWindowRateLimiter } from "./rate-limit.js";
 import { routeRequest } from "./routes.js";
 
 /** The path with its own rate limit. */
@@ -114,7 +115,7 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
   try {
     const handler = routeRequest(method, path);
     const body = await readBody(req);
-    const request: ServiceRequest = { method, path, query: url.searchParams, headers: req.headers, body };
+    const request: ServiceRequest = { method, path, query: url.searchParams, headers: req.headers, body, ...(rate ? { rate } : {}) };
     response = await handler(request, deps.context());
   } catch (error) {
     response =
@@ -154,10 +155,7 @@ function writeJson(
 ): void {
   if (res.destroyed) return;
   const headers: Record<string, string> = { "Cache-Control": "no-store", ...response.headers };
-  if (rate) {
-    headers["X-RateLimit-Limit"] = String(rate.limit);
-    headers["X-RateLimit-Remaining"] = String(rate.remaining);
-  }
+  if (rate) Object.assign(headers, rateLimitHeaders(rate));
   if (response.body === undefined) {
     res.writeHead(response.status, { ...headers, "Content-Length": "0" });
     res.end();

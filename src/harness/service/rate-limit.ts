@@ -1,7 +1,8 @@
 /**
  * The local service's rate limit: a sliding one-minute window per caller, the caller being its API key
  * (`Authorization: Bearer <key>`) or, without one, its client address. Like the real service: 30
- * requests/minute anonymous, 300 with a key.
+ * requests/minute anonymous, 300 with a key. Every decision carries what the service announces in its
+ * headers ({@link rateLimitHeaders}): the caller's limit, what remains and when the window frees a request.
  *
  * @packageDocumentation
  */
@@ -16,6 +17,8 @@ export interface RateLimitOptions {
   readonly keyedPerMinute: number;
   /** Keys accepted; a request with any other key counts as anonymous. Default: any key is accepted. */
   readonly apiKeys?: readonly string[];
+  /** Name of the policy in the `RateLimit-Policy` and `RateLimit` headers (default `"default"`). */
+  readonly policy?: string;
 }
 
 /** The default settings: 30 anonymous, 300 keyed, any key accepted. */
@@ -40,8 +43,19 @@ export interface RateLimitDecision {
   readonly remaining: number;
   /** When refused: whole seconds until a request would be accepted (`Retry-After`), at least 1. */
   readonly retryAfterSeconds: number;
+  /**
+   * Whole seconds until the oldest request in the window leaves it, so one more is allowed (`X-RateLimit-Reset`,
+   * delta seconds; 0 with nothing in the window).
+   */
+  readonly resetSeconds: number;
+  /** Length of the window in seconds (`w` of `RateLimit-Policy`). */
+  readonly windowSeconds: number;
+  /** The policy's name (`RateLimit-Policy`). */
+  readonly policy: string;
   /** `key:<key>` or `addr:<client address>`. */
   readonly identity: string;
+  /** Whether the caller counts as keyed (an accepted API key). */
+  readonly keyed: boolean;
 }
 
 /** Length of the window, in milliseconds. */
@@ -80,13 +94,13 @@ export class SlidingWindowRateLimiter {
    * @param clientAddress - The client's address.
    * @returns Identity and limit.
    */
-  identify(authorization: string | undefined, clientAddress: string): { identity: string; limit: number } {
+  identify(authorization: string | undefined, clientAddress: string): { identity: string; limit: number; keyed: boolean } {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
     const key = match?.[1];
     if (key !== undefined && (this.#apiKeys === undefined || this.#apiKeys.has(key))) {
-      return { identity: `key:${key}`, limit: this.#options.keyedPerMinute };
+      return { identity: `key:${key}`, limit: this.#options.keyedPerMinute, keyed: true };
     }
-    return { identity: `addr:${clientAddress}`, limit: this.#options.anonymousPerMinute };
+    return { identity: `addr:${clientAddress}`, limit: this.#options.anonymousPerMinute, keyed: false };
   }
 
   /**
@@ -112,7 +126,8 @@ export class SlidingWindowRateLimiter {
   }
 
   #check(authorization: string | undefined, clientAddress: string, count: boolean): RateLimitDecision {
-    const { identity, limit } = this.identify(authorization, clientAddress);
+    const { identity, limit, keyed } = this.identify(authorization, clientAddress);
+    const common = { limit, identity, keyed, windowSeconds: RATE_LIMIT_WINDOW_MS / 1000, policy: this.#options.policy ?? "default" };
     const now = this.#now().getTime();
     const windowStart = now - RATE_LIMIT_WINDOW_MS;
     let log = this.#log.get(identity);
@@ -125,7 +140,7 @@ export class SlidingWindowRateLimiter {
     }
     if (log.length >= limit) {
       const retryAfterSeconds = Math.max(1, Math.ceil((log[0]! + RATE_LIMIT_WINDOW_MS - now) / 1000));
-      return { allowed: false, limit, remaining: 0, retryAfterSeconds, identity };
+      return { ...common, allowed: false, remaining: 0, retryAfterSeconds, resetSeconds: retryAfterSeconds };
     }
     if (count) {
       log.push(now);
@@ -134,7 +149,8 @@ export class SlidingWindowRateLimiter {
         this.#log.set(identity, log);
       }
     }
-    return { allowed: true, limit, remaining: limit - log.length, retryAfterSeconds: 0, identity };
+    const resetSeconds = log.length === 0 ? 0 : Math.max(1, Math.ceil((log[0]! + RATE_LIMIT_WINDOW_MS - now) / 1000));
+    return { ...common, allowed: true, remaining: limit - log.length, retryAfterSeconds: 0, resetSeconds };
   }
 
   /** Forgets callers with no request in the window. */
@@ -143,4 +159,22 @@ export class SlidingWindowRateLimiter {
       if (log.length === 0 || log[log.length - 1]! <= windowStart) this.#log.delete(identity);
     }
   }
+}
+
+/**
+ * The headers that announce a decision: `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`
+ * (delta seconds), and the IETF draft's `RateLimit-Policy: "<policy>";q=<limit>;w=<window>` with
+ * `RateLimit: "<policy>";r=<remaining>;t=<reset>`.
+ *
+ * @param rate - The decision.
+ * @returns The headers.
+ */
+export function rateLimitHeaders(rate: RateLimitDecision): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(rate.limit),
+    "X-RateLimit-Remaining": String(rate.remaining),
+    "X-RateLimit-Reset": String(rate.resetSeconds),
+    "RateLimit-Policy": `"${rate.policy}";q=${rate.limit};w=${rate.windowSeconds}`,
+    RateLimit: `"${rate.policy}";r=${rate.remaining};t=${rate.resetSeconds}`,
+  };
 }

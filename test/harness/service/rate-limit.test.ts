@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createPopulation, type RunningTrustService, startTrustService } from "../../../src/harness/service/index.js";
+import { parseRateLimitHeaders } from "../../../src/api/rate-limit-headers.js";
 import { SlidingWindowRateLimiter } from "../../../src/harness/service/rate-limit.js";
-import { getJson } from "./support.js";
+import { getJson, postJson } from "./support.js";
 
 const population = createPopulation({ seed: 2, size: 50 });
 let service: RunningTrustService | undefined;
@@ -93,6 +94,52 @@ describe("rate limit", () => {
     expect(jwks.headers.get("x-ratelimit-limit")).toBe("5");
     expect(jwks.headers.get("x-ratelimit-remaining")).toBe("4");
     expect((await getJson(`${service.url}/api/stats`)).headers.get("x-ratelimit-remaining")).toBe("3");
+  });
+
+  it("announces its configured limits on every answer: each path's own, anonymous and keyed, in every header form", async () => {
+    const clock = manualClock();
+    service = await startTrustService({
+      population,
+      now: clock.now,
+      rateLimit: { anonymousPerMinute: 7, keyedPerMinute: 70, riskTerms: { anonymousPerMinute: 2, keyedPerMinute: 20 } },
+    });
+    const key = { Authorization: "Bearer some-key" };
+    const announced = (res: { headers: Headers }) => parseRateLimitHeaders(res.headers, { now: clock.now().getTime() });
+
+    const anonymous = await getJson(`${service.url}/api/stats`);
+    expect(anonymous.headers.get("x-ratelimit-limit")).toBe("7");
+    expect(anonymous.headers.get("x-ratelimit-remaining")).toBe("6");
+    expect(anonymous.headers.get("x-ratelimit-reset")).toBe("60");
+    expect(anonymous.headers.get("ratelimit-policy")).toBe('"default";q=7;w=60');
+    expect(anonymous.headers.get("ratelimit")).toBe('"default";r=6;t=60');
+    expect(announced(anonymous)).toEqual({ limit: 7, windowMs: 60_000, remaining: 6, resetMs: 60_000 });
+
+    clock.advance(20_000);
+    const keyed = await getJson(`${service.url}/api/agents?limit=1`, { headers: key });
+    expect(announced(keyed)).toEqual({ limit: 70, windowMs: 60_000, remaining: 69, resetMs: 60_000 });
+    // The anonymous window's oldest request leaves it 40 s from now.
+    const again = await getJson(`${service.url}/api/stats`);
+    expect(announced(again)).toEqual({ limit: 7, windowMs: 60_000, remaining: 5, resetMs: 40_000 });
+
+    const agent = population.agents.find((a) => a.registry === "erc8004")!;
+    const terms = await postJson(`${service.url}/api/risk-terms`, { agent_id: agent.agentId, chain: agent.chain });
+    expect(terms.status).toBe(200);
+    expect(terms.headers.get("ratelimit-policy")).toBe('"risk-terms";q=2;w=60');
+    expect(announced(terms)).toEqual({ limit: 2, windowMs: 60_000, remaining: 1, resetMs: 60_000 });
+    expect(terms.body.auth).toEqual({ status: "anonymous", limit: "2/min" });
+    const keyedTerms = await postJson(`${service.url}/api/risk-terms`, { agent_id: agent.agentId, chain: agent.chain }, key);
+    expect(announced(keyedTerms)).toMatchObject({ limit: 20, remaining: 19 });
+    expect(keyedTerms.body.auth).toEqual({ status: "authenticated", limit: "20/min" });
+
+    // A refusal announces the same limit, nothing remaining, and a reset equal to its Retry-After.
+    await postJson(`${service.url}/api/risk-terms`, { agent_id: agent.agentId, chain: agent.chain });
+    const refused = await postJson(`${service.url}/api/risk-terms`, { agent_id: agent.agentId, chain: agent.chain });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("60");
+    expect(announced(refused)).toEqual({ limit: 2, windowMs: 60_000, remaining: 0, resetMs: 60_000 });
+    // Paths outside /api/ are not counted, but still announce (the JWKS), with nothing used: no reset pending.
+    const fresh = await getJson(`${service.url}/.well-known/jwks.json`, { headers: { Authorization: "Bearer other-key" } });
+    expect(announced(fresh)).toEqual({ limit: 70, windowMs: 60_000, remaining: 70, resetMs: 0 });
   });
 
   it("can be disabled", async () => {

@@ -93,9 +93,10 @@ export function riskTierOfScore(score: number): (typeof RISK_TIERS)[number] {
  * @param context - Service state.
  * @param agent - The agent.
  * @param authenticated - Whether the caller sent a key (echoed in `auth`).
+ * @param perMinute - The caller's limit on `/api/risk-terms` (echoed in `auth`); default the documented 5 or 60.
  * @returns The `/api/risk-terms` body.
  */
-export function riskTermsBody(context: ServiceContext, agent: PopulationAgent, authenticated: boolean): RiskTerms {
+export function riskTermsBody(context: ServiceContext, agent: PopulationAgent, authenticated: boolean, perMinute?: number): RiskTerms {
   const population = context.population;
   const quality = reviewerQuality(population, agent);
   const hasAddressAge = !CHAINS_WITHOUT_ADDRESS_AGE.has(agent.chain);
@@ -150,8 +151,8 @@ export function riskTermsBody(context: ServiceContext, agent: PopulationAgent, a
     warning: missing.length === 0 ? null : `Trust score computed from incomplete data: missing ${missing.join(", ")}`,
     timestamp: context.now().toISOString(),
     auth: authenticated
-      ? { status: "authenticated", limit: `${RISK_TERMS_RATE_LIMITS.withApiKey}/min` }
-      : { status: "anonymous", limit: `${RISK_TERMS_RATE_LIMITS.anonymous}/min` },
+      ? { status: "authenticated", limit: `${perMinute ?? RISK_TERMS_RATE_LIMITS.withApiKey}/min` }
+      : { status: "anonymous", limit: `${perMinute ?? RISK_TERMS_RATE_LIMITS.anonymous}/min` },
   };
   if (heavy) {
     body.decline_reasons = [
@@ -264,6 +265,8 @@ export const handleRiskTerms: ServiceHandler = async (request, context) => {
     readAgentIdParam(body.agent_id, "agent_id"),
     readRegistryParam(body.registry),
   );
+  // The caller's actual limit when the service limits (a key outside `apiKeys` counts as anonymous), else the key's presence.
+  if (request.rate) return ok(riskTermsBody(context, agent, request.rate.keyed, request.rate.limit));
   const authenticated = !isAbsent(request.headers.authorization) && /^Bearer\s+\S+/i.test(String(request.headers.authorization));
   return ok(riskTermsBody(context, agent, authenticated));
 };
