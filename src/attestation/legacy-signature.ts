@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { verify } from "node:crypto";
+import { verifyEs256 } from "./es256.js";
 import type { VerificationKey } from "./public-key.js";
 
 /** Outcome of {@link verifyLegacySignature}. */
@@ -39,6 +39,7 @@ export function decodeLegacySignature(sig: string): { ok: true; bytes: Buffer } 
 export function verifyLegacySignature(sig: string, data: Uint8Array, key: VerificationKey): LegacySignatureCheck {
   const decoded = decodeLegacySignature(sig);
   if (!decoded.ok) return { ok: false, malformed: true, problem: decoded.problem };
-  const valid = verify("sha256", data, { key: key.keyObject, dsaEncoding: "ieee-p1363" }, decoded.bytes);
-  return valid ? { ok: true } : { ok: false, malformed: false, problem: "sig does not match the signed block" };
+  return verifyEs256(data, decoded.bytes, key)
+    ? { ok: true }
+    : { ok: false, malformed: false, problem: "sig does not match the signed block" };
 }

@@ -6,17 +6,27 @@
  * @packageDocumentation
  */
 
-import { ATTESTATION_ALG, readJwsHeader, verifyCompactJws } from "./jws.js";
-import { verifyLegacySignature } from "./legacy-signature.js";
+import type { ProtectedHeaderParameters } from "jose";
+import { ATTESTATION_ALG, compactParts, isPlainHeader, readJwsHeader, verifyCompactJws, verifyPlainCompactJws } from "./jws.js";
+import { decodeLegacySignature, verifyLegacySignature } from "./legacy-signature.js";
 import type { ResolvedVerifyOptions } from "./options.js";
 import { belongsToIssuer, sameIssuer } from "./options.js";
-import type { AttestationFailureReason, AttestationInvalid, FieldMismatch, SignaturesVerified } from "./result.js";
+import type { VerificationKey } from "./public-key.js";
+import type {
+  AttestationFailureReason,
+  AttestationInvalid,
+  FieldMismatch,
+  SignaturesChecked,
+  SignatureStatus,
+  SignaturesVerified,
+} from "./result.js";
 
 /** What is known about an attestation while it is being verified; the common part of every verdict. */
 export interface VerificationContext {
   kid: string | undefined;
   issuer: string | undefined;
   verified: SignaturesVerified;
+  checked: SignaturesChecked;
   signed: Record<string, unknown> | undefined;
   issuedAt: Date | undefined;
   verifiedAt: Date | undefined;
@@ -60,6 +70,7 @@ export function newContext(): VerificationContext {
     kid: undefined,
     issuer: undefined,
     verified: { jws: false, sig: false },
+    checked: "none",
     signed: undefined,
     issuedAt: undefined,
     verifiedAt: undefined,
@@ -83,8 +94,9 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  *
  * The attestation may carry a compact `jws`, a `sig`, or both. A `sig` with two dots is itself a compact JWS
  * (the wallet-score form); any other `sig` is base64 of the raw `r‖s` over `JSON.stringify(signed)`. A
- * `signed` block of `null` is read as absent: the payload then comes from a verified JWS. Every signature
- * present must verify, and all must cover the same bytes.
+ * `signed` block of `null` is read as absent: the payload then comes from a verified JWS. All must cover the
+ * same bytes; with `verify: "both"` every signature present must verify, with `verify: "one"` (the default)
+ * one must, and the other must carry the same signed bytes (`SignaturePolicy` in `options.ts`).
  *
  * @param attestation - The `attestation` object of a response (untrusted, any shape).
  * @param options - Resolved options.
@@ -132,13 +144,14 @@ export async function checkAttestationSignatures(attestation: unknown, options: 
     return no("missing-legacy-signature", "the attestation carries no legacy sig, and one is required", "sig");
   }
 
-  const compactForms: { field: "jws" | "sig"; value: string }[] = [];
-  if (hasJws) compactForms.push({ field: "jws", value: jws });
-  if (sigIsJws) compactForms.push({ field: "sig", value: sig });
+  const compactForms: CompactForm[] = [];
+  if (hasJws) compactForms.push({ field: "jws", value: jws, header: undefined! });
+  if (sigIsJws) compactForms.push({ field: "sig", value: sig, header: undefined! });
   let headerKid: string | undefined;
   for (const form of compactForms) {
     const header = readJwsHeader(form.value);
     if (!header.ok) return no(header.reason, `${form.field}: ${header.problem}`, form.field);
+    form.header = header.header;
     const named = header.header.kid || undefined;
     if (named !== undefined && headerKid !== undefined && named !== headerKid) {
       return no("kid-mismatch", `the jws headers name two key ids ("${headerKid}" and "${named}")`, "kid");
@@ -167,49 +180,17 @@ export async function checkAttestationSignatures(attestation: unknown, options: 
   const found = await options.resolver.getKey(kid);
   if (!found.ok) return no(found.reason, found.message, "kid");
 
-  // Start the JWS checks first: jose verifies through WebCrypto, which runs on libuv's thread pool, so the
-  // raw sig (node:crypto, on this thread) is checked meanwhile instead of after.
-  const jwsChecks = compactForms.map((form) => ({ field: form.field, check: verifyCompactJws(form.value, found.key) }));
-  const rawSig = hasSig && !sigIsJws ? sig : undefined;
-  let rawCheck = rawSig !== undefined && signedBytes !== undefined ? verifyLegacySignature(rawSig, signedBytes, found.key) : undefined;
+  const forms: SignatureForms = { compact: compactForms, rawSig: hasSig && !sigIsJws ? sig : undefined, signedBytes };
+  const one =
+    options.verify === "one" && !(options.requireJws && options.requireLegacySig)
+      ? checkOne(forms, found.key, options.requireJws)
+      : undefined;
+  const outcome = one ?? (await checkAll(forms, found.key));
+  context.verified = outcome.verified;
+  context.checked = outcome.checked;
+  if (!outcome.ok) return no(outcome.reason, outcome.message, outcome.field);
+  const jwsPayload = outcome.jwsPayload;
 
-  let jwsPayload: Uint8Array | undefined;
-  const problems: Partial<Record<"jws" | "sig", string>> = {};
-  let payloadsDiffer = false;
-  for (const { field, check } of jwsChecks) {
-    const checked = await check;
-    context.verified[field] = checked.ok;
-    if (!checked.ok) {
-      problems[field] = checked.problem;
-      continue;
-    }
-    if (jwsPayload !== undefined && !Buffer.from(jwsPayload).equals(Buffer.from(checked.payload))) payloadsDiffer = true;
-    jwsPayload ??= checked.payload;
-  }
-  let sigMalformed = false;
-  if (rawSig !== undefined) {
-    if (rawCheck === undefined && jwsPayload !== undefined) rawCheck = verifyLegacySignature(rawSig, jwsPayload, found.key);
-    if (rawCheck === undefined) {
-      problems.sig = "sig cannot be checked: no signed block and no verified jws payload";
-    } else {
-      context.verified.sig = rawCheck.ok;
-      if (!rawCheck.ok) {
-        problems.sig = rawCheck.problem;
-        sigMalformed = rawCheck.malformed;
-      }
-    }
-  }
-  const status = signatureSummary(context.verified);
-  if (context.verified.jws === false) return no("bad-jws-signature", `${problems.jws ?? "jws not verified"} (${status})`, "jws");
-  if (context.verified.sig === false) {
-    const reason = sigIsJws ? "bad-jws-signature" : sigMalformed ? "malformed" : "bad-legacy-signature";
-    return no(reason, `${problems.sig ?? "sig not verified"} (${status})`, "sig");
-  }
-  if (payloadsDiffer) return no("payload-mismatch", "the jws and the sig are both valid JWSs, but over different payloads", "sig");
-
-  if (jwsPayload !== undefined && signedBytes !== undefined && !signedBytes.equals(jwsPayload)) {
-    return no("payload-mismatch", "the jws verifies, but its payload is not the bytes of JSON.stringify(attestation.signed)", "signed");
-  }
   let payload: Record<string, unknown>;
   if (signed !== undefined) {
     payload = signed;
@@ -225,6 +206,143 @@ export async function checkAttestationSignatures(attestation: unknown, options: 
   }
   context.signed = payload;
   return { ok: true, context: { ...context, kid, signed: payload }, attestation };
+}
+
+/** A compact JWS of the attestation (in `jws`, or a `sig` that is itself one), with its checked header. */
+interface CompactForm {
+  readonly field: "jws" | "sig";
+  readonly value: string;
+  header: ProtectedHeaderParameters;
+}
+
+/** The signatures of an attestation, once their headers and key id are checked. */
+interface SignatureForms {
+  /** The compact JWSs: the `jws` first, then a `sig` that is one. */
+  readonly compact: readonly CompactForm[];
+  /** A raw `sig` (base64 `r‖s`), if any. */
+  readonly rawSig: string | undefined;
+  /** UTF-8 of `JSON.stringify(attestation.signed)`, when there is a signed block. */
+  readonly signedBytes: Buffer | undefined;
+}
+
+/** What the signature checks found: the statuses, and the verified JWS payload or why the forms are refused. */
+type SignatureOutcome = { verified: SignaturesVerified; checked: SignaturesChecked } & (
+  { ok: true; jwsPayload: Uint8Array | undefined } | { ok: false; reason: AttestationFailureReason; message: string; field: string }
+);
+
+/**
+ * The `verify: "one"` check: one signature with the key, the others compared with it. Returns `undefined`
+ * whenever that is not enough to decide — the checked signature fails, another form does not carry the same
+ * content, or a form is one jose must judge — and {@link checkAll} then decides, so that every refusal is
+ * the one `verify: "both"` gives.
+ *
+ * The checked one is the raw `sig` over the signed block when there are both (what an on-chain submission
+ * carries), unless `preferJws`; otherwise the first compact JWS. Another compact JWS carries the same
+ * content when its header is plain (its `alg` and `kid` are already checked) and its payload part is, as
+ * text, the same base64url as the checked payload; a raw `sig` next to a checked JWS when it is 64 bytes of
+ * base64. Those are reported `"not-checked"` — except a second compact JWS identical to the checked one,
+ * which is the same signature over the same input, and so verified.
+ *
+ * @param forms - The signatures.
+ * @param key - The key of their `kid`.
+ * @param preferJws - Check a JWS rather than the raw `sig` (`requireJws`).
+ * @returns A success, or `undefined` for {@link checkAll} to decide.
+ */
+function checkOne(forms: SignatureForms, key: VerificationKey, preferJws: boolean): SignatureOutcome | undefined {
+  const { compact, rawSig, signedBytes } = forms;
+  const status = (field: "jws" | "sig"): SignatureStatus =>
+    compact.some((form) => form.field === field) || (field === "sig" && rawSig !== undefined) ? "not-checked" : "absent";
+
+  if (rawSig !== undefined && signedBytes !== undefined && !(preferJws && compact.length > 0)) {
+    if (!verifyLegacySignature(rawSig, signedBytes, key).ok) return undefined;
+    if (compact.length > 0) {
+      const expected = signedBytes.toString("base64url");
+      if (!compact.every((form) => isPlainHeader(form.header) && compactParts(form.value).payload === expected)) return undefined;
+    }
+    return { ok: true, verified: { jws: status("jws"), sig: true }, checked: "sig", jwsPayload: undefined };
+  }
+
+  const [first, second] = compact;
+  if (first === undefined) return undefined;
+  const checkedJws = verifyPlainCompactJws(first.value, first.header, key);
+  if (!checkedJws?.ok) return undefined;
+  if (signedBytes !== undefined && !signedBytes.equals(checkedJws.payload)) return undefined;
+  const verified: SignaturesVerified = { jws: status("jws"), sig: status("sig") };
+  verified[first.field] = true;
+  if (second !== undefined) {
+    if (second.value === first.value) verified[second.field] = true;
+    else if (!isPlainHeader(second.header) || compactParts(second.value).payload !== compactParts(first.value).payload) return undefined;
+  }
+  if (rawSig !== undefined && !decodeLegacySignature(rawSig).ok) return undefined;
+  const checked: SignaturesChecked = verified.jws === true && verified.sig === true ? "both" : first.field;
+  return { ok: true, verified, checked, jwsPayload: checkedJws.payload };
+}
+
+/**
+ * The `verify: "both"` check: every signature present with the key, all over the same bytes. Signature
+ * failures are reported before payload mismatches, the `jws` before the `sig`.
+ *
+ * @param forms - The signatures.
+ * @param key - The key of their `kid`.
+ * @returns The outcome.
+ */
+async function checkAll(forms: SignatureForms, key: VerificationKey): Promise<SignatureOutcome> {
+  const { compact, rawSig, signedBytes } = forms;
+  const verified: SignaturesVerified = {
+    jws: compact.some((form) => form.field === "jws") ? false : "absent",
+    sig: compact.some((form) => form.field === "sig") || rawSig !== undefined ? false : "absent",
+  };
+  const checkedFields = new Set<"jws" | "sig">();
+  const problems: Partial<Record<"jws" | "sig", string>> = {};
+  let jwsPayload: Uint8Array | undefined;
+  let payloadsDiffer = false;
+  for (const form of compact) {
+    const checked = await verifyCompactJws(form.value, form.header, key);
+    checkedFields.add(form.field);
+    verified[form.field] = checked.ok;
+    if (!checked.ok) {
+      problems[form.field] = checked.problem;
+      continue;
+    }
+    if (jwsPayload !== undefined && !Buffer.from(jwsPayload).equals(Buffer.from(checked.payload))) payloadsDiffer = true;
+    jwsPayload ??= checked.payload;
+  }
+  let sigMalformed = false;
+  if (rawSig !== undefined) {
+    const over = signedBytes ?? jwsPayload;
+    if (over === undefined) {
+      problems.sig = "sig cannot be checked: no signed block and no verified jws payload";
+    } else {
+      const rawCheck = verifyLegacySignature(rawSig, over, key);
+      checkedFields.add("sig");
+      verified.sig = rawCheck.ok;
+      if (!rawCheck.ok) {
+        problems.sig = rawCheck.problem;
+        sigMalformed = rawCheck.malformed;
+      }
+    }
+  }
+  const checked: SignaturesChecked = checkedFields.size === 2 ? "both" : checkedFields.size === 1 ? [...checkedFields][0]! : "none";
+  const no = (reason: AttestationFailureReason, message: string, field: string): SignatureOutcome => ({
+    ok: false,
+    verified,
+    checked,
+    reason,
+    message,
+    field,
+  });
+  const status = signatureSummary(verified);
+  if (verified.jws === false) return no("bad-jws-signature", `${problems.jws ?? "jws not verified"} (${status})`, "jws");
+  if (verified.sig === false) {
+    const sigIsJws = compact.some((form) => form.field === "sig");
+    const reason = sigIsJws ? "bad-jws-signature" : sigMalformed ? "malformed" : "bad-legacy-signature";
+    return no(reason, `${problems.sig ?? "sig not verified"} (${status})`, "sig");
+  }
+  if (payloadsDiffer) return no("payload-mismatch", "the jws and the sig are both valid JWSs, but over different payloads", "sig");
+  if (jwsPayload !== undefined && signedBytes !== undefined && !signedBytes.equals(jwsPayload)) {
+    return no("payload-mismatch", "the jws verifies, but its payload is not the bytes of JSON.stringify(attestation.signed)", "signed");
+  }
+  return { ok: true, verified, checked, jwsPayload };
 }
 
 /**
@@ -244,6 +362,7 @@ export function isCompactForm(value: string): boolean {
  * @returns The description.
  */
 export function signatureSummary(verified: SignaturesVerified): string {
-  const label = (status: boolean | "absent") => (status === "absent" ? "absent" : status ? "verified" : "NOT verified");
+  const label = (status: SignatureStatus) =>
+    status === "absent" ? "absent" : status === "not-checked" ? "not checked (same signed bytes)" : status ? "verified" : "NOT verified";
   return `jws ${label(verified.jws)}, sig ${label(verified.sig)}`;
 }

@@ -42,7 +42,7 @@ export {
   resolveJwksSource,
 } from "./jwks.js";
 export { AGENT_FIELDS, REQUIRED_TRUST_FIELDS } from "./kinds/trust-check.js";
-export { DEFAULT_CLOCK_SKEW_SECONDS, type VerifyAttestationOptions } from "./options.js";
+export { DEFAULT_CLOCK_SKEW_SECONDS, type SignaturePolicy, type VerifyAttestationOptions } from "./options.js";
 export {
   ATTESTATION_FAILURE_REASONS,
   type AttestationFailureReason,
@@ -53,6 +53,7 @@ export {
   type FieldMismatch,
   type McpAttestationVerification,
   type McpAttestationVersion,
+  type SignaturesChecked,
   type SignatureStatus,
   type SignaturesVerified,
   type SignedAttestationVerification,
