@@ -21,6 +21,8 @@
  *   for in the oracle's events from its deployment block, when that block can be found and the span is small;
  *   otherwise (or with `--events-from off`) the summary says, loudly, that they were not looked for and how to.
  * - `--timeout` applies to each request (RPC, service, JWKS); `ms` is accepted besides the duration forms.
+ * - `--verify-workers` (0-64): threads verifying attestations, 0 or 1 for the main thread only; without it,
+ *   the drift job decides (worker threads on a machine with more than one core, for a large scan).
  *
  * @packageDocumentation
  */
@@ -132,6 +134,7 @@ const OPTIONS = {
   "tier-encoding": { type: "string" },
   "sybil-encoding": { type: "string" },
   concurrency: { type: "string" },
+  "verify-workers": { type: "string" },
   rate: { type: "string" },
   "max-errors": { type: "string" },
   timeout: { type: "string" },
@@ -193,6 +196,8 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
   const encoding = parseEncoding(values["tier-encoding"], values["sybil-encoding"]);
   const concurrency =
     values.concurrency === undefined ? DEFAULT_CONCURRENCY : parseIntegerInRange(values.concurrency, "--concurrency", 1, 64);
+  const verifyWorkers =
+    values["verify-workers"] === undefined ? undefined : parseIntegerInRange(values["verify-workers"], "--verify-workers", 0, 64);
   const ratePerMinute = values.rate === undefined ? undefined : parsePositive("--rate", values.rate);
   const maxErrors = values["max-errors"] === undefined ? DEFAULT_ERROR_LIMIT : parseErrorLimit(values["max-errors"], "--max-errors");
   const timeoutMs = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
@@ -208,6 +213,7 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
     ...(gate !== undefined ? { gate } : {}),
     ...(ratePerMinute !== undefined ? { ratePerMinute } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(verifyWorkers !== undefined ? { verifyWorkers } : {}),
   };
   const output = parseOutput(values, env);
   checkDemoEndpoints(embedded, values.demo === true);
