@@ -32,9 +32,24 @@ const COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
  */
 export function readJwsHeader(jws: string): JwsHeaderRead {
   if (!COMPACT.test(jws)) return { ok: false, reason: "malformed", problem: "jws is not a compact serialization (three base64url parts)" };
+  // Every attestation under one key carries the same header text: its reading by jose is kept.
+  const part = jws.slice(0, jws.indexOf("."));
+  const known = headerReads.get(part);
+  if (known !== undefined) return known;
+  const read = readHeaderPart(jws);
+  if (headerReads.size >= HEADER_CACHE_SIZE) headerReads.clear();
+  headerReads.set(part, read);
+  return read;
+}
+
+/** Header readings kept, by header text (the service has four keys; a few more headers are harmless). */
+const HEADER_CACHE_SIZE = 64;
+const headerReads = new Map<string, JwsHeaderRead>();
+
+function readHeaderPart(jws: string): JwsHeaderRead {
   let header: ProtectedHeaderParameters;
   try {
-    header = decodeProtectedHeader(jws);
+    header = Object.freeze(decodeProtectedHeader(jws));
   } catch (error) {
     return { ok: false, reason: "malformed", problem: `jws header cannot be read (${(error as Error).message})` };
   }

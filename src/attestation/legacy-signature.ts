@@ -20,8 +20,9 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  * @returns The bytes, or why the value is not a raw P-256 signature.
  */
 export function decodeLegacySignature(sig: string): { ok: true; bytes: Buffer } | { ok: false; problem: string } {
-  if (!BASE64.test(sig) && !BASE64URL.test(sig)) return { ok: false, problem: "sig is not base64" };
-  const bytes = Buffer.from(sig, BASE64.test(sig) ? "base64" : "base64url");
+  const standard = BASE64.test(sig);
+  if (!standard && !BASE64URL.test(sig)) return { ok: false, problem: "sig is not base64" };
+  const bytes = Buffer.from(sig, standard ? "base64" : "base64url");
   if (bytes.length !== 64) {
     return { ok: false, problem: `sig decodes to ${bytes.length} bytes; a raw ES256 signature (r‖s) has 64` };
   }

@@ -142,7 +142,21 @@ export function sameIssuer(named: string, configured: string): boolean {
   return canonicalIssuer(named) === canonicalIssuer(configured);
 }
 
+/** Canonical forms of the few issuer strings a process sees, kept: parsing a URL each time costs. */
+const canonicalIssuers = new Map<string, string>();
+const CANONICAL_ISSUER_CACHE_SIZE = 256;
+
 function canonicalIssuer(issuer: string): string {
+  let canonical = canonicalIssuers.get(issuer);
+  if (canonical === undefined) {
+    canonical = computeCanonicalIssuer(issuer);
+    if (canonicalIssuers.size >= CANONICAL_ISSUER_CACHE_SIZE) canonicalIssuers.clear();
+    canonicalIssuers.set(issuer, canonical);
+  }
+  return canonical;
+}
+
+function computeCanonicalIssuer(issuer: string): string {
   const text = issuer.trim().replace(/\/+$/, "");
   const didWeb = /^did:web:([A-Za-z0-9.-]+(?:%3[Aa]\d+)?)$/.exec(text);
   if (didWeb) return `https://${didWeb[1]!.replace(/%3a/i, ":").toLowerCase()}`;
@@ -163,11 +177,24 @@ function canonicalIssuer(issuer: string): string {
  * @returns `true` when both parse and share their origin.
  */
 export function belongsToIssuer(url: string, issuer: string): boolean {
+  const origin = originOf(url);
+  return origin !== undefined && origin === originOf(canonicalIssuer(issuer));
+}
+
+const origins = new Map<string, string | undefined>();
+
+/** The origin of a URL, or `undefined` when it does not parse; kept for the few URLs a process sees. */
+function originOf(url: string): string | undefined {
+  if (origins.has(url)) return origins.get(url);
+  let origin: string | undefined;
   try {
-    return new URL(url).origin === new URL(canonicalIssuer(issuer)).origin;
+    origin = new URL(url).origin;
   } catch {
-    return false;
+    origin = undefined;
   }
+  if (origins.size >= CANONICAL_ISSUER_CACHE_SIZE) origins.clear();
+  origins.set(url, origin);
+  return origin;
 }
 
 function defaultJwksUrl(issuer: string): string {

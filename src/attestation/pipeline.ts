@@ -12,7 +12,7 @@ import { compareBodyWithSigned } from "./body-fields.js";
 import type { ExpectedSubject } from "./expected-subject.js";
 import { type ResolvedVerifyOptions, sameIssuer } from "./options.js";
 import type { AttestationFailureReason, FieldMismatch, SignedAttestationVerification } from "./result.js";
-import { checkAttestationSignatures, isRecord, newContext, refuse, signatureSummary } from "./signature-check.js";
+import { checkAttestationSignatures, isRecord, newContext, refuse, type SignatureCheck, signatureSummary } from "./signature-check.js";
 import { checkValidity } from "./validity.js";
 
 /** What a kind's classifier says of a verified signed block. */
@@ -59,15 +59,16 @@ export type KindVerification<Version extends string> = SignedAttestationVerifica
  * @param kind - The kind expected.
  * @param options - Resolved options.
  * @param expected - The subject the caller asked about, if any.
- * @returns The verdict. Never throws.
+ * @returns The verdict — synchronously when no key has to be fetched (and no JWS left to jose), else a
+ *   promise of it. Never throws.
  */
-export async function verifyAttestationOfKind<Version extends string>(
+export function verifyAttestationOfKind<Version extends string>(
   attestation: unknown,
   body: Record<string, unknown> | undefined,
   kind: AttestationKind<Version>,
   options: ResolvedVerifyOptions,
   expected: ExpectedSubject | undefined,
-): Promise<KindVerification<Version>> {
+): KindVerification<Version> | Promise<KindVerification<Version>> {
   if (isRecord(attestation) && typeof attestation.type === "string") {
     const owner = KNOWN_ATTESTATION_TYPES.get(attestation.type);
     if (owner !== undefined && owner !== kind.name) {
@@ -87,7 +88,20 @@ export async function verifyAttestationOfKind<Version extends string>(
     }
   }
 
-  const checked = await checkAttestationSignatures(attestation, options);
+  const checked = checkAttestationSignatures(attestation, options);
+  return checked instanceof Promise
+    ? checked.then((result) => judgeSignedBlock(result, body, kind, options, expected))
+    : judgeSignedBlock(checked, body, kind, options, expected);
+}
+
+/** Everything after the signatures: kind, issuer claim, body, subject, validity window. */
+function judgeSignedBlock<Version extends string>(
+  checked: SignatureCheck,
+  body: Record<string, unknown> | undefined,
+  kind: AttestationKind<Version>,
+  options: ResolvedVerifyOptions,
+  expected: ExpectedSubject | undefined,
+): KindVerification<Version> {
   if (!checked.ok) return { ...checked.result, version: undefined };
   const { context } = checked;
   const signed = context.signed;

@@ -7,7 +7,8 @@
  */
 
 import type { ProtectedHeaderParameters } from "jose";
-import { ATTESTATION_ALG, compactParts, isPlainHeader, readJwsHeader, verifyCompactJws, verifyPlainCompactJws } from "./jws.js";
+import type { JwksKeyLookup } from "./jwks.js";
+import { ATTESTATION_ALG, isPlainHeader, type JwsCheck, readJwsHeader, verifyCompactJws, verifyPlainCompactJws } from "./jws.js";
 import { decodeLegacySignature, verifyLegacySignature } from "./legacy-signature.js";
 import type { ResolvedVerifyOptions } from "./options.js";
 import { belongsToIssuer, sameIssuer } from "./options.js";
@@ -102,7 +103,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * @param options - Resolved options.
  * @returns The verified payload and context, or a refusal.
  */
-export async function checkAttestationSignatures(attestation: unknown, options: ResolvedVerifyOptions): Promise<SignatureCheck> {
+export function checkAttestationSignatures(attestation: unknown, options: ResolvedVerifyOptions): SignatureCheck | Promise<SignatureCheck> {
   const context = newContext();
   const no = (reason: AttestationFailureReason, message: string, field?: string): SignatureCheck => ({
     ok: false,
@@ -177,20 +178,36 @@ export async function checkAttestationSignatures(attestation: unknown, options: 
   }
   const signedBytes = signed === undefined ? undefined : Buffer.from(JSON.stringify(signed), "utf8");
 
-  const found = await options.resolver.getKey(kid);
-  if (!found.ok) return no(found.reason, found.message, "kid");
-
   const forms: SignatureForms = { compact: compactForms, rawSig: hasSig && !sigIsJws ? sig : undefined, signedBytes };
-  const one =
-    options.verify === "one" && !(options.requireJws && options.requireLegacySig)
-      ? checkOne(forms, found.key, options.requireJws)
-      : undefined;
-  const outcome = one ?? (await checkAll(forms, found.key));
-  context.verified = outcome.verified;
-  context.checked = outcome.checked;
-  if (!outcome.ok) return no(outcome.reason, outcome.message, outcome.field);
-  const jwsPayload = outcome.jwsPayload;
+  // Synchronous as long as nothing needs to wait (a key to fetch, a JWS for jose to judge): a verification of
+  // many attestations then pays no promise per step.
+  const withKey = (found: JwksKeyLookup): SignatureCheck | Promise<SignatureCheck> => {
+    if (!found.ok) return no(found.reason, found.message, "kid");
+    const one =
+      options.verify === "one" && !(options.requireJws && options.requireLegacySig)
+        ? checkOne(forms, found.key, options.requireJws)
+        : undefined;
+    const outcome = one ?? checkAll(forms, found.key);
+    return outcome instanceof Promise ? outcome.then(withOutcome) : withOutcome(outcome);
+  };
+  const withOutcome = (outcome: SignatureOutcome): SignatureCheck => {
+    context.verified = outcome.verified;
+    context.checked = outcome.checked;
+    if (!outcome.ok) return no(outcome.reason, outcome.message, outcome.field);
+    return decodePayload(attestation, context, signed, outcome.jwsPayload, compactForms[0]?.field ?? "jws");
+  };
+  const known = options.resolver.peekKey?.(kid);
+  return known !== undefined ? withKey(known) : Promise.resolve(options.resolver.getKey(kid)).then(withKey);
+}
 
+/** The last step: the verified payload (the signed block, or the JWS payload when there is none). */
+function decodePayload(
+  attestation: Record<string, unknown>,
+  context: VerificationContext,
+  signed: Record<string, unknown> | undefined,
+  jwsPayload: Uint8Array | undefined,
+  jwsField: "jws" | "sig",
+): SignatureCheck {
   let payload: Record<string, unknown>;
   if (signed !== undefined) {
     payload = signed;
@@ -201,11 +218,12 @@ export async function checkAttestationSignatures(attestation: unknown, options: 
     } catch {
       decoded = undefined;
     }
-    if (!isRecord(decoded)) return no("malformed", "the jws payload is not a JSON object", compactForms[0]!.field);
+    if (!isRecord(decoded))
+      return { ok: false, result: refuse("malformed", "the jws payload is not a JSON object", context, { field: jwsField }) };
     payload = decoded;
   }
   context.signed = payload;
-  return { ok: true, context: { ...context, kid, signed: payload }, attestation };
+  return { ok: true, context: context as VerificationContext & { kid: string; signed: Record<string, unknown> }, attestation };
 }
 
 /** A compact JWS of the attestation (in `jws`, or a `sig` that is itself one), with its checked header. */
@@ -250,16 +268,19 @@ type SignatureOutcome = { verified: SignaturesVerified; checked: SignaturesCheck
  */
 function checkOne(forms: SignatureForms, key: VerificationKey, preferJws: boolean): SignatureOutcome | undefined {
   const { compact, rawSig, signedBytes } = forms;
-  const status = (field: "jws" | "sig"): SignatureStatus =>
-    compact.some((form) => form.field === field) || (field === "sig" && rawSig !== undefined) ? "not-checked" : "absent";
 
   if (rawSig !== undefined && signedBytes !== undefined && !(preferJws && compact.length > 0)) {
     if (!verifyLegacySignature(rawSig, signedBytes, key).ok) return undefined;
+    // With a raw sig, the only compact form is the jws.
+    let jws: SignatureStatus = "absent";
     if (compact.length > 0) {
       const expected = signedBytes.toString("base64url");
-      if (!compact.every((form) => isPlainHeader(form.header) && compactParts(form.value).payload === expected)) return undefined;
+      for (const form of compact) {
+        if (!isPlainHeader(form.header) || payloadPartOf(form.value) !== expected) return undefined;
+        jws = "not-checked";
+      }
     }
-    return { ok: true, verified: { jws: status("jws"), sig: true }, checked: "sig", jwsPayload: undefined };
+    return { ok: true, verified: { jws, sig: true }, checked: "sig", jwsPayload: undefined };
   }
 
   const [first, second] = compact;
@@ -267,15 +288,25 @@ function checkOne(forms: SignatureForms, key: VerificationKey, preferJws: boolea
   const checkedJws = verifyPlainCompactJws(first.value, first.header, key);
   if (!checkedJws?.ok) return undefined;
   if (signedBytes !== undefined && !signedBytes.equals(checkedJws.payload)) return undefined;
-  const verified: SignaturesVerified = { jws: status("jws"), sig: status("sig") };
+  const unchecked: SignatureStatus = "not-checked";
+  const verified: SignaturesVerified = {
+    jws: compact.some((form) => form.field === "jws") ? unchecked : "absent",
+    sig: compact.some((form) => form.field === "sig") || rawSig !== undefined ? unchecked : "absent",
+  };
   verified[first.field] = true;
   if (second !== undefined) {
     if (second.value === first.value) verified[second.field] = true;
-    else if (!isPlainHeader(second.header) || compactParts(second.value).payload !== compactParts(first.value).payload) return undefined;
+    else if (!isPlainHeader(second.header) || payloadPartOf(second.value) !== payloadPartOf(first.value)) return undefined;
   }
   if (rawSig !== undefined && !decodeLegacySignature(rawSig).ok) return undefined;
   const checked: SignaturesChecked = verified.jws === true && verified.sig === true ? "both" : first.field;
   return { ok: true, verified, checked, jwsPayload: checkedJws.payload };
+}
+
+/** The payload part of a compact JWS (its form already checked). */
+function payloadPartOf(jws: string): string {
+  const first = jws.indexOf(".");
+  return jws.slice(first + 1, jws.indexOf(".", first + 1));
 }
 
 /**
@@ -286,7 +317,16 @@ function checkOne(forms: SignatureForms, key: VerificationKey, preferJws: boolea
  * @param key - The key of their `kid`.
  * @returns The outcome.
  */
-async function checkAll(forms: SignatureForms, key: VerificationKey): Promise<SignatureOutcome> {
+function checkAll(forms: SignatureForms, key: VerificationKey): SignatureOutcome | Promise<SignatureOutcome> {
+  // A JWS whose header is not plain is judged by jose, asynchronously; every other check is synchronous.
+  const plain = forms.compact.map((form) => verifyPlainCompactJws(form.value, form.header, key));
+  if (plain.every((check) => check !== undefined)) return checkAllWith(forms, key, plain as JwsCheck[]);
+  return Promise.all(forms.compact.map((form, i) => plain[i] ?? verifyCompactJws(form.value, form.header, key))).then((checks) =>
+    checkAllWith(forms, key, checks),
+  );
+}
+
+function checkAllWith(forms: SignatureForms, key: VerificationKey, jwsChecks: readonly JwsCheck[]): SignatureOutcome {
   const { compact, rawSig, signedBytes } = forms;
   const verified: SignaturesVerified = {
     jws: compact.some((form) => form.field === "jws") ? false : "absent",
@@ -296,8 +336,8 @@ async function checkAll(forms: SignatureForms, key: VerificationKey): Promise<Si
   const problems: Partial<Record<"jws" | "sig", string>> = {};
   let jwsPayload: Uint8Array | undefined;
   let payloadsDiffer = false;
-  for (const form of compact) {
-    const checked = await verifyCompactJws(form.value, form.header, key);
+  for (const [i, form] of compact.entries()) {
+    const checked = jwsChecks[i]!;
     checkedFields.add(form.field);
     verified[form.field] = checked.ok;
     if (!checked.ok) {
@@ -352,7 +392,10 @@ async function checkAll(forms: SignatureForms, key: VerificationKey): Promise<Si
  * @returns `true` for the compact form.
  */
 export function isCompactForm(value: string): boolean {
-  return value.split(".").length === 3;
+  const first = value.indexOf(".");
+  if (first < 0) return false;
+  const second = value.indexOf(".", first + 1);
+  return second >= 0 && value.indexOf(".", second + 1) < 0;
 }
 
 /**

@@ -16,6 +16,28 @@ export const MILLISECONDS_THRESHOLD = 1e11;
 export type ParsedTime = { ok: true; ms: number } | { ok: false; problem: string };
 
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+/** The form the service writes (`Date.prototype.toISOString`): read by `Date.parse` as it is. */
+const UTC_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
+
+/**
+ * `Date.parse` of a string matching {@link UTC_DATE_TIME}, computed from its digits when every field is
+ * plainly in range (year ≥ 100, day ≤ 28, hour ≤ 23, none or 3 fraction digits: no case where `Date.parse` rolls
+ * over or truncates), else by `Date.parse` itself. It is about ten times cheaper, and verification reads several
+ * times per attestation.
+ */
+function parseUtcDateTime(text: string): number {
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  const fraction = text.length === 24 ? digitsAt(text, 20, 3) : text.length === 20 ? 0 : -1;
+  const plain = year >= 100 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23 && minute <= 59 && second <= 59;
+  // (Date.UTC reads a year below 100 as 19xx.)
+  if (!plain || fraction < 0) return Date.parse(text);
+  return Date.UTC(year, month - 1, day, hour, minute, second, fraction);
+}
 const DECIMAL = /^\d+(?:\.\d+)?$/;
 
 /**
@@ -32,6 +54,10 @@ const DECIMAL = /^\d+(?:\.\d+)?$/;
 export function parseServiceTime(value: unknown): ParsedTime {
   if (typeof value === "number") return fromNumber(value);
   if (typeof value === "string") {
+    if (UTC_DATE_TIME.test(value)) {
+      const ms = parseUtcDateTime(value);
+      if (Number.isFinite(ms)) return { ok: true, ms };
+    }
     const text = value.trim();
     if (DECIMAL.test(text)) return fromNumber(Number(text));
     if (!ISO_8601.test(text)) return { ok: false, problem: `"${truncate(text)}" is neither ISO-8601 nor Unix seconds` };
@@ -60,6 +86,13 @@ export function resolveNow(now: Date | number | undefined): number {
     });
   }
   return ms;
+}
+
+/** The number written by `count` decimal digits of `text` from `from`. */
+function digitsAt(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) value = value * 10 + text.charCodeAt(i) - 48;
+  return value;
 }
 
 function fromNumber(value: number): ParsedTime {

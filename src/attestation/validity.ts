@@ -52,11 +52,7 @@ export function checkValidity(input: ValidityInput): ValidityCheck {
   let issuedAt: Date | undefined;
   let verifiedAt: Date | undefined;
   let expiresAt: Date | undefined;
-  const fail = (
-    reason: "invalid-time" | "missing-time" | "expired" | "issued-in-future",
-    field: string | undefined,
-    message: string,
-  ): ValidityCheck => ({
+  const fail = (reason: FailReason, field: string | undefined, message: string): ValidityCheck => ({
     ok: false,
     reason,
     field,
@@ -66,20 +62,11 @@ export function checkValidity(input: ValidityInput): ValidityCheck {
     expiresAt,
   });
 
-  const read = (fields: readonly string[]) => {
-    for (const field of fields) {
-      if (payload[field] === undefined || payload[field] === null) continue;
-      const parsed = parseServiceTime(payload[field]);
-      return parsed.ok ? { field, ms: parsed.ms } : { field, problem: parsed.problem };
-    }
-    return undefined;
-  };
-
-  const issued = read(ISSUE_TIME_FIELDS);
+  const issued = readFirst(payload, ISSUE_TIME_FIELDS);
   if (issued && "problem" in issued) return fail("invalid-time", issued.field, `signed ${issued.field}: ${issued.problem}`);
   if (issued) issuedAt = new Date(issued.ms);
 
-  const signedExpiry = read(EXPIRY_FIELDS);
+  const signedExpiry = readFirst(payload, EXPIRY_FIELDS);
   if (signedExpiry && "problem" in signedExpiry) {
     return fail("invalid-time", signedExpiry.field, `signed ${signedExpiry.field}: ${signedExpiry.problem}`);
   }
@@ -118,6 +105,21 @@ export function checkValidity(input: ValidityInput): ValidityCheck {
     return fail("expired", expiryField, `expired at ${iso(expiryMs)} (${expiryField}); now is ${iso(nowMs)}`);
   }
   return { ok: true, issuedAt, verifiedAt, expiresAt };
+}
+
+type FailReason = "invalid-time" | "missing-time" | "expired" | "issued-in-future";
+
+/** The first of `fields` present in the signed block, read as a time (or why it cannot be). */
+function readFirst(
+  payload: Record<string, unknown>,
+  fields: readonly string[],
+): { field: string; ms: number } | { field: string; problem: string } | undefined {
+  for (const field of fields) {
+    if (payload[field] === undefined || payload[field] === null) continue;
+    const parsed = parseServiceTime(payload[field]);
+    return parsed.ok ? { field, ms: parsed.ms } : { field, problem: parsed.problem };
+  }
+  return undefined;
 }
 
 function iso(ms: number): string {

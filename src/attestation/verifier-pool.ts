@@ -126,6 +126,10 @@ class OneKeyResolver implements JwksResolver {
   ) {}
 
   async getKey(kid: string): Promise<JwksKeyLookup> {
+    return this.peekKey(kid);
+  }
+
+  peekKey(kid: string): JwksKeyLookup {
     if (this.key !== undefined && this.key.kid === kid) return { ok: true, key: this.key };
     return { ok: false, reason: "key-not-found", message: `no key "${kid}" was handed to the worker` };
   }

@@ -108,7 +108,11 @@ export async function verifyTrustAttestation(
       source: "attestation",
     };
   }
-  const source = response.attestation === undefined && response.attestationV1 !== undefined ? "attestationV1" : "attestation";
-  const verdict = await verifyAttestationOfKind(response[source], response, TRUST_CHECK_KIND, resolved, options?.expected);
-  return { ...verdict, source };
+  const source: TrustAttestationVerification["source"] =
+    response.attestation === undefined && response.attestationV1 !== undefined ? "attestationV1" : "attestation";
+  const verdict: TrustAttestationVerification = Object.assign(
+    await verifyAttestationOfKind(response[source], response, TRUST_CHECK_KIND, resolved, options?.expected),
+    { source },
+  );
+  return verdict;
 }
