@@ -99,7 +99,7 @@ async function attestationSection(): Promise<void> {
   const threads = availableParallelism();
   const workers = threads > 1 ? await measureWorkerVerification({ threads, durationMs: 3_000 }) : undefined;
   console.log(
-    "\nAttestation verification (v2 trust-check carrying jws + sig, local JWKS): one thread, the kit and a bare crypto.verify loop over the same signatures in alternating 100 ms slices",
+    "\nAttestation verification (v2 trust-check carrying jws + sig, local JWKS): one thread, the kit and a bare crypto.verify loop over the same signatures in alternating 50 ms slices",
   );
   const row = (name: string, r: { count: number; ms: number; perSecond: number; cpuMs: number; perCpuSecond: number }) => [
     name,
@@ -124,8 +124,11 @@ async function attestationSection(): Promise<void> {
     ...(workers ? [row(`kit on ${workers.threads} worker threads, ${16 * workers.threads} in flight`, workers)] : []),
   ];
   console.log(table(["path", "verified", "wall ms", "per second", "CPU ms", "per CPU-second", "× limit"], rows));
+  // Judged on the lower of the two CPU estimates (the paired-slice median, the totals' ratio in the column).
+  const ratio = Math.min(verification.ratio, verification.totalRatio);
   console.log(
-    `target: kit ≥ ${VERIFICATION_RATIO_TARGET} × the bare verify rate on one core (per CPU-second) → ${verification.ratio.toFixed(2)}× ${met(verification.ratio >= VERIFICATION_RATIO_TARGET)} (wall: ${verification.wallRatio.toFixed(2)}×)`,
+    `target: kit ≥ ${VERIFICATION_RATIO_TARGET} × the bare verify rate on one core, per CPU-second → ${ratio.toFixed(2)}× ${met(ratio >= VERIFICATION_RATIO_TARGET)} ` +
+      `(median of paired slices ${verification.ratio.toFixed(2)}×, totals ${verification.totalRatio.toFixed(2)}×; wall ${verification.wallRatio.toFixed(2)}×)`,
   );
   console.log(
     `target: ≥ ${fmt(VERIFICATIONS_PER_SECOND_TARGET)}/s on one core → ${fmt(verification.verificationsPerSecond)}/s ${met(verification.verificationsPerSecond >= VERIFICATIONS_PER_SECOND_TARGET)}`,
