@@ -11,7 +11,9 @@
  *   refusal (`key-not-found`, `jwks-unavailable`, or whatever comes first) as it always would;
  * - the worker receives the response (structured clone of the parsed JSON), the public JWK of that key, the
  *   resolver's `source` (named in a warning) and the options, verifies, and returns the verdict; a verdict that
- *   asked for a key the worker was not given, a worker error or a worker that died is redone in process.
+ *   asked for a key the worker was not given, a worker error or a worker that died is redone in process;
+ * - the jobs given to a worker in one turn of the event loop travel in one message, and their verdicts in one
+ *   message back: a message costs this thread about what a verification costs the worker.
  *
  * The worker is `verify-worker.js` next to this file: in the built package (`dist/attestation/`), loaded as is;
  * in a source checkout (tsx, vitest), `verify-worker.ts`, loaded through tsx's `tsImport` when tsx can be
@@ -204,6 +206,8 @@ import(workerData.tsxApi)
 interface PoolWorker {
   readonly worker: Worker;
   readonly pending: Map<number, (answer: VerifyJobAnswer | undefined) => void>;
+  /** Jobs not sent yet: the jobs of one turn of the event loop go in one message. */
+  readonly outbox: VerifyJob[];
   alive: boolean;
 }
 
@@ -232,7 +236,7 @@ export async function startVerifierPool(options: VerifierPoolOptions): Promise<V
       await Promise.all(workers.map((w) => w.worker.terminate()));
       return { ok: false, problem: `a worker cannot start: ${(error as Error).message}` };
     }
-    const member: PoolWorker = { worker, pending: new Map(), alive: true };
+    const member: PoolWorker = { worker, pending: new Map(), outbox: [], alive: true };
     workers.push(member);
     started.push(waitUntilReady(worker, options.startTimeoutMs ?? 60_000));
   }
@@ -266,6 +270,39 @@ function waitUntilReady(worker: Worker, timeoutMs: number): Promise<string | und
   });
 }
 
+/**
+ * Sends a worker the jobs of its outbox in one message (a message costs about as much on this thread as a
+ * verification does on the worker, so they are batched). A batch that cannot be cloned is sent job by job, and
+ * a job that cannot be is handed back.
+ */
+function flush(member: PoolWorker): void {
+  const batch = member.outbox.splice(0);
+  if (batch.length === 0) return;
+  if (!member.alive) {
+    for (const job of batch) settleBack(member, job.id);
+    return;
+  }
+  try {
+    member.worker.postMessage(batch);
+  } catch {
+    for (const job of batch) {
+      try {
+        member.worker.postMessage([job]);
+      } catch {
+        settleBack(member, job.id);
+      }
+    }
+  }
+}
+
+/** Hands a job back to its caller, who verifies it in process. */
+function settleBack(member: PoolWorker, id: number): void {
+  const settle = member.pending.get(id);
+  member.pending.delete(id);
+  if (member.pending.size === 0) member.worker.unref();
+  settle?.(undefined);
+}
+
 /** Routes a worker's answers to their jobs; a worker that fails hands its jobs back (to in-process verification). */
 function watch(member: PoolWorker): void {
   const { worker, pending } = member;
@@ -275,12 +312,14 @@ function watch(member: PoolWorker): void {
     for (const settle of pending.values()) settle(undefined);
     pending.clear();
   };
-  worker.on("message", (answer: VerifyJobAnswer) => {
-    const settle = pending.get(answer.id);
-    if (settle === undefined) return;
-    pending.delete(answer.id);
+  worker.on("message", (answers: VerifyJobAnswer[]) => {
+    for (const answer of answers) {
+      const settle = pending.get(answer.id);
+      if (settle === undefined) continue;
+      pending.delete(answer.id);
+      settle(answer);
+    }
     if (pending.size === 0) worker.unref();
-    settle(answer);
   });
   worker.on("error", giveBack);
   worker.on("exit", giveBack);
@@ -316,26 +355,18 @@ class WorkerVerifierPool implements VerifierPool {
     const accepted = options.acceptedKids ?? TRUST_ATTESTATION_KIDS;
     let jwk: JWK | undefined;
     if (kid !== undefined && accepted.includes(kid)) {
-      const found = await options.jwks.getKey(kid);
+      const found = options.jwks.peekKey?.(kid) ?? (await options.jwks.getKey(kid));
       if (!found.ok) return inProcess();
       jwk = found.key.jwk;
     }
     const { jwks, now, ...rest } = options;
     const job: VerifyJob = { id: this.#nextId++, response, jwk, source: jwks.source, options: { ...rest, now: resolveNow(now) } };
 
-    let answer: VerifyJobAnswer | undefined;
-    try {
-      answer = await new Promise<VerifyJobAnswer | undefined>((settle) => {
-        if (member.pending.size === 0) member.worker.ref();
-        member.pending.set(job.id, settle);
-        member.worker.postMessage(job);
-      });
-    } catch {
-      // postMessage refused the job (a value that cannot be cloned): in process instead.
-      member.pending.delete(job.id);
-      if (member.pending.size === 0) member.worker.unref();
-      answer = undefined;
-    }
+    const answer = await new Promise<VerifyJobAnswer | undefined>((settle) => {
+      if (member.pending.size === 0) member.worker.ref();
+      member.pending.set(job.id, settle);
+      if (member.outbox.push(job) === 1) setImmediate(flush, member);
+    });
     if (answer === undefined || "error" in answer) return inProcess();
     if (answer.verdict.valid === false && KEY_REASONS.has(answer.verdict.reason)) return inProcess();
     this.#stats.onWorkers++;

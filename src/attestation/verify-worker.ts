@@ -1,6 +1,7 @@
 /**
  * The worker thread of {@link startVerifierPool} (`verifier-pool.ts`): says it is ready, then answers each
- * {@link VerifyJob} with the verdict of `verifyTrustAttestation` (`runVerifyJob`).
+ * message, a batch of {@link VerifyJob}s, with one message of their verdicts (`runVerifyJob`, which runs
+ * `verifyTrustAttestation`).
  *
  * @packageDocumentation
  */
@@ -9,8 +10,8 @@ import { runVerifyJob, type VerifyJob } from "./verifier-pool.js";
 
 if (parentPort) {
   const port = parentPort;
-  port.on("message", (job: VerifyJob) => {
-    void runVerifyJob(job).then((answer) => port.postMessage(answer));
+  port.on("message", (jobs: VerifyJob[]) => {
+    void Promise.all(jobs.map(runVerifyJob)).then((answers) => port.postMessage(answers));
   });
   port.postMessage({ type: "ready" });
 }
