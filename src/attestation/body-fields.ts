@@ -148,20 +148,22 @@ export function normalizeSybilSeverity(value: unknown): string | undefined {
  */
 export function badgeIds(value: unknown): string[] | undefined {
   const ids = new Set<string>();
-  const add = (list: unknown): boolean => {
-    if (!Array.isArray(list)) return false;
-    for (const id of list) {
-      if (typeof id !== "string") return false;
-      ids.add(id);
-    }
-    return true;
-  };
-  if (Array.isArray(value)) return add(value) ? [...ids] : undefined;
+  if (Array.isArray(value)) return addIds(ids, value) ? [...ids] : undefined;
   if (typeof value === "object" && value !== null) {
     const { earned, warnings } = value as { earned?: unknown; warnings?: unknown };
-    return add(earned ?? []) && add(warnings ?? []) ? [...ids] : undefined;
+    return addIds(ids, earned ?? []) && addIds(ids, warnings ?? []) ? [...ids] : undefined;
   }
   return undefined;
+}
+
+/** Adds a list of ids to a set; `false` when it is not a list of strings. */
+function addIds(ids: Set<string>, list: unknown): boolean {
+  if (!Array.isArray(list)) return false;
+  for (const id of list) {
+    if (typeof id !== "string") return false;
+    ids.add(id);
+  }
+  return true;
 }
 
 function normalizeName(value: unknown): string | undefined {

@@ -105,16 +105,14 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function checkAttestationSignatures(attestation: unknown, options: ResolvedVerifyOptions): SignatureCheck | Promise<SignatureCheck> {
   const context = newContext();
-  const no = (reason: AttestationFailureReason, message: string, field?: string): SignatureCheck => ({
-    ok: false,
-    result: refuse(reason, message, context, { field }),
-  });
 
-  if (!isRecord(attestation)) return no("malformed", "the response carries no attestation object", "attestation");
+  if (!isRecord(attestation)) return refused(context, "malformed", "the response carries no attestation object", "attestation");
   const { jws, sig } = attestation;
   const signed = attestation.signed === null ? undefined : attestation.signed;
-  if (jws !== undefined && jws !== null && typeof jws !== "string") return no("malformed", "attestation.jws is not a string", "jws");
-  if (sig !== undefined && sig !== null && typeof sig !== "string") return no("malformed", "attestation.sig is not a string", "sig");
+  if (jws !== undefined && jws !== null && typeof jws !== "string")
+    return refused(context, "malformed", "attestation.jws is not a string", "jws");
+  if (sig !== undefined && sig !== null && typeof sig !== "string")
+    return refused(context, "malformed", "attestation.sig is not a string", "sig");
   const hasJws = typeof jws === "string";
   const hasSig = typeof sig === "string";
   const sigIsJws = hasSig && isCompactForm(sig);
@@ -128,21 +126,23 @@ export function checkAttestationSignatures(attestation: unknown, options: Resolv
     );
   }
 
-  if (context.issuer === undefined) return no("issuer-mismatch", "the attestation names no issuer", "issuer");
+  if (context.issuer === undefined) return refused(context, "issuer-mismatch", "the attestation names no issuer", "issuer");
   if (!sameIssuer(context.issuer, options.issuer)) {
-    return no(
+    return refused(
+      context,
       "issuer-mismatch",
       `the attestation is issued by "${context.issuer}", not by the configured issuer "${options.issuer}"`,
       "issuer",
     );
   }
   if (attestation.alg !== undefined && attestation.alg !== ATTESTATION_ALG) {
-    return no("unsupported-alg", `attestation.alg is ${JSON.stringify(attestation.alg)}; only ES256 is accepted`, "alg");
+    return refused(context, "unsupported-alg", `attestation.alg is ${JSON.stringify(attestation.alg)}; only ES256 is accepted`, "alg");
   }
-  if (!hasJws && !hasSig) return no("missing-signature", "the attestation carries neither a jws nor a sig");
-  if (options.requireJws && !hasJws && !sigIsJws) return no("missing-jws", "the attestation carries no jws, and a jws is required", "jws");
+  if (!hasJws && !hasSig) return refused(context, "missing-signature", "the attestation carries neither a jws nor a sig");
+  if (options.requireJws && !hasJws && !sigIsJws)
+    return refused(context, "missing-jws", "the attestation carries no jws, and a jws is required", "jws");
   if (options.requireLegacySig && !(hasSig && !sigIsJws)) {
-    return no("missing-legacy-signature", "the attestation carries no legacy sig, and one is required", "sig");
+    return refused(context, "missing-legacy-signature", "the attestation carries no legacy sig, and one is required", "sig");
   }
 
   const compactForms: CompactForm[] = [];
@@ -151,53 +151,84 @@ export function checkAttestationSignatures(attestation: unknown, options: Resolv
   let headerKid: string | undefined;
   for (const form of compactForms) {
     const header = readJwsHeader(form.value);
-    if (!header.ok) return no(header.reason, `${form.field}: ${header.problem}`, form.field);
+    if (!header.ok) return refused(context, header.reason, `${form.field}: ${header.problem}`, form.field);
     form.header = header.header;
     const named = header.header.kid || undefined;
     if (named !== undefined && headerKid !== undefined && named !== headerKid) {
-      return no("kid-mismatch", `the jws headers name two key ids ("${headerKid}" and "${named}")`, "kid");
+      return refused(context, "kid-mismatch", `the jws headers name two key ids ("${headerKid}" and "${named}")`, "kid");
     }
     headerKid ??= named;
   }
   if (attestation.kid !== undefined && attestation.kid !== null && typeof attestation.kid !== "string") {
-    return no("malformed", "attestation.kid is not a string", "kid");
+    return refused(context, "malformed", "attestation.kid is not a string", "kid");
   }
   if (headerKid !== undefined && context.kid !== undefined && headerKid !== context.kid) {
-    return no("kid-mismatch", `the jws header names kid "${headerKid}" but the attestation names "${context.kid}"`, "kid");
+    return refused(context, "kid-mismatch", `the jws header names kid "${headerKid}" but the attestation names "${context.kid}"`, "kid");
   }
   const kid = headerKid ?? context.kid;
-  if (kid === undefined) return no("missing-kid", "neither the attestation nor the jws header names a key id (kid)", "kid");
+  if (kid === undefined) return refused(context, "missing-kid", "neither the attestation nor the jws header names a key id (kid)", "kid");
   context.kid = kid;
   if (!options.acceptedKids.has(kid)) {
-    return no("kid-not-accepted", `kid "${kid}" is not accepted here (accepted: ${[...options.acceptedKids].join(", ")})`, "kid");
+    return refused(
+      context,
+      "kid-not-accepted",
+      `kid "${kid}" is not accepted here (accepted: ${[...options.acceptedKids].join(", ")})`,
+      "kid",
+    );
   }
 
-  if (signed !== undefined && !isRecord(signed)) return no("malformed", "attestation.signed is not an object", "signed");
+  if (signed !== undefined && !isRecord(signed)) return refused(context, "malformed", "attestation.signed is not an object", "signed");
   if (signed === undefined && compactForms.length === 0) {
-    return no("malformed", "the attestation has no signed block to check its sig against", "signed");
+    return refused(context, "malformed", "the attestation has no signed block to check its sig against", "signed");
   }
   const signedBytes = signed === undefined ? undefined : Buffer.from(JSON.stringify(signed), "utf8");
 
-  const forms: SignatureForms = { compact: compactForms, rawSig: hasSig && !sigIsJws ? sig : undefined, signedBytes };
+  const pending: PendingCheck = {
+    attestation,
+    options,
+    context,
+    signed,
+    forms: { compact: compactForms, rawSig: hasSig && !sigIsJws ? sig : undefined, signedBytes },
+  };
   // Synchronous as long as nothing needs to wait (a key to fetch, a JWS for jose to judge): a verification of
   // many attestations then pays no promise per step.
-  const withKey = (found: JwksKeyLookup): SignatureCheck | Promise<SignatureCheck> => {
-    if (!found.ok) return no(found.reason, found.message, "kid");
-    const one =
-      options.verify === "one" && !(options.requireJws && options.requireLegacySig)
-        ? checkOne(forms, found.key, options.requireJws)
-        : undefined;
-    const outcome = one ?? checkAll(forms, found.key);
-    return outcome instanceof Promise ? outcome.then(withOutcome) : withOutcome(outcome);
-  };
-  const withOutcome = (outcome: SignatureOutcome): SignatureCheck => {
-    context.verified = outcome.verified;
-    context.checked = outcome.checked;
-    if (!outcome.ok) return no(outcome.reason, outcome.message, outcome.field);
-    return decodePayload(attestation, context, signed, outcome.jwsPayload, compactForms[0]?.field ?? "jws");
-  };
   const known = options.resolver.peekKey?.(kid);
-  return known !== undefined ? withKey(known) : Promise.resolve(options.resolver.getKey(kid)).then(withKey);
+  return known !== undefined
+    ? withKey(pending, known)
+    : Promise.resolve(options.resolver.getKey(kid)).then((found) => withKey(pending, found));
+}
+
+/** A signature check waiting for its key. */
+interface PendingCheck {
+  readonly attestation: Record<string, unknown>;
+  readonly options: ResolvedVerifyOptions;
+  readonly context: VerificationContext;
+  readonly signed: Record<string, unknown> | undefined;
+  readonly forms: SignatureForms;
+}
+
+function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck | Promise<SignatureCheck> {
+  const { options, forms } = pending;
+  if (!found.ok) return refused(pending.context, found.reason, found.message, "kid");
+  const one =
+    options.verify === "one" && !(options.requireJws && options.requireLegacySig)
+      ? checkOne(forms, found.key, options.requireJws)
+      : undefined;
+  const outcome = one ?? checkAll(forms, found.key);
+  return outcome instanceof Promise ? outcome.then((settled) => withOutcome(pending, settled)) : withOutcome(pending, outcome);
+}
+
+function withOutcome(pending: PendingCheck, outcome: SignatureOutcome): SignatureCheck {
+  const { context } = pending;
+  context.verified = outcome.verified;
+  context.checked = outcome.checked;
+  if (!outcome.ok) return refused(context, outcome.reason, outcome.message, outcome.field);
+  return decodePayload(pending.attestation, context, pending.signed, outcome.jwsPayload, pending.forms.compact[0]?.field ?? "jws");
+}
+
+/** A refusal of the signature check. */
+function refused(context: VerificationContext, reason: AttestationFailureReason, message: string, field?: string): SignatureCheck {
+  return { ok: false, result: refuse(reason, message, context, { field }) };
 }
 
 /** The last step: the verified payload (the signed block, or the JWS payload when there is none). */
