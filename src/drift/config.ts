@@ -67,8 +67,8 @@ export interface DriftConfig {
   readonly maxErrors?: ErrorLimit;
   /**
    * Threads that verify the signed attestations: 0 or 1 for this thread only, `n` ≥ 2 for `n` worker threads.
-   * Default: one worker thread per available core when more than one is available and the scan verifies at
-   * least 256 attestations (`verifyWorkers` of the fetch-and-verify stage).
+   * Default: one worker thread per available core but one, when more than one is available and the scan
+   * verifies at least 256 attestations (`verifyWorkers` of the fetch-and-verify stage).
    */
   readonly verifyWorkers?: number;
 }

@@ -40,10 +40,12 @@ export interface AttestationPolicy {
   /** Counters to add time and requests to, if given (for reports and benchmarks). */
   readonly stats?: ServiceStats;
   /**
-   * Threads that verify attestations in {@link fetchAndVerify}. Default (`undefined`): one worker thread per
-   * available core (at most {@link MAX_VERIFY_WORKERS}) when `os.availableParallelism()` is above 1 and at least
-   * {@link AUTO_VERIFY_WORKERS_MIN_FETCHES} attestations are to be verified, else this thread. `0` or `1`: this
-   * thread only. `n` ≥ 2: `n` worker threads, whatever the count, started before the first request.
+   * Threads that verify attestations in {@link fetchAndVerify}. Default (`undefined`): when
+   * `os.availableParallelism()` is above 1 and at least {@link AUTO_VERIFY_WORKERS_MIN_FETCHES} attestations are
+   * to be verified, one worker thread per core but one (at most {@link MAX_VERIFY_WORKERS}): this thread keeps a
+   * core for the requests and for handing out the work, which costs it about a fifth of a verification each; else
+   * this thread. `0` or `1`: this thread only. `n` ≥ 2: `n` worker threads, whatever the count, started before
+   * the first request.
    */
   readonly verifyWorkers?: number;
 }
@@ -91,7 +93,7 @@ export function newServiceStats(): ServiceStats {
  */
 export function verifyWorkerCount(verifyWorkers: number | undefined, fetches: number, cores = availableParallelism()): number {
   if (verifyWorkers !== undefined) return verifyWorkers >= 2 ? Math.floor(verifyWorkers) : 0;
-  return cores > 1 && fetches >= AUTO_VERIFY_WORKERS_MIN_FETCHES ? Math.min(cores, MAX_VERIFY_WORKERS) : 0;
+  return cores > 1 && fetches >= AUTO_VERIFY_WORKERS_MIN_FETCHES ? Math.min(cores - 1, MAX_VERIFY_WORKERS) : 0;
 }
 
 /**

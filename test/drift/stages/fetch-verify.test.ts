@@ -118,8 +118,9 @@ describe("fetch and verify: every failure becomes an outcome, then a row with a 
 });
 
 describe("fetch and verify on worker threads", () => {
-  it("chooses the thread count: automatic from 256 attestations on more than one core, 0 or 1 for this thread, n forced", () => {
-    expect(verifyWorkerCount(undefined, AUTO_VERIFY_WORKERS_MIN_FETCHES, 4)).toBe(4);
+  it("chooses the thread count: automatic (a core per worker but one) from 256 attestations, 0 or 1 for this thread, n forced", () => {
+    expect(verifyWorkerCount(undefined, AUTO_VERIFY_WORKERS_MIN_FETCHES, 4)).toBe(3);
+    expect(verifyWorkerCount(undefined, AUTO_VERIFY_WORKERS_MIN_FETCHES, 2)).toBe(1);
     expect(verifyWorkerCount(undefined, AUTO_VERIFY_WORKERS_MIN_FETCHES - 1, 4)).toBe(0);
     expect(verifyWorkerCount(undefined, 10_000, 1)).toBe(0);
     expect(verifyWorkerCount(undefined, 10_000, 64)).toBe(MAX_VERIFY_WORKERS);
