@@ -43,7 +43,7 @@ export interface AttestationPolicy {
    * Threads that verify attestations in {@link fetchAndVerify}. Default (`undefined`): when
    * `os.availableParallelism()` is above 1 and at least {@link AUTO_VERIFY_WORKERS_MIN_FETCHES} attestations are
    * to be verified, one worker thread per core but one (at most {@link MAX_VERIFY_WORKERS}): this thread keeps a
-   * core for the requests and for handing out the work, which costs it about a fifth of a verification each; else
+   * core for the requests and for handing out the work, which costs it about a quarter of a verification each; else
    * this thread. `0` or `1`: this thread only. `n` ≥ 2: `n` worker threads, whatever the count, started before
    * the first request.
    */
