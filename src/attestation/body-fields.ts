@@ -65,9 +65,33 @@ export function compareBodyWithSigned(signed: Record<string, unknown>, body: Rec
  * @returns `true` when they mean the same.
  */
 export function sameValue(field: string, a: unknown, b: unknown): boolean {
-  const normalize = NORMALIZERS[field] ?? canonicalJson;
+  const normalize = NORMALIZERS.get(field) ?? canonicalJson;
+  // Every normalizer is a function of the JSON value, so the same value normalizes the same: a primitive is then
+  // equal when it normalizes at all, and the same array of strings (or numbers, but for badges) always does for
+  // the rules that take arrays.
+  if (a === b && (typeof a === "string" || typeof a === "number")) return normalize(a) !== undefined;
+  if (ARRAY_RULES.has(normalize) && sameFlatArray(a, b, normalize === normalizeBadges)) return true;
+  // Sets are compared as sets, which is what comparing their sorted normal forms amounts to.
+  const members = SET_MEMBERS.get(normalize);
+  if (members !== undefined) return sameSet(members(a), members(b));
   const left = normalize(a);
   return left !== undefined && left === normalize(b);
+}
+
+function sameSet(a: ReadonlySet<unknown> | undefined, b: ReadonlySet<unknown> | undefined): boolean {
+  if (a === undefined || b === undefined || a.size !== b.size) return false;
+  for (const member of a) if (!b.has(member)) return false;
+  return true;
+}
+
+/** Whether two arrays hold the same strings (or numbers, unless `stringsOnly`) in the same order. */
+function sameFlatArray(a: unknown, b: unknown, stringsOnly: boolean): boolean {
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const item = a[i] as unknown;
+    if (item !== b[i] || !(typeof item === "string" || (!stringsOnly && typeof item === "number"))) return false;
+  }
+  return true;
 }
 
 type Normalizer = (value: unknown) => string | undefined;
@@ -81,7 +105,11 @@ type Normalizer = (value: unknown) => string | undefined;
 export function normalizeAgentId(value: unknown): string | undefined {
   if (typeof value === "bigint") return value >= 0n ? value.toString() : undefined;
   if (typeof value === "number") return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
-  if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) return BigInt(value.trim()).toString();
+  if (typeof value === "string" && /^\s*\d+\s*$/.test(value)) {
+    const digits = value.trim();
+    // Up to 15 digits a double is exact, and cheaper than a bigint; both drop leading zeros.
+    return digits.length <= 15 ? String(Number(digits)) : BigInt(digits).toString();
+  }
   return undefined;
 }
 
@@ -121,14 +149,23 @@ export function normalizeSybilSeverity(value: unknown): string | undefined {
  * @returns The ids, unique, or `undefined` when the value is neither form.
  */
 export function badgeIds(value: unknown): string[] | undefined {
-  if (Array.isArray(value)) return value.every((v) => typeof v === "string") ? [...new Set(value as string[])] : undefined;
+  const ids = new Set<string>();
+  if (Array.isArray(value)) return addIds(ids, value) ? [...ids] : undefined;
   if (typeof value === "object" && value !== null) {
     const { earned, warnings } = value as { earned?: unknown; warnings?: unknown };
-    const parts = [earned ?? [], warnings ?? []];
-    if (!parts.every((p) => Array.isArray(p) && p.every((v) => typeof v === "string"))) return undefined;
-    return [...new Set((parts as string[][]).flat())];
+    return addIds(ids, earned ?? []) && addIds(ids, warnings ?? []) ? [...ids] : undefined;
   }
   return undefined;
+}
+
+/** Adds a list of ids to a set; `false` when it is not a list of strings. */
+function addIds(ids: Set<string>, list: unknown): boolean {
+  if (!Array.isArray(list)) return false;
+  for (const id of list) {
+    if (typeof id !== "string") return false;
+    ids.add(id);
+  }
+  return true;
 }
 
 function normalizeName(value: unknown): string | undefined {
@@ -152,9 +189,27 @@ function normalizeTime(value: unknown): string | undefined {
   return parsed.ok ? String(parsed.ms) : canonicalJson(value);
 }
 
+function normalizeBadges(value: unknown): string | undefined {
+  const ids = badgeIds(value);
+  return ids === undefined ? undefined : JSON.stringify(ids.sort());
+}
+
 function asSet(value: unknown): string | undefined {
+  const items = setMembers(value);
+  return items === undefined ? undefined : JSON.stringify([...items].sort());
+}
+
+/** The members of a set-valued field: the canonical JSON of each item. */
+function setMembers(value: unknown): Set<string | undefined> | undefined {
   if (!Array.isArray(value)) return undefined;
-  return JSON.stringify([...new Set(value.map((v) => canonicalJson(v)))].sort());
+  const items = new Set<string | undefined>();
+  for (const item of value) items.add(canonicalJson(item));
+  return items;
+}
+
+function badgeSet(value: unknown): Set<string> | undefined {
+  const ids = badgeIds(value);
+  return ids === undefined ? undefined : new Set(ids);
 }
 
 function canonicalJson(value: unknown): string | undefined {
@@ -168,24 +223,35 @@ function canonicalJson(value: unknown): string | undefined {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(",")}}`;
 }
 
-const NORMALIZERS: Record<string, Normalizer> = {
-  agentId: normalizeAgentId,
-  chain: normalizeChain,
-  registry: normalizeName,
-  tier: normalizeName,
-  score: normalizeNumber,
-  owner: normalizeAddress,
-  wallet: normalizeAddress,
-  sub: normalizeAddress,
-  sybilSeverity: normalizeSybilSeverity,
-  badges: (value) => {
-    const ids = badgeIds(value);
-    return ids === undefined ? undefined : JSON.stringify(ids.sort());
-  },
-  sybilSignals: asSet,
-  findings: asSet,
-  issuedAt: normalizeTime,
-  verifiedAt: normalizeTime,
-  attestedAt: normalizeTime,
-  expiry: normalizeTime,
-};
+const NORMALIZERS: ReadonlyMap<string, Normalizer> = new Map(
+  Object.entries({
+    agentId: normalizeAgentId,
+    chain: normalizeChain,
+    registry: normalizeName,
+    tier: normalizeName,
+    score: normalizeNumber,
+    owner: normalizeAddress,
+    wallet: normalizeAddress,
+    sub: normalizeAddress,
+    sybilSeverity: normalizeSybilSeverity,
+    badges: normalizeBadges,
+    sybilSignals: asSet,
+    findings: asSet,
+    issuedAt: normalizeTime,
+    verifiedAt: normalizeTime,
+    attestedAt: normalizeTime,
+    expiry: normalizeTime,
+  } satisfies Record<string, Normalizer>),
+);
+
+/** The rules under which an array of strings (numbers too, but for badges) is always a valid value. */
+const ARRAY_RULES: ReadonlySet<Normalizer> = new Set([canonicalJson, asSet, normalizeBadges]);
+
+/** The set-valued rules, with the members of a value under each: two values are equal when their sets are. */
+const SET_MEMBERS: ReadonlyMap<Normalizer, (value: unknown) => ReadonlySet<unknown> | undefined> = new Map<
+  Normalizer,
+  (value: unknown) => ReadonlySet<unknown> | undefined
+>([
+  [asSet, setMembers],
+  [normalizeBadges, badgeSet],
+]);

@@ -44,6 +44,14 @@ export interface JwksResolver {
    */
   getKey(kid: string): Promise<JwksKeyLookup>;
   /**
+   * The answer {@link JwksResolver.getKey} would give right now without fetching anything, or `undefined` when it
+   * might fetch (an unknown `kid`, an expired cache). Optional: verification calls it first, so that a key
+   * already held costs no promise, and calls `getKey` when it is absent or answers `undefined`.
+   *
+   * @param kid - Key id from the attestation.
+   */
+  peekKey?(kid: string): JwksKeyLookup | undefined;
+  /**
    * Fetches the key set now, ignoring the cooldowns (no-op for a local key set).
    *
    * @throws {@link JwksUnavailableError} when the fetch fails.
@@ -186,6 +194,10 @@ class LocalJwksResolver implements JwksResolver {
     return lookup(this.#table, kid, this.source);
   }
 
+  peekKey(kid: string): JwksKeyLookup {
+    return lookup(this.#table, kid, this.source);
+  }
+
   async reload(): Promise<void> {}
 
   jwks(): JSONWebKeySet {
@@ -225,6 +237,13 @@ class RemoteJwksResolver implements JwksResolver {
 
   jwks(): JSONWebKeySet | undefined {
     return this.#cache ? structuredClone(this.#cache.jwks) : undefined;
+  }
+
+  peekKey(kid: string): JwksKeyLookup | undefined {
+    const cache = this.#cache;
+    if (!cache || this.#settings.clock() - cache.fetchedAt >= this.#settings.cacheMaxAgeMs) return undefined;
+    const entry = cache.table.get(kid);
+    return entry?.ok ? entry : undefined;
   }
 
   async getKey(kid: string): Promise<JwksKeyLookup> {

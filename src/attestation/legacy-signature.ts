@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { verify } from "node:crypto";
+import { verifyEs256 } from "./es256.js";
 import type { VerificationKey } from "./public-key.js";
 
 /** Outcome of {@link verifyLegacySignature}. */
@@ -20,8 +20,9 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  * @returns The bytes, or why the value is not a raw P-256 signature.
  */
 export function decodeLegacySignature(sig: string): { ok: true; bytes: Buffer } | { ok: false; problem: string } {
-  if (!BASE64.test(sig) && !BASE64URL.test(sig)) return { ok: false, problem: "sig is not base64" };
-  const bytes = Buffer.from(sig, BASE64.test(sig) ? "base64" : "base64url");
+  const standard = BASE64.test(sig);
+  if (!standard && !BASE64URL.test(sig)) return { ok: false, problem: "sig is not base64" };
+  const bytes = Buffer.from(sig, standard ? "base64" : "base64url");
   if (bytes.length !== 64) {
     return { ok: false, problem: `sig decodes to ${bytes.length} bytes; a raw ES256 signature (r‖s) has 64` };
   }
@@ -39,6 +40,7 @@ export function decodeLegacySignature(sig: string): { ok: true; bytes: Buffer } 
 export function verifyLegacySignature(sig: string, data: Uint8Array, key: VerificationKey): LegacySignatureCheck {
   const decoded = decodeLegacySignature(sig);
   if (!decoded.ok) return { ok: false, malformed: true, problem: decoded.problem };
-  const valid = verify("sha256", data, { key: key.keyObject, dsaEncoding: "ieee-p1363" }, decoded.bytes);
-  return valid ? { ok: true } : { ok: false, malformed: false, problem: "sig does not match the signed block" };
+  return verifyEs256(data, decoded.bytes, key)
+    ? { ok: true }
+    : { ok: false, malformed: false, problem: "sig does not match the signed block" };
 }

@@ -12,6 +12,25 @@ import { resolveNow } from "./time.js";
 /** Default tolerance between the verifier's clock and the service's, in seconds. */
 export const DEFAULT_CLOCK_SKEW_SECONDS = 60;
 
+/**
+ * How many signatures of an attestation that carries two (a `sig` and a `jws`, or two compact JWSs) are
+ * checked with the key:
+ *
+ * - `"one"` (the default): one, when the other carries the same signed content — the same key id, an ES256
+ *   header and, byte for byte, the same signed payload (its base64url payload part equals that of the signed
+ *   bytes). The `sig` is the one checked when there is a `signed` block (it is what `toAttestationCall`
+ *   submits on-chain), else the `jws`; with `requireJws` (and not `requireLegacySig`), the `jws`. The other is
+ *   reported `"not-checked"`, never `true`. Whenever the checked signature fails, or the other does not carry
+ *   the same content, both are checked, and the verdict is the one `"both"` gives: forms that disagree are
+ *   refused (`payload-mismatch`, or the reason of the signature that fails).
+ * - `"both"`: every signature present is checked and must verify (twice the work). Use it when you pass the
+ *   unchecked form on to someone who will verify it (a JWS kept as a receipt, for instance).
+ *
+ * The signed block is vouched for either way: the only thing `"one"` does not establish is that the second
+ * copy of the signature is itself valid.
+ */
+export type SignaturePolicy = "one" | "both";
+
 /** Options shared by every verification function. */
 export interface VerifyAttestationOptions {
   /**
@@ -31,10 +50,18 @@ export interface VerifyAttestationOptions {
   now?: Date | number;
   /** Tolerance for expiry and issue times, in seconds (default 60). */
   clockSkewSeconds?: number;
-  /** Refuse attestations without a legacy `sig` (default `false`: a present `sig` is always checked). */
+  /** Refuse attestations without a legacy `sig` (default `false`). */
   requireLegacySig?: boolean;
-  /** Refuse attestations without a `jws` (default `false`: a present `jws` is always checked). */
+  /**
+   * Refuse attestations without a `jws` (default `false`). With `verify: "one"`, the `jws` is then the
+   * signature checked (unless `requireLegacySig` is set too: then both are).
+   */
   requireJws?: boolean;
+  /**
+   * `"one"` (default): of two signatures over the same signed bytes, one is checked and the other reported
+   * `"not-checked"`; `"both"`: every signature present is checked. See {@link SignaturePolicy}.
+   */
+  verify?: SignaturePolicy;
   /**
    * Lifetime implied when the signed block has an issue time but no expiry, in seconds. Default: 24 h for
    * trust-check, wallet-score and MCP attestations; none (no implied expiry) for `verifySignedAttestation`.
@@ -51,6 +78,7 @@ export interface ResolvedVerifyOptions {
   readonly skewMs: number;
   readonly requireLegacySig: boolean;
   readonly requireJws: boolean;
+  readonly verify: SignaturePolicy;
   readonly lifetimeMs: number | undefined;
 }
 
@@ -84,6 +112,10 @@ export function resolveVerifyOptions(
   if (lifetime !== undefined && (typeof lifetime !== "number" || !(lifetime > 0))) {
     throw new InvalidArgumentError("Option `lifetimeSeconds` must be a positive number", { details: `Got: ${String(lifetime)}` });
   }
+  const verify = given.verify ?? "one";
+  if (verify !== "one" && verify !== "both") {
+    throw new InvalidArgumentError('Option `verify` must be "one" or "both"', { details: `Got: ${String(verify)}` });
+  }
   return {
     resolver: resolveJwksSource(given.jwks ?? defaultJwksUrl(issuer)),
     issuer,
@@ -92,6 +124,7 @@ export function resolveVerifyOptions(
     skewMs: skew * 1000,
     requireLegacySig: given.requireLegacySig === true,
     requireJws: given.requireJws === true,
+    verify,
     lifetimeMs: lifetime === undefined ? undefined : lifetime * 1000,
   };
 }
@@ -109,7 +142,21 @@ export function sameIssuer(named: string, configured: string): boolean {
   return canonicalIssuer(named) === canonicalIssuer(configured);
 }
 
+/** Canonical forms of the few issuer strings a process sees, kept: parsing a URL each time costs. */
+const canonicalIssuers = new Map<string, string>();
+const CANONICAL_ISSUER_CACHE_SIZE = 256;
+
 function canonicalIssuer(issuer: string): string {
+  let canonical = canonicalIssuers.get(issuer);
+  if (canonical === undefined) {
+    canonical = computeCanonicalIssuer(issuer);
+    if (canonicalIssuers.size >= CANONICAL_ISSUER_CACHE_SIZE) canonicalIssuers.clear();
+    canonicalIssuers.set(issuer, canonical);
+  }
+  return canonical;
+}
+
+function computeCanonicalIssuer(issuer: string): string {
   const text = issuer.trim().replace(/\/+$/, "");
   const didWeb = /^did:web:([A-Za-z0-9.-]+(?:%3[Aa]\d+)?)$/.exec(text);
   if (didWeb) return `https://${didWeb[1]!.replace(/%3a/i, ":").toLowerCase()}`;
@@ -130,11 +177,24 @@ function canonicalIssuer(issuer: string): string {
  * @returns `true` when both parse and share their origin.
  */
 export function belongsToIssuer(url: string, issuer: string): boolean {
+  const origin = originOf(url);
+  return origin !== undefined && origin === originOf(canonicalIssuer(issuer));
+}
+
+const origins = new Map<string, string | undefined>();
+
+/** The origin of a URL, or `undefined` when it does not parse; kept for the few URLs a process sees. */
+function originOf(url: string): string | undefined {
+  if (origins.has(url)) return origins.get(url);
+  let origin: string | undefined;
   try {
-    return new URL(url).origin === new URL(canonicalIssuer(issuer)).origin;
+    origin = new URL(url).origin;
   } catch {
-    return false;
+    origin = undefined;
   }
+  if (origins.size >= CANONICAL_ISSUER_CACHE_SIZE) origins.clear();
+  origins.set(url, origin);
+  return origin;
 }
 
 function defaultJwksUrl(issuer: string): string {

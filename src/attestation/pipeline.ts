@@ -12,7 +12,15 @@ import { compareBodyWithSigned } from "./body-fields.js";
 import type { ExpectedSubject } from "./expected-subject.js";
 import { type ResolvedVerifyOptions, sameIssuer } from "./options.js";
 import type { AttestationFailureReason, FieldMismatch, SignedAttestationVerification } from "./result.js";
-import { checkAttestationSignatures, isRecord, newContext, refuse, signatureSummary } from "./signature-check.js";
+import {
+  checkAttestationSignatures,
+  isRecord,
+  newContext,
+  refuse,
+  type SignatureCheck,
+  signatureSummary,
+  type VerificationContext,
+} from "./signature-check.js";
 import { checkValidity } from "./validity.js";
 
 /** What a kind's classifier says of a verified signed block. */
@@ -59,15 +67,16 @@ export type KindVerification<Version extends string> = SignedAttestationVerifica
  * @param kind - The kind expected.
  * @param options - Resolved options.
  * @param expected - The subject the caller asked about, if any.
- * @returns The verdict. Never throws.
+ * @returns The verdict — synchronously when no key has to be fetched (and no JWS left to jose), else a
+ *   promise of it. Never throws.
  */
-export async function verifyAttestationOfKind<Version extends string>(
+export function verifyAttestationOfKind<Version extends string>(
   attestation: unknown,
   body: Record<string, unknown> | undefined,
   kind: AttestationKind<Version>,
   options: ResolvedVerifyOptions,
   expected: ExpectedSubject | undefined,
-): Promise<KindVerification<Version>> {
+): KindVerification<Version> | Promise<KindVerification<Version>> {
   if (isRecord(attestation) && typeof attestation.type === "string") {
     const owner = KNOWN_ATTESTATION_TYPES.get(attestation.type);
     if (owner !== undefined && owner !== kind.name) {
@@ -87,7 +96,20 @@ export async function verifyAttestationOfKind<Version extends string>(
     }
   }
 
-  const checked = await checkAttestationSignatures(attestation, options);
+  const checked = checkAttestationSignatures(attestation, options);
+  return checked instanceof Promise
+    ? checked.then((result) => judgeSignedBlock(result, body, kind, options, expected))
+    : judgeSignedBlock(checked, body, kind, options, expected);
+}
+
+/** Everything after the signatures: kind, issuer claim, body, subject, validity window. */
+function judgeSignedBlock<Version extends string>(
+  checked: SignatureCheck,
+  body: Record<string, unknown> | undefined,
+  kind: AttestationKind<Version>,
+  options: ResolvedVerifyOptions,
+  expected: ExpectedSubject | undefined,
+): KindVerification<Version> {
   if (!checked.ok) return { ...checked.result, version: undefined };
   const { context } = checked;
   const signed = context.signed;
@@ -95,13 +117,11 @@ export async function verifyAttestationOfKind<Version extends string>(
   const classified = kind.classify(signed, context.kid);
   if (!classified.ok) return { ...refuse(classified.reason, classified.message, context, { field: classified.field }), version: undefined };
   const { version } = classified;
-  const fail = (reason: AttestationFailureReason, message: string, extra: { field?: string; mismatch?: FieldMismatch } = {}) => ({
-    ...refuse(reason, message, context, extra),
-    version,
-  });
 
   if (typeof signed.iss === "string" && !sameIssuer(signed.iss, options.issuer)) {
-    return fail("issuer-mismatch", `the signed iss is "${signed.iss}", not the configured issuer "${options.issuer}"`, { field: "iss" });
+    return failed(context, version, "issuer-mismatch", `the signed iss is "${signed.iss}", not the configured issuer "${options.issuer}"`, {
+      field: "iss",
+    });
   }
 
   const compared = compareBodyWithSigned(signed, body);
@@ -111,15 +131,23 @@ export async function verifyAttestationOfKind<Version extends string>(
       mismatch.signed === undefined
         ? "the signed block does not carry it"
         : `signed ${mismatch.field} is ${JSON.stringify(mismatch.signed)}`;
-    return fail("field-mismatch", `${said}, but the response says ${mismatch.field} is ${JSON.stringify(mismatch.response)}`, {
-      field: mismatch.field,
-      mismatch,
-    });
+    return failed(
+      context,
+      version,
+      "field-mismatch",
+      `${said}, but the response says ${mismatch.field} is ${JSON.stringify(mismatch.response)}`,
+      {
+        field: mismatch.field,
+        mismatch,
+      },
+    );
   }
   if (expected !== undefined && kind.checkSubject) {
     const other = kind.checkSubject(signed, expected, version);
     if (other) {
-      return fail(
+      return failed(
+        context,
+        version,
         "subject-mismatch",
         `the attestation's ${other.field} is ${JSON.stringify(other.signed)}, not the expected ${JSON.stringify(String(other.response))}`,
         { field: other.field, mismatch: other },
@@ -138,7 +166,7 @@ export async function verifyAttestationOfKind<Version extends string>(
   context.issuedAt = window.issuedAt;
   context.verifiedAt = window.verifiedAt;
   context.expiresAt = window.expiresAt;
-  if (!window.ok) return fail(window.reason, window.message, { field: window.field });
+  if (!window.ok) return failed(context, version, window.reason, window.message, { field: window.field });
 
   const unsigned = compared.ok ? compared.unsigned : {};
   const unsignedFields = compared.ok ? compared.unsignedFields : [];
@@ -156,4 +184,15 @@ export async function verifyAttestationOfKind<Version extends string>(
     unsignedFields,
     version,
   };
+}
+
+/** A refusal of the signed block, with its version. */
+function failed<Version extends string>(
+  context: VerificationContext,
+  version: Version,
+  reason: AttestationFailureReason,
+  message: string,
+  extra: { field?: string | undefined; mismatch?: FieldMismatch } = {},
+): KindVerification<Version> {
+  return { ...refuse(reason, message, context, extra), version };
 }

@@ -62,10 +62,25 @@ export const ATTESTATION_FAILURE_REASONS = [
 /** A stable reason code of a refused attestation. */
 export type AttestationFailureReason = (typeof ATTESTATION_FAILURE_REASONS)[number];
 
-/** Whether a signature verified: `true`, `false`, or `"absent"` when the attestation does not carry it. */
-export type SignatureStatus = boolean | "absent";
+/**
+ * Whether a signature verified: `true`, `false`, `"absent"` when the attestation does not carry it, or
+ * `"not-checked"` when it is present but its signature was not verified, because the other signature was
+ * (the default `verify: "one"`): it carries the same key id, an ES256 header and the same signed bytes as the
+ * one that verified, so the signed block is vouched for, but this signature itself is not — never pass it on
+ * as verified (use `verify: "both"` when you forward it).
+ */
+export type SignatureStatus = boolean | "absent" | "not-checked";
 
-/** Which of the two signatures verified. A signature not checked (verification stopped earlier) is `false`. */
+/**
+ * Which signatures the verification checked with the key (whatever the outcome): `sig`, `jws`, `both`, or
+ * `none` when it stopped before any signature check (a refused issuer, algorithm, key id, a missing key, …).
+ */
+export type SignaturesChecked = "sig" | "jws" | "both" | "none";
+
+/**
+ * Which of the two signatures verified. A signature not checked because verification stopped earlier is
+ * `false`; one left unchecked because the other one verified is `"not-checked"` (see {@link SignatureStatus}).
+ */
 export interface SignaturesVerified {
   /** The compact `jws`. */
   jws: SignatureStatus;
@@ -93,6 +108,8 @@ export interface AttestationVerificationBase {
   issuer: string | undefined;
   /** Which signatures verified. */
   verified: SignaturesVerified;
+  /** Which signatures were checked with the key: `sig`, `jws`, `both` or `none` (see `verify` in the options). */
+  checked: SignaturesChecked;
   /** The signed block, decoded — present only when the signature(s) verified. Only these values are signed. */
   signed: Record<string, unknown> | undefined;
   /**

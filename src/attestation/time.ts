@@ -19,6 +19,42 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|
 const DECIMAL = /^\d+(?:\.\d+)?$/;
 
 /**
+ * `Date.parse` of the form the service writes, `Date.prototype.toISOString`'s (`2025-01-02T03:04:05.678Z`, or
+ * without the fraction), computed from its digits when every field is plainly in range (year ≥ 100, day ≤ 28,
+ * hour ≤ 23: no case where `Date.parse` rolls over, and `Date.UTC` reads a year below 100 as 19xx); `undefined`
+ * for any other text or value, which the general rules read. It is about ten times cheaper than the general
+ * rules, and verification reads several times per attestation.
+ */
+function parseIsoString(text: string): number | undefined {
+  const length = text.length;
+  if ((length !== 20 && length !== 24) || text.charCodeAt(length - 1) !== 90 /* Z */) return undefined;
+  for (let i = 0; i < length - 1; i++) {
+    const code = text.charCodeAt(i);
+    const expected = SEPARATORS[i];
+    if (expected === undefined ? code < 48 || code > 57 : code !== expected) return undefined;
+  }
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  const plain = year >= 100 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23 && minute <= 59 && second <= 59;
+  if (!plain) return undefined;
+  return Date.UTC(year, month - 1, day, hour, minute, second, length === 24 ? digitsAt(text, 20, 3) : 0);
+}
+
+/** The separator expected at each position of `YYYY-MM-DDTHH:MM:SS.sss` (`undefined`: a digit). */
+const SEPARATORS: readonly (number | undefined)[] = Object.assign(Array<number | undefined>(23).fill(undefined), {
+  4: 45, // -
+  7: 45, // -
+  10: 84, // T
+  13: 58, // :
+  16: 58, // :
+  19: 46, // .
+});
+
+/**
  * Reads a time written by the service.
  *
  * Accepted: an ISO-8601 date or date-time string (`2025-01-02T03:04:05Z`, with or without fraction and
@@ -32,6 +68,8 @@ const DECIMAL = /^\d+(?:\.\d+)?$/;
 export function parseServiceTime(value: unknown): ParsedTime {
   if (typeof value === "number") return fromNumber(value);
   if (typeof value === "string") {
+    const iso = parseIsoString(value);
+    if (iso !== undefined) return { ok: true, ms: iso };
     const text = value.trim();
     if (DECIMAL.test(text)) return fromNumber(Number(text));
     if (!ISO_8601.test(text)) return { ok: false, problem: `"${truncate(text)}" is neither ISO-8601 nor Unix seconds` };
@@ -60,6 +98,13 @@ export function resolveNow(now: Date | number | undefined): number {
     });
   }
   return ms;
+}
+
+/** The number written by `count` decimal digits of `text` from `from`. */
+function digitsAt(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) value = value * 10 + text.charCodeAt(i) - 48;
+  return value;
 }
 
 function fromNumber(value: number): ParsedTime {

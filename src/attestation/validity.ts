@@ -52,36 +52,20 @@ export function checkValidity(input: ValidityInput): ValidityCheck {
   let issuedAt: Date | undefined;
   let verifiedAt: Date | undefined;
   let expiresAt: Date | undefined;
-  const fail = (
-    reason: "invalid-time" | "missing-time" | "expired" | "issued-in-future",
-    field: string | undefined,
-    message: string,
-  ): ValidityCheck => ({
-    ok: false,
-    reason,
-    field,
-    message,
-    issuedAt,
-    verifiedAt,
-    expiresAt,
-  });
 
-  const read = (fields: readonly string[]) => {
-    for (const field of fields) {
-      if (payload[field] === undefined || payload[field] === null) continue;
-      const parsed = parseServiceTime(payload[field]);
-      return parsed.ok ? { field, ms: parsed.ms } : { field, problem: parsed.problem };
-    }
-    return undefined;
-  };
-
-  const issued = read(ISSUE_TIME_FIELDS);
-  if (issued && "problem" in issued) return fail("invalid-time", issued.field, `signed ${issued.field}: ${issued.problem}`);
+  const issued = readFirst(payload, ISSUE_TIME_FIELDS);
+  if (issued && "problem" in issued)
+    return failed({ issuedAt, verifiedAt, expiresAt }, "invalid-time", issued.field, `signed ${issued.field}: ${issued.problem}`);
   if (issued) issuedAt = new Date(issued.ms);
 
-  const signedExpiry = read(EXPIRY_FIELDS);
+  const signedExpiry = readFirst(payload, EXPIRY_FIELDS);
   if (signedExpiry && "problem" in signedExpiry) {
-    return fail("invalid-time", signedExpiry.field, `signed ${signedExpiry.field}: ${signedExpiry.problem}`);
+    return failed(
+      { issuedAt, verifiedAt, expiresAt },
+      "invalid-time",
+      signedExpiry.field,
+      `signed ${signedExpiry.field}: ${signedExpiry.problem}`,
+    );
   }
   let expiryMs = signedExpiry?.ms;
   let expiryField = signedExpiry?.field;
@@ -91,7 +75,8 @@ export function checkValidity(input: ValidityInput): ValidityCheck {
   }
   if (input.unsignedExpiry !== undefined && input.unsignedExpiry !== null) {
     const unsigned = parseServiceTime(input.unsignedExpiry);
-    if (!unsigned.ok) return fail("invalid-time", "attestation.expiry", `attestation.expiry: ${unsigned.problem}`);
+    if (!unsigned.ok)
+      return failed({ issuedAt, verifiedAt, expiresAt }, "invalid-time", "attestation.expiry", `attestation.expiry: ${unsigned.problem}`);
     if (expiryMs === undefined || unsigned.ms < expiryMs) {
       expiryMs = unsigned.ms;
       expiryField = "attestation.expiry";
@@ -100,24 +85,68 @@ export function checkValidity(input: ValidityInput): ValidityCheck {
   if (expiryMs !== undefined) expiresAt = new Date(expiryMs);
 
   if (input.requireTime && !issued && expiryMs === undefined) {
-    return fail("missing-time", undefined, "the signed block carries no issue or expiry time, so its freshness cannot be judged");
+    return failed(
+      { issuedAt, verifiedAt, expiresAt },
+      "missing-time",
+      undefined,
+      "the signed block carries no issue or expiry time, so its freshness cannot be judged",
+    );
   }
   if (issued && issued.ms > nowMs + skewMs) {
-    return fail("issued-in-future", issued.field, `issued at ${iso(issued.ms)}, after now (${iso(nowMs)}) plus ${skewMs / 1000} s of skew`);
+    return failed(
+      { issuedAt, verifiedAt, expiresAt },
+      "issued-in-future",
+      issued.field,
+      `issued at ${iso(issued.ms)}, after now (${iso(nowMs)}) plus ${skewMs / 1000} s of skew`,
+    );
   }
   for (const field of NOT_FUTURE_FIELDS) {
     if (payload[field] === undefined || payload[field] === null) continue;
     const parsed = parseServiceTime(payload[field]);
-    if (!parsed.ok) return fail("invalid-time", field, `signed ${field}: ${parsed.problem}`);
+    if (!parsed.ok) return failed({ issuedAt, verifiedAt, expiresAt }, "invalid-time", field, `signed ${field}: ${parsed.problem}`);
     if (field === "verifiedAt") verifiedAt = new Date(parsed.ms);
     if (parsed.ms > nowMs + skewMs) {
-      return fail("issued-in-future", field, `${field} is ${iso(parsed.ms)}, after now (${iso(nowMs)}) plus ${skewMs / 1000} s of skew`);
+      return failed(
+        { issuedAt, verifiedAt, expiresAt },
+        "issued-in-future",
+        field,
+        `${field} is ${iso(parsed.ms)}, after now (${iso(nowMs)}) plus ${skewMs / 1000} s of skew`,
+      );
     }
   }
   if (expiryMs !== undefined && nowMs > expiryMs + skewMs) {
-    return fail("expired", expiryField, `expired at ${iso(expiryMs)} (${expiryField}); now is ${iso(nowMs)}`);
+    return failed(
+      { issuedAt, verifiedAt, expiresAt },
+      "expired",
+      expiryField,
+      `expired at ${iso(expiryMs)} (${expiryField}); now is ${iso(nowMs)}`,
+    );
   }
   return { ok: true, issuedAt, verifiedAt, expiresAt };
+}
+
+type FailReason = "invalid-time" | "missing-time" | "expired" | "issued-in-future";
+
+function failed(
+  window: { issuedAt: Date | undefined; verifiedAt: Date | undefined; expiresAt: Date | undefined },
+  reason: FailReason,
+  field: string | undefined,
+  message: string,
+): ValidityCheck {
+  return { ok: false, reason, field, message, ...window };
+}
+
+/** The first of `fields` present in the signed block, read as a time (or why it cannot be). */
+function readFirst(
+  payload: Record<string, unknown>,
+  fields: readonly string[],
+): { field: string; ms: number } | { field: string; problem: string } | undefined {
+  for (const field of fields) {
+    if (payload[field] === undefined || payload[field] === null) continue;
+    const parsed = parseServiceTime(payload[field]);
+    return parsed.ok ? { field, ms: parsed.ms } : { field, problem: parsed.problem };
+  }
+  return undefined;
 }
 
 function iso(ms: number): string {

@@ -5,8 +5,9 @@
  * (the configured one; `did:web:<host>` names the same issuer as `https://<host>`); the algorithm (ES256
  * only — `none`, HS256 and all others are refused before any key is used); the key id (required, the same in
  * the JWS header and the attestation, and one of the trust-check kids); the key (from the configured JWKS —
- * never from the URL the response carries); the `jws` and the `sig` (each one present must verify, at least
- * one must be present, all over the same bytes); the kind of signed block (v2, v1, or a wallet's signed
+ * never from the URL the response carries); the `jws` and the `sig` (at least one present, all over the same
+ * bytes; by default one is checked with the key and the other compared with it byte for byte, with
+ * `verify: "both"` each one present must verify — see `SignaturePolicy`); the kind of signed block (v2, v1, or a wallet's signed
  * `found: false`); that every field present both in the body and in the signed block agrees (`owner`,
  * `score`, `tier`, `badges` as a set against earned ∪ warnings, `sybilSeverity`, `sybilSignals`, the ids);
  * optionally, that it is about the subject asked for; and the time window (expired, issued in the future).
@@ -43,7 +44,7 @@ export {
   resolveJwksSource,
 } from "./jwks.js";
 export { AGENT_FIELDS, REQUIRED_TRUST_FIELDS } from "./kinds/trust-check.js";
-export { DEFAULT_CLOCK_SKEW_SECONDS, type VerifyAttestationOptions } from "./options.js";
+export { DEFAULT_CLOCK_SKEW_SECONDS, type SignaturePolicy, type VerifyAttestationOptions } from "./options.js";
 export {
   ATTESTATION_FAILURE_REASONS,
   type AttestationFailureReason,
@@ -54,6 +55,7 @@ export {
   type FieldMismatch,
   type McpAttestationVerification,
   type McpAttestationVersion,
+  type SignaturesChecked,
   type SignatureStatus,
   type SignaturesVerified,
   type SignedAttestationVerification,
@@ -80,7 +82,8 @@ export interface VerifyTrustAttestationOptions extends VerifyAttestationOptions 
  * body says what the signed block says, and that it is current.
  *
  * Defaults: issuer `https://rnwy.com`, JWKS `<issuer>/.well-known/jwks.json`, kids `rnwy-trust-v2` and
- * `rnwy-trust-v1`, 60 s clock skew, 24 h lifetime for a block without an expiry. Accepts v1 and v2 signed
+ * `rnwy-trust-v1`, 60 s clock skew, 24 h lifetime for a block without an expiry, one signature checked of a
+ * `sig` and a `jws` over the same bytes (`verify: "one"`). Accepts v1 and v2 signed
  * blocks (`agentId` a string or a number; `sybilSeverity` null, a name, or the legacy `none`; flat badges),
  * the signed `{found: false, wallet, issuedAt}` of a wallet that owns no agent, a `sig`, a `jws` or both,
  * and high-S signatures. A response that carries only `attestationV1` (a kid migration window) is verified
@@ -88,7 +91,8 @@ export interface VerifyTrustAttestationOptions extends VerifyAttestationOptions 
  *
  * @param response - The parsed response body (untrusted, any shape).
  * @param options - Keys, issuer, accepted kids, clock, expected subject.
- * @returns The verdict: `valid`, a stable `reason` when invalid, `kid`, `version`, which signatures verified,
+ * @returns The verdict: `valid`, a stable `reason` when invalid, `kid`, `version`, which signatures were checked
+ *   (`checked`) and which verified (`verified`; the one left unchecked is `"not-checked"`),
  *   the `signed` block and the `unsigned` body fields (when valid), `issuedAt` (when the score was computed),
  *   `verifiedAt` (when it was signed), `expiresAt` and a `message`.
  * @throws {@link InvalidArgumentError} for bad options only.
@@ -108,7 +112,11 @@ export async function verifyTrustAttestation(
       source: "attestation",
     };
   }
-  const source = response.attestation === undefined && response.attestationV1 !== undefined ? "attestationV1" : "attestation";
-  const verdict = await verifyAttestationOfKind(response[source], response, TRUST_CHECK_KIND, resolved, options?.expected);
-  return { ...verdict, source };
+  const source: TrustAttestationVerification["source"] =
+    response.attestation === undefined && response.attestationV1 !== undefined ? "attestationV1" : "attestation";
+  const verdict: TrustAttestationVerification = Object.assign(
+    await verifyAttestationOfKind(response[source], response, TRUST_CHECK_KIND, resolved, options?.expected),
+    { source },
+  );
+  return verdict;
 }

@@ -23,6 +23,8 @@
  * - `--timeout` applies to each request (RPC, service, JWKS); `ms` is accepted besides the duration forms.
  * - `--attested-oracle` is an endpoint (an address on the chain of `--rpc`), not a setting: the records are read
  *   from it, and `--oracle` (default the Base oracle) names the upstream it is expected to fall back on.
+ * - `--verify-workers` (0-64): threads verifying attestations, 0 or 1 for the main thread only; without it,
+ *   the drift job decides (worker threads on a machine with more than one core, for a large scan).
  *
  * @packageDocumentation
  */
@@ -136,6 +138,7 @@ const OPTIONS = {
   "tier-encoding": { type: "string" },
   "sybil-encoding": { type: "string" },
   concurrency: { type: "string" },
+  "verify-workers": { type: "string" },
   rate: { type: "string" },
   "max-errors": { type: "string" },
   timeout: { type: "string" },
@@ -230,6 +233,8 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
   const encoding = parseEncoding(values["tier-encoding"], values["sybil-encoding"]);
   const concurrency =
     values.concurrency === undefined ? DEFAULT_SERVICE_CONCURRENCY : parseIntegerInRange(values.concurrency, "--concurrency", 1, 64);
+  const verifyWorkers =
+    values["verify-workers"] === undefined ? undefined : parseIntegerInRange(values["verify-workers"], "--verify-workers", 0, 64);
   const ratePerMinute = values.rate === undefined ? undefined : parsePositive("--rate", values.rate);
   const maxErrors = values["max-errors"] === undefined ? DEFAULT_ERROR_LIMIT : parseErrorLimit(values["max-errors"], "--max-errors");
   const timeoutMs = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
@@ -245,6 +250,7 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
     ...(gate !== undefined ? { gate } : {}),
     ...(ratePerMinute !== undefined ? { ratePerMinute } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(verifyWorkers !== undefined ? { verifyWorkers } : {}),
   };
   const output = parseOutput(values, env);
   checkDemoEndpoints(embedded, values.demo === true);

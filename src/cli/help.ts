@@ -74,6 +74,9 @@ Decision rule (default: score >= 51):
 
 Limits:
   --concurrency <n>         Service requests in flight (1-64, default 8)
+  --verify-workers <n>      Threads verifying attestations: 0 or 1 for the main thread only, 2-64
+                            worker threads (default: one per core but one when there is more
+                            than one core and at least 256 attestations to verify)
   --rate <per-minute>       Client-side request limit and cap (default: the limit the service
                             announces, else 30, or 300 with an API key; none against the
                             embedded service)

@@ -72,6 +72,12 @@ export interface DriftConfig {
    * a count or a percentage of the scanned agents. Default `DEFAULT_ERROR_LIMIT` (1 %).
    */
   readonly maxErrors?: ErrorLimit;
+  /**
+   * Threads that verify the signed attestations: 0 or 1 for this thread only, `n` ≥ 2 for `n` worker threads.
+   * Default: one worker thread per available core but one, when more than one is available and the scan
+   * verifies at least 256 attestations (`verifyWorkers` of the fetch-and-verify stage).
+   */
+  readonly verifyWorkers?: number;
 }
 
 /** Decision threshold used when neither `--threshold` nor `--gate` is given: the `developing` tier. */

@@ -133,6 +133,45 @@ describe("remote JWKS over HTTP", () => {
   });
 });
 
+describe("peekKey: the key held now, without fetching", () => {
+  it("remote: nothing before the first fetch or for an unknown kid; the key while the cache is fresh; nothing once it is stale", async () => {
+    const server = await serve(keys.v1, keys.v2);
+    const clock = manualClock();
+    const resolver = createJwksResolver({ url: server.jwksUrl, cacheMaxAgeMs: 60_000, clock: clock.now });
+    expect(resolver.peekKey?.("rnwy-trust-v2")).toBeUndefined();
+    expect(server.hits).toBe(0);
+    expect((await verify(v2Response, resolver)).valid).toBe(true);
+    expect(resolver.peekKey?.("rnwy-trust-v2")).toMatchObject({ ok: true, key: { kid: "rnwy-trust-v2" } });
+    expect(resolver.peekKey?.("rnwy-trust-v3")).toBeUndefined(); // getKey decides whether to refetch
+    clock.advance(61_000);
+    expect(resolver.peekKey?.("rnwy-trust-v2")).toBeUndefined();
+    expect(server.hits).toBe(1);
+  });
+
+  it("local: the answer getKey gives", async () => {
+    const resolver = createJwksResolver({ keys: jwksOf(keys.v2) });
+    expect(resolver.peekKey?.("rnwy-trust-v2")).toEqual(await resolver.getKey("rnwy-trust-v2"));
+    expect(resolver.peekKey?.("rnwy-trust-v1")).toEqual(await resolver.getKey("rnwy-trust-v1"));
+  });
+
+  it("a resolver without peekKey (written by a program) is asked with getKey", async () => {
+    const local = createJwksResolver({ keys: jwksOf(keys.v2) });
+    let asked = 0;
+    const custom: JwksResolver = {
+      source: "custom",
+      stats: { fetches: 0, failures: 0 },
+      getKey: async (kid) => {
+        asked++;
+        return local.getKey(kid);
+      },
+      reload: async () => {},
+      jwks: () => undefined,
+    };
+    expect(await verify(v2Response, custom)).toMatchObject({ valid: true, kid: "rnwy-trust-v2" });
+    expect(asked).toBe(1);
+  });
+});
+
 describe("unavailable JWKS", () => {
   it("gives jwks-unavailable (not valid) when nothing listens", async () => {
     const result = await verify(v2Response, createJwksResolver({ url: await unreachableJwksUrl() }));

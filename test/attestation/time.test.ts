@@ -30,6 +30,26 @@ describe("parseServiceTime", () => {
   });
 });
 
+describe("parseServiceTime of the service's own form (toISOString)", () => {
+  it("reads it exactly as Date.parse does, rolled-over days, hour 24, short years and long fractions included", () => {
+    const pad = (n: number, width: number) => String(n).padStart(width, "0");
+    let checked = 0;
+    for (const year of [1, 99, 100, 1970, 2024, 2025, 9999]) {
+      for (let i = 0; i < 400; i++) {
+        const [month, day, hour, minute, second] = [i % 14, (i * 7) % 33, (i * 5) % 26, (i * 11) % 61, (i * 13) % 61];
+        for (const fraction of ["", `.${pad((i * 37) % 1000, 3)}`, `.${pad(i % 100, 2)}`, ".12345"]) {
+          const text = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}${fraction}Z`;
+          const parsed = parseServiceTime(text);
+          const expected = Date.parse(text);
+          expect(parsed.ok ? parsed.ms : Number.NaN, text).toBe(expected);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(7 * 400 * 4);
+  });
+});
+
 describe("resolveNow", () => {
   it("accepts a Date or milliseconds, and rejects an invalid Date", () => {
     expect(resolveNow(new Date(T))).toBe(T);

@@ -297,3 +297,22 @@ describe("verifyWalletScoreAttestation", () => {
     expect(await verifyWalletScoreAttestation({ attestation }, opts())).toMatchObject({ valid: false, reason: "bad-legacy-signature" });
   });
 });
+
+describe("the common-field rule, whatever a field is called", () => {
+  it("compares fields named like Object.prototype members (toString, constructor, valueOf) by value", async () => {
+    const response = await buildTrustCheckResponse(keys.v2, { extraSigned: { toString: "a", constructor: "b", valueOf: 3 } });
+    const same = { ...response, toString: "a", constructor: "b", valueOf: 3 };
+    expect((await verifyTrustAttestation(same, opts())).valid).toBe(true);
+    for (const [field, value] of [
+      ["toString", "z"],
+      ["constructor", "z"],
+      ["valueOf", 4],
+    ] as const) {
+      expect(await verifyTrustAttestation({ ...same, [field]: value }, opts()), field).toMatchObject({
+        valid: false,
+        reason: "field-mismatch",
+        field,
+      });
+    }
+  });
+});

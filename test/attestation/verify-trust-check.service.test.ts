@@ -36,14 +36,17 @@ describe("verifier ↔ local signing service", () => {
     const agents = service.population.agents.slice(0, 25);
     for (const agent of agents) {
       const body = await get(`/api/trust-check?id=${agent.agentId}&chain=${agent.chain}&registry=${agent.registry}`);
-      const result = await verifyTrustAttestation(body, {
+      const options = {
         jwks: resolver,
         issuer: service.issuer,
         expected: { agentId: agent.agentId, chain: agent.chain, registry: agent.registry },
-      });
+      };
+      const result = await verifyTrustAttestation(body, { ...options, verify: "both" });
       expect(result.message).toMatch(/^valid/);
-      expect(result).toMatchObject({ valid: true, version: "v2", verified: { jws: true, sig: true } });
+      expect(result).toMatchObject({ valid: true, version: "v2", verified: { jws: true, sig: true }, checked: "both" });
       expect(result.signed?.score).toBe(agent.score);
+      const one = await verifyTrustAttestation(body, options);
+      expect(one).toMatchObject({ valid: true, version: "v2", verified: { jws: "not-checked", sig: true }, checked: "sig" });
     }
     expect(resolver.stats.fetches).toBe(1);
   });

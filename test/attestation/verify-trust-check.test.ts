@@ -48,7 +48,7 @@ beforeAll(async () => {
 });
 
 describe("verifyTrustAttestation — valid responses", () => {
-  it("accepts a v2 response, with both signatures verified and the signed block decoded", async () => {
+  it("accepts a v2 response and decodes the signed block: one signature checked by default (the sig), both with verify: both", async () => {
     const result = await verifyTrustAttestation(v2, opts());
     expect(result).toMatchObject({
       valid: true,
@@ -56,8 +56,13 @@ describe("verifyTrustAttestation — valid responses", () => {
       kid: "rnwy-trust-v2",
       version: "v2",
       issuer: TEST_ISSUER,
-      verified: { jws: true, sig: true },
+      verified: { jws: "not-checked", sig: true },
+      checked: "sig",
     });
+    expect(result.message).toMatch(/jws not checked \(same signed bytes\), sig verified/);
+    const both = await verifyTrustAttestation(v2, opts({ verify: "both" }));
+    expect(both).toMatchObject({ valid: true, verified: { jws: true, sig: true }, checked: "both" });
+    expect({ ...both, verified: result.verified, checked: result.checked, message: result.message }).toEqual(result);
     expect(result.signed).toEqual(v2.attestation.signed);
     expect(result.issuedAt?.toISOString()).toBe(new Date(TEST_NOW.getTime() - 2 * HOUR_MS).toISOString());
     expect(result.expiresAt?.toISOString()).toBe(new Date(TEST_NOW.getTime() + 22 * HOUR_MS).toISOString());
@@ -69,7 +74,7 @@ describe("verifyTrustAttestation — valid responses", () => {
     const v1 = await buildV1TrustCheckResponse(keys.v1);
     expect(v1.registry).toBeUndefined();
     const result = await verifyTrustAttestation(v1, opts());
-    expect(result).toMatchObject({ valid: true, kid: "rnwy-trust-v1", version: "v1", verified: { jws: true, sig: true } });
+    expect(result).toMatchObject({ valid: true, kid: "rnwy-trust-v1", version: "v1", verified: { jws: "not-checked", sig: true } });
     expect(result.expiresAt?.getTime()).toBe(TEST_NOW.getTime() - 2 * HOUR_MS + 24 * HOUR_MS);
   });
 
@@ -90,14 +95,14 @@ describe("verifyTrustAttestation — valid responses", () => {
     const response = clone(v2);
     delete response.attestation.sig;
     const result = await verifyTrustAttestation(response, opts());
-    expect(result).toMatchObject({ valid: true, verified: { jws: true, sig: "absent" } });
+    expect(result).toMatchObject({ valid: true, verified: { jws: true, sig: "absent" }, checked: "jws" });
   });
 
   it("accepts a response with only a sig, and reports the jws as absent", async () => {
     const response = clone(v2);
     delete response.attestation.jws;
     const result = await verifyTrustAttestation(response, opts());
-    expect(result).toMatchObject({ valid: true, verified: { jws: "absent", sig: true } });
+    expect(result).toMatchObject({ valid: true, verified: { jws: "absent", sig: true }, checked: "sig" });
   });
 
   it("uses the jws payload when the attestation has no signed block, and still compares the fields", async () => {
@@ -178,11 +183,17 @@ describe("verifyTrustAttestation — tampering", () => {
     expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "malformed", field: "sig" });
   });
 
-  it("refuses a tampered jws signature", async () => {
+  it("refuses a tampered jws signature when the jws is checked (verify: both, or requireJws); by default never reports it verified", async () => {
     const response = clone(v2);
     response.attestation.jws = flipChar(response.attestation.jws!);
-    const result = await verifyTrustAttestation(response, opts());
-    expect(result).toMatchObject({ valid: false, reason: "bad-jws-signature", verified: { jws: false, sig: true } });
+    const both = await verifyTrustAttestation(response, opts({ verify: "both" }));
+    expect(both).toMatchObject({ valid: false, reason: "bad-jws-signature", verified: { jws: false, sig: true }, checked: "both" });
+    const jwsRequired = await verifyTrustAttestation(response, opts({ requireJws: true }));
+    expect(jwsRequired).toMatchObject({ valid: false, reason: "bad-jws-signature", verified: { jws: false, sig: true }, checked: "both" });
+    // verify: "one" checks the sig; the jws carries the same signed bytes, so the signed block is vouched for,
+    // but the jws itself is reported as not checked — never as verified.
+    const one = await verifyTrustAttestation(response, opts());
+    expect(one).toMatchObject({ valid: true, verified: { jws: "not-checked", sig: true }, checked: "sig" });
   });
 
   it("refuses a jws whose payload part was swapped for another payload", async () => {
@@ -212,7 +223,7 @@ describe("verifyTrustAttestation — tampering", () => {
     const response = clone(v2) as unknown as Record<string, unknown>;
     response[field] = value;
     const result = await verifyTrustAttestation(response, opts());
-    expect(result).toMatchObject({ valid: false, reason: "field-mismatch", field, verified: { jws: true, sig: true } });
+    expect(result).toMatchObject({ valid: false, reason: "field-mismatch", field, verified: { jws: "not-checked", sig: true } });
     expect(result.valid === false && result.mismatch).toEqual({
       field,
       signed: (v2.attestation.signed as Record<string, unknown>)[field],
@@ -363,7 +374,7 @@ describe("verifyTrustAttestation — time", () => {
   it("refuses an expired v2 attestation", async () => {
     const response = await buildTrustCheckResponse(keys.v2, { issuedAt: new Date(TEST_NOW.getTime() - 25 * HOUR_MS) });
     const result = await verifyTrustAttestation(response, opts());
-    expect(result).toMatchObject({ valid: false, reason: "expired", field: "expiry", verified: { jws: true, sig: true } });
+    expect(result).toMatchObject({ valid: false, reason: "expired", field: "expiry", verified: { jws: "not-checked", sig: true } });
     expect(result.expiresAt?.getTime()).toBe(TEST_NOW.getTime() - HOUR_MS);
     expect(result.signed).toBeDefined();
   });
@@ -424,7 +435,7 @@ describe("verifyTrustAttestation — unknown wallet envelope", () => {
   it("accepts the signed {found:false, wallet, issuedAt} envelope", async () => {
     const response = await buildWalletNotFoundResponse(keys.v2, wallet);
     const result = await verifyTrustAttestation(response, opts({ expected: { wallet: wallet.toLowerCase() } }));
-    expect(result).toMatchObject({ valid: true, version: "wallet-not-found", verified: { jws: true, sig: true } });
+    expect(result).toMatchObject({ valid: true, version: "wallet-not-found", verified: { jws: "not-checked", sig: true } });
     expect(result.signed).toEqual({ found: false, wallet, issuedAt: expect.any(String) });
   });
 
@@ -537,7 +548,7 @@ describe("verifyMcpAttestation / verifySignedAttestation", () => {
   it("accepts an MCP attestation in the canonical_id form, with a 24 h lifetime implied", async () => {
     const response = await buildMcpAttestationResponse(keys.mcp);
     const result = await verifyMcpAttestation(response, opts({ expected: { canonicalId: "acme/weather-mcp" } }));
-    expect(result).toMatchObject({ valid: true, kid: "rnwy-mcp-v1", version: "canonical-id", verified: { jws: true, sig: true } });
+    expect(result).toMatchObject({ valid: true, kid: "rnwy-mcp-v1", version: "canonical-id", verified: { jws: "not-checked", sig: true } });
     expect(result.signed).toMatchObject({ canonical_id: "acme/weather-mcp", mcp_risk_score: 12 });
     expect(result.expiresAt?.getTime()).toBe(TEST_NOW.getTime() - HOUR_MS + 24 * HOUR_MS);
     expect((await verifySignedAttestation(response.attestation, opts())).valid).toBe(true);

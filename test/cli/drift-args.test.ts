@@ -176,6 +176,12 @@ describe("parseDriftArgs: every flag", () => {
     expect(run(["--demo", "--concurrency", "1"]).settings.concurrency).toBe(1);
   });
 
+  it("reads --verify-workers (0-64), and leaves it out, for the drift job to decide, when not given", () => {
+    expect(run(["--demo", "--verify-workers", "0"]).settings.verifyWorkers).toBe(0);
+    expect(run(["--demo", "--verify-workers", "4"]).settings.verifyWorkers).toBe(4);
+    expect("verifyWorkers" in run(["--demo"]).settings).toBe(false);
+  });
+
   it("reads --rows as a count, 0 included", () => {
     expect(run(["--demo", "--rows", "7"]).output.tableRows).toBe(7);
     expect(run(["--demo", "--rows", "0"]).output.tableRows).toBe(0);
@@ -306,6 +312,8 @@ describe("parseDriftArgs: refusals (one line each)", () => {
     [["--threshold", "abc"], /--threshold must be an integer from 0 to 100/],
     [["--concurrency", "0"], /--concurrency must be an integer from 1 to 64, got "0"/],
     [["--concurrency", "65"], /--concurrency must be an integer from 1 to 64, got "65"/],
+    [["--verify-workers", "65"], /--verify-workers must be an integer from 0 to 64, got "65"/],
+    [["--verify-workers", "two"], /--verify-workers must be an integer from 0 to 64/],
     [["--rate", "0"], /--rate must be a positive number, got "0"/],
     [["--rate", "fast"], /--rate must be a positive number/],
     [["--max-age", "3y"], /--max-age: Invalid duration "3y"/],
