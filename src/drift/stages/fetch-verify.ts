@@ -136,6 +136,10 @@ export interface FetchVerifyOptions {
   /** Service requests in flight at most. */
   readonly concurrency: number;
   readonly onProgress?: (progress: ScanProgress) => void;
+  /** Asked before each request: `false` starts no more (requests in flight finish). Default: always start. */
+  readonly shouldStart?: () => boolean;
+  /** Called with each fetched outcome as it arrives (to checkpoint it). */
+  readonly onOutcome?: (index: number, outcome: ServiceOutcome) => void;
 }
 
 /**
@@ -154,7 +158,9 @@ export async function fetchAndVerify(
   const outcomes = candidates.map((candidate) => listingOutcome(candidate.listed));
   let done = 0;
   await mapConcurrently(selection.fetch, options.concurrency, async (i) => {
+    if (options.shouldStart && !options.shouldStart()) return;
     outcomes[i] = await fetchServiceOutcome(options.api, candidates[i]!.agent, options.attestations);
+    options.onOutcome?.(i, outcomes[i]!);
     options.onProgress?.({ stage: "attestations", done: ++done, total: selection.fetch.length });
   });
   return outcomes;
