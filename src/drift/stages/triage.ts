@@ -248,6 +248,7 @@ export function triageCandidates(
   const avoidedBy = { state: 0, chain: 0 };
   const chosen = new Map<number, TriageReason>();
   const fromState = new Set<number>();
+  const avoidedOf = new Map<number, NonNullable<Extract<AgentTriage, { fetch: null }>["avoided"]>>();
   const eligible: number[] = [];
   candidates.forEach((candidate, i) => {
     const key = agentKey(candidate.agent);
@@ -257,10 +258,7 @@ export function triageCandidates(
       return;
     }
     if (decision.fromState) fromState.add(i);
-    if (decision.avoided) {
-      avoided[decision.avoided.reason] = (avoided[decision.avoided.reason] ?? 0) + 1;
-      avoidedBy[decision.avoided.by]++;
-    }
+    if (decision.avoided) avoidedOf.set(i, decision.avoided);
     if (decision.auditable) eligible.push(i);
   });
   const plan: AuditPlan =
@@ -274,6 +272,11 @@ export function triageCandidates(
   for (const i of sample) {
     chosen.set(i, "audit");
     fromState.delete(i);
+    avoidedOf.delete(i); // fetched after all
+  }
+  for (const { reason, by } of avoidedOf.values()) {
+    avoided[reason] = (avoided[reason] ?? 0) + 1;
+    avoidedBy[by]++;
   }
   const fetch = [...chosen.keys()].sort((a, b) => a - b);
   for (const i of fetch) reasons[chosen.get(i)!] = (reasons[chosen.get(i)!] ?? 0) + 1;
