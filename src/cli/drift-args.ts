@@ -9,9 +9,15 @@
  * - `--agents` and `--all` exclude each other. With neither, `--all` is implied only in the embedded default
  *   (`--demo` with neither `--rpc` nor `--api`); as soon as a real chain or service is named, the agents must be
  *   chosen explicitly, so that pointing the job at the real service never starts a full scan by surprise.
- * - `--chain`, `--audit` and `--seed` belong to `--all` and are refused with `--agents`.
- * - The default audit seed is the UTC day number: each nightly run audits a different random sample, and a
- *   rerun on the same day draws the same one.
+ * - `--chain`, `--audit`, `--audit-confidence`, `--audit-lie-rate`, `--seed`, `--state` and `--full` belong to `--all`
+ *   and are refused with `--agents`.
+ * - The audit sample is sized by confidence (`--audit-confidence`, default 0.99, of catching a listing that lies about
+ *   at least `--audit-lie-rate`, default 1 %, of the agents compared with it); `--audit <fraction>`, the older flat
+ *   share, still works and excludes the two.
+ * - There is no default audit seed: each run draws a random one (or continues the one of the run it resumes) and
+ *   prints it, so that `--seed` reproduces a run. (It used to be the UTC day number, which a listing could predict.)
+ * - `--full` needs `--state` (without a state file every run is full). `--max-duration` applies to both scopes; with
+ *   `--state` the run it stops can be continued.
  * - With neither `--threshold` nor `--gate`, the rule is `score >= 51` (the `developing` tier).
  * - The API key comes from `--api-key`, else from `TRUSTGATE_API_KEY` (an empty variable counts as unset).
  * - `--max-errors` (a count such as `10`, or a percentage of the scanned agents such as `2.5%`) defaults to
@@ -33,7 +39,8 @@ import { parseAgentRefList } from "../agent/agent-ref.js";
 import { createTrustEncoding, type TrustEncoding } from "../config/encodings.js";
 import {
   type AgentScope,
-  DEFAULT_AUDIT_FRACTION,
+  DEFAULT_AUDIT_CONFIDENCE,
+  DEFAULT_AUDIT_LIE_RATE,
   DEFAULT_DECISION_THRESHOLD,
   DEFAULT_ERROR_LIMIT,
   DEFAULT_MAX_AGE_SECONDS,
@@ -111,7 +118,7 @@ export type DriftArgs = { readonly kind: "help" } | DriftRunArgs;
 export interface ParseDriftArgsOptions {
   /** Environment variables (`TRUSTGATE_API_KEY`, `CI`); default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Clock, for the default audit seed; default the system clock. */
+  /** Clock; default the system clock. (The audit seed no longer depends on it: without `--seed` each run draws one.) */
   readonly now?: () => Date;
   /** Reads a `--jwks` file as UTF-8 text; default `fs.readFileSync`. */
   readonly readFile?: (path: string) => string;
@@ -130,7 +137,12 @@ const OPTIONS = {
   all: { type: "boolean" },
   chain: { type: "string" },
   audit: { type: "string" },
+  "audit-confidence": { type: "string" },
+  "audit-lie-rate": { type: "string" },
   seed: { type: "string" },
+  state: { type: "string" },
+  full: { type: "boolean" },
+  "max-duration": { type: "string" },
   "events-from": { type: "string" },
   threshold: { type: "string" },
   gate: { type: "string" },
@@ -220,7 +232,7 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
   const embedded = { chain: endpoints.rpcUrl === undefined, api: endpoints.apiUrl === undefined };
 
   const apiKey = parseApiKey(values["api-key"], env[API_KEY_ENV]);
-  const scope = parseScope(values, embedded, options.now ?? (() => new Date()));
+  const scope = parseScope(values, embedded);
   const gate = values.gate === undefined ? undefined : parseAddress(values.gate, "--gate");
   const threshold =
     values.threshold !== undefined
@@ -238,6 +250,12 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
   const ratePerMinute = values.rate === undefined ? undefined : parsePositive("--rate", values.rate);
   const maxErrors = values["max-errors"] === undefined ? DEFAULT_ERROR_LIMIT : parseErrorLimit(values["max-errors"], "--max-errors");
   const timeoutMs = values.timeout === undefined ? undefined : parseTimeout(values.timeout);
+  const state = values.state === undefined ? undefined : nonEmpty("--state", values.state, "a file name");
+  if (values.full && state === undefined) {
+    throw new InvalidArgumentError("--full ignores the state file, so it needs --state <file> (without a state file every run is full)");
+  }
+  const maxDurationSeconds =
+    values["max-duration"] === undefined ? undefined : withFlag("--max-duration", () => parseDuration(values["max-duration"]!));
 
   const settings: DriftSettings = {
     scope,
@@ -251,6 +269,9 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
     ...(ratePerMinute !== undefined ? { ratePerMinute } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(verifyWorkers !== undefined ? { verifyWorkers } : {}),
+    ...(state !== undefined ? { state } : {}),
+    ...(values.full ? { full: true } : {}),
+    ...(maxDurationSeconds !== undefined ? { maxDurationSeconds } : {}),
   };
   const output = parseOutput(values, env);
   checkDemoEndpoints(embedded, values.demo === true);
@@ -262,7 +283,11 @@ type Values = {
   all?: boolean | undefined;
   chain?: string | undefined;
   audit?: string | undefined;
+  "audit-confidence"?: string | undefined;
+  "audit-lie-rate"?: string | undefined;
   seed?: string | undefined;
+  state?: string | undefined;
+  full?: boolean | undefined;
   "events-from"?: string | undefined;
   json?: string | undefined;
   markdown?: string | undefined;
@@ -271,8 +296,10 @@ type Values = {
   quiet?: boolean | undefined;
 };
 
-function parseScope(values: Values, embedded: { chain: boolean; api: boolean }, now: () => Date): AgentScope {
-  const allOnly = (["chain", "audit", "seed", "events-from"] as const).filter((name) => values[name] !== undefined);
+function parseScope(values: Values, embedded: { chain: boolean; api: boolean }): AgentScope {
+  const allOnly = (["chain", "audit", "audit-confidence", "audit-lie-rate", "seed", "events-from", "state", "full"] as const).filter(
+    (name) => values[name] !== undefined,
+  );
   if (values.agents !== undefined) {
     if (values.all) throw new InvalidArgumentError("--agents and --all exclude each other: give one of them");
     if (allOnly.length > 0) {
@@ -291,19 +318,42 @@ function parseScope(values: Values, embedded: { chain: boolean; api: boolean }, 
     }
     chain = found.slug;
   }
-  const auditFraction = values.audit === undefined ? DEFAULT_AUDIT_FRACTION : parseFraction("--audit", values.audit);
-  const seed =
-    values.seed === undefined
-      ? Math.floor(now().getTime() / 86_400_000)
-      : parseIntegerInRange(values.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
+  const audit = parseAudit(values);
+  const seed = values.seed === undefined ? undefined : parseIntegerInRange(values.seed, "--seed", 0, Number.MAX_SAFE_INTEGER);
   const eventsFromBlock = parseEventsFrom(values["events-from"]);
   return {
     kind: "all",
     ...(chain !== undefined ? { chain } : {}),
-    auditFraction,
-    seed,
+    ...audit,
+    ...(seed !== undefined ? { seed } : {}),
     ...(eventsFromBlock !== undefined ? { eventsFromBlock } : {}),
   };
+}
+
+/**
+ * `--audit <fraction>` (a flat share, the older form), or `--audit-confidence <c>` and `--audit-lie-rate <p>` (each
+ * defaulted; the default form): the two forms exclude each other.
+ */
+function parseAudit(
+  values: Values,
+): { readonly auditFraction: number } | { readonly auditConfidence: number; readonly auditLieRate: number } {
+  const confidenceGiven = values["audit-confidence"] !== undefined || values["audit-lie-rate"] !== undefined;
+  if (values.audit !== undefined) {
+    if (confidenceGiven) {
+      const other = values["audit-confidence"] !== undefined ? "--audit-confidence" : "--audit-lie-rate";
+      throw new InvalidArgumentError(
+        `--audit (a flat share) and ${other} (a sample sized by confidence) exclude each other: give one form`,
+      );
+    }
+    return { auditFraction: parseFraction("--audit", values.audit) };
+  }
+  const auditConfidence =
+    values["audit-confidence"] === undefined
+      ? DEFAULT_AUDIT_CONFIDENCE
+      : parseOpenFraction("--audit-confidence", values["audit-confidence"], false);
+  const auditLieRate =
+    values["audit-lie-rate"] === undefined ? DEFAULT_AUDIT_LIE_RATE : parseOpenFraction("--audit-lie-rate", values["audit-lie-rate"], true);
+  return { auditConfidence, auditLieRate };
 }
 
 function parseOutput(values: Values, env: Readonly<Record<string, string | undefined>>): DriftOutputOptions {
@@ -417,8 +467,24 @@ function parseFraction(flag: string, text: string): number {
   return value;
 }
 
-function nonEmpty(flag: string, text: string): string {
-  if (text.trim() === "") throw new InvalidArgumentError(`${flag} needs a file name or "-"`);
+/**
+ * A fraction above 0 and below 1 (or up to 1 when `allowOne`), or a percentage (`99%`, `0.5%`).
+ */
+function parseOpenFraction(flag: string, text: string, allowOne: boolean): number {
+  const trimmed = text.trim();
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(trimmed);
+  const value = percent ? Number(percent[1]) / 100 : /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!(value > 0 && (allowOne ? value <= 1 : value < 1))) {
+    const range = allowOne ? "above 0 and at most 1" : "above 0 and below 1";
+    throw new InvalidArgumentError(
+      `${flag} must be a fraction ${range} (or a percentage such as ${allowOne ? "1%" : "99%"}), got "${text}"`,
+    );
+  }
+  return value;
+}
+
+function nonEmpty(flag: string, text: string, what = 'a file name or "-"'): string {
+  if (text.trim() === "") throw new InvalidArgumentError(`${flag} needs ${what}`);
   return text.trim();
 }
 

@@ -9,7 +9,16 @@
  */
 import { DRIFT_STATUSES, type DriftReport, sortRows } from "../drift/index.js";
 import { formatDuration } from "./duration.js";
-import { formatEncoding, formatFlips, formatOracleRead, formatRefreshable, formatUnverified, formatVerdict } from "./format-summary.js";
+import {
+  formatAudit,
+  formatEncoding,
+  formatFlips,
+  formatOracleRead,
+  formatRefreshable,
+  formatState,
+  formatUnverified,
+  formatVerdict,
+} from "./format-summary.js";
 import { agentCell, deltaCell, flipCell, NONE, refreshableCell, refreshCell } from "./row-cells.js";
 
 /**
@@ -45,8 +54,9 @@ export function formatMarkdown(report: DriftReport): string {
     const t = s.triage;
     summary.push(
       ["Triage", text(`${t.listed} listed, ${t.signedFetches} signed fetches, ${t.fetchesSaved} saved`)],
-      ["Triage audit", text(`${Number((t.auditFraction * 100).toFixed(2))}% sampled, ${t.listingContradictions} listing contradictions`)],
+      ["Triage audit", text(`${formatAudit(t)}, ${t.listingContradictions} listing contradictions`)],
     );
+    if (t.state) summary.push(["State", text(formatState(t.state, report.generatedAt))]);
   }
 
   const lines = [

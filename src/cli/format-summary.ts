@@ -49,6 +49,11 @@ export function formatVerdict(report: Pick<DriftReport, "summary">): string {
   const parts = [...(flips > 0 ? [plural(flips, "decision flip")] : []), ...(invalid > 0 ? [plural(invalid, "invalid attestation")] : [])];
   if (code === 4) {
     const s = report.summary;
+    if (s.partial) {
+      const also = parts.length > 0 ? `; so far ${parts.join(", ")}` : "";
+      const next = s.partial.resumable ? "run it again with the same --state to continue" : "it cannot be continued without --state";
+      return `PARTIAL: stopped at --max-duration ${formatDuration(s.partial.maxDurationSeconds)} with ${s.partial.notFetched} selected signed attestations not fetched; ${next}${also} (exit ${code})`;
+    }
     if (s.agents === 0) return `FAILED: no agent was scanned, so nothing was verified (exit ${code})`;
     const also = parts.length > 0 ? `; also ${parts.join(", ")}` : "";
     return `FAILED: ${s.unverified.count} of ${plural(s.agents, "agent")} (${formatShare(s.unverified.count, s.agents)}) could not be verified (${formatUnverifiedSplit(report)}); limit ${formatLimit(report)}${also} (exit ${code})`;
@@ -131,11 +136,13 @@ export function formatSummary(report: DriftReport): string {
       .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
       .map(([reason, n]) => `${reason} ${n}`)
       .join(", ");
+    const avoided = formatCounts(t.avoided ?? {});
     lines.push(
       `  triage:           ${t.listed} listed, ${t.signedFetches} signed fetches, ${t.fetchesSaved} saved${saved}` +
-        `${reasons ? `; fetched for: ${reasons}` : ""}; audit ${formatPercent(t.auditFraction)}` +
-        `; listing contradictions ${t.listingContradictions}${formatEnumeration(t)}`,
+        `${reasons ? `; fetched for: ${reasons}` : ""}${avoided ? `; avoided: ${avoided}${formatAvoidedBy(t)}` : ""}` +
+        `; ${formatAudit(t)}; listing contradictions ${t.listingContradictions}${formatEnumeration(t)}`,
     );
+    if (t.state) lines.push(`  state:            ${formatState(t.state, report.generatedAt)}`);
   }
   for (const note of report.notes ?? []) lines.push(`  note:             ${note}`);
   lines.push(formatVerdict(report));
@@ -182,6 +189,58 @@ export function formatRefreshable(report: Pick<DriftReport, "summary" | "source"
   return `${report.summary.refreshable ?? 0} of ${assessed.length} stale, missing or drifted with a verified attestation${
     not ? ` (not: ${not})` : ""
   }; ${kids}`;
+}
+
+/** `reason n, …`, largest first. */
+function formatCounts(counts: Readonly<Record<string, number>>): string {
+  return Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([reason, n]) => `${reason} ${n}`)
+    .join(", ");
+}
+
+function formatAvoidedBy(t: NonNullable<DriftReport["summary"]["triage"]>): string {
+  const by = t.avoidedBy;
+  if (!by) return "";
+  return ` (by the state ${by.state}, by the on-chain record ${by.chain})`;
+}
+
+/**
+ * The audit in one phrase.
+ *
+ * @param t - The report's triage summary.
+ * @returns For example `audit 456 of 131994 (99% to catch a listing lying about 1%; seed 123)`.
+ */
+export function formatAudit(t: NonNullable<DriftReport["summary"]["triage"]>): string {
+  const seed = t.seed !== undefined ? `seed ${t.seed}` : "";
+  const a = t.audit;
+  if (!a) return `audit ${formatPercent(t.auditFraction)}${seed ? ` (${seed})` : ""}`;
+  const why =
+    a.confidence !== undefined && a.lieRate !== undefined
+      ? `${formatPercent(a.confidence)} to catch a listing lying about ${formatPercent(a.lieRate)}`
+      : `flat ${formatPercent(a.fraction ?? 0)}`;
+  return `audit ${a.sampleSize} of ${a.eligible} (${why}${seed ? `; ${seed}` : ""})`;
+}
+
+/**
+ * The state file in one phrase: entries, the rows it stood in for, the oldest verified attestation's age.
+ *
+ * @param state - The report's `summary.triage.state`.
+ * @param generatedAt - The report's time (ages are counted to it).
+ * @returns For example `state.jsonl: 17925 agents, 120 rows from it; oldest verified attestation base:erc8004:7, verified 1d 2h ago`.
+ */
+export function formatState(state: NonNullable<NonNullable<DriftReport["summary"]["triage"]>["state"]>, generatedAt: string): string {
+  const oldest = state.oldestAttestation;
+  const age = (iso: string) => formatDuration(Math.max(0, (Date.parse(generatedAt) - Date.parse(iso)) / 1000));
+  const oldestText = oldest
+    ? `oldest verified attestation ${oldest.agent}, verified ${age(oldest.verifiedAt)} ago` +
+      (oldest.computedAt ? ` (computed ${age(oldest.computedAt)} ago)` : "")
+    : "no verified attestation";
+  return (
+    `${state.file}: ${state.entries} agents, ${state.fromState} rows from it${state.full ? " (--full: not used for triage)" : ""}; ${oldestText}` +
+    (state.truncatedLine !== undefined ? `; its cut-short line ${state.truncatedLine} was ignored` : "")
+  );
 }
 
 /** What the replay of the oracle's events found, for the triage line (the loud cases are notes). */

@@ -50,10 +50,19 @@ Which agents (--agents or --all; required when --rpc or --api is given):
   --all                     Every agent the service lists; triage decides which signed
                             attestations to fetch
   --chain <slug>            With --all: only the agents of this chain
-  --audit <fraction>        With --all: share of agents fetched signed at random to audit the
-                            listing, 0 to 1 or a percentage (default 0.01)
-  --seed <n>                With --all: seed of the audit sample (default: the UTC day number,
-                            so runs on the same day draw the same sample)
+  --audit-confidence <c>    With --all: size the random audit of the listing so that it catches,
+                            with probability c, a listing that lies about at least
+                            --audit-lie-rate of the agents compared with it (default 0.99)
+  --audit-lie-rate <p>      With --all: that share of lying entries (default 0.01; 1% also works)
+  --audit <fraction>        With --all: audit a flat share instead, 0 to 1 or a percentage (the
+                            older form; excludes the two above)
+  --seed <n>                With --all: seed of the audit sample (default: a random one per run,
+                            printed in the report; the same seed draws the same sample)
+  --state <file>            With --all: keep what was verified between runs in this file (created
+                            if missing) and fetch only where something could have changed since;
+                            a run killed or stopped continues where it was when run again
+  --full                    With --state: ignore what it holds and fetch as a first run would (it
+                            is still written); also starts over a state from another setup
   --events-from <block|auto|off>
                             With --all: also replay the oracle's RecordAdded/RecordRemoved events
                             from this block to find on-chain records the listing lacks (delisted
@@ -85,6 +94,9 @@ Limits:
   --max-errors <n|%>        Agents that may end unverified (status error or missing-attestation)
                             before the run fails with exit 4: a count (10) or a percentage of the
                             scanned agents (2.5%); default 1%
+  --max-duration <duration> Start no signed fetch after this long (30m, 1h): the run ends partial
+                            (exit 4, the agents left are error rows); with --state, running it
+                            again continues where it stopped
 
 Output:
   --json <file|->           Write the JSON report to a file, or to stdout with "-" (stdout then
@@ -102,7 +114,8 @@ Output:
 
 Exit codes (after a scan, the first that applies):
   4  the run could not verify enough to be trusted: more agents in error or
-     missing-attestation than --max-errors allows, or no agent scanned at all
+     missing-attestation than --max-errors allows, no agent scanned at all, or the
+     run stopped at --max-duration before fetching everything (partial)
      (wins over 3: the summary still names flips and invalid attestations)
   3  at least one decision flip or invalid attestation
   0  none of the above
@@ -110,7 +123,8 @@ Exit codes (after a scan, the first that applies):
 Before or instead of a scan:
   2  usage or configuration error (bad flag, agent, address, duration or limit; no --rpc
      or --api without --demo; --demo without hardhat installed; chain or API unreachable
-     before the scan starts)
+     before the scan starts; a state file that is malformed or written for another
+     oracle, chain, API, rule or encoding)
   1  the scan failed unexpectedly
 
 Environment:
@@ -122,6 +136,8 @@ Examples:
   trustgate drift --demo
   trustgate drift --rpc https://mainnet.base.org --api https://rnwy.com --all --json report.json
   trustgate drift --rpc http://127.0.0.1:8545 --api http://127.0.0.1:8787 --all --timeout 10s
+  trustgate drift --rpc $BASE_RPC_URL --api https://rnwy.com --all --state drift-state.jsonl \\
+                  --max-duration 50m --json report.json
   trustgate drift --rpc $BASE_RPC_URL --api https://rnwy.com --all --attested-oracle 0x...
   trustgate drift --rpc $BASE_RPC_URL --api https://rnwy.com --agents base:1234,base:77 \\
                   --gate 0x... --json - | jq .summary

@@ -7,7 +7,9 @@
 
 import type { AgentRef } from "../agent/agent-ref.js";
 import type { TrustEncoding } from "../config/encodings.js";
+import { type AuditPlan, checkAuditPlan, DEFAULT_AUDIT_CONFIDENCE, DEFAULT_AUDIT_LIE_RATE } from "./audit.js";
 import type { ErrorLimit } from "./error-limit.js";
+import { InvalidArgumentError } from "../errors.js";
 
 /** Which agents a run covers. */
 export type AgentScope =
@@ -17,8 +19,23 @@ export type AgentScope =
   | {
       readonly kind: "all";
       readonly chain?: string;
-      readonly auditFraction: number;
-      readonly seed: number;
+      /**
+       * Audit a flat share of the agents compared with the listing (0–1; the older `--audit`), instead of a sample
+       * sized by confidence. Exclusive with `auditConfidence` and `auditLieRate`.
+       */
+      readonly auditFraction?: number;
+      /**
+       * Size the audit sample to catch, with this probability (0–1 exclusive), a listing that lies about at least
+       * `auditLieRate` of the agents compared with it (`--audit-confidence`; default {@link DEFAULT_AUDIT_CONFIDENCE}).
+       */
+      readonly auditConfidence?: number;
+      /** The share of lying listing entries the audit is sized to catch (`--audit-lie-rate`; default 0.01). */
+      readonly auditLieRate?: number;
+      /**
+       * Seed of the audit sample (`--seed`). Absent: the seed of the run being continued (`state`), else a fresh
+       * cryptographically random one; the report prints it (`summary.triage.seed`) so that a run can be reproduced.
+       */
+      readonly seed?: number;
       /**
        * Also replay the oracle's `RecordAdded`/`RecordRemoved` events, to find on-chain records of agents the
        * listing lacks (the reference oracle emits them; the live oracle's events are not published, so there
@@ -78,11 +95,57 @@ export interface DriftConfig {
    * verifies at least 256 attestations (`verifyWorkers` of the fetch-and-verify stage).
    */
   readonly verifyWorkers?: number;
+  /**
+   * State file kept between runs (`--state`, `--all` only): what earlier runs verified, so that a run fetches a signed
+   * attestation only where something could have changed (see `stages/triage.ts`), and the journal of the run in
+   * progress, so that a run killed or stopped continues where it was when started again. Created when missing.
+   */
+  readonly state?: string;
+  /**
+   * Ignore what the state holds and triage as a first run would (`--full`); the state is still written. Also starts
+   * over a state written for another oracle, chain, API, rule or encoding (refused otherwise). Needs `state`.
+   */
+  readonly full?: boolean;
+  /**
+   * Start no signed fetch once this many seconds have passed since the run started (`--max-duration`): requests in
+   * flight finish, the agents left are `error` rows, the report is partial (`summary.partial`, exit 4), and with
+   * `state` the next run continues where this one stopped.
+   */
+  readonly maxDurationSeconds?: number;
 }
 
 /** Decision threshold used when neither `--threshold` nor `--gate` is given: the `developing` tier. */
 export const DEFAULT_DECISION_THRESHOLD = 51;
 /** Default staleness limit: 36 hours (a nightly refresh plus margin). */
 export const DEFAULT_MAX_AGE_SECONDS = 36 * 3600;
-/** Default audit sample of `--all` triage. */
+/**
+ * The flat audit share `--audit` used to default to (1 % of the agents compared with the listing). The audit is now
+ * sized by confidence by default (`DEFAULT_AUDIT_CONFIDENCE`, `DEFAULT_AUDIT_LIE_RATE`); a flat share is used only
+ * when asked for (`auditFraction`, `--audit`).
+ */
 export const DEFAULT_AUDIT_FRACTION = 0.01;
+
+export { DEFAULT_AUDIT_CONFIDENCE, DEFAULT_AUDIT_LIE_RATE } from "./audit.js";
+
+/**
+ * The audit plan of an `--all` scope: a flat share when `auditFraction` is given, else a sample sized by confidence
+ * (`auditConfidence`, `auditLieRate`, each defaulted).
+ *
+ * @param scope - The scope.
+ * @returns The plan, checked.
+ * @throws {@link InvalidArgumentError} when both forms are given, or for a value out of range.
+ */
+export function auditPlanOf(scope: Extract<AgentScope, { kind: "all" }>): AuditPlan {
+  const confidenceGiven = scope.auditConfidence !== undefined || scope.auditLieRate !== undefined;
+  if (scope.auditFraction !== undefined) {
+    if (confidenceGiven) {
+      throw new InvalidArgumentError("A flat audit share (auditFraction, --audit) excludes auditConfidence/auditLieRate: give one form");
+    }
+    return checkAuditPlan({ kind: "fraction", fraction: scope.auditFraction });
+  }
+  return checkAuditPlan({
+    kind: "confidence",
+    confidence: scope.auditConfidence ?? DEFAULT_AUDIT_CONFIDENCE,
+    lieRate: scope.auditLieRate ?? DEFAULT_AUDIT_LIE_RATE,
+  });
+}

@@ -8,8 +8,22 @@
  */
 
 export {
+  type AuditPlan,
+  auditRank,
+  auditSampleSize,
+  checkAuditPlan,
+  DEFAULT_AUDIT_PLAN,
+  detectionProbability,
+  drawAuditSample,
+  liesAtLeast,
+  randomAuditSeed,
+} from "./audit.js";
+export {
   type AgentScope,
+  auditPlanOf,
+  DEFAULT_AUDIT_CONFIDENCE,
   DEFAULT_AUDIT_FRACTION,
+  DEFAULT_AUDIT_LIE_RATE,
   DEFAULT_DECISION_THRESHOLD,
   DEFAULT_MAX_AGE_SECONDS,
   type DriftConfig,
@@ -27,7 +41,7 @@ export {
   UNVERIFIED_STATUSES,
   type UnverifiedSummary,
 } from "./error-limit.js";
-export { type DriftScanOptions, runScan, type ScanPlan, type ScanResult } from "./pipeline.js";
+export { type DriftScanOptions, runScan, type ScanCheckpoint, type ScanPlan, type ScanResult, type ScanStateSource } from "./pipeline.js";
 export type { ScanProgress, ScanStage } from "./progress.js";
 export { readerModeNote } from "./reader-mode-note.js";
 export {
@@ -76,16 +90,38 @@ export {
 } from "./stages/refresh.js";
 export { type ReportStageContext, reportScan } from "./stages/report.js";
 export {
-  auditPick,
+  type AgentTriage,
   DEFAULT_TRIAGE_MARGIN,
   selectAll,
   summarizeTriage,
+  triageAgent,
+  type TriageEvidence,
   type TriageOptions,
   type TriageReason,
   type TriageSelection,
   triageCandidates,
   triageReason,
 } from "./stages/triage.js";
+export {
+  DRIFT_STATE_FORMAT,
+  DRIFT_STATE_VERSION,
+  type DriftStateEntry,
+  type DriftStateHeader,
+  DriftStateJournal,
+  type DriftStateOutcomeLine,
+  type DriftStateRunLine,
+  type DriftStateScope,
+  type DriftStateStopLine,
+  inputFingerprint,
+  type LoadedDriftState,
+  readDriftState,
+  stateScopeMismatches,
+  type StoredAttestation,
+  type StoredOutcome,
+  type StoredRecord,
+  writeDriftStateAtomically,
+} from "./state-file.js";
+export { type DriftStateRun, type DriftStateRunOptions, openDriftStateRun } from "./state-run.js";
 export {
   type RecordedTrustData,
   type StatedTrustData,
@@ -103,9 +139,12 @@ export {
   type DriftReport,
   type DriftRow,
   type DriftRuntime,
+  type DriftStateSummary,
   type DriftStatus,
   type EncodingCheck,
   type OnchainEnumerationSource,
+  type PartialRun,
+  type TriageAudit,
   type OnchainSide,
   REFRESH_BLOCKERS,
   type RefreshBlocker,

@@ -12,11 +12,13 @@
  * @packageDocumentation
  */
 import type { Address } from "viem";
+import { agentKey } from "../agent/agent-ref.js";
 import type { TrustApiClient } from "../api/client.js";
 import type { TrustEncoding } from "../config/encodings.js";
 import type { AnyClient } from "../oracle/client.js";
 import type { OracleReaderMode } from "../oracle/reader-mode.js";
 import type { TrustRecordResult } from "../oracle/records.js";
+import type { AuditPlan } from "./audit.js";
 import type { DecisionRule } from "./decision.js";
 import type { ScanProgress, ScanStage } from "./progress.js";
 import type { ServiceOutcome } from "./service-data.js";
@@ -25,7 +27,8 @@ import type { Candidate, Enumeration } from "./stages/enumerate.js";
 import { type AttestationPolicy, fetchAndVerify } from "./stages/fetch-verify.js";
 import { readOnchain } from "./stages/read-onchain.js";
 import { readAttestedOracleFacts } from "./stages/refresh.js";
-import { selectAll, summarizeTriage, type TriageSelection, triageCandidates } from "./stages/triage.js";
+import { selectAll, summarizeTriage, type TriageEvidence, type TriageSelection, triageCandidates } from "./stages/triage.js";
+import { inputFingerprint } from "./state-file.js";
 import type { DriftRow, TriageSummary } from "./types.js";
 
 /** Everything a scan needs, whatever its scope. */
@@ -54,6 +57,34 @@ export interface DriftScanOptions {
   /** Clock; default the system clock. */
   readonly now?: () => Date;
   readonly onProgress?: (progress: ScanProgress) => void;
+  /** Where each signed attestation's answer is checkpointed, and answers of an interrupted run are found again. */
+  readonly checkpoint?: ScanCheckpoint;
+  /**
+   * Asked before each signed fetch: a reason to start no more (requests in flight finish), or `null`. The selected
+   * agents left unfetched become `error` rows saying why, and the result is `partial`.
+   */
+  readonly stopReason?: () => string | null;
+  /** Abandons the scan: no more fetches start, and `runScan` rejects with the signal's reason once those in flight end. */
+  readonly signal?: AbortSignal;
+}
+
+/** The state file's part in a scan: what earlier runs verified. */
+export interface ScanStateSource {
+  /** What earlier runs verified about an agent, by key; `undefined` when nothing (or the state is ignored). */
+  readonly evidence: (key: string) => TriageEvidence | undefined;
+  /** The last verified attestation of an agent as a `verified` outcome (with `fromState`), if the state holds one. */
+  readonly attestation: (key: string) => ServiceOutcome | undefined;
+}
+
+/** Checkpoints of the fetch stage (the state file's journal). */
+export interface ScanCheckpoint {
+  /**
+   * The answer an interrupted run got for the agent on the same inputs (see `inputFingerprint`), to reuse instead of
+   * fetching again; `undefined` when there is none.
+   */
+  readonly resumed: (key: string, fingerprint: string) => ServiceOutcome | undefined;
+  /** Records a fetched answer as it arrives. */
+  readonly record: (key: string, fingerprint: string, outcome: ServiceOutcome) => void;
 }
 
 /** What a scan's scope decides: how agents are enumerated, and whether triage selects a subset. */
@@ -64,7 +95,17 @@ export interface ScanPlan {
    * `all`: every candidate gets a signed attestation (an explicit list). Otherwise triage selects, with this
    * audit sample, and the report carries a triage summary.
    */
-  readonly triage: "all" | { readonly auditFraction: number; readonly seed: number };
+  readonly triage:
+    | "all"
+    | {
+        /** How the audit sample is sized; default 99 % confidence of catching a listing that lies about 1 %. */
+        readonly audit?: AuditPlan;
+        /** A flat audit share instead (the older form). */
+        readonly auditFraction?: number;
+        readonly seed: number;
+        /** What earlier runs verified (`--state`); absent: triage as a first run. */
+        readonly state?: ScanStateSource;
+      };
 }
 
 /** What a scan produced. */
@@ -76,6 +117,17 @@ export interface ScanResult {
   readonly timings: Record<ScanStage, number>;
   /** What triage did, when it selected a subset. */
   readonly triage?: TriageSummary;
+  /** The candidates and what the service said about each (for the state file). */
+  readonly scanned?: {
+    readonly candidates: readonly Candidate[];
+    readonly outcomes: readonly ServiceOutcome[];
+    /** Indexes whose outcome this run fetched (or took from the journal of the run it continues). */
+    readonly fetched: ReadonlySet<number>;
+  };
+  /** Present when the scan stopped before fetching everything selected: why, and how many it did not fetch. */
+  readonly partial?: { readonly reason: string; readonly notFetched: number };
+  /** Answers reused from the journal of an interrupted run. */
+  readonly resumedOutcomes?: number;
 }
 
 /**
@@ -107,6 +159,7 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
   options.onProgress?.({ stage: "onchain", done: candidates.length, total: candidates.length });
 
   // 3. triage
+  const state = plan.triage === "all" ? undefined : plan.triage.state;
   const selection: TriageSelection =
     plan.triage === "all"
       ? selectAll(candidates)
@@ -115,14 +168,17 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
           maxAgeSeconds: options.maxAgeSeconds,
           now: now(),
           encoding: options.encoding,
-          auditFraction: plan.triage.auditFraction,
+          ...(plan.triage.audit ? { audit: plan.triage.audit } : {}),
+          ...(plan.triage.auditFraction !== undefined ? { auditFraction: plan.triage.auditFraction } : {}),
           seed: plan.triage.seed,
+          ...(state ? { evidence: state.evidence } : {}),
         });
 
-  // 4. fetch and verify
+  // 4. fetch and verify (answers of an interrupted run on the same inputs are reused; each new one is checkpointed)
   started = performance.now();
-  const outcomes = await fetchAndVerify(candidates, selection, options);
+  const fetch = await fetchStage(candidates, records, selection, state, options);
   timings.attestations = performance.now() - started;
+  const { outcomes } = fetch;
 
   // 5. compare (with an attested oracle, first what it holds under the kids and chain slugs seen, for `refresh`)
   const attestedOracle = options.attestedOracle
@@ -141,11 +197,87 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
   };
   const rows = compareCandidates(candidates, records, outcomes, enumeration.unscannable, context);
 
-  const triage =
-    plan.triage === "all"
-      ? undefined
-      : summarizeTriage(enumeration, selection, outcomes, { auditFraction: plan.triage.auditFraction, encoding: options.encoding });
-  return { rows, records, timings, ...(triage ? { triage } : {}) };
+  const triage = plan.triage === "all" ? undefined : summarizeTriage(enumeration, selection, outcomes, { encoding: options.encoding });
+  return {
+    rows,
+    records,
+    timings,
+    ...(triage ? { triage } : {}),
+    scanned: { candidates, outcomes, fetched: fetch.fetched },
+    ...(fetch.partial ? { partial: fetch.partial } : {}),
+    resumedOutcomes: fetch.resumed,
+  };
+}
+
+/**
+ * Stage 4 with the state: the state's attestations for the agents triage left to it, the journal's answers for
+ * selected agents whose inputs did not change since an interrupted run asked, and a fetch for the others — each
+ * checkpointed as it arrives, none started once `stopReason` gives a reason or `signal` aborts.
+ */
+async function fetchStage(
+  candidates: readonly Candidate[],
+  records: readonly TrustRecordResult[],
+  selection: TriageSelection,
+  state: ScanStateSource | undefined,
+  options: DriftScanOptions,
+): Promise<{ outcomes: ServiceOutcome[]; fetched: Set<number>; partial?: { reason: string; notFetched: number }; resumed: number }> {
+  const { checkpoint, signal } = options;
+  const keys = new Map<number, string>();
+  const keyOf = (i: number) => {
+    let key = keys.get(i);
+    if (key === undefined) keys.set(i, (key = agentKey(candidates[i]!.agent)));
+    return key;
+  };
+  const fingerprints = new Map<number, string>();
+  const fetched = new Set<number>();
+  const reused = new Map<number, ServiceOutcome>();
+  const toFetch: number[] = [];
+  for (const i of selection.fetch) {
+    if (checkpoint) {
+      const fingerprint = inputFingerprint(candidates[i]!.listed, records[i]!);
+      fingerprints.set(i, fingerprint);
+      const resumed = checkpoint.resumed(keyOf(i), fingerprint);
+      if (resumed) {
+        reused.set(i, resumed);
+        fetched.add(i);
+        continue;
+      }
+    }
+    toFetch.push(i);
+  }
+  let stopped: string | null = null;
+  const fetchedNow = await fetchAndVerify(
+    candidates,
+    { ...selection, fetch: toFetch },
+    {
+      ...options,
+      shouldStart: () => {
+        if (signal?.aborted) return false;
+        stopped ??= options.stopReason?.() ?? null;
+        return stopped === null;
+      },
+      onOutcome: (i, outcome) => {
+        fetched.add(i);
+        if (checkpoint && !signal?.aborted) checkpoint.record(keyOf(i), fingerprints.get(i)!, outcome);
+      },
+    },
+  );
+  if (signal?.aborted) throw signal.reason ?? new Error("The scan was aborted");
+  const outcomes = fetchedNow;
+  for (const [i, outcome] of reused) outcomes[i] = outcome;
+  for (const i of selection.fromState ?? []) {
+    const outcome = state?.attestation(keyOf(i));
+    if (outcome) outcomes[i] = outcome;
+  }
+  let notFetched = 0;
+  if (stopped !== null) {
+    for (const i of toFetch) {
+      if (fetched.has(i)) continue;
+      notFetched++;
+      outcomes[i] = { kind: "error", notFetched: true, message: stopped };
+    }
+  }
+  return { outcomes, fetched, ...(stopped !== null ? { partial: { reason: stopped, notFetched } } : {}), resumed: reused.size };
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type DriftRuntime,
   type DriftStatus,
   type EncodingCheck,
+  type PartialRun,
   type TriageSummary,
 } from "./types.js";
 
@@ -88,6 +89,8 @@ export interface ReportContext {
   readonly generatedAt: Date;
   /** How many agents may go unverified before the run fails (default {@link DEFAULT_ERROR_LIMIT}, 1 %). */
   readonly errorLimit?: ErrorLimit;
+  /** Present when the run stopped before fetching everything it selected (`--max-duration`). */
+  readonly partial?: PartialRun;
 }
 
 /**
@@ -117,6 +120,7 @@ export function buildReport(rows: readonly DriftRow[], context: ReportContext): 
       ...(context.triage ? { triage: context.triage } : {}),
       unverified: evaluateErrorLimit(byStatus, rows.length, context.errorLimit ?? DEFAULT_ERROR_LIMIT),
       refreshable: countRefreshable(rows),
+      ...(context.partial ? { partial: context.partial } : {}),
     },
     ...(context.notes && context.notes.length > 0 ? { notes: [...context.notes] } : {}),
     ...(context.runtime ? { runtime: context.runtime } : {}),
@@ -134,7 +138,10 @@ export const DRIFT_EXIT_CODES = {
   usage: 2,
   /** At least one decision flip or invalid attestation. */
   drift: 3,
-  /** The run could not verify enough to be trusted: more agents unverified than `--max-errors` allows, or none scanned. */
+  /**
+   * The run could not verify enough to be trusted: more agents unverified than `--max-errors` allows, none scanned, or
+   * the run stopped before fetching everything it selected (`--max-duration`: partial).
+   */
   unverified: 4,
 } as const;
 
@@ -142,9 +149,10 @@ export const DRIFT_EXIT_CODES = {
  * The exit code a report calls for — the one rule, in order:
  *
  * 1. `4` when the run could not verify enough to be trusted: `summary.unverified.exceeded` (more agents in
- *    status `error` or `missing-attestation` than `--max-errors` allows, or no agent scanned at all). This
- *    wins over 3: flips counted among the few verified rows say little when most rows were not verified, and
- *    the verdict line still names them.
+ *    status `error` or `missing-attestation` than `--max-errors` allows, or no agent scanned at all), or
+ *    `summary.partial` (the run stopped at `--max-duration` before fetching every signed attestation it selected: a
+ *    partial run is never green, whatever it found so far). This wins over 3: flips counted among the few verified
+ *    rows say little when most rows were not verified, and the verdict line still names them.
  * 2. `3` when a decision flips or an attestation is invalid.
  * 3. `0` otherwise.
  *
@@ -158,8 +166,8 @@ export const DRIFT_EXIT_CODES = {
  * @returns 0, 3 or 4.
  */
 export function exitCodeOf(report: Pick<DriftReport, "summary">): 0 | 3 | 4 {
-  const { flips, byStatus, unverified } = report.summary;
-  if (unverified.exceeded) return DRIFT_EXIT_CODES.unverified;
+  const { flips, byStatus, unverified, partial } = report.summary;
+  if (unverified.exceeded || partial) return DRIFT_EXIT_CODES.unverified;
   return flips.passToFail + flips.failToPass > 0 || byStatus["invalid-attestation"] > 0 ? DRIFT_EXIT_CODES.drift : DRIFT_EXIT_CODES.ok;
 }
 

@@ -15,11 +15,12 @@ import { type Address, createPublicClient, http, type PublicClient } from "viem"
 import { getBlockNumber, getChainId, getCode, readContract } from "viem/actions";
 import { createTrustApiClient } from "../api/client.js";
 import { createJwksResolver, type JwksResolver } from "../attestation/jwks.js";
-import { ConfigurationError, messageOf } from "../errors.js";
+import { ConfigurationError, InvalidArgumentError, messageOf } from "../errors.js";
 import { attestedTrustOracleAbi } from "../generated/abis.js";
 import { readGatePolicy } from "../oracle/gate.js";
 import { detectReaderMode, type ReaderModeDetection } from "../oracle/reader-mode.js";
-import { DEFAULT_DECISION_THRESHOLD, type DriftConfig } from "./config.js";
+import { randomAuditSeed } from "./audit.js";
+import { auditPlanOf, DEFAULT_DECISION_THRESHOLD, type DriftConfig } from "./config.js";
 import { type DecisionRule, describeRule } from "./decision.js";
 import { checkErrorLimit } from "./error-limit.js";
 import { onchainEnumerationNote, planOnchainEnumeration } from "./onchain-enumeration.js";
@@ -31,14 +32,22 @@ import { scanAllAgents } from "./scan-all.js";
 import type { OnchainEventSource } from "./stages/enumerate.js";
 import { newServiceStats } from "./stages/fetch-verify.js";
 import { reportScan } from "./stages/report.js";
-import type { AttestedOracleSource, DriftReport } from "./types.js";
+import { readDriftState } from "./state-file.js";
+import { openDriftStateRun } from "./state-run.js";
+import type { AttestedOracleSource, DriftReport, PartialRun } from "./types.js";
 
 /** Optional hooks of {@link runDrift}. */
 export interface DriftHooks {
   /** Progress of the scan's stages. */
   readonly onProgress?: (progress: ScanProgress) => void;
-  /** Clock (default the system clock). */
+  /** Clock (default the system clock); also measures `maxDurationSeconds`. */
   readonly now?: () => Date;
+  /**
+   * Abandons the run: no more signed fetches start, and `runDrift` rejects with the signal's reason once those in
+   * flight end — as a kill would, the state file keeps the answers checkpointed so far, and the next run with it
+   * continues where this one was.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -56,7 +65,12 @@ export interface DriftHooks {
  */
 export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Promise<DriftReport> {
   if (config.maxErrors) checkErrorLimit(config.maxErrors);
+  checkRunLimits(config);
+  const audit = config.scope.kind === "all" ? auditPlanOf(config.scope) : undefined;
+  // A malformed state file is refused before anything is asked of the chain or the service.
+  const loadedState = config.state === undefined ? null : readDriftState(config.state);
   const now = hooks.now ?? (() => new Date());
+  const startedAt = now();
   const started = performance.now();
   const chain = createPublicClient({
     transport: http(config.rpcUrl, { retryCount: 2, timeout: config.timeoutMs ?? 30_000 }),
@@ -75,6 +89,32 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
   });
 
   const stats = newServiceStats();
+  const scope = config.scope;
+  const stateRun =
+    config.state === undefined
+      ? undefined
+      : openDriftStateRun({
+          path: config.state,
+          loaded: loadedState,
+          scope: {
+            oracle: config.oracle,
+            attestedOracle: config.attestedOracle ?? null,
+            chainId,
+            api: config.apiUrl,
+            issuer: config.issuer,
+            rule: describeRule(rule),
+            encoding: { tiers: [...config.encoding.tiers], sybilSeverities: [...config.encoding.sybilSeverities] },
+          },
+          full: config.full === true,
+          ...(scope.kind === "all" && scope.seed !== undefined ? { seed: scope.seed } : {}),
+          now,
+        });
+  const maxDuration = config.maxDurationSeconds;
+  const stopMessage =
+    maxDuration === undefined
+      ? undefined
+      : `not fetched: the run stopped at its --max-duration (${maxDuration}s) before asking for this signed attestation` +
+        (stateRun ? "; run it again with the same --state to continue" : "");
   const common = {
     chain,
     oracle: config.oracle,
@@ -95,8 +135,12 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     readerMode: reader.mode,
     now,
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+    ...(stateRun ? { checkpoint: stateRun.checkpoint } : {}),
+    ...(stopMessage !== undefined
+      ? { stopReason: () => (now().getTime() - startedAt.getTime() >= maxDuration! * 1000 ? stopMessage : null) }
+      : {}),
+    ...(hooks.signal ? { signal: hooks.signal } : {}),
   };
-  const scope = config.scope;
   // `--all` also replays the events of the oracles whose records are read: the oracle, or the attested oracle and
   // its upstream (each from its own deployment block with "auto").
   const eventSources =
@@ -108,16 +152,30 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
           }),
         )
       : undefined;
-  const result: ScanResult =
-    scope.kind === "list"
-      ? await scanAgents(scope.agents, common)
-      : await scanAllAgents({
-          ...common,
-          auditFraction: scope.auditFraction,
-          seed: scope.seed,
-          ...(scope.chain ? { chainFilter: scope.chain } : {}),
-          ...(eventSources ? { eventSources } : {}),
-        });
+  const seed = scope.kind === "all" ? (stateRun?.seed ?? scope.seed ?? randomAuditSeed()) : 0;
+  stateRun?.begin(blockNumber);
+  let result: ScanResult;
+  try {
+    result =
+      scope.kind === "list"
+        ? await scanAgents(scope.agents, common)
+        : await scanAllAgents({
+            ...common,
+            audit: audit!,
+            seed,
+            ...(stateRun?.source ? { state: stateRun.source } : {}),
+            ...(scope.chain ? { chainFilter: scope.chain } : {}),
+            ...(eventSources ? { eventSources } : {}),
+          });
+  } catch (error) {
+    stateRun?.abandon();
+    throw error;
+  }
+  const stateSummary = stateRun?.finish(result, blockNumber);
+  if (result.triage && stateSummary) result = { ...result, triage: { ...result.triage, state: stateSummary } };
+  const partial: PartialRun | undefined = result.partial
+    ? { reason: "max-duration", maxDurationSeconds: maxDuration!, notFetched: result.partial.notFetched, resumable: stateRun !== undefined }
+    : undefined;
 
   return reportScan(result, {
     source: {
@@ -133,13 +191,44 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     decisionRule: describeRule(rule),
     maxAgeSeconds: config.maxAgeSeconds,
     encoding: config.encoding,
-    notes: [readerModeNote(reader, chainId), upstreamMismatchNote(attested, config.oracle), onchainEnumerationNote(result.triage)].filter(
-      (note): note is string => note !== null,
-    ),
+    notes: [
+      readerModeNote(reader, chainId),
+      upstreamMismatchNote(attested, config.oracle),
+      onchainEnumerationNote(result.triage),
+      ...(stateRun?.notes ?? []),
+      partialNote(partial),
+    ].filter((note): note is string => note !== null),
     runtime: { totalMs: performance.now() - started, service: stats },
     generatedAt: now(),
     ...(config.maxErrors ? { errorLimit: config.maxErrors } : {}),
+    ...(partial ? { partial } : {}),
   });
+}
+
+/** Checks the state and time-limit settings of a configuration (before anything is asked of the network). */
+function checkRunLimits(config: DriftConfig): void {
+  if (config.state !== undefined) {
+    if (config.scope.kind !== "all") {
+      throw new InvalidArgumentError("A state file (--state) applies only to --all scans, not to an --agents list");
+    }
+    if (config.state.trim() === "") throw new InvalidArgumentError("The state file name (--state) is empty");
+  }
+  if (config.full && config.state === undefined) {
+    throw new InvalidArgumentError("--full ignores the state file, so it needs --state (without a state file every run is full)");
+  }
+  const max = config.maxDurationSeconds;
+  if (max !== undefined && !(Number.isFinite(max) && max >= 0)) {
+    throw new InvalidArgumentError(`maxDurationSeconds must be a number of seconds >= 0, got ${String(max)}`);
+  }
+}
+
+/** The note of a partial run. */
+function partialNote(partial: PartialRun | undefined): string | null {
+  if (!partial) return null;
+  return (
+    `PARTIAL: the run stopped at its --max-duration (${partial.maxDurationSeconds}s) with ${partial.notFetched} selected signed ` +
+    `attestations not fetched (error rows); ${partial.resumable ? "its progress is in the state file: run it again with the same --state to continue" : "without --state it cannot be continued"}`
+  );
 }
 
 async function checkChain(

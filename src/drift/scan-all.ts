@@ -4,7 +4,8 @@
  *
  * @packageDocumentation
  */
-import { type DriftScanOptions, runScan, type ScanResult } from "./pipeline.js";
+import type { AuditPlan } from "./audit.js";
+import { type DriftScanOptions, runScan, type ScanResult, type ScanStateSource } from "./pipeline.js";
 import { enumerateListing, type OnchainEventSource } from "./stages/enumerate.js";
 import type { TriageSummary } from "./types.js";
 
@@ -12,10 +13,14 @@ import type { TriageSummary } from "./types.js";
 export interface ScanAllOptions extends DriftScanOptions {
   /** Restrict the listing to one chain (slug). */
   readonly chainFilter?: string;
-  /** Fraction of agents fetched at random to audit the listing (0–1). */
-  readonly auditFraction: number;
+  /** How the audit sample is sized; default 99 % confidence of catching a listing that lies about 1 %. */
+  readonly audit?: AuditPlan;
+  /** A flat share of agents fetched at random to audit the listing (0–1), instead of `audit` (the older form). */
+  readonly auditFraction?: number;
   /** Seed of the audit sample. */
   readonly seed: number;
+  /** What earlier runs verified (the state file); absent: triage as a first run. */
+  readonly state?: ScanStateSource;
   /** Also replay the oracle's `RecordAdded`/`RecordRemoved` events from this block to find records the listing lacks. */
   readonly enumerateOnchainFrom?: bigint;
   /** Why records the listing lacks are not looked for (recorded in the triage summary), when `enumerateOnchainFrom` is absent. */
@@ -53,7 +58,12 @@ export async function scanAllAgents(options: ScanAllOptions): Promise<ScanAllRes
           ...(options.blockNumber !== undefined ? { blockNumber: options.blockNumber } : {}),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         }),
-      triage: { auditFraction: options.auditFraction, seed: options.seed },
+      triage: {
+        ...(options.audit ? { audit: options.audit } : {}),
+        ...(options.auditFraction !== undefined ? { auditFraction: options.auditFraction } : {}),
+        seed: options.seed,
+        ...(options.state ? { state: options.state } : {}),
+      },
     },
     options,
   );

@@ -38,6 +38,8 @@ export type ServiceOutcome =
       readonly kid: string;
       readonly submission?: AttestationSubmission;
       readonly expiresAt?: Date | null;
+      /** Present when an earlier run fetched and verified it and this run reuses it from the state file. */
+      readonly fromState?: { readonly verifiedAt: Date };
     }
   /** The service's unsigned listing (triage decided a signed fetch was not needed). */
   | { readonly kind: "listed"; readonly data: ServiceData }
@@ -45,5 +47,8 @@ export type ServiceOutcome =
   | { readonly kind: "invalid"; readonly reason: string; readonly message: string }
   /** The service does not know the agent. */
   | { readonly kind: "missing"; readonly message: string }
-  /** The service could not be asked (network, 5xx, rate limit exhausted, malformed body…). */
-  | { readonly kind: "error"; readonly message: string };
+  /**
+   * The service could not be asked (network, 5xx, rate limit exhausted, malformed body…); `notFetched` when the run
+   * stopped before asking (`--max-duration`), and `message` then says so whole.
+   */
+  | { readonly kind: "error"; readonly message: string; readonly notFetched?: boolean };

@@ -43,6 +43,11 @@ export interface AttestedSide {
   readonly attestedAt: string;
   /** Key id that signed it; `null` when the data comes from the unsigned listing. */
   readonly kid: string | null;
+  /**
+   * Present when this run did not fetch the signed attestation but reused the one an earlier run fetched and verified
+   * (the state file, `--state`: the listing and the chain said nothing had changed since): when that run verified it.
+   */
+  readonly fromState?: { readonly verifiedAt: string };
 }
 
 /** The gate decision on each side and whether it flips. */
@@ -211,8 +216,22 @@ export interface TriageSummary {
   readonly fetchesSaved: number;
   /** Why agents were fetched: count per reason. */
   readonly reasons: Readonly<Record<string, number>>;
-  /** Fraction of agents fetched at random as an audit of the listing. */
+  /**
+   * Fetches a run without evidence would have made but this one did not, per reason (`mismatch`, `stale-onchain`,
+   * `missing-onchain`, `near-threshold`, `policy-edge`): the state held a current verified attestation the listing and
+   * the chain agree with, or, at a decision edge, the on-chain record holds the computation the listing states.
+   */
+  readonly avoided?: Readonly<Record<string, number>>;
+  /** Of the avoided fetches, how many the state made unnecessary, and how many the on-chain record did. */
+  readonly avoidedBy?: { readonly state: number; readonly chain: number };
+  /** Share of the agents eligible for the audit (compared with the listing or the state) that it fetched. */
   readonly auditFraction: number;
+  /** How the audit sample was sized and what it guarantees. */
+  readonly audit?: TriageAudit;
+  /** Seed of the audit sample: `--seed` with it draws the same sample from the same agents. */
+  readonly seed?: number;
+  /** The state file (`--state`): what it holds after this run, and what it stood in for. */
+  readonly state?: DriftStateSummary;
   /** Listed scores that a signed attestation then contradicted (a listing that lies). */
   readonly listingContradictions: number;
   /**
@@ -234,6 +253,61 @@ export interface TriageSummary {
      */
     readonly sources?: readonly OnchainEnumerationSource[];
   };
+}
+
+/**
+ * How the audit sample of an `--all` scan was sized: by confidence (`confidence`, `lieRate`, and what follows:
+ * `liesAtLeast`, `detectionProbability`) or as a flat share (`fraction`, the older `--audit`).
+ */
+export interface TriageAudit {
+  /** Asked probability of catching a listing that lies about at least `lieRate` of the eligible agents. */
+  readonly confidence?: number;
+  /** The share of lying entries the sample is sized to catch. */
+  readonly lieRate?: number;
+  /** A flat share of the eligible agents, instead of `confidence` and `lieRate`. */
+  readonly fraction?: number;
+  /** Agents the audit could pick: those compared with the listing, or with an attestation from the state. */
+  readonly eligible: number;
+  /** Agents it fetched. */
+  readonly sampleSize: number;
+  /** The fewest lying entries a listing lying about `lieRate` of the eligible agents tells: ⌈lieRate × eligible⌉. */
+  readonly liesAtLeast?: number;
+  /** The probability that the sample holds at least one of those (hypergeometric), at least `confidence`. */
+  readonly detectionProbability?: number;
+}
+
+/** The state file of a run (`--state`), in the report. */
+export interface DriftStateSummary {
+  /** The file, as given. */
+  readonly file: string;
+  /** Agents it holds after this run (each with its last verified attestation, or why the last answer did not verify). */
+  readonly entries: number;
+  /** Rows whose service data is a signed attestation an earlier run verified, reused from the state. */
+  readonly fromState: number;
+  /** Whether the run ignored the state (`--full`): it fetched as a first run would, and wrote a new state. */
+  readonly full: boolean;
+  /**
+   * The oldest verified attestation the state holds after this run: its agent, when the service computed it (its
+   * signed `issuedAt`, `null` when unknown) and when a run verified it; `null` when the state holds none.
+   */
+  readonly oldestAttestation: { readonly agent: string; readonly computedAt: string | null; readonly verifiedAt: string } | null;
+  /** The number of the state file's last line when it was cut short (a crash while writing it) and ignored. */
+  readonly truncatedLine?: number;
+}
+
+/**
+ * A run that stopped before it fetched every signed attestation triage selected (`--max-duration`): it is partial,
+ * and `exitCodeOf` makes it exit 4 whatever else the report says. The agents not fetched are `error` rows.
+ */
+export interface PartialRun {
+  /** Why it stopped: `max-duration` (the time limit passed). */
+  readonly reason: "max-duration";
+  /** The limit, in seconds. */
+  readonly maxDurationSeconds: number;
+  /** Selected signed attestations that were not fetched (their rows are `error`). */
+  readonly notFetched: number;
+  /** Whether a state file holds the run's progress, so that running it again continues where it stopped. */
+  readonly resumable: boolean;
 }
 
 /** One oracle's part of the search for on-chain records the listing lacks. */
@@ -296,6 +370,8 @@ export interface DriftReport {
      * (`refresh.possible`); it does not change the exit code.
      */
     readonly refreshable: number;
+    /** Present when the run stopped before fetching everything it selected (`--max-duration`): it exits 4. */
+    readonly partial?: PartialRun;
   };
   /**
    * Things about the run itself that a reader of the report should know, one sentence each (for example that
@@ -320,6 +396,11 @@ export interface DriftRuntime {
   /** Summed time of attestation verification. */
   readonly verifyMs: number;
   readonly serviceRequests: number;
+  /**
+   * When the run continued one that was killed or stopped (same `--state`): answers reused from that run's journal
+   * instead of being fetched again.
+   */
+  readonly resumedOutcomes?: number;
 }
 
 /** The largest number of agents a run may leave unverified: a count, or a percentage of the scanned agents. */

@@ -7,7 +7,6 @@ import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
 import { InvalidArgumentError } from "../../src/errors";
 
 const NOW = new Date("2026-11-22T12:00:00Z");
-const DAY = Math.floor(NOW.getTime() / 86_400_000);
 const REAL = ["--rpc", "https://base.example/v2/secret", "--api", "https://rnwy.com"];
 const GATE = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
 
@@ -39,7 +38,7 @@ describe("parseDriftArgs: defaults", () => {
     expect(args.embedded).toEqual({ chain: true, api: true });
     expect(args.endpoints).toEqual({});
     expect(args.settings).toEqual({
-      scope: { kind: "all", auditFraction: 0.01, seed: DAY, eventsFromBlock: "auto" },
+      scope: { kind: "all", auditConfidence: 0.99, auditLieRate: 0.01, eventsFromBlock: "auto" },
       threshold: 51,
       maxAgeSeconds: 36 * 3600,
       concurrency: 8,
@@ -49,9 +48,26 @@ describe("parseDriftArgs: defaults", () => {
     expect(args.output).toEqual({ tableRows: 50, wide: false, quiet: false, ci: false });
   });
 
-  it("the default audit seed is the UTC day number, so it changes from one day to the next", () => {
-    const tomorrow = parseDriftArgs(["--demo"], { env: {}, now: () => new Date(NOW.getTime() + 86_400_000) });
-    expect(tomorrow.kind === "run" && tomorrow.settings.scope.kind === "all" && tomorrow.settings.scope.seed).toBe(DAY + 1);
+  it("sets no audit seed without --seed (each run draws a random one), whatever the day", () => {
+    for (const now of [NOW, new Date(NOW.getTime() + 86_400_000)]) {
+      const args = parseDriftArgs(["--demo"], { env: {}, now: () => now });
+      expect(args.kind === "run" && args.settings.scope.kind === "all" && "seed" in args.settings.scope).toBe(false);
+    }
+  });
+
+  it("reads --state, --full and --max-duration", () => {
+    const args = run([...REAL, "--all", "--state", " night.jsonl ", "--full", "--max-duration", "50m"]);
+    expect(args.settings).toMatchObject({ state: "night.jsonl", full: true, maxDurationSeconds: 3000 });
+    expect(run([...REAL, "--all", "--state", "s.jsonl"]).settings).not.toHaveProperty("full");
+    expect(run(["--demo", "--max-duration", "1h30m"]).settings.maxDurationSeconds).toBe(5400);
+  });
+
+  it("sizes the audit by confidence (--audit-confidence, --audit-lie-rate; fractions or percentages)", () => {
+    const scope = (argv: string[]) => run(["--demo", ...argv]).settings.scope;
+    expect(scope(["--audit-confidence", "0.999"])).toMatchObject({ auditConfidence: 0.999, auditLieRate: 0.01 });
+    expect(scope(["--audit-lie-rate", "0.5%"])).toMatchObject({ auditConfidence: 0.99, auditLieRate: 0.005 });
+    expect(scope(["--audit-confidence", "95%", "--audit-lie-rate", "1"])).toMatchObject({ auditConfidence: 0.95, auditLieRate: 1 });
+    expect(scope(["--audit", "2%"])).not.toHaveProperty("auditConfidence");
   });
 
   it("returns help for --help and -h, even with other flags", () => {
@@ -152,6 +168,7 @@ describe("parseDriftArgs: every flag", () => {
   it("reads --all with --chain (aliases resolved), --audit and --seed", () => {
     const args = run([...REAL, "--all", "--chain", "bsc", "--audit", "0.25", "--seed", "42"]);
     expect(args.settings.scope).toEqual({ kind: "all", chain: "bnb", auditFraction: 0.25, seed: 42, eventsFromBlock: "auto" });
+    expect(run([...REAL, "--all", "--seed", "0"]).settings.scope).toMatchObject({ seed: 0 });
   });
 
   it("accepts --audit as a percentage and at both ends of 0..1", () => {
@@ -341,6 +358,21 @@ describe("parseDriftArgs: refusals (one line each)", () => {
     [["--audit", "150%"], /--audit must be a fraction from 0 to 1/],
     [["--audit", "lots"], /--audit must be a fraction from 0 to 1/],
     [["--seed", "1.5"], /--seed must be an integer >= 0, got "1.5"/],
+    [["--agents", "base:1", "--state", "s.jsonl"], /--state applies only to --all/],
+    [["--agents", "base:1", "--audit-confidence", "0.9"], /--audit-confidence applies only to --all/],
+    [["--full"], /--full ignores the state file, so it needs --state <file>/],
+    [["--state", " "], /--state needs a file name/],
+    [["--max-duration", "0"], /--max-duration: Invalid duration "0": must be greater than zero/],
+    [["--max-duration", "soon"], /--max-duration: Invalid duration "soon"/],
+    [
+      ["--audit", "0.1", "--audit-confidence", "0.9"],
+      /--audit \(a flat share\) and --audit-confidence \(a sample sized by confidence\) exclude each other/,
+    ],
+    [["--audit-lie-rate", "0.1", "--audit", "0.1"], /--audit \(a flat share\) and --audit-lie-rate/],
+    [["--audit-confidence", "1"], /--audit-confidence must be a fraction above 0 and below 1/],
+    [["--audit-confidence", "0"], /--audit-confidence must be a fraction above 0 and below 1/],
+    [["--audit-lie-rate", "0"], /--audit-lie-rate must be a fraction above 0 and at most 1/],
+    [["--audit-lie-rate", "120%"], /--audit-lie-rate must be a fraction above 0 and at most 1/],
     [["--tier-encoding", "a,b,c,d"], /--tier-encoding: Encoding table "tiers" must list each of/],
     [["--sybil-encoding", "none,low"], /--sybil-encoding: Encoding table "sybilSeverities" must list each of/],
     [["--rows", "many"], /--rows must be an integer >= 0 or "all", got "many"/],

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatMarkdown } from "../../src/cli/format-markdown";
 import { formatSummary, formatVerdict } from "../../src/cli/format-summary";
 import { formatTable } from "../../src/cli/format-table";
+import { exitCodeOf } from "../../src/drift/report";
 import { CONSISTENT, errorRow, failToPass, invalid, passToFail, report, row } from "./report-fixture";
 
 /** Data lines of a table (header and footer removed). */
@@ -217,6 +218,51 @@ describe("formatSummary", () => {
     );
   });
 
+  it("reports fetches avoided by reason, the audit's sizing and seed, and the state file", () => {
+    const text = formatSummary(
+      report([row({ agentId: "1" })], {
+        triage: {
+          listed: 2000,
+          signedFetches: 480,
+          fetchesSaved: 1520,
+          reasons: { audit: 456, "listing-changed": 24 },
+          avoided: { mismatch: 30, "near-threshold": 300 },
+          avoidedBy: { state: 320, chain: 10 },
+          auditFraction: 456 / 1900,
+          audit: { confidence: 0.99, lieRate: 0.01, eligible: 1900, sampleSize: 456, liesAtLeast: 19, detectionProbability: 0.9901 },
+          seed: 123456789,
+          state: {
+            file: "night.jsonl",
+            entries: 900,
+            fromState: 330,
+            full: false,
+            oldestAttestation: { agent: "base:erc8004:7", computedAt: "2026-11-19T12:00:00.000Z", verifiedAt: "2026-11-20T12:00:00.000Z" },
+          },
+          listingContradictions: 0,
+        },
+      }),
+    );
+    expect(text).toContain(
+      "fetched for: audit 456, listing-changed 24; avoided: near-threshold 300, mismatch 30 (by the state 320, by the on-chain record 10); " +
+        "audit 456 of 1900 (99% to catch a listing lying about 1%; seed 123456789); listing contradictions 0",
+    );
+    expect(text).toContain(
+      "state:            night.jsonl: 900 agents, 330 rows from it; oldest verified attestation base:erc8004:7, verified 2d ago (computed 3d ago)",
+    );
+  });
+
+  it("says PARTIAL with exit 4 when the run stopped at --max-duration, whatever else it found", () => {
+    const base = report([row({ agentId: "1" })]);
+    const partial = {
+      ...base,
+      summary: { ...base.summary, partial: { reason: "max-duration" as const, maxDurationSeconds: 1800, notFetched: 12, resumable: true } },
+    };
+    expect(exitCodeOf(partial)).toBe(4);
+    expect(formatSummary(partial).split("\n").at(-1)).toBe(
+      "PARTIAL: stopped at --max-duration 30m with 12 selected signed attestations not fetched; run it again with the same --state to continue (exit 4)",
+    );
+  });
+
   it("handles a report without rows", () => {
     const text = formatSummary(report([], { encoding: { ...CONSISTENT, checked: 0 } }));
     expect(text).toContain("0 agents checked");
@@ -286,7 +332,7 @@ describe("formatMarkdown", () => {
       report([], { triage: { listed: 10, signedFetches: 2, fetchesSaved: 8, reasons: {}, auditFraction: 0.05, listingContradictions: 0 } }),
     );
     expect(empty).toContain("| Triage | 10 listed, 2 signed fetches, 8 saved |");
-    expect(empty).toContain("| Triage audit | 5% sampled, 0 listing contradictions |");
+    expect(empty).toContain("| Triage audit | audit 5%, 0 listing contradictions |");
     expect(empty).toContain("No agents scanned.");
     expect(empty).toContain("**FAILED: no agent was scanned, so nothing was verified (exit 4)**");
     expect(empty).toContain("| Unverified | 0 of 0 agents: error 0, missing-attestation 0; limit --max-errors 1% (at most 0) — EXCEEDED |");

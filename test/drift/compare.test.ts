@@ -5,7 +5,8 @@ import { checkTierEncoding } from "../../src/drift/encoding-check";
 import { buildReport, countFlips, exitCodeOf, sortRows } from "../../src/drift/report";
 import type { ServiceOutcome } from "../../src/drift/service-data";
 import { type CompareContext, compareAgent } from "../../src/drift/stages/compare";
-import { auditPick, triageReason } from "../../src/drift/stages/triage";
+import { drawAuditSample } from "../../src/drift/audit";
+import { triageCandidates, triageReason } from "../../src/drift/stages/triage";
 import { OracleReadError } from "../../src/errors";
 import type { TrustRecordResult } from "../../src/oracle/records";
 
@@ -218,19 +219,21 @@ describe("triage", () => {
   const listed = (score: number, sybilSeverity = "none") => ({ score, tier: tierOf(score), sybilSeverity });
 
   it("fetches where chain and listing disagree, records are missing or stale, or scores sit near the threshold", () => {
-    expect(triageReason("k", listed(60), onchain(61), options)).toBe("mismatch");
-    expect(triageReason("k", listed(60, "low"), onchain(60), options)).toBe("mismatch");
-    expect(triageReason("k", listed(60), noRecord, options)).toBe("missing-onchain");
-    expect(triageReason("k", listed(60), onchain(60, 40 * HOUR), options)).toBe("stale-onchain");
-    expect(triageReason("k", listed(52), onchain(52), options)).toBe("near-threshold");
-    expect(triageReason("k", null, onchain(52), options)).toBe("not-listed");
-    expect(triageReason("k", { score: 80 }, onchain(80), options)).toBe("incomplete-listing");
+    expect(triageReason(listed(60), onchain(61), options)).toBe("mismatch");
+    expect(triageReason(listed(60, "low"), onchain(60), options)).toBe("mismatch");
+    expect(triageReason(listed(60), noRecord, options)).toBe("missing-onchain");
+    expect(triageReason(listed(60), onchain(60, 40 * HOUR), options)).toBe("stale-onchain");
+    expect(triageReason(listed(52), onchain(52), options)).toBe("near-threshold");
+    expect(triageReason(null, onchain(52), options)).toBe("not-listed");
+    expect(triageReason({ score: 80 }, onchain(80), options)).toBe("incomplete-listing");
   });
 
   it("trusts the listing elsewhere, except for the audit sample", () => {
-    expect(triageReason("k", listed(80), onchain(80), options)).toBeNull();
-    expect(triageReason("k", listed(80), onchain(80), { ...options, auditFraction: 1 })).toBe("audit");
-    expect(triageReason("k", listed(80), readFailure, options)).toBeNull();
+    expect(triageReason(listed(80), onchain(80), options)).toBeNull();
+    expect(triageReason(listed(80), readFailure, options)).toBeNull();
+    const candidates = [{ agent: { chain: "base", chainId: 8453, agentId: 1n, registry: "erc8004" }, listed: listed(80) }];
+    expect(triageCandidates(candidates, [onchain(80)], { ...options, auditFraction: 1 }).reasons).toEqual({ audit: 1 });
+    expect(triageCandidates(candidates, [onchain(80)], { ...options, auditFraction: 0 }).reasons).toEqual({});
   });
 
   it("watches a gate's sybil and age edges", () => {
@@ -239,22 +242,21 @@ describe("triage", () => {
       gate: "0xg",
       policy: { minScore: 51, maxSybilSeverity: 1, maxAge: 24 * HOUR, requireController: false },
     };
-    expect(triageReason("k", listed(80, "low"), onchain(80, HOUR, undefined, 1), { ...options, rule: gate })).toBe("policy-edge");
-    expect(triageReason("k", listed(80), onchain(80, 23 * HOUR), { ...options, rule: gate })).toBe("policy-edge");
-    expect(triageReason("k", listed(80), onchain(80, 2 * HOUR), { ...options, rule: gate })).toBeNull();
+    expect(triageReason(listed(80, "low"), onchain(80, HOUR, undefined, 1), { ...options, rule: gate })).toBe("policy-edge");
+    expect(triageReason(listed(80), onchain(80, 23 * HOUR), { ...options, rule: gate })).toBe("policy-edge");
+    expect(triageReason(listed(80), onchain(80, 2 * HOUR), { ...options, rule: gate })).toBeNull();
   });
 
-  it("samples about the requested fraction, deterministically per seed, independent of order", () => {
+  it("samples exactly the size asked, deterministically per seed, independent of order", () => {
     const keys = Array.from({ length: 20_000 }, (_, i) => `base:erc8004:${i}`);
-    const picked = keys.filter((k) => auditPick(k, 7, 0.01));
-    expect(picked.length).toBeGreaterThan(150);
-    expect(picked.length).toBeLessThan(250);
+    const picked = drawAuditSample(keys, 200, 7).map((i) => keys[i]!);
+    expect(picked).toHaveLength(200);
+    const reversed = [...keys].reverse();
     expect(
-      keys
-        .reverse()
-        .filter((k) => auditPick(k, 7, 0.01))
+      drawAuditSample(reversed, 200, 7)
+        .map((i) => reversed[i]!)
         .sort(),
     ).toEqual([...picked].sort());
-    expect(keys.filter((k) => auditPick(k, 8, 0.01))).not.toEqual(picked);
+    expect(drawAuditSample(keys, 200, 8).map((i) => keys[i]!)).not.toEqual(picked);
   });
 });

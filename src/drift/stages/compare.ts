@@ -66,6 +66,9 @@ export function compareAgent(agent: AgentRef, onchain: TrustRecordResult, servic
         sybilSeverity: canonicalSybilSeverity(serviceData.sybilSeverity),
         attestedAt: serviceData.at.toISOString(),
         kid: service.kind === "verified" ? service.kid : null,
+        ...(service.kind === "verified" && service.fromState
+          ? { fromState: { verifiedAt: service.fromState.verifiedAt.toISOString() } }
+          : {}),
       }
     : null;
 
@@ -144,7 +147,8 @@ function classify(
   nowSeconds: number,
 ): { status: DriftStatus; reason?: string } {
   if (!onchain.ok) return { status: "error", reason: `on-chain read failed: ${onchain.error.shortMessage}` };
-  if (service.kind === "error") return { status: "error", reason: `service request failed: ${service.message}` };
+  if (service.kind === "error")
+    return { status: "error", reason: service.notFetched ? service.message : `service request failed: ${service.message}` };
   if (service.kind === "invalid") return { status: "invalid-attestation", reason: `${service.reason}: ${service.message}` };
   if (service.kind === "missing") {
     return {

@@ -184,6 +184,10 @@ export interface FetchVerifyOptions {
   /** Service requests in flight at most. */
   readonly concurrency: number;
   readonly onProgress?: (progress: ScanProgress) => void;
+  /** Asked before each request: `false` starts no more (requests in flight finish). Default: always start. */
+  readonly shouldStart?: () => boolean;
+  /** Called with each fetched outcome as it arrives (to checkpoint it). */
+  readonly onOutcome?: (index: number, outcome: ServiceOutcome) => void;
 }
 
 /**
@@ -222,7 +226,9 @@ export async function fetchAndVerify(
   let done = 0;
   try {
     await mapConcurrently(selection.fetch, options.concurrency, async (i) => {
+      if (options.shouldStart && !options.shouldStart()) return;
       outcomes[i] = await fetchServiceOutcome(options.api, candidates[i]!.agent, policy, pool);
+      options.onOutcome?.(i, outcomes[i]!);
       options.onProgress?.({ stage: "attestations", done: ++done, total: selection.fetch.length });
     });
   } finally {

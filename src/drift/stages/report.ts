@@ -10,7 +10,7 @@ import { checkTierEncoding } from "../encoding-check.js";
 import type { ErrorLimit } from "../error-limit.js";
 import type { ScanResult } from "../pipeline.js";
 import { buildReport } from "../report.js";
-import type { DriftReport } from "../types.js";
+import type { DriftReport, PartialRun } from "../types.js";
 import type { ServiceStats } from "./fetch-verify.js";
 
 /** What the report stage needs besides the scan. */
@@ -28,6 +28,8 @@ export interface ReportStageContext {
   readonly generatedAt: Date;
   /** How many agents may go unverified before the run fails (default 1 %). */
   readonly errorLimit?: ErrorLimit;
+  /** Present when the run stopped before fetching everything it selected (`--max-duration`). */
+  readonly partial?: PartialRun;
 }
 
 /**
@@ -54,8 +56,10 @@ export function reportScan(scan: ScanResult, context: ReportStageContext): Drift
       requestMs: context.runtime.service.requestMs,
       verifyMs: context.runtime.service.verifyMs,
       serviceRequests: context.runtime.service.requests,
+      ...(scan.resumedOutcomes ? { resumedOutcomes: scan.resumedOutcomes } : {}),
     },
     generatedAt: context.generatedAt,
     ...(context.errorLimit ? { errorLimit: context.errorLimit } : {}),
+    ...(context.partial ? { partial: context.partial } : {}),
   });
 }

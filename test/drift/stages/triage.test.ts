@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { auditSampleSize, detectionProbability } from "../../../src/drift/audit";
 import type { DecisionRule } from "../../../src/drift/decision";
 import type { Candidate, Enumeration } from "../../../src/drift/stages/enumerate";
-import { selectAll, summarizeTriage, triageCandidates, triageReason } from "../../../src/drift/stages/triage";
-import { agent, ENCODING, HOUR, listed, NOW, noRecord, readFailure, record, verified } from "./fixtures";
+import {
+  selectAll,
+  summarizeTriage,
+  triageAgent,
+  type TriageEvidence,
+  triageCandidates,
+  triageReason,
+} from "../../../src/drift/stages/triage";
+import { agent, ENCODING, HOUR, listed, NOW, NOW_S, noRecord, readFailure, record, verified } from "./fixtures";
 
 const options = {
   rule: { kind: "threshold", threshold: 51 } as DecisionRule,
@@ -18,29 +26,184 @@ const gate: DecisionRule = {
   policy: { minScore: 51, maxSybilSeverity: 1, maxAge: 24 * HOUR, requireController: false },
 };
 
-describe("triage rules, one agent at a time", () => {
+describe("triage rules, one agent at a time (a first run: no state)", () => {
   it("fetches where the listing and the chain disagree, or the chain has nothing fresh", () => {
-    expect(triageReason("k", listed(60), record(61), options)).toBe("mismatch");
-    expect(triageReason("k", listed(60, "low"), record(60), options)).toBe("mismatch");
-    expect(triageReason("k", { ...listed(60), tier: "limited" }, record(60), options)).toBe("mismatch");
-    expect(triageReason("k", listed(60), noRecord, options)).toBe("missing-onchain");
-    expect(triageReason("k", listed(60), record(60, { ageSeconds: 40 * HOUR }), options)).toBe("stale-onchain");
-    expect(triageReason("k", listed(60), record(60, { ageSeconds: -HOUR }), options)).toBe("stale-onchain");
-    expect(triageReason("k", null, record(60), options)).toBe("not-listed");
-    expect(triageReason("k", { score: 60 }, record(60), options)).toBe("incomplete-listing");
+    expect(triageReason(listed(60), record(61), options)).toBe("mismatch");
+    expect(triageReason(listed(60, "low"), record(60), options)).toBe("mismatch");
+    expect(triageReason({ ...listed(60), tier: "limited" }, record(60), options)).toBe("mismatch");
+    expect(triageReason(listed(60), noRecord, options)).toBe("missing-onchain");
+    expect(triageReason(listed(60), record(60, { ageSeconds: 40 * HOUR }), options)).toBe("stale-onchain");
+    expect(triageReason(listed(60), record(60, { ageSeconds: -HOUR }), options)).toBe("stale-onchain");
+    expect(triageReason(null, record(60), options)).toBe("not-listed");
+    expect(triageReason({ score: 60 }, record(60), options)).toBe("incomplete-listing");
   });
 
-  it("fetches where a decision may turn: near the threshold, or at the edge of a gate's policy", () => {
-    expect(triageReason("k", listed(53), record(53), options)).toBe("near-threshold");
-    expect(triageReason("k", listed(54), record(54), options)).toBeNull();
-    expect(triageReason("k", listed(80, "low"), record(80, { sybilCode: 1 }), { ...options, rule: gate })).toBe("policy-edge");
-    expect(triageReason("k", listed(80), record(80, { ageSeconds: 23 * HOUR }), { ...options, rule: gate })).toBe("policy-edge");
-    expect(triageReason("k", listed(80), record(80, { ageSeconds: 2 * HOUR }), { ...options, rule: gate })).toBeNull();
+  it("finds the decision edges: near the threshold, or at the edge of a gate's policy", () => {
+    expect(triageReason(listed(53), record(53), options)).toBe("near-threshold");
+    expect(triageReason(listed(54), record(54), options)).toBeNull();
+    expect(triageReason(listed(80, "low"), record(80, { sybilCode: 1 }), { ...options, rule: gate })).toBe("policy-edge");
+    expect(triageReason(listed(80), record(80, { ageSeconds: 23 * HOUR }), { ...options, rule: gate })).toBe("policy-edge");
+    expect(triageReason(listed(80), record(80, { ageSeconds: 2 * HOUR }), { ...options, rule: gate })).toBeNull();
   });
 
-  it("leaves a failed read alone (its row is an error whatever the service says) and audits at random", () => {
-    expect(triageReason("k", listed(80), readFailure, options)).toBeNull();
-    expect(triageReason("k", listed(80), record(80), { ...options, auditFraction: 1 })).toBe("audit");
+  it("at an edge, fetches unless the on-chain record holds the computation the listing states", () => {
+    const written = new Date((NOW_S - 9 * HOUR) * 1000); // the record's updatedAt (record() writes 9 h ago)
+    // The listing states the record's own computation: the chain is the evidence, the fetch is avoided.
+    expect(triageAgent({ ...listed(52), at: written }, record(52), options)).toEqual({
+      fetch: null,
+      fromState: false,
+      auditable: true,
+      avoided: { reason: "near-threshold", by: "chain" },
+    });
+    // A computation newer than the record, or no time at all: only a signed attestation can tell.
+    expect(triageAgent({ ...listed(52), at: new Date(written.getTime() + 1000) }, record(52), options)).toEqual({
+      fetch: "near-threshold",
+    });
+    expect(triageAgent(listed(52), record(52), options)).toEqual({ fetch: "near-threshold" });
+    // Away from an edge the listing suffices; a failed read is an error row, never fetched nor audited.
+    expect(triageAgent(listed(80), record(80), options)).toEqual({ fetch: null, fromState: false, auditable: true });
+    expect(triageAgent(listed(80), readFailure, options)).toEqual({ fetch: null, fromState: false, auditable: false });
+  });
+});
+
+describe("triage with the state: fetch only where something could have changed", () => {
+  const computed = new Date((NOW_S - 20 * HOUR) * 1000);
+  const seen = { score: 52, tierCode: 2, sybilSeverityCode: 0 };
+  const evidence = (over: Partial<TriageEvidence> = {}): TriageEvidence => ({
+    verified: { score: 52, tier: "developing", sybilSeverity: null, computedAt: computed },
+    onchain: seen,
+    ...over,
+  });
+  const at = (date: Date) => ({ ...listed(52), at: date });
+
+  it("each reason to fetch again", () => {
+    expect(triageAgent(at(computed), record(52), options, evidence({ verified: null }))).toEqual({ fetch: "unverified-before" });
+    expect(triageAgent({ ...listed(53), at: computed }, record(52), options, evidence())).toEqual({ fetch: "listing-changed" });
+    expect(triageAgent(at(computed), record(60), options, evidence())).toEqual({ fetch: "onchain-changed" });
+    // Near the threshold with a newer computation than the one verified (and than the record's): fetched again.
+    const later = new Date((NOW_S - HOUR) * 1000);
+    expect(triageAgent(at(later), record(52), options, evidence())).toEqual({ fetch: "near-threshold" });
+    // Not listed, incomplete listing: the state cannot stand in for the service.
+    expect(triageAgent(null, record(52), options, evidence())).toEqual({ fetch: "not-listed" });
+    expect(triageAgent({ score: 52 }, record(52), options, evidence())).toEqual({ fetch: "incomplete-listing" });
+  });
+
+  it("avoids the fetches a first run would make when the listing and the chain agree with what was verified", () => {
+    // Near the threshold, the verified attestation current (computed no earlier than the listing says): no fetch.
+    expect(triageAgent(at(computed), record(52), options, evidence())).toEqual({
+      fetch: null,
+      fromState: true,
+      auditable: true,
+      avoided: { reason: "near-threshold", by: "state" },
+    });
+    // A drifted record that did not change since, the listing still what was verified: the drift is known, signed.
+    expect(
+      triageAgent({ ...listed(60), at: computed }, record(52), options, evidence({ verified: { ...listed(60), computedAt: computed } })),
+    ).toMatchObject({ fetch: null, fromState: true, avoided: { reason: "mismatch", by: "state" } });
+    // A record that changed to exactly what was verified (the nightly refresh carried it): nothing new.
+    const old = { score: 40, tierCode: 1, sybilSeverityCode: 0 };
+    expect(
+      triageAgent({ ...listed(60), at: computed }, record(60), options, {
+        ...evidence({ verified: { ...listed(60), computedAt: computed } }),
+        onchain: old,
+      }),
+    ).toEqual({ fetch: null, fromState: true, auditable: true });
+    // Stale and missing records that did not change: avoided too.
+    expect(triageAgent(at(computed), record(52, { ageSeconds: 40 * HOUR }), options, evidence())).toMatchObject({
+      fetch: null,
+      avoided: { reason: "stale-onchain", by: "state" },
+    });
+    expect(triageAgent(at(computed), noRecord, options, evidence({ onchain: null }))).toMatchObject({
+      fetch: null,
+      avoided: { reason: "missing-onchain", by: "state" },
+    });
+    // A record read before that is now gone is a change.
+    expect(triageAgent(at(computed), noRecord, options, evidence())).toEqual({ fetch: "onchain-changed" });
+  });
+
+  it("counts per reason what it fetched and what it avoided, and hands the state's attestations to the rows", () => {
+    const candidates: Candidate[] = [1, 2, 3, 4].map((id) => ({
+      agent: agent(id),
+      listed: { ...listed(id === 3 ? 53 : 52), at: computed },
+    }));
+    const records = [1, 2, 3, 4].map(() => record(52, { ageSeconds: 30 * HOUR })); // written before the computation
+    const byKey = new Map([
+      ["base:erc8004:1", evidence()],
+      ["base:erc8004:3", evidence()],
+    ]);
+    const selection = triageCandidates(candidates, records, { ...options, evidence: (key) => byKey.get(key) });
+    // 1: state covers it; 2: no state, the listing not the record's computation → near-threshold; 3: listing changed;
+    // 4: no state → near-threshold.
+    expect(selection.fetch).toEqual([1, 2, 3]);
+    expect(selection.reasons).toEqual({ "near-threshold": 2, "listing-changed": 1 });
+    expect(selection.avoided).toEqual({ "near-threshold": 1 });
+    expect(selection.avoidedBy).toEqual({ state: 1, chain: 0 });
+    expect(selection.fromState).toEqual([0]);
+  });
+});
+
+describe("the audit sample", () => {
+  it("is sized by confidence: the smallest sample that holds a lie with the asked probability (hypergeometric)", () => {
+    // Binomial bound ⌈ln(0.01)/ln(0.99)⌉ = 459; without replacement from a finite population a little fewer.
+    expect(auditSampleSize(1_000_000, { kind: "confidence", confidence: 0.99, lieRate: 0.01 })).toBe(459);
+    const n = auditSampleSize(132_000, { kind: "confidence", confidence: 0.99, lieRate: 0.01 });
+    expect(n).toBeLessThanOrEqual(459);
+    expect(detectionProbability(132_000, 1320, n)).toBeGreaterThanOrEqual(0.99);
+    expect(detectionProbability(132_000, 1320, n - 1)).toBeLessThan(0.99);
+    // Small populations: 100 agents, 1 % lies = 1 liar: 99 % confidence needs 99 of them.
+    expect(auditSampleSize(100, { kind: "confidence", confidence: 0.99, lieRate: 0.01 })).toBe(99);
+    expect(auditSampleSize(0, { kind: "confidence", confidence: 0.99, lieRate: 0.01 })).toBe(0);
+    expect(auditSampleSize(1000, { kind: "fraction", fraction: 0.01 })).toBe(10);
+    expect(auditSampleSize(1000, { kind: "fraction", fraction: 0 })).toBe(0);
+  });
+
+  it("catches a listing that lies about the asked share of agents at the asked confidence, over 200 seeds", () => {
+    // 3,000 agents whose listing agrees with the chain, away from any edge; 1 % of them lie (the signed data would
+    // differ). Each seed is a night: the audit catches the listing when its sample holds a liar.
+    const size = 3_000;
+    const candidates: Candidate[] = Array.from({ length: size }, (_, i) => ({ agent: agent(i + 1), listed: listed(80) }));
+    const records = candidates.map(() => record(80));
+    const liars = new Set(Array.from({ length: size / 100 }, (_, i) => i * 100 + 37)); // spread, every 100th
+    for (const [confidence, lieRate, tolerated] of [
+      [0.99, 0.01, 8], // expected misses 2 of 200; P(≥ 9 misses) < 1e-4 when the sizing is right
+      [0.9, 0.01, 32], // expected misses 20; P(≥ 33) < 0.003
+    ] as const) {
+      let caught = 0;
+      for (let seed = 1; seed <= 200; seed++) {
+        const selection = triageCandidates(candidates, records, {
+          ...options,
+          auditFraction: undefined,
+          audit: { kind: "confidence", confidence, lieRate },
+          seed,
+        });
+        expect(selection.reasons).toEqual({ audit: selection.audit!.sampleSize });
+        if (selection.fetch.some((i) => liars.has(i))) caught++;
+      }
+      expect(200 - caught, `confidence ${confidence}`).toBeLessThanOrEqual(tolerated);
+      // And not by oversampling: the sample is the computed size, far below the population.
+      const one = triageCandidates(candidates, records, {
+        ...options,
+        auditFraction: undefined,
+        audit: { kind: "confidence", confidence, lieRate },
+        seed: 1,
+      });
+      expect(one.audit!.sampleSize).toBe(auditSampleSize(size, { kind: "confidence", confidence, lieRate }));
+      expect(one.audit!.detectionProbability).toBeGreaterThanOrEqual(confidence);
+    }
+  });
+
+  it("draws among the agents left after triage, and another seed draws another sample", () => {
+    const candidates: Candidate[] = Array.from({ length: 5000 }, (_, i) => ({ agent: agent(i + 1), listed: listed(i % 2 ? 80 : 60) }));
+    const records = candidates.map((_, i) => record(i % 10 === 0 ? 70 : i % 2 ? 80 : 60)); // every 10th a mismatch
+    const audit = { kind: "confidence", confidence: 0.95, lieRate: 0.02 } as const;
+    const a = triageCandidates(candidates, records, { ...options, auditFraction: undefined, audit, seed: 5 });
+    const b = triageCandidates(candidates, records, { ...options, auditFraction: undefined, audit, seed: 6 });
+    expect(a.audit!.eligible).toBe(4500);
+    expect(a.reasons.mismatch).toBe(500);
+    const audited = (s: typeof a) => s.fetch.filter((i) => i % 10 !== 0);
+    expect(audited(a)).toHaveLength(a.audit!.sampleSize);
+    expect(audited(a)).not.toEqual(audited(b));
+    expect(a.seed).toBe(5);
   });
 });
 
@@ -58,7 +221,7 @@ describe("triage as a stage", () => {
   });
 
   it("a listing selects the subset that needs a signed attestation, and counts why", () => {
-    expect(triageCandidates(candidates, records, options)).toEqual({
+    expect(triageCandidates(candidates, records, options)).toMatchObject({
       fetch: [1, 2, 3],
       reasons: { mismatch: 1, "not-listed": 1, "near-threshold": 1 },
     });
@@ -72,12 +235,16 @@ describe("triage as a stage", () => {
     };
     const selection = triageCandidates(candidates, records, options);
     const outcomes = [verified(80), verified(61), { kind: "missing", message: "x" } as const, verified(52)];
-    expect(summarizeTriage(enumeration, selection, outcomes, { auditFraction: 0.01, encoding: ENCODING })).toEqual({
+    expect(summarizeTriage(enumeration, selection, outcomes, { encoding: ENCODING })).toEqual({
       listed: 3,
       signedFetches: 3,
       fetchesSaved: 1,
       reasons: { mismatch: 1, "not-listed": 1, "near-threshold": 1 },
-      auditFraction: 0.01,
+      avoided: {},
+      avoidedBy: { state: 0, chain: 0 },
+      auditFraction: 0,
+      audit: { fraction: 0, eligible: 1, sampleSize: 0 },
+      seed: 1,
       listingContradictions: 1, // agent 2: listed 60, attested 61
       onchainEnumeration: { fromBlock: "0", records: 1 },
     });
