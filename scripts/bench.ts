@@ -53,7 +53,10 @@ function selectedParts(argv: readonly string[]): ReadonlySet<Part> | null {
   if (argv.includes("--help") || argv.includes("-h")) return null;
   const at = argv.indexOf("--only");
   if (at < 0) return new Set(PARTS);
-  const names = (argv[at + 1] ?? "").split(",").map((n) => n.trim()).filter(Boolean);
+  const names = (argv[at + 1] ?? "")
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !(PARTS as readonly string[]).includes(n));
   if (names.length === 0 || unknown.length > 0) {
     throw new Error(`--only takes parts among ${PARTS.join(", ")}${unknown.length > 0 ? `; unknown: ${unknown.join(", ")}` : ""}`);
@@ -116,7 +119,6 @@ async function gasFigures(): Promise<void> {
     `target (batch of ${PUBLISH_TARGETS.batch}): ≤ ${fmt(PUBLISH_TARGETS.new)} per new record → ${fmt(Math.round(perNew))} ${perNew <= PUBLISH_TARGETS.new ? "(met)" : "(MISSED)"}; ` +
       `≤ ${fmt(PUBLISH_TARGETS.updated)} per updated record → ${fmt(Math.round(perUpdated))} ${perUpdated <= PUBLISH_TARGETS.updated ? "(met)" : "(MISSED)"}`,
   );
-
 }
 
 async function verificationFigures(): Promise<void> {
@@ -139,7 +141,6 @@ async function verificationFigures(): Promise<void> {
   console.log(
     `target: ≥ ${fmt(VERIFICATIONS_PER_SECOND_TARGET)}/s on one core → ${fmt(verification.verificationsPerSecond)}/s ${met(verification.verificationsPerSecond >= VERIFICATIONS_PER_SECOND_TARGET)}`,
   );
-
 }
 
 async function readerFigures(): Promise<void> {
@@ -166,7 +167,6 @@ async function readerFigures(): Promise<void> {
   console.log(
     `target: ≥ ${READER_RATIO_TARGET}× on the local node → ${loopbackRatio.toFixed(1)}× ${met(loopbackRatio >= READER_RATIO_TARGET)}`,
   );
-
 }
 
 async function limiterFigures(): Promise<void> {
@@ -194,7 +194,6 @@ async function limiterFigures(): Promise<void> {
       limiterRows,
     ),
   );
-
 }
 
 const FIRST_NIGHT_TARGET = 18_000;
@@ -230,7 +229,10 @@ function printDriftNights(r: DriftNightsResult): void {
   console.log(
     table(
       ["night", "signed fetches", "target", "÷ target", `at ${rate}/min (all requests)`, "target", "audit", "wall ms"],
-      [row("1: first full scan, no state", r.first, FIRST_NIGHT_TARGET), row("2: incremental, with the state", r.second, SECOND_NIGHT_TARGET)],
+      [
+        row("1: first full scan, no state", r.first, FIRST_NIGHT_TARGET),
+        row("2: incremental, with the state", r.second, SECOND_NIGHT_TARGET),
+      ],
     ),
   );
   for (const [name, n, target] of [
@@ -250,7 +252,10 @@ function printDriftNights(r: DriftNightsResult): void {
     );
   }
   const old = r.second.report.summary.triage?.state?.oldestAttestation;
-  if (old) console.log(`  oldest verified attestation in the state after night 2: ${old.agent}, verified ${old.verifiedAt}, computed ${old.computedAt}`);
+  if (old)
+    console.log(
+      `  oldest verified attestation in the state after night 2: ${old.agent}, verified ${old.verifiedAt}, computed ${old.computedAt}`,
+    );
   console.log(
     `between the nights: the nightly refresh published ${fmt(r.refresh.records)} records (${fmt(r.refresh.ms)} ms); then the service's data moved on: ` +
       `${fmt(r.change.changed)} agents changed (${(100 * r.change.options.changedFraction).toFixed(1)}% of scores, ` +
