@@ -91,6 +91,13 @@ describe("main: commands", () => {
     }
   });
 
+  it("the README's usage block is the drift help, word for word", () => {
+    const readme = readFileSync(join(__dirname, "../../README.md"), "utf8");
+    const start = readme.indexOf("```\nUsage: trustgate drift [options]") + 4;
+    expect(start).toBeGreaterThan(4);
+    expect(readme.slice(start, readme.indexOf("```\n", start))).toBe(DRIFT_HELP);
+  });
+
   it("prints the package version", async () => {
     const h = harness();
     const { version } = JSON.parse(readFileSync(join(__dirname, "../../package.json"), "utf8")) as { version: string };
@@ -215,6 +222,36 @@ describe("main: a run", () => {
     const byDefault = fakeRun(CLEAN);
     await main(["drift", ...REAL, "--all"], harness().io, deps(byDefault));
     expect(byDefault.mock.calls[0]![0].maxErrors).toEqual({ kind: "percent", value: 1 });
+  });
+
+  it("passes --state, --full, --max-duration and the audit flags to runDrift, and a partial run exits 4", async () => {
+    const partial = {
+      ...CLEAN,
+      summary: { ...CLEAN.summary, partial: { reason: "max-duration" as const, maxDurationSeconds: 1800, notFetched: 3, resumable: true } },
+    };
+    const given = fakeRun(partial);
+    const argv = [
+      "drift",
+      ...REAL,
+      "--all",
+      "--state",
+      "s.jsonl",
+      "--full",
+      "--max-duration",
+      "30m",
+      "--audit-confidence",
+      "95%",
+      "--seed",
+      "7",
+    ];
+    const h = harness();
+    expect(await main(argv, h.io, deps(given))).toBe(4);
+    const config = given.mock.calls[0]![0];
+    expect(config).toMatchObject({ state: "s.jsonl", full: true, maxDurationSeconds: 1800 });
+    expect(config.scope).toMatchObject({ kind: "all", auditConfidence: 0.95, auditLieRate: 0.01, seed: 7 });
+    expect(h.stdout().trimEnd().split("\n").at(-1)).toMatch(
+      /^PARTIAL: stopped at --max-duration 30m with 3 selected signed attestations not fetched; run it again with the same --state to continue \(exit 4\)$/,
+    );
   });
 
   it("with --json -, prints only the JSON report on stdout (parseable) and the summary on stderr", async () => {
