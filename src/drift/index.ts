@@ -30,21 +30,38 @@ export {
 export { type DriftScanOptions, runScan, type ScanPlan, type ScanResult } from "./pipeline.js";
 export type { ScanProgress, ScanStage } from "./progress.js";
 export { readerModeNote } from "./reader-mode-note.js";
+export { type ProjectFetchesInput, projectFetches, ratePerMinuteOf } from "./projection.js";
 export {
   buildReport,
+  buildReportHead,
+  compareRows,
   countByStatus,
   countFlips,
   countRefreshable,
+  createRowTally,
   DRIFT_EXIT_CODES,
   exitCodeOf,
   type ReportContext,
+  type RowTally,
+  type RowTallyBuilder,
+  rowDeltaSize,
+  rowRank,
   sortRows,
+  tallyRows,
 } from "./report.js";
 export { type DriftHooks, runDrift } from "./run.js";
 export { scanAgents } from "./scan.js";
 export { type ScanAllOptions, type ScanAllResult, scanAllAgents } from "./scan-all.js";
 export type { AttestationSubmission, ServiceData, ServiceOutcome } from "./service-data.js";
-export { type CompareContext, compareAgent, compareCandidates, computedAfterRefresh, errorRow, rowAgent } from "./stages/compare.js";
+export {
+  type CompareContext,
+  compareAgent,
+  compareCandidates,
+  compareEach,
+  computedAfterRefresh,
+  errorRow,
+  rowAgent,
+} from "./stages/compare.js";
 export {
   type Candidate,
   type EnumerateListingOptions,
@@ -74,7 +91,7 @@ export {
   readAttestedOracleFacts,
   submissionOf,
 } from "./stages/refresh.js";
-export { type ReportStageContext, reportScan } from "./stages/report.js";
+export { type ReportStageContext, reportScan, reportScanHead } from "./stages/report.js";
 export {
   auditPick,
   DEFAULT_TRIAGE_MARGIN,
@@ -101,10 +118,12 @@ export {
   type DecisionPair,
   DRIFT_STATUSES,
   type DriftReport,
+  type DriftReportHead,
   type DriftRow,
   type DriftRuntime,
   type DriftStatus,
   type EncodingCheck,
+  type FetchProjection,
   type OnchainEnumerationSource,
   type OnchainSide,
   REFRESH_BLOCKERS,

@@ -20,7 +20,8 @@ import type { TrustRecordResult } from "../oracle/records.js";
 import type { DecisionRule } from "./decision.js";
 import type { ScanProgress, ScanStage } from "./progress.js";
 import type { ServiceOutcome } from "./service-data.js";
-import { compareCandidates } from "./stages/compare.js";
+import { createRowTally, type RowTally } from "./report.js";
+import { compareEach } from "./stages/compare.js";
 import type { Candidate, Enumeration } from "./stages/enumerate.js";
 import { type AttestationPolicy, fetchAndVerify } from "./stages/fetch-verify.js";
 import { readOnchain } from "./stages/read-onchain.js";
@@ -54,6 +55,21 @@ export interface DriftScanOptions {
   /** Clock; default the system clock. */
   readonly now?: () => Date;
   readonly onProgress?: (progress: ScanProgress) => void;
+  /**
+   * Called once triage has chosen the signed fetches, before the first is sent, with their number (`runDrift`
+   * projects their cost from it).
+   */
+  readonly onFetchesPlanned?: (signedFetches: number) => void;
+  /**
+   * Receives each row as the compare stage produces it (candidates in enumeration order, then the agents that could
+   * not be scanned; the report sorts them later).
+   */
+  readonly onRow?: (row: DriftRow) => void;
+  /**
+   * Whether the result keeps the rows (default true). False: `rows` is empty and only `tally` counts them, so that a
+   * caller streaming them through `onRow` does not hold them all.
+   */
+  readonly keepRows?: boolean;
 }
 
 /** What a scan's scope decides: how agents are enumerated, and whether triage selects a subset. */
@@ -69,7 +85,10 @@ export interface ScanPlan {
 
 /** What a scan produced. */
 export interface ScanResult {
+  /** The rows (candidates in enumeration order, then agents that could not be scanned); empty with `keepRows: false`. */
   readonly rows: DriftRow[];
+  /** The tally of every row (kept or not), for the report's summary; absent: the report counts `rows`. */
+  readonly tally?: RowTally;
   /** The oracle reads, for the encoding check. */
   readonly records: TrustRecordResult[];
   /** Time spent per stage, milliseconds. */
@@ -120,6 +139,7 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
         });
 
   // 4. fetch and verify
+  options.onFetchesPlanned?.(selection.fetch.length);
   started = performance.now();
   const outcomes = await fetchAndVerify(candidates, selection, options);
   timings.attestations = performance.now() - started;
@@ -139,13 +159,29 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
     encoding: options.encoding,
     ...(attestedOracle ? { attestedOracle } : {}),
   };
-  const rows = compareCandidates(candidates, records, outcomes, enumeration.unscannable, context);
+  const { rows, tally } = collectRows(compareEach(candidates, records, outcomes, enumeration.unscannable, context), options);
 
   const triage =
     plan.triage === "all"
       ? undefined
       : summarizeTriage(enumeration, selection, outcomes, { auditFraction: plan.triage.auditFraction, encoding: options.encoding });
-  return { rows, records, timings, ...(triage ? { triage } : {}) };
+  return { rows, tally, records, timings, ...(triage ? { triage } : {}) };
+}
+
+/** Tallies the rows, hands each to `onRow`, and keeps them unless `keepRows` is false. */
+function collectRows(
+  produced: Iterable<DriftRow>,
+  options: Pick<DriftScanOptions, "onRow" | "keepRows">,
+): { readonly rows: DriftRow[]; readonly tally: RowTally } {
+  const rows: DriftRow[] = [];
+  const tally = createRowTally();
+  const keep = options.keepRows ?? true;
+  for (const row of produced) {
+    tally.add(row);
+    options.onRow?.(row);
+    if (keep) rows.push(row);
+  }
+  return { rows, tally };
 }
 
 /**

@@ -30,8 +30,10 @@ import { scanAgents } from "./scan.js";
 import { scanAllAgents } from "./scan-all.js";
 import type { OnchainEventSource } from "./stages/enumerate.js";
 import { newServiceStats } from "./stages/fetch-verify.js";
-import { reportScan } from "./stages/report.js";
-import type { AttestedOracleSource, DriftReport } from "./types.js";
+import { projectFetches, ratePerMinuteOf } from "./projection.js";
+import { sortRows } from "./report.js";
+import { reportScanHead } from "./stages/report.js";
+import type { AttestedOracleSource, DriftReport, DriftReportHead, DriftRow, FetchProjection } from "./types.js";
 
 /** Optional hooks of {@link runDrift}. */
 export interface DriftHooks {
@@ -39,14 +41,32 @@ export interface DriftHooks {
   readonly onProgress?: (progress: ScanProgress) => void;
   /** Clock (default the system clock). */
   readonly now?: () => Date;
+  /**
+   * The projected cost of the signed fetches (also `report.projection`), once triage has chosen them and before the
+   * first is sent: the command line prints it, so that a run that will take hours says so at the start.
+   */
+  readonly onProjection?: (projection: FetchProjection) => void;
+  /**
+   * Receives each row as the scan produces it: unsorted (candidates in enumeration order, then the agents that could
+   * not be scanned); the report's `agents` holds the same rows sorted by severity. With `keepRows: false`, the way to
+   * write rows out without holding them all.
+   */
+  readonly onRow?: (row: DriftRow) => void;
+  /**
+   * Whether the returned report holds the rows (default true). Memory: a report holds every row, about 1 KB each
+   * (150,000 agents: some 150 MB), besides what the scan itself holds per agent while it runs. False: the run
+   * returns the report without `agents` ({@link DriftReportHead}; its summary still counts every row) and keeps no
+   * row once `onRow` has had it — the command line writes its JSON and Markdown that way.
+   */
+  readonly keepRows?: boolean;
 }
 
 /**
  * Runs the drift job.
  *
  * @param config - Endpoints, agents, decision rule and limits.
- * @param hooks - Progress and clock.
- * @returns The report.
+ * @param hooks - Progress, clock, the fetch projection, and rows as they are produced (kept or not).
+ * @returns The report; without `agents` with `keepRows: false`.
  * @throws {@link ConfigurationError} when the RPC or API is unreachable, the oracle or gate address has no
  *   contract, or `attestedOracle` holds no `AttestedTrustOracle` (no code, or `upstream()` does not answer), before
  *   any agent is scanned (with `attestedOracle`, the oracle address need not hold code: an upstream that is not it
@@ -54,7 +74,10 @@ export interface DriftHooks {
  *   A chain without Multicall3 is not refused: the report's `source.readerMode` and `notes` say how it was
  *   read instead.
  */
-export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Promise<DriftReport> {
+export function runDrift(config: DriftConfig, hooks?: DriftHooks & { readonly keepRows?: true }): Promise<DriftReport>;
+export function runDrift(config: DriftConfig, hooks: DriftHooks & { readonly keepRows: false }): Promise<DriftReportHead>;
+export function runDrift(config: DriftConfig, hooks?: DriftHooks): Promise<DriftReport | DriftReportHead>;
+export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Promise<DriftReport | DriftReportHead> {
   if (config.maxErrors) checkErrorLimit(config.maxErrors);
   const now = hooks.now ?? (() => new Date());
   const started = performance.now();
@@ -75,6 +98,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
   });
 
   const stats = newServiceStats();
+  let projection: FetchProjection | undefined;
   const common = {
     chain,
     oracle: config.oracle,
@@ -89,6 +113,18 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     readerMode: reader.mode,
     now,
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+    // The rate in force is read when the fetches start: the limiter may follow what the service announced since.
+    onFetchesPlanned: (signedFetches: number) => {
+      projection = projectFetches({
+        signedFetches,
+        ratePerMinute: ratePerMinuteOf(api.transport.rateLimiter),
+        apiKey: config.apiKey !== undefined && config.apiKey !== "",
+        rateConfigured: config.ratePerMinute !== undefined,
+      });
+      hooks.onProjection?.(projection);
+    },
+    ...(hooks.onRow ? { onRow: hooks.onRow } : {}),
+    keepRows: hooks.keepRows ?? true,
   };
   const scope = config.scope;
   // `--all` also replays the events of the oracles whose records are read: the oracle, or the attested oracle and
@@ -113,7 +149,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
           ...(eventSources ? { eventSources } : {}),
         });
 
-  return reportScan(result, {
+  const report = reportScanHead(result, {
     source: {
       rpc: redactUrl(config.rpcUrl),
       oracle: config.oracle,
@@ -130,10 +166,12 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     notes: [readerModeNote(reader, chainId), upstreamMismatchNote(attested, config.oracle), onchainEnumerationNote(result.triage)].filter(
       (note): note is string => note !== null,
     ),
+    ...(projection ? { projection } : {}),
     runtime: { totalMs: performance.now() - started, service: stats },
     generatedAt: now(),
     ...(config.maxErrors ? { errorLimit: config.maxErrors } : {}),
   });
+  return (hooks.keepRows ?? true) ? { ...report, agents: sortRows(result.rows) } : report;
 }
 
 async function checkChain(

@@ -265,8 +265,27 @@ export function compareCandidates(
   unscannable: readonly Unscannable[],
   context: CompareContext,
 ): DriftRow[] {
-  return [
-    ...candidates.map((candidate, i) => compareAgent(candidate.agent, records[i]!, outcomes[i]!, context)),
-    ...unscannable.map(({ agent, reason }) => errorRow(agent, reason)),
-  ];
+  return [...compareEach(candidates, records, outcomes, unscannable, context)];
+}
+
+/**
+ * Runs the stage one row at a time, in the order of {@link compareCandidates}, so that a caller need not hold them
+ * all (the pipeline hands each to its row sink).
+ *
+ * @param candidates - The candidates.
+ * @param records - Their oracle reads, in order.
+ * @param outcomes - What the service said about each, in order.
+ * @param unscannable - Agents set aside by the enumeration, with their reasons.
+ * @param context - Decision rule, staleness limit, time and encoding.
+ * @returns The rows, candidates first (in order), unsorted.
+ */
+export function* compareEach(
+  candidates: readonly Candidate[],
+  records: readonly TrustRecordResult[],
+  outcomes: readonly ServiceOutcome[],
+  unscannable: readonly Unscannable[],
+  context: CompareContext,
+): Generator<DriftRow, void, undefined> {
+  for (let i = 0; i < candidates.length; i++) yield compareAgent(candidates[i]!.agent, records[i]!, outcomes[i]!, context);
+  for (const { agent, reason } of unscannable) yield errorRow(agent, reason);
 }
