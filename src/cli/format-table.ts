@@ -190,7 +190,7 @@ export function formatTable(report: Pick<DriftReport, "agents" | "generatedAt">,
 export interface TopRows {
   /** Offers a row. */
   add(row: DriftRow): void;
-  /** The rows kept, in no particular order. */
+  /** The rows kept, in the order they came. */
   rows(): DriftRow[];
   /** Rows offered. */
   readonly total: number;
@@ -203,11 +203,14 @@ export interface TopRows {
  * @returns The selection.
  */
 export function createTopRows(maxRows: number): TopRows {
-  const must: DriftRow[] = [];
+  // Each kept row with its arrival number: rows of the same place in the order (the same agent twice) keep their
+  // arrival order, as the stable sort over all rows keeps it.
+  type Entry = { readonly row: DriftRow; readonly seq: number };
+  const must: Entry[] = [];
   const cap = Math.max(0, maxRows);
-  // A heap of the other rows with the least severe on top (compareRows largest first), evicted when over the cap.
-  const heap: DriftRow[] = [];
-  const worse = (a: DriftRow, b: DriftRow) => compareRows(a, b) > 0;
+  // A heap of the other rows with the least severe on top, evicted when over the cap.
+  const heap: Entry[] = [];
+  const worse = (a: Entry, b: Entry) => (compareRows(a.row, b.row) || a.seq - b.seq) > 0;
   const up = (i: number) => {
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -231,21 +234,21 @@ export function createTopRows(maxRows: number): TopRows {
   let total = 0;
   return {
     add(row) {
-      total++;
+      const entry = { row, seq: total++ };
       if (alwaysShown(row)) {
-        must.push(row);
+        must.push(entry);
         return;
       }
       if (cap === 0) return;
       if (heap.length < cap) {
-        heap.push(row);
+        heap.push(entry);
         up(heap.length - 1);
-      } else if (worse(heap[0]!, row)) {
-        heap[0] = row;
+      } else if (worse(heap[0]!, entry)) {
+        heap[0] = entry;
         down(0);
       }
     },
-    rows: () => [...must, ...heap],
+    rows: () => [...must, ...heap].sort((a, b) => a.seq - b.seq).map((entry) => entry.row),
     get total() {
       return total;
     },

@@ -94,8 +94,6 @@ export function createEtaEstimator(options: EtaOptions = {}): EtaEstimator {
       if (last < head || at - times[last]! >= interval) {
         times.push(at);
         dones.push(done);
-      } else {
-        dones[last] = Math.max(dones[last]!, done);
       }
       while (times.length - head > 2 && times[head]! < at - windowMs) head++;
       if (head > 1024) {

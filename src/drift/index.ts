@@ -76,6 +76,7 @@ export {
   computedAtOf,
   type FetchVerifyOptions,
   fetchAndVerify,
+  fetchSelected,
   fetchServiceOutcome,
   listingOutcome,
   newServiceStats,

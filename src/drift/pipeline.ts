@@ -23,7 +23,7 @@ import type { ServiceOutcome } from "./service-data.js";
 import { createRowTally, type RowTally } from "./report.js";
 import { compareEach } from "./stages/compare.js";
 import type { Candidate, Enumeration } from "./stages/enumerate.js";
-import { type AttestationPolicy, fetchAndVerify } from "./stages/fetch-verify.js";
+import { type AttestationPolicy, fetchSelected } from "./stages/fetch-verify.js";
 import { readOnchain } from "./stages/read-onchain.js";
 import { readAttestedOracleFacts } from "./stages/refresh.js";
 import { selectAll, summarizeTriage, type TriageSelection, triageCandidates } from "./stages/triage.js";
@@ -141,7 +141,8 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
   // 4. fetch and verify
   options.onFetchesPlanned?.(selection.fetch.length);
   started = performance.now();
-  const outcomes = await fetchAndVerify(candidates, selection, options);
+  // Only the fetched outcomes are held; the others are the listing's, made when compared.
+  const outcomes = await fetchSelected(candidates, selection, options);
   timings.attestations = performance.now() - started;
 
   // 5. compare (with an attested oracle, first what it holds under the kids and chain slugs seen, for `refresh`)
@@ -164,7 +165,11 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
   const triage =
     plan.triage === "all"
       ? undefined
-      : summarizeTriage(enumeration, selection, outcomes, { auditFraction: plan.triage.auditFraction, encoding: options.encoding });
+      : // It reads the outcomes of the fetched candidates only, which are all there.
+        summarizeTriage(enumeration, selection, outcomes as readonly ServiceOutcome[], {
+          auditFraction: plan.triage.auditFraction,
+          encoding: options.encoding,
+        });
   return { rows, tally, records, timings, ...(triage ? { triage } : {}) };
 }
 
@@ -190,12 +195,12 @@ function collectRows(
  */
 function refreshSubjects(
   candidates: readonly Candidate[],
-  outcomes: readonly ServiceOutcome[],
+  outcomes: readonly (ServiceOutcome | undefined)[],
 ): { readonly kids: Set<string>; readonly chains: Set<string> } {
   const kids = new Set<string>();
   const chains = new Set<string>();
   outcomes.forEach((outcome, i) => {
-    if (outcome.kind !== "verified") return;
+    if (outcome?.kind !== "verified") return;
     kids.add(outcome.kid);
     chains.add(candidates[i]!.agent.chain);
   });

@@ -21,6 +21,7 @@ import type { ServiceOutcome } from "../service-data.js";
 import { sameTrustData, sybilSeverityCodeOf, type TrustField } from "../trust-data.js";
 import type { AttestedSide, DriftRow, DriftStatus, OnchainSide } from "../types.js";
 import type { Candidate, Unscannable } from "./enumerate.js";
+import { listingOutcome } from "./fetch-verify.js";
 import { type AttestedOracleFacts, assessRefresh } from "./refresh.js";
 
 /** Everything a comparison needs besides the two sides. */
@@ -274,7 +275,8 @@ export function compareCandidates(
  *
  * @param candidates - The candidates.
  * @param records - Their oracle reads, in order.
- * @param outcomes - What the service said about each, in order.
+ * @param outcomes - What the service said about each, in order; a hole (`fetchSelected`) stands for what the listing
+ *   said (`listingOutcome`).
  * @param unscannable - Agents set aside by the enumeration, with their reasons.
  * @param context - Decision rule, staleness limit, time and encoding.
  * @returns The rows, candidates first (in order), unsorted.
@@ -282,10 +284,13 @@ export function compareCandidates(
 export function* compareEach(
   candidates: readonly Candidate[],
   records: readonly TrustRecordResult[],
-  outcomes: readonly ServiceOutcome[],
+  outcomes: readonly (ServiceOutcome | undefined)[],
   unscannable: readonly Unscannable[],
   context: CompareContext,
 ): Generator<DriftRow, void, undefined> {
-  for (let i = 0; i < candidates.length; i++) yield compareAgent(candidates[i]!.agent, records[i]!, outcomes[i]!, context);
+  for (let i = 0; i < candidates.length; i++) {
+    const candidate = candidates[i]!;
+    yield compareAgent(candidate.agent, records[i]!, outcomes[i] ?? listingOutcome(candidate.listed), context);
+  }
   for (const { agent, reason } of unscannable) yield errorRow(agent, reason);
 }
