@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
 import type { DriftConfig } from "../../src/drift/config";
-import { runDrift } from "../../src/drift/run";
+import { type DriftHooks, runDrift } from "../../src/drift/run";
 import type { DriftReport } from "../../src/drift/types";
 import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { snapshotRecords } from "../../src/harness/devnet/nightly-snapshot";
@@ -117,7 +117,7 @@ export async function measureDriftNights(options: DriftNightsOptions = {}): Prom
     encoding: DEFAULT_TRUST_ENCODING,
     state,
   });
-  const night = async (cfg: DriftConfig, hooks: Parameters<typeof runDrift>[1] = {}): Promise<NightFigures> => {
+  const night = async (cfg: DriftConfig, hooks: Omit<DriftHooks, "keepRows"> = {}): Promise<NightFigures> => {
     const before = signed();
     const started = performance.now();
     const report = await runDrift(cfg, { now: () => clock, ...hooks });

@@ -7,7 +7,15 @@
  *
  * @packageDocumentation
  */
-import { DRIFT_STATUSES, type DriftReport, sortRows } from "../drift/index.js";
+import {
+  DRIFT_STATUSES,
+  type DriftReport,
+  type DriftReportHead,
+  type DriftRow,
+  type RowTally,
+  sortRows,
+  tallyRows,
+} from "../drift/index.js";
 import { formatDuration } from "./duration.js";
 import {
   formatAudit,
@@ -28,6 +36,31 @@ import { agentCell, deltaCell, flipCell, NONE, refreshableCell, refreshCell } fr
  * @returns The document, ending with a newline.
  */
 export function formatMarkdown(report: DriftReport): string {
+  const rows = sortRows(report.agents);
+  const body = rows.length === 0 ? [MARKDOWN_NO_ROWS] : [...MARKDOWN_ROWS_HEADER, ...rows.map(markdownRow)];
+  return `${[markdownHead(report, tallyRows(rows)), ...body].join("\n")}\n`;
+}
+
+/** What stands for the rows when there are none. */
+export const MARKDOWN_NO_ROWS = "No agents scanned.";
+
+/** The two header lines of the rows' table. */
+export const MARKDOWN_ROWS_HEADER: readonly string[] = [
+  "| Status | Flip | Agent | On-chain | Tier | Sybil | Updated | Attested | Tier | Sybil | Δ | Computed | vs. refresh | Refresh on-chain | Reason |",
+  "|---|---|---|--:|---|---|---|--:|---|---|--:|---|---|---|---|",
+];
+
+/**
+ * The document up to its rows: the verdict, the summary table, counts per status and the `## Agents` heading (then an
+ * empty line), without a trailing newline. {@link formatMarkdown} is this, a newline, then
+ * {@link MARKDOWN_ROWS_HEADER} and one {@link markdownRow} per row sorted by severity (or {@link MARKDOWN_NO_ROWS}),
+ * each on its own line, and a final newline — so that a writer can put the rows in as they come from a file.
+ *
+ * @param report - The report (its rows are not read).
+ * @param rows - The tally of its rows, for the refresh assessments (see `formatRefreshable`).
+ * @returns The head.
+ */
+export function markdownHead(report: DriftReportHead, rows: Pick<RowTally, "refreshAssessed" | "refreshBlockers">): string {
   const s = report.summary;
   const block = report.source.blockNumber === null ? "" : ` at block ${report.source.blockNumber}`;
   const text = escapeCell;
@@ -48,7 +81,7 @@ export function formatMarkdown(report: DriftReport): string {
     ["Unverified", text(formatUnverified(report))],
   ];
   if (report.source.attestedOracle) summary.splice(3, 0, ["Records read from", text(formatOracleRead(report))]);
-  const refreshable = formatRefreshable(report);
+  const refreshable = formatRefreshable(report, rows);
   if (refreshable !== null) summary.push(["Refreshable", text(refreshable)]);
   if (s.triage) {
     const t = s.triage;
@@ -59,7 +92,7 @@ export function formatMarkdown(report: DriftReport): string {
     if (t.state) summary.push(["State", text(formatState(t.state, report.generatedAt))]);
   }
 
-  const lines = [
+  return [
     "# trustgate drift report",
     "",
     `**${escapeCell(formatVerdict(report))}**`,
@@ -76,38 +109,35 @@ export function formatMarkdown(report: DriftReport): string {
     "",
     "## Agents",
     "",
-  ];
-  const rows = sortRows(report.agents);
-  if (rows.length === 0) {
-    lines.push("No agents scanned.");
-  } else {
-    lines.push(
-      "| Status | Flip | Agent | On-chain | Tier | Sybil | Updated | Attested | Tier | Sybil | Δ | Computed | vs. refresh | Refresh on-chain | Reason |",
-      "|---|---|---|--:|---|---|---|--:|---|---|--:|---|---|---|---|",
-      ...rows.map((row) =>
-        [
-          row.status,
-          flipCell(row),
-          code(agentCell(row)),
-          row.onchain ? String(row.onchain.score) : NONE,
-          row.onchain?.tier ?? NONE,
-          row.onchain?.sybilSeverity ?? NONE,
-          row.onchain?.updatedAt ?? NONE,
-          row.attested ? String(row.attested.score) : NONE,
-          row.attested?.tier ?? NONE,
-          row.attested?.sybilSeverity ?? NONE,
-          deltaCell(row),
-          row.attestedComputedAt ?? NONE,
-          refreshCell(row),
-          row.refresh ? `${refreshableCell(row)} — ${row.refresh.reason}` : NONE,
-          row.reason ?? "",
-        ]
-          .map((cell, i) => (i === 2 ? cell : escapeCell(cell)))
-          .reduce((line, cell) => `${line} ${cell} |`, "|"),
-      ),
-    );
-  }
-  return `${lines.join("\n")}\n`;
+  ].join("\n");
+}
+
+/**
+ * One row of the rows' table.
+ *
+ * @param row - The row.
+ * @returns The line, without a newline.
+ */
+export function markdownRow(row: DriftRow): string {
+  return [
+    row.status,
+    flipCell(row),
+    code(agentCell(row)),
+    row.onchain ? String(row.onchain.score) : NONE,
+    row.onchain?.tier ?? NONE,
+    row.onchain?.sybilSeverity ?? NONE,
+    row.onchain?.updatedAt ?? NONE,
+    row.attested ? String(row.attested.score) : NONE,
+    row.attested?.tier ?? NONE,
+    row.attested?.sybilSeverity ?? NONE,
+    deltaCell(row),
+    row.attestedComputedAt ?? NONE,
+    refreshCell(row),
+    row.refresh ? `${refreshableCell(row)} — ${row.refresh.reason}` : NONE,
+    row.reason ?? "",
+  ]
+    .map((cell, i) => (i === 2 ? cell : escapeCell(cell)))
+    .reduce((line, cell) => `${line} ${cell} |`, "|");
 }
 
 /** Makes text safe inside a table cell: one line, pipes and backslashes escaped, no HTML. */

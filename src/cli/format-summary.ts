@@ -6,7 +6,16 @@
  *
  * @packageDocumentation
  */
-import { DRIFT_STATUSES, type DriftReport, describeErrorLimit, exitCodeOf, UNVERIFIED_STATUSES } from "../drift/index.js";
+import {
+  DRIFT_STATUSES,
+  type DriftReport,
+  type DriftReportHead,
+  describeErrorLimit,
+  exitCodeOf,
+  type RowTally,
+  tallyRows,
+  UNVERIFIED_STATUSES,
+} from "../drift/index.js";
 import { formatDuration } from "./duration.js";
 
 /**
@@ -112,10 +121,14 @@ export function formatEncoding(report: Pick<DriftReport, "summary">): string {
 /**
  * The summary, several lines, one `note:` line per note of the report, the verdict last.
  *
- * @param report - The report.
+ * @param report - The report, or its head when its rows were not kept (then give `rows`).
+ * @param rows - The tally of its rows, for the refresh assessments; default: counted from `report.agents`.
  * @returns Lines joined with `\n` (no trailing newline).
  */
-export function formatSummary(report: DriftReport): string {
+export function formatSummary(
+  report: DriftReportHead & { readonly agents?: DriftReport["agents"] },
+  rows?: Pick<RowTally, "refreshAssessed" | "refreshBlockers">,
+): string {
   const s = report.summary;
   const lines = [
     `${plural(s.agents, "agent")} checked · rule ${report.decisionRule} · stale after ${formatDuration(report.maxAgeSeconds)}`,
@@ -127,7 +140,7 @@ export function formatSummary(report: DriftReport): string {
   ];
   const attested = report.source.attestedOracle;
   if (attested) lines.push(`  oracle read:      ${formatOracleRead(report)}`);
-  const refresh = formatRefreshable(report);
+  const refresh = formatRefreshable(report, rows);
   if (refresh !== null) lines.push(`  refreshable:      ${refresh}`);
   if (s.triage) {
     const t = s.triage;
@@ -169,24 +182,25 @@ export function formatOracleRead(report: Pick<DriftReport, "source">): string {
  * Rows the service's signed attestation could refresh on-chain, among those assessed (stale, missing or drifted
  * with a verified attestation), with what stands in the way of the others and whether kids were checked.
  *
- * @param report - The report.
+ * @param report - The report (its `agents` are read only without `rows`).
+ * @param rows - The tally of the report's rows (assessed rows, blockers); default: counted from `report.agents`.
  * @returns For example `3 of 5 assessed (not: kid-not-installed 2); kids checked against the attested oracle 0x…`;
  *   `null` when no row was assessed and no attested oracle was read.
  */
-export function formatRefreshable(report: Pick<DriftReport, "summary" | "source" | "agents">): string | null {
-  const assessed = report.agents.filter((row) => row.refresh !== null && row.refresh !== undefined);
+export function formatRefreshable(
+  report: Pick<DriftReport, "summary" | "source"> & { readonly agents?: DriftReport["agents"] },
+  rows: Pick<RowTally, "refreshAssessed" | "refreshBlockers"> = tallyRows(report.agents ?? []),
+): string | null {
+  const assessed = rows.refreshAssessed;
   const attested = report.source.attestedOracle;
-  if (assessed.length === 0 && !attested) return null;
-  const blockers = new Map<string, number>();
-  for (const row of assessed) {
-    if (row.refresh?.blocker) blockers.set(row.refresh.blocker, (blockers.get(row.refresh.blocker) ?? 0) + 1);
-  }
-  const not = [...blockers]
+  if (assessed === 0 && !attested) return null;
+  const not = Object.entries(rows.refreshBlockers)
+    .filter((entry): entry is [string, number] => (entry[1] ?? 0) > 0)
     .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
     .map(([blocker, n]) => `${blocker} ${n}`)
     .join(", ");
   const kids = attested ? `kids checked against the attested oracle ${attested.address}` : "kids not checked (no --attested-oracle)";
-  return `${report.summary.refreshable ?? 0} of ${assessed.length} stale, missing or drifted with a verified attestation${
+  return `${report.summary.refreshable ?? 0} of ${assessed} stale, missing or drifted with a verified attestation${
     not ? ` (not: ${not})` : ""
   }; ${kids}`;
 }
@@ -250,7 +264,7 @@ function formatEnumeration(t: NonNullable<DriftReport["summary"]["triage"]>): st
   return `; on-chain records not listed ${e.notListed ?? 0} (oracle events from block ${e.fromBlock})`;
 }
 
-function formatDates(report: DriftReport): string {
+function formatDates(report: DriftReportHead): string {
   const { oldestUpdatedAt, newestUpdatedAt } = report.summary;
   if (oldestUpdatedAt === null || newestUpdatedAt === null) return "none";
   const ago = (iso: string) => {

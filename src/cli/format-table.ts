@@ -19,7 +19,7 @@
  * @packageDocumentation
  */
 import { DEFAULT_REGISTRY } from "../config/service.js";
-import { sortRows } from "../drift/report.js";
+import { compareRows, sortRows } from "../drift/report.js";
 import type { DriftReport, DriftRow } from "../drift/types.js";
 import { DEFAULT_TABLE_ROWS } from "./drift-args.js";
 import { ageCell, agentCell, deltaCell, flipCell, NONE, refreshableCell, truncate } from "./row-cells.js";
@@ -35,6 +35,12 @@ export interface TableOptions {
   readonly width?: number;
   /** Longest reason shown when `width` is not given (default: no limit). */
   readonly maxReasonWidth?: number;
+  /**
+   * Rows in the whole report, when `report.agents` holds only the ones the table may show (a {@link TopRows}
+   * selection: its flips and invalid attestations and its most severe other rows); default `report.agents.length`.
+   * The last line counts the rest.
+   */
+  readonly totalRows?: number;
 }
 
 /** A way to narrow the table, in the order they are applied. */
@@ -130,8 +136,10 @@ export function tableRows(agents: readonly DriftRow[], maxRows: number): { shown
  * @returns The table as lines joined with `\n` (no trailing newline); `No agents scanned.` for no rows.
  */
 export function formatTable(report: Pick<DriftReport, "agents" | "generatedAt">, options: TableOptions = {}): string {
-  if (report.agents.length === 0) return "No agents scanned.";
-  const { shown, hidden } = tableRows(report.agents, Math.max(0, options.maxRows ?? DEFAULT_TABLE_ROWS));
+  const total = Math.max(options.totalRows ?? 0, report.agents.length);
+  if (total === 0) return "No agents scanned.";
+  const { shown } = tableRows(report.agents, Math.max(0, options.maxRows ?? DEFAULT_TABLE_ROWS));
+  const hidden = total - shown.length;
   const width = options.width !== undefined && options.width > 0 ? Math.floor(options.width) : undefined;
 
   const refresh = shown.some((row) => row.refresh !== null && row.refresh !== undefined);
@@ -171,4 +179,78 @@ export function formatTable(report: Pick<DriftReport, "agents" | "generatedAt">,
     lines.push(width === undefined ? more : truncate(more, width));
   }
   return lines.join("\n");
+}
+
+/**
+ * The rows a table may show, kept while rows stream past: every decision flip and invalid attestation (the table
+ * shows them all), and the `maxRows` most severe of the others in a bounded heap, so that memory does not grow with
+ * the report (except with `maxRows` `Infinity`, `--rows all`, which keeps every row). {@link tableRows} over
+ * {@link TopRows.rows} then picks exactly what it would have picked from all of them.
+ */
+export interface TopRows {
+  /** Offers a row. */
+  add(row: DriftRow): void;
+  /** The rows kept, in the order they came. */
+  rows(): DriftRow[];
+  /** Rows offered. */
+  readonly total: number;
+}
+
+/**
+ * Starts a {@link TopRows}.
+ *
+ * @param maxRows - The table's cap on the other rows (`--rows`; `Infinity` for all).
+ * @returns The selection.
+ */
+export function createTopRows(maxRows: number): TopRows {
+  // Each kept row with its arrival number: rows of the same place in the order (the same agent twice) keep their
+  // arrival order, as the stable sort over all rows keeps it.
+  type Entry = { readonly row: DriftRow; readonly seq: number };
+  const must: Entry[] = [];
+  const cap = Math.max(0, maxRows);
+  // A heap of the other rows with the least severe on top, evicted when over the cap.
+  const heap: Entry[] = [];
+  const worse = (a: Entry, b: Entry) => (compareRows(a.row, b.row) || a.seq - b.seq) > 0;
+  const up = (i: number) => {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!worse(heap[i]!, heap[parent]!)) return;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  };
+  const down = (i: number) => {
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let top = i;
+      if (left < heap.length && worse(heap[left]!, heap[top]!)) top = left;
+      if (right < heap.length && worse(heap[right]!, heap[top]!)) top = right;
+      if (top === i) return;
+      [heap[i], heap[top]] = [heap[top]!, heap[i]!];
+      i = top;
+    }
+  };
+  let total = 0;
+  return {
+    add(row) {
+      const entry = { row, seq: total++ };
+      if (alwaysShown(row)) {
+        must.push(entry);
+        return;
+      }
+      if (cap === 0) return;
+      if (heap.length < cap) {
+        heap.push(entry);
+        up(heap.length - 1);
+      } else if (worse(heap[0]!, entry)) {
+        heap[0] = entry;
+        down(0);
+      }
+    },
+    rows: () => [...must, ...heap].sort((a, b) => a.seq - b.seq).map((entry) => entry.row),
+    get total() {
+      return total;
+    },
+  };
 }

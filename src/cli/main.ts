@@ -15,7 +15,7 @@
  *
  * @packageDocumentation
  */
-import { type DriftConfig, type DriftHooks, type DriftReport, exitCodeOf } from "../drift/index.js";
+import { type DriftConfig, type DriftHooks, type DriftReport, type DriftReportHead, exitCodeOf } from "../drift/index.js";
 import { InvalidArgumentError } from "../errors.js";
 import { type DemoLoader, demoNotice, type EmbeddedEnvironment, loadDemoEnvironment, type StartEmbeddedEnvironment } from "./demo.js";
 import { parseDriftArgs } from "./drift-args.js";
@@ -23,15 +23,21 @@ import { resolveDriftConfig } from "./drift-config.js";
 
 export type { EmbeddedEnvironment, StartEmbeddedEnvironment } from "./demo.js";
 import { exitCodeForError, formatError } from "./error-exit.js";
+import { formatProjection } from "./format-projection.js";
 import { DRIFT_HELP, MAIN_HELP } from "./help.js";
 import { type CliIo, isFlagSet, processIo } from "./io.js";
 import { createProgressBar, shouldShowProgress } from "./progress.js";
+import { createReportStream } from "./report-stream.js";
 import { guardStdout } from "./stdout-guard.js";
 import { packageVersion } from "./version.js";
-import { checkOutputTargets, stdoutIsTaken, writeOutputs } from "./write-outputs.js";
+import { checkOutputTargets, stdoutIsTaken, writeStreamedOutputs } from "./write-outputs.js";
 
-/** Runs a drift job (the signature of `runDrift` from `src/drift/index.ts`). */
-export type RunDriftFunction = (config: DriftConfig, hooks?: DriftHooks) => Promise<DriftReport>;
+/**
+ * Runs a drift job (the signature of `runDrift` from `src/drift/index.ts`). The command line asks it to hand each
+ * row to `hooks.onRow` and keep none (`keepRows: false`); a stand-in that returns its rows in the report instead is
+ * written the same way.
+ */
+export type RunDriftFunction = (config: DriftConfig, hooks?: DriftHooks) => Promise<DriftReport | DriftReportHead>;
 
 /** What {@link main} calls, replaceable in tests. */
 export interface MainDependencies {
@@ -99,6 +105,13 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
     stream: cli.stderr,
     enabled: shouldShowProgress({ isTTY: cli.isTTY, ci: args.output.ci, jsonToStdout: args.output.json === "-", quiet: args.output.quiet }),
   });
+  // Rows go to disk as they are produced; the documents are written from there at the end (see report-stream.ts).
+  const rows = createReportStream({
+    json: args.output.json,
+    markdown: args.output.markdown,
+    tableRows: args.output.tableRows,
+    stdout: cli.stdout,
+  });
   try {
     if (args.embedded.chain || args.embedded.api) {
       const start = deps.startEmbedded ?? (await loadDemoEnvironment(deps.demoLoader));
@@ -107,11 +120,23 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
     }
     const config = resolveDriftConfig(args, embedded);
     const run = deps.runDrift ?? (await import("../drift/index.js")).runDrift;
-    const report = await run(config, { onProgress: (p) => progress.update(p), ...(deps.now ? { now: deps.now } : {}) });
+    const result = await run(config, {
+      onProgress: (p) => progress.update(p),
+      onProjection: (projection) => {
+        progress.finish();
+        for (const line of formatProjection(projection)) notice(line);
+      },
+      onRow: (row) => rows.add(row),
+      keepRows: false,
+      ...(deps.now ? { now: deps.now } : {}),
+    });
     progress.finish();
-    await writeOutputs(report, { output: args.output, stdout: cli.stdout, stderr: cli.stderr, columns: cli.columns });
-    return exitCodeOf(report);
+    const { agents, ...head } = result as DriftReport;
+    if (agents && rows.count === 0) for (const row of agents) rows.add(row);
+    await writeStreamedOutputs(rows, head, { output: args.output, stdout: cli.stdout, stderr: cli.stderr, columns: cli.columns });
+    return exitCodeOf(head);
   } finally {
+    rows.close();
     progress.finish();
     restoreConsole();
     if (embedded) {

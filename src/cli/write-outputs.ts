@@ -2,19 +2,20 @@
  * Where a drift report goes: the JSON (pretty-printed) to a file or to stdout, the Markdown to a file or to
  * stdout, and the table and summary for people. When a machine format takes stdout (`--json -` or
  * `--markdown -`), stdout carries that and nothing else: the summary goes to stderr and the table is left
- * out.
+ * out. The rows reach the documents through a {@link ReportStream} (`report-stream.ts`): a run streams them there as
+ * they are produced, and the documents are written from it at the end.
  *
  * @packageDocumentation
  */
-import { writeFile as fsWriteFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import type { DriftReport } from "../drift/index.js";
+import type { DriftReport, DriftReportHead } from "../drift/index.js";
 import { InvalidArgumentError } from "../errors.js";
 import type { DriftOutputOptions } from "./drift-args.js";
-import { formatMarkdown } from "./format-markdown.js";
 import { formatSummary } from "./format-summary.js";
 import { formatTable } from "./format-table.js";
 import type { CliStream } from "./io.js";
+import { createReportStream, type ReportStream } from "./report-stream.js";
 
 /** What {@link writeOutputs} writes to. */
 export interface WriteOutputsOptions {
@@ -23,8 +24,6 @@ export interface WriteOutputsOptions {
   readonly stderr: CliStream;
   /** Terminal width of stdout, to fit the table (ignored with `--wide`; absent when stdout is not a terminal: no limit). */
   readonly columns?: number | undefined;
-  /** Writes a file (default `fs.promises.writeFile`, UTF-8). */
-  readonly writeFile?: (path: string, text: string) => Promise<void>;
 }
 
 /**
@@ -69,33 +68,53 @@ export async function checkOutputTargets(output: Pick<DriftOutputOptions, "json"
 }
 
 /**
- * Writes the report where the options say.
+ * Writes a whole report where the options say (through a {@link ReportStream}, as a streamed run is written).
  *
  * @param report - The report.
  * @param options - Output options and streams.
  */
 export async function writeOutputs(report: DriftReport, options: WriteOutputsOptions): Promise<void> {
+  const stream = createReportStream({
+    json: options.output.json,
+    markdown: options.output.markdown,
+    tableRows: options.output.tableRows,
+    stdout: options.stdout,
+  });
+  try {
+    for (const row of report.agents) stream.add(row);
+    const { agents: _agents, ...head } = report;
+    await writeStreamedOutputs(stream, head, options);
+  } finally {
+    stream.close();
+  }
+}
+
+/**
+ * Finishes a report whose rows went to `stream` as the scan produced them: writes the JSON and Markdown documents
+ * (head and rows, most severe first), then the table (the rows `stream` kept for it) and the summary.
+ *
+ * @param stream - The stream the rows went to (not closed here).
+ * @param head - The report without its rows.
+ * @param options - Output options and streams.
+ */
+export async function writeStreamedOutputs(stream: ReportStream, head: DriftReportHead, options: WriteOutputsOptions): Promise<void> {
   const { output, stdout, stderr } = options;
-  const writeFile = options.writeFile ?? ((path: string, text: string) => fsWriteFile(path, text, "utf8"));
   const notice = (text: string) => {
     if (!output.quiet) stderr.write(`trustgate: ${text}\n`);
   };
 
-  if (output.json === "-") stdout.write(reportJson(report));
-  else if (output.json !== undefined) {
-    await writeFile(output.json, reportJson(report));
-    notice(`JSON report written to ${output.json}`);
-  }
-  if (output.markdown === "-") stdout.write(formatMarkdown(report));
-  else if (output.markdown !== undefined) {
-    await writeFile(output.markdown, formatMarkdown(report));
-    notice(`Markdown report written to ${output.markdown}`);
-  }
+  const { files } = await stream.finish(head);
+  if (files.json !== undefined) notice(`JSON report written to ${files.json}`);
+  if (files.markdown !== undefined) notice(`Markdown report written to ${files.markdown}`);
 
   const people = stdoutIsTaken(output) ? stderr : stdout;
   if (!output.quiet && !stdoutIsTaken(output)) {
     const width = output.wide ? undefined : options.columns;
-    stdout.write(`${formatTable(report, { maxRows: output.tableRows, ...(width ? { width } : {}) })}\n\n`);
+    const table = formatTable(
+      { agents: stream.top.rows(), generatedAt: head.generatedAt },
+      { maxRows: output.tableRows, totalRows: stream.count, ...(width ? { width } : {}) },
+    );
+    stdout.write(`${table}\n\n`);
   }
-  people.write(`${formatSummary(report)}\n`);
+  people.write(`${formatSummary(head, stream.tally)}\n`);
 }

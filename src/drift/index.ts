@@ -44,21 +44,38 @@ export {
 export { type DriftScanOptions, runScan, type ScanCheckpoint, type ScanPlan, type ScanResult, type ScanStateSource } from "./pipeline.js";
 export type { ScanProgress, ScanStage } from "./progress.js";
 export { readerModeNote } from "./reader-mode-note.js";
+export { type ProjectFetchesInput, projectFetches, ratePerMinuteOf } from "./projection.js";
 export {
   buildReport,
+  buildReportHead,
+  compareRows,
   countByStatus,
   countFlips,
   countRefreshable,
+  createRowTally,
   DRIFT_EXIT_CODES,
   exitCodeOf,
   type ReportContext,
+  type RowTally,
+  type RowTallyBuilder,
+  rowDeltaSize,
+  rowRank,
   sortRows,
+  tallyRows,
 } from "./report.js";
 export { type DriftHooks, runDrift } from "./run.js";
 export { scanAgents } from "./scan.js";
 export { type ScanAllOptions, type ScanAllResult, scanAllAgents } from "./scan-all.js";
 export type { AttestationSubmission, ServiceData, ServiceOutcome } from "./service-data.js";
-export { type CompareContext, compareAgent, compareCandidates, computedAfterRefresh, errorRow, rowAgent } from "./stages/compare.js";
+export {
+  type CompareContext,
+  compareAgent,
+  compareCandidates,
+  compareEach,
+  computedAfterRefresh,
+  errorRow,
+  rowAgent,
+} from "./stages/compare.js";
 export {
   type Candidate,
   type EnumerateListingOptions,
@@ -73,6 +90,7 @@ export {
   computedAtOf,
   type FetchVerifyOptions,
   fetchAndVerify,
+  fetchSelected,
   fetchServiceOutcome,
   listingOutcome,
   newServiceStats,
@@ -88,7 +106,7 @@ export {
   readAttestedOracleFacts,
   submissionOf,
 } from "./stages/refresh.js";
-export { type ReportStageContext, reportScan } from "./stages/report.js";
+export { type ReportStageContext, reportScan, reportScanHead } from "./stages/report.js";
 export {
   type AgentTriage,
   DEFAULT_TRIAGE_MARGIN,
@@ -137,11 +155,13 @@ export {
   type DecisionPair,
   DRIFT_STATUSES,
   type DriftReport,
+  type DriftReportHead,
   type DriftRow,
   type DriftRuntime,
   type DriftStateSummary,
   type DriftStatus,
   type EncodingCheck,
+  type FetchProjection,
   type OnchainEnumerationSource,
   type PartialRun,
   type TriageAudit,

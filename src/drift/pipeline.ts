@@ -22,9 +22,10 @@ import type { AuditPlan } from "./audit.js";
 import type { DecisionRule } from "./decision.js";
 import type { ScanProgress, ScanStage } from "./progress.js";
 import type { ServiceOutcome } from "./service-data.js";
-import { compareCandidates } from "./stages/compare.js";
+import { createRowTally, type RowTally } from "./report.js";
+import { compareEach } from "./stages/compare.js";
 import type { Candidate, Enumeration } from "./stages/enumerate.js";
-import { type AttestationPolicy, fetchAndVerify } from "./stages/fetch-verify.js";
+import { type AttestationPolicy, fetchSelected } from "./stages/fetch-verify.js";
 import { readOnchain } from "./stages/read-onchain.js";
 import { readAttestedOracleFacts } from "./stages/refresh.js";
 import { selectAll, summarizeTriage, type TriageEvidence, type TriageSelection, triageCandidates } from "./stages/triage.js";
@@ -66,6 +67,21 @@ export interface DriftScanOptions {
   readonly stopReason?: () => string | null;
   /** Abandons the scan: no more fetches start, and `runScan` rejects with the signal's reason once those in flight end. */
   readonly signal?: AbortSignal;
+  /**
+   * Called once triage has chosen the signed fetches, before the first is sent, with the number still to fetch
+   * (`runDrift` projects their cost from it).
+   */
+  readonly onFetchesPlanned?: (signedFetches: number) => void;
+  /**
+   * Receives each row as the compare stage produces it (candidates in enumeration order, then the agents that could
+   * not be scanned; the report sorts them later).
+   */
+  readonly onRow?: (row: DriftRow) => void;
+  /**
+   * Whether the result keeps the rows (default true). False: `rows` is empty and only `tally` counts them, so that a
+   * caller streaming them through `onRow` does not hold them all.
+   */
+  readonly keepRows?: boolean;
 }
 
 /** The state file's part in a scan: what earlier runs verified. */
@@ -110,7 +126,10 @@ export interface ScanPlan {
 
 /** What a scan produced. */
 export interface ScanResult {
+  /** The rows (candidates in enumeration order, then agents that could not be scanned); empty with `keepRows: false`. */
   readonly rows: DriftRow[];
+  /** The tally of every row (kept or not), for the report's summary; absent: the report counts `rows`. */
+  readonly tally?: RowTally;
   /** The oracle reads, for the encoding check. */
   readonly records: TrustRecordResult[];
   /** Time spent per stage, milliseconds. */
@@ -120,7 +139,8 @@ export interface ScanResult {
   /** The candidates and what the service said about each (for the state file). */
   readonly scanned?: {
     readonly candidates: readonly Candidate[];
-    readonly outcomes: readonly ServiceOutcome[];
+    /** By candidate index: fetched, resumed or from the state; a hole where the listing's data stood in. */
+    readonly outcomes: readonly (ServiceOutcome | undefined)[];
     /** Indexes whose outcome this run fetched (or took from the journal of the run it continues). */
     readonly fetched: ReadonlySet<number>;
   };
@@ -195,11 +215,12 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
     encoding: options.encoding,
     ...(attestedOracle ? { attestedOracle } : {}),
   };
-  const rows = compareCandidates(candidates, records, outcomes, enumeration.unscannable, context);
+  const { rows, tally } = collectRows(compareEach(candidates, records, outcomes, enumeration.unscannable, context), options);
 
   const triage = plan.triage === "all" ? undefined : summarizeTriage(enumeration, selection, outcomes, { encoding: options.encoding });
   return {
     rows,
+    tally,
     records,
     timings,
     ...(triage ? { triage } : {}),
@@ -209,10 +230,27 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
   };
 }
 
+/** Tallies the rows, hands each to `onRow`, and keeps them unless `keepRows` is false. */
+function collectRows(
+  produced: Iterable<DriftRow>,
+  options: Pick<DriftScanOptions, "onRow" | "keepRows">,
+): { readonly rows: DriftRow[]; readonly tally: RowTally } {
+  const rows: DriftRow[] = [];
+  const tally = createRowTally();
+  const keep = options.keepRows ?? true;
+  for (const row of produced) {
+    tally.add(row);
+    options.onRow?.(row);
+    if (keep) rows.push(row);
+  }
+  return { rows, tally };
+}
+
 /**
  * Stage 4 with the state: the state's attestations for the agents triage left to it, the journal's answers for
  * selected agents whose inputs did not change since an interrupted run asked, and a fetch for the others — each
- * checkpointed as it arrives, none started once `stopReason` gives a reason or `signal` aborts.
+ * checkpointed as it arrives, none started once `stopReason` gives a reason or `signal` aborts. Only these outcomes
+ * are held (a sparse array): every other candidate's is the listing's, made when it is compared.
  */
 async function fetchStage(
   candidates: readonly Candidate[],
@@ -220,7 +258,12 @@ async function fetchStage(
   selection: TriageSelection,
   state: ScanStateSource | undefined,
   options: DriftScanOptions,
-): Promise<{ outcomes: ServiceOutcome[]; fetched: Set<number>; partial?: { reason: string; notFetched: number }; resumed: number }> {
+): Promise<{
+  outcomes: (ServiceOutcome | undefined)[];
+  fetched: Set<number>;
+  partial?: { reason: string; notFetched: number };
+  resumed: number;
+}> {
   const { checkpoint, signal } = options;
   const keys = new Map<number, string>();
   const keyOf = (i: number) => {
@@ -245,8 +288,9 @@ async function fetchStage(
     }
     toFetch.push(i);
   }
+  options.onFetchesPlanned?.(toFetch.length);
   let stopped: string | null = null;
-  const fetchedNow = await fetchAndVerify(
+  const outcomes = await fetchSelected(
     candidates,
     { ...selection, fetch: toFetch },
     {
@@ -263,7 +307,6 @@ async function fetchStage(
     },
   );
   if (signal?.aborted) throw signal.reason ?? new Error("The scan was aborted");
-  const outcomes = fetchedNow;
   for (const [i, outcome] of reused) outcomes[i] = outcome;
   for (const i of selection.fromState ?? []) {
     const outcome = state?.attestation(keyOf(i));
@@ -286,12 +329,12 @@ async function fetchStage(
  */
 function refreshSubjects(
   candidates: readonly Candidate[],
-  outcomes: readonly ServiceOutcome[],
+  outcomes: readonly (ServiceOutcome | undefined)[],
 ): { readonly kids: Set<string>; readonly chains: Set<string> } {
   const kids = new Set<string>();
   const chains = new Set<string>();
   outcomes.forEach((outcome, i) => {
-    if (outcome.kind !== "verified") return;
+    if (outcome?.kind !== "verified") return;
     kids.add(outcome.kid);
     chains.add(candidates[i]!.agent.chain);
   });

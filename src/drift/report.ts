@@ -10,11 +10,14 @@ import {
   type DecisionFlips,
   DRIFT_STATUSES,
   type DriftReport,
+  type DriftReportHead,
   type DriftRow,
   type DriftRuntime,
   type DriftStatus,
   type EncodingCheck,
+  type FetchProjection,
   type PartialRun,
+  type RefreshBlocker,
   type TriageSummary,
 } from "./types.js";
 
@@ -28,13 +31,40 @@ const SEVERITY = new Map(DRIFT_STATUSES.map((status, index) => [status, index]))
  * @returns A new, sorted array.
  */
 export function sortRows(rows: readonly DriftRow[]): DriftRow[] {
-  return [...rows].sort(
-    (a, b) =>
-      Number(b.decision.flipped) - Number(a.decision.flipped) ||
-      SEVERITY.get(a.status)! - SEVERITY.get(b.status)! ||
-      Math.abs(b.scoreDelta ?? 0) - Math.abs(a.scoreDelta ?? 0) ||
-      compareAgentRefs(agentOfRow(a), agentOfRow(b)),
-  );
+  return [...rows].sort(compareRows);
+}
+
+/**
+ * The order of {@link sortRows}: by {@link rowRank}, then by the size of the score change (largest first), then by
+ * agent (chain, id, registry).
+ *
+ * @param a - A row.
+ * @param b - Another row.
+ * @returns Negative when `a` comes first, positive when `b` does, 0 for the same agent and severity.
+ */
+export function compareRows(a: DriftRow, b: DriftRow): number {
+  return rowRank(a) - rowRank(b) || rowDeltaSize(b) - rowDeltaSize(a) || compareAgentRefs(agentOfRow(a), agentOfRow(b));
+}
+
+/**
+ * A row's severity class, the first key of the report order: decision flips first (by status), then the other rows
+ * by status (invalid attestations, errors, drift, staleness, missing records, in sync). 0 to 13, lower first.
+ *
+ * @param row - A row.
+ * @returns The class.
+ */
+export function rowRank(row: Pick<DriftRow, "decision" | "status">): number {
+  return (row.decision.flipped ? 0 : DRIFT_STATUSES.length) + SEVERITY.get(row.status)!;
+}
+
+/**
+ * The second key of the report order: the size of the score change (0 when unknown), larger first.
+ *
+ * @param row - A row.
+ * @returns `|scoreDelta|`.
+ */
+export function rowDeltaSize(row: Pick<DriftRow, "scoreDelta">): number {
+  return Math.abs(row.scoreDelta ?? 0);
 }
 
 /**
@@ -76,6 +106,100 @@ export function countRefreshable(rows: readonly DriftRow[]): number {
   return rows.filter((row) => row.refresh?.possible === true).length;
 }
 
+/**
+ * What a report's summary counts of its rows, added up one row at a time ({@link createRowTally}), so that a run
+ * that does not keep its rows (they went to a file as they were produced) still has its summary.
+ */
+export interface RowTally {
+  /** Rows counted. */
+  readonly agents: number;
+  readonly byStatus: Readonly<Record<DriftStatus, number>>;
+  readonly flips: DecisionFlips;
+  /** Earliest on-chain `updatedAt` of the rows (ISO-8601), `null` without a record. */
+  readonly oldestUpdatedAt: string | null;
+  /** Latest on-chain `updatedAt`, `null` without a record. */
+  readonly newestUpdatedAt: string | null;
+  /** Rows with `refresh.possible`. */
+  readonly refreshable: number;
+  /** Rows with a refresh assessment (`refresh` not `null`). */
+  readonly refreshAssessed: number;
+  /** Assessed rows that cannot be refreshed, by what stands in the way. */
+  readonly refreshBlockers: Readonly<Partial<Record<RefreshBlocker, number>>>;
+}
+
+/** A {@link RowTally} that rows are added to. */
+export interface RowTallyBuilder extends RowTally {
+  /** Counts one row. */
+  add(row: DriftRow): void;
+}
+
+/**
+ * Starts a tally of rows at zero.
+ *
+ * @returns The tally; `add` counts a row.
+ */
+export function createRowTally(): RowTallyBuilder {
+  const byStatus = countByStatus([]);
+  const flips = { passToFail: 0, failToPass: 0 };
+  const refreshBlockers: Partial<Record<RefreshBlocker, number>> = {};
+  let agents = 0;
+  let oldest: string | null = null;
+  let newest: string | null = null;
+  let refreshable = 0;
+  let refreshAssessed = 0;
+  return {
+    get agents() {
+      return agents;
+    },
+    byStatus,
+    flips,
+    get oldestUpdatedAt() {
+      return oldest;
+    },
+    get newestUpdatedAt() {
+      return newest;
+    },
+    get refreshable() {
+      return refreshable;
+    },
+    get refreshAssessed() {
+      return refreshAssessed;
+    },
+    refreshBlockers,
+    add(row) {
+      agents++;
+      byStatus[row.status]++;
+      if (row.decision.flipped) {
+        if (row.decision.onchain) flips.passToFail++;
+        else flips.failToPass++;
+      }
+      const at = row.onchain?.updatedAt;
+      if (at !== undefined) {
+        // ISO-8601 times of one form: their string order is their time order (as the sort of buildReport had it).
+        if (oldest === null || at < oldest) oldest = at;
+        if (newest === null || at > newest) newest = at;
+      }
+      if (row.refresh) {
+        refreshAssessed++;
+        if (row.refresh.possible) refreshable++;
+        if (row.refresh.blocker) refreshBlockers[row.refresh.blocker] = (refreshBlockers[row.refresh.blocker] ?? 0) + 1;
+      }
+    },
+  };
+}
+
+/**
+ * Tallies rows.
+ *
+ * @param rows - The rows.
+ * @returns Their tally.
+ */
+export function tallyRows(rows: Iterable<DriftRow>): RowTally {
+  const tally = createRowTally();
+  for (const row of rows) tally.add(row);
+  return tally;
+}
+
 /** Inputs of {@link buildReport} besides the rows. */
 export interface ReportContext {
   readonly source: DriftReport["source"];
@@ -86,6 +210,8 @@ export interface ReportContext {
   /** Notes on the run (see {@link DriftReport.notes}); left out of the report when empty. */
   readonly notes?: readonly string[];
   readonly runtime?: DriftRuntime;
+  /** The projected cost of the signed fetches (see {@link DriftReport.projection}). */
+  readonly projection?: FetchProjection;
   readonly generatedAt: Date;
   /** How many agents may go unverified before the run fails (default {@link DEFAULT_ERROR_LIMIT}, 1 %). */
   readonly errorLimit?: ErrorLimit;
@@ -102,8 +228,20 @@ export interface ReportContext {
  * @throws `InvalidArgumentError` for an invalid `errorLimit` (see `checkErrorLimit`).
  */
 export function buildReport(rows: readonly DriftRow[], context: ReportContext): DriftReport {
-  const dates = rows.flatMap((r) => (r.onchain ? [r.onchain.updatedAt] : [])).sort();
-  const byStatus = countByStatus(rows);
+  return { ...buildReportHead(tallyRows(rows), context), agents: sortRows(rows) };
+}
+
+/**
+ * Builds the JSON report without its rows, from their tally: the report of a run whose rows were not kept. Its keys
+ * come in the order of {@link buildReport}'s, `agents` aside (which comes last there).
+ *
+ * @param tally - The tally of every row.
+ * @param context - Source, rule, encoding check, triage summary, notes, projection, time and error limit.
+ * @returns The report's head.
+ * @throws `InvalidArgumentError` for an invalid `errorLimit` (see `checkErrorLimit`).
+ */
+export function buildReportHead(tally: RowTally, context: ReportContext): DriftReportHead {
+  const byStatus = { ...tally.byStatus };
   return {
     version: 1,
     generatedAt: context.generatedAt.toISOString(),
@@ -111,20 +249,20 @@ export function buildReport(rows: readonly DriftRow[], context: ReportContext): 
     decisionRule: context.decisionRule,
     maxAgeSeconds: context.maxAgeSeconds,
     summary: {
-      agents: rows.length,
+      agents: tally.agents,
       byStatus,
-      flips: countFlips(rows),
-      oldestUpdatedAt: dates[0] ?? null,
-      newestUpdatedAt: dates[dates.length - 1] ?? null,
+      flips: { passToFail: tally.flips.passToFail, failToPass: tally.flips.failToPass },
+      oldestUpdatedAt: tally.oldestUpdatedAt,
+      newestUpdatedAt: tally.newestUpdatedAt,
       encoding: context.encoding,
       ...(context.triage ? { triage: context.triage } : {}),
-      unverified: evaluateErrorLimit(byStatus, rows.length, context.errorLimit ?? DEFAULT_ERROR_LIMIT),
-      refreshable: countRefreshable(rows),
+      unverified: evaluateErrorLimit(byStatus, tally.agents, context.errorLimit ?? DEFAULT_ERROR_LIMIT),
+      refreshable: tally.refreshable,
       ...(context.partial ? { partial: context.partial } : {}),
     },
     ...(context.notes && context.notes.length > 0 ? { notes: [...context.notes] } : {}),
+    ...(context.projection ? { projection: context.projection } : {}),
     ...(context.runtime ? { runtime: context.runtime } : {}),
-    agents: sortRows(rows),
   };
 }
 

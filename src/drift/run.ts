@@ -31,10 +31,12 @@ import { scanAgents } from "./scan.js";
 import { scanAllAgents } from "./scan-all.js";
 import type { OnchainEventSource } from "./stages/enumerate.js";
 import { newServiceStats } from "./stages/fetch-verify.js";
-import { reportScan } from "./stages/report.js";
+import { projectFetches, ratePerMinuteOf } from "./projection.js";
+import { sortRows } from "./report.js";
+import { reportScanHead } from "./stages/report.js";
 import { readDriftState } from "./state-file.js";
 import { openDriftStateRun } from "./state-run.js";
-import type { AttestedOracleSource, DriftReport, PartialRun } from "./types.js";
+import type { AttestedOracleSource, DriftReport, DriftReportHead, DriftRow, FetchProjection, PartialRun } from "./types.js";
 
 /** Optional hooks of {@link runDrift}. */
 export interface DriftHooks {
@@ -48,14 +50,32 @@ export interface DriftHooks {
    * continues where this one was.
    */
   readonly signal?: AbortSignal;
+  /**
+   * The projected cost of the signed fetches (also `report.projection`), once triage has chosen them and before the
+   * first is sent: the command line prints it, so that a run that will take hours says so at the start.
+   */
+  readonly onProjection?: (projection: FetchProjection) => void;
+  /**
+   * Receives each row as the scan produces it: unsorted (candidates in enumeration order, then the agents that could
+   * not be scanned); the report's `agents` holds the same rows sorted by severity. With `keepRows: false`, the way to
+   * write rows out without holding them all.
+   */
+  readonly onRow?: (row: DriftRow) => void;
+  /**
+   * Whether the returned report holds the rows (default true). Memory: a report holds every row, about 1 KB each
+   * (150,000 agents: some 150 MB), besides what the scan itself holds per agent while it runs. False: the run
+   * returns the report without `agents` ({@link DriftReportHead}; its summary still counts every row) and keeps no
+   * row once `onRow` has had it — the command line writes its JSON and Markdown that way.
+   */
+  readonly keepRows?: boolean;
 }
 
 /**
  * Runs the drift job.
  *
  * @param config - Endpoints, agents, decision rule and limits.
- * @param hooks - Progress and clock.
- * @returns The report.
+ * @param hooks - Progress, clock, the fetch projection, and rows as they are produced (kept or not).
+ * @returns The report; without `agents` with `keepRows: false`.
  * @throws {@link ConfigurationError} when the RPC or API is unreachable, the oracle or gate address has no
  *   contract, or `attestedOracle` holds no `AttestedTrustOracle` (no code, or `upstream()` does not answer), before
  *   any agent is scanned (with `attestedOracle`, the oracle address need not hold code: an upstream that is not it
@@ -63,7 +83,10 @@ export interface DriftHooks {
  *   A chain without Multicall3 is not refused: the report's `source.readerMode` and `notes` say how it was
  *   read instead.
  */
-export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Promise<DriftReport> {
+export function runDrift(config: DriftConfig, hooks?: DriftHooks & { readonly keepRows?: true }): Promise<DriftReport>;
+export function runDrift(config: DriftConfig, hooks: DriftHooks & { readonly keepRows: false }): Promise<DriftReportHead>;
+export function runDrift(config: DriftConfig, hooks?: DriftHooks): Promise<DriftReport | DriftReportHead>;
+export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Promise<DriftReport | DriftReportHead> {
   if (config.maxErrors) checkErrorLimit(config.maxErrors);
   checkRunLimits(config);
   const audit = config.scope.kind === "all" ? auditPlanOf(config.scope) : undefined;
@@ -115,6 +138,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
       ? undefined
       : `not fetched: the run stopped at its --max-duration (${maxDuration}s) before asking for this signed attestation` +
         (stateRun ? "; run it again with the same --state to continue" : "");
+  let projection: FetchProjection | undefined;
   const common = {
     chain,
     oracle: config.oracle,
@@ -140,6 +164,18 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
       ? { stopReason: () => (now().getTime() - startedAt.getTime() >= maxDuration! * 1000 ? stopMessage : null) }
       : {}),
     ...(hooks.signal ? { signal: hooks.signal } : {}),
+    // The rate in force is read when the fetches start: the limiter may follow what the service announced since.
+    onFetchesPlanned: (signedFetches: number) => {
+      projection = projectFetches({
+        signedFetches,
+        ratePerMinute: ratePerMinuteOf(api.transport.rateLimiter),
+        apiKey: config.apiKey !== undefined && config.apiKey !== "",
+        rateConfigured: config.ratePerMinute !== undefined,
+      });
+      hooks.onProjection?.(projection);
+    },
+    ...(hooks.onRow ? { onRow: hooks.onRow } : {}),
+    keepRows: hooks.keepRows ?? true,
   };
   // `--all` also replays the events of the oracles whose records are read: the oracle, or the attested oracle and
   // its upstream (each from its own deployment block with "auto").
@@ -177,7 +213,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     ? { reason: "max-duration", maxDurationSeconds: maxDuration!, notFetched: result.partial.notFetched, resumable: stateRun !== undefined }
     : undefined;
 
-  return reportScan(result, {
+  const report = reportScanHead(result, {
     source: {
       rpc: redactUrl(config.rpcUrl),
       oracle: config.oracle,
@@ -198,11 +234,13 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
       ...(stateRun?.notes ?? []),
       partialNote(partial),
     ].filter((note): note is string => note !== null),
+    ...(projection ? { projection } : {}),
     runtime: { totalMs: performance.now() - started, service: stats },
     generatedAt: now(),
     ...(config.maxErrors ? { errorLimit: config.maxErrors } : {}),
     ...(partial ? { partial } : {}),
   });
+  return (hooks.keepRows ?? true) ? { ...report, agents: sortRows(result.rows) } : report;
 }
 
 /** Checks the state and time-limit settings of a configuration (before anything is asked of the network). */

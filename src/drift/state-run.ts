@@ -16,7 +16,6 @@ import { agentKey } from "../agent/agent-ref.js";
 import { ConfigurationError } from "../errors.js";
 import { randomAuditSeed } from "./audit.js";
 import type { ScanCheckpoint, ScanResult, ScanStateSource } from "./pipeline.js";
-import type { ServiceOutcome } from "./service-data.js";
 import {
   type DriftStateEntry,
   type DriftStateHeader,
@@ -187,7 +186,7 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
         };
         writeDriftStateAtomically(path, stateLines(header(lastRun), next));
       }
-      const fromState = (result.scanned?.outcomes ?? []).filter((o) => o.kind === "verified" && o.fromState).length;
+      const fromState = (result.scanned?.outcomes ?? []).filter((o) => o?.kind === "verified" && o.fromState).length;
       return {
         file: path,
         entries: next.size,
@@ -234,7 +233,9 @@ function foldAnswers(entries: ReadonlyMap<string, DriftStateEntry>, result: Scan
   };
   scanned.candidates.forEach((candidate, i) => {
     const key = agentKey(candidate.agent);
-    const outcome: ServiceOutcome = scanned.outcomes[i]!;
+    const outcome = scanned.outcomes[i];
+    // A hole: neither fetched nor taken from the state (the listing stood in); the entry stays as it was.
+    if (outcome === undefined) return;
     const seen = storedRecordOf(result.records[i]!);
     if (scanned.fetched.has(i)) {
       const old = entries.get(key);

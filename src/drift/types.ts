@@ -378,10 +378,50 @@ export interface DriftReport {
    * Multicall3 is not deployed on the chain and how the oracle was read instead). Absent when there are none.
    */
   readonly notes?: readonly string[];
+  /**
+   * What the signed fetches were projected to cost before they started (pinned): how many triage selected and how
+   * long they take at the client's rate limit in force then. Absent in reports built without a scan.
+   */
+  readonly projection?: FetchProjection;
   /** Where the run's time went (not a pinned field: informational). */
   readonly runtime?: DriftRuntime;
   /** Rows, most severe first (flips first). */
   readonly agents: readonly DriftRow[];
+}
+
+/**
+ * A report without its rows: what a run returns when its rows were handed to `onRow` and not kept
+ * (`runDrift(config, { onRow, keepRows: false })`). Its summary still counts every row.
+ */
+export type DriftReportHead = Omit<DriftReport, "agents">;
+
+/**
+ * The projected cost of a run's signed fetches, computed once triage has chosen them and before the first is sent
+ * (`report.projection`; `trustgate drift` prints it on stderr). Field names are pinned.
+ *
+ * The duration is the fetches divided by the rate: the client's limiter grants at most `ratePerMinute` requests in
+ * any minute, so at the service's limits (30 a minute without an API key, 300 with one) the rate, not the
+ * concurrency or the service's speed, sets how long the stage takes. It leaves out the requests already made (the
+ * listing) and retries.
+ */
+export interface FetchProjection {
+  /** Signed `/api/trust-check` attestations the run was about to fetch (triage's selection; every agent of a list). */
+  readonly signedFetches: number;
+  /**
+   * Requests a minute the client's rate limiter allowed when the fetches started (the limit in force: `--rate`, or
+   * the service's documented limit by API key, or what the service announced); `null` when the client had no
+   * limiter.
+   */
+  readonly ratePerMinute: number | null;
+  /** `signedFetches ÷ ratePerMinute`, in seconds, rounded up; `null` when `ratePerMinute` is. */
+  readonly projectedSeconds: number | null;
+  /** Whether the requests carried an API key. */
+  readonly apiKey: boolean;
+  /**
+   * What an API key would change: the rate the service grants a key (300 a minute) and the duration at it. Only for a
+   * run without a key whose rate was not set by hand (`--rate`) and is below that rate; `null` otherwise.
+   */
+  readonly withApiKey: { readonly ratePerMinute: number; readonly projectedSeconds: number } | null;
 }
 
 /** Where a run's time went, in milliseconds, and how many trust-check requests it made. */

@@ -182,9 +182,9 @@ export async function readTrustRecords(client: AnyClient, parameters: ReadTrustR
     ? chunkCalls(requests, Math.min(chunkSize, DEPLOYLESS_MAX_RECORDS), DEPLOYLESS_AGGREGATE3_MAX_BYTES)
     : chunkCalls(requests, chunkSize, Infinity);
 
-  const readChunk = async (chunk: ChunkCall[], index: number): Promise<TrustRecordResult[]> => {
+  const readChunk = async (chunk: Request[], index: number): Promise<TrustRecordResult[]> => {
     try {
-      const calls = chunk.map(({ oracle, callData }) => ({ target: oracle, allowFailure: true, callData }));
+      const calls = chunk.map(({ key, oracle }) => ({ target: oracle, allowFailure: true, callData: getScoreCallData(key) }));
       const { data } = await call(client, {
         ...target,
         data: encodeFunctionData({ abi: aggregate3Abi, functionName: "aggregate3", args: [calls] }),
@@ -234,28 +234,25 @@ interface Request {
 }
 
 /** A request with its `getScore` calldata, as an `aggregate3` chunk carries it. */
-interface ChunkCall extends Request {
-  readonly callData: Hex;
-}
-
 /**
  * Cuts the requests into `aggregate3` chunks, in order: at most `maxCalls` calls each, and, past its first call,
  * no chunk whose calldata exceeds `maxBytes` (a single call larger than that still goes, alone, and its request
  * fails loudly rather than being dropped).
  */
-function chunkCalls(requests: readonly Request[], maxCalls: number, maxBytes: number): ChunkCall[][] {
-  const chunks: ChunkCall[][] = [];
-  let chunk: ChunkCall[] = [];
+function chunkCalls(requests: readonly Request[], maxCalls: number, maxBytes: number): Request[][] {
+  const chunks: Request[][] = [];
+  let chunk: Request[] = [];
   let bytes = AGGREGATE3_FIXED_BYTES;
   for (const request of requests) {
-    const callData = getScoreCallData(request.key);
-    const callBytes = aggregate3CallBytes(callData);
+    // The calldata is made again when its chunk is sent: held for every record at once, it would take some 70 MB
+    // for 150,000 records while the read lasts. Without a byte limit it is not needed here at all.
+    const callBytes = Number.isFinite(maxBytes) ? aggregate3CallBytes(getScoreCallData(request.key)) : 0;
     if (chunk.length > 0 && (chunk.length >= maxCalls || bytes + callBytes > maxBytes)) {
       chunks.push(chunk);
       chunk = [];
       bytes = AGGREGATE3_FIXED_BYTES;
     }
-    chunk.push({ ...request, callData });
+    chunk.push(request);
     bytes += callBytes;
   }
   if (chunk.length > 0) chunks.push(chunk);

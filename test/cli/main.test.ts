@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { DRIFT_HELP, MAIN_HELP } from "../../src/cli/help";
 import { type EmbeddedEnvironment, type MainDependencies, main, type RunDriftFunction } from "../../src/cli/main";
 import type { DriftConfig } from "../../src/drift/config";
+import { sortRows } from "../../src/drift/report";
 import type { DriftReport } from "../../src/drift/types";
 import { ConfigurationError } from "../../src/errors";
 import { errorRow, failToPass, invalid, passToFail, report, row } from "./report-fixture";
@@ -14,6 +15,7 @@ const CLEAN = report([row({ agentId: "1" }), row({ agentId: "2" })]);
 /** Every agent in error: nothing was verified. */
 const ALL_ERRORS = report([errorRow("1"), errorRow("2"), errorRow("3")]);
 const FLIPPED = report([row({ agentId: "1" }), passToFail("2")]);
+const FLIPPED_SORTED: DriftReport = { ...FLIPPED, agents: sortRows(FLIPPED.agents) };
 const NOW = new Date("2026-11-22T12:00:00Z");
 
 function harness(options: { env?: Record<string, string>; isTTY?: boolean; columns?: number } = {}) {
@@ -257,8 +259,9 @@ describe("main: a run", () => {
   it("with --json -, prints only the JSON report on stdout (parseable) and the summary on stderr", async () => {
     const h = harness({ isTTY: true });
     expect(await main(["drift", ...REAL, "--all", "--json", "-"], h.io, deps(fakeRun(FLIPPED)))).toBe(3);
-    expect(JSON.parse(h.stdout())).toEqual(JSON.parse(JSON.stringify(FLIPPED)));
-    expect(h.stdout()).toBe(`${JSON.stringify(FLIPPED, null, 2)}\n`);
+    // Rows most severe first (the fixture lists them as given; a real report is sorted already).
+    expect(JSON.parse(h.stdout())).toEqual(JSON.parse(JSON.stringify(FLIPPED_SORTED)));
+    expect(h.stdout()).toBe(`${JSON.stringify(FLIPPED_SORTED, null, 2)}\n`);
     expect(h.stderr()).not.toContain("STATUS");
     expect(h.stderr()).not.toContain("\r"); // no progress bar even on a terminal
     expect(h.stderr()).toContain("DRIFT: 1 decision flip (exit 3)");
@@ -278,7 +281,7 @@ describe("main: a run", () => {
     const markdown = join(dir, "report.md");
     const h = harness();
     expect(await main(["drift", ...REAL, "--all", "--json", json, "--markdown", markdown], h.io, deps(fakeRun(FLIPPED)))).toBe(3);
-    expect(JSON.parse(readFileSync(json, "utf8"))).toEqual(JSON.parse(JSON.stringify(FLIPPED)));
+    expect(JSON.parse(readFileSync(json, "utf8"))).toEqual(JSON.parse(JSON.stringify(FLIPPED_SORTED)));
     expect(readFileSync(json, "utf8")).toContain('\n  "version": 1,');
     expect(readFileSync(markdown, "utf8")).toContain("## Agents");
     expect(h.stdout()).toMatch(/^STATUS/);

@@ -21,6 +21,7 @@ import type { ServiceOutcome } from "../service-data.js";
 import { sameTrustData, sybilSeverityCodeOf, type TrustField } from "../trust-data.js";
 import type { AttestedSide, DriftRow, DriftStatus, OnchainSide } from "../types.js";
 import type { Candidate, Unscannable } from "./enumerate.js";
+import { listingOutcome } from "./fetch-verify.js";
 import { type AttestedOracleFacts, assessRefresh } from "./refresh.js";
 
 /** Everything a comparison needs besides the two sides. */
@@ -269,8 +270,31 @@ export function compareCandidates(
   unscannable: readonly Unscannable[],
   context: CompareContext,
 ): DriftRow[] {
-  return [
-    ...candidates.map((candidate, i) => compareAgent(candidate.agent, records[i]!, outcomes[i]!, context)),
-    ...unscannable.map(({ agent, reason }) => errorRow(agent, reason)),
-  ];
+  return [...compareEach(candidates, records, outcomes, unscannable, context)];
+}
+
+/**
+ * Runs the stage one row at a time, in the order of {@link compareCandidates}, so that a caller need not hold them
+ * all (the pipeline hands each to its row sink).
+ *
+ * @param candidates - The candidates.
+ * @param records - Their oracle reads, in order.
+ * @param outcomes - What the service said about each, in order; a hole (`fetchSelected`) stands for what the listing
+ *   said (`listingOutcome`).
+ * @param unscannable - Agents set aside by the enumeration, with their reasons.
+ * @param context - Decision rule, staleness limit, time and encoding.
+ * @returns The rows, candidates first (in order), unsorted.
+ */
+export function* compareEach(
+  candidates: readonly Candidate[],
+  records: readonly TrustRecordResult[],
+  outcomes: readonly (ServiceOutcome | undefined)[],
+  unscannable: readonly Unscannable[],
+  context: CompareContext,
+): Generator<DriftRow, void, undefined> {
+  for (let i = 0; i < candidates.length; i++) {
+    const candidate = candidates[i]!;
+    yield compareAgent(candidate.agent, records[i]!, outcomes[i] ?? listingOutcome(candidate.listed), context);
+  }
+  for (const { agent, reason } of unscannable) yield errorRow(agent, reason);
 }

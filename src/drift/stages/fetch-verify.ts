@@ -203,7 +203,26 @@ export async function fetchAndVerify(
   selection: TriageSelection,
   options: FetchVerifyOptions,
 ): Promise<ServiceOutcome[]> {
-  const outcomes = candidates.map((candidate) => listingOutcome(candidate.listed));
+  const fetched = await fetchSelected(candidates, selection, options);
+  return candidates.map((candidate, i) => fetched[i] ?? listingOutcome(candidate.listed));
+}
+
+/**
+ * Runs the stage for the selected candidates only: a sparse array with the outcome of each fetched candidate at its
+ * index and a hole for every other one (whose outcome is `listingOutcome(candidate.listed)`, made when it is needed),
+ * so that a scan does not hold an outcome for each of the many agents triage compared with the listing.
+ *
+ * @param candidates - The candidates.
+ * @param selection - Which to fetch (from triage).
+ * @param options - API, verification, concurrency, progress.
+ * @returns The fetched candidates' outcomes, by candidate index; `length` is the number of candidates.
+ */
+export async function fetchSelected(
+  candidates: readonly Candidate[],
+  selection: TriageSelection,
+  options: FetchVerifyOptions,
+): Promise<(ServiceOutcome | undefined)[]> {
+  const outcomes = new Array<ServiceOutcome | undefined>(candidates.length);
   const policy = options.attestations;
   const threads = verifyWorkerCount(policy.verifyWorkers, selection.fetch.length);
   const stats = policy.stats;

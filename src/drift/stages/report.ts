@@ -1,7 +1,8 @@
 /**
  * Stage 6, report: a scan's rows, oracle reads and timings become the JSON report — rows sorted by severity
- * and summarised, the tier encoding checked against the records read, triage and runtime attached
- * (`buildReport` in `../report.ts`, where the exit-code rule `exitCodeOf` also lives).
+ * and summarised (from the scan's tally of every row, so a scan that streamed its rows and kept none still has its
+ * summary), the tier encoding checked against the records read, triage, the fetch projection and runtime attached
+ * (`buildReportHead` in `../report.ts`, where the exit-code rule `exitCodeOf` also lives).
  *
  * @packageDocumentation
  */
@@ -9,8 +10,8 @@ import type { TrustEncoding } from "../../config/encodings.js";
 import { checkTierEncoding } from "../encoding-check.js";
 import type { ErrorLimit } from "../error-limit.js";
 import type { ScanResult } from "../pipeline.js";
-import { buildReport } from "../report.js";
-import type { DriftReport, PartialRun } from "../types.js";
+import { buildReportHead, sortRows, tallyRows } from "../report.js";
+import type { DriftReport, DriftReportHead, FetchProjection, PartialRun } from "../types.js";
 import type { ServiceStats } from "./fetch-verify.js";
 
 /** What the report stage needs besides the scan. */
@@ -25,6 +26,8 @@ export interface ReportStageContext {
   readonly notes: readonly string[];
   /** Milliseconds the whole run took, and the service's counters. */
   readonly runtime: { readonly totalMs: number; readonly service: ServiceStats };
+  /** The projected cost of the signed fetches, made before they started. */
+  readonly projection?: FetchProjection;
   readonly generatedAt: Date;
   /** How many agents may go unverified before the run fails (default 1 %). */
   readonly errorLimit?: ErrorLimit;
@@ -41,13 +44,27 @@ export interface ReportStageContext {
  * @throws `InvalidArgumentError` for an invalid `errorLimit`.
  */
 export function reportScan(scan: ScanResult, context: ReportStageContext): DriftReport {
-  return buildReport(scan.rows, {
+  return { ...reportScanHead(scan, context), agents: sortRows(scan.rows) };
+}
+
+/**
+ * Runs the stage without the rows: the report's head, its summary from the scan's tally of every row (kept or
+ * not). What `runDrift` returns when the rows were streamed and not kept.
+ *
+ * @param scan - What the pipeline produced.
+ * @param context - Source, rule, encoding, notes, projection, runtime, time and error limit.
+ * @returns The report without `agents`.
+ * @throws `InvalidArgumentError` for an invalid `errorLimit`.
+ */
+export function reportScanHead(scan: ScanResult, context: ReportStageContext): DriftReportHead {
+  return buildReportHead(scan.tally ?? tallyRows(scan.rows), {
     source: context.source,
     decisionRule: context.decisionRule,
     maxAgeSeconds: context.maxAgeSeconds,
     encoding: checkTierEncoding(scan.records, context.encoding),
     ...(scan.triage ? { triage: scan.triage } : {}),
     notes: context.notes,
+    ...(context.projection ? { projection: context.projection } : {}),
     runtime: {
       totalMs: context.runtime.totalMs,
       listingMs: scan.timings.listing,

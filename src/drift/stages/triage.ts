@@ -303,21 +303,21 @@ export function triageCandidates(
  *
  * @param enumeration - The enumeration (its listing counts).
  * @param selection - The selection.
- * @param outcomes - What the service said about each candidate, in candidate order.
+ * @param outcomes - What the service said, by candidate index (every selected candidate has one; others may be holes).
  * @param settings - The encoding (and, for a selection without an audit record, the flat audit fraction).
  * @returns The summary the report carries.
  */
 export function summarizeTriage(
   enumeration: Enumeration,
   selection: TriageSelection,
-  outcomes: readonly ServiceOutcome[],
+  outcomes: readonly (ServiceOutcome | undefined)[],
   settings: { readonly auditFraction?: number; readonly encoding: TrustEncoding },
 ): TriageSummary {
   let listingContradictions = 0;
   for (const i of selection.fetch) {
-    const outcome = outcomes[i]!;
+    const outcome = outcomes[i];
     const listing = enumeration.candidates[i]!.listed;
-    if (outcome.kind !== "verified" || !listing) continue;
+    if (outcome?.kind !== "verified" || !listing) continue;
     if (sameTrustData(listing, outcome.data, settings.encoding).length > 0) listingContradictions++;
   }
   const onchainEnumeration = enumeration.listing?.onchainEnumeration;

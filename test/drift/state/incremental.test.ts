@@ -8,7 +8,7 @@ import { chainIdOf } from "../../../src/config/chains";
 import { DEFAULT_TRUST_ENCODING, sybilSeverityCode, tierCode, tierForScore } from "../../../src/config/encodings";
 import type { DriftConfig } from "../../../src/drift/config";
 import { exitCodeOf } from "../../../src/drift/report";
-import { runDrift } from "../../../src/drift/run";
+import { type DriftHooks, runDrift } from "../../../src/drift/run";
 import { type DriftStateEntry, readDriftState } from "../../../src/drift/state-file";
 import type { DriftReport, DriftRow } from "../../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../../src/harness/devnet/embedded-drift";
@@ -54,7 +54,7 @@ function config(state: string | undefined, extra: Partial<DriftConfig> = {}, see
 }
 
 /** Runs and counts the signed fetches the service answered. */
-async function run(cfg: DriftConfig, hooks: Parameters<typeof runDrift>[1] = {}): Promise<{ report: DriftReport; fetched: number }> {
+async function run(cfg: DriftConfig, hooks: Omit<DriftHooks, "keepRows"> = {}): Promise<{ report: DriftReport; fetched: number }> {
   const before = signedRequests(env.service);
   const report = await runDrift(cfg, { now: () => clock, ...hooks });
   return { report, fetched: signedRequests(env.service) - before };
