@@ -4,13 +4,13 @@
  * records read per second through Multicall3 against one `eth_call` each and viem's multicall batching (a
  * loopback node behind a proxy that adds a hosted endpoint's latency and batch limit), the client rate limiter
  * under load, the nightly `--all` drift job over two nights of a 150,000-agent population with a state file
- * (`BENCH_DRIFT_SIZE` changes the size), and
- * the gas of the pull path: a gated call that brings the service's signed attestation, verified on-chain by
+ * (`BENCH_DRIFT_SIZE` changes the size), the peak memory of the drift command line at 15,000, 150,000 and 300,000
+ * agents (`BENCH_MEMORY_SIZES`, comma-separated, changes them), and the gas of the pull path: a gated call that brings the service's signed attestation, verified on-chain by
  * `AttestedTrustOracle` with and without the P-256 precompile, against reading the Base oracle alone.
  * Figures, not assertions: targets are shown next to the measured values, and the run never fails
  * because a target is missed.
  *
- * `--only <part>[,<part>…]` runs some parts only: `gas`, `attested`, `verification`, `reader`, `limiter`, `drift`
+ * `--only <part>[,<part>…]` runs some parts only: `gas`, `attested`, `verification`, `reader`, `limiter`, `drift`, `memory`
  * (for example `npx tsx scripts/bench.ts --only reader`).
  */
 import { availableParallelism } from "node:os";
@@ -20,6 +20,7 @@ import { measureAttestationVerification, measureWorkerVerification } from "./ben
 import { measureAttestedGas, printAttestedGas } from "./bench/attested";
 import { type DriftNightsResult, measureDriftNights, type NightFigures } from "./bench/drift";
 import { measureGateGas, measurePublishGas } from "./bench/gas";
+import { measureCliMemory } from "./bench/memory";
 import { measureRateLimiter } from "./bench/rate-limiter";
 import { measureReaderThroughput, type ReaderRate } from "./bench/reader";
 
@@ -34,7 +35,7 @@ const HOSTED_LATENCY_MS = 40;
 /** JSON-RPC calls per batch the simulated provider accepts (geth's own default is 1,000; this one is stricter). */
 const PROVIDER_BATCH_LIMIT = 100;
 
-const PARTS = ["gas", "attested", "verification", "reader", "limiter", "drift"] as const;
+const PARTS = ["gas", "attested", "verification", "reader", "limiter", "drift", "memory"] as const;
 type Part = (typeof PARTS)[number];
 
 function table(headers: string[], rows: Array<Array<string | number>>): string {
@@ -238,6 +239,41 @@ async function benchDrift(): Promise<void> {
   printDriftNights(await measureDriftNights({ size: Number(process.env.BENCH_DRIFT_SIZE ?? 150_000) }));
 }
 
+const MEMORY_SIZES = [15_000, 150_000, 300_000];
+const MEMORY_TARGET_BYTES = 400 * 1024 * 1024;
+const MEMORY_TARGET_SIZE = 150_000;
+
+async function benchMemory(): Promise<void> {
+  const sizes = process.env.BENCH_MEMORY_SIZES ? process.env.BENCH_MEMORY_SIZES.split(",").map(Number) : MEMORY_SIZES;
+  const figures = await measureCliMemory(sizes);
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  const smallest = figures[0]!;
+  console.log(
+    "\nPeak memory of the CLI (trustgate drift --all, first night with --state, JSON and Markdown written; its own process, default Node options)",
+  );
+  console.log(
+    table(
+      ["agents", "peak RSS", "× smallest", "÷ 400 MB target", "rows written", "signed fetches", "exit", "wall ms"],
+      figures.map((f) => [
+        fmt(f.agents),
+        mb(f.peakRssBytes),
+        (f.peakRssBytes / smallest.peakRssBytes).toFixed(2),
+        (f.peakRssBytes / MEMORY_TARGET_BYTES).toFixed(2),
+        fmt(f.rows),
+        fmt(f.signedFetches),
+        String(f.exitCode),
+        fmt(f.wallMs),
+      ]),
+    ),
+  );
+  const atTarget = figures.find((f) => f.agents === MEMORY_TARGET_SIZE);
+  if (atTarget) {
+    console.log(
+      `target: peak RSS ≤ 400 MB at ${fmt(MEMORY_TARGET_SIZE)} agents → ${mb(atTarget.peakRssBytes)} ${met(atTarget.peakRssBytes <= MEMORY_TARGET_BYTES)}`,
+    );
+  }
+}
+
 const FIRST_NIGHT_TARGET = 18_000;
 const SECOND_NIGHT_TARGET = 4_500;
 
@@ -323,6 +359,7 @@ const SECTIONS: Record<Part, () => Promise<void>> = {
   reader: benchReader,
   limiter: benchLimiter,
   drift: benchDrift,
+  memory: benchMemory,
 };
 
 function selectedParts(): Part[] {

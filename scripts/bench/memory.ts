@@ -1,0 +1,103 @@
+/**
+ * Peak memory of the `trustgate drift --all` command line as the population grows: for each size, an embedded
+ * environment (local Base chain over loopback HTTP, local signing service) is started in this process, and the CLI
+ * runs as its own process against it — a first night with a state file, the JSON and Markdown reports written — with
+ * Node's default options (not the benchmark's larger heap). Its peak resident set size is read by a preload module
+ * from `process.resourceUsage().maxRSS` as the process exits. Figures, not assertions.
+ *
+ * The CLI runs from the TypeScript sources through tsx (the repository's way of running it); tsx's loader adds to the
+ * figure, so it is an upper bound of what the built package uses.
+ *
+ * @packageDocumentation
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+
+/** One size's figures. */
+export interface CliMemoryFigures {
+  readonly agents: number;
+  /** Peak resident set size of the CLI process, bytes. */
+  readonly peakRssBytes: number;
+  /** Rows in the JSON report written (every agent, streamed). */
+  readonly rows: number;
+  /** Signed fetches the run made. */
+  readonly signedFetches: number;
+  /** The CLI's exit code (3: drift found, as the embedded default is built to show). */
+  readonly exitCode: number;
+  readonly wallMs: number;
+}
+
+const REPO = resolve(__dirname, "../..");
+
+/** The preload module: writes the process's peak RSS (bytes) to `$TRUSTGATE_BENCH_RSS_FILE` on exit. */
+const PRELOAD = `
+const { writeFileSync } = require("node:fs");
+process.on("exit", () => writeFileSync(process.env.TRUSTGATE_BENCH_RSS_FILE, String(process.resourceUsage().maxRSS * 1024)));
+`;
+
+/**
+ * Runs the CLI once per size.
+ *
+ * @param sizes - Populations to measure (agents the service lists).
+ * @returns One figure per size, in order.
+ */
+export async function measureCliMemory(sizes: readonly number[]): Promise<CliMemoryFigures[]> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-memory-"));
+  const preload = join(dir, "max-rss.cjs");
+  writeFileSync(preload, PRELOAD);
+  const figures: CliMemoryFigures[] = [];
+  try {
+    for (const size of sizes) {
+      const now = new Date(Math.floor(Date.now() / 1000) * 1000);
+      const env = await startEmbeddedDriftEnvironment({
+        size,
+        now,
+        snapshotAt: new Date(now.getTime() - 2 * 3600_000),
+        faults: false,
+        rateLimit: false,
+      });
+      try {
+        const before = env.service.stats().byPath["/api/trust-check"] ?? 0;
+        const out = join(dir, `${size}`);
+        const rssFile = `${out}.rss`;
+        const args = [
+          "--require",
+          preload,
+          "--import",
+          "tsx",
+          "--conditions=trustgate-source",
+          join(REPO, "src/cli/bin.ts"),
+          "drift",
+          ...["--rpc", env.rpcUrl, "--oracle", env.oracle, "--api", env.apiUrl, "--issuer", env.issuer, "--jwks", env.jwksUrl],
+          ...["--all", "--events-from", "0", "--state", `${out}.state.jsonl`, "--rate", "1000000", "--concurrency", "16"],
+          ...["--json", `${out}.json`, "--markdown", `${out}.md`],
+        ];
+        const started = performance.now();
+        const exitCode = await new Promise<number>((done, fail) => {
+          const { NODE_OPTIONS: _ignored, ...rest } = process.env;
+          const child = spawn(process.execPath, args, { cwd: REPO, env: { ...rest, TRUSTGATE_BENCH_RSS_FILE: rssFile }, stdio: "ignore" });
+          child.on("error", fail);
+          child.on("exit", (code) => done(code ?? -1));
+        });
+        const wallMs = performance.now() - started;
+        const report = JSON.parse(readFileSync(`${out}.json`, "utf8")) as { agents: unknown[] };
+        figures.push({
+          agents: size,
+          peakRssBytes: Number(readFileSync(rssFile, "utf8")),
+          rows: report.agents.length,
+          signedFetches: (env.service.stats().byPath["/api/trust-check"] ?? 0) - before,
+          exitCode,
+          wallMs,
+        });
+      } finally {
+        await env.close();
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return figures;
+}
