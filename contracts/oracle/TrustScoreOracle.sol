@@ -77,14 +77,13 @@ contract TrustScoreOracle is TrustScoreOracleBase, AccessControl, ITrustScoreOra
             uint256 record = _validatedRecord(i, u.score, u.tier, u.sybilSeverity, updatedAt, registry);
             bytes32 key = recordKey(u.agentId, u.chainId, registry);
             uint256 stored = _storedRecord(key);
-            uint40 storedAt = _updatedAtOf(stored);
-            if (storedAt == 0) {
-                // No record: the word holds at most a tombstone, the date of the record last removed (0 if none).
-                uint40 removedAt = _removedUpdatedAtOf(stored);
-                if (updatedAt <= removedAt) revert UpdateNotNewerThanRemoved(i, removedAt, updatedAt);
-            } else if (updatedAt <= storedAt) {
+            // The date to beat: the stored record's, or, when the key holds none, its tombstone's (0 if it never
+            // held one). A word holds one or the other, never both, so one OR reads whichever is there.
+            uint40 floor = uint40((stored >> 24) | (stored >> _TOMBSTONE_SHIFT));
+            if (updatedAt <= floor) {
                 if (record == stored) continue; // the same record again: nothing to do
-                revert UpdateNotNewer(i, storedAt, updatedAt);
+                if (_updatedAtOf(stored) == 0) revert UpdateNotNewerThanRemoved(i, floor, updatedAt);
+                revert UpdateNotNewer(i, floor, updatedAt);
             }
             if (_putRecord(key, u.agentId, u.chainId, registry, stored, record)) ++added;
         }
@@ -124,11 +123,5 @@ contract TrustScoreOracle is TrustScoreOracleBase, AccessControl, ITrustScoreOra
         if (updatedAt == 0) revert ZeroTimestamp(i);
         if (updatedAt > block.timestamp) revert FutureTimestamp(i, updatedAt, block.timestamp);
         return _packRecord(score, tier, sybilSeverity, updatedAt);
-    }
-
-    /// @dev The tombstone of a storage word holding no record: the `updatedAt` of the record last removed under
-    ///      its key, 0 when none was.
-    function _removedUpdatedAtOf(uint256 word) private pure returns (uint40) {
-        return uint40(word >> _TOMBSTONE_SHIFT);
     }
 }
