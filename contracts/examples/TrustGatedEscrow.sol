@@ -35,9 +35,10 @@ contract TrustGatedEscrow is TrustGated, ReentrancyGuardTransient, ITrustGatedEs
     /// @param token The ERC-20 token held.
     /// @param deadline Last second (inclusive) at which the agent may claim; the client may refund after it.
     /// @param status Whether the escrow is open or how it was settled.
-    /// @param client The account that locked the funds and receives a refund.
+    /// @param client The account that locked the funds; it alone can refund them, to itself or an address it names.
     /// @param agentId The agent the funds are for.
-    /// @param amount The amount the escrow actually received and will pay out.
+    /// @param amount The amount the escrow actually received, and sends on settlement (the recipient may get less
+    ///        from a fee-on-transfer token; the settlement events say how much arrived).
     /// @dev Four storage slots, the fewest these 113 bytes can take (`token`, `deadline` and `status` share one).
     struct Escrow { // solhint-disable-line gas-struct-packing
         IERC20 token;
