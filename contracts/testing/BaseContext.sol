@@ -3,6 +3,7 @@ pragma solidity ^0.8.24;
 
 import {IAttestedTrustOracle} from "../interfaces/IAttestedTrustOracle.sol";
 import {IERC8004IdentityRegistry} from "../interfaces/IERC8004IdentityRegistry.sol";
+import {ITrustOracle} from "../interfaces/ITrustOracle.sol";
 import {TrustScoreOracle} from "../oracle/TrustScoreOracle.sol";
 import {TrustConstants} from "../TrustConstants.sol";
 import {TrustRecord} from "../TrustTypes.sol";
@@ -50,6 +51,12 @@ abstract contract BaseContext {
 
     /// @notice The simulation's clock starts here when the test's clock is earlier: 2026-03-27T00:00:00Z.
     uint256 internal constant SIMULATION_START = 1_774_569_600;
+
+    /// @notice Agent ids (1 to 64) a fork test usually probes with `sampleKeys`, as the TypeScript context does.
+    uint256 internal constant DEFAULT_FORK_PROBE = 64;
+
+    /// @notice The reason `skipUnlessBaseFork` gives forge.
+    string internal constant BASE_FORK_SKIP_REASON = "fork test: no BASE_RPC_URL";
 
     /// @notice Number of test accounts (`account(0)` ... `account(4)`).
     uint256 internal constant TEST_ACCOUNTS = 5;
@@ -118,6 +125,15 @@ abstract contract BaseContext {
         TRUST_VM.label(ERC8004_IDENTITY_REGISTRY_ADDRESS, "ERC8004IdentityRegistry");
     }
 
+    /// @notice For fork tests: skips every test of the contract (when called in `setUp`), with the reason
+    ///         `BASE_FORK_SKIP_REASON`, unless `BASE_RPC_URL` is set or the test already runs on a Base fork
+    ///         (`forge test --fork-url ...`). Then `startBaseContext(BaseContextMode.Fork)` forks Base.
+    function skipUnlessBaseFork() internal {
+        bool onBase = block.chainid == BASE_CHAIN_ID && BASE_TRUST_ORACLE_ADDRESS.code.length != 0;
+        bool hasUrl = bytes(TRUST_VM.envOr("BASE_RPC_URL", string(""))).length != 0;
+        TRUST_VM.skip(!onBase && !hasUrl, BASE_FORK_SKIP_REASON);
+    }
+
     // ---- placing contracts ----
 
     /// @notice Runs a contract's creation code at `target` (its constructor writes `target`'s storage and sees
@@ -179,6 +195,24 @@ abstract contract BaseContext {
     /// @return key The key.
     function resolveRecordKey(uint256 agentId) internal pure returns (TestRecordKey memory key) {
         return TestRecordKey(agentId, BASE_CHAIN_ID, "erc8004");
+    }
+
+    /// @notice The Base `erc8004` agents among ids 1 to `probe` that hold a record now (the TypeScript context's
+    ///         `sampleKeys`): in the simulation the seeded agents, on a fork real ones. One `hasScore` call per id.
+    /// @param probe How many ids to probe (the TypeScript default is `DEFAULT_FORK_PROBE`, 64).
+    /// @return keys The keys found, in id order.
+    function sampleKeys(uint256 probe) internal view returns (TestRecordKey[] memory keys) {
+        keys = new TestRecordKey[](probe);
+        uint256 found;
+        for (uint256 id = 1; id <= probe; ++id) {
+            if (ITrustOracle(BASE_TRUST_ORACLE_ADDRESS).hasScore(id, BASE_CHAIN_ID, "erc8004")) {
+                keys[found] = resolveRecordKey(id);
+                ++found;
+            }
+        }
+        assembly ("memory-safe") {
+            mstore(keys, found)
+        }
     }
 
     /// @notice Reads a record through the oracle (`getScore`), as a gate would; reverts when the oracle reverts.

@@ -111,6 +111,15 @@ interface ITrustVm {
     /// @param condition The condition the input must meet.
     function assume(bool condition) external pure;
 
+    /// @notice Marks the current test as skipped when `skipTest` is true (in `setUp`: every test of the contract).
+    /// @param skipTest Whether to skip.
+    function skip(bool skipTest) external;
+
+    /// @notice Marks the current test as skipped, with the reason forge prints, when `skipTest` is true.
+    /// @param skipTest Whether to skip.
+    /// @param reason Why.
+    function skip(bool skipTest, string calldata reason) external;
+
     // ---- keys and signatures ----
 
     /// @notice The address of a secp256k1 private key.
