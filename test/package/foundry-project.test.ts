@@ -6,14 +6,25 @@
 // a stale oracle. A second test file, written here, checks the helpers against the TypeScript side: the JSON the
 // Solidity signer writes equals the local service's `JSON.stringify` of the same agent, its dates equal
 // `Date.toISOString`, and the fixed test key's public coordinates equal node:crypto's. Then the gate is broken on
-// purpose (its modifier removed) to show that the refusal tests fail.
+// purpose (its modifier removed) to show that the refusal tests fail. A third checks that the Solidity helpers mirror
+// the TypeScript ones (override slots and words, addresses, defaults, the test accounts).
 import { createECDH } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { getAddress } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS } from "../../src/config/addresses";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PopulationAgent } from "../../src/harness/service/agent";
 import { trustSignedV2 } from "../../src/harness/service/endpoints/trust-check";
+import { DEFAULT_FORK_PROBE, DEFAULT_SIMULATED_AGENTS } from "../../src/harness/testing/base-context";
+import { DEFAULT_BASE_FORK_BLOCK } from "../../src/harness/testing/fork-block";
+import {
+  ORACLE_ORIGINAL_CODE_ADDRESS,
+  ORACLE_OVERRIDE_STORAGE_LOCATION,
+  overrideRecordSlot,
+  overrideWord,
+} from "../../src/harness/testing/oracle-override";
 import {
   createFoundryProject,
   type FoundryProject,
@@ -136,6 +147,54 @@ ${times.map((t) => `        _same(bytes(TrustTestAttestations.isoTime(${t})), ${
 `;
 }
 
+/** The Solidity test checking that the Solidity helpers mirror the TypeScript ones: constants, slots, words, accounts. */
+function typeScriptTwinTest(): string {
+  const hex32 = (value: bigint) => `0x${value.toString(16).padStart(64, "0")}`;
+  const accounts = Array.from({ length: 5 }, (_, i) =>
+    mnemonicToAccount("test test test test test test test test test test test junk", { addressIndex: i }),
+  );
+  return `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {TrustRecord} from "trustgate/TrustTypes.sol";
+import {
+    BASE_TRUST_ORACLE_ADDRESS,
+    BaseContext,
+    DEFAULT_BASE_FORK_BLOCK,
+    ERC8004_IDENTITY_REGISTRY_ADDRESS
+} from "trustgate/testing/BaseContext.sol";
+import {OracleOverride, TestRecordKey} from "trustgate/testing/OracleOverride.sol";
+
+contract TypeScriptTwinTest is BaseContext {
+    function test_constantsEqualTheTypeScriptOnes() public pure {
+        require(OracleOverride.ORACLE_OVERRIDE_STORAGE_LOCATION == ${hex32(ORACLE_OVERRIDE_STORAGE_LOCATION)}, "storage location");
+        require(OracleOverride.ORACLE_ORIGINAL_CODE_ADDRESS == ${getAddress(ORACLE_ORIGINAL_CODE_ADDRESS)}, "side address");
+        require(BASE_TRUST_ORACLE_ADDRESS == ${getAddress(BASE_TRUST_ORACLE_ADDRESS)}, "oracle");
+        require(ERC8004_IDENTITY_REGISTRY_ADDRESS == ${getAddress(ERC8004_IDENTITY_REGISTRY_ADDRESS)}, "registry");
+        require(DEFAULT_BASE_FORK_BLOCK == ${DEFAULT_BASE_FORK_BLOCK}, "fork block");
+        require(DEFAULT_SIMULATED_AGENTS == ${DEFAULT_SIMULATED_AGENTS} && DEFAULT_FORK_PROBE == ${DEFAULT_FORK_PROBE}, "agents");
+    }
+
+    function test_overrideSlotsAndWordsEqualTheTypeScriptOnes() public pure {
+        require(OracleOverride.overrideRecordSlot(TestRecordKey(7, 8453, "erc8004")) == ${overrideRecordSlot({ agentId: 7 })}, "slot");
+        require(
+            OracleOverride.overrideRecordSlot(TestRecordKey(123456789, 1, "olas")) == ${overrideRecordSlot({ agentId: 123456789, chainId: 1, registry: "olas" })},
+            "slot"
+        );
+        require(
+            OracleOverride.overrideWord(TrustRecord(80, 3, 2, 1774569600)) == ${overrideWord({ score: 80, tier: 3, sybilSeverity: 2, updatedAt: 1774569600 })},
+            "word"
+        );
+        require(OracleOverride.overrideWord(TrustRecord(0, 0, 0, 0)) == ${overrideWord(null)}, "cleared word");
+    }
+
+    function test_accountsAreHardhatsAndAnvils() public pure {
+${accounts.map((a, i) => `        require(account(${i}) == ${a.address}, "account ${i}");`).join("\n")}
+    }
+}
+`;
+}
+
 /** Every test the project's files declare (`function test_…(`), as forge names them, by suite. */
 function declaredTests(files: Record<string, string>): Record<string, string[]> {
   const out: Record<string, string[]> = {};
@@ -160,6 +219,7 @@ describe.skipIf(!FORGE)(title, () => {
     "src/AgentVault.sol": fixture("src/AgentVault.sol"),
     "test/AgentVault.t.sol": fixture("test/AgentVault.t.sol"),
     "test/ServiceShape.t.sol": serviceShapeTest(),
+    "test/TypeScriptTwin.t.sol": typeScriptTwinTest(),
   };
   let project: FoundryProject;
   let results: Record<string, Record<string, ForgeTestResult>>;
