@@ -93,6 +93,9 @@ abstract contract BaseContext {
     /// @dev Slots of the keys overridden since the last `restoreOracle` (zeroed by it).
     bytes32[] private _overriddenSlots;
 
+    /// @dev Whether `makeOracleRevert(bytes)` mocked the oracle since the last `restoreOracle`.
+    bool private _mockedCalls;
+
     // ---- starting ----
 
     /// @notice Starts the context: a fork of Base when `BASE_RPC_URL` is set or the test already runs on a chain
@@ -311,9 +314,24 @@ abstract contract BaseContext {
         OracleOverride.setOracleReverting(BASE_TRUST_ORACLE_ADDRESS, true);
     }
 
+    /// @notice Makes every call to the oracle revert with exactly `revertData` (empty: a revert without data, as an
+    ///         out-of-gas or a missing function gives), through the `mockCallRevert` cheatcode.
+    /// @param revertData The revert data.
+    function makeOracleRevert(bytes memory revertData) internal {
+        _requireStarted();
+        TRUST_VM.mockCallRevert(BASE_TRUST_ORACLE_ADDRESS, "", revertData);
+        _mockedCalls = true;
+    }
+
     /// @notice Stops the revert and drops every record override: the oracle answers exactly as before the helpers ran.
+    /// @dev After `makeOracleRevert(bytes)` it also calls `clearMockedCalls`, which removes every mocked call of the
+    ///      test, the test's own included.
     function restoreOracle() internal {
         _requireStarted();
+        if (_mockedCalls) {
+            TRUST_VM.clearMockedCalls();
+            _mockedCalls = false;
+        }
         OracleOverride.setOracleReverting(BASE_TRUST_ORACLE_ADDRESS, false);
         for (uint256 i; i < _overriddenSlots.length; ++i) {
             TRUST_VM.store(BASE_TRUST_ORACLE_ADDRESS, _overriddenSlots[i], bytes32(0));

@@ -269,6 +269,7 @@ describe.skipIf(!FORGE)(title, () => {
         "test_fromFuture()",
         "test_missing()",
         "test_oracleReverts()",
+        "test_oracleRevertsWithGivenData()",
         "test_notController()",
       ]) {
         expect(tests[refusal]?.status, refusal).toBe("Failure");

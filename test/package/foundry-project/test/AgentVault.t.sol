@@ -138,6 +138,24 @@ contract AgentVaultTest is BaseContext {
         require(keccak256(abi.encode(readRecord(AGENT))) == keccak256(abi.encode(original)), "original answers again");
     }
 
+    function test_oracleRevertsWithGivenData() public {
+        setRecord(AGENT, 80);
+        makeOracleRevert("");
+        TRUST_VM.expectRevert(
+            abi.encodeWithSelector(ITrustGated.TrustOracleUnavailable.selector, BASE_TRUST_ORACLE_ADDRESS, bytes(""))
+        );
+        _withdrawAsOwner();
+        bytes memory panic = abi.encodeWithSignature("Panic(uint256)", uint256(0x11));
+        makeOracleRevert(panic);
+        TRUST_VM.expectRevert(
+            abi.encodeWithSelector(ITrustGated.TrustOracleUnavailable.selector, BASE_TRUST_ORACLE_ADDRESS, panic)
+        );
+        _withdrawAsOwner();
+        restoreOracle();
+        setRecord(AGENT, 80);
+        _withdrawAsOwner();
+    }
+
     function test_notController() public {
         setRecord(AGENT, 80);
         address stranger = account(0);
