@@ -24,7 +24,7 @@ import { base as baseChain } from "viem/chains";
 import { startBaseSimulation } from "../../src/harness/devnet/base-simulation";
 import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { revertDecodingTransport } from "../../src/harness/devnet/revert-transport";
-import { createFoundryProject, type FoundryProject, forgeBinary, forgeTestResults } from "../support/foundry-project";
+import { createFoundryProject, declaredForgeTests, type FoundryProject, forgeBinary, forgeTestResults } from "../support/foundry-project";
 
 const ROOT = resolve(__dirname, "../..");
 const DOCS = [
@@ -196,17 +196,7 @@ describe("the documents' code blocks", () => {
       ? `${doc}: the Foundry project of its marked blocks`
       : `${doc}: the Foundry project of its marked blocks (skipped: tools/foundry has no forge binary for ${process.platform}-${process.arch})`;
     describe.skipIf(!FORGE)(title, () => {
-      /** Every `function test_…(` of the project's Solidity files, by forge's suite name. */
-      const declared: Record<string, string[]> = {};
-      for (const [path, text] of Object.entries(files)) {
-        let suite = "";
-        for (const line of text.split("\n")) {
-          const contract = /^contract (\w+)/.exec(line);
-          if (contract) suite = `${path}:${contract[1]}`;
-          const test = /^\s+function (test_\w+)\(/.exec(line);
-          if (test) (declared[suite] ??= []).push(`${test[1]}()`);
-        }
-      }
+      const declared = declaredForgeTests(files);
       const forkSuites = Object.entries(files)
         .filter(([, text]) => /skipUnlessBaseFork\(\)/.test(text))
         .flatMap(([path]) => Object.keys(declared).filter((suite) => suite.startsWith(`${path}:`)));

@@ -7,7 +7,8 @@
 // Solidity signer writes equals the local service's `JSON.stringify` of the same agent, its dates equal
 // `Date.toISOString`, and the fixed test key's public coordinates equal node:crypto's. Then the gate is broken on
 // purpose (its modifier removed) to show that the refusal tests fail. A third checks that the Solidity helpers mirror
-// the TypeScript ones (override slots and words, addresses, defaults, the test accounts).
+// the TypeScript ones (override slots and words, addresses, defaults, the test accounts); TrustVm.t.sol calls every
+// cheatcode TrustVm.sol declares (forking a local chain served here for `createSelectFork`).
 import { createECDH } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +16,7 @@ import { getAddress } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { BASE_TRUST_ORACLE_ADDRESS, ERC8004_IDENTITY_REGISTRY_ADDRESS } from "../../src/config/addresses";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBaseSimulation } from "../../src/harness/devnet/base-simulation";
 import type { PopulationAgent } from "../../src/harness/service/agent";
 import { trustSignedV2 } from "../../src/harness/service/endpoints/trust-check";
 import { DEFAULT_FORK_PROBE, DEFAULT_SIMULATED_AGENTS } from "../../src/harness/testing/base-context";
@@ -27,6 +29,7 @@ import {
 } from "../../src/harness/testing/oracle-override";
 import {
   createFoundryProject,
+  declaredForgeTests,
   type FoundryProject,
   type ForgeTestResult,
   forgeBinary,
@@ -195,21 +198,6 @@ ${accounts.map((a, i) => `        require(account(${i}) == ${a.address}, "accoun
 `;
 }
 
-/** Every test the project's files declare (`function test_…(`), as forge names them, by suite. */
-function declaredTests(files: Record<string, string>): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [path, text] of Object.entries(files)) {
-    let suite = "";
-    for (const line of text.split("\n")) {
-      const contract = /^contract (\w+)/.exec(line);
-      if (contract) suite = `${path}:${contract[1]}`;
-      const test = /^\s+function (test_\w+)\(/.exec(line);
-      if (test) (out[suite] ??= []).push(`${test[1]}()`);
-    }
-  }
-  return out;
-}
-
 const title = FORGE
   ? "a fresh Foundry project with the kit in lib/"
   : `a fresh Foundry project with the kit in lib/ (skipped: tools/foundry has no forge binary for ${process.platform}-${process.arch})`;
@@ -218,22 +206,28 @@ describe.skipIf(!FORGE)(title, () => {
   const files = {
     "src/AgentVault.sol": fixture("src/AgentVault.sol"),
     "test/AgentVault.t.sol": fixture("test/AgentVault.t.sol"),
+    "test/TrustVm.t.sol": fixture("test/TrustVm.t.sol"),
     "test/ServiceShape.t.sol": serviceShapeTest(),
     "test/TypeScriptTwin.t.sol": typeScriptTwinTest(),
   };
   let project: FoundryProject;
   let results: Record<string, Record<string, ForgeTestResult>>;
-  const env = { BASE_RPC_URL: "", BASE_FORK_BLOCK: "" }; // simulation: no fork here
+  let chain: Awaited<ReturnType<typeof startBaseSimulation>>;
+  const env = { BASE_RPC_URL: "" }; // BaseContext's simulation; TrustVm.t.sol forks LOCAL_RPC_URL
 
   beforeAll(async () => {
+    chain = await startBaseSimulation({ http: true });
     project = createFoundryProject(files, FORGE!);
-    const run = await project.forge(["test", "--json"], env);
+    const run = await project.forge(["test", "--json", "--no-storage-caching"], { ...env, LOCAL_RPC_URL: chain.rpcUrl! });
     results = forgeTestResults(run.stdout);
     expect(run.code, `forge test failed:\n${run.stderr}\n${run.stdout.slice(0, 4000)}`).toBe(0);
   }, 600_000);
-  afterAll(() => project?.remove());
+  afterAll(async () => {
+    project?.remove();
+    await chain?.close();
+  });
 
-  const declared = declaredTests(files);
+  const declared = declaredForgeTests(files);
   it("runs every test the project declares, and only those", () => {
     const ran = Object.fromEntries(Object.entries(results).map(([suite, tests]) => [suite, Object.keys(tests).sort()]));
     expect(ran).toEqual(Object.fromEntries(Object.entries(declared).map(([suite, tests]) => [suite, [...tests].sort()])));

@@ -147,3 +147,30 @@ export function forgeTestResults(stdout: string): Record<string, Record<string, 
   const suites = JSON.parse(stdout.slice(start)) as Record<string, { test_results: Record<string, ForgeTestResult> }>;
   return Object.fromEntries(Object.entries(suites).map(([suite, { test_results }]) => [suite, test_results]));
 }
+
+/**
+ * Every test the given Solidity files declare (`function test…(…)` in a `contract`), as forge names them
+ * (`name(type,…)`), by suite (`path:Contract`).
+ *
+ * @param files - Files by path.
+ * @returns The test signatures by suite.
+ */
+export function declaredForgeTests(files: Record<string, string>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [path, text] of Object.entries(files)) {
+    if (!path.endsWith(".sol")) continue;
+    let suite = "";
+    for (const line of text.split("\n")) {
+      const contract = /^contract (\w+)/.exec(line);
+      if (contract) suite = `${path}:${contract[1]}`;
+      const test = /^\s+function (test\w*)\(([^)]*)\)/.exec(line);
+      if (!test) continue;
+      const types = test[2]!
+        .split(",")
+        .map((param) => param.trim().split(/\s+/)[0]!)
+        .filter(Boolean);
+      (out[suite] ??= []).push(`${test[1]}(${types.join(",")})`);
+    }
+  }
+  return out;
+}
