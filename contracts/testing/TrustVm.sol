@@ -7,9 +7,9 @@ address constant TRUST_VM_ADDRESS = 0x7109709ECfa91a80626fF3989D68f67F5b1DD12D;
 
 /// @title ITrustVm
 /// @notice The few cheatcodes the kit's Solidity test helpers (`trustgate/testing/...`) and test suites use,
-///         declared here so that they need no forge-std. Each signature is the one forge 1.7 answers (checked by
-///         the kit's forge suite); a test file that also imports forge-std's `Vm` can use both: they call the same
-///         address.
+///         declared here so that they need no forge-std. Each signature is one forge 1.7 answers (every one is called
+///         by `test/package/foundry-project/test/TrustVm.t.sol`); a test file that also imports forge-std's `Vm` can
+///         use both: they call the same address.
 /// @dev Only for tests run by forge (or another EVM with the same cheatcodes, such as Hardhat 3's Solidity
 ///      tests). On a real chain the address has no code and every call reverts. Use it through the constant
 ///      `TRUST_VM` declared next to it (`import {TRUST_VM} from "trustgate/testing/TrustVm.sol";`).
@@ -88,7 +88,8 @@ interface ITrustVm {
     /// @param revertData The expected revert data (an error's selector and arguments).
     function expectRevert(bytes calldata revertData) external;
 
-    /// @notice The next call must revert with data starting with `revertData` (an error's selector).
+    /// @notice The next call must revert with exactly these 4 bytes (an error without arguments); for an error with
+    ///         arguments, whatever their values, use `expectPartialRevert`.
     /// @param revertData The expected selector.
     function expectRevert(bytes4 revertData) external;
 
@@ -139,7 +140,7 @@ interface ITrustVm {
     /// @param privateKey The key (1 to n - 1).
     /// @param digest The digest.
     /// @return r The signature's `r`.
-    /// @return s The signature's `s` (forge returns low-S).
+    /// @return s The signature's `s` (low or high: `AttestedTrustOracle` accepts both).
     function signP256(uint256 privateKey, bytes32 digest) external pure returns (bytes32 r, bytes32 s);
 
     /// @notice The public key of a P-256 private key.
