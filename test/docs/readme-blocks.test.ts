@@ -24,7 +24,14 @@ import { base as baseChain } from "viem/chains";
 import { startBaseSimulation } from "../../src/harness/devnet/base-simulation";
 import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { revertDecodingTransport } from "../../src/harness/devnet/revert-transport";
-import { createFoundryProject, declaredForgeTests, type FoundryProject, forgeBinary, forgeTestResults } from "../support/foundry-project";
+import {
+  createFoundryProject,
+  declaredForgeTests,
+  type FoundryProject,
+  forgeBinary,
+  forgeTestResults,
+  forgeUnavailableReason,
+} from "../support/foundry-project";
 
 const ROOT = resolve(__dirname, "../..");
 const DOCS = [
@@ -194,7 +201,7 @@ describe("the documents' code blocks", () => {
     );
     const title = FORGE
       ? `${doc}: the Foundry project of its marked blocks`
-      : `${doc}: the Foundry project of its marked blocks (skipped: tools/foundry has no forge binary for ${process.platform}-${process.arch})`;
+      : `${doc}: the Foundry project of its marked blocks (skipped: ${forgeUnavailableReason()})`;
     describe.skipIf(!FORGE)(title, () => {
       const declared = declaredForgeTests(files);
       const forkSuites = Object.entries(files)

@@ -33,6 +33,7 @@ import {
   type FoundryProject,
   type ForgeTestResult,
   forgeBinary,
+  forgeUnavailableReason,
   forgeTestResults,
   REPO_ROOT,
 } from "../support/foundry-project";
@@ -200,7 +201,7 @@ ${accounts.map((a, i) => `        require(account(${i}) == ${a.address}, "accoun
 
 const title = FORGE
   ? "a fresh Foundry project with the kit in lib/"
-  : `a fresh Foundry project with the kit in lib/ (skipped: tools/foundry has no forge binary for ${process.platform}-${process.arch})`;
+  : `a fresh Foundry project with the kit in lib/ (skipped: ${forgeUnavailableReason()})`;
 
 describe.skipIf(!FORGE)(title, () => {
   const files = {

@@ -38,15 +38,31 @@ const FORGE_PACKAGES: Record<string, string> = {
 };
 
 /**
- * The pinned forge binary of this platform, when `tools/foundry` has one installed.
+ * The pinned forge binary of this platform, when `tools/foundry` has one installed and `tools/foundry/solc` (a
+ * Node script with a shebang) can serve as its compiler.
  *
- * @returns Its path, or `undefined` (unsupported platform, or `tools/foundry` not installed).
+ * @returns Its path, or `undefined` ({@link forgeUnavailableReason} says why).
  */
 export function forgeBinary(): string | undefined {
+  return forgeUnavailableReason() === undefined ? forgePath() : undefined;
+}
+
+/**
+ * Why forge cannot run the kit's Foundry tests here, if it cannot: the words a skipped test's name carries.
+ *
+ * @returns The reason, or `undefined` when forge can run.
+ */
+export function forgeUnavailableReason(): string | undefined {
+  const platform = `${process.platform}-${process.arch}`;
+  if (process.platform === "win32") return `tools/foundry/solc, a Node script, cannot serve as forge's solc on ${platform}`;
+  if (!FORGE_PACKAGES[platform]) return `the npm registry has no forge 1.7.1 binary for ${platform}`;
+  if (!existsSync(forgePath()!)) return `tools/foundry has no forge binary installed for ${platform} (npm ci in tools/foundry)`;
+  return undefined;
+}
+
+function forgePath(): string | undefined {
   const pkg = FORGE_PACKAGES[`${process.platform}-${process.arch}`];
-  if (!pkg) return undefined;
-  const file = join(REPO_ROOT, "tools/foundry/node_modules", pkg, "bin", process.platform === "win32" ? "forge.exe" : "forge");
-  return existsSync(file) ? file : undefined;
+  return pkg && join(REPO_ROOT, "tools/foundry/node_modules", pkg, "bin", process.platform === "win32" ? "forge.exe" : "forge");
 }
 
 /** Result of a forge run. */
