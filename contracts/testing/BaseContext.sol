@@ -181,7 +181,7 @@ abstract contract BaseContext {
     ///         This contract must hold the oracle's admin role (deploy it with `new AttestedTrustOracle(address(this),
     ///         BASE_TRUST_ORACLE_ADDRESS)`).
     /// @dev Takes the interface, not the contract, so that a test that never deploys the attested oracle does not
-    ///      compile it (its attestation parser needs the optimizer, as the kit compiles it).
+    ///      compile it (its P-256 verification needs the optimizer, as the kit compiles it).
     /// @param attested The oracle.
     function installTestSigningKey(IAttestedTrustOracle attested) internal {
         attested.setSigningKey(

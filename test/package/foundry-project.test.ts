@@ -244,6 +244,16 @@ describe.skipIf(!FORGE)(title, () => {
     }
   }
 
+  it("compiles the gate and BaseContext without the optimizer; P-256 verification needs it (why foundry.toml sets it)", async () => {
+    const unoptimized = ["--out", "out-unoptimized", "--cache-path", "cache-unoptimized"];
+    const env = { FOUNDRY_OPTIMIZER: "false" };
+    const helpers = await project.forge(["build", ...unoptimized, "--skip", "*/AgentVault.t.sol", "*/ServiceShape.t.sol"], env);
+    expect(helpers.code, helpers.stderr + helpers.stdout).toBe(0);
+    const attested = await project.forge(["build", ...unoptimized], env);
+    expect(attested.code).not.toBe(0);
+    expect(attested.stderr + attested.stdout).toContain("Stack too deep");
+  }, 600_000);
+
   it("fails the refusal tests when the gate's modifier is removed (the tests can fail)", async () => {
     const vault = files["src/AgentVault.sol"];
     const broken = vault.replace(
