@@ -175,18 +175,18 @@ export function declaredForgeTests(files: Record<string, string>): Record<string
   const out: Record<string, string[]> = {};
   for (const [path, text] of Object.entries(files)) {
     if (!path.endsWith(".sol")) continue;
-    let suite = "";
-    for (const line of text.split("\n")) {
-      const contract = /^contract (\w+)/.exec(line);
-      if (contract) suite = `${path}:${contract[1]}`;
-      const test = /^\s+function (test\w*)\(([^)]*)\)/.exec(line);
-      if (!test) continue;
-      const types = test[2]!
-        .split(",")
-        .map((param) => param.trim().split(/\s+/)[0]!)
-        .filter(Boolean);
-      (out[suite] ??= []).push(`${test[1]}(${types.join(",")})`);
-    }
+    // Each contract's text runs from its `contract` line to the next one; signatures may span lines.
+    const contracts = [...text.matchAll(/^contract (\w+)/gm)];
+    contracts.forEach((contract, i) => {
+      const body = text.slice(contract.index, contracts[i + 1]?.index ?? text.length);
+      for (const test of body.matchAll(/function (test\w*)\(([^)]*)\)/g)) {
+        const types = test[2]!
+          .split(",")
+          .map((param) => param.trim().split(/\s+/)[0]!)
+          .filter(Boolean);
+        (out[`${path}:${contract[1]}`] ??= []).push(`${test[1]}(${types.join(",")})`);
+      }
+    });
   }
   return out;
 }

@@ -14,6 +14,7 @@ import {
     ERC8004_IDENTITY_REGISTRY_ADDRESS
 } from "trustgate/testing/BaseContext.sol";
 import {MockTrustOracle} from "trustgate/testing/MockTrustOracle.sol";
+import {TestRecordKey} from "trustgate/testing/OracleOverride.sol";
 import {TrustOracleOverride} from "trustgate/testing/TrustOracleOverride.sol";
 import {SignedTrustAttestation} from "trustgate/testing/TrustTestAttestations.sol";
 import {TRUST_VM} from "trustgate/testing/TrustVm.sol";
@@ -265,5 +266,35 @@ contract ContextMisuseTest is BaseContext {
 
     function makeStaleExternal(uint256 agentId, uint256 age) external {
         makeStale(agentId, age);
+    }
+}
+
+contract OverrideFuzzTest is BaseContext {
+    function setUp() public {
+        startBaseContext();
+    }
+
+    function testFuzz_setRecordReadsBackAndKeepsTheOthers(
+        uint256 agentId,
+        uint256 chainId,
+        uint8 score,
+        uint8 tier,
+        uint8 sybilSeverity,
+        uint40 updatedAt
+    ) public {
+        TRUST_VM.assume(agentId != 5 || chainId != BASE_CHAIN_ID);
+        TrustRecord memory seeded = readRecord(5);
+        TestRecordKey memory key = TestRecordKey(agentId, chainId, "erc8004");
+        TrustRecord memory record = TrustRecord(score, tier, sybilSeverity, updatedAt);
+        setRecord(key, record);
+        TrustRecord memory read = readRecord(key);
+        if (updatedAt == 0) {
+            require(read.score == 0 && read.tier == 0 && read.sybilSeverity == 0 && read.updatedAt == 0, "cleared");
+        } else {
+            require(keccak256(abi.encode(read)) == keccak256(abi.encode(record)), "read back");
+        }
+        require(keccak256(abi.encode(readRecord(5))) == keccak256(abi.encode(seeded)), "seeded record kept");
+        restoreOracle();
+        require(keccak256(abi.encode(readRecord(5))) == keccak256(abi.encode(seeded)), "still kept");
     }
 }
