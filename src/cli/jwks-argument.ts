@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { DriftConfig } from "../drift/index.js";
 import { InvalidArgumentError } from "../errors.js";
+import { parseEndpointUrl } from "../security/endpoint-url.js";
 
 /**
  * Parses a `--jwks` value. A URL is checked and kept as a string; a file is read and parsed now, so that a
@@ -24,13 +25,7 @@ export function parseJwksArgument(
 ): DriftConfig["jwks"] {
   const text = value.trim();
   if (text === "") throw new InvalidArgumentError("--jwks is empty");
-  if (/^https?:/i.test(text)) {
-    try {
-      return new URL(text).toString();
-    } catch (error) {
-      throw new InvalidArgumentError(`Invalid --jwks URL "${value}"`, { cause: error });
-    }
-  }
+  if (/^https?:/i.test(text)) return new URL(parseEndpointUrl(text, { name: "--jwks", protocols: ["http:", "https:"] })).toString();
   const path = /^file:/i.test(text) ? fileURLToPath(text) : text;
   let content: string;
   try {
