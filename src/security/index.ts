@@ -7,5 +7,6 @@
 export { MAX_API_RESPONSE_BYTES, MAX_JWKS_RESPONSE_BYTES, type ReadBoundedTextOptions, readBoundedText } from "./bounded-body.js";
 export { type ParseEndpointUrlOptions, parseEndpointUrl } from "./endpoint-url.js";
 export { markdownText, sanitizeText } from "./outside-text.js";
+export { printableText } from "./printable.js";
 export { HIDDEN_SEGMENT, redactUrl, redactUrlsIn } from "./redact-url.js";
 export { createSecretScrubber, REDACTED, scrubSecrets, scrubSecretsDeep } from "./secrets.js";

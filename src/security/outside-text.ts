@@ -36,9 +36,10 @@ export function sanitizeText(text: string): string {
     .replace(CONTROL, "");
 }
 
-// What CommonMark or GitHub gives a meaning to inside a line: emphasis, code spans, links and images, table cell
-// ends, strikethrough, footnotes and headings (HTML and entities are written as entities below).
-const MARKDOWN_META = /[\\`*_[\]()!|~#]/g;
+// What CommonMark or GitHub gives a meaning to inside a line: escapes, code spans, emphasis, strikethrough, table
+// cell ends, and the brackets of links, images and footnotes (without a `[…]` there is no `![…](…)` nor `[…](…)`, so
+// parentheses and `!` need nothing); HTML, autolinks and entities are written as entities below.
+const MARKDOWN_META = /[\\`*_~|[\]]/g;
 
 /**
  * Makes outside text safe inside a Markdown paragraph or table cell (see the module notes): sanitised, whitespace

@@ -10,6 +10,7 @@ export const MAIN_ENTRY_EXPORTS: readonly string[] = [
   "parseEndpointUrl",
   "markdownText",
   "sanitizeText",
+  "printableText",
   "HIDDEN_SEGMENT",
   "redactUrl",
   "redactUrlsIn",
