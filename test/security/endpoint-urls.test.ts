@@ -62,7 +62,7 @@ afterAll(async () => {
 
 describe("a failing RPC with a key in its path", () => {
   test("scripts/deploy.ts names it redacted, in its one line and with TRUSTGATE_DEBUG", async () => {
-    for (const env of [{}, { TRUSTGATE_DEBUG: "1" }]) {
+    for (const env of [{}, { TRUSTGATE_DEBUG: "1" }] as Record<string, string>[]) {
       const result = await script(
         "scripts/deploy.ts",
         ["--network", "localhost", "--rpc-url", rpcUrl, "--deployments-dir", tempDeploymentsDir()],
