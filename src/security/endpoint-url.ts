@@ -38,7 +38,11 @@ export function parseEndpointUrl(text: string, options: ParseEndpointUrlOptions)
     const shown = trimmed.includes("/") ? "" : ` "${trimmed}"`;
     throw new InvalidArgumentError(`Invalid ${name} URL${shown}: not a URL`, { cause: error });
   }
-  const shown = `"${redactUrl(url)}"`;
+  // Quoted redacted, and without its query and fragment: those are refused, whatever their names.
+  const bare = new URL(url);
+  bare.search = "";
+  bare.hash = "";
+  const shown = `"${redactUrl(bare)}"`;
   if (!protocols.includes(url.protocol)) {
     throw new InvalidArgumentError(`Invalid ${name} URL ${shown}: expected ${protocols.map((p) => p.slice(0, -1)).join(" or ")}`);
   }

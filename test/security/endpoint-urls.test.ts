@@ -122,10 +122,7 @@ describe("trustgate drift endpoints", () => {
         ["--api", `http://svc:${PROVIDER_KEY}@127.0.0.1:9`],
         /^trustgate: Invalid --api URL "http:\/\/127\.0\.0\.1:9": it contains credentials/,
       ],
-      [
-        ["--api", `http://127.0.0.1:9/?key=${PROVIDER_KEY}`],
-        /^trustgate: Invalid --api URL "http:\/\/127\.0\.0\.1:9\/\?key=\*\*\*": it has a query/,
-      ],
+      [["--api", `http://127.0.0.1:9/?key=${PROVIDER_KEY}`], /^trustgate: Invalid --api URL "http:\/\/127\.0\.0\.1:9": it has a query/],
       [
         ["--rpc", `https://u:${PROVIDER_KEY}@base.example/`],
         /^trustgate: Invalid --rpc URL "https:\/\/base\.example": it contains credentials/,
