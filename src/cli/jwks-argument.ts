@@ -16,7 +16,7 @@ import { parseEndpointUrl } from "../security/endpoint-url.js";
  * @param value - `https://…/jwks.json`, `./keys.json` or `file:///…/keys.json`.
  * @param readFile - Reads a file as UTF-8 text (default `fs.readFileSync`).
  * @returns The URL, or the key set read from the file.
- * @throws {@link InvalidArgumentError} for a bad URL, an unreadable file, a file that is not JSON, or JSON
+ * @throws {@link InvalidArgumentError} for a bad URL (credentials, a query or a fragment included), an unreadable file, a file that is not JSON, or JSON
  *   that is not a non-empty JWKS.
  */
 export function parseJwksArgument(
