@@ -8,5 +8,5 @@ export { MAX_API_RESPONSE_BYTES, MAX_JWKS_RESPONSE_BYTES, type ReadBoundedTextOp
 export { type ParseEndpointUrlOptions, parseEndpointUrl } from "./endpoint-url.js";
 export { markdownText, sanitizeText } from "./outside-text.js";
 export { printableText } from "./printable.js";
-export { HIDDEN_SEGMENT, redactUrl, redactUrlsIn } from "./redact-url.js";
+export { HIDDEN_SEGMENT, PUBLIC_QUERY_PARAMETERS, redactUrl, redactUrlsIn } from "./redact-url.js";
 export { createSecretScrubber, REDACTED, scrubSecrets, scrubSecretsDeep } from "./secrets.js";

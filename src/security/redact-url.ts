@@ -4,10 +4,12 @@
  * services in the query or the user info, so a URL is shown as:
  *
  * - its scheme, host and port, never the user info (`user:pass@`) nor the fragment;
- * - the path segments that are plain words (lowercase letters, `.`, `_`, `-`, such as `api`, `trust-check`,
- *   `.well-known`, `jwks.json`) or versions (`v2`); any other segment (a key, a token, an id) is shown as `…`;
- * - the query parameters, with the value of any parameter whose name suggests a secret (`key`, `token`, `secret`,
- *   `auth`, `password`, `sig`, `credential`) shown as `***`.
+ * - the path segments that are plain words (runs of at most 12 lowercase letters joined by `.`, `_` or `-`, such as
+ *   `api`, `trust-check`, `.well-known`, `jwks.json`) or versions (`v2`); any other segment (a key, a token, an id)
+ *   is shown as `…`;
+ * - the query parameters by name, the value shown only for the parameters the kit's own requests carry, whose values
+ *   are public identifiers ({@link PUBLIC_QUERY_PARAMETERS}: `id`, `chain`, `wallet`, `limit`…); any other value is
+ *   shown as `***`.
  *
  * {@link redactUrlsIn} applies the same to every URL inside a free text (an error message from a library).
  *
@@ -18,8 +20,33 @@ import { REDACTED } from "./secrets.js";
 /** What a hidden path segment is replaced with. */
 export const HIDDEN_SEGMENT = "…";
 
-const PLAIN_SEGMENT = /^(?:[a-z._-]{1,40}|v\d{1,3})$/;
-const SECRET_PARAM = /key|token|secret|auth|passw|sig|credential|session/i;
+const PLAIN_SEGMENT = /^(?:\.?[a-z]{1,12}(?:[._-][a-z]{1,12}){0,3}|v\d{1,3})$/;
+
+/** Query parameters whose values {@link redactUrl} shows: those of the kit's own requests, public identifiers. */
+export const PUBLIC_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
+  "id",
+  "agentId",
+  "agent_id",
+  "agents",
+  "chain",
+  "chainId",
+  "registry",
+  "threshold",
+  "minScore",
+  "tier",
+  "sort",
+  "limit",
+  "cursor",
+  "page",
+  "offset",
+  "q",
+  "summary",
+  "wallet",
+  "address",
+  "addresses",
+  "server",
+  "canonical_id",
+]);
 
 /**
  * A URL as the kit shows it (see the module notes): no user info, no fragment, secret-looking path segments and
@@ -51,7 +78,7 @@ export function redactUrl(url: string | URL): string {
     const params = new URLSearchParams(parsed.search);
     let masked = false;
     for (const name of new Set(params.keys())) {
-      if (SECRET_PARAM.test(name)) {
+      if (!PUBLIC_QUERY_PARAMETERS.has(name)) {
         params.set(name, REDACTED);
         masked = true;
       }

@@ -75,13 +75,15 @@ describe("redactUrl", () => {
     ["https://user:pw@rnwy.com/.well-known/jwks.json#frag", "https://rnwy.com/.well-known/jwks.json"],
     ["https://rnwy.com/api/trust-check?id=1&chain=base", "https://rnwy.com/api/trust-check?id=1&chain=base"],
     [
-      "https://rpc.example/?apikey=K1&x=2&access_token=T",
-      `https://rpc.example/?apikey=${encodeURIComponent(REDACTED)}&x=2&access_token=${encodeURIComponent(REDACTED)}`,
+      "https://rpc.example/?apikey=K1&x=2&access_token=T&chain=base",
+      `https://rpc.example/?apikey=${REDACTED}&x=${REDACTED}&access_token=${REDACTED}&chain=base`,
     ],
     ["http://127.0.0.1:8545", "http://127.0.0.1:8545"],
     ["http://127.0.0.1:8545/", "http://127.0.0.1:8545"],
     ["https://a.example/K1/K2/rpc", `https://a.example/${HIDDEN_SEGMENT}/rpc`],
     ["did:web:rnwy.com", `did:${HIDDEN_SEGMENT}`],
+    ["https://h.example/v1/abcdefghijklmnopqrstuvwxyzabcdef", `https://h.example/v1/${HIDDEN_SEGMENT}`],
+    ["https://h.example/api/reviewer-analysis/.well-known/jwks.json", "https://h.example/api/reviewer-analysis/.well-known/jwks.json"],
     ["not a url", "<invalid URL>"],
   ])("%s → %s", (url, shown) => {
     expect(redactUrl(url)).toBe(shown);

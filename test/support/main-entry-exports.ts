@@ -13,6 +13,7 @@ export const MAIN_ENTRY_EXPORTS: readonly string[] = [
   "printableText",
   "HIDDEN_SEGMENT",
   "redactUrl",
+  "PUBLIC_QUERY_PARAMETERS",
   "redactUrlsIn",
   "createSecretScrubber",
   "REDACTED",
