@@ -5,6 +5,7 @@
  */
 import { inspect } from "node:util";
 import { afterEach, describe, expect, test } from "vitest";
+import { main } from "../../src/cli/main.js";
 import { createTrustApiClient } from "../../src/index.js";
 import { type HostileServer, startHostileServer } from "./hostile-service.js";
 
@@ -90,5 +91,16 @@ describe("an API key echoed by the service", () => {
     })();
     expect(error).toMatchObject({ code: "RESPONSE_TOO_LARGE", limitBytes: 64 });
     expectNoPartOfKey(everyOutput(error));
+  });
+});
+
+describe("the command line", () => {
+  test("never echoes an --api-key value, not even in the hint for a value that starts with a dash", async () => {
+    const out: string[] = [];
+    const io = { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => out.push(s) }, env: {}, isTTY: false };
+    const code = await main(["drift", "--rpc", "http://127.0.0.1:9", "--api", "http://127.0.0.1:9", "--api-key", `-9${KEY}`], io);
+    expect(code).toBe(2);
+    expect(out.join("")).toContain("--api-key=<value>");
+    expectNoPartOfKey(out.join(""));
   });
 });
