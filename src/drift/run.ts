@@ -101,7 +101,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
             oracle: config.oracle,
             attestedOracle: config.attestedOracle ?? null,
             chainId,
-            api: config.apiUrl,
+            api: redactUrl(config.apiUrl),
             issuer: config.issuer,
             rule: describeRule(rule),
             encoding: { tiers: [...config.encoding.tiers], sybilSeverities: [...config.encoding.sybilSeverities] },
