@@ -25,12 +25,12 @@
  *
  * @packageDocumentation
  */
-import { redactUrl } from "../security/redact-url.js";
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, truncateSync, unlinkSync, writeSync } from "node:fs";
 import { z } from "zod";
 import { ConfigurationError } from "../errors.js";
 import type { TrustRecordResult } from "../oracle/records.js";
+import { redactUrl } from "../security/redact-url.js";
 import type { ServiceData, ServiceOutcome } from "./service-data.js";
 
 /** The `format` of a state file's header. */
