@@ -50,7 +50,8 @@ export function stdoutIsTaken(output: Pick<DriftOutputOptions, "json" | "markdow
 /**
  * Checks, before a scan, that the report files can be written where asked: their directory exists, the path is
  * not a directory, and `--json` and `--markdown` are not the same file once resolved (`./r.json` and `r.json`, a
- * symbolic link to the other, or a link in the directory path), so that one report never overwrites the other. (A
+ * symbolic link to the other, or a link in the directory path) nor, when both exist, one file under two names (a
+ * hard link, another case on a case-insensitive file system), so that one report never overwrites the other. (A
  * scan can take long; a typo in a path should not waste it.)
  *
  * @param output - Output options.
@@ -70,7 +71,11 @@ export async function checkOutputTargets(output: Pick<DriftOutputOptions, "json"
   }
   if (output.json !== undefined && output.json !== "-" && output.markdown !== undefined && output.markdown !== "-") {
     const [json, markdown] = await Promise.all([resolvedFile(output.json), resolvedFile(output.markdown)]);
-    if (json === markdown) {
+    // Two existing paths to one file (a hard link, a case-insensitive file system) share device and inode.
+    const [jsonStat, markdownStat] = await Promise.all([stat(json).catch(() => undefined), stat(markdown).catch(() => undefined)]);
+    const sameInode =
+      jsonStat !== undefined && markdownStat !== undefined && jsonStat.dev === markdownStat.dev && jsonStat.ino === markdownStat.ino;
+    if (json === markdown || sameInode) {
       throw new InvalidArgumentError(
         `--json ${output.json} and --markdown ${output.markdown} are the same file (${json}): the Markdown report would overwrite the JSON one; give two files`,
       );

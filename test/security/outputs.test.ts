@@ -3,7 +3,7 @@
  * are spelled, and text that came from the service reaches neither the terminal with escape sequences nor the
  * Markdown report as live Markdown. Driven through the command line's `main`.
  */
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -54,6 +54,14 @@ describe("--json and --markdown", () => {
       (dir) => {
         symlinkSync(dir, join(dir, "same-dir"));
         return [join(dir, "new.json"), join(dir, "same-dir", "new.json")];
+      },
+    ],
+    [
+      "a hard link to the other file",
+      (dir) => {
+        writeFileSync(join(dir, "report.json"), "{}");
+        linkSync(join(dir, "report.json"), join(dir, "hard.md"));
+        return [join(dir, "report.json"), join(dir, "hard.md")];
       },
     ],
     [
