@@ -3,11 +3,16 @@
  * a summary table, counts per status, and every row (with when the attested score was computed and whether
  * that was after the on-chain refresh, and whether the signed attestation could refresh the record on-chain).
  *
- * The RPC URL is shown as its origin only: providers put API keys in the path.
+ * URLs are shown redacted (`redactUrl`: providers put API keys in the path). Every value is outside text (the
+ * service's and the chain's data, reasons quoting them) and goes through `markdownText`: control characters
+ * removed, Markdown metacharacters escaped, so that a report posted on a pull request shows `![img](url)` as text
+ * and loads nothing; addresses and agent references are code spans.
  *
  * @packageDocumentation
  */
 import { DRIFT_STATUSES, type DriftReport, sortRows } from "../drift/index.js";
+import { markdownText, sanitizeText } from "../security/outside-text.js";
+import { redactUrl } from "../security/redact-url.js";
 import { formatDuration } from "./duration.js";
 import {
   formatAudit,
@@ -30,7 +35,7 @@ import { agentCell, deltaCell, flipCell, NONE, refreshableCell, refreshCell } fr
 export function formatMarkdown(report: DriftReport): string {
   const s = report.summary;
   const block = report.source.blockNumber === null ? "" : ` at block ${report.source.blockNumber}`;
-  const text = escapeCell;
+  const text = markdownText;
   const summary: [string, string][] = [
     ["Generated", text(report.generatedAt)],
     ["Chain", text(`${report.source.chainId}${block}`)],
@@ -62,7 +67,7 @@ export function formatMarkdown(report: DriftReport): string {
   const lines = [
     "# trustgate drift report",
     "",
-    `**${escapeCell(formatVerdict(report))}**`,
+    `**${markdownText(formatVerdict(report))}**`,
     "",
     "| | |",
     "|---|---|",
@@ -72,7 +77,7 @@ export function formatMarkdown(report: DriftReport): string {
     "",
     "| Status | Agents |",
     "|---|--:|",
-    ...DRIFT_STATUSES.map((status) => `| ${status} | ${s.byStatus[status]} |`),
+    ...DRIFT_STATUSES.map((status) => `| ${markdownText(status)} | ${s.byStatus[status]} |`),
     "",
     "## Agents",
     "",
@@ -102,7 +107,7 @@ export function formatMarkdown(report: DriftReport): string {
           row.refresh ? `${refreshableCell(row)} — ${row.refresh.reason}` : NONE,
           row.reason ?? "",
         ]
-          .map((cell, i) => (i === 2 ? cell : escapeCell(cell)))
+          .map((cell, i) => (i === 2 ? cell : markdownText(cell)))
           .reduce((line, cell) => `${line} ${cell} |`, "|"),
       ),
     );
@@ -110,23 +115,7 @@ export function formatMarkdown(report: DriftReport): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Makes text safe inside a table cell: one line, pipes and backslashes escaped, no HTML. */
-function escapeCell(text: string): string {
-  return text.replace(/\s+/g, " ").trim().replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-/** Inline code, escaped for a table cell. */
+/** Inline code, for a table cell: control characters removed, no backtick to end it, pipes escaped. */
 function code(text: string): string {
-  return `\`${text.replace(/`/g, "'").replace(/\|/g, "\\|")}\``;
-}
-
-/** The origin of a URL, with `/…` when a path or query (possibly a key) was left out. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    const hidden = (parsed.pathname !== "/" && parsed.pathname !== "") || parsed.search !== "" || parsed.username !== "";
-    return `${parsed.origin}${hidden ? "/…" : ""}`;
-  } catch {
-    return "(not a URL)";
-  }
+  return `\`${sanitizeText(text).replace(/`/g, "'").replace(/\|/g, "\\|")}\``;
 }

@@ -69,9 +69,7 @@ describe("the RPC URL", () => {
       source: "LOCALHOST_RPC_URL",
     });
     expect(resolveRpcUrl("localhost", config, undefined, {})).toEqual({ url: "http://127.0.0.1:8545", source: "deploy/config.json" });
-    expect(() => resolveRpcUrl("localhost", config, "127.0.0.1:8545", {})).toThrow(
-      'The RPC URL from --rpc-url is not a URL: "127.0.0.1:8545"',
-    );
+    expect(() => resolveRpcUrl("localhost", config, "127.0.0.1:8545", {})).toThrow('Invalid --rpc-url URL "127.0.0.1:8545": not a URL');
     expect(() => resolveRpcUrl("baseSepolia", shippedNetwork("baseSepolia"), undefined, {})).toThrow(
       'No RPC URL for network "baseSepolia": pass --rpc-url or set TRUSTGATE_RPC_URL or BASE_SEPOLIA_RPC_URL',
     );
