@@ -14,6 +14,7 @@ export type TrustgateErrorCode =
   | "TIMEOUT"
   | "NETWORK_ERROR"
   | "INVALID_RESPONSE"
+  | "RESPONSE_TOO_LARGE"
   | "MCP_ERROR"
   | "JWKS_UNAVAILABLE"
   | "ORACLE_READ_FAILED"
@@ -284,6 +285,40 @@ export class InvalidResponseError extends TrustgateError {
     });
     this.url = params.url;
     this.issues = params.issues ?? [];
+  }
+}
+
+/**
+ * A response body is larger than the kit reads from that endpoint: announced so by its `Content-Length`, or found
+ * so while streaming it (the read stops at the limit; a stream that never ends stops there too). Never retried: a
+ * service that sends too much once would send it again.
+ */
+export class ResponseTooLargeError extends TrustgateError {
+  /** URL of the request, redacted. */
+  readonly url: string;
+  /** The limit, in bytes. */
+  readonly limitBytes: number;
+  /** The size the `Content-Length` header announced, when it announced one over the limit. */
+  readonly declaredBytes: number | undefined;
+
+  /**
+   * @param params - Method, redacted URL, the limit and the announced size (if that is how it was found).
+   * @param options - Details and cause.
+   */
+  constructor(
+    params: { method: string; url: string; limitBytes: number; declaredBytes?: number | undefined },
+    options: TrustgateErrorOptions = {},
+  ) {
+    const found =
+      params.declaredBytes === undefined ? `more than ${params.limitBytes} bytes` : `${params.declaredBytes} bytes (Content-Length)`;
+    super(
+      "RESPONSE_TOO_LARGE",
+      `${params.method} ${params.url} answered with a body of ${found}; the limit is ${params.limitBytes} bytes, so it was not read (not retried)`,
+      options,
+    );
+    this.url = params.url;
+    this.limitBytes = params.limitBytes;
+    this.declaredBytes = params.declaredBytes;
   }
 }
 

@@ -62,3 +62,4 @@ export * from "./errors.js";
 export * from "./inputs/index.js";
 export * from "./oracle/index.js";
 export * from "./policy.js";
+export * from "./security/index.js";

@@ -6,38 +6,39 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {TrustGated} from "../TrustGated.sol";
 import {TrustPolicy} from "../TrustTypes.sol";
+import {ITrustGatedEscrow} from "../interfaces/ITrustGatedEscrow.sol";
 
 /// @title TrustGatedEscrow
 /// @notice Escrow that pays an AI agent only while the trust oracle vouches for it. A client locks ERC-20
 ///         funds for an agent until a deadline; until then (deadline included) whoever controls the agent in
 ///         the ERC-8004 identity registry (its owner, an approved account, an operator of its owner, or its
 ///         registered agent wallet) may claim them, provided the agent passes the gate's policy at the time
-///         of the claim. After the deadline the client may take unclaimed funds back. Each escrow is settled
-///         once.
+///         of the claim. After the deadline the client may take unclaimed funds back, to itself or to an address
+///         it names (`refundTo`), for when the token refuses transfers to the client. Each escrow is settled
+///         once. The owner may sweep a token's surplus — its balance beyond what open escrows owe, such as tokens
+///         sent to the contract directly or a rebase — but never what an open escrow owes.
 /// @dev The controller check is mandatory here: the owner may tune the score, sybil and freshness limits but
 ///      can never set a policy with `requireController == false`, because otherwise anyone could claim an
 ///      agent's funds while the agent is trusted. Fee-on-transfer tokens are handled by recording the amount
-///      actually received. All state-changing entry points are `nonReentrant` (transient-storage guard,
-///      Cancun and later, as on Base) and follow checks-effects-interactions where the flow allows it
-///      (`createEscrow` must read the balance after the transfer to learn what was received).
-contract TrustGatedEscrow is TrustGated, ReentrancyGuardTransient {
+///      actually received, and the claim and refund events report what the recipient actually received (its
+///      balance delta). Per token the contract keeps the total that open escrows owe (`owedBalance`), which
+///      bounds `sweepSurplus`. A token whose balance can shrink on its own (negative rebase) can leave the
+///      contract short of what it owes: such tokens are not supported. All state-changing entry points are
+///      `nonReentrant` (transient-storage guard, Cancun and later, as on Base) and follow
+///      checks-effects-interactions where the flow allows it (`createEscrow` must read the balance after the
+///      transfer to learn what was received, and payouts read the recipient's balance after the transfer to
+///      report what arrived).
+contract TrustGatedEscrow is TrustGated, ReentrancyGuardTransient, ITrustGatedEscrow {
     using SafeERC20 for IERC20;
-
-    /// @notice Life cycle of an escrow. `None` means no escrow has that id.
-    enum EscrowStatus {
-        None,
-        Open,
-        Claimed,
-        Refunded
-    }
 
     /// @notice One escrow.
     /// @param token The ERC-20 token held.
     /// @param deadline Last second (inclusive) at which the agent may claim; the client may refund after it.
     /// @param status Whether the escrow is open or how it was settled.
-    /// @param client The account that locked the funds and receives a refund.
+    /// @param client The account that locked the funds; it alone can refund them, to itself or an address it names.
     /// @param agentId The agent the funds are for.
-    /// @param amount The amount the escrow actually received and will pay out.
+    /// @param amount The amount the escrow actually received, and sends on settlement (the recipient may get less
+    ///        from a fee-on-transfer token; the settlement events say how much arrived).
     /// @dev Four storage slots, the fewest these 113 bytes can take (`token`, `deadline` and `status` share one).
     struct Escrow { // solhint-disable-line gas-struct-packing
         IERC20 token;
@@ -50,78 +51,7 @@ contract TrustGatedEscrow is TrustGated, ReentrancyGuardTransient {
 
     uint256 private _escrowCount;
     mapping(uint256 escrowId => Escrow) private _escrows;
-
-    /// @notice Emitted when a client locks funds for an agent.
-    /// @param escrowId The new escrow's id.
-    /// @param client The account that locked the funds.
-    /// @param agentId The agent the funds are for.
-    /// @param token The token locked.
-    /// @param amount The amount actually received (after any transfer fee).
-    /// @param deadline Last second at which the agent may claim.
-    event EscrowCreated(
-        uint256 indexed escrowId,
-        address indexed client,
-        uint256 indexed agentId,
-        IERC20 token,
-        uint256 amount,
-        uint64 deadline
-    );
-
-    /// @notice Emitted when an agent's controller claims an escrow.
-    /// @param escrowId The escrow claimed.
-    /// @param agentId The agent paid.
-    /// @param recipient The controller who claimed and received the funds.
-    /// @param amount The amount sent.
-    /// @param score The agent's trust score at the time of the claim.
-    event EscrowClaimed(
-        uint256 indexed escrowId, uint256 indexed agentId, address indexed recipient, uint256 amount, uint8 score
-    );
-
-    /// @notice Emitted when a client takes back the funds of an expired escrow.
-    /// @param escrowId The escrow refunded.
-    /// @param client The client refunded.
-    /// @param amount The amount sent back.
-    event EscrowRefunded(uint256 indexed escrowId, address indexed client, uint256 amount);
-
-    /// @notice The escrow's policy must require that the claimer controls the agent.
-    error ControllerCheckRequired();
-    /// @notice `createEscrow` was called with a zero amount.
-    error ZeroAmount();
-    /// @notice The token address has no code.
-    /// @param token The address given as the token.
-    error TokenHasNoCode(address token);
-    /// @notice The deadline is not after the current block, so the agent could never claim.
-    /// @param deadline The deadline given.
-    /// @param blockTimestamp The current block's timestamp.
-    error DeadlineNotInFuture(uint64 deadline, uint256 blockTimestamp);
-    /// @notice The token transfer into the escrow left the escrow's balance unchanged (or lower).
-    /// @param token The token.
-    /// @param amountSent The amount the client asked to transfer.
-    /// @param balanceBefore The escrow's token balance before the transfer.
-    /// @param balanceAfter The escrow's token balance after the transfer.
-    error NothingReceived(IERC20 token, uint256 amountSent, uint256 balanceBefore, uint256 balanceAfter);
-    /// @notice No escrow has this id.
-    /// @param escrowId The id asked for.
-    error UnknownEscrow(uint256 escrowId);
-    /// @notice The escrow was already claimed or refunded.
-    /// @param escrowId The escrow.
-    /// @param status How it was settled.
-    error EscrowAlreadySettled(uint256 escrowId, EscrowStatus status);
-    /// @notice The claim comes after the escrow's deadline.
-    /// @param escrowId The escrow.
-    /// @param deadline The escrow's deadline.
-    /// @param blockTimestamp The current block's timestamp.
-    error ClaimDeadlinePassed(uint256 escrowId, uint64 deadline, uint256 blockTimestamp);
-    /// @notice The refund comes before the escrow's deadline has passed.
-    /// @param escrowId The escrow.
-    /// @param deadline The escrow's deadline.
-    /// @param blockTimestamp The current block's timestamp.
-    error RefundDeadlineNotReached(uint256 escrowId, uint64 deadline, uint256 blockTimestamp);
-    /// @notice Only the escrow's client may refund it.
-    /// @param escrowId The escrow.
-    /// @param caller The account that asked for the refund.
-    /// @param client The escrow's client.
-    error NotEscrowClient(uint256 escrowId, address caller, address client);
+    mapping(IERC20 token => uint256 owed) private _owed;
 
     /// @notice Deploys the escrow with its gate configuration; the policy must require the controller check.
     /// @param config Gate configuration (oracle, identity registry, agent domain, initial policy).
@@ -160,6 +90,7 @@ contract TrustGatedEscrow is TrustGated, ReentrancyGuardTransient {
             agentId: agentId,
             amount: received
         });
+        _owed[token] += received;
         emit EscrowCreated(escrowId, msg.sender, agentId, token, received, deadline);
     }
 
@@ -195,20 +126,41 @@ contract TrustGatedEscrow is TrustGated, ReentrancyGuardTransient {
         _payClaim(escrow, escrowId, agentId, score);
     }
 
-    /// @notice Returns the funds of an unclaimed escrow to its client once the deadline has passed.
+    /// @notice Returns the funds of an unclaimed escrow to its client once the deadline has passed. Only the client.
     /// @param escrowId The escrow to refund.
     function refund(uint256 escrowId) external nonReentrant {
-        Escrow storage escrow = _openEscrow(escrowId);
-        address client = escrow.client;
-        if (msg.sender != client) revert NotEscrowClient(escrowId, msg.sender, client);
-        uint64 deadline = escrow.deadline;
-        if (block.timestamp <= deadline) revert RefundDeadlineNotReached(escrowId, deadline, block.timestamp);
+        _refund(escrowId, msg.sender);
+    }
 
-        escrow.status = EscrowStatus.Refunded;
-        uint256 amount = escrow.amount;
-        emit EscrowRefunded(escrowId, client, amount);
+    /// @notice `refund` to an address the client names, for when the token refuses transfers to the client (an
+    ///         issuer blocklist, as USDC and USDT have). Only the client, once the deadline has passed.
+    /// @dev The recipient is named at refund time rather than fixed at creation: a blocklisting usually comes after
+    ///      the deposit, so a recipient fixed earlier could not anticipate it; and since only the client can refund,
+    ///      naming it in the call gives the client the same control as a stored address without an extra write or
+    ///      transaction.
+    /// @param escrowId The escrow to refund.
+    /// @param recipient Where the funds go; neither the zero address nor this contract.
+    function refundTo(uint256 escrowId, address recipient) external nonReentrant {
+        if (recipient == address(0) || recipient == address(this)) revert InvalidRefundRecipient(recipient);
+        _refund(escrowId, recipient);
+    }
 
-        escrow.token.safeTransfer(client, amount);
+    /// @notice Sends `token`'s surplus — this contract's balance beyond what open escrows of that token owe — to
+    ///         `recipient`. Only the owner. What open escrows owe is never touched.
+    /// @dev The surplus comes from tokens sent here directly, rebases and rounding: it belongs to no escrow in
+    ///      particular (a balance cannot be attributed to one deposit), so the owner, already trusted with the gate's
+    ///      policy, decides where it goes. After every escrow of a token is settled its whole balance is surplus.
+    /// @param token The token to sweep.
+    /// @param recipient Where the surplus goes; neither the zero address nor this contract.
+    /// @return swept The amount sent.
+    function sweepSurplus(IERC20 token, address recipient) external onlyOwner nonReentrant returns (uint256 swept) {
+        if (recipient == address(0) || recipient == address(this)) revert InvalidSweepRecipient(recipient);
+        uint256 balance = token.balanceOf(address(this));
+        uint256 owed = _owed[token];
+        if (balance <= owed) revert NoSurplus(token, balance, owed);
+        swept = balance - owed;
+        emit SurplusSwept(token, recipient, swept);
+        token.safeTransfer(recipient, swept);
     }
 
     /// @notice An escrow by id.
@@ -216,6 +168,22 @@ contract TrustGatedEscrow is TrustGated, ReentrancyGuardTransient {
     /// @return The escrow (all zero, status `None`, when no escrow has that id).
     function getEscrow(uint256 escrowId) external view returns (Escrow memory) {
         return _escrows[escrowId];
+    }
+
+    /// @notice What the open escrows of `token` owe in total (the sum of their recorded amounts).
+    /// @param token The token.
+    /// @return The total owed.
+    function owedBalance(IERC20 token) external view returns (uint256) {
+        return _owed[token];
+    }
+
+    /// @notice What `sweepSurplus` would send now: this contract's balance of `token` beyond what open escrows owe.
+    /// @param token The token.
+    /// @return The surplus (0 when the balance does not exceed what is owed).
+    function surplusOf(IERC20 token) external view returns (uint256) {
+        uint256 balance = token.balanceOf(address(this));
+        uint256 owed = _owed[token];
+        return balance > owed ? balance - owed : 0;
     }
 
     /// @notice How many escrows were created; ids run from 1 to this number.
@@ -239,13 +207,37 @@ contract TrustGatedEscrow is TrustGated, ReentrancyGuardTransient {
         agentId = escrow.agentId;
     }
 
-    /// @dev Settles a claim that passed the gate: effects, event, then the transfer to the caller.
+    /// @dev Settles a claim that passed the gate: effects, the transfer to the caller, then the event with what
+    ///      arrived.
     function _payClaim(Escrow storage escrow, uint256 escrowId, uint256 agentId, uint8 score) private {
         escrow.status = EscrowStatus.Claimed;
-        uint256 amount = escrow.amount;
-        emit EscrowClaimed(escrowId, agentId, msg.sender, amount, score);
+        uint256 received = _payOut(escrow, msg.sender);
+        emit EscrowClaimed(escrowId, agentId, msg.sender, received, score);
+    }
 
-        escrow.token.safeTransfer(msg.sender, amount);
+    /// @dev Refunds the open, expired escrow `escrowId` of the calling client to `recipient`.
+    function _refund(uint256 escrowId, address recipient) private {
+        Escrow storage escrow = _openEscrow(escrowId);
+        address client = escrow.client;
+        if (msg.sender != client) revert NotEscrowClient(escrowId, msg.sender, client);
+        uint64 deadline = escrow.deadline;
+        if (block.timestamp <= deadline) revert RefundDeadlineNotReached(escrowId, deadline, block.timestamp);
+
+        escrow.status = EscrowStatus.Refunded;
+        uint256 received = _payOut(escrow, recipient);
+        emit EscrowRefunded(escrowId, client, recipient, received);
+    }
+
+    /// @dev Releases a settled escrow's amount from the owed total and transfers it to `recipient`; returns what
+    ///      the recipient actually received (its balance delta, 0 if the balance did not grow).
+    function _payOut(Escrow storage escrow, address recipient) private returns (uint256 received) {
+        IERC20 token = escrow.token;
+        uint256 amount = escrow.amount;
+        _owed[token] -= amount;
+        uint256 balanceBefore = token.balanceOf(recipient);
+        token.safeTransfer(recipient, amount);
+        uint256 balanceAfter = token.balanceOf(recipient);
+        if (balanceAfter > balanceBefore) received = balanceAfter - balanceBefore;
     }
 
     /// @dev The escrow `escrowId`, which must exist and be open.

@@ -3,6 +3,7 @@ pragma solidity ^0.8.24;
 
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {TrustConstants} from "../TrustConstants.sol";
+import {ITrustScoreOracleErrors} from "../interfaces/ITrustScoreOracleErrors.sol";
 import {TrustScoreOracleBase} from "./TrustScoreOracleBase.sol";
 
 /// @title TrustScoreOracle
@@ -15,7 +16,13 @@ import {TrustScoreOracleBase} from "./TrustScoreOracleBase.sol";
 ///      not in the future; `updatedAt` not older than the stored record. Republishing a stored record
 ///      unchanged is a no-op; a different record with the same `updatedAt` is refused, so an old snapshot
 ///      can never overwrite a newer one.
-contract TrustScoreOracle is TrustScoreOracleBase, AccessControl {
+///
+///      Monotonicity survives removal: `remove` leaves a tombstone in the key's storage word (the removed
+///      record's `updatedAt` in bits 64-103, bits 0-63 zero, so every read sees no record), and a publish that
+///      re-adds the key must be strictly newer than it (`UpdateNotNewerThanRemoved`). Without it, a late or
+///      replayed batch could bring back a snapshot older than the one the publisher removed. The tombstone
+///      costs nothing extra: the slot is read by `publish` anyway, and re-adding a key overwrites it.
+contract TrustScoreOracle is TrustScoreOracleBase, AccessControl, ITrustScoreOracleErrors {
     /// @notice Role allowed to publish and remove records.
     bytes32 public constant PUBLISHER_ROLE = keccak256("PUBLISHER_ROLE");
 
@@ -26,6 +33,9 @@ contract TrustScoreOracle is TrustScoreOracleBase, AccessControl {
     /// @notice Highest sybil severity code (0 none, 1 low, 2 moderate, 3 elevated, 4 heavy):
     ///         `TrustConstants.MAX_SYBIL_SEVERITY`.
     uint8 public constant MAX_SYBIL_SEVERITY = TrustConstants.MAX_SYBIL_SEVERITY;
+
+    /// @dev Bit offset of the tombstone (the removed record's `updatedAt`) in a key's storage word.
+    uint256 private constant _TOMBSTONE_SHIFT = 64;
 
     /// @notice One record to publish.
     struct ScoreUpdate {
@@ -44,25 +54,6 @@ contract TrustScoreOracle is TrustScoreOracleBase, AccessControl {
         uint256 chainId;
         string registry;
     }
-
-    /// @notice A batch had no entries.
-    error EmptyBatch();
-    /// @notice Entry `index` has a score above `MAX_SCORE`.
-    error ScoreOutOfRange(uint256 index, uint8 score, uint8 maxScore);
-    /// @notice Entry `index` has a tier code outside the encoding.
-    error TierOutOfRange(uint256 index, uint8 tier, uint8 maxTier);
-    /// @notice Entry `index` has a sybil severity code outside the encoding.
-    error SybilSeverityOutOfRange(uint256 index, uint8 sybilSeverity, uint8 maxSybilSeverity);
-    /// @notice Entry `index` has an empty registry name.
-    error EmptyRegistry(uint256 index);
-    /// @notice Entry `index` is dated 0.
-    error ZeroTimestamp(uint256 index);
-    /// @notice Entry `index` is dated after the current block.
-    error FutureTimestamp(uint256 index, uint40 updatedAt, uint256 blockTimestamp);
-    /// @notice Entry `index` is not newer than the stored record (older, or as old but different).
-    error UpdateNotNewer(uint256 index, uint40 storedUpdatedAt, uint40 updatedAt);
-    /// @notice Entry `index` of a removal names a record the oracle does not hold.
-    error RecordNotFound(uint256 index, uint256 agentId, uint256 chainId, string registry);
 
     /// @notice Deploys the oracle.
     /// @param admin Receives `DEFAULT_ADMIN_ROLE` (manages roles) and `PUBLISHER_ROLE`.
@@ -86,17 +77,22 @@ contract TrustScoreOracle is TrustScoreOracleBase, AccessControl {
             uint256 record = _validatedRecord(i, u.score, u.tier, u.sybilSeverity, updatedAt, registry);
             bytes32 key = recordKey(u.agentId, u.chainId, registry);
             uint256 stored = _storedRecord(key);
-            uint40 storedAt = _updatedAtOf(stored);
-            if (updatedAt <= storedAt) {
+            // The date to beat: the stored record's, or, when the key holds none, its tombstone's (0 if it never
+            // held one). A word holds one or the other, never both, so one OR reads whichever is there.
+            uint40 floor = uint40((stored >> 24) | (stored >> _TOMBSTONE_SHIFT));
+            if (updatedAt <= floor) {
                 if (record == stored) continue; // the same record again: nothing to do
-                revert UpdateNotNewer(i, storedAt, updatedAt);
+                if (_updatedAtOf(stored) == 0) revert UpdateNotNewerThanRemoved(i, floor, updatedAt);
+                revert UpdateNotNewer(i, floor, updatedAt);
             }
             if (_putRecord(key, u.agentId, u.chainId, registry, stored, record)) ++added;
         }
         _adjustRecordCount(added, 0);
     }
 
-    /// @notice Removes records, all or nothing; reverts with `RecordNotFound` if one is not held.
+    /// @notice Removes records, all or nothing; reverts with `RecordNotFound` if one is not held. Each key keeps
+    ///         the removed record's `updatedAt` as a tombstone: re-adding it later needs a newer snapshot.
+    /// @dev Emits `RecordRemoved` for each key.
     /// @param keys The records to remove.
     function remove(RecordKey[] calldata keys) external onlyRole(PUBLISHER_ROLE) {
         uint256 length = keys.length;
@@ -104,8 +100,9 @@ contract TrustScoreOracle is TrustScoreOracleBase, AccessControl {
         for (uint256 i; i < length; ++i) {
             RecordKey calldata k = keys[i];
             bytes32 key = recordKey(k.agentId, k.chainId, k.registry);
-            if (_storedRecord(key) == 0) revert RecordNotFound(i, k.agentId, k.chainId, k.registry);
-            _deleteRecord(key, k.agentId, k.chainId, k.registry);
+            uint40 storedAt = _updatedAtOf(_storedRecord(key));
+            if (storedAt == 0) revert RecordNotFound(i, k.agentId, k.chainId, k.registry);
+            _deleteRecord(key, k.agentId, k.chainId, k.registry, uint256(storedAt) << _TOMBSTONE_SHIFT);
         }
         _adjustRecordCount(0, length);
     }

@@ -9,7 +9,9 @@ import {ITrustOracle} from "../interfaces/ITrustOracle.sol";
 ///         that production reads them through.
 /// @dev One storage slot per record, holding the packed record word: bits 0-7 score, 8-15 tier,
 ///      16-23 sybil severity, 24-63 `updatedAt` (the layout of a `TrustRecord` struct in storage). A record
-///      exists exactly when its `updatedAt` is non-zero: writers never store a record dated 0.
+///      exists exactly when its `updatedAt` is non-zero: writers never store a record dated 0. Bits 64-255 belong
+///      to the writer (`TrustScoreOracle` keeps a removed record's date there as a tombstone) and are ignored by
+///      every read: a word whose bits 0-63 are zero holds no record.
 ///
 ///      Events, designed for an indexer that follows every change at the lowest gas per nightly record:
 ///      `RecordAdded` once when a key gets a record (full key: agent id, chain id, registry name, and the
@@ -70,7 +72,7 @@ abstract contract TrustScoreOracleBase is ITrustOracle {
 
     /// @inheritdoc ITrustOracle
     function hasScore(uint256 agentId, uint256 chainId, string calldata registry) external view returns (bool) {
-        return _readRecord(recordKey(agentId, chainId, registry)) != 0;
+        return _updatedAtOf(_readRecord(recordKey(agentId, chainId, registry))) != 0;
     }
 
     /// @inheritdoc ITrustOracle
@@ -99,13 +101,15 @@ abstract contract TrustScoreOracleBase is ITrustOracle {
         return _records[key];
     }
 
-    /// @dev The packed record under `key`, without the read hook (for writers); 0 when there is none.
+    /// @dev The storage word under `key`, without the read hook (for writers): 0 when the key never held a
+    ///      record; bits 0-63 zero when it holds none now.
     function _storedRecord(bytes32 key) internal view returns (uint256) {
         return _records[key];
     }
 
     /// @dev Stores a packed record dated non-zero and emits its event; `stored` is the word it replaces
-    ///      (0 when the key held none). Returns whether the key is new; the caller adjusts the count.
+    ///      (without a record in bits 0-63 when the key held none). Returns whether the key is new; the caller
+    ///      adjusts the count.
     function _putRecord(
         bytes32 key,
         uint256 agentId,
@@ -115,16 +119,19 @@ abstract contract TrustScoreOracleBase is ITrustOracle {
         uint256 record
     ) internal returns (bool added) {
         _records[key] = record;
-        if (stored == 0) {
+        if (_updatedAtOf(stored) == 0) {
             emit RecordAdded(key, agentId, chainId, registry, record);
             return true;
         }
         emit RecordUpdated(key, record);
     }
 
-    /// @dev Deletes a record that exists and emits `RecordRemoved`; the caller adjusts the count.
-    function _deleteRecord(bytes32 key, uint256 agentId, uint256 chainId, string calldata registry) internal {
-        delete _records[key];
+    /// @dev Deletes a record that exists, leaving `tombstone` in its word (0 for none; bits 0-63 must be zero),
+    ///      and emits `RecordRemoved`; the caller adjusts the count.
+    function _deleteRecord(bytes32 key, uint256 agentId, uint256 chainId, string calldata registry, uint256 tombstone)
+        internal
+    {
+        _records[key] = tombstone;
         emit RecordRemoved(key, agentId, chainId, registry);
     }
 

@@ -84,7 +84,7 @@ contract MockTrustOracle is TrustScoreOracleBase {
         uint256 stored = _storedRecord(key);
         if (_updatedAtOf(record) == 0) {
             if (stored == 0) return;
-            _deleteRecord(key, agentId, chainId, registry);
+            _deleteRecord(key, agentId, chainId, registry, 0);
             _adjustRecordCount(0, 1);
         } else if (_putRecord(key, agentId, chainId, registry, stored, record)) {
             _adjustRecordCount(1, 0);

@@ -3,17 +3,30 @@
  * limiter (one per path where a path has its own limit) that follows the limits each response announces
  * (`X-RateLimit-*`, `RateLimit-*`), retries with exponential backoff and full jitter on network errors,
  * time-outs and 5xx, and `429` or `503` honoured by waiting `Retry-After` (seconds or an HTTP date) before
- * retrying. Every response body is parsed as JSON; failures become the kit's typed errors
- * ({@link HttpRequestError}, {@link RateLimitedError}, {@link TimeoutError}, {@link NetworkError},
+ * retrying. Every response body is read through the bounded body reader (at most `maxResponseBytes`, default
+ * {@link MAX_API_RESPONSE_BYTES}; a larger one fails at once with {@link ResponseTooLargeError}, never retried),
+ * scrubbed of the API key before anything else is done with it, and parsed as JSON; failures become the kit's typed
+ * errors ({@link HttpRequestError}, {@link RateLimitedError}, {@link TimeoutError}, {@link NetworkError},
  * {@link InvalidResponseError}). The API key is sent as `Authorization: Bearer <key>` and never appears in an
- * error.
+ * error, not even in one's `body`, nor in a response's: a service that echoes it gets `***` back.
  *
  * `fetch`, the clock, `sleep` and the jitter source are injectable for tests.
  *
  * @packageDocumentation
  */
 import { DEFAULT_API_URL } from "../config/service.js";
-import { HttpRequestError, InvalidArgumentError, InvalidResponseError, NetworkError, RateLimitedError, TimeoutError } from "../errors.js";
+import {
+  HttpRequestError,
+  InvalidArgumentError,
+  InvalidResponseError,
+  NetworkError,
+  RateLimitedError,
+  ResponseTooLargeError,
+  TimeoutError,
+} from "../errors.js";
+import { MAX_API_RESPONSE_BYTES, readBoundedText } from "../security/bounded-body.js";
+import { redactUrl } from "../security/redact-url.js";
+import { createSecretScrubber, scrubSecretsDeep } from "../security/secrets.js";
 import { isEmptyAnnouncement, parseRateLimitHeaders, type RateLimitAnnouncement } from "./rate-limit-headers.js";
 import { type Clock, type RateLimiter, type Sleep, systemClock, systemSleep } from "./rate-limiter.js";
 import { errorBodySchema } from "./schemas.js";
@@ -59,6 +72,8 @@ export interface HttpTransportOptions {
   apiKey?: string | undefined;
   /** Time limit of one attempt (request and body), in milliseconds (default 15 000). */
   timeoutMs?: number;
+  /** Most bytes read from one response body (default {@link MAX_API_RESPONSE_BYTES}). */
+  maxResponseBytes?: number;
   /** Retry policy, or just the number of retries on network errors, time-outs and 5xx. */
   retries?: number | RetryOptions;
   /** Limiter every attempt goes through (but those to `pathRateLimiters`' paths); none when undefined. */
@@ -144,7 +159,8 @@ export interface HttpTransport {
    * @throws {@link HttpRequestError} for a non-2xx status (after retries for 5xx, or at once for a `503`
    *   whose `Retry-After` is longer than the longest wait allowed),
    *   {@link RateLimitedError} when 429 persists, {@link TimeoutError}, {@link NetworkError},
-   *   {@link InvalidResponseError} when a 2xx body is not JSON.
+   *   {@link InvalidResponseError} when a 2xx body is not JSON, {@link ResponseTooLargeError} when a body is over
+   *   the limit (at once, without retrying).
    */
   request(request: HttpRequest): Promise<HttpResponse>;
 }
@@ -218,7 +234,7 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
  *
  * @param options - Base URL, key, time limit, retries, limiter, and injectable `fetch`/clock/sleep.
  * @returns The transport.
- * @throws {@link InvalidArgumentError} for a bad base URL, time limit or retry policy.
+ * @throws {@link InvalidArgumentError} for a bad base URL, time limit, body limit or retry policy.
  */
 export function createHttpTransport(options: HttpTransportOptions = {}): HttpTransport {
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_API_URL);
@@ -230,6 +246,10 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
   if (apiKey !== undefined && /[\s]/.test(apiKey)) {
     throw new InvalidArgumentError("apiKey must not contain whitespace");
   }
+  const maxResponseBytes = options.maxResponseBytes ?? MAX_API_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
+    throw new InvalidArgumentError(`maxResponseBytes must be a positive integer, got ${String(maxResponseBytes)}`);
+  }
   const retry = resolveRetryOptions(options.retries);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const now = options.now ?? systemClock;
@@ -239,13 +259,14 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
   const defaultLimiter = options.rateLimiter;
   const pathLimiters = new Map(Object.entries(options.pathRateLimiters ?? {}).map(([path, limiter]) => [normalizePath(path), limiter]));
   const rateLimiterFor = (path: string): RateLimiter | undefined => pathLimiters.get(normalizePath(path)) ?? defaultLimiter;
-  const scrub = (text: string): string => (apiKey ? text.split(apiKey).join("***") : text);
+  const scrub = createSecretScrubber([apiKey]);
 
   async function request(req: HttpRequest): Promise<HttpResponse> {
     const method = req.method ?? "GET";
     const url = buildUrl(baseUrl, req.path, req.query);
     const limiter = rateLimiterFor(req.path);
     const safeUrl = scrub(redactUrl(url));
+    const read = { method, url: safeUrl };
     const headers: Record<string, string> = { accept: "application/json", "user-agent": userAgent };
     if (apiKey) headers.authorization = `Bearer ${apiKey}`;
     let payload: string | undefined;
@@ -260,7 +281,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       req.signal?.throwIfAborted();
       if (limiter) await limiter.acquire();
       req.signal?.throwIfAborted();
-      const outcome = await attemptOnce(url, method, headers, payload, req.signal);
+      const outcome = await attemptOnce(url, read, headers, payload, req.signal);
       const announced = outcome.kind === "response" ? announcementOf(outcome.status, outcome.headers, now()) : undefined;
       if (limiter && announced && !isEmptyAnnouncement(announced)) limiter.announce(announced);
 
@@ -269,14 +290,14 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
           status: outcome.status,
           url: safeUrl,
           headers: outcome.headers,
-          body: parseSuccessBody(outcome.text, outcome.status, method, safeUrl, scrub),
+          body: parseSuccessBody(outcome.text, outcome.status, method, safeUrl, apiKey),
           rateLimit: announced ?? {},
           attempts: attempt,
         };
       }
 
       if (outcome.kind === "response" && outcome.status === 429) {
-        const errorParams = { ...errorParamsOf(outcome.status, method, safeUrl, outcome.text, scrub), attempts: attempt };
+        const errorParams = { ...errorParamsOf(outcome.status, method, safeUrl, outcome.text, apiKey), attempts: attempt };
         const retryAfterMs = parseRetryAfter(outcome.headers.get("retry-after"), now());
         if (rateLimited >= retry.rateLimitRetries) throw new RateLimitedError(errorParams, retryAfterMs);
         if (retryAfterMs !== undefined && retryAfterMs > retry.maxRetryAfterMs) {
@@ -297,7 +318,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
         outcome.kind === "response" && outcome.status === 503 ? parseRetryAfter(outcome.headers.get("retry-after"), now()) : undefined;
       if (unavailableFor !== undefined && unavailableFor > retry.maxRetryAfterMs) {
         throw new HttpRequestError(
-          { ...errorParamsOf(503, method, safeUrl, outcome.kind === "response" ? outcome.text : "", scrub), attempts: attempt },
+          { ...errorParamsOf(503, method, safeUrl, outcome.kind === "response" ? outcome.text : "", apiKey), attempts: attempt },
           { details: `Retry-After (${unavailableFor} ms) exceeds the longest wait allowed (${retry.maxRetryAfterMs} ms)` },
         );
       }
@@ -321,7 +342,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
           { cause: outcome.error, details: scrub(describeNetworkError(outcome.error)) },
         );
       }
-      throw new HttpRequestError({ ...errorParamsOf(outcome.status, method, safeUrl, outcome.text, scrub), attempts: attempt });
+      throw new HttpRequestError({ ...errorParamsOf(outcome.status, method, safeUrl, outcome.text, apiKey), attempts: attempt });
     }
   }
 
@@ -330,7 +351,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
 
   async function attemptOnce(
     url: string,
-    method: string,
+    read: { method: string; url: string },
     headers: Record<string, string>,
     payload: string | undefined,
     signal: AbortSignal | undefined,
@@ -345,16 +366,18 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       const response = await fetchImpl(url, {
-        method,
+        method: read.method,
         headers,
         ...(payload === undefined ? {} : { body: payload }),
         signal: controller.signal,
         redirect: "follow",
       });
-      const text = await response.text();
+      // Scrubbed before anything looks at it: parsed, cut, quoted or kept in an error.
+      const text = scrub(await readBoundedText(response, { ...read, maxBytes: maxResponseBytes }));
       return { kind: "response", status: response.status, headers: response.headers, text };
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
+      if (error instanceof ResponseTooLargeError) throw error;
       if (timedOut) return { kind: "timeout" };
       return { kind: "network", error };
     } finally {
@@ -394,36 +417,28 @@ function buildUrl(baseUrl: string, path: string, query: Readonly<Record<string, 
   return url.toString();
 }
 
-const SECRET_PARAM = /key|token|secret|auth|password/i;
-
-/** The URL without user info and with secret-looking query parameters masked. */
-function redactUrl(url: string): string {
-  const parsed = new URL(url);
-  parsed.username = "";
-  parsed.password = "";
-  for (const name of [...parsed.searchParams.keys()]) {
-    if (SECRET_PARAM.test(name)) parsed.searchParams.set(name, "***");
-  }
-  return parsed.toString();
-}
-
-function parseSuccessBody(text: string, status: number, method: string, url: string, scrub: (text: string) => string): unknown {
+/** The parsed body of a 2xx response; its text is already scrubbed, its strings are scrubbed once more after parsing. */
+function parseSuccessBody(text: string, status: number, method: string, url: string, apiKey: string | undefined): unknown {
   if (text.trim() === "") return undefined;
   try {
-    return JSON.parse(text);
+    return scrubSecretsDeep(JSON.parse(text) as unknown, [apiKey]);
   } catch (error) {
     throw new InvalidResponseError(
       `${method} ${url} returned a body that is not JSON (HTTP ${status})`,
-      { url, issues: [`body starts with: ${JSON.stringify(scrub(text.slice(0, 80)))}`] },
+      { url, issues: [`body starts with: ${JSON.stringify(text.slice(0, 80))}`] },
       { cause: error },
     );
   }
 }
 
-function errorParamsOf(status: number, method: string, url: string, text: string, scrub: (text: string) => string) {
+/**
+ * What an error says about a non-2xx response. The text is already scrubbed; a secret written with JSON escapes
+ * (`\u0041…`) only appears once parsed, so the parsed body is scrubbed again before anything keeps it.
+ */
+function errorParamsOf(status: number, method: string, url: string, text: string, apiKey: string | undefined) {
   let body: unknown;
   try {
-    body = text.trim() === "" ? undefined : JSON.parse(text);
+    body = text.trim() === "" ? undefined : scrubSecretsDeep(JSON.parse(text) as unknown, [apiKey]);
   } catch {
     body = undefined;
   }
@@ -433,8 +448,8 @@ function errorParamsOf(status: number, method: string, url: string, text: string
     method,
     url,
     body,
-    errorCode: parsed.success ? scrub(parsed.data.error.code) : undefined,
-    errorMessage: parsed.success && parsed.data.error.message !== undefined ? scrub(parsed.data.error.message) : undefined,
+    errorCode: parsed.success ? parsed.data.error.code : undefined,
+    errorMessage: parsed.success ? parsed.data.error.message : undefined,
   };
 }
 

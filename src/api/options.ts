@@ -22,6 +22,11 @@ export interface TrustApiClientOptions {
   /** Retries on network errors, time-outs and 5xx (default 3), or a full retry policy. */
   retries?: number | RetryOptions;
   /**
+   * Most bytes read from one response body (default `MAX_API_RESPONSE_BYTES`, 8 MiB); a larger body fails at once
+   * with `ResponseTooLargeError`, never retried.
+   */
+  maxResponseBytes?: number;
+  /**
    * The client-side limiter. Default: it starts at the service's documented limit (30/min, or 300 with
    * `apiKey`; `/api/risk-terms` 5 or 60) and follows the limit the service announces in its responses, lower
    * or higher. A number: requests per minute to start at and a hard cap (an announced lower limit is followed,
@@ -118,6 +123,7 @@ export function transportFromOptions(options: TrustApiClientOptions | TransportO
     apiKey: o.apiKey,
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
     ...(o.retries !== undefined ? { retries: o.retries } : {}),
+    ...(o.maxResponseBytes !== undefined ? { maxResponseBytes: o.maxResponseBytes } : {}),
     rateLimiter: rateLimiterFromOptions(o),
     ...riskTermsLimiters(o),
     ...(o.fetch ? { fetch: o.fetch } : {}),

@@ -13,12 +13,17 @@
  *   lookups share one fetch in flight;
  * - a key set that cannot be fetched yields `jwks-unavailable`, never a key: an expired cache is not used.
  *
- * Redirects are not followed (like jose's `createRemoteJWKSet`): configure the final JWKS URL.
+ * Redirects are not followed (like jose's `createRemoteJWKSet`): configure the final JWKS URL. The body is read
+ * through the kit's bounded body reader: a key set over {@link MAX_JWKS_RESPONSE_BYTES} (1 MiB), announced or
+ * streamed, is not read, and the fetch counts as failed. The URL is named redacted in every message and in
+ * {@link JwksResolver.source}; a URL with credentials (`user:pass@`) is refused.
  *
  * @packageDocumentation
  */
 import type { JSONWebKeySet, JWK } from "jose";
-import { InvalidArgumentError, JwksUnavailableError } from "../errors.js";
+import { InvalidArgumentError, JwksUnavailableError, ResponseTooLargeError } from "../errors.js";
+import { MAX_JWKS_RESPONSE_BYTES, readBoundedText } from "../security/bounded-body.js";
+import { redactUrl } from "../security/redact-url.js";
 import { importVerificationKey, type VerificationKey } from "./public-key.js";
 
 /** The key of a `kid`, or why there is none. */
@@ -35,7 +40,7 @@ export interface JwksResolverStats {
 
 /** Resolves key ids to ES256 verification keys. Create one with {@link createJwksResolver}. */
 export interface JwksResolver {
-  /** The JWKS URL, or `"local"` for a key set given in memory. */
+  /** The JWKS URL as messages name it (redacted: see `redactUrl`), or `"local"` for a key set given in memory. */
   readonly source: string;
   /**
    * Finds the key of a `kid`, fetching the key set when the cache rules allow it. Never throws.
@@ -93,8 +98,6 @@ export const DEFAULT_JWKS_CACHE_MAX_AGE_MS = 600_000;
 export const DEFAULT_JWKS_FAILURE_COOLDOWN_MS = 10_000;
 /** Default timeout of one JWKS fetch, in ms. */
 export const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
-
-const MAX_JWKS_BYTES = 1_000_000;
 
 /** Imported keys of one key set: each kid with its key, or why its entry is unusable. */
 type KeyTable = Map<string, { ok: true; key: VerificationKey } | { ok: false; problem: string }>;
@@ -227,7 +230,7 @@ class RemoteJwksResolver implements JwksResolver {
 
   constructor(url: URL, settings: RemoteSettings) {
     this.#url = url;
-    this.source = url.toString();
+    this.source = redactUrl(url);
     this.#settings = settings;
   }
 
@@ -308,12 +311,11 @@ class RemoteJwksResolver implements JwksResolver {
       const location = response.headers.get("location");
       throw new Error(
         response.status >= 300 && response.status < 400
-          ? `HTTP ${response.status} redirect${location ? ` to ${location}` : ""} not followed; configure the final JWKS URL`
+          ? `HTTP ${response.status} redirect${location ? ` to ${redactUrl(URL.canParse(location, this.#url.href) ? new URL(location, this.#url) : "")}` : ""} not followed; configure the final JWKS URL`
           : `HTTP ${response.status}`,
       );
     }
-    const text = await response.text();
-    if (text.length > MAX_JWKS_BYTES) throw new Error(`response larger than ${MAX_JWKS_BYTES} bytes`);
+    const text = await readBoundedText(response, { method: "GET", url: this.source, maxBytes: MAX_JWKS_RESPONSE_BYTES });
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -351,6 +353,9 @@ function lookup(table: KeyTable, kid: string, source: string): JwksKeyLookup {
 }
 
 function describeFetchError(error: unknown, timeoutMs: number): string {
+  if (error instanceof ResponseTooLargeError) {
+    return `the key set is larger than ${error.limitBytes} bytes${error.declaredBytes === undefined ? "" : ` (Content-Length ${error.declaredBytes})`}; it was not read`;
+  }
   const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === "TimeoutError" || err?.name === "AbortError") return `timed out after ${timeoutMs} ms`;
   const cause = err?.cause?.code ?? err?.cause?.message;
@@ -362,10 +367,13 @@ function parseJwksUrl(url: string | URL): URL {
   try {
     parsed = new URL(url);
   } catch {
-    throw new InvalidArgumentError(`JWKS URL "${String(url)}" is not a valid URL`);
+    throw new InvalidArgumentError("The JWKS URL is not a valid URL");
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    throw new InvalidArgumentError(`JWKS URL "${parsed}" must use http or https`);
+    throw new InvalidArgumentError(`JWKS URL "${redactUrl(parsed)}" must use http or https`);
+  }
+  if (parsed.username !== "" || parsed.password !== "") {
+    throw new InvalidArgumentError(`JWKS URL "${redactUrl(parsed)}" must not contain credentials (user:password@)`);
   }
   return parsed;
 }

@@ -26,6 +26,8 @@
  * - `--events-from` defaults to `auto` with `--all`: records the oracle holds but the listing lacks are looked
  *   for in the oracle's events from its deployment block, when that block can be found and the span is small;
  *   otherwise (or with `--events-from off`) the summary says, loudly, that they were not looked for and how to.
+ * - `--rpc`, `--api` and a `--jwks` URL are refused with credentials (`user:pass@`), a query or a fragment, which
+ *   would carry a secret into messages; a key in the RPC URL's path is accepted and shown redacted everywhere.
  * - `--timeout` applies to each request (RPC, service, JWKS); `ms` is accepted besides the duration forms.
  * - `--attested-oracle` is an endpoint (an address on the chain of `--rpc`), not a setting: the records are read
  *   from it, and `--oracle` (default the Base oracle) names the upstream it is expected to fall back on.
@@ -51,6 +53,7 @@ import { InvalidArgumentError, TrustgateError } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
 import { parseChain } from "../inputs/chain.js";
 import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
+import { parseEndpointUrl } from "../security/endpoint-url.js";
 import { parseDuration } from "./duration.js";
 import { isCi } from "./io.js";
 import { parseJwksArgument } from "./jwks-argument.js";
@@ -223,8 +226,10 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
   if (values.help) return { kind: "help" };
 
   const endpoints: { -readonly [K in keyof DriftEndpointArgs]: DriftEndpointArgs[K] } = {};
-  if (values.rpc !== undefined) endpoints.rpcUrl = parseUrl("--rpc", values.rpc, ["http:", "https:", "ws:", "wss:"]);
-  if (values.api !== undefined) endpoints.apiUrl = parseUrl("--api", values.api, ["http:", "https:"]).replace(/\/+$/, "");
+  if (values.rpc !== undefined)
+    endpoints.rpcUrl = parseEndpointUrl(values.rpc, { name: "--rpc", protocols: ["http:", "https:", "ws:", "wss:"] });
+  if (values.api !== undefined)
+    endpoints.apiUrl = parseEndpointUrl(values.api, { name: "--api", protocols: ["http:", "https:"] }).replace(/\/+$/, "");
   if (values.oracle !== undefined) endpoints.oracle = parseAddress(values.oracle, "--oracle");
   if (values["attested-oracle"] !== undefined) endpoints.attestedOracle = parseAddress(values["attested-oracle"], "--attested-oracle");
   if (values.issuer !== undefined) endpoints.issuer = parseUrl("--issuer", values.issuer, ["http:", "https:"]).replace(/\/+$/, "");

@@ -6,9 +6,13 @@
  * - anything else (the scan itself failed): exit 1, one line, with the stack and causes when
  *   `TRUSTGATE_DEBUG` is set.
  *
+ * Every line printed goes through `printableText`: URLs redacted (a library's message may name an endpoint whole)
+ * and control characters removed (it may quote a service).
+ *
  * @packageDocumentation
  */
 import { TrustgateError } from "../errors.js";
+import { printableText } from "../security/printable.js";
 
 /** Error codes that mean the user must change the invocation or the environment: exit 2. */
 const USAGE_CODES: ReadonlySet<string> = new Set(["INVALID_ARGUMENT", "UNKNOWN_CHAIN", "CONFIGURATION"]);
@@ -31,6 +35,10 @@ export function exitCodeForError(error: unknown): 1 | 2 {
  * @returns One line (several with `debug` for an unexpected error), ending with a newline.
  */
 export function formatError(error: unknown, debug = false): string {
+  return printableText(formatErrorText(error, debug));
+}
+
+function formatErrorText(error: unknown, debug: boolean): string {
   if (exitCodeForError(error) === 2) {
     const e = error as TrustgateError;
     const details = e.details && !e.details.includes("\n") ? ` (${e.details})` : "";

@@ -3,7 +3,10 @@
  * a summary table, counts per status, and every row (with when the attested score was computed and whether
  * that was after the on-chain refresh, and whether the signed attestation could refresh the record on-chain).
  *
- * The RPC URL is shown as its origin only: providers put API keys in the path.
+ * URLs are shown redacted (`redactUrl`: providers put API keys in the path). Every value is outside text (the
+ * service's and the chain's data, reasons quoting them) and goes through `markdownText`: control characters
+ * removed, Markdown metacharacters escaped, so that a report posted on a pull request shows `![img](url)` as text
+ * and loads nothing; addresses and agent references are code spans.
  *
  * @packageDocumentation
  */
@@ -16,6 +19,8 @@ import {
   sortRows,
   tallyRows,
 } from "../drift/index.js";
+import { markdownText, sanitizeText } from "../security/outside-text.js";
+import { redactUrl } from "../security/redact-url.js";
 import { formatDuration } from "./duration.js";
 import {
   formatAudit,
@@ -63,7 +68,7 @@ export const MARKDOWN_ROWS_HEADER: readonly string[] = [
 export function markdownHead(report: DriftReportHead, rows: Pick<RowTally, "refreshAssessed" | "refreshBlockers">): string {
   const s = report.summary;
   const block = report.source.blockNumber === null ? "" : ` at block ${report.source.blockNumber}`;
-  const text = escapeCell;
+  const text = markdownText;
   const summary: [string, string][] = [
     ["Generated", text(report.generatedAt)],
     ["Chain", text(`${report.source.chainId}${block}`)],
@@ -95,7 +100,7 @@ export function markdownHead(report: DriftReportHead, rows: Pick<RowTally, "refr
   return [
     "# trustgate drift report",
     "",
-    `**${escapeCell(formatVerdict(report))}**`,
+    `**${markdownText(formatVerdict(report))}**`,
     "",
     "| | |",
     "|---|---|",
@@ -105,7 +110,7 @@ export function markdownHead(report: DriftReportHead, rows: Pick<RowTally, "refr
     "",
     "| Status | Agents |",
     "|---|--:|",
-    ...DRIFT_STATUSES.map((status) => `| ${status} | ${s.byStatus[status]} |`),
+    ...DRIFT_STATUSES.map((status) => `| ${markdownText(status)} | ${s.byStatus[status]} |`),
     "",
     "## Agents",
     "",
@@ -136,27 +141,11 @@ export function markdownRow(row: DriftRow): string {
     row.refresh ? `${refreshableCell(row)} — ${row.refresh.reason}` : NONE,
     row.reason ?? "",
   ]
-    .map((cell, i) => (i === 2 ? cell : escapeCell(cell)))
+    .map((cell, i) => (i === 2 ? cell : markdownText(cell)))
     .reduce((line, cell) => `${line} ${cell} |`, "|");
 }
 
-/** Makes text safe inside a table cell: one line, pipes and backslashes escaped, no HTML. */
-function escapeCell(text: string): string {
-  return text.replace(/\s+/g, " ").trim().replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-
-/** Inline code, escaped for a table cell. */
+/** Inline code, for a table cell: control characters removed, no backtick to end it, pipes escaped. */
 function code(text: string): string {
-  return `\`${text.replace(/`/g, "'").replace(/\|/g, "\\|")}\``;
-}
-
-/** The origin of a URL, with `/…` when a path or query (possibly a key) was left out. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    const hidden = (parsed.pathname !== "/" && parsed.pathname !== "") || parsed.search !== "" || parsed.username !== "";
-    return `${parsed.origin}${hidden ? "/…" : ""}`;
-  } catch {
-    return "(not a URL)";
-  }
+  return `\`${sanitizeText(text).replace(/`/g, "'").replace(/\|/g, "\\|")}\``;
 }

@@ -2,7 +2,8 @@
  * The summary of a drift report for people: counts per status, decision flips per direction, the age of
  * the on-chain records, the tier-encoding check, the agents that could not be verified against
  * `--max-errors`, what triage saved, the decision rule, the report's notes (for example how the oracle was
- * read on a chain without Multicall3), and a last line with the verdict and exit code.
+ * read on a chain without Multicall3), and a last line with the verdict and exit code. Each line is sanitised
+ * (`sanitizeText`): no control character or escape sequence from outside reaches the terminal.
  *
  * @packageDocumentation
  */
@@ -16,6 +17,7 @@ import {
   tallyRows,
   UNVERIFIED_STATUSES,
 } from "../drift/index.js";
+import { sanitizeText } from "../security/outside-text.js";
 import { formatDuration } from "./duration.js";
 
 /**
@@ -159,7 +161,8 @@ export function formatSummary(
   }
   for (const note of report.notes ?? []) lines.push(`  note:             ${note}`);
   lines.push(formatVerdict(report));
-  return lines.join("\n");
+  // Notes and examples may quote the chain or the service: each line reaches the terminal sanitised.
+  return lines.map(sanitizeText).join("\n");
 }
 
 /**

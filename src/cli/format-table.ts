@@ -21,6 +21,7 @@
 import { DEFAULT_REGISTRY } from "../config/service.js";
 import { compareRows, sortRows } from "../drift/report.js";
 import type { DriftReport, DriftRow } from "../drift/types.js";
+import { sanitizeText } from "../security/outside-text.js";
 import { DEFAULT_TABLE_ROWS } from "./drift-args.js";
 import { ageCell, agentCell, deltaCell, flipCell, NONE, refreshableCell, truncate } from "./row-cells.js";
 
@@ -145,7 +146,9 @@ export function formatTable(report: Pick<DriftReport, "agents" | "generatedAt">,
   const refresh = shown.some((row) => row.refresh !== null && row.refresh !== undefined);
   const layout = (steps: ReadonlySet<NarrowingStep>) => {
     const columns = columnsFor(steps, refresh);
-    const cells = shown.map((row) => columns.map((column) => column.cell(row, report.generatedAt)));
+    // Every cell may hold outside text (a reason quoting the service, an id from a listing): no control character
+    // or escape sequence reaches the terminal, and widths are those of what is shown.
+    const cells = shown.map((row) => columns.map((column) => sanitizeText(column.cell(row, report.generatedAt))));
     const widths = columns.map((column, i) => Math.max(column.header.length, ...cells.map((line) => line[i]!.length)));
     const fixed = widths.slice(0, -1).reduce((sum, w) => sum + w + GAP.length, 0);
     return { columns, cells, widths, fixed };

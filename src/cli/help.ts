@@ -27,7 +27,8 @@ embedded local Base chain and trust service instead (synthetic data, no network 
 covers every agent that service lists.
 
 Where to look (--rpc and --api are required unless --demo is given):
-  --rpc <url>               JSON-RPC URL of the chain with the oracle
+  --rpc <url>               JSON-RPC URL of the chain with the oracle; a key in its path is
+                            accepted and shown redacted (user:pass@, ?query, #fragment refused)
   --oracle <address>        Oracle address (default: ${BASE_TRUST_ORACLE_ADDRESS}, Base)
   --attested-oracle <address>
                             Read the records from this AttestedTrustOracle instead: the fresher of
@@ -35,7 +36,7 @@ Where to look (--rpc and --api are required unless --demo is given):
                             --oracle); each stale, missing or drifted row says whether the signed
                             attestation could refresh it there (REFRESH; its kid checked against
                             the oracle's keys, unchecked without this flag)
-  --api <url>               Trust API base URL
+  --api <url>               Trust API base URL (user:pass@, ?query, #fragment refused)
   --api-key <key>           API key, raises the rate limit (default: $TRUSTGATE_API_KEY)
   --issuer <url>            Issuer the attestations must name (default: the origin of --api)
   --jwks <url|file>         JWKS to verify against (default: <api>/.well-known/jwks.json);

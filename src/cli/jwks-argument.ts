@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { DriftConfig } from "../drift/index.js";
 import { InvalidArgumentError } from "../errors.js";
+import { parseEndpointUrl } from "../security/endpoint-url.js";
 
 /**
  * Parses a `--jwks` value. A URL is checked and kept as a string; a file is read and parsed now, so that a
@@ -15,7 +16,7 @@ import { InvalidArgumentError } from "../errors.js";
  * @param value - `https://…/jwks.json`, `./keys.json` or `file:///…/keys.json`.
  * @param readFile - Reads a file as UTF-8 text (default `fs.readFileSync`).
  * @returns The URL, or the key set read from the file.
- * @throws {@link InvalidArgumentError} for a bad URL, an unreadable file, a file that is not JSON, or JSON
+ * @throws {@link InvalidArgumentError} for a bad URL (credentials, a query or a fragment included), an unreadable file, a file that is not JSON, or JSON
  *   that is not a non-empty JWKS.
  */
 export function parseJwksArgument(
@@ -24,13 +25,7 @@ export function parseJwksArgument(
 ): DriftConfig["jwks"] {
   const text = value.trim();
   if (text === "") throw new InvalidArgumentError("--jwks is empty");
-  if (/^https?:/i.test(text)) {
-    try {
-      return new URL(text).toString();
-    } catch (error) {
-      throw new InvalidArgumentError(`Invalid --jwks URL "${value}"`, { cause: error });
-    }
-  }
+  if (/^https?:/i.test(text)) return new URL(parseEndpointUrl(text, { name: "--jwks", protocols: ["http:", "https:"] })).toString();
   const path = /^file:/i.test(text) ? fileURLToPath(text) : text;
   let content: string;
   try {

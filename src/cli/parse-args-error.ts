@@ -8,6 +8,9 @@
 import { InvalidArgumentError } from "../errors.js";
 import { closestName } from "../util/suggest.js";
 
+/** Options whose values are secrets. */
+const SECRET_OPTIONS: ReadonlySet<string> = new Set(["--api-key"]);
+
 /**
  * Translates an error thrown by `parseArgs`.
  *
@@ -33,8 +36,10 @@ export function translateParseArgsError(error: unknown, argv: readonly string[],
       return new InvalidArgumentError(`Option ${option} does not take a value`, { cause: error });
     }
     const next = argv[argv.indexOf(option) + 1];
+    // A secret is never echoed, not even in a hint.
+    const shown = SECRET_OPTIONS.has(option) ? "<value>" : next;
     const dashHint =
-      next !== undefined && /^-\d/.test(next) ? ` (to give a value starting with "-", write ${option}=${next})` : ` (${hint})`;
+      next !== undefined && /^-\d/.test(next) ? ` (to give a value starting with "-", write ${option}=${shown})` : ` (${hint})`;
     return new InvalidArgumentError(`Option ${option} needs a value${dashHint}`, { cause: error });
   }
   if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {

@@ -7,8 +7,8 @@
  *
  * @packageDocumentation
  */
-import { stat } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { lstat, readlink, realpath, stat } from "node:fs/promises";
+import { basename, dirname, resolve } from "node:path";
 import type { DriftReport, DriftReportHead } from "../drift/index.js";
 import { InvalidArgumentError } from "../errors.js";
 import type { DriftOutputOptions } from "./drift-args.js";
@@ -47,8 +47,11 @@ export function stdoutIsTaken(output: Pick<DriftOutputOptions, "json" | "markdow
 }
 
 /**
- * Checks, before a scan, that the report files can be written where asked: their directory exists and the
- * path is not a directory. (A scan can take long; a typo in a path should not waste it.)
+ * Checks, before a scan, that the report files can be written where asked: their directory exists, the path is
+ * not a directory, and `--json` and `--markdown` are not the same file once resolved (`./r.json` and `r.json`, a
+ * symbolic link to the other, or a link in the directory path) nor, when both exist, one file under two names (a
+ * hard link, another case on a case-insensitive file system), so that one report never overwrites the other. (A
+ * scan can take long; a typo in a path should not waste it.)
  *
  * @param output - Output options.
  * @throws {@link InvalidArgumentError} naming the option and the problem.
@@ -65,6 +68,33 @@ export async function checkOutputTargets(output: Pick<DriftOutputOptions, "json"
     const fileStat = await stat(path).catch(() => undefined);
     if (fileStat?.isDirectory()) throw new InvalidArgumentError(`${flag} ${path}: is a directory`);
   }
+  if (output.json !== undefined && output.json !== "-" && output.markdown !== undefined && output.markdown !== "-") {
+    const [json, markdown] = await Promise.all([resolvedFile(output.json), resolvedFile(output.markdown)]);
+    // Two existing paths to one file (a hard link, a case-insensitive file system) share device and inode.
+    const [jsonStat, markdownStat] = await Promise.all([stat(json).catch(() => undefined), stat(markdown).catch(() => undefined)]);
+    const sameInode =
+      jsonStat !== undefined && markdownStat !== undefined && jsonStat.dev === markdownStat.dev && jsonStat.ino === markdownStat.ino;
+    if (json === markdown || sameInode) {
+      throw new InvalidArgumentError(
+        `--json ${output.json} and --markdown ${output.markdown} are the same file (${json}): the Markdown report would overwrite the JSON one; give two files`,
+      );
+    }
+  }
+}
+
+/**
+ * The file a write to `path` lands in: symbolic links followed (also a link to a file not yet there), the directory
+ * resolved to its real path, for a file that does not exist yet too.
+ */
+async function resolvedFile(path: string, depth = 0): Promise<string> {
+  const absolute = resolve(path);
+  const link = await lstat(absolute).catch(() => undefined);
+  if (link?.isSymbolicLink() && depth < 32) {
+    const target = await readlink(absolute);
+    return resolvedFile(resolve(dirname(absolute), target), depth + 1);
+  }
+  const directory = await realpath(dirname(absolute)).catch(() => dirname(absolute));
+  return resolve(directory, basename(absolute));
 }
 
 /**

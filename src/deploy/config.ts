@@ -2,12 +2,15 @@
  * Per-network deployment configuration (`deploy/config.json`): which oracle and identity registry the gates
  * read, the agent domain, the gate policy, which example contracts to deploy, and optionally an
  * `AttestedTrustOracle` (its upstream, admin and the JWKS whose keys it gets) that the gates can read instead.
+ * A configuration whose policy contradicts what one of its contracts requires is refused when it is loaded
+ * (`gate-requirements.ts`).
  *
  * @packageDocumentation
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { DeploymentError } from "../errors.js";
+import { gatePolicyConflicts } from "./gate-requirements.js";
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
 
@@ -49,6 +52,12 @@ const attestedOracleSchema = z.strictObject({
 /** The `attestedOracle` entry of a network. */
 export type AttestedOracleDeployConfig = z.output<typeof attestedOracleSchema>;
 
+/**
+ * The `identityRegistry` value that deploys the kit's `MockIdentityRegistry` (an ERC-8004-shaped registry anyone can
+ * register agents in) in the same run, so that a local network's gates can check controllers. Local networks only.
+ */
+export const DEPLOY_MOCK_REGISTRY = "deploy-mock";
+
 /** Which oracle the gates read: the network's `oracle`, or the `AttestedTrustOracle` of the same deployment. */
 export const GATE_ORACLES = ["oracle", "attested"] as const;
 
@@ -59,7 +68,7 @@ const networkSchema = z
     rpcUrl: z.string().url().optional(),
     rpcUrlEnv: z.string().min(1).optional(),
     oracle: z.union([z.literal("deploy-reference"), address]),
-    identityRegistry: address.nullable(),
+    identityRegistry: z.union([z.literal(DEPLOY_MOCK_REGISTRY), address]).nullable(),
     agentChainId: z.number().int().positive(),
     agentRegistry: z.string().min(1).max(31),
     owner: address.nullable().default(null),
@@ -84,11 +93,11 @@ const networkSchema = z
     if (network.policy.requireController && network.identityRegistry === null) {
       ctx.addIssue({ code: "custom", path: ["identityRegistry"], message: "policy.requireController needs an identity registry" });
     }
-    if (network.contracts.includes("TrustGatedEscrow") && !network.policy.requireController) {
+    if (network.identityRegistry === DEPLOY_MOCK_REGISTRY && !network.local) {
       ctx.addIssue({
         code: "custom",
-        path: ["policy", "requireController"],
-        message: "TrustGatedEscrow requires policy.requireController = true",
+        path: ["identityRegistry"],
+        message: `"${DEPLOY_MOCK_REGISTRY}" is for local networks only (anyone can register and control agents in the mock registry)`,
       });
     }
   });
@@ -99,10 +108,18 @@ export type NetworkDeployConfig = z.output<typeof networkSchema>;
 /** The gate policy (`TrustPolicy`) of a network. */
 export type DeployPolicy = NetworkDeployConfig["policy"];
 
-const configSchema = z.strictObject({
-  $comment: z.string().optional(),
-  networks: z.record(z.string(), networkSchema),
-});
+const configSchema = z
+  .strictObject({
+    $comment: z.string().optional(),
+    networks: z.record(z.string(), networkSchema),
+  })
+  .superRefine((config, ctx) => {
+    for (const [name, network] of Object.entries(config.networks)) {
+      for (const conflict of gatePolicyConflicts(name, network)) {
+        ctx.addIssue({ code: "custom", path: ["networks", name, ...conflict.setting.split(".")], message: conflict.message });
+      }
+    }
+  });
 
 /** The whole deployment configuration: one entry per network name. */
 export type DeployConfig = z.output<typeof configSchema>;
@@ -113,7 +130,8 @@ export type DeployConfig = z.output<typeof configSchema>;
  * @param value - Parsed JSON.
  * @param source - Where it came from, for the message.
  * @returns The configuration, with defaults filled in.
- * @throws {@link DeploymentError} (`bad-config`) listing every problem.
+ * @throws {@link DeploymentError} (`bad-config`) listing every problem, among them a contract whose policy
+ *   contradicts its requirements (named with its network and setting; see `gatePolicyConflicts`).
  */
 export function parseDeployConfig(value: unknown, source = "deployment configuration"): DeployConfig {
   const result = configSchema.safeParse(value);

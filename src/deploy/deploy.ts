@@ -34,7 +34,8 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import type { SigningKeyArgs } from "../attestation/onchain-keys.js";
 import { DeploymentError, messageOf } from "../errors.js";
-import { type AttestedOracleDeployConfig, DEPLOYABLE_CONTRACTS, type NetworkDeployConfig } from "./config.js";
+import { type AttestedOracleDeployConfig, DEPLOY_MOCK_REGISTRY, DEPLOYABLE_CONTRACTS, type NetworkDeployConfig } from "./config.js";
+import { assertGatePolicyConsistent } from "./gate-requirements.js";
 import {
   type DeploymentRecord,
   type DeploymentsFile,
@@ -76,7 +77,11 @@ const SOURCES: Readonly<Record<string, string>> = {
   TrustAdmissionHook: "examples/TrustAdmissionHook.sol",
   AgentTaskBoard: "examples/AgentTaskBoard.sol",
   TrustGatedEscrow: "examples/TrustGatedEscrow.sol",
+  MockIdentityRegistry: "testing/MockIdentityRegistry.sol",
 };
+
+/** The contract deployed for `identityRegistry: "deploy-mock"` (local networks). */
+export const MOCK_IDENTITY_REGISTRY = "MockIdentityRegistry";
 
 /** Options of {@link deploy}. */
 export interface DeployOptions {
@@ -250,6 +255,7 @@ function loadArtifact(artifactsDir: string, name: string): Artifact {
  * Order: the reference oracle (when `oracle` is `"deploy-reference"` and something reads it), the
  * `AttestedTrustOracle` (when `attestedOracle` is configured: admin `attestedOracle.admin`, else `config.owner`,
  * else the deployer; upstream the network's oracle, none or an address, per `attestedOracle.upstream`),
+ * `MockIdentityRegistry` (when `identityRegistry` is `"deploy-mock"`, local networks only),
  * `TrustAdmissionHook`, `AgentTaskBoard` (with the hook), `TrustGatedEscrow`. Each gate gets the oracle
  * `gateOracle` names (the network's, or the attested one), the identity registry, agent domain and policy; owners
  * (and the reference oracle's admin and publisher) are `config.owner`, default the deployer. The deployments file
@@ -264,6 +270,10 @@ function loadArtifact(artifactsDir: string, name: string): Artifact {
  * block 0) and a recorded contract only when its creation transaction and code are on the chain; otherwise a
  * local network says so and deploys afresh, and any other network refuses (`untrusted-record`).
  *
+ * Before any request to the chain, a configuration whose policy contradicts what one of its contracts requires
+ * (`AgentTaskBoard` or `TrustGatedEscrow` without `policy.requireController`) is refused (`bad-config`, naming the
+ * network, the contract and the setting), as the loader refuses it.
+ *
  * @throws {@link DeploymentError}: `unreachable` (the node does not answer; one line naming the URL and how to
  *   start a local node), `chain-mismatch`, `mainnet-not-confirmed`, `missing-key`, `bad-key`, `no-code`
  *   (configured oracle, attested upstream or registry absent), `untrusted-record`, `bad-config`,
@@ -272,6 +282,11 @@ function loadArtifact(artifactsDir: string, name: string): Artifact {
  */
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const { config, network } = options;
+  // A configuration built in code has not been through the loader: hold it to the same rules before any request.
+  assertGatePolicyConsistent(network, config);
+  if (config.identityRegistry === DEPLOY_MOCK_REGISTRY && !config.local) {
+    throw new DeploymentError("bad-config", `network "${network}": identityRegistry "${DEPLOY_MOCK_REGISTRY}" is for local networks only`);
+  }
   const log = options.log ?? (() => {});
   const dryRun = options.dryRun ?? false;
   const artifactsDir = options.artifactsDir ?? join(process.cwd(), "artifacts");
@@ -323,7 +338,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     ["identityRegistry", config.identityRegistry],
     ["attestedOracle.upstream", upstreamAddress],
   ] as const) {
-    if (!address || address === "deploy-reference") continue;
+    if (!address || address === "deploy-reference" || address === DEPLOY_MOCK_REGISTRY) continue;
     const code = await publicClient.getCode({ address: address as Address });
     if (!code || code === "0x") {
       throw new DeploymentError("no-code", `The configured ${label} ${address} has no code on chain ${chainId}`, {
@@ -364,9 +379,14 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     : { chainId, network, contracts: {} };
   file = { ...file, network, genesisHash };
   const gitCommit = options.gitCommit === undefined ? currentGitCommit() : options.gitCommit;
-  const gateConfig = (oracle: Address) => ({
+  const mockRegistry = config.identityRegistry === DEPLOY_MOCK_REGISTRY;
+  const gateConfig = (oracle: Address, a: Record<string, Address>) => ({
     oracle,
-    identityRegistry: config.identityRegistry ? getAddress(config.identityRegistry) : zeroAddress,
+    identityRegistry: mockRegistry
+      ? a[MOCK_IDENTITY_REGISTRY]!
+      : config.identityRegistry
+        ? getAddress(config.identityRegistry)
+        : zeroAddress,
     agentChainId: BigInt(config.agentChainId),
     agentRegistry: config.agentRegistry,
     policy: { ...config.policy },
@@ -394,10 +414,14 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     });
   }
   const gateOracle = gatesReadAttested ? (a: Addresses) => a[ATTESTED_ORACLE]! : networkOracle;
-  const gateOracleDeps = gatesReadAttested ? [ATTESTED_ORACLE] : networkOracleDeps;
+  const gateDeps = [...(gatesReadAttested ? [ATTESTED_ORACLE] : networkOracleDeps), ...(mockRegistry ? [MOCK_IDENTITY_REGISTRY] : [])];
+  // The mock registry (local networks) is deployed when a gate reads it.
+  if (mockRegistry && gates.some((name) => name !== "AgentTaskBoard")) {
+    steps.push({ name: MOCK_IDENTITY_REGISTRY, args: () => [], dependsOn: [] });
+  }
   for (const name of gates) {
     if (name === "AgentTaskBoard") steps.push({ name, args: (a) => [a.TrustAdmissionHook!, owner], dependsOn: ["TrustAdmissionHook"] });
-    else steps.push({ name, args: (a) => [gateConfig(gateOracle(a)), owner], dependsOn: gateOracleDeps });
+    else steps.push({ name, args: (a) => [gateConfig(gateOracle(a), a), owner], dependsOn: gateDeps });
   }
 
   let nonce = dryRun ? await publicClient.getTransactionCount({ address: deployer, blockTag: "pending" }) : 0;

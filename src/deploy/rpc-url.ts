@@ -8,15 +8,20 @@
  * 4. the network's `rpcUrl` in the configuration (`localhost`: `http://127.0.0.1:8545`).
  *
  * The chain id is checked against the configuration before anything is sent, so a URL meant for another
- * network is refused rather than deployed to.
+ * network is refused rather than deployed to. A URL with credentials (`user:pass@`), a query or a fragment is refused,
+ * with the reason; a key in the path (`https://base-mainnet.g.alchemy.com/v2/<key>`) is accepted, and every message
+ * names the URL redacted (`redactUrl`).
  *
  * @packageDocumentation
  */
-import { DeploymentError } from "../errors.js";
+import { DeploymentError, messageOf } from "../errors.js";
+import { parseEndpointUrl } from "../security/endpoint-url.js";
 import type { NetworkDeployConfig } from "./config.js";
 
 /** Environment variable read for the RPC URL of any network when `--rpc-url` is not given. */
 export const RPC_URL_VARIABLE = "TRUSTGATE_RPC_URL";
+
+const CONFIG_FILE = "deploy/config.json";
 
 /** An RPC URL and where it came from (for messages). */
 export interface ResolvedRpcUrl {
@@ -34,7 +39,8 @@ export interface ResolvedRpcUrl {
  * @param flag - `--rpc-url`, if given.
  * @param env - The environment.
  * @returns The URL and its source.
- * @throws {@link DeploymentError} (`bad-config`) when none is found or the one found is not an http(s) URL.
+ * @throws {@link DeploymentError} (`bad-config`) when none is found, or the one found is not an http(s) URL or has
+ *   credentials, a query or a fragment.
  */
 export function resolveRpcUrl(
   network: string,
@@ -46,21 +52,19 @@ export function resolveRpcUrl(
     [flag, "--rpc-url"],
     [env[RPC_URL_VARIABLE], RPC_URL_VARIABLE],
     [config.rpcUrlEnv ? env[config.rpcUrlEnv] : undefined, config.rpcUrlEnv ?? ""],
-    [config.rpcUrl, "deploy/config.json"],
+    [config.rpcUrl, CONFIG_FILE],
   ];
   for (const [value, source] of candidates) {
     const url = value?.trim();
     if (!url) continue;
-    let parsed: URL;
     try {
-      parsed = new URL(url);
-    } catch {
-      throw new DeploymentError("bad-config", `The RPC URL from ${source} is not a URL: "${url}"`);
+      return {
+        url: parseEndpointUrl(url, { name: source === CONFIG_FILE ? `rpcUrl (${CONFIG_FILE})` : source, protocols: ["http:", "https:"] }),
+        source,
+      };
+    } catch (cause) {
+      throw new DeploymentError("bad-config", messageOf(cause), { cause });
     }
-    if (!["http:", "https:"].includes(parsed.protocol)) {
-      throw new DeploymentError("bad-config", `The RPC URL from ${source} must be an http(s) URL: "${url}"`);
-    }
-    return { url, source };
   }
   const variables = [RPC_URL_VARIABLE, ...(config.rpcUrlEnv ? [config.rpcUrlEnv] : [])].join(" or ");
   throw new DeploymentError("bad-config", `No RPC URL for network "${network}": pass --rpc-url or set ${variables}`);

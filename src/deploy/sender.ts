@@ -7,6 +7,7 @@
  */
 import { type Chain, defineChain, type Hex } from "viem";
 import { DeploymentError, messageOf } from "../errors.js";
+import { redactUrl, redactUrlsIn } from "../security/redact-url.js";
 import type { NetworkDeployConfig } from "./config.js";
 
 /** Anything that answers EIP-1193 JSON-RPC requests (a Hardhat provider, a viem transport's `request`). */
@@ -63,8 +64,8 @@ export function resolveDeployerKey(
 }
 
 /**
- * The one-line error for a node that does not answer: the network, the URL, the reason, and what to do (for a
- * local network, how to start a node).
+ * The one-line error for a node that does not answer: the network, the URL (redacted: a provider's key in its path is
+ * never printed), the reason, and what to do (for a local network, how to start a node).
  *
  * @param network - Network name, or `undefined` for a node given only by its URL.
  * @param config - The network's `local` and `rpcUrlEnv`, if it has a configuration.
@@ -78,8 +79,8 @@ export function unreachableNodeError(
   rpcUrl: string | undefined,
   error: unknown,
 ): DeploymentError {
-  const at = rpcUrl ? ` at ${rpcUrl}` : "";
-  const reason = messageOf(error).split("\n")[0]!.replace(/\.$/, "");
+  const at = rpcUrl ? ` at ${redactUrl(rpcUrl)}` : "";
+  const reason = redactUrlsIn(messageOf(error).split("\n")[0]!.replace(/\.$/, ""));
   const hint = config?.local
     ? "start one with `npx hardhat node` (or pass --rpc-url / set TRUSTGATE_RPC_URL to a running node)"
     : `check the RPC URL (--rpc-url, TRUSTGATE_RPC_URL${config?.rpcUrlEnv ? ` or ${config.rpcUrlEnv}` : ""})`;

@@ -16,6 +16,7 @@ import { getBlockNumber, getChainId, getCode, readContract } from "viem/actions"
 import { createTrustApiClient } from "../api/client.js";
 import { createJwksResolver, type JwksResolver } from "../attestation/jwks.js";
 import { ConfigurationError, InvalidArgumentError, messageOf } from "../errors.js";
+import { redactUrl } from "../security/redact-url.js";
 import { attestedTrustOracleAbi } from "../generated/abis.js";
 import { readGatePolicy } from "../oracle/gate.js";
 import { detectReaderMode, type ReaderModeDetection } from "../oracle/reader-mode.js";
@@ -123,7 +124,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
             oracle: config.oracle,
             attestedOracle: config.attestedOracle ?? null,
             chainId,
-            api: config.apiUrl,
+            api: redactUrl(config.apiUrl),
             issuer: config.issuer,
             rule: describeRule(rule),
             encoding: { tiers: [...config.encoding.tiers], sybilSeverities: [...config.encoding.sybilSeverities] },
@@ -217,7 +218,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     source: {
       rpc: redactUrl(config.rpcUrl),
       oracle: config.oracle,
-      api: config.apiUrl,
+      api: redactUrl(config.apiUrl),
       issuer: config.issuer,
       chainId,
       blockNumber: blockNumber.toString(),
@@ -373,18 +374,10 @@ async function checkService(config: DriftConfig): Promise<JwksResolver> {
   try {
     await resolver.reload();
   } catch (error) {
-    throw new ConfigurationError(`Cannot fetch the service's JWKS at ${config.jwks}`, { cause: error, details: messageOf(error) });
+    throw new ConfigurationError(`Cannot fetch the service's JWKS at ${redactUrl(config.jwks)}`, {
+      cause: error,
+      details: messageOf(error),
+    });
   }
   return resolver;
-}
-
-/** The URL without credentials, query or path secrets (RPC URLs often carry an API key in the path). */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    const path = parsed.pathname.length > 1 ? "/…" : "";
-    return `${parsed.protocol}//${parsed.host}${path}`;
-  } catch {
-    return "<invalid URL>";
-  }
 }

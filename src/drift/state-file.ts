@@ -30,6 +30,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, t
 import { z } from "zod";
 import { ConfigurationError } from "../errors.js";
 import type { TrustRecordResult } from "../oracle/records.js";
+import { redactUrl } from "../security/redact-url.js";
 import type { ServiceData, ServiceOutcome } from "./service-data.js";
 
 /** The `format` of a state file's header. */
@@ -292,7 +293,8 @@ function describeIssues(error: z.ZodError): string {
  */
 export function stateScopeMismatches(header: DriftStateHeader, scope: DriftStateScope): string[] {
   const lower = (s: string | null) => (s === null ? "none" : s.toLowerCase());
-  const api = (s: string) => s.replace(/\/+$/, "");
+  // Compared, and named, redacted: a state written with the URL whole and one written redacted agree.
+  const api = (s: string) => redactUrl(s.replace(/\/+$/, ""));
   const encoding = (e: DriftStateScope["encoding"]) => `tiers ${e.tiers.join(",")}; sybil ${e.sybilSeverities.join(",")}`;
   const checks: [string, string, string][] = [
     ["oracle", lower(header.oracle), lower(scope.oracle)],

@@ -125,6 +125,15 @@ export const trustScoreOracleAbi = [
       { name: "updatedAt", type: "uint40" },
     ],
   },
+  {
+    type: "error",
+    name: "UpdateNotNewerThanRemoved",
+    inputs: [
+      { name: "index", type: "uint256" },
+      { name: "removedUpdatedAt", type: "uint40" },
+      { name: "updatedAt", type: "uint40" },
+    ],
+  },
   { type: "error", name: "ZeroTimestamp", inputs: [{ name: "index", type: "uint256" }] },
   {
     type: "event",

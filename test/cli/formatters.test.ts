@@ -289,7 +289,7 @@ describe("formatMarkdown", () => {
     expect(md).toContain("| Oracle | `0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4` |");
     expect(md).toContain("| Decision flips | 1 (1 pass→fail, 0 fail→pass) |");
     expect(md).toContain("| Unverified | 1 of 4 agents (25%): error 1, missing-attestation 0; limit --max-errors 1 |");
-    expect(md).toContain("| RPC | https://base-mainnet.example/… |");
+    expect(md).toContain("| RPC | https://base-mainnet.example/v2/… |");
     expect(md).not.toContain("SECRETKEY");
   });
 

@@ -194,11 +194,49 @@ describe("TrustScoreOracle: remove", () => {
     expect(await oracle.meetsThreshold(1n, BASE_CHAIN_ID, ERC8004, 0)).to.equal(false);
     expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([0n, 0n, 0n, 0n]);
     expect(await oracle.agentCount()).to.equal(1n);
-    // After removal any date is accepted again, and the key is announced again.
-    await expect(oracle.connect(publisher).publish([update({ agentId: 1n, updatedAt: now - 1000 })]))
+    // A newer snapshot re-adds the key, announced again in full.
+    await time.increase(10);
+    await expect(oracle.connect(publisher).publish([update({ agentId: 1n, updatedAt: now + 5 })]))
       .to.emit(oracle, "RecordAdded")
-      .withArgs(key, 1n, BASE_CHAIN_ID, ERC8004, packed(70, 2, 0, now - 1000));
+      .withArgs(key, 1n, BASE_CHAIN_ID, ERC8004, packed(70, 2, 0, now + 5));
     expect(await oracle.agentCount()).to.equal(2n);
+  });
+
+  it("keeps monotonicity across a removal: an older snapshot of a removed key is refused with the removed date", async () => {
+    const { oracle, publisher, now } = await loadFixture(deployOracle);
+    await oracle.connect(publisher).publish([update({ agentId: 1n, updatedAt: now })]);
+    await oracle.connect(publisher).remove([{ agentId: 1n, chainId: BASE_CHAIN_ID, registry: ERC8004 }]);
+    // An older snapshot (a replayed or late batch) must not resurrect the key with stale data.
+    await expect(
+      oracle.connect(publisher).publish([update({ agentId: 2n, updatedAt: now }), update({ agentId: 1n, updatedAt: now - 1000 })]),
+    )
+      .to.be.revertedWithCustomError(oracle, "UpdateNotNewerThanRemoved")
+      .withArgs(1, now, now - 1000);
+    // As old as the removed record is not newer either, even when it is the very record removed.
+    await expect(oracle.connect(publisher).publish([update({ agentId: 1n, updatedAt: now })]))
+      .to.be.revertedWithCustomError(oracle, "UpdateNotNewerThanRemoved")
+      .withArgs(0, now, now);
+    expect(await oracle.hasScore(1n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
+    expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([0n, 0n, 0n, 0n]);
+    expect(await oracle.agentCount()).to.equal(0n);
+  });
+
+  it("keeps the latest removed date through several removals, and removing a removed key is RecordNotFound", async () => {
+    const { oracle, publisher, now } = await loadFixture(deployOracle);
+    const key = { agentId: 1n, chainId: BASE_CHAIN_ID, registry: ERC8004 };
+    await oracle.connect(publisher).publish([update({ agentId: 1n, updatedAt: now - 100 })]);
+    await oracle.connect(publisher).remove([key]);
+    await expect(oracle.connect(publisher).remove([key]))
+      .to.be.revertedWithCustomError(oracle, "RecordNotFound")
+      .withArgs(0, 1n, BASE_CHAIN_ID, ERC8004);
+    await oracle.connect(publisher).publish([update({ agentId: 1n, updatedAt: now - 50 })]);
+    await oracle.connect(publisher).remove([key]);
+    await expect(oracle.connect(publisher).publish([update({ agentId: 1n, updatedAt: now - 60 })]))
+      .to.be.revertedWithCustomError(oracle, "UpdateNotNewerThanRemoved")
+      .withArgs(0, now - 50, now - 60);
+    await oracle.connect(publisher).publish([update({ agentId: 1n, score: 80, updatedAt: now - 49 })]);
+    expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([80n, 2n, 0n, BigInt(now - 49)]);
+    expect(await oracle.hasScore(1n, BASE_CHAIN_ID, ERC8004)).to.equal(true);
   });
 
   it("reverts the whole removal when one key is not held", async () => {
@@ -227,5 +265,8 @@ describe("TrustScoreOracle: storage", () => {
     expect(raw).to.equal(packed(93, 3, 2, now));
     const next = BigInt(slot) + 1n;
     expect(BigInt(await hre.ethers.provider.getStorage(await oracle.getAddress(), next))).to.equal(0n);
+    // Removal leaves only the tombstone in the same slot: the removed date above bit 64, no record below.
+    await oracle.connect(publisher).remove([{ agentId: 1n, chainId: BASE_CHAIN_ID, registry: ERC8004 }]);
+    expect(BigInt(await hre.ethers.provider.getStorage(await oracle.getAddress(), slot))).to.equal(BigInt(now) << 64n);
   });
 });

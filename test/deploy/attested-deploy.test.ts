@@ -35,6 +35,7 @@ import { abiOf, coordinateHex, nonceOf, SHIPPED_CONFIG, tempDeploymentsDir } fro
 
 const ORACLE_ABI = abiOf("oracle/TrustScoreOracle.sol", "TrustScoreOracle");
 const HOOK_ABI = abiOf("examples/TrustAdmissionHook.sol", "TrustAdmissionHook");
+const REGISTRY_ABI = abiOf("testing/MockIdentityRegistry.sol", "MockIdentityRegistry");
 const ZERO_KEY = `0x${"0".repeat(64)}`;
 
 let v1: AttestationSigningKey;
@@ -106,10 +107,11 @@ describe("deploying an AttestedTrustOracle", () => {
     expect(result.actions.map((a) => [a.name, a.status])).toEqual([
       ["TrustScoreOracle", "deployed"],
       ["AttestedTrustOracle", "deployed"],
+      ["MockIdentityRegistry", "deployed"],
       ["TrustAdmissionHook", "deployed"],
       ["AgentTaskBoard", "deployed"],
     ]);
-    const [reference, attested, hook] = result.actions.map((a) => a.address) as [Address, Address, Address];
+    const [reference, attested, registry, hook] = result.actions.map((a) => a.address) as [Address, Address, Address, Address];
 
     // Wiring: upstream = the reference oracle deployed in this run, admin = the deployer, the hook reads the
     // attested oracle, and the record names the constructor arguments.
@@ -117,7 +119,13 @@ describe("deploying an AttestedTrustOracle", () => {
     expect(await read<boolean>(publicClient, attested, attestedTrustOracleAbi, "hasRole", [ZERO_KEY, result.deployer])).toBe(true);
     expect(getAddress(await read<string>(publicClient, hook, HOOK_ABI, "trustOracle"))).toBe(attested);
     const file = JSON.parse(readFileSync(join(dir, "31337.json"), "utf8")) as DeploymentsFile;
-    expect(Object.keys(file.contracts)).toEqual(["TrustScoreOracle", "AttestedTrustOracle", "TrustAdmissionHook", "AgentTaskBoard"]);
+    expect(Object.keys(file.contracts)).toEqual([
+      "TrustScoreOracle",
+      "AttestedTrustOracle",
+      "MockIdentityRegistry",
+      "TrustAdmissionHook",
+      "AgentTaskBoard",
+    ]);
     expect(file.contracts.AttestedTrustOracle!.constructorArgs).toEqual([result.deployer, reference]);
     expect((file.contracts.TrustAdmissionHook!.constructorArgs[0] as { oracle: string }).oracle).toBe(attested);
 
@@ -133,10 +141,23 @@ describe("deploying an AttestedTrustOracle", () => {
       ZERO_KEY,
       false,
     ]);
-    expect(result.transactionsSent).toBe(5);
+    expect(result.transactionsSent).toBe(6);
+
+    // The hook checks the controller: `agent` controls agents 4242 and 7 in the mock registry of this deployment.
+    const [deployer, agent] = (await provider.request({ method: "eth_accounts" })) as [Address, Address];
+    const registrar = createWalletClient({ account: deployer, chain: chainOf(31337, "hardhat"), transport });
+    for (const agentId of [4242n, 7n]) {
+      await publicClient.waitForTransactionReceipt({
+        hash: await registrar.writeContract({
+          address: registry,
+          abi: REGISTRY_ABI,
+          functionName: "registerWithId",
+          args: [agent, agentId],
+        }),
+      });
+    }
 
     // No record for agent 4242 yet: the hook refuses it (RecordMissing).
-    const [deployer, agent] = (await provider.request({ method: "eth_accounts" })) as [Address, Address];
     const verdict = (id: bigint) => read<readonly [boolean, number, unknown]>(publicClient, hook, HOOK_ABI, "trustVerdict", [id, agent]);
     expect((await verdict(4242n)).slice(0, 2)).toEqual([false, 3]);
 
@@ -182,7 +203,7 @@ describe("deploying an AttestedTrustOracle", () => {
     const nonce = await nonceOf(provider, result.deployer);
     const lines: string[] = [];
     const second = await deployWith(provider, config, dir, { log: (line) => lines.push(line) });
-    expect(second.actions.map((a) => a.status)).toEqual(["unchanged", "unchanged", "unchanged", "unchanged"]);
+    expect(second.actions.map((a) => a.status)).toEqual(["unchanged", "unchanged", "unchanged", "unchanged", "unchanged"]);
     expect(second.actions[1]!.address).toBe(attested);
     expect(second.signingKeys?.changes.map((c) => c.kind)).toEqual(["unchanged"]);
     expect(second.transactionsSent).toBe(0);
@@ -205,8 +226,14 @@ describe("deploying an AttestedTrustOracle", () => {
     const accounts = ((await chain.provider.request({ method: "eth_accounts" })) as Address[]).map((a) => getAddress(a));
     const admin = accounts[5]!;
     const result = await deployWith(chain, configured("hardhat", { attestedOracle: { upstream: "none", admin } }), tempDeploymentsDir());
-    expect(result.actions.map((a) => a.name)).toEqual(["TrustScoreOracle", "AttestedTrustOracle", "TrustAdmissionHook", "AgentTaskBoard"]);
-    const [reference, attested, hook] = result.actions.map((a) => a.address) as [Address, Address, Address];
+    expect(result.actions.map((a) => a.name)).toEqual([
+      "TrustScoreOracle",
+      "AttestedTrustOracle",
+      "MockIdentityRegistry",
+      "TrustAdmissionHook",
+      "AgentTaskBoard",
+    ]);
+    const [reference, attested, , hook] = result.actions.map((a) => a.address) as [Address, Address, Address, Address];
     expect(await read<string>(publicClient, attested, attestedTrustOracleAbi, "upstream")).toBe(zeroAddress);
     expect(await read<boolean>(publicClient, attested, attestedTrustOracleAbi, "hasRole", [ZERO_KEY, admin])).toBe(true);
     expect(await read<boolean>(publicClient, attested, attestedTrustOracleAbi, "hasRole", [ZERO_KEY, result.deployer])).toBe(false);
@@ -239,7 +266,7 @@ describe("deploying an AttestedTrustOracle", () => {
       configured("hardhat", { attestedOracle: { upstream: existing }, gateOracle: "attested", contracts: ["TrustAdmissionHook"] }),
       tempDeploymentsDir(),
     );
-    expect(explicit.actions.map((a) => a.name)).toEqual(["AttestedTrustOracle", "TrustAdmissionHook"]);
+    expect(explicit.actions.map((a) => a.name)).toEqual(["AttestedTrustOracle", "MockIdentityRegistry", "TrustAdmissionHook"]);
     expect(getAddress(await read<string>(publicClient, explicit.actions[0]!.address, attestedTrustOracleAbi, "upstream"))).toBe(existing);
 
     // An upstream address without code is refused before anything is sent.
@@ -299,7 +326,6 @@ describe("refused before anything is sent", () => {
       ["TrustScoreOracle", "would-deploy"],
       ["AttestedTrustOracle", "would-deploy"],
       ["TrustAdmissionHook", "would-deploy"],
-      ["AgentTaskBoard", "would-deploy"],
     ]);
     const [reference, attested] = dry.actions.map((a) => a.address);
     expect(dry.actions[1]!.constructorArgs).toEqual([dry.deployer, reference]);

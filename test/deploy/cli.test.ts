@@ -45,10 +45,10 @@ describe("scripts/deploy.ts", () => {
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/\+ deployed TrustScoreOracle at 0x[0-9a-fA-F]{40}/);
-    expect(first.stdout).toContain("Deployed 3 contract(s)");
+    expect(first.stdout).toContain("Deployed 4 contract(s)");
     const recorded = JSON.parse(readFileSync(join(dir, "31337.json"), "utf8")) as { network: string; contracts: object };
     expect(recorded.network).toBe("localhost");
-    expect(Object.keys(recorded.contracts)).toEqual(["TrustScoreOracle", "TrustAdmissionHook", "AgentTaskBoard"]);
+    expect(Object.keys(recorded.contracts)).toEqual(["TrustScoreOracle", "MockIdentityRegistry", "TrustAdmissionHook", "AgentTaskBoard"]);
 
     const second = await deployCli(["--network", "localhost", "--rpc-url", url, "--deployments-dir", dir]);
     expect(second.code).toBe(0);
@@ -63,7 +63,7 @@ describe("scripts/deploy.ts", () => {
     expect(result.stdout).toMatch(
       /\+ would deploy TrustScoreOracle at 0x[0-9a-fA-F]{40} \(predicted\)\n {4}constructor arguments: \["0x[0-9a-fA-F]{40}"\]\n {4}estimated gas: \d{6,}/,
     );
-    expect(result.stdout).toContain("Dry run: nothing sent; 3 contract(s) would be deployed.");
+    expect(result.stdout).toContain("Dry run: nothing sent; 4 contract(s) would be deployed.");
   });
 
   test("Base mainnet without --confirm-mainnet: refused, exit 2, the key never printed", async () => {

@@ -14,8 +14,11 @@ const validNetwork = {
   agentChainId: 8453,
   agentRegistry: "erc8004",
   policy: { minScore: 51, maxSybilSeverity: 2, maxAge: 172800, requireController: false },
-  contracts: ["TrustAdmissionHook", "AgentTaskBoard"],
+  contracts: ["TrustAdmissionHook"],
 };
+
+/** The local networks as shipped before the task board's requirement was checked: a board behind a hook without the controller check. */
+const boardWithoutControllerCheck = { ...validNetwork, contracts: ["TrustAdmissionHook", "AgentTaskBoard"] };
 
 describe("deployment configuration", () => {
   test("the shipped deploy/config.json: local networks deploy the reference oracle, Base uses the service's oracle", () => {
@@ -38,6 +41,37 @@ describe("deployment configuration", () => {
     expect(networkConfig(config, "hardhat").owner).toBeNull();
   });
 
+  test("every shipped network gives its task board and escrow the controller check they require", () => {
+    for (const [name, network] of Object.entries(loadDeployConfig(SHIPPED_CONFIG).networks)) {
+      if (network.contracts.includes("AgentTaskBoard") || network.contracts.includes("TrustGatedEscrow")) {
+        expect({ name, requireController: network.policy.requireController }).toEqual({ name, requireController: true });
+        expect(network.identityRegistry).not.toBeNull();
+      }
+    }
+    const config = loadDeployConfig(SHIPPED_CONFIG);
+    expect(networkConfig(config, "hardhat").identityRegistry).toBe("deploy-mock");
+    expect(networkConfig(config, "localhost").identityRegistry).toBe("deploy-mock");
+    expect(networkConfig(config, "baseSepolia").contracts).toEqual(["TrustAdmissionHook"]);
+  });
+
+  test("refuses at load a task board behind a hook without the controller check, naming the network, the contract and the setting", () => {
+    const dir = tempDeploymentsDir();
+    const path = join(dir, "config.json");
+    writeFileSync(path, JSON.stringify({ networks: { staging: boardWithoutControllerCheck, ok: validNetwork } }));
+    const attempt = () => loadDeployConfig(path);
+    expect(attempt).toThrow(`Invalid deployment configuration ${path}`);
+    expect(attempt).toThrow(
+      'networks.staging.policy.requireController: network "staging": AgentTaskBoard requires policy.requireController = true (configured: false)',
+    );
+    expect(attempt).toThrow("anyone can take, and be paid for, a trusted agent's task");
+  });
+
+  test('"deploy-mock" is refused on a network that is not local', () => {
+    expect(() => parseDeployConfig({ networks: { testnet: { ...validNetwork, local: false, identityRegistry: "deploy-mock" } } })).toThrow(
+      'identityRegistry: "deploy-mock" is for local networks only',
+    );
+  });
+
   test("an unknown network names the configured ones", () => {
     expect(() => networkConfig(loadDeployConfig(SHIPPED_CONFIG), "mainnet")).toThrow(
       /No deployment configuration for network "mainnet"[\s\S]*Configured networks: hardhat, localhost, baseSepolia, base/,
@@ -54,7 +88,7 @@ describe("deployment configuration", () => {
     [
       "an escrow without the controller check",
       { identityRegistry: ERC8004_IDENTITY_REGISTRY_ADDRESS, contracts: ["TrustGatedEscrow"] },
-      "policy.requireController: TrustGatedEscrow requires",
+      'policy.requireController: network "local": TrustGatedEscrow requires policy.requireController = true (configured: false)',
     ],
     ["a bad oracle address", { oracle: "0x1234" }, "oracle:"],
     ["a minScore above 100", { policy: { ...validNetwork.policy, minScore: 101 } }, "policy.minScore:"],

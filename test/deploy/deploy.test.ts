@@ -25,6 +25,7 @@ import { abiOf, HARDHAT_KEY_0, nonceOf, shippedNetwork, tempDeploymentsDir } fro
 const ORACLE_ABI = abiOf("oracle/TrustScoreOracle.sol", "TrustScoreOracle");
 const HOOK_ABI = abiOf("examples/TrustAdmissionHook.sol", "TrustAdmissionHook");
 const BOARD_ABI = abiOf("examples/AgentTaskBoard.sol", "AgentTaskBoard");
+const REGISTRY_ABI = abiOf("testing/MockIdentityRegistry.sol", "MockIdentityRegistry");
 const BOARD_AND_HOOK_ERRORS: Abi = [...BOARD_ABI, ...HOOK_ABI.filter((item) => item.type === "error")];
 
 const chains: LocalChain[] = [];
@@ -64,7 +65,7 @@ async function revertName(promise: Promise<unknown>): Promise<string | undefined
 }
 
 describe("deploy on a local chain", () => {
-  test("deploys the reference oracle, the hook and the task board; the deployed board gates takeTask through the hook", async () => {
+  test("deploys the reference oracle, a mock identity registry, the hook and the task board; the deployed board gates takeTask through the hook", async () => {
     // Over HTTP, as a real node: the revert data of refused calls reaches viem intact.
     const chain = await chainWithId(31337, true);
     const transport = http(chain.rpcUrl);
@@ -72,14 +73,15 @@ describe("deploy on a local chain", () => {
     const result = await deployLocal(chain, dir, { provider: transport({}) });
     expect(result.actions.map((a) => [a.name, a.status])).toEqual([
       ["TrustScoreOracle", "deployed"],
+      ["MockIdentityRegistry", "deployed"],
       ["TrustAdmissionHook", "deployed"],
       ["AgentTaskBoard", "deployed"],
     ]);
-    expect(result.transactionsSent).toBe(3);
-    const [oracle, hook, board] = result.actions.map((a) => a.address) as [Address, Address, Address];
+    expect(result.transactionsSent).toBe(4);
+    const [oracle, registry, hook, board] = result.actions.map((a) => a.address) as [Address, Address, Address, Address];
 
     const publicClient = createPublicClient({ transport });
-    const [client, agentAccount] = (await chain.provider.request({ method: "eth_accounts" })) as [Address, Address];
+    const [client, agentAccount, stranger] = (await chain.provider.request({ method: "eth_accounts" })) as [Address, Address, Address];
     /** Sends a contract call from an unlocked account of the node and waits until it is mined. */
     const send = async (
       account: Address,
@@ -100,9 +102,16 @@ describe("deploy on a local chain", () => {
       minScore: 51,
       maxSybilSeverity: 2,
       maxAge: 172800,
-      requireController: false,
+      requireController: true,
     });
     expect(await publicClient.readContract({ address: hook, abi: HOOK_ABI, functionName: "agentDomain" })).toEqual([8453n, "erc8004"]);
+    expect(
+      getAddress((await publicClient.readContract({ address: hook, abi: HOOK_ABI, functionName: "identityRegistry" })) as string),
+    ).toBe(registry);
+    // agentAccount controls agents 7 and 8 in the mock registry.
+    for (const agentId of [7n, 8n]) {
+      await send(client, { address: registry, abi: REGISTRY_ABI, functionName: "registerWithId", args: [agentAccount, agentId] });
+    }
 
     const block = await publicClient.getBlock();
     const deadline = block.timestamp + 86_400n;
@@ -151,6 +160,20 @@ describe("deploy on a local chain", () => {
     expect(getAddress(task.agentAccount)).toBe(getAddress(agentAccount));
     expect(task.agentId).toBe(7n);
 
+    // Someone who does not control the trusted agent cannot take, and be paid for, its task.
+    await send(client, { address: board, abi: BOARD_ABI, functionName: "postTask", args: [deadline], value: 1n });
+    expect(
+      await revertName(
+        publicClient.simulateContract({
+          account: stranger,
+          address: board,
+          abi: BOARD_AND_HOOK_ERRORS,
+          functionName: "takeTask",
+          args: [2n, 7n],
+        }),
+      ),
+    ).toBe("NotAgentController");
+
     // A score below the policy's minScore is refused again, with the hook's error.
     await send(client, {
       address: oracle,
@@ -158,7 +181,6 @@ describe("deploy on a local chain", () => {
       functionName: "publish",
       args: [[{ agentId: 8n, chainId: 8453n, registry: "erc8004", score: 40, tier: 1, sybilSeverity: 0, updatedAt: now }]],
     });
-    await send(client, { address: board, abi: BOARD_ABI, functionName: "postTask", args: [deadline], value: 1n });
     expect(
       await revertName(
         publicClient.simulateContract({
@@ -179,22 +201,23 @@ describe("deploy on a local chain", () => {
     const file = readFile(dir, 31337);
     expect(file.chainId).toBe(31337);
     expect(file.network).toBe("hardhat");
-    expect(Object.keys(file.contracts)).toEqual(["TrustScoreOracle", "TrustAdmissionHook", "AgentTaskBoard"]);
+    expect(Object.keys(file.contracts)).toEqual(["TrustScoreOracle", "MockIdentityRegistry", "TrustAdmissionHook", "AgentTaskBoard"]);
 
     const publicClient = createPublicClient({ transport: custom(chain.provider) });
     const oracle = result.actions[0]!.address;
     expect(file.contracts.TrustAdmissionHook!.constructorArgs).toEqual([
       {
         oracle,
-        identityRegistry: "0x0000000000000000000000000000000000000000",
+        identityRegistry: result.actions[1]!.address,
         agentChainId: "8453",
         agentRegistry: "erc8004",
-        policy: { minScore: 51, maxSybilSeverity: 2, maxAge: 172800, requireController: false },
+        policy: { minScore: 51, maxSybilSeverity: 2, maxAge: 172800, requireController: true },
       },
       result.deployer,
     ]);
-    expect(file.contracts.AgentTaskBoard!.constructorArgs).toEqual([result.actions[1]!.address, result.deployer]);
+    expect(file.contracts.AgentTaskBoard!.constructorArgs).toEqual([result.actions[2]!.address, result.deployer]);
     expect(file.contracts.TrustScoreOracle!.constructorArgs).toEqual([result.deployer]);
+    expect(file.contracts.MockIdentityRegistry!.constructorArgs).toEqual([]);
 
     const requireFromTest = createRequire(import.meta.url);
     for (const [name, record] of Object.entries(file.contracts)) {
@@ -207,7 +230,12 @@ describe("deploy on a local chain", () => {
 
       // The fingerprint is name + creation bytecode + encoded arguments, and the args file that hardhat-verify
       // reads reproduces the creation transaction's input exactly.
-      const source = name === "TrustScoreOracle" ? "oracle/TrustScoreOracle.sol" : `examples/${name}.sol`;
+      const source =
+        name === "TrustScoreOracle"
+          ? "oracle/TrustScoreOracle.sol"
+          : name === "MockIdentityRegistry"
+            ? "testing/MockIdentityRegistry.sol"
+            : `examples/${name}.sol`;
       const artifact = JSON.parse(readFileSync(join("artifacts", "contracts", source, `${name}.json`), "utf8")) as {
         abi: Abi;
         bytecode: Hex;
@@ -236,34 +264,35 @@ describe("deploy on a local chain", () => {
     const lines: string[] = [];
     const second = await deployLocal(chain, dir, { log: (line) => lines.push(line) });
     expect(second.transactionsSent).toBe(0);
-    expect(second.actions.map((a) => a.status)).toEqual(["unchanged", "unchanged", "unchanged"]);
+    expect(second.actions.map((a) => a.status)).toEqual(["unchanged", "unchanged", "unchanged", "unchanged"]);
     expect(second.actions.map((a) => a.address)).toEqual(first.actions.map((a) => a.address));
     expect(await nonceOf(chain.provider, first.deployer)).toBe(nonce);
     expect(readFileSync(join(dir, "31337.json"), "utf8")).toBe(before);
     expect(lines.at(-1)).toMatch(/^Nothing to deploy: every contract in .*31337\.json is up to date\.$/);
   });
 
-  test("a changed policy redeploys the hook and, because its argument changed, the board, but not the oracle", async () => {
+  test("a changed policy redeploys the hook and, because its argument changed, the board, but not the oracle nor the registry", async () => {
     const chain = await chainWithId(31337);
     const dir = tempDeploymentsDir();
     const first = await deployLocal(chain, dir);
-    const changed = shippedNetwork("hardhat", { policy: { minScore: 75, maxSybilSeverity: 1, maxAge: 86400, requireController: false } });
+    const changed = shippedNetwork("hardhat", { policy: { minScore: 75, maxSybilSeverity: 1, maxAge: 86400, requireController: true } });
     const second = await deployLocal(chain, dir, { config: changed });
-    expect(second.actions.map((a) => a.status)).toEqual(["unchanged", "deployed", "deployed"]);
+    expect(second.actions.map((a) => a.status)).toEqual(["unchanged", "unchanged", "deployed", "deployed"]);
     expect(second.actions[0]!.address).toBe(first.actions[0]!.address);
-    expect(second.actions[1]!.address).not.toBe(first.actions[1]!.address);
+    expect(second.actions[1]!.address).toBe(first.actions[1]!.address);
+    expect(second.actions[2]!.address).not.toBe(first.actions[2]!.address);
     const file = readFile(dir, 31337);
-    expect(file.contracts.TrustAdmissionHook!.address).toBe(second.actions[1]!.address);
-    expect(file.contracts.AgentTaskBoard!.constructorArgs[0]).toBe(second.actions[1]!.address);
+    expect(file.contracts.TrustAdmissionHook!.address).toBe(second.actions[2]!.address);
+    expect(file.contracts.AgentTaskBoard!.constructorArgs[0]).toBe(second.actions[2]!.address);
   });
 
   test("a recorded contract whose code is gone (chain reset) is deployed again", async () => {
     const chain = await chainWithId(31337);
     const dir = tempDeploymentsDir();
     const first = await deployLocal(chain, dir);
-    await chain.provider.request({ method: "hardhat_setCode", params: [first.actions[2]!.address, "0x"] });
+    await chain.provider.request({ method: "hardhat_setCode", params: [first.actions[3]!.address, "0x"] });
     const second = await deployLocal(chain, dir);
-    expect(second.actions.map((a) => a.status)).toEqual(["unchanged", "unchanged", "deployed"]);
+    expect(second.actions.map((a) => a.status)).toEqual(["unchanged", "unchanged", "unchanged", "deployed"]);
     expect(second.transactionsSent).toBe(1);
   });
 
@@ -280,16 +309,17 @@ describe("deploy on a local chain", () => {
     expect(existsSync(join(dir, "31337.json"))).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
     expect(dry.transactionsSent).toBe(0);
-    expect(dry.actions.map((a) => a.status)).toEqual(["would-deploy", "would-deploy", "would-deploy"]);
-    // The oracle has no dependency: estimated by eth_estimateGas. The gates depend on contracts not yet
-    // deployed, which Hardhat's node cannot override in eth_estimateGas: said, not invented.
+    expect(dry.actions.map((a) => a.status)).toEqual(["would-deploy", "would-deploy", "would-deploy", "would-deploy"]);
+    // The oracle and the registry have no dependency: estimated by eth_estimateGas. The gates depend on contracts
+    // not yet deployed, which Hardhat's node cannot override in eth_estimateGas: said, not invented.
     expect(dry.actions[0]!.gas).toBeGreaterThan(500_000n);
-    expect(dry.actions[1]!.gas).toBeUndefined();
-    expect(dry.actions[1]!.gasNote).toMatch(/not estimable until TrustScoreOracle is deployed/);
+    expect(dry.actions[1]!.gas).toBeGreaterThan(500_000n);
+    expect(dry.actions[2]!.gas).toBeUndefined();
+    expect(dry.actions[2]!.gasNote).toMatch(/not estimable until TrustScoreOracle, MockIdentityRegistry is deployed/);
     expect(lines.join("\n")).toContain(`+ would deploy TrustScoreOracle at ${dry.actions[0]!.address} (predicted)`);
     expect(lines.join("\n")).toContain(`    constructor arguments: ${JSON.stringify([getAddress(deployer)])}`);
     expect(lines.join("\n")).toContain(`    estimated gas: ${dry.actions[0]!.gas}`);
-    expect(lines.at(-1)).toBe("Dry run: nothing sent; 3 contract(s) would be deployed.");
+    expect(lines.at(-1)).toBe("Dry run: nothing sent; 4 contract(s) would be deployed.");
 
     // The predictions hold: the real run deploys at the predicted addresses, with the predicted arguments,
     // and the estimate covers the gas used.
@@ -301,18 +331,18 @@ describe("deploy on a local chain", () => {
     // After deployment, a dry run reports everything unchanged and still sends nothing.
     const nonceAfter = await nonceOf(chain.provider, deployer);
     const again = await deployLocal(chain, dir, { dryRun: true });
-    expect(again.actions.map((a) => a.status)).toEqual(["unchanged", "unchanged", "unchanged"]);
+    expect(again.actions.map((a) => a.status)).toEqual(["unchanged", "unchanged", "unchanged", "unchanged"]);
     expect(await nonceOf(chain.provider, deployer)).toBe(nonceAfter);
   });
 
-  test("a dry run estimates a gate whose oracle already exists", async () => {
+  test("a dry run estimates a gate whose oracle and registry already exist", async () => {
     const chain = await chainWithId(31337);
     const dir = tempDeploymentsDir();
     const first = await deployLocal(chain, dir, { config: shippedNetwork("hardhat", { contracts: ["TrustAdmissionHook"] }) });
-    const oracle = first.actions[0]!.address;
+    const [oracle, identityRegistry] = first.actions.map((a) => a.address) as [Address, Address];
     const dry = await deployLocal(chain, tempDeploymentsDir(), {
       dryRun: true,
-      config: shippedNetwork("hardhat", { oracle, contracts: ["TrustAdmissionHook", "AgentTaskBoard"] }),
+      config: shippedNetwork("hardhat", { oracle, identityRegistry, contracts: ["TrustAdmissionHook", "AgentTaskBoard"] }),
     });
     expect(dry.actions.map((a) => a.name)).toEqual(["TrustAdmissionHook", "AgentTaskBoard"]);
     expect(dry.actions[0]!.gas).toBeGreaterThan(500_000n);
@@ -320,6 +350,31 @@ describe("deploy on a local chain", () => {
 });
 
 describe("safety checks", () => {
+  test("refuses a task board behind a hook without the controller check before any request to the chain", async () => {
+    const requests: string[] = [];
+    const provider = {
+      request: async ({ method }: { method: string }) => {
+        requests.push(method);
+        throw new Error(`unexpected request ${method}`);
+      },
+    };
+    const attempt = deploy({
+      network: "hardhat",
+      config: shippedNetwork("hardhat", {
+        identityRegistry: null,
+        policy: { minScore: 51, maxSybilSeverity: 2, maxAge: 172800, requireController: false },
+        contracts: ["TrustAdmissionHook", "AgentTaskBoard"],
+      }),
+      provider,
+      deploymentsDir: tempDeploymentsDir(),
+    });
+    await expect(attempt).rejects.toThrow(
+      'network "hardhat": AgentTaskBoard requires policy.requireController = true (configured: false): it pays the account that takes a task',
+    );
+    await expect(attempt).rejects.toMatchObject({ reason: "bad-config" });
+    expect(requests).toEqual([]);
+  });
+
   test("refuses Base mainnet (8453) and Ethereum mainnet (1) without confirmMainnet, sending nothing", async () => {
     for (const chainId of [8453, 1]) {
       const chain = await chainWithId(chainId);

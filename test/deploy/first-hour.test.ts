@@ -69,9 +69,7 @@ describe("the RPC URL", () => {
       source: "LOCALHOST_RPC_URL",
     });
     expect(resolveRpcUrl("localhost", config, undefined, {})).toEqual({ url: "http://127.0.0.1:8545", source: "deploy/config.json" });
-    expect(() => resolveRpcUrl("localhost", config, "127.0.0.1:8545", {})).toThrow(
-      'The RPC URL from --rpc-url is not a URL: "127.0.0.1:8545"',
-    );
+    expect(() => resolveRpcUrl("localhost", config, "127.0.0.1:8545", {})).toThrow('Invalid --rpc-url URL "127.0.0.1:8545": not a URL');
     expect(() => resolveRpcUrl("baseSepolia", shippedNetwork("baseSepolia"), undefined, {})).toThrow(
       'No RPC URL for network "baseSepolia": pass --rpc-url or set TRUSTGATE_RPC_URL or BASE_SEPOLIA_RPC_URL',
     );
@@ -84,7 +82,7 @@ describe("the RPC URL", () => {
     });
     expect(viaTrustgate.stderr).toBe("");
     expect(viaTrustgate.code).toBe(0);
-    expect(viaTrustgate.stdout).toContain("Dry run: nothing sent; 3 contract(s) would be deployed.");
+    expect(viaTrustgate.stdout).toContain("Dry run: nothing sent; 4 contract(s) would be deployed.");
     const viaNetwork = await deployCli(["--network", "localhost", "--dry-run", "--deployments-dir", tempDeploymentsDir()], {
       LOCALHOST_RPC_URL: url,
     });
@@ -109,7 +107,7 @@ describe("the in-process network leaves no record", () => {
     const result = await deployCli(["--network", "hardhat", "--deployments-dir", dir]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("nothing is recorded");
-    expect(result.stdout).toContain("Deployed 3 contract(s) to the throw-away chain; nothing recorded.");
+    expect(result.stdout).toContain("Deployed 4 contract(s) to the throw-away chain; nothing recorded.");
     expect(readdirSync(dir)).toEqual([]);
   });
 });
@@ -141,7 +139,7 @@ describe("a deployments file is trusted only for its own chain", () => {
     expect(lines.join("\n")).toMatch(
       /31337\.json was written for another chain with id 31337 \(network "hardhat", block 0 0x(ab){32}; this chain's block 0 is 0x[0-9a-f]{64}\): not trusted, deploying afresh/,
     );
-    expect(result.actions.map((a) => a.status)).toEqual(["deployed", "deployed", "deployed"]);
+    expect(result.actions.map((a) => a.status)).toEqual(["deployed", "deployed", "deployed", "deployed"]);
   });
 
   test("a recorded contract whose creation is not on this chain is not trusted, even with code at its address", async () => {
@@ -215,7 +213,7 @@ describe("a dry run needs no key", () => {
     expect(result.stdout).toMatch(
       /\+ would deploy TrustScoreOracle at 0x[0-9a-fA-F]{40} \(predicted\)\n {4}constructor arguments: \["0x000000000000000000000000000000000000dEaD"\]\n {4}estimated gas: \d{6,}/,
     );
-    expect(result.stdout).toContain("Dry run: nothing sent; 3 contract(s) would be deployed.");
+    expect(result.stdout).toContain("Dry run: nothing sent; 2 contract(s) would be deployed.");
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -5,6 +5,11 @@
 //   started here: TRUSTGATE_API_URL and BASE_RPC_URL point at them, as a user's environment would point at the
 //   real ones (the examples fall back to https://rnwy.com and viem's Base RPC when they are unset);
 // - `solidity`: compiled (solc, the kit's contracts and OpenZeppelin resolved as a user's project would);
+// - a block marked `<!-- doc-test: foundry: <path> -->` is that file of a Foundry project (any language: a contract, a
+//   test, `foundry.toml`, `remappings.txt`): the marked blocks of a document make one fresh project, with the kit
+//   and OpenZeppelin in `lib/` as `forge install` puts them (test/support/foundry-project.ts), and its forge tests
+//   run, without `BASE_RPC_URL` and then with `BASE_RPC_URL` at a local chain holding the reference oracle at the
+//   Base oracle's address (a fork test forks it); skipped, with the reason in its name, where forge is absent;
 // - a block with no language (or `text`) is program output, not code;
 // - anything else (`sh`, `json`, `jsonc`, …), and any block that truly cannot run here (a real Base RPC, a real
 //   key), needs `<!-- doc-test: skip: <reason> -->` on the line before it. An unmarked block that does not run
@@ -14,7 +19,19 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWalletClient, parseAbi } from "viem";
+import { base as baseChain } from "viem/chains";
+import { startBaseSimulation } from "../../src/harness/devnet/base-simulation";
 import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+import { revertDecodingTransport } from "../../src/harness/devnet/revert-transport";
+import {
+  createFoundryProject,
+  declaredForgeTests,
+  type FoundryProject,
+  forgeBinary,
+  forgeTestResults,
+  forgeUnavailableReason,
+} from "../support/foundry-project";
 
 const ROOT = resolve(__dirname, "../..");
 const DOCS = [
@@ -24,6 +41,7 @@ const DOCS = [
     .map((f) => `docs/${f}`),
 ];
 const SKIP = /^<!--\s*doc-test:\s*skip:\s*(\S.*?)\s*-->$/;
+const FOUNDRY = /^<!--\s*doc-test:\s*foundry:\s*(\S+)\s*-->$/;
 const OUTPUT_LANGUAGES = new Set(["", "text"]);
 
 interface Block {
@@ -32,6 +50,8 @@ interface Block {
   readonly lang: string;
   readonly code: string;
   readonly skip: string | undefined;
+  /** The block's path in the document's Foundry project, when it is marked as one of its files. */
+  readonly foundry: string | undefined;
 }
 
 /** Fenced blocks of a Markdown file, with the skip marker on the line before each, if any. */
@@ -47,7 +67,15 @@ function blocksOf(file: string): Block[] {
     let before = start - 1;
     while (before >= 0 && lines[before]!.trim() === "") before--;
     const marker = before >= 0 ? SKIP.exec(lines[before]!.trim()) : null;
-    blocks.push({ file, line: start + 1, lang: open[1]!.toLowerCase(), code: lines.slice(start + 1, end).join("\n"), skip: marker?.[1] });
+    const foundry = before >= 0 ? FOUNDRY.exec(lines[before]!.trim()) : null;
+    blocks.push({
+      file,
+      line: start + 1,
+      lang: open[1]!.toLowerCase(),
+      code: lines.slice(start + 1, end).join("\n"),
+      skip: marker?.[1],
+      foundry: foundry?.[1],
+    });
     i = end;
   }
   return blocks;
@@ -147,7 +175,7 @@ describe("the documents' code blocks", () => {
   it("are found, and each is runnable code, output, or marked with a reason", () => {
     expect(BLOCKS.filter((b) => b.lang === "ts").length).toBeGreaterThanOrEqual(6);
     const unmarked = BLOCKS.filter(
-      (b) => !OUTPUT_LANGUAGES.has(b.lang) && b.lang !== "ts" && b.lang !== "solidity" && b.skip === undefined,
+      (b) => !OUTPUT_LANGUAGES.has(b.lang) && b.lang !== "ts" && b.lang !== "solidity" && b.skip === undefined && b.foundry === undefined,
     );
     expect(unmarked.map((b) => `${b.file}:${b.line} (${b.lang}) does not run and is not marked <!-- doc-test: skip: <reason> -->`)).toEqual(
       [],
@@ -159,11 +187,108 @@ describe("the documents' code blocks", () => {
   });
 
   describe("solidity", () => {
-    const blocks = BLOCKS.filter((b) => b.lang === "solidity" && b.skip === undefined);
+    const blocks = BLOCKS.filter((b) => b.lang === "solidity" && b.skip === undefined && b.foundry === undefined);
     it.each(blocks.map((b) => [`${b.file}:${b.line}`, b] as const))("%s compiles against the kit's contracts", (_name, block) => {
       expect(compileSolidity(block.code)).toEqual([]);
     });
   });
+
+  const FORGE = forgeBinary();
+  const FOUNDRY_DOCS = [...new Set(BLOCKS.filter((b) => b.foundry !== undefined).map((b) => b.file))];
+  for (const doc of FOUNDRY_DOCS) {
+    const files = Object.fromEntries(
+      BLOCKS.filter((b) => b.file === doc && b.foundry !== undefined).map((b) => [b.foundry!, `${b.code}\n`]),
+    );
+    const title = FORGE
+      ? `${doc}: the Foundry project of its marked blocks`
+      : `${doc}: the Foundry project of its marked blocks (skipped: ${forgeUnavailableReason()})`;
+    describe.skipIf(!FORGE)(title, () => {
+      const declared = declaredForgeTests(files);
+      const forkSuites = Object.entries(files)
+        .filter(([, text]) => /skipUnlessBaseFork\(\)/.test(text))
+        .flatMap(([path]) => Object.keys(declared).filter((suite) => suite.startsWith(`${path}:`)));
+      let project: FoundryProject;
+      let chain: Awaited<ReturnType<typeof startBaseSimulation>>;
+      let forkBlock: number;
+
+      beforeAll(async () => {
+        // A local chain with the reference oracle at the Base oracle's address: agents 1-8 on Base (erc8004) hold a
+        // record and are registered in the ERC-8004 stand-in, owned by the node's accounts 1-4.
+        chain = await startBaseSimulation({ http: true });
+        const now = await chain.latestTimestamp();
+        await chain.publish(
+          Array.from({ length: 8 }, (_, i) => ({
+            agentId: i + 1,
+            chainId: 8453,
+            registry: "erc8004",
+            score: 40 + i * 7,
+            tier: i < 2 ? 1 : i < 6 ? 2 : 3,
+            sybilSeverity: i % 3,
+            updatedAt: now - 3600 * (i + 1),
+          })),
+        );
+        const wallet = createWalletClient({ chain: baseChain, transport: revertDecodingTransport(chain.provider) });
+        const registry = parseAbi(["function registerWithId(address owner, uint256 agentId)"]);
+        for (let id = 1; id <= 8; id++) {
+          await wallet.writeContract({
+            account: chain.publisher,
+            address: chain.identityRegistry,
+            abi: registry,
+            functionName: "registerWithId",
+            args: [chain.accounts[1 + ((id - 1) % 4)]!, BigInt(id)],
+          });
+        }
+        forkBlock = Number(BigInt((await chain.provider.request({ method: "eth_blockNumber", params: [] })) as string));
+        project = createFoundryProject(files, FORGE!);
+      }, 300_000);
+      afterAll(async () => {
+        project?.remove();
+        await chain?.close();
+      });
+
+      it("has a foundry.toml, remappings.txt, a contract and a test", () => {
+        expect(Object.keys(files)).toEqual(expect.arrayContaining(["foundry.toml", "remappings.txt"]));
+        expect(Object.keys(files).some((path) => path.startsWith("src/") && path.endsWith(".sol"))).toBe(true);
+        expect(Object.keys(declared).length).toBeGreaterThanOrEqual(1);
+      });
+
+      it("passes without BASE_RPC_URL (the simulation), its fork tests skipped with their reason", async () => {
+        const run = await project.forge(["test", "--json"], { BASE_RPC_URL: "" });
+        expect(run.code, `${run.stderr}\n${run.stdout.slice(0, 4000)}`).toBe(0);
+        const results = forgeTestResults(run.stdout);
+        for (const [suite, tests] of Object.entries(declared)) {
+          if (forkSuites.includes(suite)) {
+            expect(results[suite]?.["setUp()"]?.status, suite).toBe("Skipped");
+            expect(results[suite]?.["setUp()"]?.reason, suite).toContain("fork test: no BASE_RPC_URL");
+            continue;
+          }
+          expect(Object.keys(results[suite] ?? {}).sort(), suite).toEqual([...tests].sort());
+          for (const test of tests)
+            expect(results[suite]![test]!.status, `${suite} ${test}: ${results[suite]![test]!.reason}`).toBe("Success");
+        }
+      }, 600_000);
+
+      it("passes with BASE_RPC_URL at a local chain holding the oracle at the Base address, which its fork tests fork", async () => {
+        const env = { BASE_RPC_URL: chain.rpcUrl!, BASE_FORK_BLOCK: String(forkBlock) };
+        const run = await project.forge(["test", "--json", "--no-storage-caching"], env);
+        expect(run.code, `${run.stderr}\n${run.stdout.slice(0, 4000)}`).toBe(0);
+        const results = forgeTestResults(run.stdout);
+        for (const [suite, tests] of Object.entries(declared)) {
+          expect(Object.keys(results[suite] ?? {}).sort(), suite).toEqual([...tests].sort());
+          for (const test of tests)
+            expect(results[suite]![test]!.status, `${suite} ${test}: ${results[suite]![test]!.reason}`).toBe("Success");
+        }
+        expect(forkSuites.length).toBeGreaterThanOrEqual(1);
+      }, 600_000);
+
+      it("fails its fork tests when BASE_RPC_URL names no node (they really fork what it names)", async () => {
+        if (forkSuites.length === 0) return;
+        const env = { BASE_RPC_URL: "http://127.0.0.1:9", BASE_FORK_BLOCK: String(forkBlock) };
+        const run = await project.forge(["test", "--json", "--no-storage-caching", "--match-path", forkSuites[0]!.split(":")[0]!], env);
+        expect(run.code).not.toBe(0);
+      }, 600_000);
+    });
+  }
 
   describe("ts, against the local service and the local Base simulation", () => {
     let env: Awaited<ReturnType<typeof startEmbeddedDriftEnvironment>>;

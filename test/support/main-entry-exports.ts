@@ -3,6 +3,22 @@
  * kit's SDK only. A change to this list is a change to the public surface: make it on purpose.
  */
 export const MAIN_ENTRY_EXPORTS: readonly string[] = [
+  "ResponseTooLargeError",
+  "MAX_API_RESPONSE_BYTES",
+  "MAX_JWKS_RESPONSE_BYTES",
+  "readBoundedText",
+  "parseEndpointUrl",
+  "markdownText",
+  "sanitizeText",
+  "printableText",
+  "HIDDEN_SEGMENT",
+  "redactUrl",
+  "PUBLIC_QUERY_PARAMETERS",
+  "redactUrlsIn",
+  "createSecretScrubber",
+  "REDACTED",
+  "scrubSecrets",
+  "scrubSecretsDeep",
   "AGENT_FIELDS",
   "ATTESTATION_FAILURE_REASONS",
   "ATTESTATION_LIFETIME_SECONDS",

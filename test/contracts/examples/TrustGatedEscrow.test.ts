@@ -3,6 +3,7 @@ import { expect } from "chai";
 import hre from "hardhat";
 import { describe, it } from "vitest";
 import {
+  BlocklistToken__factory,
   FeeOnTransferToken__factory,
   MintableTestToken__factory,
   MockIdentityRegistry__factory,
@@ -457,7 +458,9 @@ describe("TrustGatedEscrow: refund", () => {
     const { escrow, escrowAddress, token, client, escrowId, deadline } = await loadFixture(openEscrowStack);
     expect(await token.balanceOf(client.address)).to.equal(9_000n * UNIT);
     await time.setNextBlockTimestamp(deadline + 1n);
-    await expect(escrow.connect(client).refund(escrowId)).to.emit(escrow, "EscrowRefunded").withArgs(escrowId, client.address, AMOUNT);
+    await expect(escrow.connect(client).refund(escrowId))
+      .to.emit(escrow, "EscrowRefunded")
+      .withArgs(escrowId, client.address, client.address, AMOUNT);
     expect(await token.balanceOf(client.address)).to.equal(10_000n * UNIT);
     expect(await token.balanceOf(escrowAddress)).to.equal(0n);
     expect((await escrow.getEscrow(escrowId)).status).to.equal(STATUS.Refunded);
@@ -521,7 +524,9 @@ describe("TrustGatedEscrow: refund", () => {
     const { escrow, oracle, client, escrowId, deadline, token } = await loadFixture(openEscrowStack);
     await oracle.setReadFailure(1);
     await time.increaseTo(deadline + 1n);
-    await expect(escrow.connect(client).refund(escrowId)).to.emit(escrow, "EscrowRefunded").withArgs(escrowId, client.address, AMOUNT);
+    await expect(escrow.connect(client).refund(escrowId))
+      .to.emit(escrow, "EscrowRefunded")
+      .withArgs(escrowId, client.address, client.address, AMOUNT);
     expect(await token.balanceOf(client.address)).to.equal(10_000n * UNIT);
   });
 
@@ -561,17 +566,17 @@ describe("TrustGatedEscrow: fee-on-transfer token", () => {
     expect(await feeToken.balanceOf(client.address)).to.equal(9_000n);
   });
 
-  it("claims pay exactly the recorded amounts, so two escrows drain the contract to zero", async () => {
+  it("claims send exactly the recorded amounts (two escrows drain the contract to zero) and report what arrived", async () => {
     const { escrow, escrowAddress, client, agentOwner, feeToken, feeTokenAddress } = await loadFixture(feeTokenStack);
     const deadline = BigInt((await latestTimestamp()) + DAY);
     await escrow.connect(client).createEscrow(feeTokenAddress, AGENT_ID, 1_000n, deadline); // 990 received
     await escrow.connect(client).createEscrow(feeTokenAddress, AGENT_ID, 500n, deadline); // 495 received
     expect(await feeToken.balanceOf(escrowAddress)).to.equal(1_485n);
 
+    // 990 sent, 1 % of it (9, rounded down) burnt on the way out: the event carries the 981 that arrived.
     await expect(escrow.connect(agentOwner).claim(1n))
       .to.emit(escrow, "EscrowClaimed")
-      .withArgs(1n, AGENT_ID, agentOwner.address, 990n, 80);
-    // 990 sent, 1 % of it (9, rounded down) burnt on the way out.
+      .withArgs(1n, AGENT_ID, agentOwner.address, 981n, 80);
     expect(await feeToken.balanceOf(escrowAddress)).to.equal(495n);
     expect(await feeToken.balanceOf(agentOwner.address)).to.equal(981n);
 
@@ -580,12 +585,13 @@ describe("TrustGatedEscrow: fee-on-transfer token", () => {
     expect(await feeToken.balanceOf(agentOwner.address)).to.equal(981n + 491n);
   });
 
-  it("refunds exactly the recorded amount", async () => {
+  it("refunds exactly the recorded amount and reports what arrived", async () => {
     const { escrow, escrowAddress, client, feeToken, feeTokenAddress } = await loadFixture(feeTokenStack);
     const deadline = BigInt((await latestTimestamp()) + DAY);
     await escrow.connect(client).createEscrow(feeTokenAddress, AGENT_ID, 2_000n, deadline); // 1 980 received
     await time.increaseTo(deadline + 1n);
-    await expect(escrow.connect(client).refund(1n)).to.emit(escrow, "EscrowRefunded").withArgs(1n, client.address, 1_980n);
+    // 1 980 sent back, 19 burnt on the way: the event says what the client received.
+    await expect(escrow.connect(client).refund(1n)).to.emit(escrow, "EscrowRefunded").withArgs(1n, client.address, client.address, 1_961n);
     expect(await feeToken.balanceOf(escrowAddress)).to.equal(0n);
     // 8 000 left + 1 980 refunded − 19 burnt on the way back.
     expect(await feeToken.balanceOf(client.address)).to.equal(9_961n);
@@ -643,5 +649,128 @@ describe("TrustGatedEscrow: re-entrancy through a malicious token", () => {
     );
     expect(await escrow.escrowCount()).to.equal(2n);
     expect(await evil.balanceOf(escrowAddress)).to.equal(1_500n);
+  });
+});
+
+describe("TrustGatedEscrow: refund to another address (a client the token blocks)", () => {
+  async function blockedClientStack() {
+    const stack = await deployEscrowStack();
+    const blockToken = await new BlocklistToken__factory(stack.deployer).deploy("Blocklisted USD", "BUSD");
+    const blockTokenAddress = await blockToken.getAddress();
+    await blockToken.mint(stack.client.address, AMOUNT);
+    await blockToken.connect(stack.client).approve(stack.escrowAddress, AMOUNT);
+    const deadline = BigInt((await latestTimestamp()) + DAY);
+    await stack.escrow.connect(stack.client).createEscrow(blockTokenAddress, AGENT_ID, AMOUNT, deadline);
+    // After the deposit the issuer blocks the client: the token refuses every transfer to it from now on.
+    await blockToken.setBlocked(stack.client.address, true);
+    await time.increaseTo(deadline + 1n);
+    return { ...stack, blockToken, blockTokenAddress, deadline };
+  }
+
+  it("control: refund to the blocked client reverts with the token's error and the escrow stays open", async () => {
+    const { escrow, client, blockToken } = await loadFixture(blockedClientStack);
+    await expect(escrow.connect(client).refund(1n)).to.be.revertedWithCustomError(blockToken, "AccountBlocked").withArgs(client.address);
+    expect((await escrow.getEscrow(1n)).status).to.equal(STATUS.Open);
+  });
+
+  it("the client names another recipient with refundTo, which receives the funds", async () => {
+    const { escrow, escrowAddress, client, newOwner, blockToken } = await loadFixture(blockedClientStack);
+    await expect(escrow.connect(client).refundTo(1n, newOwner.address))
+      .to.emit(escrow, "EscrowRefunded")
+      .withArgs(1n, client.address, newOwner.address, AMOUNT);
+    expect(await blockToken.balanceOf(newOwner.address)).to.equal(AMOUNT);
+    expect(await blockToken.balanceOf(escrowAddress)).to.equal(0n);
+    expect((await escrow.getEscrow(1n)).status).to.equal(STATUS.Refunded);
+  });
+
+  it("only the client may name the recipient, and not the zero address nor the escrow itself", async () => {
+    const { escrow, escrowAddress, client, stranger } = await loadFixture(blockedClientStack);
+    await expect(escrow.connect(stranger).refundTo(1n, stranger.address))
+      .to.be.revertedWithCustomError(escrow, "NotEscrowClient")
+      .withArgs(1n, stranger.address, client.address);
+    await expect(escrow.connect(client).refundTo(1n, hre.ethers.ZeroAddress))
+      .to.be.revertedWithCustomError(escrow, "InvalidRefundRecipient")
+      .withArgs(hre.ethers.ZeroAddress);
+    await expect(escrow.connect(client).refundTo(1n, escrowAddress))
+      .to.be.revertedWithCustomError(escrow, "InvalidRefundRecipient")
+      .withArgs(escrowAddress);
+  });
+});
+
+describe("TrustGatedEscrow: sweeping the surplus", () => {
+  /** One open escrow of AMOUNT, plus 7 tokens sent to the escrow directly (or a rebase: the same to the escrow). */
+  async function surplusStack() {
+    const stack = await openEscrowStack();
+    await stack.token.mint(stack.escrowAddress, 7n * UNIT);
+    return stack;
+  }
+
+  it("sends the owner-named recipient the balance beyond what open escrows owe, never what they owe", async () => {
+    const { escrow, escrowAddress, token, deployer, stranger, agentOwner, escrowId } = await loadFixture(surplusStack);
+    const tokenAddress = await token.getAddress();
+    expect(await escrow.owedBalance(tokenAddress)).to.equal(AMOUNT);
+    expect(await escrow.surplusOf(tokenAddress)).to.equal(7n * UNIT);
+    await expect(escrow.connect(deployer).sweepSurplus(tokenAddress, stranger.address))
+      .to.emit(escrow, "SurplusSwept")
+      .withArgs(tokenAddress, stranger.address, 7n * UNIT);
+    expect(await token.balanceOf(stranger.address)).to.equal(7n * UNIT);
+    expect(await token.balanceOf(escrowAddress)).to.equal(AMOUNT);
+    await expect(escrow.connect(deployer).sweepSurplus(tokenAddress, stranger.address))
+      .to.be.revertedWithCustomError(escrow, "NoSurplus")
+      .withArgs(tokenAddress, AMOUNT, AMOUNT);
+    // The open escrow is still paid in full.
+    await escrow.connect(agentOwner).claim(escrowId);
+    expect(await token.balanceOf(agentOwner.address)).to.equal(AMOUNT);
+    expect(await escrow.owedBalance(tokenAddress)).to.equal(0n);
+  });
+
+  it("after settlement the whole remaining balance is surplus", async () => {
+    const { escrow, token, deployer, client, escrowId, deadline } = await loadFixture(surplusStack);
+    const tokenAddress = await token.getAddress();
+    await time.increaseTo(deadline + 1n);
+    await escrow.connect(client).refund(escrowId);
+    await token.mint(await escrow.getAddress(), 5n * UNIT);
+    await expect(escrow.connect(deployer).sweepSurplus(tokenAddress, client.address))
+      .to.emit(escrow, "SurplusSwept")
+      .withArgs(tokenAddress, client.address, 12n * UNIT);
+    expect(await token.balanceOf(await escrow.getAddress())).to.equal(0n);
+  });
+
+  it("a token with no escrow at all can be swept entirely", async () => {
+    const { escrow, deployer, stranger } = await loadFixture(deployEscrowStack);
+    const stray = await new MintableTestToken__factory(deployer).deploy("Stray", "STR");
+    await stray.mint(await escrow.getAddress(), 3n);
+    await expect(escrow.connect(deployer).sweepSurplus(await stray.getAddress(), stranger.address))
+      .to.emit(escrow, "SurplusSwept")
+      .withArgs(await stray.getAddress(), stranger.address, 3n);
+  });
+
+  it("only the owner may sweep, and not to the zero address nor to the escrow itself", async () => {
+    const { escrow, escrowAddress, token, deployer, client } = await loadFixture(surplusStack);
+    const tokenAddress = await token.getAddress();
+    await expect(escrow.connect(client).sweepSurplus(tokenAddress, client.address))
+      .to.be.revertedWithCustomError(escrow, "OwnableUnauthorizedAccount")
+      .withArgs(client.address);
+    await expect(escrow.connect(deployer).sweepSurplus(tokenAddress, hre.ethers.ZeroAddress))
+      .to.be.revertedWithCustomError(escrow, "InvalidSweepRecipient")
+      .withArgs(hre.ethers.ZeroAddress);
+    await expect(escrow.connect(deployer).sweepSurplus(tokenAddress, escrowAddress))
+      .to.be.revertedWithCustomError(escrow, "InvalidSweepRecipient")
+      .withArgs(escrowAddress);
+  });
+
+  it("counts what fee-on-transfer escrows actually hold, so their payouts stay covered", async () => {
+    const { escrow, escrowAddress, deployer, client, agentOwner, stranger } = await loadFixture(deployEscrowStack);
+    const feeToken = await new FeeOnTransferToken__factory(deployer).deploy("Taxed", "TAX", 100n);
+    const feeTokenAddress = await feeToken.getAddress();
+    await feeToken.mint(client.address, 10_000n);
+    await feeToken.connect(client).approve(escrowAddress, hre.ethers.MaxUint256);
+    await escrow.connect(client).createEscrow(feeTokenAddress, AGENT_ID, 1_000n, BigInt((await latestTimestamp()) + DAY)); // 990 held
+    await feeToken.mint(escrowAddress, 10n);
+    expect(await escrow.owedBalance(feeTokenAddress)).to.equal(990n);
+    await escrow.connect(deployer).sweepSurplus(feeTokenAddress, stranger.address);
+    expect(await feeToken.balanceOf(escrowAddress)).to.equal(990n);
+    await escrow.connect(agentOwner).claim(1n);
+    expect(await feeToken.balanceOf(escrowAddress)).to.equal(0n);
   });
 });

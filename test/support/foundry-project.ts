@@ -1,0 +1,192 @@
+/**
+ * A fresh Foundry project under the system's temporary folder that installs the kit as `forge install` would: a copy of
+ * this repository's tracked and unignored files at `lib/trustgate` (what a clone holds: no `node_modules`),
+ * OpenZeppelin at `lib/openzeppelin-contracts` laid out as its git repository is (`contracts/…`, copied from
+ * `node_modules/@openzeppelin/contracts`), and the remappings a user writes. forge is the pinned one of
+ * `tools/foundry` and compiles with `tools/foundry/solc` (`--offline --use`), since forge cannot download solc here.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+
+/** The repository's root. */
+export const REPO_ROOT = resolve(__dirname, "../..");
+
+/** The solc executable forge is given (`--use`). */
+export const FORGE_SOLC = join(REPO_ROOT, "tools/foundry/solc");
+
+/** The remappings a Foundry user of the kit writes (`remappings.txt`), as the README gives them. */
+export const USER_REMAPPINGS = ["trustgate/=lib/trustgate/contracts/", "@openzeppelin/contracts/=lib/openzeppelin-contracts/contracts/"];
+
+/** The user's `foundry.toml`, as the README gives it. */
+export const USER_FOUNDRY_TOML = `[profile.default]
+src = "src"
+test = "test"
+out = "out"
+libs = ["lib"]
+solc_version = "0.8.28"
+evm_version = "cancun"
+optimizer = true
+`;
+
+/** npm package of forge's binary for this platform (the optional dependencies of `tools/foundry`). */
+const FORGE_PACKAGES: Record<string, string> = {
+  "linux-x64": "@foundry-rs/forge-linux-amd64",
+  "darwin-arm64": "@foundry-rs/forge-darwin-arm64",
+  "win32-x64": "@foundry-rs/forge-win32-amd64",
+};
+
+/**
+ * The pinned forge binary of this platform, when `tools/foundry` has one installed and `tools/foundry/solc` (a
+ * Node script with a shebang) can serve as its compiler.
+ *
+ * @returns Its path, or `undefined` ({@link forgeUnavailableReason} says why).
+ */
+export function forgeBinary(): string | undefined {
+  return forgeUnavailableReason() === undefined ? forgePath() : undefined;
+}
+
+/**
+ * Why forge cannot run the kit's Foundry tests here, if it cannot: the words a skipped test's name carries.
+ *
+ * @returns The reason, or `undefined` when forge can run.
+ */
+export function forgeUnavailableReason(): string | undefined {
+  const platform = `${process.platform}-${process.arch}`;
+  if (process.platform === "win32") return `tools/foundry/solc, a Node script, cannot serve as forge's solc on ${platform}`;
+  if (!FORGE_PACKAGES[platform]) return `the npm registry has no forge 1.7.1 binary for ${platform}`;
+  if (!existsSync(forgePath()!)) return `tools/foundry has no forge binary installed for ${platform} (npm ci in tools/foundry)`;
+  return undefined;
+}
+
+function forgePath(): string | undefined {
+  const pkg = FORGE_PACKAGES[`${process.platform}-${process.arch}`];
+  return pkg && join(REPO_ROOT, "tools/foundry/node_modules", pkg, "bin", process.platform === "win32" ? "forge.exe" : "forge");
+}
+
+/** Result of a forge run. */
+export interface ForgeRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** A temporary Foundry project. */
+export interface FoundryProject {
+  /** Its folder. */
+  readonly dir: string;
+  /**
+   * Writes a file of the project.
+   *
+   * @param path - Path inside the project.
+   * @param text - Contents.
+   */
+  write(path: string, text: string): void;
+  /**
+   * Runs forge in the project, offline, with the pinned solc.
+   *
+   * @param args - forge's arguments (`test`, `build`, …); `--offline --use <solc>` are appended.
+   * @param env - Extra environment variables.
+   * @returns Exit code and output.
+   */
+  forge(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<ForgeRun>;
+  /** Deletes the folder. */
+  remove(): void;
+}
+
+/** The repository's tracked and unignored files (what `git clone`, hence `forge install`, gets, plus work in progress). */
+function repositoryFiles(): string[] {
+  const listed = spawnSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: REPO_ROOT, encoding: "utf8" });
+  if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
+  return listed.stdout.split("\0").filter((file) => file !== "" && existsSync(join(REPO_ROOT, file)));
+}
+
+/**
+ * Makes a Foundry project with the kit and OpenZeppelin installed in `lib/`, the user's `foundry.toml` and
+ * remappings, and the given files.
+ *
+ * @param files - Project files by path (`src/…`, `test/…`).
+ * @param forge - The forge binary.
+ * @returns The project.
+ */
+export function createFoundryProject(files: Record<string, string>, forge: string): FoundryProject {
+  const dir = mkdtempSync(join(tmpdir(), "trustgate-foundry-"));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  for (const file of repositoryFiles()) {
+    mkdirSync(dirname(join(dir, "lib/trustgate", file)), { recursive: true });
+    cpSync(join(REPO_ROOT, file), join(dir, "lib/trustgate", file));
+  }
+  cpSync(join(REPO_ROOT, "node_modules/@openzeppelin/contracts"), join(dir, "lib/openzeppelin-contracts/contracts"), { recursive: true });
+  write("foundry.toml", USER_FOUNDRY_TOML);
+  write("remappings.txt", `${USER_REMAPPINGS.join("\n")}\n`);
+  for (const [path, text] of Object.entries(files)) write(path, text);
+  return {
+    dir,
+    write,
+    forge: (args, env = {}) =>
+      new Promise((done) => {
+        const child = spawn(forge, [...args, "--offline", "--use", FORGE_SOLC], {
+          cwd: dir,
+          env: { ...process.env, FOUNDRY_DISABLE_NIGHTLY_WARNING: "1", NO_COLOR: "1", ...env },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+        child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+        child.on("close", (code) => done({ code, stdout, stderr }));
+      }),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** One test's result in `forge test --json`. */
+export interface ForgeTestResult {
+  readonly status: string;
+  readonly reason: string | null;
+}
+
+/**
+ * The results of `forge test --json`, by `path:Contract` then test signature.
+ *
+ * @param stdout - forge's standard output.
+ * @returns The results.
+ * @throws Error when the output holds no JSON object.
+ */
+export function forgeTestResults(stdout: string): Record<string, Record<string, ForgeTestResult>> {
+  const start = stdout.indexOf("{");
+  if (start < 0) throw new Error(`forge printed no JSON:\n${stdout}`);
+  const suites = JSON.parse(stdout.slice(start)) as Record<string, { test_results: Record<string, ForgeTestResult> }>;
+  return Object.fromEntries(Object.entries(suites).map(([suite, { test_results }]) => [suite, test_results]));
+}
+
+/**
+ * Every test the given Solidity files declare (`function test…(…)` in a `contract`), as forge names them
+ * (`name(type,…)`), by suite (`path:Contract`).
+ *
+ * @param files - Files by path.
+ * @returns The test signatures by suite.
+ */
+export function declaredForgeTests(files: Record<string, string>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [path, text] of Object.entries(files)) {
+    if (!path.endsWith(".sol")) continue;
+    // Each contract's text runs from its `contract` line to the next one; signatures may span lines.
+    const contracts = [...text.matchAll(/^contract (\w+)/gm)];
+    contracts.forEach((contract, i) => {
+      const body = text.slice(contract.index, contracts[i + 1]?.index ?? text.length);
+      for (const test of body.matchAll(/function (test\w*)\(([^)]*)\)/g)) {
+        const types = test[2]!
+          .split(",")
+          .map((param) => param.trim().split(/\s+/)[0]!)
+          .filter(Boolean);
+        (out[`${path}:${contract[1]}`] ??= []).push(`${test[1]}(${types.join(",")})`);
+      }
+    });
+  }
+  return out;
+}
