@@ -245,7 +245,7 @@ const MEMORY_TARGET_SIZE = 150_000;
 
 async function benchMemory(): Promise<void> {
   const sizes = process.env.BENCH_MEMORY_SIZES ? process.env.BENCH_MEMORY_SIZES.split(",").map(Number) : MEMORY_SIZES;
-  const figures = await measureCliMemory(sizes);
+  const figures = await measureCliMemory(sizes, [MEMORY_TARGET_SIZE]);
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
   const smallest = figures[0]!;
   console.log(
@@ -253,9 +253,10 @@ async function benchMemory(): Promise<void> {
   );
   console.log(
     table(
-      ["agents", "peak RSS", "× smallest", "÷ 400 MB target", "rows written", "signed fetches", "exit", "wall ms"],
+      ["agents", "heap policy", "peak RSS", "× smallest", "÷ 400 MB target", "rows written", "signed fetches", "exit", "wall ms"],
       figures.map((f) => [
         fmt(f.agents),
+        f.v8DefaultHeap ? "V8 default (TRUSTGATE_V8_DEFAULT_HEAP=1)" : "the CLI's (--optimize-for-size)",
         mb(f.peakRssBytes),
         (f.peakRssBytes / smallest.peakRssBytes).toFixed(2),
         (f.peakRssBytes / MEMORY_TARGET_BYTES).toFixed(2),
@@ -266,7 +267,7 @@ async function benchMemory(): Promise<void> {
       ]),
     ),
   );
-  const atTarget = figures.find((f) => f.agents === MEMORY_TARGET_SIZE);
+  const atTarget = figures.find((f) => f.agents === MEMORY_TARGET_SIZE && !f.v8DefaultHeap);
   if (atTarget) {
     console.log(
       `target: peak RSS ≤ 400 MB at ${fmt(MEMORY_TARGET_SIZE)} agents → ${mb(atTarget.peakRssBytes)} ${met(atTarget.peakRssBytes <= MEMORY_TARGET_BYTES)}`,

@@ -16,9 +16,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 
-/** One size's figures. */
+/** One run's figures. */
 export interface CliMemoryFigures {
   readonly agents: number;
+  /** Whether the CLI ran with V8's default heap policy (`TRUSTGATE_V8_DEFAULT_HEAP=1`) rather than its own. */
+  readonly v8DefaultHeap: boolean;
   /** Peak resident set size of the CLI process, bytes. */
   readonly peakRssBytes: number;
   /** Rows in the JSON report written (every agent, streamed). */
@@ -39,12 +41,16 @@ process.on("exit", () => writeFileSync(process.env.TRUSTGATE_BENCH_RSS_FILE, Str
 `;
 
 /**
- * Runs the CLI once per size.
+ * Runs the CLI once per size, and at the sizes in `compareDefaultHeapAt` once more with V8's default heap policy.
  *
  * @param sizes - Populations to measure (agents the service lists).
- * @returns One figure per size, in order.
+ * @param compareDefaultHeapAt - Sizes at which to run the comparison too.
+ * @returns The figures, in order.
  */
-export async function measureCliMemory(sizes: readonly number[]): Promise<CliMemoryFigures[]> {
+export async function measureCliMemory(
+  sizes: readonly number[],
+  compareDefaultHeapAt: readonly number[] = [],
+): Promise<CliMemoryFigures[]> {
   const dir = mkdtempSync(join(tmpdir(), "bench-memory-"));
   const preload = join(dir, "max-rss.cjs");
   writeFileSync(preload, PRELOAD);
@@ -60,38 +66,9 @@ export async function measureCliMemory(sizes: readonly number[]): Promise<CliMem
         rateLimit: false,
       });
       try {
-        const before = env.service.stats().byPath["/api/trust-check"] ?? 0;
-        const out = join(dir, `${size}`);
-        const rssFile = `${out}.rss`;
-        const args = [
-          "--require",
-          preload,
-          "--import",
-          "tsx",
-          "--conditions=trustgate-source",
-          join(REPO, "src/cli/bin.ts"),
-          "drift",
-          ...["--rpc", env.rpcUrl, "--oracle", env.oracle, "--api", env.apiUrl, "--issuer", env.issuer, "--jwks", env.jwksUrl],
-          ...["--all", "--events-from", "0", "--state", `${out}.state.jsonl`, "--rate", "1000000", "--concurrency", "16"],
-          ...["--json", `${out}.json`, "--markdown", `${out}.md`],
-        ];
-        const started = performance.now();
-        const exitCode = await new Promise<number>((done, fail) => {
-          const { NODE_OPTIONS: _ignored, ...rest } = process.env;
-          const child = spawn(process.execPath, args, { cwd: REPO, env: { ...rest, TRUSTGATE_BENCH_RSS_FILE: rssFile }, stdio: "ignore" });
-          child.on("error", fail);
-          child.on("exit", (code) => done(code ?? -1));
-        });
-        const wallMs = performance.now() - started;
-        const report = JSON.parse(readFileSync(`${out}.json`, "utf8")) as { agents: unknown[] };
-        figures.push({
-          agents: size,
-          peakRssBytes: Number(readFileSync(rssFile, "utf8")),
-          rows: report.agents.length,
-          signedFetches: (env.service.stats().byPath["/api/trust-check"] ?? 0) - before,
-          exitCode,
-          wallMs,
-        });
+        for (const v8DefaultHeap of compareDefaultHeapAt.includes(size) ? [false, true] : [false]) {
+          figures.push(await runCli(env, size, join(dir, `${size}${v8DefaultHeap ? "-default-heap" : ""}`), preload, v8DefaultHeap));
+        }
       } finally {
         await env.close();
       }
@@ -100,4 +77,47 @@ export async function measureCliMemory(sizes: readonly number[]): Promise<CliMem
     rmSync(dir, { recursive: true, force: true });
   }
   return figures;
+}
+
+/** Runs the CLI once against `env` and reads its figures. */
+async function runCli(
+  env: Awaited<ReturnType<typeof startEmbeddedDriftEnvironment>>,
+  size: number,
+  out: string,
+  preload: string,
+  v8DefaultHeap: boolean,
+): Promise<CliMemoryFigures> {
+  const before = env.service.stats().byPath["/api/trust-check"] ?? 0;
+  const rssFile = `${out}.rss`;
+  const args = [
+    "--require",
+    preload,
+    "--import",
+    "tsx",
+    "--conditions=trustgate-source",
+    join(REPO, "src/cli/bin.ts"),
+    "drift",
+    ...["--rpc", env.rpcUrl, "--oracle", env.oracle, "--api", env.apiUrl, "--issuer", env.issuer, "--jwks", env.jwksUrl],
+    ...["--all", "--events-from", "0", "--state", `${out}.state.jsonl`, "--rate", "1000000", "--concurrency", "16"],
+    ...["--json", `${out}.json`, "--markdown", `${out}.md`],
+  ];
+  const started = performance.now();
+  const exitCode = await new Promise<number>((done, fail) => {
+    const { NODE_OPTIONS: _ignored, TRUSTGATE_V8_DEFAULT_HEAP: _policy, ...rest } = process.env;
+    const childEnv = { ...rest, TRUSTGATE_BENCH_RSS_FILE: rssFile, ...(v8DefaultHeap ? { TRUSTGATE_V8_DEFAULT_HEAP: "1" } : {}) };
+    const child = spawn(process.execPath, args, { cwd: REPO, env: childEnv, stdio: "ignore" });
+    child.on("error", fail);
+    child.on("exit", (code) => done(code ?? -1));
+  });
+  const wallMs = performance.now() - started;
+  const report = JSON.parse(readFileSync(`${out}.json`, "utf8")) as { agents: unknown[] };
+  return {
+    agents: size,
+    v8DefaultHeap,
+    peakRssBytes: Number(readFileSync(rssFile, "utf8")),
+    rows: report.agents.length,
+    signedFetches: (env.service.stats().byPath["/api/trust-check"] ?? 0) - before,
+    exitCode,
+    wallMs,
+  };
 }

@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 /**
- * Entry point of the `trustgate` program: runs {@link main} on the process's arguments and sets the exit
- * code (without `process.exit`, so that pending output is flushed).
+ * Entry point of the `trustgate` program: sets its heap policy (`preferSmallHeap`: memory stays near what is live
+ * on large scans), runs {@link main} on the process's arguments and sets the exit code (without `process.exit`, so
+ * that pending output is flushed).
  *
  * @packageDocumentation
  */
+import { preferSmallHeap } from "./heap.js";
 import { main } from "./main.js";
+
+preferSmallHeap();
 
 main(process.argv.slice(2)).then(
   (code) => {
