@@ -19,6 +19,7 @@ import { MAX_VERIFY_WORKERS } from "../src/drift/stages/fetch-verify";
 import { measureAttestationVerification, measureWorkerVerification } from "./bench/attestation";
 import { measureAttestedGas, printAttestedGas } from "./bench/attested";
 import { type DriftNightsResult, measureDriftNights, type NightFigures } from "./bench/drift";
+import { measureForgeGateGas } from "./bench/forge-gas";
 import { measureGateGas, measurePublishGas } from "./bench/gas";
 import { measureCliMemory } from "./bench/memory";
 import { measureRateLimiter } from "./bench/rate-limiter";
@@ -51,13 +52,29 @@ const met = (ok: boolean) => (ok ? "(met)" : "(MISSED)");
 async function benchGas(): Promise<void> {
   const gate = await measureGateGas();
   const baseline = gate[0]!.gas;
-  console.log("Gas of one gated call (steady state, whole transaction)");
+  const forge = measureForgeGateGas();
+  const forgeGas = (r: (typeof gate)[number]) => (forge.ok && r.forgeKey !== undefined ? forge.gas[r.forgeKey] : undefined);
+  console.log("Gas of one gated call (steady state, whole transaction; forge: the same calls under forge test --isolate)");
   console.log(
     table(
-      ["gate", "gas", "× baseline"],
-      gate.map((r) => [r.name, fmt(r.gas), (r.gas / baseline).toFixed(3)]),
+      ["gate", "gas", "× baseline", "forge", "forge − Hardhat"],
+      gate.map((r) => {
+        const f = forgeGas(r);
+        return [
+          r.name,
+          fmt(r.gas),
+          (r.gas / baseline).toFixed(3),
+          f === undefined ? "—" : fmt(f),
+          f === undefined ? "—" : String(f - r.gas),
+        ];
+      }),
     ),
   );
+  if (!forge.ok) console.log(`forge: not measured (${forge.reason})`);
+  else {
+    const agree = gate.every((r) => forgeGas(r) === r.gas);
+    console.log(`forge and Hardhat agree to the gas on every gated call: ${agree ? "yes" : "NO"}`);
+  }
   const ratio = gate[1]!.gas / baseline;
   console.log(
     `target: all checks without the controller check ≤ ${GATE_RATIO_TARGET.toFixed(2)}× baseline → ${ratio.toFixed(3)}× ${ratio <= GATE_RATIO_TARGET ? "(met)" : "(MISSED)"}\n`,

@@ -13,6 +13,8 @@ const REGISTRY = "erc8004";
 /** One row of a benchmark table. */
 export interface GasRow {
   readonly name: string;
+  /** The name forge's gas test (`scripts/bench/foundry/GateGas.t.sol`) logs the same call under, if it measures it. */
+  readonly forgeKey?: string;
   readonly gas: number;
   readonly note?: string;
 }
@@ -55,14 +57,20 @@ export async function measureGateGas(): Promise<GasRow[]> {
     return gasOf(call());
   };
   return [
-    { name: "meetsThreshold only (baseline)", gas: await steady(() => thresholdOnly.connect(agentOwner!).act(1n)) },
-    { name: "TrustGated, all checks, no controller check", gas: await steady(() => allChecks.connect(agentOwner!).act(1n)) },
+    { name: "meetsThreshold only (baseline)", forgeKey: "baseline", gas: await steady(() => thresholdOnly.connect(agentOwner!).act(1n)) },
+    {
+      name: "TrustGated, all checks, no controller check",
+      forgeKey: "all",
+      gas: await steady(() => allChecks.connect(agentOwner!).act(1n)),
+    },
     {
       name: "TrustGated, all checks + controller (owner)",
+      forgeKey: "owner",
       gas: await steady(() => withController.connect(agentOwner!).act(1n)),
     },
     {
       name: "TrustGated, all checks + controller (agent wallet)",
+      forgeKey: "wallet",
       gas: await steady(() => withController.connect(agentWallet!).act(1n)),
     },
   ];
