@@ -1,6 +1,7 @@
 /**
  * Where this repository's forge is: the platform package of forge 1.7.1 that `tools/foundry` pins (installed with
- * `npm ci --prefix tools/foundry`), and the solc shim forge compiles with where it cannot download solc.
+ * `npm ci --prefix tools/foundry`), and the solc shim forge compiles with where it cannot download solc. The one
+ * locator of forge for `npm run test:forge`, `npm run bench` and the tests that run forge.
  *
  * @packageDocumentation
  */
@@ -10,8 +11,11 @@ import { join, resolve } from "node:path";
 /** The repository's root. */
 export const REPO_ROOT = resolve(__dirname, "../..");
 
+/** The folder of the private package that pins forge (`tools/foundry/package.json`). */
+export const FORGE_TOOLCHAIN_DIR = join(REPO_ROOT, "tools/foundry");
+
 /** The solc executable handed to forge (`--use`): the `solc` npm package behind a small shim. */
-export const FORGE_SOLC_SHIM = join(REPO_ROOT, "tools/foundry/solc");
+export const FORGE_SOLC_SHIM = join(FORGE_TOOLCHAIN_DIR, "solc");
 
 /** The platform packages `tools/foundry` pins, by `${process.platform}-${process.arch}`. */
 const PLATFORM_PACKAGES: Readonly<Record<string, string>> = {
@@ -20,16 +24,32 @@ const PLATFORM_PACKAGES: Readonly<Record<string, string>> = {
   "win32-x64": "forge-win32-amd64",
 };
 
+/** Where forge is, or why it cannot run here. */
+export type ForgeLocation =
+  | { readonly ok: true; readonly path: string }
+  | {
+      readonly ok: false;
+      /** Why, in words a skip message or a test name can carry. */
+      readonly reason: string;
+      /** True when `npm ci --prefix tools/foundry` would install it (the platform has a binary, none is installed). */
+      readonly installable: boolean;
+    };
+
 /**
  * The forge binary for this platform.
  *
- * @returns Its path, or why there is none.
+ * @returns Its path, or why there is none and whether installing `tools/foundry` would give one.
  */
-export function locateForge(): { readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: string } {
+export function locateForge(): ForgeLocation {
   const platform = `${process.platform}-${process.arch}`;
   const pkg = PLATFORM_PACKAGES[platform];
-  if (!pkg) return { ok: false, reason: `the npm registry has no forge 1.7.1 binary for ${platform}` };
-  const path = join(REPO_ROOT, "tools/foundry/node_modules/@foundry-rs", pkg, "bin", process.platform === "win32" ? "forge.exe" : "forge");
-  if (!existsSync(path)) return { ok: false, reason: `forge is not installed (${path}): run npm ci --prefix tools/foundry` };
+  if (!pkg) return { ok: false, installable: false, reason: `the npm registry has no forge 1.7.1 binary for ${platform}` };
+  if (process.platform === "win32") {
+    return { ok: false, installable: false, reason: `tools/foundry/solc, a Node script, cannot serve as forge's solc on ${platform}` };
+  }
+  const path = join(FORGE_TOOLCHAIN_DIR, "node_modules/@foundry-rs", pkg, "bin", "forge");
+  if (!existsSync(path)) {
+    return { ok: false, installable: true, reason: `forge is not installed (${path}): run npm ci --prefix tools/foundry` };
+  }
   return { ok: true, path };
 }

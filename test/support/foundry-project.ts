@@ -8,13 +8,13 @@
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
+import { FORGE_SOLC_SHIM, REPO_ROOT, locateForge } from "../../scripts/lib/forge-binary";
 
-/** The repository's root. */
-export const REPO_ROOT = resolve(__dirname, "../..");
+export { REPO_ROOT };
 
 /** The solc executable forge is given (`--use`). */
-export const FORGE_SOLC = join(REPO_ROOT, "tools/foundry/solc");
+export const FORGE_SOLC = FORGE_SOLC_SHIM;
 
 /** The remappings a Foundry user of the kit writes (`remappings.txt`), as the README gives them. */
 export const USER_REMAPPINGS = ["trustgate/=lib/trustgate/contracts/", "@openzeppelin/contracts/=lib/openzeppelin-contracts/contracts/"];
@@ -30,13 +30,6 @@ evm_version = "cancun"
 optimizer = true
 `;
 
-/** npm package of forge's binary for this platform (the optional dependencies of `tools/foundry`). */
-const FORGE_PACKAGES: Record<string, string> = {
-  "linux-x64": "@foundry-rs/forge-linux-amd64",
-  "darwin-arm64": "@foundry-rs/forge-darwin-arm64",
-  "win32-x64": "@foundry-rs/forge-win32-amd64",
-};
-
 /**
  * The pinned forge binary of this platform, when `tools/foundry` has one installed and `tools/foundry/solc` (a
  * Node script with a shebang) can serve as its compiler.
@@ -44,7 +37,8 @@ const FORGE_PACKAGES: Record<string, string> = {
  * @returns Its path, or `undefined` ({@link forgeUnavailableReason} says why).
  */
 export function forgeBinary(): string | undefined {
-  return forgeUnavailableReason() === undefined ? forgePath() : undefined;
+  const forge = locateForge();
+  return forge.ok ? forge.path : undefined;
 }
 
 /**
@@ -53,16 +47,8 @@ export function forgeBinary(): string | undefined {
  * @returns The reason, or `undefined` when forge can run.
  */
 export function forgeUnavailableReason(): string | undefined {
-  const platform = `${process.platform}-${process.arch}`;
-  if (process.platform === "win32") return `tools/foundry/solc, a Node script, cannot serve as forge's solc on ${platform}`;
-  if (!FORGE_PACKAGES[platform]) return `the npm registry has no forge 1.7.1 binary for ${platform}`;
-  if (!existsSync(forgePath()!)) return `tools/foundry has no forge binary installed for ${platform} (npm ci in tools/foundry)`;
-  return undefined;
-}
-
-function forgePath(): string | undefined {
-  const pkg = FORGE_PACKAGES[`${process.platform}-${process.arch}`];
-  return pkg && join(REPO_ROOT, "tools/foundry/node_modules", pkg, "bin", process.platform === "win32" ? "forge.exe" : "forge");
+  const forge = locateForge();
+  return forge.ok ? undefined : forge.reason;
 }
 
 /** Result of a forge run. */
