@@ -116,6 +116,9 @@ const secretPlacement: fc.Arbitrary<string[]> = fc.constantFrom<string[]>(
   ["--jwks", `http://127.0.0.1:1/jwks.json?token=${SECRET}`],
   ["--jwks", `https://u:${PASSWORD_SECRET}@127.0.0.1:1/jwks.json`],
   ["--jwks", `http://127.0.0.1:1/jwks.json#${SECRET}`],
+  ["--issuer", `https://u:${PASSWORD_SECRET}@127.0.0.1:2`],
+  ["--issuer", `https://127.0.0.1:2/?key=${SECRET}`],
+  ["--issuer", `https://127.0.0.1:2/#${SECRET}`],
 );
 
 /** One piece of an argv. */

@@ -24,7 +24,17 @@ import { type EmbeddedEnvironment, main } from "../../src/cli/main.js";
 import { startDemoDriftEnvironment } from "../../src/harness/demo.js";
 import { type AttestationSigningKey, generateSigningKey } from "../../src/harness/signing.js";
 import { buildTrustCheckResponse, jwksOf } from "../support/attestations.js";
-import { ESC, expectNoPartOf, hostileJsonValue, hostileString, RAW_CONTROL, SECRET, within } from "./support.js";
+import {
+  ESC,
+  expectNoPartOf,
+  expectNoSecrets,
+  hostileJsonValue,
+  hostileString,
+  PASSWORD_SECRET,
+  RAW_CONTROL,
+  SECRET,
+  within,
+} from "./support.js";
 
 /** How the service answers one agent. */
 type AgentAnswer =
@@ -225,4 +235,58 @@ describe("drift scan rows (property)", () => {
     expect(statuses.get("error") ?? 0).toBeGreaterThan(0);
     expect(statuses.get("invalid-attestation") ?? 0).toBeGreaterThan(0);
   }, 150_000);
+
+  it("an --issuer carrying a secret (credentials, a query, a fragment): refused at parsing, or kept out of every output", async () => {
+    const issuer = fc.constantFrom(
+      (api: string) => api.replace("http://", `http://user:${PASSWORD_SECRET}@`),
+      (api: string) => `${api}/?key=${SECRET}`,
+      (api: string) => `${api}/#${SECRET}`,
+      (api: string) => `${api}?token=${SECRET}`,
+      (api: string) => `${api.replace("http://", `http://${PASSWORD_SECRET}@`)}/`,
+    );
+    await fc.assert(
+      fc.asyncProperty(issuer, agentAnswer, async (makeIssuer, spec) => {
+        answers = new Map([["1", spec]]);
+        const run = runCount++;
+        const json = join(dir, `issuer-${run}.json`);
+        const markdown = join(dir, `issuer-${run}.md`);
+        const printed: string[] = [];
+        const io = {
+          stdout: { write: (s: string) => printed.push(s) },
+          stderr: { write: (s: string) => printed.push(s) },
+          env: {},
+          isTTY: false,
+        };
+        const argv = [
+          "drift",
+          "--demo",
+          "--api",
+          apiUrl,
+          "--issuer",
+          makeIssuer(apiUrl),
+          "--agents",
+          "base:1",
+          "--rate",
+          "60000",
+          "--verify-workers",
+          "0",
+        ];
+        const code = await within(
+          main([...argv, "--json", json, "--markdown", markdown], io, {
+            startEmbedded: async () => ({ ...embedded, close: async () => {} }),
+          }),
+          60_000,
+          "trustgate drift",
+        );
+        expect([0, 2, 3, 4]).toContain(code);
+        const outputs: Record<string, string> = { output: printed.join("") };
+        if (code !== 2) {
+          outputs.json = readFileSync(json, "utf8");
+          outputs.markdown = readFileSync(markdown, "utf8");
+        }
+        expectNoSecrets(outputs);
+      }),
+      { numRuns: 10, interruptAfterTimeLimit: 60_000 },
+    );
+  }, 120_000);
 });
