@@ -3,7 +3,8 @@
  * (`verifyTrustAttestation`, `createJwksResolver`), with real ES256 keys signing exactly as the service does
  * (`src/harness/signing.ts`, via the fixtures of `test/support/attestations.ts`).
  *
- * Input covered: v2, v1 and wallet-not-found `/api/trust-check` bodies, mutated — any signed field replaced by a
+ * Input covered: v2, v1 and wallet-not-found `/api/trust-check` bodies (and `/api/wallet-score` and
+ * `/api/mcp-attestation` bodies, with their own verifiers), mutated — any signed field replaced by a
  * random value, removed, added, or the fields reordered; bits flipped in the `sig` or in any part of the `jws`
  * (header, payload, signature); the envelope's `kid`, `alg`, `issuer`, `type` replaced; a body field the signature
  * vouches for changed; any value anywhere replaced — and random key sets, held in memory or served by a loopback
@@ -25,13 +26,17 @@ import {
   createJwksResolver,
   type JwksResolver,
   type TrustAttestationVerification,
+  verifyMcpAttestation,
   verifyTrustAttestation,
+  verifyWalletScoreAttestation,
 } from "../../src/attestation/verify.js";
 import { TrustgateError } from "../../src/errors.js";
 import {
+  buildMcpAttestationResponse,
   buildTrustCheckResponse,
   buildV1TrustCheckResponse,
   buildWalletNotFoundResponse,
+  buildWalletScoreResponse,
   clone,
   generateTestKeys,
   jwksOf,
@@ -313,6 +318,74 @@ const keySet = fc.oneof(
     .map(([before, after]) => ({ keys: [...before, { ...keys.v2.publicJwk }, ...after] })),
   hostileJsonValue(3),
 );
+
+describe("wallet-score and MCP attestations (property)", () => {
+  it("any value anywhere replaced: a verdict, valid only with the original signed content and kid", async () => {
+    type Verify = (body: unknown) => Promise<{ valid: boolean; reason?: unknown; message?: unknown; signed?: unknown; kid?: unknown }>;
+    const options = { jwks: resolver, now: TEST_NOW };
+    const kinds: { name: string; body: unknown; verify: Verify }[] = [
+      { name: "wallet-score", body: await buildWalletScoreResponse(keys.wallet), verify: (b) => verifyWalletScoreAttestation(b, options) },
+      {
+        name: "wallet-score jws",
+        body: await buildWalletScoreResponse(keys.wallet, { carrier: "jws" }),
+        verify: (b) => verifyWalletScoreAttestation(b, options),
+      },
+      {
+        name: "wallet-score not found",
+        body: await buildWalletScoreResponse(keys.wallet, { notFound: true }),
+        verify: (b) => verifyWalletScoreAttestation(b, options),
+      },
+      { name: "mcp", body: await buildMcpAttestationResponse(keys.mcp), verify: (b) => verifyMcpAttestation(b, options) },
+      {
+        name: "mcp server",
+        body: await buildMcpAttestationResponse(keys.mcp, { form: "server" }),
+        verify: (b) => verifyMcpAttestation(b, options),
+      },
+    ];
+    const baselines = await Promise.all(kinds.map((k) => k.verify(k.body)));
+    baselines.forEach((verdict, i) => expect(verdict.valid, `${kinds[i]!.name}: ${String(verdict.message)}`).toBe(true));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: kinds.length - 1 }),
+        fc.array(fc.nat(), { minLength: 1, maxLength: 5 }),
+        hostileJsonValue(),
+        async (which, choices, replacement) => {
+          const kind = kinds[which]!;
+          const body = replaceAtPath(kind.body, choices, replacement);
+          let verdict: Awaited<ReturnType<Verify>>;
+          try {
+            verdict = await within(kind.verify(body), 10_000, kind.name);
+          } catch (error) {
+            return expect.fail(`${kind.name}: verification threw ${String(error)}`);
+          }
+          if (!verdict.valid) {
+            expect(ATTESTATION_FAILURE_REASONS).toContain(verdict.reason);
+            return;
+          }
+          expect(JSON.stringify(verdict.signed), kind.name).toBe(JSON.stringify(baselines[which]!.signed));
+          expect(verdict.kid, kind.name).toBe(baselines[which]!.kid);
+        },
+      ),
+      { numRuns: 300, interruptAfterTimeLimit: 30_000 },
+    );
+  }, 60_000);
+});
+
+/** Replaces the value at a path chosen by `choices` (an index at each level) with `replacement`. */
+function replaceAtPath(value: unknown, choices: readonly number[], replacement: unknown): unknown {
+  if (choices.length === 0 || value === null || typeof value !== "object") return replacement;
+  const [choice, ...rest] = choices;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return replacement;
+    const copy = [...value];
+    copy[choice! % copy.length] = replaceAtPath(copy[choice! % copy.length], rest, replacement);
+    return copy;
+  }
+  const names = Object.keys(value);
+  if (names.length === 0) return replacement;
+  const name = names[choice! % names.length]!;
+  return { ...(value as Record<string, unknown>), [name]: replaceAtPath((value as Record<string, unknown>)[name], rest, replacement) };
+}
 
 describe("key sets (property)", () => {
   it("a random key set in memory: the resolver is made or refused with a kit error; a verdict is valid only with the real key", async () => {

@@ -1,8 +1,9 @@
 /**
  * Property-based tests of the files the kit reads, through their public readers: the deployment configuration
  * (`loadDeployConfig` + `networkConfig`, `deploy/config.json`), the deployments file (`readDeploymentsFile`,
- * `deployments/<chainId>.json`), the drift state file (`readDriftState`, `--state`), and a `--jwks` file given to
- * the command line (`main`).
+ * `deployments/<chainId>.json`), the drift state file (`readDriftState`, `--state`), a `--jwks` file given to the
+ * command line (`main`), and the JWKS file whose keys a deployment installs (`loadJwks` + `selectSigningKeys`,
+ * `attestedOracle.jwks`).
  *
  * Input covered: the shipped or a valid file mutated — cut short anywhere, bytes inserted (NUL, BOM, ESC, a line
  * break), a value anywhere replaced by a random one (wrong types, huge numbers, non-finite numbers, prototype keys),
@@ -19,7 +20,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { main, type RunDriftFunction } from "../../src/cli/main.js";
-import { loadDeployConfig, networkConfig, readDeploymentsFile } from "../../src/deploy/index.js";
+import { loadDeployConfig, loadJwks, networkConfig, readDeploymentsFile, selectSigningKeys } from "../../src/deploy/index.js";
 import type { DriftConfig } from "../../src/drift/config.js";
 import { readDriftState, stateHeader, stateLine } from "../../src/drift/state-file.js";
 import { ConfigurationError, DeploymentError } from "../../src/errors.js";
@@ -387,5 +388,66 @@ describe("--jwks file (property)", () => {
       }),
       { numRuns: 300, interruptAfterTimeLimit: 30_000 },
     );
+  }, 60_000);
+});
+
+describe("JWKS file of a deployment (property)", () => {
+  it("a JWKS file of any content: keys of 32-byte coordinates under their kids, or a DeploymentError naming the file", async () => {
+    const keySet = {
+      keys: [
+        {
+          kty: "EC",
+          crv: "P-256",
+          x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+          y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
+          kid: "rnwy-trust-v2",
+          alg: "ES256",
+          use: "sig",
+        },
+        {
+          kty: "EC",
+          crv: "P-256",
+          x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+          y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
+          kid: "rnwy-trust-v1",
+        },
+      ],
+    };
+    const valid = jsonText(keySet);
+    let loaded = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        mutatedText(valid, keySet),
+        fc.option(fc.array(fc.oneof(fc.constantFrom("rnwy-trust-v2", "rnwy-trust-v1"), hostileString()), { minLength: 1, maxLength: 2 }), {
+          nil: undefined,
+        }),
+        async (text, kids) => {
+          const path = freshPath("keys.json");
+          writeFileSync(path, text);
+          let keys: ReturnType<typeof selectSigningKeys>;
+          try {
+            keys = selectSigningKeys(await loadJwks(path), kids);
+          } catch (error) {
+            expectKitError(error, ["CONFIGURATION"]);
+            expect(error).toBeInstanceOf(DeploymentError);
+            expect(["bad-jwks", "jwks-unavailable"]).toContain((error as DeploymentError).reason);
+            expect(error.message).toContain(path);
+            return;
+          } finally {
+            expectPrototypeClean();
+          }
+          expect(keys.length).toBeGreaterThan(0);
+          loaded++;
+          for (const key of keys) {
+            expect(key.kid).toBeTypeOf("string");
+            expect(key.x).toMatch(/^0x[0-9a-fA-F]{64}$/);
+            expect(key.y).toMatch(/^0x[0-9a-fA-F]{64}$/);
+            if (kids !== undefined) expect(kids).toContain(key.kid);
+          }
+        },
+      ),
+      { numRuns: 300, interruptAfterTimeLimit: 30_000 },
+    );
+    expect(loaded).toBeGreaterThan(0);
   }, 60_000);
 });
