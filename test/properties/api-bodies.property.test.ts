@@ -7,7 +7,7 @@
  * value anywhere replaced by a random one, random JSON, truncated JSON, JSON nested tens of thousands deep, HTML,
  * binary, empty bodies, a body cut short below its `Content-Length`, a connection dropped — and the API key echoed
  * by the service, as it is or written with JSON escapes, in error messages, in fields of a successful body and in
- * headers.
+ * headers; and the same through the MCP client (`client.mcp`: JSON-RPC envelopes with random results, errors and ids).
  *
  * Property: every call settles (no hang) and resolves to a parsed value or rejects with one of the kit's typed
  * errors; neither the value nor the error's message, `JSON.stringify(err)` or `util.inspect(err, {depth: 10})` holds
@@ -139,6 +139,28 @@ const bodyText: fc.Arbitrary<string | Buffer> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)) },
   { weight: 1, arbitrary: hostileString() },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(
+        fc.oneof(
+          fc.constant(null).map(() => ({ content: [{ type: "text", text: JSON.stringify(validBody) }] })),
+          fc.constantFrom(SECRET, ESCAPED_KEY).map((key) => ({ content: [{ type: "text", text: `invalid key ${key}` }], isError: true })),
+          hostileJsonValue().map((text) => ({ content: [{ type: "text", text: JSON.stringify(text) ?? "" }] })),
+          hostileJsonValue(),
+        ),
+        fc.oneof(fc.constant(1), hostileJsonValue(1)),
+        fc.boolean(),
+      )
+      .map(
+        ([result, id, asError]) =>
+          JSON.stringify(
+            asError
+              ? { jsonrpc: "2.0", id, error: { code: -32000, message: `invalid key ${SECRET}`, data: { key: SECRET, result } } }
+              : { jsonrpc: "2.0", id, result },
+          ) ?? "",
+      ),
+  },
 );
 
 /** Header values as a broken or hostile service sends them (only characters HTTP allows in a header). */
@@ -193,8 +215,19 @@ const answer: fc.Arbitrary<Answer> = fc.record({
   mode: fc.constantFrom<Answer["mode"]>("normal", "normal", "normal", "normal", "normal", "normal", "cut", "drop"),
 });
 
-type Call = "trustCheck" | "agents" | "stats" | "riskTerms" | "iterateAgents" | "explorerProfile";
-const calls: Call[] = ["trustCheck", "agents", "stats", "riskTerms", "iterateAgents", "explorerProfile"];
+type Call =
+  "trustCheck" | "agents" | "stats" | "riskTerms" | "iterateAgents" | "explorerProfile" | "mcpTrustCheck" | "mcpTools" | "mcpCallTool";
+const calls: Call[] = [
+  "trustCheck",
+  "agents",
+  "stats",
+  "riskTerms",
+  "iterateAgents",
+  "explorerProfile",
+  "mcpTrustCheck",
+  "mcpTools",
+  "mcpCallTool",
+];
 
 async function callClient(call: Call): Promise<unknown> {
   let clock = Date.now();
@@ -220,6 +253,12 @@ async function callClient(call: Call): Promise<unknown> {
       return client.riskTerms({ agentId: 1487, chain: "base" });
     case "explorerProfile":
       return client.explorerProfile({ id: 1487, chain: "base" });
+    case "mcpTrustCheck":
+      return client.mcp.trustCheck({ id: 1487, chain: "base" } as never);
+    case "mcpTools":
+      return client.mcp.listTools();
+    case "mcpCallTool":
+      return client.mcp.callTool("network_stats", {});
     case "iterateAgents": {
       const items: unknown[] = [];
       for await (const item of client.iterateAgents({ limit: 10 })) {

@@ -25,7 +25,7 @@ import type { DriftConfig } from "../../src/drift/config.js";
 import { readDriftState, stateHeader, stateLine } from "../../src/drift/state-file.js";
 import { ConfigurationError, DeploymentError } from "../../src/errors.js";
 import { report, row } from "../cli/report-fixture.js";
-import { ESC, expectKitError, expectPrototypeClean, hostileJsonValue, hostileString, RAW_CONTROL } from "./support.js";
+import { ESC, expectKitError, expectPrototypeClean, hostileJsonValue, hostileString, RAW_CONTROL, within } from "./support.js";
 
 const dir = mkdtempSync(join(tmpdir(), "trustgate-file-props-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -332,6 +332,32 @@ describe("drift state file (property)", () => {
       { numRuns: 600 },
     );
   });
+});
+
+describe("--state file through the command line (property)", () => {
+  it("a mutated state file given to trustgate drift: exit 2, one clean line naming the file and the line when it is malformed", async () => {
+    await fc.assert(
+      fc.asyncProperty(stateText, async (text) => {
+        const path = freshPath("state.jsonl");
+        writeFileSync(path, text);
+        const readable = attempt(() => readDriftState(path));
+        const out: string[] = [];
+        const io = { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => out.push(s) }, env: {}, isTTY: false };
+        // Nothing answers on port 1: a state file that reads well goes on to "chain unreachable", also exit 2.
+        const argv = ["drift", "--rpc", "http://127.0.0.1:1", "--api", "http://127.0.0.1:1", "--all", "--state", path, "--timeout", "1s"];
+        const code = await within(main(argv, io), 20_000, "trustgate drift --state");
+        const printed = out.join("");
+        expect(code, printed).toBe(2);
+        expect(printed).toMatch(/^trustgate: [^\n]*\S[^\n]*\n$/);
+        expect(RAW_CONTROL.test(printed), printed).toBe(false);
+        if (!readable.ok) {
+          expect(printed).toContain(path);
+          expect(printed).toMatch(/line \d+/);
+        }
+      }),
+      { numRuns: 60, interruptAfterTimeLimit: 40_000 },
+    );
+  }, 60_000);
 });
 
 describe("--jwks file (property)", () => {
