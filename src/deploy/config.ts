@@ -184,7 +184,8 @@ export function loadDeployConfig(path: string): DeployConfig {
  * @throws {@link DeploymentError} (`bad-config`) naming the known networks when it has none.
  */
 export function networkConfig(config: DeployConfig, network: string): NetworkDeployConfig {
-  const entry = config.networks[network];
+  // Own entries only: `--network toString` (or constructor, __proto__…) must not find Object.prototype's members.
+  const entry = Object.hasOwn(config.networks, network) ? config.networks[network] : undefined;
   if (!entry) {
     throw new DeploymentError("bad-config", `No deployment configuration for network "${network}"`, {
       metaMessages: [`Configured networks: ${Object.keys(config.networks).join(", ")}`],

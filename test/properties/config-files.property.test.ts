@@ -145,6 +145,31 @@ describe("deploy/config.json (property)", () => {
   });
 });
 
+describe("--network of the deployment (property)", () => {
+  it("any network name (prototype keys included): the configuration's own entry, or a DeploymentError naming the networks", () => {
+    const config = loadDeployConfig(join(__dirname, "../../deploy/config.json"));
+    const names = Object.keys(config.networks);
+    fc.assert(
+      fc.property(
+        fc.oneof(hostileString(), fc.constantFrom(...names, "toString", "constructor", "__proto__", "hasOwnProperty", "valueOf")),
+        (name) => {
+          const result = attempt(() => networkConfig(config, name));
+          if (!result.ok) {
+            expectKitError(result.error, ["CONFIGURATION"]);
+            expect(result.error.message).toContain(names[0]);
+            expect(names).not.toContain(name);
+            return;
+          }
+          expect(names).toContain(name);
+          expect(result.value).toBe(config.networks[name]);
+          expect(Number.isSafeInteger(result.value.chainId)).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
 const RECORD = {
   name: "TrustAdmissionHook",
   address: "0x5FbDB2315678afecb367f032d93F642f64180aa3",

@@ -159,15 +159,22 @@ describe("environment variables (property)", () => {
         fc.option(rpcValue, { nil: undefined }),
         fc.option(fc.constantFrom("http://127.0.0.1:8545", "https://sepolia.base.org"), { nil: undefined }),
         extraEnv,
-        (flag, general, specific, configured, extra) => {
+        // The network's variable is named by deploy/config.json (rpcUrlEnv): any name, prototype members included.
+        fc.oneof(
+          fc.constant("BASE_RPC_URL"),
+          fc.constantFrom("constructor", "toString", "__proto__", "hasOwnProperty"),
+          fc.string({ maxLength: 10 }),
+        ),
+        (flag, general, specific, configured, extra, variable) => {
+          // Like process.env, the environment inherits Object.prototype's members.
           const env: Record<string, string> = { ...extra };
           if (general !== undefined) env[RPC_URL_VARIABLE] = general;
-          if (specific !== undefined) env.BASE_RPC_URL = specific;
-          const config = { rpcUrlEnv: "BASE_RPC_URL", ...(configured !== undefined ? { rpcUrl: configured } : {}) };
+          if (specific !== undefined && variable !== "") Object.defineProperty(env, variable, { value: specific, enumerable: true });
+          const config = { rpcUrlEnv: variable, ...(configured !== undefined ? { rpcUrl: configured } : {}) };
           const sources: [string | undefined, string][] = [
             [flag, "--rpc-url"],
-            [general, RPC_URL_VARIABLE],
-            [specific, "BASE_RPC_URL"],
+            [env[RPC_URL_VARIABLE], RPC_URL_VARIABLE],
+            [variable !== "" && Object.hasOwn(env, variable) ? env[variable] : undefined, variable],
             [configured, "deploy/config.json"],
           ];
           const first = sources.find(([value]) => value !== undefined && value.trim() !== "");
