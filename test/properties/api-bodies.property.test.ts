@@ -306,4 +306,60 @@ describe("API bodies (property)", () => {
     );
     for (const kind of ["value", "HTTP_ERROR", "INVALID_RESPONSE", "NETWORK_ERROR"]) expect(seen.get(kind) ?? 0, kind).toBeGreaterThan(0);
   }, 70_000);
+
+  it("any arguments to the client's methods: refused with a typed error before any request, or sent", async () => {
+    // The caller's own arguments are quoted when refused (the kit cannot tell a secret there): the key is only the
+    // client's apiKey, so arguments never hold it here.
+    const arg = fc.oneof(
+      hostileString(),
+      hostileJsonValue(1).filter((v) => !(JSON.stringify(v) ?? "").includes(SECRET)),
+      fc.constantFrom<unknown>(
+        1487,
+        "1487",
+        1487n,
+        -1,
+        2 ** 53,
+        "0x10",
+        "base",
+        "8453",
+        8453,
+        "erc8004",
+        "constructor",
+        "__proto__",
+        "toString",
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("trustCheck", "explorerProfile", "riskTerms", "agents", "reviewer", "entity", "walletScore", "compare"),
+        arg,
+        arg,
+        arg,
+        async (method, a, b, c) => {
+          script = [{ status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(validBody), mode: "normal" }];
+          served = 0;
+          const client = createTrustApiClient({ baseUrl, apiKey: SECRET, timeoutMs: 1_500, retries: 0, rateLimit: false });
+          const callers: Record<string, () => Promise<unknown>> = {
+            trustCheck: () => client.trustCheck({ id: a, chain: b, registry: c } as never),
+            explorerProfile: () => client.explorerProfile({ id: a, chain: b, registry: c } as never),
+            riskTerms: () => client.riskTerms({ agentId: a, chain: b, registry: c } as never),
+            agents: () => client.agents({ chain: a, registry: b, limit: c } as never),
+            reviewer: () => client.reviewer({ address: a, chain: b } as never),
+            entity: () => client.entity(a as never),
+            walletScore: () => client.walletScore(a as never),
+            compare: () => client.compare([a, b, c] as never, c as never),
+          };
+          try {
+            await within(callers[method]!(), 10_000, method);
+          } catch (error) {
+            expectKitError(error);
+            if (["INVALID_ARGUMENT", "UNKNOWN_CHAIN"].includes(error.code))
+              expect(served, `${method} sent a request before refusing`).toBe(0);
+            for (const [what, text] of Object.entries(errorForms(error))) expectNoPartOf(text, SECRET, `error ${what}`);
+          }
+        },
+      ),
+      { numRuns: 300, interruptAfterTimeLimit: 30_000 },
+    );
+  }, 60_000);
 });
