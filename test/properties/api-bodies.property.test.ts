@@ -9,9 +9,12 @@
  * by the service, as it is or written with JSON escapes, in error messages, in fields of a successful body and in
  * headers; and the same through the MCP client (`client.mcp`: JSON-RPC envelopes with random results, errors and ids).
  *
+ * Also: any arguments to the client's methods, and redirect chains that lead to another origin.
+ *
  * Property: every call settles (no hang) and resolves to a parsed value or rejects with one of the kit's typed
  * errors; neither the value nor the error's message, `JSON.stringify(err)` or `util.inspect(err, {depth: 10})` holds
- * any part of the key; no promise rejection is left unhandled.
+ * any part of the key; no promise rejection is left unhandled; bad arguments are refused before any request; the key
+ * (the `Authorization` header) never reaches another origin, whatever the redirects.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -361,5 +364,59 @@ describe("API bodies (property)", () => {
       ),
       { numRuns: 300, interruptAfterTimeLimit: 30_000 },
     );
+  }, 60_000);
+
+  it("a redirect to another origin, through any chain of redirects: the key never reaches it", async () => {
+    const elsewhere: string[] = [];
+    let reachedElsewhere = 0;
+    const other = createServer((req, res) => {
+      req.resume();
+      elsewhere.push(String(req.headers.authorization ?? ""));
+      const hop = Number(new URL(req.url ?? "/", "http://x").searchParams.get("hop") ?? "0");
+      if (hop < 3 && hop % 2 === 0) {
+        res.writeHead(302, { location: `${baseUrl}/api/stats?hop=${hop + 1}` });
+        res.end();
+        return;
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ totalAgents: 1 }));
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.tuple(fc.constantFrom(301, 302, 303, 307, 308), fc.constantFrom("other", "same", "other-back")), {
+            minLength: 1,
+            maxLength: 4,
+          }),
+          fc.constantFrom<Call>("stats", "trustCheck", "riskTerms", "mcpTools"),
+          async (hops, call) => {
+            script = hops.map(([status, where]) => ({
+              status,
+              headers: {
+                location: where === "same" ? "/api/stats" : `${otherUrl}/steal?hop=${where === "other-back" ? 0 : 9}`,
+              },
+              body: "",
+              mode: "normal" as const,
+            }));
+            served = 0;
+            elsewhere.length = 0;
+            try {
+              await within(callClient(call), 15_000, call);
+            } catch (error) {
+              expectKitError(error);
+            }
+            reachedElsewhere += elsewhere.length;
+            for (const header of elsewhere) expectNoPartOf(header, SECRET, "the Authorization header sent to another origin");
+          },
+        ),
+        { numRuns: 100, interruptAfterTimeLimit: 30_000 },
+      );
+      // The redirects were followed to the other origin: the property was tested, not skipped.
+      expect(reachedElsewhere).toBeGreaterThan(0);
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
   }, 60_000);
 });
