@@ -6,11 +6,11 @@
  * Input covered: per agent, one of — a fresh attestation signed by the service's key for that agent, the same with a
  * value anywhere replaced by a random one, an error status whose message echoes the API key with escape sequences
  * and live Markdown, a random JSON or text body, a dropped connection; the agents asked for include ones the oracle
- * holds no record of.
+ * holds no record of; the JWKS served whole, broken, empty, failing, echoing the key, with another key, or dropped.
  *
  * Property: the run ends with a documented exit code (0, 3 or 4; never 1 or 2); every agent asked for appears exactly
  * once as a row of the JSON report; every row in `error`, `missing-attestation` or `invalid-attestation` says why; the
- * exit code is never 0 when no row was verified; nothing printed, nor the JSON or Markdown report, holds any part of
+ * exit code is never 0 when no row was verified (nor without the service's key); nothing printed, nor the JSON or Markdown report, holds any part of
  * the key, and neither the terminal output nor the Markdown holds a raw control character.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -47,6 +47,10 @@ type AgentAnswer =
 let key: AttestationSigningKey;
 let embedded: EmbeddedEnvironment;
 let answers = new Map<string, AgentAnswer>();
+/** How the JWKS is answered in the current run. */
+type JwksAnswer = "valid" | "garbage" | "500" | "empty" | "other-key" | "echo-key" | "drop";
+let jwksAnswer: JwksAnswer = "valid";
+let otherKey: AttestationSigningKey;
 let apiUrl = "";
 const sockets = new Set<Socket>();
 const dir = mkdtempSync(join(tmpdir(), "trustgate-drift-props-"));
@@ -69,8 +73,24 @@ function replaceAt(value: unknown, choices: readonly number[], replacement: unkn
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   if (url.pathname === "/.well-known/jwks.json") {
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify(jwksOf(key)));
+    if (jwksAnswer === "drop") {
+      req.socket.destroy();
+      return;
+    }
+    const [status, body] =
+      jwksAnswer === "valid"
+        ? [200, JSON.stringify(jwksOf(key))]
+        : jwksAnswer === "garbage"
+          ? [200, `${ESC}[2J{"keys": [`]
+          : jwksAnswer === "500"
+            ? [500, "<html>boom</html>"]
+            : jwksAnswer === "empty"
+              ? [200, '{"keys":[]}']
+              : jwksAnswer === "other-key"
+                ? [200, JSON.stringify(jwksOf(otherKey))]
+                : [401, JSON.stringify({ error: { message: `invalid key ${SECRET}` } })];
+    res.writeHead(status, { "content-type": "application/json" });
+    res.end(body);
     return;
   }
   const id = url.searchParams.get("id") ?? "";
@@ -115,6 +135,7 @@ const server = createServer((req, res) => {
 
 beforeAll(async () => {
   key = await generateSigningKey("rnwy-trust-v2");
+  otherKey = await generateSigningKey("rnwy-trust-v2");
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -168,8 +189,22 @@ describe("drift scan rows (property)", () => {
       fc.asyncProperty(
         fc.uniqueArray(fc.constantFrom("1", "2", "3", "4", "5", "6", "999999"), { minLength: 1, maxLength: 4 }),
         fc.array(agentAnswer, { minLength: 4, maxLength: 4 }),
-        async (ids, specs) => {
+        fc.constantFrom<JwksAnswer>(
+          "valid",
+          "valid",
+          "valid",
+          "valid",
+          "valid",
+          "garbage",
+          "500",
+          "empty",
+          "other-key",
+          "echo-key",
+          "drop",
+        ),
+        async (ids, specs, jwks) => {
           answers = new Map(ids.map((id, i) => [id, specs[i]!]));
+          jwksAnswer = jwks;
           const run = runCount++;
           const json = join(dir, `report-${run}.json`);
           const markdown = join(dir, `report-${run}.md`);
@@ -209,8 +244,18 @@ describe("drift scan rows (property)", () => {
             "trustgate drift",
           );
           const output = printed.join("");
-          const context = `answers ${JSON.stringify([...answers]).slice(0, 1500)}\nexit ${code}\n${output.slice(0, 3000)}`;
-          expect([0, 3, 4], context).toContain(code);
+          const context = `jwks ${jwks}, answers ${JSON.stringify([...answers]).slice(0, 1500)}\nexit ${code}\n${output.slice(0, 3000)}`;
+          expect([0, 2, 3, 4], context).toContain(code);
+          // Without the service's key, nothing verifies.
+          if (jwks !== "valid") expect(code, context).not.toBe(0);
+          if (code === 2) {
+            // A key set that cannot be read stops the run before the scan (documented: exit 2, one line that says so).
+            expect(jwks, context).not.toBe("valid");
+            expect(output, context).toMatch(/^trustgate: [^\n]*JWKS[^\n]*$/m);
+            expectNoPartOf(output, SECRET, "output");
+            expect(RAW_CONTROL.test(output.replace(/\n/g, "")), context).toBe(false);
+            return;
+          }
           const jsonText = readFileSync(json, "utf8");
           const markdownText = readFileSync(markdown, "utf8");
           const report = JSON.parse(jsonText) as { agents: { agentId: string; status: string; reason?: string }[] };
@@ -247,6 +292,7 @@ describe("drift scan rows (property)", () => {
     await fc.assert(
       fc.asyncProperty(issuer, agentAnswer, async (makeIssuer, spec) => {
         answers = new Map([["1", spec]]);
+        jwksAnswer = "valid";
         const run = runCount++;
         const json = join(dir, `issuer-${run}.json`);
         const markdown = join(dir, `issuer-${run}.md`);
