@@ -187,8 +187,16 @@ describe("drift scan rows (property)", () => {
   it("any answers of the service per agent: each agent one row, problems with reasons, no 0 without a verified row, no secret", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.uniqueArray(fc.constantFrom("1", "2", "3", "4", "5", "6", "999999"), { minLength: 1, maxLength: 4 }),
-        fc.array(agentAnswer, { minLength: 4, maxLength: 4 }),
+        // Agents as a user spells them (chain name, id or case; leading zeros; the registry or not), repeated at times.
+        fc.array(
+          fc.tuple(
+            fc.constantFrom("1", "2", "3", "4", "5", "6", "999999"),
+            fc.constantFrom("base:", "8453:", "BASE:", "base:0"),
+            fc.constantFrom("", ":erc8004"),
+          ),
+          { minLength: 1, maxLength: 5 },
+        ),
+        fc.array(agentAnswer, { minLength: 5, maxLength: 5 }),
         fc.constantFrom<JwksAnswer>(
           "valid",
           "valid",
@@ -202,8 +210,9 @@ describe("drift scan rows (property)", () => {
           "echo-key",
           "drop",
         ),
-        async (ids, specs, jwks) => {
-          answers = new Map(ids.map((id, i) => [id, specs[i]!]));
+        async (spelled, specs, jwks) => {
+          const ids = [...new Set(spelled.map(([id]) => id))];
+          answers = new Map(ids.map((id, i) => [id, specs[i % specs.length]!]));
           jwksAnswer = jwks;
           const run = runCount++;
           const json = join(dir, `report-${run}.json`);
@@ -223,7 +232,7 @@ describe("drift scan rows (property)", () => {
             "--api-key",
             SECRET,
             "--agents",
-            ids.map((id) => `base:${id}`).join(","),
+            spelled.map(([id, chain, registry]) => `${chain}${id}${registry}`).join(","),
             "--rate",
             "60000",
             "--timeout",
@@ -259,7 +268,7 @@ describe("drift scan rows (property)", () => {
           const jsonText = readFileSync(json, "utf8");
           const markdownText = readFileSync(markdown, "utf8");
           const report = JSON.parse(jsonText) as { agents: { agentId: string; status: string; reason?: string }[] };
-          // Nothing lost, nothing twice.
+          // Nothing lost, nothing twice (one row per agent, however often and however it was spelled).
           expect(report.agents.map((row) => row.agentId).sort(), context).toEqual([...ids].sort());
           for (const row of report.agents) {
             statuses.set(row.status, (statuses.get(row.status) ?? 0) + 1);
