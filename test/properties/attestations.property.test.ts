@@ -19,7 +19,7 @@ import { createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import fc from "fast-check";
 import type { JWK } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   ATTESTATION_FAILURE_REASONS,
   normalizeSybilSeverity,
@@ -446,5 +446,3 @@ describe("key sets (property)", () => {
     }
   }, 60_000);
 });
-
-afterAll(() => undefined);
