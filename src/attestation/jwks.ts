@@ -187,7 +187,8 @@ class LocalJwksResolver implements JwksResolver {
   readonly #table: KeyTable;
 
   constructor(keys: JSONWebKeySet | readonly JWK[]) {
-    const list = Array.isArray(keys) ? keys : (keys as JSONWebKeySet).keys;
+    // `keys` may be a parsed document of any shape (`null` included): anything but a key set is refused, never a TypeError.
+    const list = Array.isArray(keys) ? keys : typeof keys === "object" && keys !== null ? (keys as JSONWebKeySet).keys : undefined;
     if (!Array.isArray(list)) throw new InvalidArgumentError("`keys` must be a JWKS ({ keys: [...] }) or an array of JWKs");
     this.#jwks = { keys: structuredClone([...list]) };
     this.#table = buildKeyTable(this.#jwks);

@@ -26,8 +26,9 @@
  * - `--events-from` defaults to `auto` with `--all`: records the oracle holds but the listing lacks are looked
  *   for in the oracle's events from its deployment block, when that block can be found and the span is small;
  *   otherwise (or with `--events-from off`) the summary says, loudly, that they were not looked for and how to.
- * - `--rpc`, `--api` and a `--jwks` URL are refused with credentials (`user:pass@`), a query or a fragment, which
- *   would carry a secret into messages; a key in the RPC URL's path is accepted and shown redacted everywhere.
+ * - `--rpc`, `--api`, `--issuer` and a `--jwks` URL are refused with credentials (`user:pass@`), a query or a fragment,
+ *   which would carry a secret into messages (the issuer is written whole into the report and the state file); a key in
+ *   the RPC URL's path is accepted and shown redacted everywhere.
  * - `--timeout` applies to each request (RPC, service, JWKS); `ms` is accepted besides the duration forms.
  * - `--attested-oracle` is an endpoint (an address on the chain of `--rpc`), not a setting: the records are read
  *   from it, and `--oracle` (default the Base oracle) names the upstream it is expected to fall back on.
@@ -232,7 +233,9 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
     endpoints.apiUrl = parseEndpointUrl(values.api, { name: "--api", protocols: ["http:", "https:"] }).replace(/\/+$/, "");
   if (values.oracle !== undefined) endpoints.oracle = parseAddress(values.oracle, "--oracle");
   if (values["attested-oracle"] !== undefined) endpoints.attestedOracle = parseAddress(values["attested-oracle"], "--attested-oracle");
-  if (values.issuer !== undefined) endpoints.issuer = parseUrl("--issuer", values.issuer, ["http:", "https:"]).replace(/\/+$/, "");
+  // The issuer is written whole into the report and the state file: refused with credentials, a query or a fragment.
+  if (values.issuer !== undefined)
+    endpoints.issuer = parseEndpointUrl(values.issuer, { name: "--issuer", protocols: ["http:", "https:"] }).replace(/\/+$/, "");
   if (values.jwks !== undefined) endpoints.jwks = parseJwksArgument(values.jwks, options.readFile);
   const embedded = { chain: endpoints.rpcUrl === undefined, api: endpoints.apiUrl === undefined };
 
@@ -439,19 +442,6 @@ function parseEncoding(tiers: string | undefined, sybil: string | undefined): Tr
         ? "--tier-encoding"
         : "--sybil-encoding";
   return withFlag(flag, () => createTrustEncoding(overrides as Partial<TrustEncoding>));
-}
-
-function parseUrl(flag: string, text: string, protocols: readonly string[]): string {
-  let url: URL;
-  try {
-    url = new URL(text.trim());
-  } catch (error) {
-    throw new InvalidArgumentError(`Invalid ${flag} URL "${text}"`, { cause: error });
-  }
-  if (!protocols.includes(url.protocol)) {
-    throw new InvalidArgumentError(`Invalid ${flag} URL "${text}": expected ${protocols.map((p) => p.slice(0, -1)).join(" or ")}`);
-  }
-  return text.trim();
 }
 
 function parsePositive(flag: string, text: string): number {

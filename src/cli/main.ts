@@ -70,7 +70,7 @@ export async function main(argv: readonly string[], io: Partial<CliIo> = {}, dep
     if (command === "--help" || command === "-h" || command === "help") {
       if (rest.length === 0) cli.stdout.write(MAIN_HELP);
       else if (rest.length === 1 && rest[0] === "drift") cli.stdout.write(DRIFT_HELP);
-      else throw new InvalidArgumentError(`No help for "${rest.join(" ")}" (commands: drift)`);
+      else throw new InvalidArgumentError(noHelpMessage(rest));
       return 0;
     }
     if (command === "--version") {
@@ -79,13 +79,34 @@ export async function main(argv: readonly string[], io: Partial<CliIo> = {}, dep
     }
     if (command !== "drift") {
       const hint = command.startsWith("-") ? "give the command first: trustgate drift [options]" : "commands: drift";
-      throw new InvalidArgumentError(`Unknown command "${command}" (${hint}; see trustgate --help)`);
+      throw new InvalidArgumentError(`Unknown command ${shownCommand(command)}(${hint}; see trustgate --help)`);
     }
     return await driftCommand(rest, cli, deps);
   } catch (error) {
     cli.stderr.write(formatError(error, isFlagSet(cli.env, "TRUSTGATE_DEBUG")));
     return exitCodeForError(error);
   }
+}
+
+/**
+ * How an unknown command is quoted: an option without its value (`--api-key=<key>` given before the command is
+ * shown as `--api-key`: the value may be a secret), a word as it is, anything else not at all.
+ */
+function shownCommand(command: string): string {
+  const name = command.startsWith("-") ? command.split("=")[0]! : command;
+  return /^-{0,2}[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$/.test(name) ? `"${name}" ` : "";
+}
+
+/**
+ * The message for `trustgate help <args>` that names no known command. It quotes a single word only: the arguments
+ * may be a whole invocation, `--api-key <key>` included, and a secret is never echoed.
+ */
+function noHelpMessage(rest: readonly string[]): string {
+  const [topic] = rest;
+  if (rest.length === 1 && topic !== undefined && /^[A-Za-z][A-Za-z0-9_-]{0,39}$/.test(topic)) {
+    return `No help for "${topic}" (commands: drift)`;
+  }
+  return `help takes one command name, got ${rest.length} argument${rest.length === 1 ? "" : "s"} (commands: drift; see trustgate --help)`;
 }
 
 async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDependencies): Promise<number> {

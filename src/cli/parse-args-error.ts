@@ -44,7 +44,18 @@ export function translateParseArgsError(error: unknown, argv: readonly string[],
   }
   if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
     const value = /'([^']*)'/.exec(message)?.[1];
-    return new InvalidArgumentError(`Unexpected argument "${value ?? "?"}" (${hint})`, { cause: error });
+    return new InvalidArgumentError(`Unexpected argument "${value === undefined ? "?" : shownPositional(value)}" (${hint})`, {
+      cause: error,
+    });
   }
   return error;
+}
+
+/**
+ * A positional argument as quoted in a message: an option written after `--` with its value (`--api-key=<key>`) is
+ * shown without the value, which may be a secret.
+ */
+function shownPositional(value: string): string {
+  const option = /^(--?[^=\s]+)=/.exec(value);
+  return option ? `${option[1]}=<value>` : value;
 }

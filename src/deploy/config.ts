@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { DeploymentError } from "../errors.js";
+import { prototypeKeyPaths } from "../util/json-keys.js";
 import { gatePolicyConflicts } from "./gate-requirements.js";
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
@@ -131,9 +132,17 @@ export type DeployConfig = z.output<typeof configSchema>;
  * @param source - Where it came from, for the message.
  * @returns The configuration, with defaults filled in.
  * @throws {@link DeploymentError} (`bad-config`) listing every problem, among them a contract whose policy
- *   contradicts its requirements (named with its network and setting; see `gatePolicyConflicts`).
+ *   contradicts its requirements (named with its network and setting; see `gatePolicyConflicts`), and a `__proto__`
+ *   key anywhere.
  */
 export function parseDeployConfig(value: unknown, source = "deployment configuration"): DeployConfig {
+  // zod drops a `__proto__` key without a word: a network so named would be ignored, never validated.
+  const prototypeKeys = prototypeKeyPaths(value);
+  if (prototypeKeys.length > 0) {
+    throw new DeploymentError("bad-config", `Invalid ${source}`, {
+      metaMessages: prototypeKeys.map((path) => `- ${path}: "__proto__" is not accepted as a name`),
+    });
+  }
   const result = configSchema.safeParse(value);
   if (!result.success) {
     throw new DeploymentError("bad-config", `Invalid ${source}`, {
@@ -175,7 +184,8 @@ export function loadDeployConfig(path: string): DeployConfig {
  * @throws {@link DeploymentError} (`bad-config`) naming the known networks when it has none.
  */
 export function networkConfig(config: DeployConfig, network: string): NetworkDeployConfig {
-  const entry = config.networks[network];
+  // Own entries only: `--network toString` (or constructor, __proto__…) must not find Object.prototype's members.
+  const entry = Object.hasOwn(config.networks, network) ? config.networks[network] : undefined;
   if (!entry) {
     throw new DeploymentError("bad-config", `No deployment configuration for network "${network}"`, {
       metaMessages: [`Configured networks: ${Object.keys(config.networks).join(", ")}`],

@@ -7,7 +7,9 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type Address, concatHex, type Hash, type Hex, keccak256, stringToHex } from "viem";
+import { z } from "zod";
 import { DeploymentError } from "../errors.js";
+import { prototypeKeyPaths } from "../util/json-keys.js";
 
 /** A JSON value (constructor arguments are stored with bigints as decimal strings). */
 export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
@@ -78,7 +80,8 @@ export function deploymentsFilePath(dir: string, chainId: number): string {
  * @param chainId - The chain.
  * @param network - Network name used for an empty record.
  * @returns The record.
- * @throws {@link DeploymentError} (`bad-config`) when the file exists but is not a deployments file of that chain.
+ * @throws {@link DeploymentError} (`bad-config`) when the file exists but is not a deployments file of that chain, or
+ *   one of its records lacks a field the deployment reads or holds one of the wrong type (named in the message).
  */
 export function readDeploymentsFile(dir: string, chainId: number, network: string): DeploymentsFile {
   const path = deploymentsFilePath(dir, chainId);
@@ -93,13 +96,49 @@ export function readDeploymentsFile(dir: string, chainId: number, network: strin
   if (!file || typeof file !== "object" || file.chainId !== chainId || typeof file.contracts !== "object" || file.contracts === null) {
     throw new DeploymentError("bad-config", `The deployments file ${path} is not a deployments file of chain ${chainId}`);
   }
+  // Every record is checked now: the deployment reads their addresses and hashes (a record without them made viem throw
+  // later), and a `__proto__` entry would be dropped by the schema without a word.
+  const prototypeKeys = prototypeKeyPaths(file);
+  const checked = deploymentsFileSchema.safeParse(file);
+  const issues = [
+    ...prototypeKeys.map((key) => `${key}: "__proto__" is not accepted as a name`),
+    ...(checked.success ? [] : checked.error.issues.map((issue) => `${issue.path.join(".") || "(file)"}: ${issue.message}`)),
+  ];
+  if (issues.length > 0 || !checked.success) {
+    throw new DeploymentError("bad-config", `The deployments file ${path} is malformed`, {
+      metaMessages: issues.slice(0, 10).map((issue) => `- ${issue}`),
+    });
+  }
   return {
     chainId,
     network: typeof file.network === "string" ? file.network : network,
     ...(typeof file.genesisHash === "string" ? { genesisHash: file.genesisHash } : {}),
-    contracts: file.contracts,
+    contracts: checked.data.contracts as DeploymentsFile["contracts"],
   };
 }
+
+const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes as 0x-prefixed hex");
+
+const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValueSchema), z.record(z.string(), jsonValueSchema)]),
+);
+
+/** One record of the deployments file: the fields the deployment reads are checked, any other is kept. */
+const deploymentRecordSchema = z.looseObject({
+  name: z.string(),
+  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address"),
+  transactionHash: hex32,
+  blockNumber: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  constructorArgs: z.array(jsonValueSchema),
+  fingerprint: hex32,
+  gitCommit: z.string().nullable(),
+  deployedAt: z.string(),
+});
+
+const deploymentsFileSchema = z.object({
+  genesisHash: hex32.optional(),
+  contracts: z.record(z.string(), deploymentRecordSchema),
+});
 
 /**
  * Writes a chain's deployments file atomically (temporary file, then rename).

@@ -50,8 +50,8 @@ export function resolveRpcUrl(
 ): ResolvedRpcUrl {
   const candidates: [string | undefined, string][] = [
     [flag, "--rpc-url"],
-    [env[RPC_URL_VARIABLE], RPC_URL_VARIABLE],
-    [config.rpcUrlEnv ? env[config.rpcUrlEnv] : undefined, config.rpcUrlEnv ?? ""],
+    [variable(env, RPC_URL_VARIABLE), RPC_URL_VARIABLE],
+    [config.rpcUrlEnv ? variable(env, config.rpcUrlEnv) : undefined, config.rpcUrlEnv ?? ""],
     [config.rpcUrl, CONFIG_FILE],
   ];
   for (const [value, source] of candidates) {
@@ -68,4 +68,13 @@ export function resolveRpcUrl(
   }
   const variables = [RPC_URL_VARIABLE, ...(config.rpcUrlEnv ? [config.rpcUrlEnv] : [])].join(" or ");
   throw new DeploymentError("bad-config", `No RPC URL for network "${network}": pass --rpc-url or set ${variables}`);
+}
+
+/**
+ * A variable of the environment: its own string value only. `rpcUrlEnv` is a name from `deploy/config.json`, and the
+ * environment (like `process.env`) inherits Object.prototype: `constructor` must not read a function.
+ */
+function variable(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
+  const value = Object.hasOwn(env, name) ? env[name] : undefined;
+  return typeof value === "string" ? value : undefined;
 }

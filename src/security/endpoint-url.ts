@@ -33,10 +33,12 @@ export function parseEndpointUrl(text: string, options: ParseEndpointUrlOptions)
   let url: URL;
   try {
     url = new URL(trimmed);
-  } catch (error) {
-    // Echo what cannot hold a path (and so a key); a longer text is not quoted.
-    const shown = trimmed.includes("/") ? "" : ` "${trimmed}"`;
-    throw new InvalidArgumentError(`Invalid ${name} URL${shown}: not a URL`, { cause: error });
+  } catch {
+    // Node's URL error is not kept as the cause: it holds the whole text (`input`), which util.inspect would print.
+    // Echo what cannot hold a path (and so a key), nor is a key itself (a variable set to a provider's key instead of
+    // its URL): no "/" and no run of 16 letters and digits. `localhost:8545` is quoted; anything else is not.
+    const shown = trimmed.includes("/") || /[A-Za-z0-9]{16}/.test(trimmed) ? "" : ` "${trimmed}"`;
+    throw new InvalidArgumentError(`Invalid ${name} URL${shown}: not a URL`);
   }
   // Quoted redacted, and without its query and fragment: those are refused, whatever their names.
   const bare = new URL(url);
