@@ -266,7 +266,9 @@ async function callClient(call: Call): Promise<unknown> {
       const items: unknown[] = [];
       for await (const item of client.iterateAgents({ limit: 10 })) {
         items.push(item);
-        if (items.length > 100) break;
+        // Three pages at most: each may take up to two attempts of `timeoutMs` (a slow answer repeated on every page),
+        // which keeps a slow but finite pager well inside the 15 s that tells a hang from slowness.
+        if (items.length > 20) break;
       }
       return items;
     }
