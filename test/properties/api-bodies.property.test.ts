@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTrustApiClient } from "../../src/api/client.js";
 import { generateSigningKey } from "../../src/harness/signing.js";
 import { buildTrustCheckResponse } from "../support/attestations.js";
-import { errorForms, ESC, expectKitError, expectNoPartOf, hostileJsonValue, hostileString, SECRET, within } from "./support.js";
+import { errorForms, ESC, expectKitError, expectNoPartOf, hostileJsonValue, hostileString, SECRET, within, replaceAt } from "./support.js";
 
 /** One answer of the server. */
 interface Answer {
@@ -81,22 +81,6 @@ afterAll(async () => {
 
 /** The key written with JSON escapes, every character `\uXXXX`. */
 const ESCAPED_KEY = [...SECRET].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
-
-/** Replaces the value at a path chosen by `choices` with `replacement`. */
-function replaceAt(value: unknown, choices: readonly number[], replacement: unknown): unknown {
-  if (choices.length === 0 || value === null || typeof value !== "object") return replacement;
-  const [choice, ...rest] = choices;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return replacement;
-    const copy = [...value];
-    copy[choice! % copy.length] = replaceAt(copy[choice! % copy.length], rest, replacement);
-    return copy;
-  }
-  const keys = Object.keys(value);
-  if (keys.length === 0) return replacement;
-  const key = keys[choice! % keys.length]!;
-  return { ...(value as Record<string, unknown>), [key]: replaceAt((value as Record<string, unknown>)[key], rest, replacement) };
-}
 
 const bodyText: fc.Arbitrary<string | Buffer> = fc.oneof(
   { weight: 3, arbitrary: fc.constant(null).map(() => JSON.stringify(validBody)) },

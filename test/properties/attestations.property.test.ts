@@ -44,7 +44,7 @@ import {
   TEST_NOW,
   type TestKeys,
 } from "../support/attestations.js";
-import { hostileJsonValue, hostileString, within } from "./support.js";
+import { hostileJsonValue, hostileString, within, replaceAt } from "./support.js";
 
 type Body = Record<string, unknown> & { attestation: Record<string, unknown> & { signed: Record<string, unknown> } };
 
@@ -214,20 +214,6 @@ describe("signed attestations (property)", () => {
   }, 60_000);
 
   it("any value anywhere in the body replaced: a verdict, and a valid one only over the original signed bytes", async () => {
-    const replaceAt = (value: unknown, choices: readonly number[], replacement: unknown): unknown => {
-      if (choices.length === 0 || value === null || typeof value !== "object") return replacement;
-      const [choice, ...rest] = choices;
-      if (Array.isArray(value)) {
-        if (value.length === 0) return replacement;
-        const copy = [...value];
-        copy[choice! % copy.length] = replaceAt(copy[choice! % copy.length], rest, replacement);
-        return copy;
-      }
-      const names = Object.keys(value);
-      if (names.length === 0) return replacement;
-      const name = names[choice! % names.length]!;
-      return { ...(value as Record<string, unknown>), [name]: replaceAt((value as Record<string, unknown>)[name], rest, replacement) };
-    };
     await fc.assert(
       fc.asyncProperty(
         base,
@@ -351,7 +337,7 @@ describe("wallet-score and MCP attestations (property)", () => {
         hostileJsonValue(),
         async (which, choices, replacement) => {
           const kind = kinds[which]!;
-          const body = replaceAtPath(kind.body, choices, replacement);
+          const body = replaceAt(kind.body, choices, replacement);
           let verdict: Awaited<ReturnType<Verify>>;
           try {
             verdict = await within(kind.verify(body), 10_000, kind.name);
@@ -370,22 +356,6 @@ describe("wallet-score and MCP attestations (property)", () => {
     );
   }, 60_000);
 });
-
-/** Replaces the value at a path chosen by `choices` (an index at each level) with `replacement`. */
-function replaceAtPath(value: unknown, choices: readonly number[], replacement: unknown): unknown {
-  if (choices.length === 0 || value === null || typeof value !== "object") return replacement;
-  const [choice, ...rest] = choices;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return replacement;
-    const copy = [...value];
-    copy[choice! % copy.length] = replaceAtPath(copy[choice! % copy.length], rest, replacement);
-    return copy;
-  }
-  const names = Object.keys(value);
-  if (names.length === 0) return replacement;
-  const name = names[choice! % names.length]!;
-  return { ...(value as Record<string, unknown>), [name]: replaceAtPath((value as Record<string, unknown>)[name], rest, replacement) };
-}
 
 describe("key sets (property)", () => {
   it("a random key set in memory: the resolver is made or refused with a kit error; a verdict is valid only with the real key", async () => {

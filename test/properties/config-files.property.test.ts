@@ -33,15 +33,18 @@ let fileCount = 0;
 /** A fresh file name in the scratch directory (so that no run sees another's file). */
 const freshPath = (name: string) => join(dir, `${fileCount++}-${name}`);
 
-/** Replaces the value at a path chosen by `choices` (an index at each level) with `replacement`. */
-function replaceAt(value: unknown, choices: readonly number[], replacement: unknown): unknown {
+/**
+ * Like `replaceAt` of ./support.js, but a last level may also drop the key (one choice in seven): a file with a field
+ * missing, not only a field changed.
+ */
+function replaceOrDropAt(value: unknown, choices: readonly number[], replacement: unknown): unknown {
   if (choices.length === 0 || value === null || typeof value !== "object") return replacement;
   const [choice, ...rest] = choices;
   if (Array.isArray(value)) {
     if (value.length === 0) return replacement;
     const copy = [...value];
     const i = choice! % copy.length;
-    copy[i] = replaceAt(copy[i], rest, replacement);
+    copy[i] = replaceOrDropAt(copy[i], rest, replacement);
     return copy;
   }
   const keys = Object.keys(value);
@@ -49,7 +52,7 @@ function replaceAt(value: unknown, choices: readonly number[], replacement: unkn
   const key = keys[choice! % keys.length]!;
   const copy: Record<string, unknown> = {};
   for (const k of keys) Object.defineProperty(copy, k, { value: (value as Record<string, unknown>)[k], enumerable: true, writable: true });
-  copy[key] = rest.length === 0 && choice! % 7 === 0 ? undefined : replaceAt(copy[key], rest, replacement);
+  copy[key] = rest.length === 0 && choice! % 7 === 0 ? undefined : replaceOrDropAt(copy[key], rest, replacement);
   return copy;
 }
 
@@ -61,7 +64,7 @@ function mutatedText(valid: string, json: unknown): fc.Arbitrary<string> {
       weight: 4,
       arbitrary: fc
         .tuple(fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), hostileJsonValue())
-        .map(([c, r]) => jsonText(replaceAt(json, c, r))),
+        .map(([c, r]) => jsonText(replaceOrDropAt(json, c, r))),
     },
     { weight: 2, arbitrary: position.map((at) => valid.slice(0, at)) },
     {
@@ -286,7 +289,7 @@ const stateText = fc.oneof(
       .tuple(fc.nat({ max: STATE_LINES.length - 1 }), fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), hostileJsonValue())
       .map(([i, choices, replacement]) => {
         const lines = [...STATE_LINES];
-        lines[i] = `${JSON.stringify(replaceAt(JSON.parse(lines[i]!), choices, replacement)) ?? ""}\n`;
+        lines[i] = `${JSON.stringify(replaceOrDropAt(JSON.parse(lines[i]!), choices, replacement)) ?? ""}\n`;
         return lines.join("");
       }),
   },

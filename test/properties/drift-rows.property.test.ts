@@ -34,6 +34,7 @@ import {
   RAW_CONTROL,
   SECRET,
   within,
+  replaceAt,
 } from "./support.js";
 
 /** How the service answers one agent. */
@@ -54,21 +55,6 @@ let otherKey: AttestationSigningKey;
 let apiUrl = "";
 const sockets = new Set<Socket>();
 const dir = mkdtempSync(join(tmpdir(), "trustgate-drift-props-"));
-
-function replaceAt(value: unknown, choices: readonly number[], replacement: unknown): unknown {
-  if (choices.length === 0 || value === null || typeof value !== "object") return replacement;
-  const [choice, ...rest] = choices;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return replacement;
-    const copy = [...value];
-    copy[choice! % copy.length] = replaceAt(copy[choice! % copy.length], rest, replacement);
-    return copy;
-  }
-  const names = Object.keys(value);
-  if (names.length === 0) return replacement;
-  const name = names[choice! % names.length]!;
-  return { ...(value as Record<string, unknown>), [name]: replaceAt((value as Record<string, unknown>)[name], rest, replacement) };
-}
 
 async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", "http://127.0.0.1");

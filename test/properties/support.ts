@@ -214,3 +214,28 @@ export async function within<T>(promise: Promise<T>, ms: number, what: string): 
     clearTimeout(timer);
   }
 }
+
+/**
+ * Replaces the value at a path chosen by `choices` (an index at each level, taken modulo the entries there) with
+ * `replacement`, copying what it changes; where the path ends early (a scalar, an empty array or object), the value
+ * there is replaced.
+ *
+ * @param value - A JSON value.
+ * @param choices - The path, one index per level.
+ * @param replacement - What goes there.
+ * @returns The changed copy.
+ */
+export function replaceAt(value: unknown, choices: readonly number[], replacement: unknown): unknown {
+  if (choices.length === 0 || value === null || typeof value !== "object") return replacement;
+  const [choice, ...rest] = choices;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return replacement;
+    const copy = [...value];
+    copy[choice! % copy.length] = replaceAt(copy[choice! % copy.length], rest, replacement);
+    return copy;
+  }
+  const names = Object.keys(value);
+  if (names.length === 0) return replacement;
+  const name = names[choice! % names.length]!;
+  return { ...(value as Record<string, unknown>), [name]: replaceAt((value as Record<string, unknown>)[name], rest, replacement) };
+}
