@@ -22,7 +22,11 @@
  *    - otherwise the last verified attestation stands for the service's word: no fetch, and the row compares the chain
  *      with it. The reason a first run would have fetched for (`mismatch`, `stale-onchain`, `missing-onchain`, an
  *      edge) is counted as avoided, by `state`.
- * 4. Without a state entry: `missing-onchain`, `stale-onchain` and `mismatch` (listing and chain disagree) fetch. At a
+ * 4. Without a state entry: `missing-onchain` and `mismatch` (listing and chain disagree) fetch. `stale-onchain` (the
+ *    record older than the staleness limit, or dated in the future) fetches unless the record is merely old and holds
+ *    the data the listing states, at no decision edge: the row's status comes from the chain alone, the listing stands
+ *    for the service's word as it does for a fresh record, and the audit checks it (avoided, by `chain`; an oracle left
+ *    unwritten for months would otherwise have every agent fetched signed). At a
  *    decision edge (`near-threshold`: the score within the margin of the threshold or the gate's `minScore`;
  *    `policy-edge`: the gate's sybil limit or record age at its edge), the agent is fetched unless the on-chain record
  *    holds the computation the listing states — same data, and the listing's `updatedAt` no later than the record's:
@@ -130,9 +134,27 @@ export function triageReason(
   if (!onchain.ok) return null; // the row is an error whatever the service says
   if (listed === null) return "not-listed";
   if (!onchain.hasScore) return "missing-onchain";
-  const nowSeconds = Math.floor(options.now.getTime() / 1000);
-  const age = nowSeconds - onchain.updatedAtSeconds;
+  const age = recordAgeSeconds(onchain, options.now);
   if (age > options.maxAgeSeconds || age < 0) return "stale-onchain";
+  return dataReason(listed, onchain, options, age);
+}
+
+/** Seconds since the record's `updatedAt` (negative when it is dated in the future). */
+function recordAgeSeconds(onchain: Extract<TrustRecordResult, { ok: true }>, now: Date): number {
+  return Math.floor(now.getTime() / 1000) - onchain.updatedAtSeconds;
+}
+
+/**
+ * The reasons of rule 4 that look at the data (after the record's presence and age): an incomplete listing, a
+ * mismatch, a decision edge. `age` is `null` for a record already past the staleness limit, where the gate's age edge
+ * no longer applies.
+ */
+function dataReason(
+  listed: Partial<ServiceData>,
+  onchain: Extract<TrustRecordResult, { ok: true }>,
+  options: Pick<TriageOptions, "rule" | "encoding" | "margin">,
+  age: number | null,
+): TriageReason | null {
   if (listed.score === undefined || listed.tier === undefined || listed.sybilSeverity === undefined) return "incomplete-listing";
   if (sameTrustData(onchain, listed, options.encoding).length > 0) return "mismatch";
   const margin = options.margin ?? DEFAULT_TRIAGE_MARGIN;
@@ -142,9 +164,26 @@ export function triageReason(
     const { maxSybilSeverity, maxAge } = options.rule.policy;
     const listedSybil = sybilSeverityCodeOf(listed.sybilSeverity, options.encoding);
     if (onchain.sybilSeverityCode === maxSybilSeverity || listedSybil === maxSybilSeverity) return "policy-edge";
-    if (age > maxAge * 0.9) return "policy-edge";
+    if (age !== null && age > maxAge * 0.9) return "policy-edge";
   }
   return null;
+}
+
+/**
+ * For a record past the staleness limit (not one dated in the future): what a fetch is still needed for. Its row's
+ * status (`stale-onchain`) comes from the chain alone; a signed fetch adds only whether the old record still holds the
+ * service's data. Where the listing states that very data and the agent is at no decision edge, the listing stands for
+ * it, as it does for a fresh record, and the audit checks the listing: `null`. Otherwise the reason to fetch: a
+ * listing that disagrees (or is incomplete) keeps `stale-onchain`; an edge keeps its own.
+ */
+function staleRecordReason(
+  listed: Partial<ServiceData>,
+  onchain: Extract<TrustRecordResult, { ok: true }>,
+  options: Pick<TriageOptions, "rule" | "now" | "encoding" | "margin">,
+): TriageReason | null {
+  if (recordAgeSeconds(onchain, options.now) < 0) return "stale-onchain"; // dated in the future: never on the listing's word
+  const reason = dataReason(listed, onchain, options, null);
+  return reason === "mismatch" || reason === "incomplete-listing" ? "stale-onchain" : reason;
 }
 
 const EDGE_REASONS: ReadonlySet<TriageReason> = new Set<TriageReason>(["near-threshold", "policy-edge"]);
@@ -179,6 +218,11 @@ export function triageAgent(
   }
   if (base === null) return { fetch: null, fromState: false, auditable: true };
   if (chainCovers) return { fetch: null, fromState: false, auditable: true, avoided: { reason: base, by: "chain" } };
+  if (base === "stale-onchain" && onchain.hasScore) {
+    const reason = staleRecordReason(listed, onchain, options);
+    if (reason === null) return { fetch: null, fromState: false, auditable: true, avoided: { reason: base, by: "chain" } };
+    return { fetch: reason };
+  }
   return { fetch: base };
 }
 

@@ -46,6 +46,31 @@ describe("triage rules, one agent at a time (a first run: no state)", () => {
     expect(triageReason(listed(80), record(80, { ageSeconds: 2 * HOUR }), { ...options, rule: gate })).toBeNull();
   });
 
+  it("a record past the staleness limit: fetched unless it holds what the listing states, at no edge", () => {
+    const old = { ageSeconds: 40 * HOUR };
+    // The status comes from the chain; the listing says the old record still holds the service's data: no fetch
+    // (an oracle left unwritten for months would otherwise have every agent fetched), and the audit may pick it.
+    expect(triageAgent(listed(60), record(60, old), options)).toEqual({
+      fetch: null,
+      fromState: false,
+      auditable: true,
+      avoided: { reason: "stale-onchain", by: "chain" },
+    });
+    // The listing disagrees with the old record, or lacks a field: fetched, as stale.
+    expect(triageAgent(listed(61), record(60, old), options)).toEqual({ fetch: "stale-onchain" });
+    expect(triageAgent(listed(60, "low"), record(60, old), options)).toEqual({ fetch: "stale-onchain" });
+    expect(triageAgent({ score: 60 }, record(60, old), options)).toEqual({ fetch: "stale-onchain" });
+    // At a decision edge the edge's fetch stands (a stale record cannot hold the listing's newer computation).
+    expect(triageAgent(listed(52), record(52, old), options)).toEqual({ fetch: "near-threshold" });
+    expect(triageAgent(listed(80, "low"), record(80, { ...old, sybilCode: 1 }), { ...options, rule: gate })).toEqual({
+      fetch: "policy-edge",
+    });
+    // Past the limit, the gate's age edge no longer applies: the record is already too old.
+    expect(triageAgent(listed(80), record(80, old), { ...options, rule: gate })).toMatchObject({ fetch: null });
+    // A record dated in the future is never taken on the listing's word.
+    expect(triageAgent(listed(60), record(60, { ageSeconds: -HOUR }), options)).toEqual({ fetch: "stale-onchain" });
+  });
+
   it("at an edge, fetches unless the on-chain record holds the computation the listing states", () => {
     const written = new Date((NOW_S - 9 * HOUR) * 1000); // the record's updatedAt (record() writes 9 h ago)
     // The listing states the record's own computation: the chain is the evidence, the fetch is avoided.
