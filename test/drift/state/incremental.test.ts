@@ -84,7 +84,7 @@ describe("the state between nights", () => {
     // The stale chain's other agents, whose old record holds what the listing states, are left to the listing and the
     // audit: avoided, by the chain; those the listing contradicts are fetched, as stale.
     expect(t.avoided!["stale-onchain"]).toBeGreaterThan(10);
-    expect(t.avoidedBy).toEqual({ state: 0, chain: t.avoided!["near-threshold"] + t.avoided!["stale-onchain"] });
+    expect(t.avoidedBy).toEqual({ state: 0, chain: t.avoided!["near-threshold"]! + t.avoided!["stale-onchain"]! });
     expect(t.reasons).toMatchObject({ "not-listed": 2, "missing-onchain": 30 });
     expect(t.audit).toMatchObject({ confidence: 0.9, lieRate: 0.05 });
     expect(t.audit!.detectionProbability).toBeGreaterThanOrEqual(0.9);
