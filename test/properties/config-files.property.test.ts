@@ -388,18 +388,18 @@ describe("--state file through the command line (property)", () => {
   }, 60_000);
 });
 
+/** A P-256 public key (its coordinates only), the base of the key sets below. */
+const PUBLIC_P256_JWK = {
+  kty: "EC",
+  crv: "P-256",
+  x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+  y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
+};
+
 describe("--jwks file (property)", () => {
   it("a --jwks file of any content: the run gets a key set of JWK objects, or exit 2 with one line naming the file", async () => {
     const keySet = {
-      keys: [
-        {
-          kty: "EC",
-          crv: "P-256",
-          x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
-          y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
-          kid: "rnwy-trust-v2",
-        },
-      ],
+      keys: [{ ...PUBLIC_P256_JWK, kid: "rnwy-trust-v2" }],
     };
     const valid = jsonText(keySet);
     await fc.assert(
@@ -449,22 +449,8 @@ describe("JWKS file of a deployment (property)", () => {
   it("a JWKS file of any content: keys of 32-byte coordinates under their kids, or a DeploymentError naming the file", async () => {
     const keySet = {
       keys: [
-        {
-          kty: "EC",
-          crv: "P-256",
-          x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
-          y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
-          kid: "rnwy-trust-v2",
-          alg: "ES256",
-          use: "sig",
-        },
-        {
-          kty: "EC",
-          crv: "P-256",
-          x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
-          y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
-          kid: "rnwy-trust-v1",
-        },
+        { ...PUBLIC_P256_JWK, kid: "rnwy-trust-v2", alg: "ES256", use: "sig" },
+        { ...PUBLIC_P256_JWK, kid: "rnwy-trust-v1" },
       ],
     };
     const valid = jsonText(keySet);

@@ -169,6 +169,18 @@ let runCount = 0;
 /** Row statuses seen: the signed answers must verify in some runs, or the property says little. */
 const statuses = new Map<string, number>();
 
+/** What `main` prints, both streams in one list, and the io that collects it (no terminal, no environment). */
+function capturedIo() {
+  const printed: string[] = [];
+  const io = {
+    stdout: { write: (s: string) => printed.push(s) },
+    stderr: { write: (s: string) => printed.push(s) },
+    env: {},
+    isTTY: false,
+  };
+  return { printed, io };
+}
+
 describe("drift scan rows (property)", () => {
   it("any answers of the service per agent: each agent one row, problems with reasons, no 0 without a verified row, no secret", async () => {
     await fc.assert(
@@ -203,13 +215,7 @@ describe("drift scan rows (property)", () => {
           const run = runCount++;
           const json = join(dir, `report-${run}.json`);
           const markdown = join(dir, `report-${run}.md`);
-          const printed: string[] = [];
-          const io = {
-            stdout: { write: (s: string) => printed.push(s) },
-            stderr: { write: (s: string) => printed.push(s) },
-            env: {},
-            isTTY: false,
-          };
+          const { printed, io } = capturedIo();
           const argv = [
             "drift",
             "--demo",
@@ -291,13 +297,7 @@ describe("drift scan rows (property)", () => {
         const run = runCount++;
         const json = join(dir, `issuer-${run}.json`);
         const markdown = join(dir, `issuer-${run}.md`);
-        const printed: string[] = [];
-        const io = {
-          stdout: { write: (s: string) => printed.push(s) },
-          stderr: { write: (s: string) => printed.push(s) },
-          env: {},
-          isTTY: false,
-        };
+        const { printed, io } = capturedIo();
         const argv = [
           "drift",
           "--demo",

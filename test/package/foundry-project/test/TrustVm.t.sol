@@ -119,6 +119,8 @@ contract TrustVmTest {
         require(TRUST_VM.envOr("TRUSTGATE_SURELY_UNSET", uint256(3)) == 3, "envOr uint");
     }
 
+    /// @dev Calls both `skip` signatures of ITrustVm with `false`: forge must answer them (the declarations are right),
+    ///      and nothing is skipped; the test passes only if forge runs it to the end.
     function test_skip() public {
         TRUST_VM.skip(false);
         TRUST_VM.skip(false, "not skipped");
