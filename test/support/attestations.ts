@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CompactSign, type CryptoKey, exportSPKI, importJWK, type JSONWebKeySet, type JWK } from "jose";
-import type { Attestation, TrustCheck, TrustSignedV1, TrustSignedV2, WalletNotFound, WalletNotFoundSigned } from "../../src/api/schemas.js";
+import type { Attestation, TrustCheck, TrustSignedV1, TrustSignedV2, WalletNotFound, WalletNotFoundSigned } from "../../src/published/index.js";
 import { type AttestationSigningKey, createAttestation, generateSigningKey, signPayload } from "../../src/harness/signing.js";
 
 /** The issuer used by the fixtures unless told otherwise. */

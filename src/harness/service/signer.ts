@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { JWK } from "jose";
-import type { Attestation, JsonObject } from "../../api/schemas.js";
+import type { Attestation, JsonObject } from "../../published/index.js";
 import {
   type AttestationSignatureForm,
   type AttestationSigningKey,

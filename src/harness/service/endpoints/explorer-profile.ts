@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { ExplorerProfile } from "../../../api/schemas.js";
+import type { ExplorerProfile } from "../../../published/index.js";
 import { resolveChain } from "../../../config/chains.js";
 import { createRng, hashSeed } from "../../prng.js";
 import type { PopulationAgent } from "../agent.js";

@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import type { McpServerAttestation, WalletScore, WalletScoreClaims } from "../../../api/schemas.js";
+import type { McpServerAttestation, WalletScore, WalletScoreClaims } from "../../../published/index.js";
 import { ATTESTATION_TYPES } from "../../../config/service.js";
 import { createRng, hashSeed } from "../../prng.js";
 import { ok, type ServiceHandler } from "../context.js";

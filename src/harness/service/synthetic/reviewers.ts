@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 
-import type { ReviewerAnalysis, ReviewerProfile } from "../../../api/schemas.js";
+import type { ReviewerAnalysis, ReviewerProfile } from "../../../published/index.js";
 import { resolveChain } from "../../../config/chains.js";
 import { createRng, hashSeed, syntheticAddress } from "../../prng.js";
 import { agentKey, type PopulationAgent } from "../agent.js";

@@ -1,6 +1,12 @@
-// The client's schemas read every published variant and refuse what carries no verifiable payload.
+// The published shapes read every published variant and refuse what carries no verifiable payload.
 import { describe, expect, it } from "vitest";
-import { attestationSchema, riskTermsSchema, trustCheckSchema, trustSignedV1Schema, trustSignedV2Schema } from "../../src/api/schemas.js";
+import {
+  attestationSchema,
+  riskTermsSchema,
+  trustCheckSchema,
+  trustSignedV1Schema,
+  trustSignedV2Schema,
+} from "../../src/published/index.js";
 
 const envelope = {
   issuer: "https://rnwy.com",
@@ -12,7 +18,7 @@ const envelope = {
 const jwt = "eyJhbGciOiJFUzI1NiJ9.eyJhIjoxfQ.c2ln";
 const base = { agentId: 1, chain: "base", score: 60, tier: "developing" };
 
-describe("client schemas accept every published variant", () => {
+describe("the published shapes accept every published variant", () => {
   it("agentId number or string; sybilSeverity null, a name, none or absent; badges object or flat array", () => {
     const attestation = { ...envelope, signed: { a: 1 }, sig: "AAAA" };
     for (const variant of [
