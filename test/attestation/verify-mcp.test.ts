@@ -2,13 +2,8 @@
 // window (never a lifetime the kit implies), every signed field the spec lists, qualityScore within 0-100.
 import type { JSONWebKeySet } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  createJwksResolver,
-  type JwksResolver,
-  type VerifyMcpAttestationOptions,
-  verifyMcpAttestation,
-  verifyTrustAttestation,
-} from "../../src/attestation/verify.js";
+import { createJwksResolver, type JwksResolver, verifyTrustAttestation } from "../../src/attestation/verify.js";
+import { type VerifyMcpAttestationOptions, verifyMcpAttestation } from "../../src/attestation/verify-mcp.js";
 import { ATTESTATION_TYPES } from "../../src/config/service.js";
 import { buildMcpAttestationResponse, generateTestKeys, jwksOf, TEST_NOW, type TestKeys } from "../support/attestations.js";
 
