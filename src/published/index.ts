@@ -1,6 +1,7 @@
 /**
  * What the trust service publishes: the shapes of its responses and signed blocks, one file per endpoint family
- * (docs/service-api.md lists each with its source), written as zod 4 schemas.
+ * (docs/service-api.md lists each with its source), written as zod 4 schemas, and the ids it writes whose
+ * spelling its sources disagree on (`sybil-signals.ts`).
  *
  * Why zod: one schema gives both the runtime check of an untrusted response and the static TypeScript type
  * of the validated value (`z.infer`), so the two cannot drift apart; and its loose objects
@@ -36,5 +37,6 @@ export * from "./mcp-attestation.js";
 export * from "./reviewer.js";
 export * from "./risk-terms.js";
 export * from "./stats.js";
+export * from "./sybil-signals.js";
 export * from "./trust-check.js";
 export * from "./wallet-score.js";
