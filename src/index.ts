@@ -55,6 +55,7 @@ export {
   type RefreshKeyStatus,
   type RowRefresh,
   runDrift,
+  type SybilEncodingCheck,
   type TriageAudit,
   type TriageSummary,
   type UnverifiedSummary,
