@@ -56,10 +56,17 @@ export type RegistryName = (typeof REGISTRIES)[number];
 /** The default registry. */
 export const DEFAULT_REGISTRY: RegistryName = "erc8004";
 
-/** Requests per minute the service allows (every endpoint except `POST /api/risk-terms`). */
+/**
+ * Requests per minute the kit assumes the service allows on every endpoint except `POST /api/risk-terms`: 30
+ * anonymous, 300 with an API key. **Assumed**: no source publishes these two numbers (SKILL.md publishes only
+ * risk-terms' limits, {@link RISK_TERMS_RATE_LIMITS}, and its registration limits). They are only where the client's
+ * limiter starts: the limit the service announces in its response headers is the authority, and the limiter follows
+ * it from the first response on, lower or higher (`trustgate doctor`'s `rate-limit-headers` check shows whether the
+ * live service announces one).
+ */
 export const RATE_LIMITS = { anonymous: 30, withApiKey: 300 } as const;
 
-/** Requests per minute `POST /api/risk-terms` allows, counted apart from {@link RATE_LIMITS} (SKILL.md). */
+/** Requests per minute `POST /api/risk-terms` allows, counted apart from {@link RATE_LIMITS} (SKILL.md, rnwy-sdk). */
 export const RISK_TERMS_RATE_LIMITS = { anonymous: 5, withApiKey: 60 } as const;
 
 /** Pass/fail threshold `/api/trust-check` and `/api/compare` use when none is given (SKILL.md). */

@@ -14,6 +14,18 @@ export const explorerSchema = z.looseObject({
   total: z.number().nullish(),
 });
 
+/**
+ * The `ownership` of an explorer profile: the four fields rnwy-sdk 0.3.0 `Ownership` declares. Typed when present,
+ * none required (the kit reads none of them; `trustgate doctor`'s `fields:explorer` check reports which the live
+ * service serves). The items of `transfers` are not published (`unknown[]` in the SDK).
+ */
+export const ownershipSchema = z.looseObject({
+  isOriginalOwner: z.boolean().nullish(),
+  transferCount: z.number().int().nonnegative().nullish(),
+  originalOwner: z.string().nullish(),
+  transfers: z.array(z.unknown()).nullish(),
+});
+
 /** The `agent` of an explorer profile (SDK `Agent`): `id` and `owner` required, the rest kept as served. */
 export const explorerAgentSchema = z.looseObject({
   id: agentIdSchema,
@@ -25,7 +37,7 @@ export const explorerAgentSchema = z.looseObject({
   metadata: jsonObjectSchema.nullish(),
   reputation: jsonObjectSchema.nullish(),
   feedback: z.array(jsonObjectSchema).nullish(),
-  ownership: jsonObjectSchema.nullish(),
+  ownership: ownershipSchema.nullish(),
   addressAgeDetails: jsonObjectSchema.nullish(),
   addressAgeScore: z.number().nullish(),
   scores: z.looseObject({ overall: z.number().nullish() }).nullish(),
@@ -45,6 +57,8 @@ export const explorerProfileSchema = z.looseObject({
   qualityTrajectory: jsonObjectSchema.nullish(),
 });
 
+/** The `ownership` of an explorer profile (SDK `Ownership`). */
+export type Ownership = z.infer<typeof ownershipSchema>;
 /** A validated `/api/explorer?id=` body. */
 export type ExplorerProfile = z.infer<typeof explorerProfileSchema>;
 /** A validated `/api/explorer` body. */

@@ -2,6 +2,8 @@
 import { describe, expect, it } from "vitest";
 import {
   attestationSchema,
+  explorerProfileSchema,
+  mcpServerSignedSchema,
   riskTermsSchema,
   trustCheckSchema,
   trustSignedV1Schema,
@@ -79,5 +81,37 @@ describe("the published shapes accept every published variant", () => {
       riskTermsSchema.safeParse({ recommendation: "terms", agent_id: 1, chain: "base", risk_tier: { level: 1, label: "low" } }).success,
     ).toBe(true);
     expect(riskTermsSchema.safeParse({ agentId: 1, chain: "base", riskTier: "low" }).success).toBe(false);
+  });
+
+  it("an explorer profile's ownership with the SDK's four fields, each typed when present", () => {
+    const profile = (ownership: unknown) => ({ agent: { id: 7, owner: "0xabc", ownership } });
+    const four = { isOriginalOwner: false, transferCount: 2, originalOwner: "0xdef", transfers: [{}, {}] };
+    for (const ownership of [four, {}, null, undefined]) expect(explorerProfileSchema.safeParse(profile(ownership)).success).toBe(true);
+    for (const wrong of [
+      { transferCount: "2" },
+      { isOriginalOwner: "no" },
+      { originalOwner: 1 },
+      { transfers: {} },
+      { transferCount: -1 },
+    ]) {
+      expect(explorerProfileSchema.safeParse(profile({ ...four, ...wrong })).success, JSON.stringify(wrong)).toBe(false);
+    }
+  });
+
+  it("the MCP server form's signed block as insumer spec v1.2 §3.12 lists it", () => {
+    const signed = {
+      server: "acme/search",
+      qualityScore: 100,
+      riskScore: 3,
+      quadrant: "high_quality_low_risk",
+      breakdown: { quality: {}, risk: {}, version: "1", quadrant: "high_quality_low_risk" },
+      issuedAt: "t",
+      verifiedAt: "t",
+      expiry: "t",
+    };
+    expect(mcpServerSignedSchema.safeParse(signed).success).toBe(true);
+    expect(mcpServerSignedSchema.safeParse({ ...signed, qualityScore: 100.5 }).success).toBe(false);
+    const { expiry: _expiry, ...withoutExpiry } = signed;
+    expect(mcpServerSignedSchema.safeParse(withoutExpiry).success).toBe(false);
   });
 });

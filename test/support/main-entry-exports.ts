@@ -151,6 +151,7 @@ export const MAIN_ENTRY_EXPORTS: readonly string[] = [
   "messageOf",
   "multicall3Abi",
   "normalizeSybilSeverity",
+  "ownershipSchema",
   "parseAddress",
   "parseAgentId",
   "parseAgentRef",
