@@ -3,6 +3,7 @@
  *
  * - `readTrustRecord` / `readTrustRecords` / `readGatePolicy`: the oracle and gates, through viem.
  * - `createTrustApiClient` / `createTrustMcpClient`: the service's HTTP API and MCP endpoint.
+ * - `trustCheckSchema`, `TrustSignedV2`, `Attestation`, …: what the service publishes, its response shapes.
  * - `verifyTrustAttestation` and friends: signed attestations, verified against the issuer's JWKS.
  * - `evaluateTrustPolicy`: the gate's decision in TypeScript.
  * - configuration: chains, addresses, tier and sybil encodings, service defaults.
@@ -54,6 +55,7 @@ export {
   type RefreshKeyStatus,
   type RowRefresh,
   runDrift,
+  type SybilEncodingCheck,
   type TriageAudit,
   type TriageSummary,
   type UnverifiedSummary,
@@ -62,4 +64,5 @@ export * from "./errors.js";
 export * from "./inputs/index.js";
 export * from "./oracle/index.js";
 export * from "./policy.js";
+export * from "./published/index.js";
 export * from "./security/index.js";

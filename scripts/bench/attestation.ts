@@ -10,7 +10,7 @@ import { createPublicKey, type KeyObject, verify } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { startVerifierPool } from "../../src/attestation/verifier-pool.js";
 import type { SignaturePolicy } from "../../src/attestation/options.js";
-import type { TrustCheck } from "../../src/api/schemas.js";
+import type { TrustCheck } from "../../src/published/index.js";
 import { createJwksResolver, type JwksResolver, verifyTrustAttestation } from "../../src/attestation/verify.js";
 import { buildTrustCheckResponse, generateTestKeys, jwksOf, TEST_NOW } from "../../test/support/attestations.js";
 

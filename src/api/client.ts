@@ -49,7 +49,7 @@ import {
   type WalletScore,
   walletNotFoundSchema,
   walletScoreSchema,
-} from "./schemas.js";
+} from "../published/index.js";
 import { parseResponse } from "./validate.js";
 
 /** Largest page of `/api/agents` and `/api/explorer`. */

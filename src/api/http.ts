@@ -29,7 +29,7 @@ import { redactUrl } from "../security/redact-url.js";
 import { createSecretScrubber, scrubSecretsDeep } from "../security/secrets.js";
 import { isEmptyAnnouncement, parseRateLimitHeaders, type RateLimitAnnouncement } from "./rate-limit-headers.js";
 import { type Clock, type RateLimiter, type Sleep, systemClock, systemSleep } from "./rate-limiter.js";
-import { errorBodySchema } from "./schemas.js";
+import { errorBodySchema } from "../published/index.js";
 
 /** Version of the kit, sent in the default user agent. */
 export const TRUSTGATE_VERSION = "0.1.0";

@@ -1,6 +1,6 @@
 /**
- * The trust service's API client: typed HTTP client, MCP client, transport, rate limiter and response
- * schemas.
+ * The trust service's API client: typed HTTP client, MCP client, transport and rate limiter. (The response
+ * shapes it validates against are the service's, in `src/published/`.)
  *
  * @packageDocumentation
  */
@@ -27,5 +27,4 @@ export {
   type RateLimitAnnouncement,
 } from "./rate-limit-headers.js";
 export * from "./rate-limiter.js";
-export * from "./schemas.js";
 export * from "./validate.js";

@@ -29,7 +29,7 @@ import {
   statsSchema,
   type TrustCheck,
   trustCheckSchema,
-} from "./schemas.js";
+} from "../published/index.js";
 import { parseResponse } from "./validate.js";
 
 /** Path of the MCP endpoint. */

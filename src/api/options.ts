@@ -15,7 +15,7 @@ import { type Clock, createRateLimiter, type RateLimiter, type Sleep } from "./r
 export interface TrustApiClientOptions {
   /** Base URL of the service (default `https://rnwy.com`). */
   baseUrl?: string;
-  /** API key, sent as `Authorization: Bearer <key>`; raises the starting rate limit from 30 to 300/min. */
+  /** API key, sent as `Authorization: Bearer <key>`; raises the starting rate limit from 30 to 300/min (both assumed). */
   apiKey?: string | undefined;
   /** Time limit of one attempt, in milliseconds (default 15 000). */
   timeoutMs?: number;
@@ -27,9 +27,9 @@ export interface TrustApiClientOptions {
    */
   maxResponseBytes?: number;
   /**
-   * The client-side limiter. Default: it starts at the service's documented limit (30/min, or 300 with
-   * `apiKey`; `/api/risk-terms` 5 or 60) and follows the limit the service announces in its responses, lower
-   * or higher. A number: requests per minute to start at and a hard cap (an announced lower limit is followed,
+   * The client-side limiter. Default: it starts at the kit's assumed limit (30/min, or 300 with `apiKey`:
+   * {@link RATE_LIMITS}, no source publishes them; `/api/risk-terms` 5 or 60, as SKILL.md publishes) and follows the
+   * limit the service announces in its responses, lower or higher. A number: requests per minute to start at and a hard cap (an announced lower limit is followed,
    * a higher one is not). A limiter: shared between clients for every path but `/api/risk-terms` (which keeps
    * its own). `false`: no limiter at all.
    */

@@ -1,7 +1,7 @@
 /**
  * Client-side rate limiter for the trust service: at most N requests in any 60-second window. N starts as
- * configured, or as the service documents it (30 per minute anonymous, 300 with an API key;
- * {@link RATE_LIMITS}), and then follows what the service announces in its responses
+ * configured, or at the kit's assumed limit (30 per minute anonymous, 300 with an API key; {@link RATE_LIMITS}: no
+ * source publishes these), and then follows what the service announces in its responses
  * ({@link RateLimiter.announce}, fed by the transport from `X-RateLimit-*` / `RateLimit-*` headers), lower or
  * higher, but never above a configured `cap`.
  *
@@ -69,7 +69,7 @@ export interface RateLimiterOptions {
   limit?: number;
   /** Picks the default `limit`: `defaults.withApiKey` when true, `defaults.anonymous` otherwise. */
   hasApiKey?: boolean;
-  /** The documented limits the default `limit` is taken from (default {@link RATE_LIMITS}: 30 and 300). */
+  /** The starting limits the default `limit` is taken from (default {@link RATE_LIMITS}: 30 and 300, assumed). */
   defaults?: { readonly anonymous: number; readonly withApiKey: number };
   /**
    * Hard cap: the limit never goes above it, whatever the service announces (default: none). A `limit` above

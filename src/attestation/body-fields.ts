@@ -13,7 +13,8 @@
  * | `owner`, `wallet`, `sub` | the same address (`0x…` ignoring case; others, such as Base58, exactly) |
  * | `sybilSeverity` | the same name, ignoring case; `null` and `none` both mean "no sybil signal" |
  * | `badges` | the same set of ids; a body's `{earned, warnings}` counts as earned ∪ warnings |
- * | `sybilSignals`, `findings` | the same set of values |
+ * | `sybilSignals` | the same set of signal ids, an alias counting as its canonical id (`spray_pattern` = `sweep_pattern`: `canonicalSybilSignal`) |
+ * | `findings` | the same set of values |
  * | times (`issuedAt`, `verifiedAt`, `expiry`, …) | the same instant (ISO-8601 or Unix seconds) |
  * | anything else | the same JSON value |
  *
@@ -21,6 +22,7 @@
  */
 import { resolveChain } from "../config/chains.js";
 import { canonicalSybilSeverity, NO_SYBIL_SIGNAL } from "../config/encodings.js";
+import { canonicalSybilSignal } from "../published/sybil-signals.js";
 import type { FieldMismatch } from "./result.js";
 import { parseServiceTime } from "./time.js";
 
@@ -131,7 +133,10 @@ export function normalizeChain(value: unknown): string | undefined {
 
 /**
  * A sybil severity in canonical form, by {@link canonicalSybilSeverity}'s rule (`null` and `none` are both
- * `none`; else the name trimmed, in lower case), over any value: an absent or blank value is `none` too.
+ * `none`; else the name trimmed, in lower case), over any value: an absent or blank value is `none` too. It reads
+ * each of the three published vocabularies (`PUBLISHED_SYBIL_SEVERITIES` in `config/encodings.ts`, with their
+ * sources: crosswalk `null`/low/moderate/elevated/heavy, spec none/low/moderate/heavy, SDK
+ * low/moderate/elevated/heavy).
  *
  * @param value - The severity as written.
  * @returns The canonical name, or `undefined` for a value that is neither a string nor null.
@@ -207,6 +212,17 @@ function setMembers(value: unknown): Set<string | undefined> | undefined {
   return items;
 }
 
+function asSignalSet(value: unknown): string | undefined {
+  const items = signalMembers(value);
+  return items === undefined ? undefined : JSON.stringify([...items].sort());
+}
+
+/** The members of a `sybilSignals` value: as {@link setMembers}, each id in its canonical spelling. */
+function signalMembers(value: unknown): Set<string | undefined> | undefined {
+  if (!Array.isArray(value)) return undefined;
+  return setMembers(value.map((item: unknown) => (typeof item === "string" ? canonicalSybilSignal(item) : item)));
+}
+
 function badgeSet(value: unknown): Set<string> | undefined {
   const ids = badgeIds(value);
   return ids === undefined ? undefined : new Set(ids);
@@ -235,7 +251,7 @@ const NORMALIZERS: ReadonlyMap<string, Normalizer> = new Map(
     sub: normalizeAddress,
     sybilSeverity: normalizeSybilSeverity,
     badges: normalizeBadges,
-    sybilSignals: asSet,
+    sybilSignals: asSignalSet,
     findings: asSet,
     issuedAt: normalizeTime,
     verifiedAt: normalizeTime,
@@ -245,7 +261,7 @@ const NORMALIZERS: ReadonlyMap<string, Normalizer> = new Map(
 );
 
 /** The rules under which an array of strings (numbers too, but for badges) is always a valid value. */
-const ARRAY_RULES: ReadonlySet<Normalizer> = new Set([canonicalJson, asSet, normalizeBadges]);
+const ARRAY_RULES: ReadonlySet<Normalizer> = new Set([canonicalJson, asSet, asSignalSet, normalizeBadges]);
 
 /** The set-valued rules, with the members of a value under each: two values are equal when their sets are. */
 const SET_MEMBERS: ReadonlyMap<Normalizer, (value: unknown) => ReadonlySet<unknown> | undefined> = new Map<
@@ -253,5 +269,6 @@ const SET_MEMBERS: ReadonlyMap<Normalizer, (value: unknown) => ReadonlySet<unkno
   (value: unknown) => ReadonlySet<unknown> | undefined
 >([
   [asSet, setMembers],
+  [asSignalSet, signalMembers],
   [normalizeBadges, badgeSet],
 ]);

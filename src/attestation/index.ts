@@ -1,6 +1,6 @@
 /**
  * Attestations of the trust service: their verification. (Their shapes are the service's response shapes,
- * `Attestation`, `TrustSignedV2`, … in `src/api/schemas.ts`; signing, for the local service and tests, is
+ * `Attestation`, `TrustSignedV2`, … in `src/published/`; signing, for the local service and tests, is
  * part of the harness: `src/harness/signing.ts`.)
  *
  * @packageDocumentation

@@ -1,6 +1,6 @@
 /**
- * Verification of `/api/mcp-attestation` responses: an MCP server's risk findings, signed under kid
- * `rnwy-mcp-v1`, in the `canonical_id` form or the newer `server` form.
+ * Verification of `/api/mcp-attestation` responses: an MCP server's quality and risk, signed under kid
+ * `rnwy-mcp-v1` (type `mcp_trust`), in the `server` form (insumer spec v1.2 §3.12) or the SDK's `canonical_id` form.
  *
  * @packageDocumentation
  */
@@ -21,9 +21,12 @@ export interface VerifyMcpAttestationOptions extends VerifyAttestationOptions {
 /**
  * Verifies the attestation of a `/api/mcp-attestation` response.
  *
- * Defaults: kid `rnwy-mcp-v1` only; the service's MCP attestations carry no expiry, so one is implied 24 h
- * after the signed issue time (`lifetimeSeconds` overrides it); a signed block with no time at all is
- * accepted without a window. A body field that is also in the signed block must agree with it.
+ * Defaults: kid `rnwy-mcp-v1` only. The `server` form signs its `expiry` (`verifiedAt` + 24 h): that expiry is
+ * the window, and a `server` block without it (or without another field the spec signs, or with a `qualityScore`
+ * outside 0–100) is `malformed`. The `canonical_id` form signs no expiry, so one is implied 24 h after its signed
+ * issue time (`lifetimeSeconds` overrides it; it never applies to a block that signs its expiry); such a block
+ * with no time at all is accepted without a window. A body field that is also in the signed block must agree
+ * with it.
  *
  * @param response - The parsed response body (its `attestation` is verified), or the attestation itself.
  * @param options - Keys, issuer, accepted kids, clock, lifetime, expected server.

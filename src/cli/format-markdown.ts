@@ -29,6 +29,7 @@ import {
   formatOracleRead,
   formatRefreshable,
   formatState,
+  formatSybilEncoding,
   formatUnverified,
   formatVerdict,
 } from "./format-summary.js";
@@ -83,6 +84,7 @@ export function markdownHead(report: DriftReportHead, rows: Pick<RowTally, "refr
     ["Oldest on-chain record", text(s.oldestUpdatedAt ?? NONE)],
     ["Newest on-chain record", text(s.newestUpdatedAt ?? NONE)],
     ["Tier encoding", text(formatEncoding(report))],
+    ["Sybil encoding", text(formatSybilEncoding(report))],
     ["Unverified", text(formatUnverified(report))],
   ];
   if (report.source.attestedOracle) summary.splice(3, 0, ["Records read from", text(formatOracleRead(report))]);

@@ -1,7 +1,7 @@
 /**
  * The cost of a scan's signed fetches, said before they start (on stderr, as `trustgate:` notices): how many, at
  * which rate, about how long — and, without an API key, what a key would make it. Without a key the client keeps to
- * the service's 30 requests a minute, so a keyless `--all` of 150,000 agents would otherwise run for about a day
+ * 30 requests a minute (assumed, until the service announces its limit), so a keyless `--all` of 150,000 agents would otherwise run for about a day
  * without a word.
  *
  * @packageDocumentation

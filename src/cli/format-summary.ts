@@ -1,6 +1,6 @@
 /**
  * The summary of a drift report for people: counts per status, decision flips per direction, the age of
- * the on-chain records, the tier-encoding check, the agents that could not be verified against
+ * the on-chain records, the tier- and sybil-encoding checks, the agents that could not be verified against
  * `--max-errors`, what triage saved, the decision rule, the report's notes (for example how the oracle was
  * read on a chain without Multicall3), and a last line with the verdict and exit code. Each line is sanitised
  * (`sanitizeText`): no control character or escape sequence from outside reaches the terminal.
@@ -121,6 +121,23 @@ export function formatEncoding(report: Pick<DriftReport, "summary">): string {
 }
 
 /**
+ * The sybil-encoding check in one phrase.
+ *
+ * @param report - The report.
+ * @returns For example `consistent with sybil none,low,… (12 records checked against the service's severity)` or
+ *   `CONTRADICTED by 2 of 12 records (…), e.g. …`.
+ */
+export function formatSybilEncoding(report: Pick<DriftReport, "summary">): string {
+  const { sybilSeverities } = report.summary.encoding;
+  const e = report.summary.encoding.sybil;
+  const table = `sybil ${sybilSeverities.join(",")}`;
+  if (e.checked === 0) return `not checked, no record the service states at the same score and computation (${table})`;
+  if (e.consistent) return `consistent with ${table} (${plural(e.checked, "record")} checked against the service's severity)`;
+  const example = e.examples[0] ? `, e.g. ${e.examples[0]}` : "";
+  return `CONTRADICTED by ${e.contradictions} of ${plural(e.checked, "record")} (${table})${example}`;
+}
+
+/**
  * The summary, several lines, one `note:` line per note of the report, the verdict last.
  *
  * @param report - The report, or its head when its rows were not kept (then give `rows`).
@@ -138,6 +155,7 @@ export function formatSummary(
     `  decision flips:   ${formatFlips(report)}`,
     `  on-chain records: ${formatDates(report)}`,
     `  tier encoding:    ${formatEncoding(report)}`,
+    `  sybil encoding:   ${formatSybilEncoding(report)}`,
     `  unverified:       ${formatUnverified(report)}`,
   ];
   const attested = report.source.attestedOracle;

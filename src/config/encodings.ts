@@ -6,9 +6,11 @@
  * on-chain (score, tier) pairs contradict the encoding in use. Everything that decodes codes takes a
  * {@link TrustEncoding}, so the assumption can be replaced in one place.
  *
- * The service states "no sybil signal" as `null` (in the API and in signed attestations); older material
- * and the kit's first version said `none`. Both read as the name `none` here ({@link canonicalSybilSeverity},
- * {@link sybilSeverityCode}), so a `null` compares equal to the code of `none` (0 under the default encoding).
+ * The service's sources publish three sybil severity vocabularies ({@link PUBLISHED_SYBIL_SEVERITIES}); the kit
+ * reads their union, which is the encoding's five names. The service states "no sybil signal" as `null` (in the
+ * API and in signed v2 attestations); the spec and the kit's first version say `none`. Both read as the name `none`
+ * here ({@link canonicalSybilSeverity}, {@link sybilSeverityCode}), so a `null` compares equal to the code of
+ * `none` (0 under the default encoding).
  *
  * @packageDocumentation
  */
@@ -92,9 +94,37 @@ export function tierCode(name: string, encoding: TrustEncoding = DEFAULT_TRUST_E
 export const NO_SYBIL_SIGNAL: SybilSeverityName = "none";
 
 /**
+ * The sybil severity vocabularies the service's sources publish, lowest first, each as written there (`null`
+ * where a source writes JSON `null`). They disagree; the kit reads every name of every one of them
+ * ({@link canonicalSybilSeverity}: `null` and `none` are both "no sybil signal", the others are the encoding's
+ * names), and the drift job checks the on-chain sybil codes against what the service states
+ * (`drift/encoding-check.ts`).
+ *
+ * - `crosswalk`: `crosswalk/rnwy.yaml` of `rnwy/agent-governance-vocabulary` (maintainer-confirmed 2026-04-14;
+ *   its upstream `aeoess/agent-governance-vocabulary` carries it unchanged), the v2 signed block's
+ *   `sybilSeverity`: `null | "low" | "moderate" | "elevated" | "heavy"`. What the service signs today.
+ * - `spec`: insumer multi-attestation spec v1.2 (2026-09-02) §3.3, the signed payload table (written for the v1
+ *   block): `none`, `low`, `moderate`, `heavy` — no `elevated`.
+ * - `sdk`: rnwy-sdk 0.3.0 `src/types.ts` `SybilSeverity` (the explorer's `reviewerSybil.signals.severity`; types
+ *   "derived from live API responses"): `low`, `moderate`, `elevated`, `heavy`, by flagged reviewers: heavy 20+,
+ *   elevated 10–19, moderate 3–9, low 0–2. It has no "none": its `low` also covers an agent with no flagged
+ *   reviewer. The kit reads that field nowhere it decides; a `low` is read as `low` wherever it appears.
+ */
+export const PUBLISHED_SYBIL_SEVERITIES: {
+  readonly crosswalk: readonly (Exclude<SybilSeverityName, "none"> | null)[];
+  readonly spec: readonly SybilSeverityName[];
+  readonly sdk: readonly SybilSeverityName[];
+} = {
+  crosswalk: [null, "low", "moderate", "elevated", "heavy"],
+  spec: ["none", "low", "moderate", "heavy"],
+  sdk: ["low", "moderate", "elevated", "heavy"],
+};
+
+/**
  * A sybil severity as the service states it, in the kit's vocabulary: `null` (no sybil signal, what the
- * service signs) and the legacy `none` both become `none`; any other name is trimmed and lowercased (it may
- * still be unknown to the encoding). The one rule for the kit: the encodings and the drift comparison use it,
+ * service signs: crosswalk) and `none` (spec, the kit's first version) both become `none`; any other name is
+ * trimmed and lowercased (it may still be unknown to the encoding). Every name of {@link PUBLISHED_SYBIL_SEVERITIES}
+ * is one of the encoding's. The one rule for the kit: the encodings and the drift comparison use it,
  * and the attestation verifier's `normalizeSybilSeverity` applies it to any signed value.
  *
  * @param value - The service's value.

@@ -25,19 +25,25 @@ export const WALLET_ATTESTATION_KID = "rnwy-wallet-v1";
 /** Key id of `/api/mcp-attestation` attestations. */
 export const MCP_ATTESTATION_KID = "rnwy-mcp-v1";
 
-/** `attestation.type` of each signed endpoint (insumer multi-attestation spec §2, a2a crosswalk). */
+/** `attestation.type` of each signed endpoint (insumer multi-attestation spec v1.2 §2, a2a crosswalk). */
 export const ATTESTATION_TYPES = {
   /** `/api/trust-check`. */
   trust: "behavioral_trust",
   /** `/api/wallet-score`. */
   wallet: "wallet_intelligence",
-  /** `/api/mcp-attestation` (not named by any published source; the kit's choice). */
-  mcp: "mcp_server_risk",
+  /**
+   * `/api/mcp-attestation` (insumer spec v1.2 §2 and §3.12, "RNWY MCP Trust"). The kit's first version wrote
+   * `mcp_server_risk`, a name of its own that no source publishes and the service never wrote: it is not read as
+   * an alias. (A type is only ever a reason to refuse: the verifier refuses an attestation whose type names
+   * another kind, and judges every other one on its kid and signed block.)
+   */
+  mcp: "mcp_trust",
 } as const;
 
 /**
- * Lifetime of an attestation, in seconds (24 h): the service's `expiry` is `verifiedAt` + 24 h, and an
- * attestation that carries no expiry (v1, MCP) is given this lifetime from its issue time.
+ * Lifetime of an attestation, in seconds (24 h): the service's signed `expiry` is `verifiedAt` + 24 h (trust-check
+ * v2, wallet-score, MCP `?server=`), and an attestation that signs no expiry (trust-check v1, MCP `?canonical_id=`)
+ * is given this lifetime from its issue time.
  */
 export const ATTESTATION_LIFETIME_SECONDS = 24 * 3600;
 
@@ -50,10 +56,17 @@ export type RegistryName = (typeof REGISTRIES)[number];
 /** The default registry. */
 export const DEFAULT_REGISTRY: RegistryName = "erc8004";
 
-/** Requests per minute the service allows (every endpoint except `POST /api/risk-terms`). */
+/**
+ * Requests per minute the kit assumes the service allows on every endpoint except `POST /api/risk-terms`: 30
+ * anonymous, 300 with an API key. **Assumed**: no source publishes these two numbers (SKILL.md publishes only
+ * risk-terms' limits, {@link RISK_TERMS_RATE_LIMITS}, and its registration limits). They are only where the client's
+ * limiter starts: the limit the service announces in its response headers is the authority, and the limiter follows
+ * it from the first response on, lower or higher (`trustgate doctor`'s `rate-limit-headers` check shows whether the
+ * live service announces one).
+ */
 export const RATE_LIMITS = { anonymous: 30, withApiKey: 300 } as const;
 
-/** Requests per minute `POST /api/risk-terms` allows, counted apart from {@link RATE_LIMITS} (SKILL.md). */
+/** Requests per minute `POST /api/risk-terms` allows, counted apart from {@link RATE_LIMITS} (SKILL.md, rnwy-sdk). */
 export const RISK_TERMS_RATE_LIMITS = { anonymous: 5, withApiKey: 60 } as const;
 
 /** Pass/fail threshold `/api/trust-check` and `/api/compare` use when none is given (SKILL.md). */

@@ -29,7 +29,7 @@ export {
   type DriftConfig,
 } from "./config.js";
 export { type DecisionInput, type DecisionRule, decide, describeRule } from "./decision.js";
-export { checkTierEncoding } from "./encoding-check.js";
+export { checkEncodings, checkSybilEncoding, checkTierEncoding, type SybilStatement } from "./encoding-check.js";
 export {
   allowedUnverified,
   checkErrorLimit,
@@ -170,5 +170,6 @@ export {
   type RefreshBlocker,
   type RefreshKeyStatus,
   type RowRefresh,
+  type SybilEncodingCheck,
   type TriageSummary,
 } from "./types.js";

@@ -1,7 +1,7 @@
 /**
  * The projected cost of a scan's signed fetches ({@link FetchProjection}, `report.projection`): known once triage
  * has chosen them, computed before the first is sent, at the rate the client's limiter keeps to then. Without an API
- * key the client keeps to the service's 30 requests a minute, so a keyless `--all` of 150,000 agents (about 42,000
+ * key the client keeps to 30 requests a minute (the assumed limit, until the service announces one), so a keyless `--all` of 150,000 agents (about 42,000
  * signed fetches) would run for about a day: the command line says so before the fetches start.
  *
  * @packageDocumentation

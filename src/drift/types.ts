@@ -188,7 +188,10 @@ export interface DecisionFlips {
   readonly failToPass: number;
 }
 
-/** Whether on-chain (score, tier code) pairs agree with the tier encoding in use. */
+/**
+ * Whether on-chain codes agree with the encoding in use: (score, tier code) pairs with the tier encoding (the
+ * top-level fields), and sybil codes with the severity the service states (`sybil`).
+ */
 export interface EncodingCheck {
   /** The tier names by code that were assumed. */
   readonly tiers: readonly string[];
@@ -198,11 +201,32 @@ export interface EncodingCheck {
   readonly checked: number;
   /** Records whose tier code, decoded, is not the tier of their score (or is outside the encoding). */
   readonly contradictions: number;
-  /** True when no checked record contradicts the encoding. */
+  /** True when no checked record contradicts the tier encoding. */
   readonly consistent: boolean;
   /** Up to five contradicting records, `chain:id:registry score=… tierCode=…`. */
   readonly examples: readonly string[];
   /** Tier codes observed for each score-derived tier, e.g. `{ established: [3] }`. */
+  readonly observed: Readonly<Record<string, readonly number[]>>;
+  /** The sybil codes against the service's severities. */
+  readonly sybil: SybilEncodingCheck;
+}
+
+/**
+ * Whether on-chain sybil codes agree with the sybil severity the service states for the same agent, under the
+ * encoding in use. A score says nothing of the severity, so a record is checked only against a statement of the
+ * same computation, as far as the kit can tell: a verified attestation or listing entry with the record's score,
+ * computed not after the record was written (or at an unknown time).
+ */
+export interface SybilEncodingCheck {
+  /** Records checked: those with a record and such a statement. */
+  readonly checked: number;
+  /** Records whose sybil code is not the code of the stated severity (or the severity has no code). */
+  readonly contradictions: number;
+  /** True when no checked record contradicts the sybil encoding. */
+  readonly consistent: boolean;
+  /** Up to five contradicting records, `chain:id:registry score=… sybilCode=… (stated heavy, code 4; attestation)`. */
+  readonly examples: readonly string[];
+  /** Sybil codes observed for each stated severity (`null` read as `none`), e.g. `{ none: [0], heavy: [4] }`. */
   readonly observed: Readonly<Record<string, readonly number[]>>;
 }
 

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import { CompactSign, type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
-import type { Attestation, JsonObject } from "../api/schemas.js";
+import type { Attestation, JsonObject } from "../published/index.js";
 import { jwksUrlOf } from "../config/service.js";
 import { InvalidArgumentError } from "../errors.js";
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TrustCheck } from "../../src/api/schemas.js";
+import type { TrustCheck } from "../../src/published/index.js";
 import { createJwksResolver, type JwksResolver, verifyTrustAttestation } from "../../src/attestation/verify.js";
 import { JwksUnavailableError } from "../../src/errors.js";
 import { type AttestationSigningKey, generateSigningKey } from "../../src/harness/signing.js";

@@ -1,6 +1,6 @@
 import { CompactSign, type JSONWebKeySet } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Attestation, TrustCheck, TrustSignedV2 } from "../../src/api/schemas.js";
+import type { Attestation, TrustCheck, TrustSignedV2 } from "../../src/published/index.js";
 import {
   ATTESTATION_FAILURE_REASONS,
   assertAttestationValid,

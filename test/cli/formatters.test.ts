@@ -126,6 +126,9 @@ describe("formatSummary", () => {
     expect(text).toContain("decision flips:   3 (2 pass→fail, 1 fail→pass)");
     expect(text).toContain("oldest 2026-11-21T03:00:00.000Z (1d 9h ago), newest 2026-11-22T03:00:00.000Z (9h ago)");
     expect(text).toContain("tier encoding:    consistent with tiers flagged,limited,developing,established (3 records checked)");
+    expect(text).toContain(
+      "sybil encoding:   consistent with sybil none,low,moderate,elevated,heavy (3 records checked against the service's severity)",
+    );
     expect(text).toContain("unverified:       1 of 7 agents (14.29%): error 1, missing-attestation 0; limit --max-errors 1\n");
     expect(lines.at(-1)).toBe("DRIFT: 3 decision flips, 1 invalid attestation (exit 3)");
     expect(text).not.toContain("triage");
@@ -198,6 +201,31 @@ describe("formatSummary", () => {
     expect(text).toContain(
       "CONTRADICTED by 4 of 118 records (tiers flagged,limited,developing,established), e.g. 8453:1:erc8004 score=80 tierCode=2",
     );
+  });
+
+  it("reports a contradicted sybil encoding with an example, and one it could not check", () => {
+    const contradicted = formatSummary(
+      report([row({ agentId: "1" })], {
+        encoding: {
+          ...CONSISTENT,
+          sybil: {
+            checked: 40,
+            contradictions: 3,
+            consistent: false,
+            examples: ["8453:7:erc8004 score=40 sybilCode=3 (stated heavy, code 4; attestation)"],
+            observed: { heavy: [3] },
+          },
+        },
+      }),
+    );
+    expect(contradicted).toContain(
+      "sybil encoding:   CONTRADICTED by 3 of 40 records (sybil none,low,moderate,elevated,heavy), e.g. 8453:7:erc8004 score=40 sybilCode=3 (stated heavy, code 4; attestation)",
+    );
+    const unchecked = { ...CONSISTENT, sybil: { checked: 0, contradictions: 0, consistent: true, examples: [], observed: {} } };
+    expect(formatSummary(report([row({ agentId: "1" })], { encoding: unchecked }))).toContain(
+      "sybil encoding:   not checked, no record the service states at the same score and computation (sybil none,low,moderate,elevated,heavy)",
+    );
+    expect(formatMarkdown(report([row({ agentId: "1" })], { encoding: unchecked }))).toContain("| Sybil encoding | not checked");
   });
 
   it("reports what triage saved", () => {

@@ -84,6 +84,7 @@ export const CONSISTENT: EncodingCheck = {
   consistent: true,
   examples: [],
   observed: { developing: [2] },
+  sybil: { checked: 3, contradictions: 0, consistent: true, examples: [], observed: { none: [0] } },
 };
 
 /** A report over `rows` (rows kept in the given order, summary computed from them; default error limit 1 %). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
 import { decide } from "../../src/drift/decision";
-import { checkTierEncoding } from "../../src/drift/encoding-check";
+import { checkEncodings, checkTierEncoding } from "../../src/drift/encoding-check";
 import { buildReport, countFlips, exitCodeOf, sortRows } from "../../src/drift/report";
 import type { ServiceOutcome } from "../../src/drift/service-data";
 import { type CompareContext, compareAgent } from "../../src/drift/stages/compare";
@@ -182,7 +182,7 @@ describe("report", () => {
       source: { rpc: "http://x", oracle: "0x1", api: "http://y", issuer: "http://y", chainId: 8453, blockNumber: "1" },
       decisionRule: "score >= 51",
       maxAgeSeconds: 36 * HOUR,
-      encoding: checkTierEncoding([onchain(60)], DEFAULT_TRUST_ENCODING),
+      encoding: checkEncodings([onchain(60)], [], DEFAULT_TRUST_ENCODING),
       generatedAt: NOW,
     });
     expect(report.summary.byStatus).toEqual({

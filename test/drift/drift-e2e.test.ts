@@ -57,6 +57,9 @@ describe("trustgate drift --demo, the embedded default", () => {
     expect(report.summary.flips.passToFail).toBeGreaterThan(0);
     expect(report.summary.flips.failToPass).toBeGreaterThan(0);
     expect(report.summary.encoding.consistent).toBe(true);
+    expect(report.summary.encoding.sybil.checked).toBeGreaterThan(0);
+    expect(report.summary.encoding.sybil).toMatchObject({ consistent: true, contradictions: 0 });
+    expect(stdout).toMatch(/sybil encoding: {3}consistent with sybil none,low,moderate,elevated,heavy/);
     expect(report.summary.triage!.fetchesSaved).toBeGreaterThan(report.summary.triage!.signedFetches);
     const row = report.agents[0]!;
     expect(Object.keys(row).sort()).toEqual(
@@ -105,6 +108,19 @@ describe("trustgate drift --demo, the embedded default", () => {
     const report = JSON.parse(stdout) as DriftReport;
     expect(report.version).toBe(1);
     expect(report.agents.length).toBe(report.summary.agents);
+  });
+
+  it("reports a sybil mapping the chain contradicts: --sybil-encoding with heavy and elevated swapped", async () => {
+    const { stdout } = await cli(["--demo", "--json", "-", "--audit", "0", "--sybil-encoding", "none,low,moderate,heavy,elevated"]);
+    const report = JSON.parse(stdout) as DriftReport;
+    const sybil = report.summary.encoding.sybil;
+    expect(sybil.consistent).toBe(false);
+    expect(sybil.contradictions).toBeGreaterThan(0);
+    // The chain writes the kit's default codes: heavy 4, elevated 3, seen under the names the service states.
+    for (const [name, codes] of Object.entries(sybil.observed))
+      expect(codes, name).toEqual([DEFAULT_TRUST_ENCODING.sybilSeverities.indexOf(name as never)]);
+    expect(sybil.examples[0]).toMatch(/sybilCode=[34] \(stated (heavy|elevated), code [34]; (attestation|listing)\)$/);
+    expect(report.summary.encoding.consistent).toBe(true);
   });
 });
 

@@ -60,6 +60,7 @@ function reportOf(all: DriftRow[], errorLimit?: ErrorLimit) {
       consistent: true,
       examples: [],
       observed: {},
+      sybil: { checked: 0, contradictions: 0, consistent: true, examples: [], observed: {} },
     },
     generatedAt: new Date("2026-11-22T12:00:00Z"),
     ...(errorLimit ? { errorLimit } : {}),

@@ -36,7 +36,16 @@ describe("notes in the report and the summary", () => {
     },
     decisionRule: "score >= 51",
     maxAgeSeconds: 3600,
-    encoding: { tiers: [], sybilSeverities: [], checked: 0, contradictions: 0, consistent: true, examples: [], observed: {} },
+    encoding: {
+      tiers: [],
+      sybilSeverities: [],
+      checked: 0,
+      contradictions: 0,
+      consistent: true,
+      examples: [],
+      observed: {},
+      sybil: { checked: 0, contradictions: 0, consistent: true, examples: [], observed: {} },
+    },
     generatedAt: new Date("2026-01-01T00:00:00Z"),
   };
 

@@ -253,6 +253,7 @@ describe("drift since the last refresh", () => {
         consistent: true,
         examples: [],
         observed: {},
+        sybil: { checked: 0, contradictions: 0, consistent: true, examples: [], observed: {} },
       },
       generatedAt: NOW,
     });

@@ -8,7 +8,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CompactSign, type CryptoKey, exportSPKI, importJWK, type JSONWebKeySet, type JWK } from "jose";
-import type { Attestation, TrustCheck, TrustSignedV1, TrustSignedV2, WalletNotFound, WalletNotFoundSigned } from "../../src/api/schemas.js";
+import type {
+  Attestation,
+  TrustCheck,
+  TrustSignedV1,
+  TrustSignedV2,
+  WalletNotFound,
+  WalletNotFoundSigned,
+} from "../../src/published/index.js";
+import { ATTESTATION_TYPES } from "../../src/config/service.js";
 import { type AttestationSigningKey, createAttestation, generateSigningKey, signPayload } from "../../src/harness/signing.js";
 
 /** The issuer used by the fixtures unless told otherwise. */
@@ -291,29 +299,58 @@ export async function buildWalletScoreResponse(
 }
 
 /**
- * Builds a `/api/mcp-attestation` response in the shape of the service's SDK: `{canonical_id,
- * mcp_risk_score, findings, attestation}` with signed `{canonical_id, mcp_risk_score, findings, issuedAt}`
- * (no expiry, as the service signs them), or the newer `server` form with signed `{server, qualityScore,
- * riskScore, quadrant, issuedAt}`.
+ * Builds a `/api/mcp-attestation` response: the SDK's `canonical_id` form `{canonical_id, mcp_risk_score, findings,
+ * attestation}` with signed `{canonical_id, mcp_risk_score, findings, issuedAt}` (no expiry unless `expiresAt`), or
+ * the `server` form of insumer spec v1.2 §3.12 with signed `{server, qualityScore, riskScore, quadrant, breakdown,
+ * issuedAt, verifiedAt, expiry}` (`verifiedAt` = `issuedAt`, `expiry` = `expiresAt` or `verifiedAt` + 24 h).
  *
  * @param key - Signing key (normally `keys.mcp`).
- * @param options - Issuer, issue time, form, server name, an optional signed expiry.
+ * @param options - Issuer, issue time, form, server name, the signed expiry, fields to set or (`undefined`) leave out
+ *   of the server form's signed block.
  * @returns The response body.
  */
 export async function buildMcpAttestationResponse(
   key: AttestationSigningKey,
-  options: { issuer?: string; issuedAt?: Date; form?: "canonical-id" | "server"; canonicalId?: string; expiresAt?: Date } = {},
+  options: {
+    issuer?: string;
+    issuedAt?: Date;
+    form?: "canonical-id" | "server";
+    canonicalId?: string;
+    expiresAt?: Date;
+    serverFields?: Record<string, unknown>;
+  } = {},
 ): Promise<Record<string, unknown> & { attestation: Attestation }> {
   const name = options.canonicalId ?? "acme/weather-mcp";
-  const issuedAt = (options.issuedAt ?? new Date(TEST_NOW.getTime() - HOUR_MS)).toISOString();
+  const issued = options.issuedAt ?? new Date(TEST_NOW.getTime() - HOUR_MS);
+  const issuedAt = issued.toISOString();
   const findings = [{ rule: "T-017", severity: "info", title: "tool descriptions mention network access" }];
-  const signed: Record<string, unknown> =
-    options.form === "server"
-      ? { server: name, qualityScore: 77, riskScore: 12, quadrant: "high_quality_low_risk", issuedAt }
-      : { canonical_id: name, mcp_risk_score: 12, findings, issuedAt };
-  if (options.expiresAt) signed.expiry = options.expiresAt.toISOString();
-  const attestation = await createAttestation(signed, key, { issuer: options.issuer ?? TEST_ISSUER, type: "mcp_security" });
-  const { issuedAt: _i, expiry: _e, ...visible } = signed;
+  let signed: Record<string, unknown>;
+  if (options.form === "server") {
+    signed = {
+      server: name,
+      qualityScore: 77,
+      riskScore: 12,
+      quadrant: "high_quality_low_risk",
+      breakdown: {
+        quality: { tenure: 20, adoption: 19, capability: 21, reliability: 17 },
+        risk: { findings: 1 },
+        version: "1",
+        quadrant: {},
+      },
+      issuedAt,
+      verifiedAt: issuedAt,
+      expiry: (options.expiresAt ?? new Date(issued.getTime() + 24 * HOUR_MS)).toISOString(),
+    };
+    for (const [field, value] of Object.entries(options.serverFields ?? {})) {
+      if (value === undefined) delete signed[field];
+      else signed[field] = value;
+    }
+  } else {
+    signed = { canonical_id: name, mcp_risk_score: 12, findings, issuedAt };
+    if (options.expiresAt) signed.expiry = options.expiresAt.toISOString();
+  }
+  const attestation = await createAttestation(signed, key, { issuer: options.issuer ?? TEST_ISSUER, type: ATTESTATION_TYPES.mcp });
+  const { issuedAt: _i, verifiedAt: _v, expiry: _e, ...visible } = signed;
   return { ...visible, attestation };
 }
 

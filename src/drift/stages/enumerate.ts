@@ -9,7 +9,7 @@
 import type { Address } from "viem";
 import { type AgentRef, agentKey, type EvmAgentRef, isEvmAgent } from "../../agent/agent-ref.js";
 import type { TrustApiClient } from "../../api/client.js";
-import type { AgentListItem } from "../../api/schemas.js";
+import type { AgentListItem } from "../../published/index.js";
 import { parseServiceTime } from "../../attestation/time.js";
 import { chainSlugOf, resolveChain } from "../../config/chains.js";
 import { DEFAULT_REGISTRY } from "../../config/service.js";

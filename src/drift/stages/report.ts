@@ -1,18 +1,18 @@
 /**
  * Stage 6, report: a scan's rows, oracle reads and timings become the JSON report — rows sorted by severity
  * and summarised (from the scan's tally of every row, so a scan that streamed its rows and kept none still has its
- * summary), the tier encoding checked against the records read, triage, the fetch projection and runtime attached
+ * summary), the tier and sybil encodings checked against the records read (and what the service stated about them), triage, the fetch projection and runtime attached
  * (`buildReportHead` in `../report.ts`, where the exit-code rule `exitCodeOf` also lives).
  *
  * @packageDocumentation
  */
 import type { TrustEncoding } from "../../config/encodings.js";
-import { checkTierEncoding } from "../encoding-check.js";
+import { checkEncodings, type SybilStatement } from "../encoding-check.js";
 import type { ErrorLimit } from "../error-limit.js";
 import type { ScanResult } from "../pipeline.js";
 import { buildReportHead, sortRows, tallyRows } from "../report.js";
 import type { DriftReport, DriftReportHead, FetchProjection, PartialRun } from "../types.js";
-import type { ServiceStats } from "./fetch-verify.js";
+import { listingOutcome, type ServiceStats } from "./fetch-verify.js";
 
 /** What the report stage needs besides the scan. */
 export interface ReportStageContext {
@@ -61,7 +61,7 @@ export function reportScanHead(scan: ScanResult, context: ReportStageContext): D
     source: context.source,
     decisionRule: context.decisionRule,
     maxAgeSeconds: context.maxAgeSeconds,
-    encoding: checkTierEncoding(scan.records, context.encoding),
+    encoding: checkEncodings(scan.records, sybilStatements(scan), context.encoding),
     ...(scan.triage ? { triage: scan.triage } : {}),
     notes: context.notes,
     ...(context.projection ? { projection: context.projection } : {}),
@@ -78,5 +78,20 @@ export function reportScanHead(scan: ScanResult, context: ReportStageContext): D
     generatedAt: context.generatedAt,
     ...(context.errorLimit ? { errorLimit: context.errorLimit } : {}),
     ...(context.partial ? { partial: context.partial } : {}),
+  });
+}
+
+/**
+ * What the service stated about the agent of each record, by the records' index: the verified attestation, or the
+ * listing where no signed answer was fetched (as the compare stage reads it); `undefined` where it stated nothing.
+ */
+function sybilStatements(scan: ScanResult): (SybilStatement | undefined)[] {
+  if (!scan.scanned) return [];
+  const { candidates, outcomes } = scan.scanned;
+  return candidates.map((candidate, i): SybilStatement | undefined => {
+    const outcome = outcomes[i] ?? listingOutcome(candidate.listed);
+    if (outcome.kind === "verified") return { data: outcome.data, source: "attestation" };
+    if (outcome.kind === "listed") return { data: outcome.data, source: "listing" };
+    return undefined;
   });
 }

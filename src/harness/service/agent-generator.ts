@@ -5,17 +5,12 @@
  * @packageDocumentation
  */
 import { DEFAULT_TRUST_ENCODING, type SybilSeverityName, tierForScore } from "../../config/encodings.js";
+import { SYBIL_SIGNALS } from "../../published/sybil-signals.js";
 import { type Rng, syntheticAddress } from "../prng.js";
 import { deriveBadges, type PopulationAgent } from "./agent.js";
 
 /** Highest score the service gives (base 50, capped at 95). */
 export const MAX_SERVICE_SCORE = 95;
-
-/**
- * Sybil signals of the service, snake_case, strongest first (SKILL.md weights: common funder 6×, velocity
- * 5×, sweep 3×, clustering 1×; `coordination` is the agent-level modifier). Insumer spec §3.3.
- */
-export const SYBIL_SIGNALS: readonly string[] = ["common_funder", "inhuman_velocity", "sweep_pattern", "score_clustering", "coordination"];
 
 const DAY_MS = 86_400_000;
 const NO_SIGNALS: readonly string[] = Object.freeze([]);

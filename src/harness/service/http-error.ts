@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import type { ErrorBody } from "../../api/schemas.js";
+import type { ErrorBody } from "../../published/index.js";
 
 /** Error codes of the local service's error bodies, with the status each goes with. */
 export const SERVICE_ERROR_STATUS = {

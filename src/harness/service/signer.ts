@@ -5,13 +5,14 @@
  * @packageDocumentation
  */
 import type { JWK } from "jose";
-import type { Attestation, JsonObject } from "../../api/schemas.js";
+import type { Attestation, JsonObject } from "../../published/index.js";
 import {
   type AttestationSignatureForm,
   type AttestationSigningKey,
   createAttestation,
   createJwtAttestation,
   generateSigningKey,
+  signJwt,
 } from "../signing.js";
 import type { FaultInjector } from "./faults.js";
 import { type ServiceKeys, UNPUBLISHED_KIDS } from "./keys.js";
@@ -34,6 +35,12 @@ export interface AttestOptions {
   readonly expiry?: string;
   /** Which signatures to write (default both `sig` and `jws`). Ignored by {@link ServiceSigner.attestJwt}. */
   readonly form?: AttestationSignatureForm;
+  /**
+   * Lead with a compact JWS in JWT form (header `{alg, kid, typ: "JWT"}`) in `jws`, the raw `sig` beside it for
+   * backward compatibility, both over `JSON.stringify(signed)`: how insumer spec v1.2 §3.12 describes the MCP
+   * `?server=` form. Ignored by {@link ServiceSigner.attestJwt}; `form` is then ignored too.
+   */
+  readonly jwsFirst?: boolean;
 }
 
 /** The JWKS document. */
@@ -90,13 +97,15 @@ export class ServiceSigner {
    */
   async attest<Signed extends JsonObject>(signed: Signed, options: AttestOptions): Promise<Attestation<Signed>> {
     const key = await this.#keyFor(options);
-    const attestation = await createAttestation(signed, key, {
+    const envelope = {
       issuer: this.#issuer,
       type: options.type,
       jwks: this.#jwksUrl,
-      ...(options.form !== undefined ? { form: options.form } : {}),
       ...(options.expiry !== undefined ? { expiry: options.expiry } : {}),
-    });
+    };
+    const attestation = options.jwsFirst
+      ? await jwsFirstAttestation(signed, key, envelope)
+      : await createAttestation(signed, key, { ...envelope, ...(options.form !== undefined ? { form: options.form } : {}) });
     if (this.#faults.take(["tampered-signature"], options.path) === undefined) return attestation;
     const tampered = tamperSigned(signed);
     const result = { ...attestation, signed: tampered };
@@ -143,6 +152,19 @@ export class ServiceSigner {
     }
     return key;
   }
+}
+
+/**
+ * An attestation that leads with a JWT-form compact JWS in `jws`, the raw `sig` beside it, both over the UTF-8 of
+ * `JSON.stringify(signed)`; members in the order `issuer, type, kid, alg, jwks, signed, jws, sig, expiry`.
+ */
+async function jwsFirstAttestation<Signed extends JsonObject>(
+  signed: Signed,
+  key: AttestationSigningKey,
+  envelope: { issuer: string; type: string; jwks: string; expiry?: string },
+): Promise<Attestation<Signed>> {
+  const { sig, expiry, ...head } = await createAttestation(signed, key, { ...envelope, form: "sig" });
+  return { ...head, jws: await signJwt(signed, key), sig, ...(expiry !== undefined ? { expiry } : {}) };
 }
 
 /**

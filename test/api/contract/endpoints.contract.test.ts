@@ -7,6 +7,7 @@ import { compactVerify, createLocalJWKSet, decodeProtectedHeader, type JSONWebKe
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTrustApiClient, type TrustApiClient } from "../../../src/api/client.js";
 import { HttpRequestError } from "../../../src/errors.js";
+import { mcpServerSignedSchema } from "../../../src/published/index.js";
 import { createPopulation, type PopulationAgent, type RunningTrustService, startTrustService } from "../../../src/harness/service/index.js";
 import { fetchJwks, type ServedAttestation, verifyJws, verifySig } from "../../harness/service/support.js";
 import * as F from "./published-fields.js";
@@ -362,10 +363,14 @@ describe("GET /api/mcp-attestation", () => {
     expect(await verifySig(attestation, jwks)).toBe(true);
   });
 
-  it("?server= serves the newer signed {server, qualityScore, riskScore, quadrant, …}", async () => {
+  it("?server= serves type mcp_trust and the signed block of insumer spec v1.2 §3.12", async () => {
     const body = await api.mcpServerAttestation("acme/market-data");
     const attestation = body.attestation as unknown as ServedAttestation;
-    expect(Object.keys(attestation.signed).slice(0, 4)).toEqual(["server", "qualityScore", "riskScore", "quadrant"]);
+    expect(body.attestation.type).toBe(F.SPEC_MCP_ATTESTATION_TYPE);
+    expect(Object.keys(attestation.signed)).toEqual(Object.keys(F.SPEC_MCP_SERVER_SIGNED));
+    expectFields(attestation.signed, F.SPEC_MCP_SERVER_SIGNED, "signed");
+    expect(mcpServerSignedSchema.safeParse(attestation.signed).success).toBe(true);
+    expect(typeof body.attestation.jws).toBe("string");
     expect(await verifySig(attestation, jwks)).toBe(true);
   });
 });

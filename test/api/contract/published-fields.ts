@@ -1,7 +1,8 @@
 // The fields each published source declares, encoded from the sources themselves, for the contract tests:
 // rnwy-sdk 0.3.0 `src/types.ts` (every non-optional field of the interfaces named below), the vocabulary
 // crosswalks (`crosswalk/rnwy.yaml` 60cdb46, `crosswalk/a2a.yaml` d8d6e8c) for signed blocks, the insumer
-// multi-attestation spec (§1 envelope, §3.3 v1 block, §3.10 wallet claims) and SKILL.md where the SDK is silent.
+// multi-attestation spec (§1 envelope, §3.3 v1 block, §3.10 wallet claims, v1.2 §3.12 MCP server form) and SKILL.md
+// where the SDK is silent.
 // A type is one of: string, number, boolean, array, object, or several joined with "|" (null allowed by "null").
 
 /** A field list: name → accepted JSON types. */
@@ -360,6 +361,20 @@ export const SDK_REVIEWER_SUMMARY: FieldSpec = {
 export const SDK_ENTITY: FieldSpec = { agents: "array", wallet_score: "object|null", mcp_servers: "array" };
 /** SDK `getMCPAttestation` / README (documented fields; typed `any`). */
 export const SDK_MCP_ATTESTATION: FieldSpec = { mcp_risk_score: "number", findings: "array", attestation: "object" };
+
+/** insumer spec v1.2 §2 and §3.12: the `attestation.type` of MCP attestations. */
+export const SPEC_MCP_ATTESTATION_TYPE = "mcp_trust";
+/** insumer spec v1.2 §3.12: the signed block of the `?server=` form, in the spec's order. */
+export const SPEC_MCP_SERVER_SIGNED: FieldSpec = {
+  server: "string",
+  qualityScore: "number",
+  riskScore: "number",
+  quadrant: "string",
+  breakdown: "object",
+  issuedAt: "string",
+  verifiedAt: "string",
+  expiry: "string",
+};
 
 /** SKILL.md's eight MCP tools and their inputs (required ones without `?`). */
 export const SKILL_MCP_TOOLS: Readonly<Record<string, { required: string[]; optional: string[] }>> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseAgentRefList } from "../../../src/agent/agent-ref";
 import type { TrustApiClient } from "../../../src/api/client";
-import type { AgentListItem } from "../../../src/api/schemas";
+import type { AgentListItem } from "../../../src/published/index";
 import type { ScanProgress } from "../../../src/drift/progress";
 import { enumerateList, enumerateListing } from "../../../src/drift/stages/enumerate";
 import { ORACLE } from "./fixtures";

@@ -1,5 +1,6 @@
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createJwksResolver, verifyMcpAttestation } from "../../../src/attestation/verify.js";
 import { agentKey, createPopulation, type RunningTrustService, startTrustService } from "../../../src/harness/service/index.js";
 import { fetchJwks, getJson, type JsonResult, postJson, type ServedAttestation, verifyJws, verifySig } from "./support.js";
 
@@ -310,18 +311,50 @@ describe("signed look-ups", () => {
     expect(res.body.mcp_risk_score).toBeLessThanOrEqual(100);
     expect(await verifySig(attestation, jwks)).toBe(true);
     expect((await verifyJws(attestation, jwks)).kid).toBe("rnwy-mcp-v1");
+    expect(attestation.type).toBe("mcp_trust");
     const server = await getJson(`${service.url}/api/mcp-attestation?server=acme/trade-tools`);
     expect(Object.keys(server.body.attestation.signed)).toEqual([
       "server",
       "qualityScore",
       "riskScore",
       "quadrant",
+      "breakdown",
       "issuedAt",
       "verifiedAt",
       "expiry",
     ]);
     expect(server.body.riskScore).toBe(res.body.mcp_risk_score);
     expect(await verifySig(server.body.attestation, jwks)).toBe(true);
+  });
+
+  it("serves the MCP server form as insumer spec v1.2 §3.12 does: mcp_trust, the JWS first, a signed expiry, quality 0-100", async () => {
+    const qualities: number[] = [];
+    for (const name of ["acme/trade-tools", "acme/market-data", "zeta/search", "omega/files", "kappa/mail", "sigma/maps"]) {
+      const { body } = await getJson(`${service.url}/api/mcp-attestation?server=${name}`);
+      const attestation = body.attestation;
+      expect(Object.keys(attestation)).toEqual(["issuer", "type", "kid", "alg", "jwks", "signed", "jws", "sig", "expiry"]);
+      expect(attestation).toMatchObject({ type: "mcp_trust", kid: "rnwy-mcp-v1", alg: "ES256" });
+      const { payload, protectedHeader } = await compactVerify(attestation.jws, createLocalJWKSet(jwks), { algorithms: ["ES256"] });
+      expect(protectedHeader).toEqual({ alg: "ES256", kid: "rnwy-mcp-v1", typ: "JWT" });
+      expect(new TextDecoder().decode(payload)).toBe(JSON.stringify(attestation.signed));
+      expect(await verifySig(attestation, jwks)).toBe(true);
+      const signed = attestation.signed;
+      expect(signed).toMatchObject({ server: name, verifiedAt: NOW.toISOString(), expiry: "2026-11-23T10:00:00.000Z" });
+      expect(Object.keys(signed.breakdown)).toEqual(["quality", "risk", "version", "quadrant"]);
+      const { tenure, adoption, capability, reliability } = signed.breakdown.quality;
+      expect(tenure + adoption + capability + reliability).toBe(signed.qualityScore);
+      expect(signed.quadrant).toBe(`${signed.qualityScore >= 50 ? "high" : "low"}_quality_${signed.riskScore >= 30 ? "high" : "low"}_risk`);
+      expect(body).toMatchObject({ server: name, qualityScore: signed.qualityScore, breakdown: signed.breakdown });
+      const verdict = await verifyMcpAttestation(body, { jwks: createJwksResolver({ keys: jwks }), issuer: service.issuer, now: NOW });
+      expect(verdict).toMatchObject({ valid: true, version: "server" });
+      expect(verdict.expiresAt?.toISOString()).toBe(signed.expiry);
+      qualities.push(signed.qualityScore);
+    }
+    for (const quality of qualities) {
+      expect(quality).toBeGreaterThanOrEqual(0);
+      expect(quality).toBeLessThanOrEqual(100);
+    }
+    expect(new Set(qualities).size).toBeGreaterThan(1);
     expect((await getJson(`${service.url}/api/mcp-attestation?canonical_id=no-slash`)).status).toBe(400);
     expect((await getJson(`${service.url}/api/mcp-attestation?canonical_id=a/b&server=a/b`)).status).toBe(400);
     expect((await getJson(`${service.url}/api/mcp-attestation`)).status).toBe(400);

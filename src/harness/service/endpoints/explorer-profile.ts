@@ -5,7 +5,8 @@
  *
  * @packageDocumentation
  */
-import type { ExplorerProfile } from "../../../api/schemas.js";
+import type { ExplorerProfile } from "../../../published/index.js";
+import { SYBIL_SIGNAL_ALIASES } from "../../../published/sybil-signals.js";
 import { resolveChain } from "../../../config/chains.js";
 import { createRng, hashSeed } from "../../prng.js";
 import type { PopulationAgent } from "../agent.js";
@@ -33,6 +34,11 @@ const BLOCK_EXPLORERS: Readonly<Record<string, string>> = {
 };
 
 const DAY_MS = 86_400_000;
+/**
+ * The SDK's `by_signal` key of a canonical signal id, where it spells it otherwise (`spray_pattern` for the spec's
+ * `sweep_pattern`): `by_signal` is the SDK's object, so it keeps the SDK's keys.
+ */
+const SDK_SIGNAL_KEYS: ReadonlyMap<string, string> = new Map(Object.entries(SYBIL_SIGNAL_ALIASES).map(([alias, id]) => [id, alias]));
 const SYBIL_WEIGHTS: Readonly<Record<string, number>> = {
   common_funder: 6,
   inhuman_velocity: 5,
@@ -84,7 +90,7 @@ export function explorerProfileBody(context: ServiceContext, agent: PopulationAg
   const bySignal = { common_funder: 0, inhuman_velocity: 0, spray_pattern: 0, score_clustering: 0 };
   for (const r of flagged) {
     for (const f of r.sybilFlags) {
-      const key = (f === "sweep_pattern" ? "spray_pattern" : f) as keyof typeof bySignal;
+      const key = (SDK_SIGNAL_KEYS.get(f) ?? f) as keyof typeof bySignal;
       if (key in bySignal) bySignal[key]++;
     }
   }

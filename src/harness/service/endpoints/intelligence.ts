@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { AddressAge, CompareResult, EntityProfile, RiskTerms } from "../../../api/schemas.js";
+import type { AddressAge, CompareResult, EntityProfile, RiskTerms } from "../../../published/index.js";
 import { DEFAULT_THRESHOLD, RISK_TERMS_RATE_LIMITS } from "../../../config/service.js";
 import { apiSybilSeverity, type PopulationAgent } from "../agent.js";
 import { ok, type ServiceContext, type ServiceHandler } from "../context.js";

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { AgentListItem, AgentsPage, ExplorerResult, NetworkStats } from "../../../api/schemas.js";
+import type { AgentListItem, AgentsPage, ExplorerResult, NetworkStats } from "../../../published/index.js";
 import { apiSybilSeverity, compareListingOrder, type PopulationAgent } from "../agent.js";
 import { ok, type ServiceHandler } from "../context.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";

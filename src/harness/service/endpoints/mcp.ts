@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 
-import type { JsonRpcErrorObject, McpInitializeResult, McpToolCallResult, McpToolsListResult } from "../../../api/schemas.js";
+import type { JsonRpcErrorObject, McpInitializeResult, McpToolCallResult, McpToolsListResult } from "../../../published/index.js";
 import { DEFAULT_THRESHOLD } from "../../../config/service.js";
 import { ok, type ServiceContext, type ServiceHandler, type ServiceRequest, type ServiceResponse } from "../context.js";
 import { badRequest, ServiceHttpError } from "../http-error.js";

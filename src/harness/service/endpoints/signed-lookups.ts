@@ -1,18 +1,17 @@
 /**
  * The other signed endpoints: `GET /api/wallet-score?address=` (kid `rnwy-wallet-v1`, type
  * `wallet_intelligence`, a JWT in `sig` with `signed: null`: a2a crosswalk, insumer spec §1 and §3.10) and
- * `GET /api/mcp-attestation` (kid `rnwy-mcp-v1`): `?canonical_id=` as rnwy-sdk 0.3.0 reads it, and the newer
- * `?server=` form. Bodies typed with the kit's shapes (`WalletScore`, `WalletScoreClaims`, `McpServerAttestation`).
+ * `GET /api/mcp-attestation` (kid `rnwy-mcp-v1`, type `mcp_trust`): `?canonical_id=` as rnwy-sdk 0.3.0 reads it,
+ * and the `?server=` form of insumer spec v1.2 §3.12. Bodies typed with the kit's shapes (`WalletScore`, `WalletScoreClaims`, `McpServerAttestation`).
  *
  * @packageDocumentation
  */
-import type { McpServerAttestation, WalletScore, WalletScoreClaims } from "../../../api/schemas.js";
+import type { McpServerAttestation, McpServerSigned, WalletScore, WalletScoreClaims } from "../../../published/index.js";
 import { ATTESTATION_TYPES } from "../../../config/service.js";
-import { createRng, hashSeed } from "../../prng.js";
 import { ok, type ServiceHandler } from "../context.js";
 import { badRequest } from "../http-error.js";
 import { isAbsent, readAddressParam, readCanonicalIdParam, readMcpServerParam } from "../params.js";
-import { mcpServerScan } from "../synthetic/mcp-servers.js";
+import { mcpServerQuality, mcpServerScan } from "../synthetic/mcp-servers.js";
 import { publishedWalletScores, walletIntelligenceScores } from "../synthetic/wallets.js";
 import { expiryAfter } from "./trust-check.js";
 
@@ -57,7 +56,17 @@ export const handleWalletScore: ServiceHandler = async (request, context) => {
   return ok(body);
 };
 
-/** `GET /api/mcp-attestation?canonical_id=<owner>/<name>` or `?server=<owner>/<name>|<url>`. */
+/** Quality and risk at or above which an MCP server's quadrant says `high` (the local service's cut-offs). */
+const MCP_QUADRANT_CUTOFFS = { quality: 50, risk: 30 } as const;
+/** `breakdown.version` of the local service's MCP scoring (the real one's is not published). */
+const MCP_SCORING_VERSION = "local-1";
+
+/**
+ * `GET /api/mcp-attestation?canonical_id=<owner>/<name>` or `?server=<owner>/<name>|<url>`. The `server` form is
+ * insumer spec v1.2 §3.12's: type `mcp_trust`, the JWS first (`jws`, JWT form) with the raw `sig` beside it, and
+ * the signed `{server, qualityScore, riskScore, quadrant, breakdown, issuedAt (the scan), verifiedAt (now), expiry
+ * (verifiedAt + 24 h)}`, its values repeated at the top level with the findings.
+ */
 export const handleMcpAttestation: ServiceHandler = async (request, context) => {
   const q = request.query;
   const hasServer = !isAbsent(q.get("server"));
@@ -68,23 +77,33 @@ export const handleMcpAttestation: ServiceHandler = async (request, context) => 
   if (hasServer) {
     const server = readMcpServerParam(q.get("server"));
     const { riskScore, findings } = mcpServerScan(context.population, server);
-    const qualityScore = mcpQualityScore(context.population.seed, server, findings.length);
-    const signed = {
+    const { qualityScore, components } = mcpServerQuality(context.population, server, findings.length);
+    const quadrant = `${qualityScore >= MCP_QUADRANT_CUTOFFS.quality ? "high" : "low"}_quality_${
+      riskScore >= MCP_QUADRANT_CUTOFFS.risk ? "high" : "low"
+    }_risk`;
+    const signed: McpServerSigned = {
       server,
       qualityScore,
       riskScore,
-      quadrant: `${qualityScore >= 50 ? "high" : "low"}_quality_${riskScore >= 30 ? "high" : "low"}_risk`,
+      quadrant,
+      breakdown: {
+        quality: { ...components },
+        risk: { findings: findings.length, score: riskScore },
+        version: MCP_SCORING_VERSION,
+        quadrant: { ...MCP_QUADRANT_CUTOFFS },
+      },
       issuedAt: context.population.at.toISOString(),
       verifiedAt: now.toISOString(),
       expiry,
     };
-    const attestation = await context.signer.attest(signed, options);
+    const attestation = await context.signer.attest(signed, { ...options, jwsFirst: true });
     const s = attestation.signed;
     const body: McpServerAttestation = {
       server,
       qualityScore: s.qualityScore,
       riskScore: s.riskScore,
       quadrant: s.quadrant,
+      breakdown: s.breakdown,
       findings,
       attestation,
     };
@@ -103,9 +122,3 @@ export const handleMcpAttestation: ServiceHandler = async (request, context) => 
   };
   return ok(body);
 };
-
-/** A deterministic quality score 0–95 of an MCP server, lower with more findings. */
-function mcpQualityScore(seed: number, server: string, findings: number): number {
-  const rng = createRng(hashSeed("mcp-quality", seed, server.toLowerCase()));
-  return Math.max(0, Math.min(95, rng.int(40, 95) - 12 * findings));
-}

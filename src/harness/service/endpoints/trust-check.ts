@@ -9,7 +9,14 @@
  * @packageDocumentation
  */
 
-import type { Attestation, TrustCheck, TrustSignedV1, TrustSignedV2, WalletNotFound, WalletNotFoundSigned } from "../../../api/schemas.js";
+import type {
+  Attestation,
+  TrustCheck,
+  TrustSignedV1,
+  TrustSignedV2,
+  WalletNotFound,
+  WalletNotFoundSigned,
+} from "../../../published/index.js";
 import { ATTESTATION_LIFETIME_SECONDS, ATTESTATION_TYPES, DEFAULT_THRESHOLD } from "../../../config/service.js";
 import { apiSybilSeverity, compareListingOrder, flatBadges, type PopulationAgent } from "../agent.js";
 import { ok, type ServiceContext, type ServiceHandler } from "../context.js";

@@ -1,5 +1,5 @@
 /**
- * Synthetic MCP-server scans and agent commerce statistics, derived deterministically from the population seed.
+ * Synthetic MCP-server scans and quality, and agent commerce statistics, derived deterministically from the population seed.
  *
  * @packageDocumentation
  */
@@ -45,6 +45,45 @@ export function mcpServerScan(population: Population, canonicalId: string): { ri
   const findings = [...picked.values()].sort((a, b) => SEVERITY_WEIGHT[b.severity] - SEVERITY_WEIGHT[a.severity] || (a.id < b.id ? -1 : 1));
   const riskScore = Math.min(100, rng.int(0, 8) + findings.reduce((sum, f) => sum + SEVERITY_WEIGHT[f.severity], 0));
   return { riskScore, findings };
+}
+
+/** The four components of an MCP server's quality (insumer spec v1.2 §3.12), 0–25 each. */
+export interface McpQualityComponents {
+  tenure: number;
+  adoption: number;
+  capability: number;
+  reliability: number;
+}
+
+/** Largest value of one quality component: the four add up to at most 100. */
+const MAX_QUALITY_COMPONENT = 25;
+/** Reliability points one finding costs. */
+const RELIABILITY_PER_FINDING = 6;
+
+/**
+ * The quality of an MCP server: four components (tenure, adoption, capability, reliability; 0–25 each, reliability
+ * lower with more findings) and their sum, the quality score 0–100.
+ *
+ * @param population - The population (its seed drives the data).
+ * @param server - `<owner>/<name>` (or the URL the server was asked by).
+ * @param findings - How many findings its scan has.
+ * @returns The components and the quality score.
+ */
+export function mcpServerQuality(
+  population: Population,
+  server: string,
+  findings: number,
+): { qualityScore: number; components: McpQualityComponents } {
+  const rng = createRng(hashSeed("mcp-quality", population.seed, server.toLowerCase()));
+  const component = () => rng.int(6, MAX_QUALITY_COMPONENT);
+  const components = {
+    tenure: component(),
+    adoption: component(),
+    capability: component(),
+    reliability: Math.max(0, component() - RELIABILITY_PER_FINDING * findings),
+  };
+  const qualityScore = components.tenure + components.adoption + components.capability + components.reliability;
+  return { qualityScore, components };
 }
 
 /**

@@ -6,7 +6,8 @@
  * @packageDocumentation
  */
 
-import type { ReviewerAnalysis, ReviewerProfile } from "../../../api/schemas.js";
+import type { ReviewerAnalysis, ReviewerProfile } from "../../../published/index.js";
+import { SYBIL_SIGNALS } from "../../../published/sybil-signals.js";
 import { resolveChain } from "../../../config/chains.js";
 import { createRng, hashSeed, syntheticAddress } from "../../prng.js";
 import { agentKey, type PopulationAgent } from "../agent.js";
@@ -18,8 +19,8 @@ export const REVIEWER_CLASSIFICATIONS = ["organic", "low_activity", "new_wallet"
 /** A reviewer classification. */
 export type ReviewerClassification = (typeof REVIEWER_CLASSIFICATIONS)[number];
 
-/** Sybil flags a reviewer can carry: the service's sybil signal names. */
-export const REVIEWER_FLAGS: readonly string[] = ["common_funder", "inhuman_velocity", "sweep_pattern", "score_clustering"];
+/** Sybil flags a reviewer can carry: the service's sybil signals but `coordination`, an agent-level modifier. */
+export const REVIEWER_FLAGS: readonly string[] = SYBIL_SIGNALS.filter((signal) => signal !== "coordination");
 
 /** One reviewer of an agent. */
 export interface ReviewerEntry {

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 
-import type { WalletScoreClaims } from "../../../api/schemas.js";
+import type { WalletScoreClaims } from "../../../published/index.js";
 import { createRng, hashSeed } from "../../prng.js";
 import type { Population } from "../population.js";
 

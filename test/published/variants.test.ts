@@ -1,6 +1,14 @@
-// The client's schemas read every published variant and refuse what carries no verifiable payload.
+// The published shapes read every published variant and refuse what carries no verifiable payload.
 import { describe, expect, it } from "vitest";
-import { attestationSchema, riskTermsSchema, trustCheckSchema, trustSignedV1Schema, trustSignedV2Schema } from "../../src/api/schemas.js";
+import {
+  attestationSchema,
+  explorerProfileSchema,
+  mcpServerSignedSchema,
+  riskTermsSchema,
+  trustCheckSchema,
+  trustSignedV1Schema,
+  trustSignedV2Schema,
+} from "../../src/published/index.js";
 
 const envelope = {
   issuer: "https://rnwy.com",
@@ -12,7 +20,7 @@ const envelope = {
 const jwt = "eyJhbGciOiJFUzI1NiJ9.eyJhIjoxfQ.c2ln";
 const base = { agentId: 1, chain: "base", score: 60, tier: "developing" };
 
-describe("client schemas accept every published variant", () => {
+describe("the published shapes accept every published variant", () => {
   it("agentId number or string; sybilSeverity null, a name, none or absent; badges object or flat array", () => {
     const attestation = { ...envelope, signed: { a: 1 }, sig: "AAAA" };
     for (const variant of [
@@ -73,5 +81,37 @@ describe("client schemas accept every published variant", () => {
       riskTermsSchema.safeParse({ recommendation: "terms", agent_id: 1, chain: "base", risk_tier: { level: 1, label: "low" } }).success,
     ).toBe(true);
     expect(riskTermsSchema.safeParse({ agentId: 1, chain: "base", riskTier: "low" }).success).toBe(false);
+  });
+
+  it("an explorer profile's ownership with the SDK's four fields, each typed when present", () => {
+    const profile = (ownership: unknown) => ({ agent: { id: 7, owner: "0xabc", ownership } });
+    const four = { isOriginalOwner: false, transferCount: 2, originalOwner: "0xdef", transfers: [{}, {}] };
+    for (const ownership of [four, {}, null, undefined]) expect(explorerProfileSchema.safeParse(profile(ownership)).success).toBe(true);
+    for (const wrong of [
+      { transferCount: "2" },
+      { isOriginalOwner: "no" },
+      { originalOwner: 1 },
+      { transfers: {} },
+      { transferCount: -1 },
+    ]) {
+      expect(explorerProfileSchema.safeParse(profile({ ...four, ...wrong })).success, JSON.stringify(wrong)).toBe(false);
+    }
+  });
+
+  it("the MCP server form's signed block as insumer spec v1.2 §3.12 lists it", () => {
+    const signed = {
+      server: "acme/search",
+      qualityScore: 100,
+      riskScore: 3,
+      quadrant: "high_quality_low_risk",
+      breakdown: { quality: {}, risk: {}, version: "1", quadrant: "high_quality_low_risk" },
+      issuedAt: "t",
+      verifiedAt: "t",
+      expiry: "t",
+    };
+    expect(mcpServerSignedSchema.safeParse(signed).success).toBe(true);
+    expect(mcpServerSignedSchema.safeParse({ ...signed, qualityScore: 100.5 }).success).toBe(false);
+    const { expiry: _expiry, ...withoutExpiry } = signed;
+    expect(mcpServerSignedSchema.safeParse(withoutExpiry).success).toBe(false);
   });
 });
