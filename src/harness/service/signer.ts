@@ -10,6 +10,7 @@ import {
   type AttestationSignatureForm,
   type AttestationSigningKey,
   createAttestation,
+  type SigningOptions,
   createJwtAttestation,
   generateSigningKey,
 } from "../signing.js";
@@ -34,6 +35,8 @@ export interface AttestOptions {
   readonly expiry?: string;
   /** Which signatures to write (default both `sig` and `jws`). Ignored by {@link ServiceSigner.attestJwt}. */
   readonly form?: AttestationSignatureForm;
+  /** Which bytes the signatures cover and the JWS header (default as the service signs). Ignored by {@link ServiceSigner.attestJwt}. */
+  readonly signing?: SigningOptions;
 }
 
 /** The JWKS document. */
@@ -96,6 +99,7 @@ export class ServiceSigner {
       jwks: this.#jwksUrl,
       ...(options.form !== undefined ? { form: options.form } : {}),
       ...(options.expiry !== undefined ? { expiry: options.expiry } : {}),
+      ...(options.signing !== undefined ? { signing: options.signing } : {}),
     });
     if (this.#faults.take(["tampered-signature"], options.path) === undefined) return attestation;
     const tampered = tamperSigned(signed);
