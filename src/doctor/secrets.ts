@@ -9,8 +9,8 @@ import { redactUrl, redactUrlsIn } from "../security/redact-url.js";
 import { scrubSecrets } from "../security/secrets.js";
 
 /**
- * The secrets of a configuration: the API key, the RPC URL whole, and each part of its path that the URL redactor
- * hides (where providers put their key).
+ * The secrets of a configuration: the API key, the RPC URL whole (unless it has nothing to hide), and each part of
+ * its path that the URL redactor hides (where providers put their key).
  *
  * @param config - `apiKey` and `rpcUrl`.
  * @returns The strings to remove.
@@ -19,8 +19,8 @@ export function secretsOf(config: { readonly apiKey?: string | undefined; readon
   const secrets: string[] = [];
   if (config.apiKey) secrets.push(config.apiKey);
   if (config.rpcUrl && URL.canParse(config.rpcUrl)) {
-    secrets.push(config.rpcUrl);
     const url = new URL(config.rpcUrl);
+    if (redactUrl(url) !== config.rpcUrl) secrets.push(config.rpcUrl);
     const shown = new Set(redactUrl(url).split("/").slice(3));
     for (const segment of url.pathname.split("/")) if (segment !== "" && !shown.has(segment)) secrets.push(segment);
   }

@@ -125,7 +125,11 @@ export async function startSubmissionSimulator(options: StartSubmissionSimulator
           return { accepted: false, error: describeContractError(error) };
         }
       },
-      close: () => local.close(),
+      close: async () => {
+        // A fork keeps connections to the forked node open; dropping the fork closes them, so that node can stop.
+        if (options.forkUrl !== undefined) await request("hardhat_reset", []).catch(() => undefined);
+        await local.close();
+      },
     };
   } catch (error) {
     await local.close();
