@@ -131,6 +131,7 @@ export async function runDoctor(config: DoctorConfig, deps: DoctorDependencies =
       simulator: deps.submissionSimulator ?? { unavailable: NO_SIMULATOR },
       jwks,
       now: now(),
+      timeoutMs,
       ...(config.rpcUrl !== undefined ? { forkUrl: config.rpcUrl } : {}),
     }),
   ];

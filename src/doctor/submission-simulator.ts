@@ -53,8 +53,10 @@ export interface SubmissionSimulatorOptions {
   readonly keys: readonly JWK[];
   /** The block time to set (the doctor's clock). */
   readonly now: Date;
-  /** Fork this chain instead of starting an empty one (`--rpc`). */
+  /** Fork this chain instead of starting an empty one (`--rpc`, http or https). */
   readonly forkUrl?: string;
+  /** Time limit of the first request to the chain to fork (whether it answers at all), in milliseconds. */
+  readonly timeoutMs?: number;
 }
 
 /** Starts a {@link SubmissionSimulator}. */

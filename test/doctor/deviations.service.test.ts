@@ -37,7 +37,9 @@ describe("each deviation turns exactly its check to differs", () => {
   it("jws-payload: the JWS carries another value than signed", async () => {
     const report = await doctorAgainst({
       deviations: {
-        trustSigning: (signed) => ({ jwsPayload: new TextEncoder().encode(JSON.stringify({ ...signed, score: Number(signed.score) === 0 ? 1 : 0 })) }),
+        trustSigning: (signed) => ({
+          jwsPayload: new TextEncoder().encode(JSON.stringify({ ...signed, score: Number(signed.score) === 0 ? 1 : 0 })),
+        }),
       },
     });
     expectOnly(report, { differs: ["jws-payload"], couldNotCheck: NO_CHAIN });
@@ -45,10 +47,15 @@ describe("each deviation turns exactly its check to differs", () => {
   });
 
   it("jws-header: typ, and another member order, which the kit's rules accept", async () => {
-    for (const header of [{ alg: "ES256", kid: "rnwy-trust-v2", typ: "JWT" }, { kid: "rnwy-trust-v2", alg: "ES256" }]) {
+    for (const header of [
+      { alg: "ES256", kid: "rnwy-trust-v2", typ: "JWT" },
+      { kid: "rnwy-trust-v2", alg: "ES256" },
+    ]) {
       const report = await doctorAgainst({ deviations: { trustSigning: { jwsHeader: header } } });
       expectOnly(report, { differs: ["jws-header"], couldNotCheck: NO_CHAIN });
-      expect(summaryOf(report, "jws-header")).toBe(`${JSON.stringify(header)} (members ${Object.keys(header).join(", ")}): the kit's JWS rules accept it`);
+      expect(summaryOf(report, "jws-header")).toBe(
+        `${JSON.stringify(header)} (members ${Object.keys(header).join(", ")}): the kit's JWS rules accept it`,
+      );
     }
   });
 
@@ -77,7 +84,9 @@ describe("each deviation turns exactly its check to differs", () => {
     expectOnly(none, { differs: ["rate-limit-headers"], couldNotCheck: NO_CHAIN });
     expect(summaryOf(none, "rate-limit-headers")).toMatch(/announces no rate limit/);
 
-    const other = await doctorAgainst({ rateLimit: { anonymousPerMinute: 120, keyedPerMinute: 600, riskTerms: { anonymousPerMinute: 5, keyedPerMinute: 60 } } });
+    const other = await doctorAgainst({
+      rateLimit: { anonymousPerMinute: 120, keyedPerMinute: 600, riskTerms: { anonymousPerMinute: 5, keyedPerMinute: 60 } },
+    });
     expectOnly(other, { differs: ["rate-limit-headers"], couldNotCheck: NO_CHAIN });
     expect(summaryOf(other, "rate-limit-headers")).toBe("the other endpoints announce 120/min, the kit assumes 30/min");
   });
@@ -92,56 +101,87 @@ describe("each deviation turns exactly its check to differs", () => {
 });
 
 /** One renamed or retyped field per endpoint, each leaving what the doctor's other requests need. */
-const FIELD_DEVIATIONS: readonly { endpoint: string; path: string; rewrite: (body: Record<string, unknown>) => unknown; shows: RegExp }[] = [
-  { endpoint: "agents", path: "/api/agents", rewrite: ({ total, ...rest }) => ({ ...rest, totalCount: total }), shows: /unknown totalCount/ },
-  { endpoint: "trust-check", path: "/api/trust-check", rewrite: ({ name, ...rest }) => ({ ...rest, agentName: name }), shows: /unknown agentName/ },
-  {
-    endpoint: "explorer",
-    path: "/api/explorer",
-    rewrite: (body) => ("agent" in body ? body : { ...body, total: String(body.total) }),
-    shows: /total: Invalid input: expected number, received string/,
-  },
-  {
-    endpoint: "explorer-profile",
-    path: "/api/explorer",
-    rewrite: (body) => ("agent" in body ? { ...body, agent: { ...(body.agent as object), owner: 7 } } : body),
-    shows: /agent\.owner: Invalid input: expected string, received number/,
-  },
-  { endpoint: "stats", path: "/api/stats", rewrite: (body) => ({ ...body, totalAgents: String(body.totalAgents) }), shows: /totalAgents: Invalid input/ },
-  { endpoint: "compare", path: "/api/compare", rewrite: ({ threshold, ...rest }) => ({ ...rest, minScore: threshold }), shows: /unknown minScore/ },
-  {
-    endpoint: "reviewer-analysis",
-    path: "/api/reviewer-analysis",
-    rewrite: (body) => ({ ...body, totalReviews: String(body.totalReviews) }),
-    shows: /totalReviews: Invalid input/,
-  },
-  {
-    endpoint: "reviewer",
-    path: "/api/reviewer",
-    rewrite: ({ total_reviews, ...rest }) => ({ ...rest, totalReviews: total_reviews }),
-    shows: /unknown totalReviews/,
-  },
-  { endpoint: "entity", path: "/api/entity", rewrite: ({ wallet_score, ...rest }) => ({ ...rest, walletScore: wallet_score }), shows: /unknown walletScore/ },
-  {
-    endpoint: "mcp-attestation",
-    path: "/api/mcp-attestation",
-    rewrite: (body) => ({ ...body, mcp_risk_score: String(body.mcp_risk_score) }),
-    shows: /mcp_risk_score: Invalid input/,
-  },
-  {
-    endpoint: "risk-terms",
-    path: "/api/risk-terms",
-    rewrite: ({ recommendation, ...rest }) => ({ ...rest, decision: recommendation }),
-    shows: /unknown decision; recommendation: Invalid input/,
-  },
-  { endpoint: "address-ages", path: "/api/address-ages", rewrite: (body) => ({ ...body, ageDays: String(body.ageDays) }), shows: /ageDays: Invalid input/ },
-  {
-    endpoint: "wallet-score",
-    path: "/api/wallet-score",
-    rewrite: ({ signalDepth, ...rest }) => ({ ...rest, depth: signalDepth }),
-    shows: /unknown depth/,
-  },
-];
+const FIELD_DEVIATIONS: readonly { endpoint: string; path: string; rewrite: (body: Record<string, unknown>) => unknown; shows: RegExp }[] =
+  [
+    {
+      endpoint: "agents",
+      path: "/api/agents",
+      rewrite: ({ total, ...rest }) => ({ ...rest, totalCount: total }),
+      shows: /unknown totalCount/,
+    },
+    {
+      endpoint: "trust-check",
+      path: "/api/trust-check",
+      rewrite: ({ name, ...rest }) => ({ ...rest, agentName: name }),
+      shows: /unknown agentName/,
+    },
+    {
+      endpoint: "explorer",
+      path: "/api/explorer",
+      rewrite: (body) => ("agent" in body ? body : { ...body, total: String(body.total) }),
+      shows: /total: Invalid input: expected number, received string/,
+    },
+    {
+      endpoint: "explorer-profile",
+      path: "/api/explorer",
+      rewrite: (body) => ("agent" in body ? { ...body, agent: { ...(body.agent as object), owner: 7 } } : body),
+      shows: /agent\.owner: Invalid input: expected string, received number/,
+    },
+    {
+      endpoint: "stats",
+      path: "/api/stats",
+      rewrite: (body) => ({ ...body, totalAgents: String(body.totalAgents) }),
+      shows: /totalAgents: Invalid input/,
+    },
+    {
+      endpoint: "compare",
+      path: "/api/compare",
+      rewrite: ({ threshold, ...rest }) => ({ ...rest, minScore: threshold }),
+      shows: /unknown minScore/,
+    },
+    {
+      endpoint: "reviewer-analysis",
+      path: "/api/reviewer-analysis",
+      rewrite: (body) => ({ ...body, totalReviews: String(body.totalReviews) }),
+      shows: /totalReviews: Invalid input/,
+    },
+    {
+      endpoint: "reviewer",
+      path: "/api/reviewer",
+      rewrite: ({ total_reviews, ...rest }) => ({ ...rest, totalReviews: total_reviews }),
+      shows: /unknown totalReviews/,
+    },
+    {
+      endpoint: "entity",
+      path: "/api/entity",
+      rewrite: ({ wallet_score, ...rest }) => ({ ...rest, walletScore: wallet_score }),
+      shows: /unknown walletScore/,
+    },
+    {
+      endpoint: "mcp-attestation",
+      path: "/api/mcp-attestation",
+      rewrite: (body) => ({ ...body, mcp_risk_score: String(body.mcp_risk_score) }),
+      shows: /mcp_risk_score: Invalid input/,
+    },
+    {
+      endpoint: "risk-terms",
+      path: "/api/risk-terms",
+      rewrite: ({ recommendation, ...rest }) => ({ ...rest, decision: recommendation }),
+      shows: /unknown decision; recommendation: Invalid input/,
+    },
+    {
+      endpoint: "address-ages",
+      path: "/api/address-ages",
+      rewrite: (body) => ({ ...body, ageDays: String(body.ageDays) }),
+      shows: /ageDays: Invalid input/,
+    },
+    {
+      endpoint: "wallet-score",
+      path: "/api/wallet-score",
+      rewrite: ({ signalDepth, ...rest }) => ({ ...rest, depth: signalDepth }),
+      shows: /unknown depth/,
+    },
+  ];
 
 describe("fields:<endpoint>: a renamed or retyped field turns only its endpoint's check", () => {
   it("covers every endpoint the doctor reads", async () => {

@@ -32,7 +32,10 @@ afterAll(async () => {
 });
 
 /** Publishes, for every agent of the service's first listing page, a record holding what the page lists. */
-async function publishListing(serviceUrl: string, edit: (record: OracleRecordInput, index: number) => OracleRecordInput = (r) => r): Promise<void> {
+async function publishListing(
+  serviceUrl: string,
+  edit: (record: OracleRecordInput, index: number) => OracleRecordInput = (r) => r,
+): Promise<void> {
   const page = (await (await fetch(`${serviceUrl}/api/agents?limit=25`)).json()) as { agents: Listed[] };
   const records = page.agents.map((a, i) =>
     edit(
@@ -61,16 +64,22 @@ describe("trustgate doctor --rpc", () => {
   it("holds everywhere when the oracle holds the listing's data under the kit's encoding; the submission runs on a fork", async () => {
     const report = await doctorWithChain((url) => publishListing(url));
     expectOnly(report, {});
-    expect(summaryOf(report, "onchain-encodings")).toMatch(/^25 records: tier codes match their scores; tier and sybil codes of 25 agreeing with the listing$/);
+    expect(summaryOf(report, "onchain-encodings")).toMatch(
+      /^25 records: tier codes match their scores; tier and sybil codes of 25 agreeing with the listing$/,
+    );
     expect(summaryOf(report, "onchain-submit")).toMatch(/\(a local fork of http:\/\/127\.0\.0\.1:\d+\)$/);
     expect(report.target.rpc).toBe(base.rpcUrl);
     expect(report.summary.exitCode).toBe(0);
   });
 
   it("differs when sybil codes contradict the listing", async () => {
-    const report = await doctorWithChain((url) => publishListing(url, (r, i) => (i === 3 ? { ...r, sybilSeverity: (r.sybilSeverity + 2) % 5 } : r)));
+    const report = await doctorWithChain((url) =>
+      publishListing(url, (r, i) => (i === 3 ? { ...r, sybilSeverity: (r.sybilSeverity + 2) % 5 } : r)),
+    );
     expectOnly(report, { differs: ["onchain-encodings"] });
-    expect(summaryOf(report, "onchain-encodings")).toMatch(/^1 codes contradict the listing \(\w+:\d+:erc8004 sybil code \d is \w+, listed \w+\)/);
+    expect(summaryOf(report, "onchain-encodings")).toMatch(
+      /^1 codes contradict the listing \(\w+:\d+:erc8004 sybil code \d is \w+, listed \w+\)/,
+    );
   });
 
   it("differs when a tier code contradicts the record's score and the listing", async () => {
@@ -83,6 +92,8 @@ describe("trustgate doctor --rpc", () => {
     const encoding = createTrustEncoding({ tiers: ["established", "developing", "limited", "flagged"] });
     const report = await doctorWithChain((url) => publishListing(url), { encoding });
     expectOnly(report, { differs: ["onchain-encodings"] });
-    expect(summaryOf(report, "onchain-encodings")).toMatch(/under tiers established,developing,limited,flagged, sybil none,low,moderate,elevated,heavy$/);
+    expect(summaryOf(report, "onchain-encodings")).toMatch(
+      /under tiers established,developing,limited,flagged, sybil none,low,moderate,elevated,heavy$/,
+    );
   });
 });

@@ -31,6 +31,8 @@ export interface OnchainSubmitOptions {
   readonly now: Date;
   /** Fork this chain (`--rpc`) instead of starting an empty one. */
   readonly forkUrl?: string;
+  /** Time limit of the first request to the chain to fork. */
+  readonly timeoutMs?: number;
 }
 
 /** What the oracle did with one attestation. */

@@ -36,7 +36,8 @@ export interface StartSubmissionSimulatorOptions extends SubmissionSimulatorOpti
 /**
  * Starts the chain, deploys the oracle, installs the keys and sets the time (see the module notes).
  *
- * @param options - Keys (every usable ES256 entry is installed; others are skipped), block time, chain to fork.
+ * @param options - Keys (every usable ES256 entry is installed; others are skipped), block time, chain to fork and
+ *   the time limit of the first request to it.
  * @returns The simulator; close it when done.
  * @throws `ConfigurationError` when Hardhat is not installed; {@link DevnetError} when the fork, the deployment or
  *   a key installation fails.
@@ -46,6 +47,7 @@ export async function startSubmissionSimulator(options: StartSubmissionSimulator
   try {
     const request = (method: string, params: unknown[] = []) => local.provider.request({ method, params });
     if (options.forkUrl !== undefined) {
+      await checkForkable(options.forkUrl, options.timeoutMs ?? DEFAULT_FORK_PROBE_TIMEOUT_MS);
       await request("hardhat_reset", [{ forking: { jsonRpcUrl: options.forkUrl } }]).catch((error: unknown) => {
         throw new DevnetError(`Forking ${redactUrl(options.forkUrl!)} failed`, { cause: error, details: (error as Error)?.message });
       });
@@ -135,6 +137,39 @@ export async function startSubmissionSimulator(options: StartSubmissionSimulator
     await local.close();
     throw error;
   }
+}
+
+/** Default time limit of the first request to a chain to fork: 15 s. */
+export const DEFAULT_FORK_PROBE_TIMEOUT_MS = 15_000;
+
+/**
+ * Checks that a chain can be forked before Hardhat tries (it retries an unreachable node for a long time): an
+ * http(s) URL whose node answers `eth_chainId` within the time limit.
+ *
+ * @throws {@link DevnetError} naming the URL redacted and the reason.
+ */
+async function checkForkable(url: string, timeoutMs: number): Promise<void> {
+  const shown = redactUrl(url);
+  if (!/^https?:/i.test(url)) throw new DevnetError(`Cannot fork ${shown}: Hardhat forks an http(s) JSON-RPC URL only`);
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.body?.cancel().catch(() => undefined);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  } catch (error) {
+    const reason = (error as Error)?.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : describeFailure(error);
+    throw new DevnetError(`Cannot fork ${shown}: ${reason}`, { cause: error });
+  }
+}
+
+function describeFailure(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof cause === "string" ? `${message} (${cause})` : message;
 }
 
 /** The ASCII bytes of a compact JWS, as `bytes`. */

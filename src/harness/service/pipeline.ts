@@ -119,7 +119,8 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
     const request: ServiceRequest = { method, path, query: url.searchParams, headers: req.headers, body, ...(rate ? { rate } : {}) };
     const context = deps.context();
     const answer = await handler(request, context);
-    response = answer.status >= 200 && answer.status < 300 ? { ...answer, body: servedBody(context.deviations, path, answer.body) } : answer;
+    response =
+      answer.status >= 200 && answer.status < 300 ? { ...answer, body: servedBody(context.deviations, path, answer.body) } : answer;
   } catch (error) {
     response =
       error instanceof ServiceHttpError
