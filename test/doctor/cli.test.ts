@@ -65,7 +65,7 @@ function reportOf(checks: readonly Pick<CheckResult, "id" | "status">[]): Doctor
 }
 
 describe("trustgate doctor: help and usage", () => {
-  it("prints its help with --help, -h and trustgate help doctor; the main help names it", async () => {
+  it("prints its help with --help, -h and trustgate help doctor, as docs/doctor.md shows it; the main help names it", async () => {
     for (const argv of [
       ["doctor", "--help"],
       ["doctor", "-h"],
@@ -88,6 +88,10 @@ describe("trustgate doctor: help and usage", () => {
     ]) {
       expect(DOCTOR_HELP).toContain(`  ${id} `);
     }
+    const doc = readFileSync(join(__dirname, "../../docs/doctor.md"), "utf8");
+    const start = doc.indexOf("```\nUsage: trustgate doctor") + 4;
+    expect(start, "docs/doctor.md shows the help").toBeGreaterThan(4);
+    expect(doc.slice(start, doc.indexOf("```\n", start))).toBe(DOCTOR_HELP);
     expect(DOCTOR_HELP).toMatch(/Exit codes:\n {2}0 {2}every check holds\n {2}3 {2}at least one check differs \(wins over 4\)\n {2}4 /);
   });
 
