@@ -12,8 +12,8 @@
  *   is used; its `kid` must be the attestation's;
  * - the key of the kid comes from the configured JWKS only: an unknown kid is refused, never tried with
  *   another key;
- * - the JWS is verified over its `header.payload` as issued; its payload, read strictly (UTF-8, valid JSON)
- *   and parsed, is the signed data. When the attestation also carries a non-null `signed`, the two must be
+ * - the JWS is verified over its `header.payload` as issued; its payload, decoded as UTF-8 (fatally) and
+ *   parsed as one JSON object, is the signed data. When the attestation also carries a non-null `signed`, the two must be
  *   equal by parsed value — the same member names, deeply equal values, in any order and any spelling of the
  *   same values — else `payload-mismatch` names the first field that differs;
  * - a raw `sig` (base64 `r‖s`) covers the signed block (`signed`, or the JWS payload when `signed` is null)
@@ -51,7 +51,6 @@ import type {
   SignatureStatus,
   SignaturesVerified,
 } from "./result.js";
-import { readStrictObject } from "./strict-json.js";
 
 export { isRecord } from "../util/is-record.js";
 
@@ -241,7 +240,7 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
     }
   }
   // A sig identical to the jws is the same signature over the same input: verified with it.
-  if (envelope.sigIsJws && jwss.every((read) => read.field !== "sig")) context.verified.sig = true;
+  if (envelope.sigIsJws && jwss.every((read) => read.field !== "sig")) setVerified(context, "sig", true);
 
   const signed = envelope.signed;
   if (signed !== undefined && payload !== undefined) {
@@ -267,11 +266,11 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
   if (envelope.rawSig !== undefined) {
     if (payload !== undefined && pending.policy === "one") {
       const decoded = decodeLegacySignature(envelope.rawSig);
-      if (!decoded.ok) return refused(context, "malformed", `sig: ${decoded.problem}`, "sig");
+      if (!decoded.ok) return refused(context, "malformed", `sig: ${decoded.problem} (${signatureSummary(context.verified)})`, "sig");
       context.verified.sig = "not-checked";
     } else {
       const checked = checkRawSig(envelope.rawSig, block, key);
-      context.verified.sig = checked.ok;
+      if (checked.ok || !checked.malformed) setVerified(context, "sig", checked.ok);
       if (!checked.ok) {
         return refused(context, checked.malformed ? "malformed" : "bad-legacy-signature", `sig: ${checked.problem} (${signatureSummary(context.verified)})`, "sig");
       }
@@ -279,7 +278,6 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
       sigOver = checked.bytes;
     }
   }
-  context.checked = checkedOf(context.verified);
   context.signed = block;
   return {
     ok: true,
@@ -289,25 +287,28 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
   };
 }
 
+/** Records that a signature was checked with the key, and its outcome. */
 function setVerified(context: VerificationContext, field: "jws" | "sig", ok: boolean): void {
   context.verified[field] = ok;
-  context.checked = checkedOf(context.verified);
+  const other = field === "jws" ? "sig" : "jws";
+  context.checked = context.checked === other || context.checked === "both" ? "both" : field;
 }
 
-/** Which signatures were checked with the key, from their statuses. */
-function checkedOf(verified: SignaturesVerified): SignaturesChecked {
-  const jws = typeof verified.jws === "boolean";
-  const sig = typeof verified.sig === "boolean";
-  return jws && sig ? "both" : jws ? "jws" : sig ? "sig" : "none";
-}
-
-/** A JWS payload read strictly (UTF-8, one valid JSON object), then parsed. */
+/**
+ * A JWS payload decoded as UTF-8 (fatally: bytes that are not UTF-8 are refused, never replaced) and parsed: it
+ * must be one JSON object. (A kind whose bytes an on-chain reader reads checks them further: `checkSignedBytes`.)
+ */
 function parsePayload(bytes: Uint8Array): { ok: true; value: Record<string, unknown> } | { ok: false; problem: string } {
-  const strict = readStrictObject(bytes);
-  if (!strict.ok) return { ok: false, problem: `byte ${strict.offset}: ${strict.problem}` };
-  const value: unknown = JSON.parse(Buffer.from(bytes).toString("utf8"));
+  let value: unknown;
+  try {
+    value = JSON.parse(UTF8.decode(bytes));
+  } catch (error) {
+    return { ok: false, problem: error instanceof TypeError ? "its bytes are not UTF-8" : "it is not JSON" };
+  }
   return isRecord(value) ? { ok: true, value } : { ok: false, problem: "not an object" };
 }
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Outcome of {@link checkRawSig}. */
 type RawSigCheck = { ok: true; sigBytes: SigBytes; bytes: Uint8Array } | { ok: false; malformed: boolean; problem: string };
