@@ -16,9 +16,10 @@
  *   parsed as one JSON object, is the signed data. When the attestation also carries a non-null `signed`, the two must be
  *   equal by parsed value — the same member names, deeply equal values, in any order and any spelling of the
  *   same values — else `payload-mismatch` names the first field that differs;
- * - a raw `sig` (base64 `r‖s`) covers the signed block (`signed`, or the JWS payload when `signed` is null)
- *   serialised as `JSON.stringify` writes it (insertion order) or, failing that, in the RFC 8785 canonical
- *   form (sorted keys); the verdict's `sigBytes` says which verified.
+ * - a raw `sig` (base64 `r‖s`) covers the signed block serialised as `JSON.stringify` writes it (insertion
+ *   order: of `signed`, or of the JWS payload, which may list the same members in another order) or, failing
+ *   that, in the RFC 8785 canonical form (sorted keys); the verdict's `sigBytes` says which verified. The
+ *   verdict's `signed` is the signed data: the JWS payload when there is a JWS, else `signed`.
  *
  * How many signatures are checked ({@link SignaturePolicy}): with `verify: "one"` (the default), the JWS when
  * there is one — a raw `sig` beside it is then reported `"not-checked"`, as it covers a block equal to the
@@ -261,7 +262,8 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
     }
   }
 
-  const block = signed ?? payload!.value;
+  // The signed data: the JWS payload when there is one (equal by value to `signed`), else the signed block.
+  const block = payload?.value ?? signed!;
   let sigOver: Uint8Array | undefined;
   if (envelope.rawSig !== undefined) {
     if (payload !== undefined && pending.policy === "one") {
@@ -269,7 +271,7 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
       if (!decoded.ok) return refused(context, "malformed", `sig: ${decoded.problem} (${signatureSummary(context.verified)})`, "sig");
       context.verified.sig = "not-checked";
     } else {
-      const checked = checkRawSig(envelope.rawSig, block, key);
+      const checked = checkRawSig(envelope.rawSig, signed, payload?.value, key);
       if (checked.ok || !checked.malformed) setVerified(context, "sig", checked.ok);
       if (!checked.ok) {
         return refused(context, checked.malformed ? "malformed" : "bad-legacy-signature", `sig: ${checked.problem} (${signatureSummary(context.verified)})`, "sig");
@@ -314,14 +316,27 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 type RawSigCheck = { ok: true; sigBytes: SigBytes; bytes: Uint8Array } | { ok: false; malformed: boolean; problem: string };
 
 /**
- * Verifies a raw `sig` over a signed block: over `JSON.stringify(block)`, else over its RFC 8785 canonical form
- * (when it has one and it differs).
+ * Verifies a raw `sig` over the signed block in insertion order — as `attestation.signed` lists its members, or
+ * as the JWS payload does (the two are equal by value, but a signer may have written one order for both
+ * signatures and the response another) — and, failing that, over its RFC 8785 canonical form.
  */
-function checkRawSig(sig: string, block: Record<string, unknown>, key: VerificationKey): RawSigCheck {
+function checkRawSig(
+  sig: string,
+  signed: Record<string, unknown> | undefined,
+  payload: Record<string, unknown> | undefined,
+  key: VerificationKey,
+): RawSigCheck {
+  const block = (signed ?? payload)!;
   const insertion = Buffer.from(JSON.stringify(block), "utf8");
   const first = verifyLegacySignature(sig, insertion, key);
   if (first.ok) return { ok: true, sigBytes: "insertion-order", bytes: insertion };
   if (first.malformed) return first;
+  if (signed !== undefined && payload !== undefined) {
+    const payloadOrder = Buffer.from(JSON.stringify(payload), "utf8");
+    if (!payloadOrder.equals(insertion) && verifyLegacySignature(sig, payloadOrder, key).ok) {
+      return { ok: true, sigBytes: "insertion-order", bytes: payloadOrder };
+    }
+  }
   const sorted = sortedKeyBytes(block);
   if (sorted !== undefined && !sorted.equals(insertion) && verifyLegacySignature(sig, sorted, key).ok) {
     return { ok: true, sigBytes: "sorted-keys", bytes: sorted };
