@@ -170,7 +170,11 @@ function checkHeader(part: string): HeaderRead {
   }
   const typ = read.byName.get("typ");
   if (typ !== undefined && !ACCEPTED_JWS_TYPES.some((accepted) => lexemeIs(bytes, typ, `"${accepted}"`))) {
-    return { ok: false, reason: "unsupported-header", problem: `its header typ is ${lexemeText(bytes, typ)}; only "JWT" or "JOSE" is accepted` };
+    return {
+      ok: false,
+      reason: "unsupported-header",
+      problem: `its header typ is ${lexemeText(bytes, typ)}; only "JWT" or "JOSE" is accepted`,
+    };
   }
   const kidMember = read.byName.get("kid");
   if (kidMember === undefined) return { ok: false, reason: "missing-kid", problem: "its header names no kid" };

@@ -96,7 +96,12 @@ export interface RefusalDetail {
  * @param extra - Field concerned, differing values, byte offset.
  * @returns The verdict.
  */
-export function refuse(reason: AttestationFailureReason, message: string, context: VerificationContext, extra: RefusalDetail = {}): AttestationInvalid {
+export function refuse(
+  reason: AttestationFailureReason,
+  message: string,
+  context: VerificationContext,
+  extra: RefusalDetail = {},
+): AttestationInvalid {
   const result: AttestationInvalid = { valid: false, reason, message, ...context };
   if (extra.field !== undefined) result.field = extra.field;
   if (extra.mismatch !== undefined) result.mismatch = extra.mismatch;
@@ -161,7 +166,8 @@ export function checkAttestationSignatures(attestation: unknown, options: Resolv
   if (envelope.alg !== undefined && envelope.alg !== ATTESTATION_ALG) {
     return refused(context, "unsupported-alg", `attestation.alg is ${JSON.stringify(envelope.alg)}; only ES256 is accepted`, "alg");
   }
-  if (!envelope.hasJwsField && !envelope.hasSigField) return refused(context, "missing-signature", "the attestation carries neither a jws nor a sig");
+  if (!envelope.hasJwsField && !envelope.hasSigField)
+    return refused(context, "missing-signature", "the attestation carries neither a jws nor a sig");
   if (options.requireJws && envelope.jwss.length === 0) {
     return refused(context, "missing-jws", "the attestation carries no jws, and a jws is required", "jws");
   }
@@ -175,7 +181,12 @@ export function checkAttestationSignatures(attestation: unknown, options: Resolv
     if (!jws.ok) return refused(context, jws.reason, `${form.field}: ${jws.problem}`, form.field);
     const other = jwss[0];
     if (other !== undefined && other.jws.header.kid !== jws.jws.header.kid) {
-      return refused(context, "kid-mismatch", `the jws headers name two key ids ("${other.jws.header.kid}" and "${jws.jws.header.kid}")`, "kid");
+      return refused(
+        context,
+        "kid-mismatch",
+        `the jws headers name two key ids ("${other.jws.header.kid}" and "${jws.jws.header.kid}")`,
+        "kid",
+      );
     }
     jwss.push({ field: form.field, jws: jws.jws });
   }
@@ -187,7 +198,12 @@ export function checkAttestationSignatures(attestation: unknown, options: Resolv
   if (kid === undefined) return refused(context, "missing-kid", "the attestation names no key id (kid)", "kid");
   context.kid = kid;
   if (!options.acceptedKids.has(kid)) {
-    return refused(context, "kid-not-accepted", `kid "${kid}" is not accepted here (accepted: ${[...options.acceptedKids].join(", ")})`, "kid");
+    return refused(
+      context,
+      "kid-not-accepted",
+      `kid "${kid}" is not accepted here (accepted: ${[...options.acceptedKids].join(", ")})`,
+      "kid",
+    );
   }
   if (envelope.signed === undefined && jwss.length === 0) {
     return refused(context, "malformed", "the attestation has no signed block to check its sig against", "signed");
@@ -196,7 +212,9 @@ export function checkAttestationSignatures(attestation: unknown, options: Resolv
   const pending: PendingCheck = { envelope, policy: options.verify, context, jwss };
   // Synchronous as long as no key has to be fetched: a verification of many attestations then pays no promise.
   const known = options.resolver.peekKey?.(kid);
-  return known !== undefined ? withKey(pending, known) : Promise.resolve(options.resolver.getKey(kid)).then((found) => withKey(pending, found));
+  return known !== undefined
+    ? withKey(pending, known)
+    : Promise.resolve(options.resolver.getKey(kid)).then((found) => withKey(pending, found));
 }
 
 /** A compact JWS of the attestation, read and its header checked. */
@@ -228,13 +246,24 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
   for (const { field, jws } of jwss) {
     const ok = verifyCompactJws(jws, key);
     setVerified(context, field, ok);
-    if (!ok) return refused(context, "bad-jws-signature", `${field}: the signature does not verify (${signatureSummary(context.verified)})`, field);
+    if (!ok)
+      return refused(
+        context,
+        "bad-jws-signature",
+        `${field}: the signature does not verify (${signatureSummary(context.verified)})`,
+        field,
+      );
     const decoded = parsePayload(jws.payload);
     if (!decoded.ok) return refused(context, "malformed", `${field}: the payload is not a JSON object (${decoded.problem})`, field);
     if (payload !== undefined) {
       const differs = firstJsonDifference(payload.value, decoded.value);
       if (differs !== undefined) {
-        return refused(context, "payload-mismatch", `the jws and the sig are both valid JWSs, but their payloads differ at ${differs.path}`, "sig");
+        return refused(
+          context,
+          "payload-mismatch",
+          `the jws and the sig are both valid JWSs, but their payloads differ at ${differs.path}`,
+          "sig",
+        );
       }
     } else {
       payload = { value: decoded.value, bytes: jws.payload };
@@ -274,7 +303,12 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
       const checked = checkRawSig(envelope.rawSig, signed, payload?.value, key);
       if (checked.ok || !checked.malformed) setVerified(context, "sig", checked.ok);
       if (!checked.ok) {
-        return refused(context, checked.malformed ? "malformed" : "bad-legacy-signature", `sig: ${checked.problem} (${signatureSummary(context.verified)})`, "sig");
+        return refused(
+          context,
+          checked.malformed ? "malformed" : "bad-legacy-signature",
+          `sig: ${checked.problem} (${signatureSummary(context.verified)})`,
+          "sig",
+        );
       }
       context.sigBytes = checked.sigBytes;
       sigOver = checked.bytes;
@@ -341,7 +375,11 @@ function checkRawSig(
   if (sorted !== undefined && !sorted.equals(insertion) && verifyLegacySignature(sig, sorted, key).ok) {
     return { ok: true, sigBytes: "sorted-keys", bytes: sorted };
   }
-  return { ok: false, malformed: false, problem: "it verifies over neither the insertion-order nor the sorted-key (RFC 8785) serialisation of the signed block" };
+  return {
+    ok: false,
+    malformed: false,
+    problem: "it verifies over neither the insertion-order nor the sorted-key (RFC 8785) serialisation of the signed block",
+  };
 }
 
 /** The RFC 8785 bytes of a parsed block, or `undefined` when it has no canonical form (a lone surrogate). */

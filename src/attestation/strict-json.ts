@@ -193,7 +193,9 @@ export function utf8SequenceLength(bytes: Uint8Array, at: number): number {
     // F0: no overlong (second byte 90–BF); F4: nothing above U+10FFFF (second byte 80–8F).
     const low = lead === 0xf0 ? 0x90 : 0x80;
     const high = lead === 0xf4 ? 0x8f : 0xbf;
-    return isContinuation(bytes[at + 1], low, high) && isContinuation(bytes[at + 2], 0x80, 0xbf) && isContinuation(bytes[at + 3], 0x80, 0xbf)
+    return isContinuation(bytes[at + 1], low, high) &&
+      isContinuation(bytes[at + 2], 0x80, 0xbf) &&
+      isContinuation(bytes[at + 3], 0x80, 0xbf)
       ? 4
       : 0;
   }
@@ -270,8 +272,11 @@ function readTopLevel(bytes: Uint8Array, rules: StrictObjectRules): StrictObject
       const nameEnd = scanString(bytes, at);
       let escaped = false;
       for (let i = nameOffset + 1; i < nameEnd - 1 && !escaped; i++) escaped = bytes[i] === BACKSLASH;
-      if (escaped && rules.refuseEscapedNames === true) fail(bytes, nameOffset, "a top-level member name is written with a backslash escape");
-      const name = escaped ? (JSON.parse(decodeUtf8(bytes, nameOffset, nameEnd)) as string) : decodeUtf8(bytes, nameOffset + 1, nameEnd - 1);
+      if (escaped && rules.refuseEscapedNames === true)
+        fail(bytes, nameOffset, "a top-level member name is written with a backslash escape");
+      const name = escaped
+        ? (JSON.parse(decodeUtf8(bytes, nameOffset, nameEnd)) as string)
+        : decodeUtf8(bytes, nameOffset + 1, nameEnd - 1);
       if ((uniqueNames === "all" || uniqueNames?.has(name) === true) && byName.has(name)) {
         throw new Refused("duplicate", name, nameOffset, `the member "${name}" appears twice`);
       }
@@ -404,7 +409,16 @@ function scanString(bytes: Uint8Array, start: number): number {
       if (next === 0x75 /* u */) {
         for (let i = 2; i < 6; i++) if (!isHexDigit(bytes[at + i])) fail(bytes, at, "a \\u escape is not followed by 4 hex digits");
         at += 6;
-      } else if (next === 0x22 || next === 0x5c || next === 0x2f || next === 0x62 || next === 0x66 || next === 0x6e || next === 0x72 || next === 0x74) {
+      } else if (
+        next === 0x22 ||
+        next === 0x5c ||
+        next === 0x2f ||
+        next === 0x62 ||
+        next === 0x66 ||
+        next === 0x6e ||
+        next === 0x72 ||
+        next === 0x74
+      ) {
         at += 2;
       } else {
         fail(bytes, at, "a string holds an escape JSON does not have");

@@ -111,12 +111,19 @@ const MAX_SCORE = 100;
 export function readTrustSignedBlockV2(bytes: Uint8Array): TrustSignedBlockRead {
   const read = readStrictObject(bytes, RULES);
   if (!read.ok) {
-    return { ok: false, fault: read.fault, field: read.field as TrustSignedBlockRefusal["field"], offset: read.offset, problem: read.problem };
+    return {
+      ok: false,
+      fault: read.fault,
+      field: read.field as TrustSignedBlockRefusal["field"],
+      offset: read.offset,
+      problem: read.problem,
+    };
   }
   const values: Partial<Record<TrustV2ReadField, unknown>> = {};
   for (const member of read.members) if (member.read !== undefined) values[member.name as TrustV2ReadField] = member.read;
   for (const field of TRUST_V2_READ_FIELDS) {
-    if (!(field in values)) return { ok: false, fault: "missing", field, offset: bytes.length, problem: `the signed block has no ${field}` };
+    if (!(field in values))
+      return { ok: false, fault: "missing", field, offset: bytes.length, problem: `the signed block has no ${field}` };
   }
   return {
     ok: true,
@@ -157,11 +164,18 @@ function invalid(field: TrustV2ReadField, problem: string): FieldRead {
 
 const FIELD_READERS: ReadonlyMap<string, FieldReader> = new Map<TrustV2ReadField, FieldReader>([
   ["agentId", readAgentId],
-  ["chain", (bytes, start, field) => readName(bytes, start, field, (_text, length) => length >= 1 && length <= MAX_CHAIN_BYTES, "a string of 1 to 32 bytes")],
+  [
+    "chain",
+    (bytes, start, field) =>
+      readName(bytes, start, field, (_text, length) => length >= 1 && length <= MAX_CHAIN_BYTES, "a string of 1 to 32 bytes"),
+  ],
   ["registry", (bytes, start, field) => readName(bytes, start, field, (_text, length) => length >= 1, "a non-empty string")],
   ["owner", readOwner],
   ["score", readScore],
-  ["tier", (bytes, start, field) => readName(bytes, start, field, (text) => TIERS.has(text), "flagged, limited, developing or established")],
+  [
+    "tier",
+    (bytes, start, field) => readName(bytes, start, field, (text) => TIERS.has(text), "flagged, limited, developing or established"),
+  ],
   [
     "sybilSeverity",
     (bytes, start, field) =>
@@ -218,7 +232,9 @@ function isDigit(byte: number | undefined): boolean {
 /** Whether a byte can belong to a number or literal token (what the on-chain reader reads as one run). */
 function isTokenByte(byte: number | undefined): boolean {
   if (byte === undefined) return false;
-  return isDigit(byte) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte === 0x2e || byte === 0x2b || byte === 0x2d;
+  return (
+    isDigit(byte) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte === 0x2e || byte === 0x2b || byte === 0x2d
+  );
 }
 
 /**
@@ -256,7 +272,8 @@ function readAgentId(bytes: Uint8Array, start: number, field: TrustV2ReadField):
   const end = tokenEnd(bytes, start);
   const digits = plainDigits(bytes, start, end);
   if (typeof digits === "string") return invalid(field, `a decimal string or plain digits are expected (${digits})`);
-  if (digits > MAX_SAFE_AGENT_ID) return invalid(field, "a number above 2^53 - 1, which JSON.parse cannot hold exactly; write it as a string");
+  if (digits > MAX_SAFE_AGENT_ID)
+    return invalid(field, "a number above 2^53 - 1, which JSON.parse cannot hold exactly; write it as a string");
   return { end, value: digits };
 }
 
@@ -275,7 +292,11 @@ function isHexDigit(byte: number | undefined): boolean {
 function readOwner(bytes: Uint8Array, start: number, field: TrustV2ReadField): FieldRead {
   if (bytesAre(bytes, start, "null")) return { end: start + 4, value: NULL };
   // Exactly `"0x` (or `"0X`), 40 hex digits and `"`.
-  let ok = bytes[start] === 0x22 && bytes[start + 1] === 0x30 && (bytes[start + 2] === 0x78 || bytes[start + 2] === 0x58) && bytes[start + 43] === 0x22;
+  let ok =
+    bytes[start] === 0x22 &&
+    bytes[start + 1] === 0x30 &&
+    (bytes[start + 2] === 0x78 || bytes[start + 2] === 0x58) &&
+    bytes[start + 43] === 0x22;
   for (let i = start + 3; ok && i < start + 43; i++) ok = isHexDigit(bytes[i]);
   if (!ok) return invalid(field, 'expected null or "0x" and 40 hex digits');
   return { end: start + 44, value: decodeUtf8(bytes, start + 1, start + 43) };
@@ -307,7 +328,7 @@ function readTime(bytes: Uint8Array, start: number, field: TrustV2ReadField): Fi
   const minute = twoDigits(bytes, start + 15);
   const second = twoDigits(bytes, start + 18);
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const daysInMonth = month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month] ?? 0;
+  const daysInMonth = month === 2 ? (leap ? 29 : 28) : (DAYS_IN_MONTH[month] ?? 0);
   if (year < 1970 || month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) {
     return invalid(field, "not a real UTC date and time after the epoch");
   }

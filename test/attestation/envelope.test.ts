@@ -7,7 +7,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/attestation/canonical-json.js";
 import { attestationOf, readAttestationEnvelope } from "../../src/attestation/envelope.js";
-import { createJwksResolver, type JwksResolver, verifyTrustAttestation, type VerifyTrustAttestationOptions } from "../../src/attestation/verify.js";
+import {
+  createJwksResolver,
+  type JwksResolver,
+  verifyTrustAttestation,
+  type VerifyTrustAttestationOptions,
+} from "../../src/attestation/verify.js";
 import { signPayload } from "../../src/harness/signing.js";
 import { buildTrustCheckResponse, clone, generateTestKeys, jwksOf, TEST_NOW, type TestKeys } from "../support/attestations.js";
 
@@ -23,13 +28,32 @@ beforeAll(async () => {
 describe("readAttestationEnvelope", () => {
   const jws = "eyJh.eyJi.c2ln";
   it("reads the forms: a jws, a raw sig, a sig that is a JWS, signed or null", () => {
-    const both = readAttestationEnvelope({ issuer: "https://rnwy.com", kid: "k", alg: "ES256", jwks: "u", signed: { a: 1 }, sig: "AAAA", jws });
+    const both = readAttestationEnvelope({
+      issuer: "https://rnwy.com",
+      kid: "k",
+      alg: "ES256",
+      jwks: "u",
+      signed: { a: 1 },
+      sig: "AAAA",
+      jws,
+    });
     expect(both).toMatchObject({
       ok: true,
-      envelope: { issuer: "https://rnwy.com", kid: "k", jwksUrl: "u", signed: { a: 1 }, jwss: [{ field: "jws", value: jws }], rawSig: "AAAA", sigIsJws: false },
+      envelope: {
+        issuer: "https://rnwy.com",
+        kid: "k",
+        jwksUrl: "u",
+        signed: { a: 1 },
+        jwss: [{ field: "jws", value: jws }],
+        rawSig: "AAAA",
+        sigIsJws: false,
+      },
     });
     const jwt = readAttestationEnvelope({ signed: null, sig: jws });
-    expect(jwt).toMatchObject({ ok: true, envelope: { signed: undefined, jwss: [{ field: "sig", value: jws }], rawSig: undefined, sigIsJws: true } });
+    expect(jwt).toMatchObject({
+      ok: true,
+      envelope: { signed: undefined, jwss: [{ field: "sig", value: jws }], rawSig: undefined, sigIsJws: true },
+    });
     const twice = readAttestationEnvelope({ signed: null, sig: jws, jws });
     expect(twice).toMatchObject({ ok: true, envelope: { jwss: [{ field: "jws", value: jws }], sigIsJws: true } });
     const two = readAttestationEnvelope({ signed: null, sig: `${jws}x`, jws });
@@ -67,7 +91,12 @@ describe("acceptance: what a standard signer may write verifies", () => {
     expect(Buffer.from(header, "base64url").toString()).toBe('{"alg":"ES256","typ":"JWT","kid":"rnwy-trust-v2"}');
     expect(Buffer.from(payload, "base64url").toString()).toBe(canonicalJson(response.attestation.signed));
     expect(Buffer.from(payload, "base64url").toString()).not.toBe(JSON.stringify(response.attestation.signed));
-    expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: true, version: "v2", checked: "jws", verified: { jws: true, sig: "not-checked" } });
+    expect(await verifyTrustAttestation(response, opts())).toMatchObject({
+      valid: true,
+      version: "v2",
+      checked: "jws",
+      verified: { jws: true, sig: "not-checked" },
+    });
     expect(await verifyTrustAttestation(response, opts({ verify: "both" }))).toMatchObject({
       valid: true,
       checked: "both",
@@ -83,8 +112,17 @@ describe("acceptance: what a standard signer may write verifies", () => {
     const response = await buildTrustCheckResponse(keys.v2, { signing: { sigSerialization: "sorted" } });
     const sigOnly = clone(response);
     delete sigOnly.attestation.jws;
-    expect(await verifyTrustAttestation(sigOnly, opts())).toMatchObject({ valid: true, checked: "sig", verified: { jws: "absent", sig: true }, sigBytes: "sorted-keys" });
-    expect(await verifyTrustAttestation(response, opts({ verify: "both" }))).toMatchObject({ valid: true, checked: "both", sigBytes: "sorted-keys" });
+    expect(await verifyTrustAttestation(sigOnly, opts())).toMatchObject({
+      valid: true,
+      checked: "sig",
+      verified: { jws: "absent", sig: true },
+      sigBytes: "sorted-keys",
+    });
+    expect(await verifyTrustAttestation(response, opts({ verify: "both" }))).toMatchObject({
+      valid: true,
+      checked: "both",
+      sigBytes: "sorted-keys",
+    });
     const insertion = await buildTrustCheckResponse(keys.v2);
     delete insertion.attestation.jws;
     expect(await verifyTrustAttestation(insertion, opts())).toMatchObject({ valid: true, sigBytes: "insertion-order" });
@@ -94,7 +132,11 @@ describe("acceptance: what a standard signer may write verifies", () => {
     const response = await buildTrustCheckResponse(keys.v2);
     const { sig } = await signPayload({ ...response.attestation.signed, extra: 1 }, keys.v2);
     response.attestation.sig = sig;
-    expect(await verifyTrustAttestation(response, opts({ verify: "both" }))).toMatchObject({ valid: false, reason: "bad-legacy-signature", field: "sig" });
+    expect(await verifyTrustAttestation(response, opts({ verify: "both" }))).toMatchObject({
+      valid: false,
+      reason: "bad-legacy-signature",
+      field: "sig",
+    });
   });
 
   it("a sig and a jws that disagree in value: payload-mismatch, naming the first field that differs", async () => {

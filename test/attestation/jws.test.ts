@@ -20,7 +20,7 @@ const b64 = (text: string | Uint8Array) => Buffer.from(text).toString("base64url
 beforeAll(async () => {
   keys = await generateTestKeys();
   const imported = importVerificationKey(keys.v2.publicJwk);
-  if (!imported.ok) throw new Error(imported.message);
+  if (!imported.ok) throw new Error(imported.problem);
   key = imported.key;
   resolver = createJwksResolver({ keys: jwksOf(keys.v1, keys.v2) });
 });
@@ -64,7 +64,11 @@ describe("readCompactJws: the protected header", () => {
     ["typ JWS", '{"alg":"ES256","kid":"rnwy-trust-v2","typ":"JWS"}', "unsupported-header"],
     ["typ jwt", '{"alg":"ES256","kid":"rnwy-trust-v2","typ":"jwt"}', "unsupported-header"],
     ["typ escaped", '{"alg":"ES256","kid":"rnwy-trust-v2","typ":"J\\u0057T"}', "unsupported-header"],
-    ...REFUSED_JWS_HEADER_MEMBERS.map((name): [string, string, string] => [name, `{"alg":"ES256","kid":"rnwy-trust-v2","${name}":null}`, "unsupported-header"]),
+    ...REFUSED_JWS_HEADER_MEMBERS.map((name): [string, string, string] => [
+      name,
+      `{"alg":"ES256","kid":"rnwy-trust-v2","${name}":null}`,
+      "unsupported-header",
+    ]),
     ["alg twice", '{"alg":"ES256","kid":"rnwy-trust-v2","alg":"ES256"}', "malformed"],
     ["an unknown member twice", '{"alg":"ES256","kid":"rnwy-trust-v2","x":1,"x":1}', "malformed"],
     ["an escaped member name", '{"alg":"ES256","kid":"rnwy-trust-v2","cr\\u0069t":["b64"]}', "malformed"],
@@ -150,7 +154,10 @@ describe("verifyTrustAttestation: the JWS header rules, with their reasons", () 
       { typ: "JWT", alg: "ES256", kid: "rnwy-trust-v2" },
       { alg: "ES256", kid: "rnwy-trust-v2", typ: "JOSE", cty: "json" },
     ]) {
-      expect(await verifyTrustAttestation(await withHeader(header), opts), JSON.stringify(header)).toMatchObject({ valid: true, checked: "jws" });
+      expect(await verifyTrustAttestation(await withHeader(header), opts), JSON.stringify(header)).toMatchObject({
+        valid: true,
+        checked: "jws",
+      });
     }
   });
 

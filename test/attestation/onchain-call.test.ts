@@ -186,7 +186,10 @@ describe("toAttestationCall: refuses what cannot be submitted", () => {
   const cases: Array<[string, (r: Record<string, any>) => unknown]> = [
     ["not an object", () => "nope"],
     ["a raw sig without a kid", (r) => ({ ...r, attestation: { ...r.attestation, jws: undefined, kid: "" } })],
-    ["a sig of 63 bytes", (r) => ({ ...r, attestation: { ...r.attestation, jws: undefined, sig: Buffer.alloc(63, 1).toString("base64") } })],
+    [
+      "a sig of 63 bytes",
+      (r) => ({ ...r, attestation: { ...r.attestation, jws: undefined, sig: Buffer.alloc(63, 1).toString("base64") } }),
+    ],
     ["a sig that is not base64", (r) => ({ ...r, attestation: { ...r.attestation, jws: undefined, sig: "***" } })],
     ["a raw sig without a signed block nor a jws", (r) => ({ ...r, attestation: { ...r.attestation, jws: undefined, signed: null } })],
     ["neither sig nor jws", (r) => ({ ...r, attestation: { ...r.attestation, sig: undefined, jws: undefined } })],
@@ -219,9 +222,7 @@ describe("toAttestationCall: refuses what cannot be submitted", () => {
   it("signed bytes the oracle's reader refuses, naming the field and offset", async () => {
     const response = await buildTrustCheckResponse(keys.v2);
     const text = JSON.stringify(response.attestation.signed).replace('"score":82', '"score":82,"sc\\u006fre":5');
-    response.attestation = (
-      await buildTrustCheckResponse(keys.v2, { signing: { jwsPayload: Buffer.from(text) } })
-    ).attestation;
+    response.attestation = (await buildTrustCheckResponse(keys.v2, { signing: { jwsPayload: Buffer.from(text) } })).attestation;
     expect(() => toAttestationCall(response)).toThrow(/oracle would refuse/);
     let details = "";
     try {

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { MAX_NESTED_DEPTH, readStrictObject, type StrictObjectRules, utf8SequenceLength } from "../../src/attestation/strict-json.js";
 
 const utf8 = (text: string) => Buffer.from(text, "utf8");
-const read = (input: string | Uint8Array, rules?: StrictObjectRules) => readStrictObject(typeof input === "string" ? utf8(input) : input, rules);
+const read = (input: string | Uint8Array, rules?: StrictObjectRules) =>
+  readStrictObject(typeof input === "string" ? utf8(input) : input, rules);
 
 describe("readStrictObject accepts", () => {
   it.each([
@@ -130,7 +131,8 @@ describe("readStrictObject refuses, naming where", () => {
 
   it("a value the caller's reader refuses, as that member's invalid value", () => {
     const rules: StrictObjectRules = {
-      readValue: (name, bytes, start) => (name === "n" ? (bytes[start] === 0x31 ? { end: start + 1, value: 1 } : { field: "n", problem: "not 1" }) : undefined),
+      readValue: (name, bytes, start) =>
+        name === "n" ? (bytes[start] === 0x31 ? { end: start + 1, value: 1 } : { field: "n", problem: "not 1" }) : undefined,
     };
     const ok = read('{"n":1,"m":[2]}', rules);
     expect(ok.ok && ok.members.map((m) => m.read)).toEqual([1, undefined]);

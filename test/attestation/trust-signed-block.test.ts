@@ -52,7 +52,10 @@ describe("readTrustSignedBlockV2: the fields the oracle records", () => {
   });
 
   it("reads the same block in any member order, spaced, with other members (and repeated unknown ones) anywhere", () => {
-    const reordered = JSON.stringify(Object.fromEntries(Object.entries(BLOCK).reverse()), null, 2).replace("{", '{"extra":{"x":[1,{}]}, "extra": null,');
+    const reordered = JSON.stringify(Object.fromEntries(Object.entries(BLOCK).reverse()), null, 2).replace(
+      "{",
+      '{"extra":{"x":[1,{}]}, "extra": null,',
+    );
     const read = readTrustSignedBlockV2(bytes(reordered));
     expect(read).toEqual(readTrustSignedBlockV2(bytes(TEXT)));
   });
@@ -147,7 +150,12 @@ describe("readTrustSignedBlockV2: the fields the oracle records", () => {
   it.each([...TRUST_V2_READ_FIELDS, "badges", "sybilSignals"].map((field) => [field]))("refuses %s twice, at the second name", (field) => {
     const value = JSON.stringify(BLOCK[field as keyof typeof BLOCK]);
     const text = TEXT.replace(/}$/, `,"${field}":${value}}`);
-    expect(readTrustSignedBlockV2(bytes(text))).toMatchObject({ ok: false, fault: "duplicate", field, offset: text.lastIndexOf(`"${field}"`) });
+    expect(readTrustSignedBlockV2(bytes(text))).toMatchObject({
+      ok: false,
+      fault: "duplicate",
+      field,
+      offset: text.lastIndexOf(`"${field}"`),
+    });
   });
 
   it.each([
@@ -165,7 +173,11 @@ describe("readTrustSignedBlockV2: the fields the oracle records", () => {
   });
 
   it("refuses bytes that are not UTF-8: in a read field, as that field's; in a skipped value, as the text's", () => {
-    const inChain = Buffer.concat([bytes(TEXT.slice(0, valueOffset(TEXT, "chain") + 1)), Buffer.from([0xc0, 0xaf]), bytes(TEXT.slice(valueOffset(TEXT, "chain") + 1))]);
+    const inChain = Buffer.concat([
+      bytes(TEXT.slice(0, valueOffset(TEXT, "chain") + 1)),
+      Buffer.from([0xc0, 0xaf]),
+      bytes(TEXT.slice(valueOffset(TEXT, "chain") + 1)),
+    ]);
     expect(readTrustSignedBlockV2(inChain)).toMatchObject({ ok: false, fault: "invalid", field: "chain" });
     const at = valueOffset(TEXT, "badges") + 2;
     const inBadges = Buffer.concat([bytes(TEXT.slice(0, at)), Buffer.from([0xed, 0xa0, 0x80]), bytes(TEXT.slice(at))]);
@@ -195,9 +207,13 @@ describe("verifyTrustAttestation refuses a signed v2 block the oracle refuses, o
   const genuine = () => JSON.stringify(block);
 
   it("accepts the genuine block in the jws, and the same block spaced and reordered", async () => {
-    expect(await verifyTrustAttestation(await jwsCarrying(bytes(genuine())), { jwks: resolver, now: TEST_NOW })).toMatchObject({ valid: true });
+    expect(await verifyTrustAttestation(await jwsCarrying(bytes(genuine())), { jwks: resolver, now: TEST_NOW })).toMatchObject({
+      valid: true,
+    });
     const spaced = JSON.stringify(Object.fromEntries(Object.entries(block).reverse()), null, 1);
-    expect(await verifyTrustAttestation(await jwsCarrying(bytes(spaced)), { jwks: resolver, now: TEST_NOW })).toMatchObject({ valid: true });
+    expect(await verifyTrustAttestation(await jwsCarrying(bytes(spaced)), { jwks: resolver, now: TEST_NOW })).toMatchObject({
+      valid: true,
+    });
   });
 
   it.each([

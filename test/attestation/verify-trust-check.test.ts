@@ -191,7 +191,11 @@ describe("verifyTrustAttestation — tampering", () => {
     const result = await verifyTrustAttestation(response, opts({ verify: "both" }));
     expect(result).toMatchObject({ valid: false, reason: "bad-legacy-signature", verified: { jws: true, sig: false } });
     delete response.attestation.jws;
-    expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "bad-legacy-signature", verified: { sig: false } });
+    expect(await verifyTrustAttestation(response, opts())).toMatchObject({
+      valid: false,
+      reason: "bad-legacy-signature",
+      verified: { sig: false },
+    });
   });
 
   it("refuses a sig that is not 64 raw bytes (e.g. DER) as malformed", async () => {
@@ -623,7 +627,11 @@ describe("verifyMcpAttestation / verifySignedAttestation", () => {
     const response = await buildMcpAttestationResponse(keys.mcp);
     const tampered = clone(response);
     (tampered.attestation.signed as Record<string, unknown>).mcp_risk_score = 0;
-    expect(await verifyMcpAttestation(tampered, opts())).toMatchObject({ valid: false, reason: "payload-mismatch", field: "mcp_risk_score" });
+    expect(await verifyMcpAttestation(tampered, opts())).toMatchObject({
+      valid: false,
+      reason: "payload-mismatch",
+      field: "mcp_risk_score",
+    });
     expect(await verifyMcpAttestation({ ...response, mcp_risk_score: 3 }, opts())).toMatchObject({
       valid: false,
       reason: "field-mismatch",

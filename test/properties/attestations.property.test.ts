@@ -232,7 +232,8 @@ describe("signed attestations (property)", () => {
             // carries must be that block by value.
             expect(JSON.stringify(verdict.signed)).toBe(signedBytes(original));
             const carried = (body.attestation as { signed?: unknown } | undefined)?.signed;
-            if (carried !== undefined && carried !== null) expect(firstJsonDifference(carried, original.attestation.signed)).toBeUndefined();
+            if (carried !== undefined && carried !== null)
+              expect(firstJsonDifference(carried, original.attestation.signed)).toBeUndefined();
             expect(verdict.kid).toBe(original.attestation.kid);
           }
         },

@@ -9,7 +9,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { CompactSign, type CryptoKey, exportSPKI, importJWK, type JSONWebKeySet, type JWK } from "jose";
 import type { Attestation, TrustCheck, TrustSignedV1, TrustSignedV2, WalletNotFound, WalletNotFoundSigned } from "../../src/api/schemas.js";
-import { type AttestationSigningKey, createAttestation, generateSigningKey, type SigningOptions, signPayload } from "../../src/harness/signing.js";
+import {
+  type AttestationSigningKey,
+  createAttestation,
+  generateSigningKey,
+  type SigningOptions,
+  signPayload,
+} from "../../src/harness/signing.js";
 
 /** The issuer used by the fixtures unless told otherwise. */
 export const TEST_ISSUER = "https://rnwy.com";
