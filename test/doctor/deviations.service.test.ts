@@ -64,7 +64,7 @@ describe("each deviation turns exactly its check to differs", () => {
     const report = await doctorAgainst({ deviations: { trustSigning: { jwsHeader: header } } });
     // The chain applies the same header rules: the one deviation shows in both places.
     expectOnly(report, { differs: ["jws-header", "onchain-submit"], couldNotCheck: NO_CHAIN });
-    expect(summaryOf(report, "jws-header")).toMatch(/the kit's JWS rules refuse it: member "jku" is refused$/);
+    expect(summaryOf(report, "jws-header")).toMatch(/the kit's JWS rules refuse it: its header carries "jku", which is refused$/);
     expect(summaryOf(report, "onchain-submit")).toMatch(/^submitJwsAttestation refused/);
   });
 

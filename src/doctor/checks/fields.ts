@@ -9,7 +9,7 @@
  * @packageDocumentation
  */
 import type { z } from "zod";
-import { isRecord } from "../../attestation/signature-check.js";
+import { isRecord } from "../../util/is-record.js";
 import { formatIssues } from "../../api/validate.js";
 import { type DoctorEndpointId, ENDPOINT_SHAPES, type NestedShape } from "../endpoints.js";
 import { type CheckId, type CheckResult, couldNotCheck, differs, holds } from "../report.js";

@@ -9,9 +9,10 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { canonicalJson } from "../../attestation/canonical-json.js";
-import { isRecord } from "../../attestation/signature-check.js";
+import { decodeCanonicalBase64url } from "../../attestation/jws.js";
+import { isRecord } from "../../util/is-record.js";
 import { type CheckResult, couldNotCheck, differs, holds } from "../report.js";
-import { type LiveAttestations, noAttestationReason } from "./trust-check-attestations.js";
+import { compactJwsOf, type LiveAttestations, noAttestationReason } from "./trust-check-attestations.js";
 
 /** The check's id. */
 export const JWS_PAYLOAD_CHECK = "jws-payload";
@@ -28,7 +29,7 @@ export type PayloadRelation =
   | "other-value"
   /** `signed` is `null`: the payload is the signed data. */
   | "signed-null"
-  /** The payload is not a JSON object (or not base64url, or not UTF-8). */
+  /** The payload is not a JSON object (or not canonical base64url, or not UTF-8). */
   | "unreadable";
 
 /** What the check found for one trust-check. */
@@ -49,10 +50,9 @@ export interface PayloadFinding {
 export function checkJwsPayload(live: LiveAttestations): CheckResult {
   if (live.attestations.length === 0) return couldNotCheck(JWS_PAYLOAD_CHECK, noAttestationReason(live));
   const findings: PayloadFinding[] = [];
-  for (const { agent, jws, sig, signed } of live.attestations) {
-    const compact = jws ?? (sig !== undefined && sig.split(".").length === 3 ? sig : undefined);
-    if (compact === undefined) continue;
-    findings.push({ agent, ...relationOf(compact, signed) });
+  for (const attestation of live.attestations) {
+    const compact = compactJwsOf(attestation);
+    if (compact !== undefined) findings.push({ agent: attestation.agent, ...relationOf(compact, attestation.signed) });
   }
   if (findings.length === 0) return couldNotCheck(JWS_PAYLOAD_CHECK, "no JWS in the trust-check attestations (a raw sig only)");
   const observed = { findings };
@@ -62,9 +62,9 @@ export function checkJwsPayload(live: LiveAttestations): CheckResult {
 }
 
 function relationOf(jws: string, signed: Record<string, unknown> | null | undefined): Omit<PayloadFinding, "agent"> {
-  const part = jws.split(".")[1] ?? "";
-  if (!/^[A-Za-z0-9_-]*$/.test(part)) return { relation: "unreadable" };
-  const bytes = Buffer.from(part, "base64url");
+  const decoded = decodeCanonicalBase64url(jws.split(".")[1] ?? "");
+  if (decoded === undefined) return { relation: "unreadable" };
+  const bytes = Buffer.from(decoded);
   if (signed === null || signed === undefined) return { relation: "signed-null" };
   if (bytes.equals(Buffer.from(JSON.stringify(signed), "utf8"))) return { relation: "same-bytes" };
   let payload: unknown;

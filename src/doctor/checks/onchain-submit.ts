@@ -8,12 +8,14 @@
  *
  * @packageDocumentation
  */
-import { toAttestationCall } from "../../attestation/onchain-call.js";
+import type { Hex } from "viem";
+import { decodeLegacySignature } from "../../attestation/legacy-signature.js";
 import { messageOf } from "../../errors.js";
-import type { JwksObservation } from "../jwks-probe.js";
+import { type JwksObservation, keyOfKid } from "../jwks-probe.js";
 import { type CheckResult, couldNotCheck, differs, holds } from "../report.js";
 import type { OracleSubmission, StartSubmissionSimulator, SubmissionOutcome } from "../submission-simulator.js";
-import { type LiveAttestation, type LiveAttestations, noAttestationReason } from "./trust-check-attestations.js";
+import { signedBytesOfSig } from "./sig-bytes.js";
+import { compactJwsOf, type LiveAttestation, type LiveAttestations, noAttestationReason } from "./trust-check-attestations.js";
 
 /** The check's id. */
 export const ONCHAIN_SUBMIT_CHECK = "onchain-submit";
@@ -58,7 +60,7 @@ export async function checkOnchainSubmit(live: LiveAttestations, options: Onchai
   const submissions: { agent: string; submission: OracleSubmission }[] = [];
   const skipped: string[] = [];
   for (const attestation of live.attestations) {
-    const submission = submissionOf(attestation);
+    const submission = submissionOf(attestation, options.jwks);
     if ("problem" in submission) skipped.push(`${attestation.agent}: ${submission.problem}`);
     else submissions.push({ agent: attestation.agent, submission });
   }
@@ -104,15 +106,26 @@ export async function checkOnchainSubmit(live: LiveAttestations, options: Onchai
   );
 }
 
-/** The call for an attestation: its JWS as issued when it has one, else its raw `sig` with the block's bytes. */
-function submissionOf(attestation: LiveAttestation): OracleSubmission | { problem: string } {
-  if (attestation.kid === undefined) return { problem: "the attestation has no kid" };
-  if (attestation.jws !== undefined) return { form: "jws", kid: attestation.kid, jws: attestation.jws };
-  try {
-    const call = toAttestationCall({ kid: attestation.kid, signed: attestation.signed, sig: attestation.sig });
-    if (call.form === "jws") return { form: "jws", kid: call.kid, jws: attestation.sig! };
-    return { form: "sig", kid: call.kid, signedJson: call.signedJson, signature: call.signature };
-  } catch (error) {
-    return { problem: messageOf(error) };
-  }
+/**
+ * The call for an attestation: its JWS as issued when it has one, else its raw `sig` with the bytes it verifies over
+ * (`JSON.stringify(signed)` or the sorted-key form; the former when it verifies over neither, for the oracle to
+ * refuse).
+ */
+function submissionOf(attestation: LiveAttestation, jwks: JwksObservation): OracleSubmission | { problem: string } {
+  const { kid, sig, signed } = attestation;
+  if (kid === undefined) return { problem: "the attestation has no kid" };
+  const jws = compactJwsOf(attestation);
+  if (jws !== undefined) return { form: "jws", kid, jws };
+  if (sig === undefined) return { problem: "the attestation has neither a jws nor a sig" };
+  if (signed === null || signed === undefined) return { problem: "a raw sig without a signed block" };
+  const decoded = decodeLegacySignature(sig);
+  if (!decoded.ok) return { problem: decoded.problem };
+  const key = keyOfKid(jwks, kid);
+  if (!key.ok) return { problem: key.reason };
+  const { bytes } = signedBytesOfSig(signed, decoded.bytes, key.key);
+  return { form: "sig", kid, signedJson: toHex(bytes), signature: toHex(decoded.bytes) };
+}
+
+function toHex(bytes: Uint8Array): Hex {
+  return `0x${Buffer.from(bytes).toString("hex")}`;
 }

@@ -8,8 +8,10 @@
  */
 import { canonicalJson } from "../../attestation/canonical-json.js";
 import { verifyEs256 } from "../../attestation/es256.js";
+import { isCompactForm } from "../../attestation/jws.js";
 import { decodeLegacySignature } from "../../attestation/legacy-signature.js";
-import { keyOfKid, type JwksObservation } from "../jwks-probe.js";
+import type { VerificationKey } from "../../attestation/public-key.js";
+import { type JwksObservation, keyOfKid } from "../jwks-probe.js";
 import { type CheckResult, couldNotCheck, differs, holds } from "../report.js";
 import { type LiveAttestations, noAttestationReason } from "./trust-check-attestations.js";
 
@@ -42,7 +44,7 @@ export function checkSigBytes(live: LiveAttestations, jwks: JwksObservation): Ch
   const skipped: string[] = [];
   for (const attestation of live.attestations) {
     const { agent, kid, sig, signed } = attestation;
-    if (sig === undefined || sig.split(".").length === 3) {
+    if (sig === undefined || isCompactForm(sig)) {
       skipped.push(`${agent}: no raw sig${sig === undefined ? "" : " (its sig is a compact JWS)"}`);
       continue;
     }
@@ -64,7 +66,7 @@ export function checkSigBytes(live: LiveAttestations, jwks: JwksObservation): Ch
       skipped.push(`${agent}: ${decoded.problem}`);
       continue;
     }
-    findings.push({ agent, kid, covers: coveredBytes(signed, decoded.bytes, key.key) });
+    findings.push({ agent, kid, covers: signedBytesOfSig(signed, decoded.bytes, key.key).covers });
   }
   const observed = { findings, ...(skipped.length > 0 ? { skipped } : {}) };
   if (findings.length === 0) return couldNotCheck(SIG_BYTES_CHECK, skipped.join("; "), observed);
@@ -84,17 +86,29 @@ export function checkSigBytes(live: LiveAttestations, jwks: JwksObservation): Ch
   );
 }
 
-/** The bytes a raw signature verifies over: insertion order first, then the canonical form. */
-function coveredBytes(signed: Record<string, unknown>, signature: Uint8Array, key: Parameters<typeof verifyEs256>[2]): SigBytes {
-  const encoder = new TextEncoder();
-  if (verifyEs256(encoder.encode(JSON.stringify(signed)), signature, key)) return "insertion";
-  let canonical: string;
+/**
+ * The bytes a raw `sig` verifies over: `JSON.stringify(signed)` first, then its RFC 8785 canonical form.
+ *
+ * @param signed - The signed block.
+ * @param signature - The 64 raw bytes of the `sig`.
+ * @param key - The JWKS key of the attestation's kid.
+ * @returns Which serialisation verified and its bytes (`neither`: the insertion-order bytes).
+ */
+export function signedBytesOfSig(
+  signed: Record<string, unknown>,
+  signature: Uint8Array,
+  key: VerificationKey,
+): { readonly covers: SigBytes; readonly bytes: Uint8Array } {
+  const insertion = new TextEncoder().encode(JSON.stringify(signed));
+  if (verifyEs256(insertion, signature, key)) return { covers: "insertion", bytes: insertion };
+  let canonical: Uint8Array | undefined;
   try {
-    canonical = canonicalJson(signed);
+    canonical = new TextEncoder().encode(canonicalJson(signed));
   } catch {
-    return "neither";
+    canonical = undefined;
   }
-  return verifyEs256(encoder.encode(canonical), signature, key) ? "sorted" : "neither";
+  if (canonical !== undefined && verifyEs256(canonical, signature, key)) return { covers: "sorted", bytes: canonical };
+  return { covers: "neither", bytes: insertion };
 }
 
 function describeKids(findings: readonly SigBytesFinding[]): string {

@@ -5,7 +5,8 @@
  * @packageDocumentation
  */
 import { formatAgentRef } from "../../agent/agent-ref.js";
-import { isRecord } from "../../attestation/signature-check.js";
+import { isCompactForm } from "../../attestation/jws.js";
+import { isRecord } from "../../util/is-record.js";
 import type { ServiceObservations } from "../service-probe.js";
 
 /** The attestation of one trust-check answer. */
@@ -73,4 +74,14 @@ export function liveAttestations(service: ServiceObservations): LiveAttestations
  */
 export function noAttestationReason(live: LiveAttestations): string {
   return live.missing.length > 0 ? `no trust-check attestation (${live.missing.join("; ")})` : "no trust-check attestation";
+}
+
+/**
+ * The compact JWS of an attestation: its `jws`, else a `sig` that is itself a compact JWS.
+ *
+ * @param attestation - The attestation.
+ * @returns The JWS, or `undefined` when it carries none.
+ */
+export function compactJwsOf(attestation: LiveAttestation): string | undefined {
+  return attestation.jws ?? (attestation.sig !== undefined && isCompactForm(attestation.sig) ? attestation.sig : undefined);
 }
