@@ -232,6 +232,24 @@ describe("trustgate doctor against the local service", () => {
     expect(written.stdout).toMatch(/^CHECK +RESULT +WHAT IT SAW$/m);
   });
 
+  it("could not check anything of an unreachable service, each check saying why, and exits 4", async () => {
+    const h = io();
+    const code = await main(["doctor", "--api", "http://127.0.0.1:9", "--timeout", "2s", "--json", "-"], h.io, {
+      doctor: { harnessLoader },
+    });
+    expect(code).toBe(4);
+    const report = JSON.parse(h.stdout()) as DoctorReport;
+    expect(report.summary).toMatchObject({ holds: 0, differs: 0, exitCode: 4 });
+    for (const check of report.checks) {
+      expect(check.status, check.id).toBe("could-not-check");
+      expect(check.summary.length, check.id).toBeGreaterThan(10);
+    }
+    expect(report.checks.find((c) => c.id === "jwks-kids")!.summary).toMatch(
+      /^no key set from http:\/\/127\.0\.0\.1:9\/\.well-known\/jwks\.json: /,
+    );
+    expect(report.checks.find((c) => c.id === "fields:agents")!.summary).toMatch(/GET http:\/\/127\.0\.0\.1:9\/api\/agents\?limit=25/);
+  });
+
   it("says what to install when Hardhat is missing, without loading the harness", async () => {
     const importHarness = vi.fn(async () => ({}));
     const { code, stdout } = await doctorCli(
