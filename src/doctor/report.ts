@@ -63,8 +63,11 @@ export interface DoctorTarget {
 
 /** Counts of the results by status. */
 export interface DoctorSummary {
+  /** Checks that hold. */
   readonly holds: number;
+  /** Checks that differ. */
   readonly differs: number;
+  /** Checks that could not be made. */
   readonly couldNotCheck: number;
   /** The exit code of `trustgate doctor` for this report ({@link doctorExitCode}). */
   readonly exitCode: DoctorExitCode;

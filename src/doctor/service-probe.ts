@@ -36,6 +36,7 @@ export const KEPT_HEADERS: readonly string[] = [
 
 /** A 2xx answer of the service. */
 export interface ServiceAnswer {
+  /** Always true: an answer. */
   readonly ok: true;
   /** The endpoint. */
   readonly endpoint: DoctorEndpointId;
@@ -51,6 +52,7 @@ export interface ServiceAnswer {
 
 /** A request that failed, or was not made because what it needs is missing. */
 export interface ServiceFailure {
+  /** Always false: no answer. */
   readonly ok: false;
   /** The endpoint. */
   readonly endpoint: DoctorEndpointId;
@@ -77,7 +79,9 @@ export interface ServiceObservations {
 
 /** An agent of the listing page and what the page states about it. */
 export interface ListedAgent {
+  /** The agent. */
   readonly agent: AgentRef;
+  /** Score as listed. */
   readonly score: number;
   /** Tier name as listed, if listed. */
   readonly tier?: string;

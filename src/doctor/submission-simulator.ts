@@ -19,8 +19,11 @@ export type OracleSubmission =
 
 /** The record an accepted submission would store, as the oracle returns it. */
 export interface SimulatedRecord {
+  /** Score, 0–100. */
   readonly score: number;
+  /** Tier code. */
   readonly tier: number;
+  /** Sybil severity code. */
   readonly sybilSeverity: number;
   /** Unix seconds. */
   readonly updatedAt: number;

@@ -238,6 +238,7 @@ export const HARNESS_ONLY_EXPORTS: readonly string[] = [
   "startLocalChain",
   "startEmbeddedDriftEnvironment",
   "startDemoDriftEnvironment",
+  "startSubmissionSimulator",
   "publishTrustRecords",
   "startBaseContext",
   "installOracleOverride",

@@ -36,6 +36,7 @@ export type PayloadRelation =
 export interface PayloadFinding {
   /** The agent, `chain:id:registry`. */
   readonly agent: string;
+  /** How its JWS payload relates to its `signed` block. */
   readonly relation: PayloadRelation;
   /** For `other-value`: the top-level members whose values differ, are missing or are extra. */
   readonly members?: readonly string[];

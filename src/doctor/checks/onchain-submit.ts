@@ -43,6 +43,7 @@ export interface SubmitFinding {
   readonly agent: string;
   /** The function called. */
   readonly call: "submitJwsAttestation" | "submitAttestation";
+  /** What the oracle did. */
   readonly outcome: SubmissionOutcome;
 }
 
