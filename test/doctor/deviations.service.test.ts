@@ -46,6 +46,8 @@ describe("each deviation turns exactly its check to differs", () => {
     expect(summaryOf(report, "jws-payload")).toMatch(/another value than signed \(members score: the kit refuses it\)/);
   });
 
+  // The oracle reads the header by the same rules as the verifier: `typ` and any member order are accepted there too,
+  // so the submission holds.
   it("jws-header: typ, and another member order, which the kit's rules accept", async () => {
     for (const header of [
       { alg: "ES256", kid: "rnwy-trust-v2", typ: "JWT" },
