@@ -74,6 +74,24 @@ export class InvalidArgumentError extends TrustgateError {
   }
 }
 
+/**
+ * A value has no RFC 8785 canonical JSON form (`canonicalJson`): a number that is not finite, a string with a
+ * lone surrogate, a `bigint`, `undefined` where JSON has no place for it, an object that is not a plain object.
+ */
+export class CanonicalJsonError extends InvalidArgumentError {
+  /** Where the value is, from the root `$` (`$.badges[2]`, `$.score`). */
+  readonly path: string;
+
+  /**
+   * @param path - Where the value is.
+   * @param what - What the value is, e.g. `the number NaN (not finite)`.
+   */
+  constructor(path: string, what: string) {
+    super(`No canonical JSON form (RFC 8785) at ${path}: ${what}`);
+    this.path = path;
+  }
+}
+
 /** A chain slug or id the kit does not know; `suggestion` names the closest known slug, if any. */
 export class UnknownChainError extends TrustgateError {
   /** The value that was given. */

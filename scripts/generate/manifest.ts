@@ -51,7 +51,8 @@ export const RUNTIME_BYTECODE_FILE = "runtime-bytecode.ts";
 
 /**
  * File of the generated creation bytecodes, inside {@link GENERATED_DIR}: code the kit itself runs (the oracle
- * reader's deployless Multicall3), kept apart from the local networks' runtime code.
+ * reader's deployless Multicall3) or deploys on a local chain (the attested oracle `trustgate doctor` submits to),
+ * kept apart from the local networks' runtime code.
  */
 export const CREATION_BYTECODE_FILE = "creation-bytecode.ts";
 
@@ -117,6 +118,14 @@ export const BYTECODE_OUTPUTS: readonly BytecodeOutput[] = [
     doc:
       "The kit's Multicall3 (the canonical Multicall3 ABI), which the oracle reader sends in deployless " +
       "`eth_call`s on a chain without Multicall3: the call runs it without deploying anything.",
+  },
+  {
+    name: "ATTESTED_TRUST_ORACLE_CREATION_CODE",
+    code: "creation",
+    contract: "contracts/oracle/AttestedTrustOracle.sol:AttestedTrustOracle",
+    doc:
+      "The attested oracle, which the harness deploys on a local chain of its own (in process, or a fork) so that " +
+      "`trustgate doctor` can submit a live attestation to it in an `eth_call`.",
   },
   {
     name: "TRUST_SCORE_ORACLE_RUNTIME_BYTECODE",

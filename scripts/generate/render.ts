@@ -106,7 +106,8 @@ function renderAbisFile(read: ArtifactReader): string {
 /** What each bytecode file is for, before its generated-from sentence. */
 const BYTECODE_FILE_DESCRIPTIONS: Record<BytecodeOutput["code"], string> = {
   creation:
-    "Creation bytecode of the contracts the kit runs without deploying them (deployless `eth_call`s), so that " +
+    "Creation bytecode of the contracts the kit runs without deploying them (deployless `eth_call`s) or deploys " +
+    "on a local chain of its own, so that " +
     "`src/` (and the built `dist/`) needs neither the compiler nor `artifacts/`.",
   runtime:
     "Runtime bytecode of the contracts that the kit's local networks and test helpers place by code " +

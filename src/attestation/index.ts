@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 
-export { type AttestationCall, toAttestationCall } from "./onchain-call.js";
+export { canonicalJson } from "./canonical-json.js";
+export { type AttestationCall, type AttestationCallVerdict, toAttestationCall } from "./onchain-call.js";
 export { type SigningKeyArgs, signingKeyArgsOf, signingKeyArgsOfJwks } from "./onchain-keys.js";
 export * from "./verify.js";

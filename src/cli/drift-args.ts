@@ -39,7 +39,6 @@
  */
 import { parseArgs } from "node:util";
 import { parseAgentRefList } from "../agent/agent-ref.js";
-import { createTrustEncoding, type TrustEncoding } from "../config/encodings.js";
 import {
   type AgentScope,
   DEFAULT_AUDIT_CONFIDENCE,
@@ -50,7 +49,7 @@ import {
   type DriftConfig,
   parseErrorLimit,
 } from "../drift/index.js";
-import { InvalidArgumentError, TrustgateError } from "../errors.js";
+import { InvalidArgumentError } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
 import { parseChain } from "../inputs/chain.js";
 import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
@@ -59,13 +58,13 @@ import { parseDuration } from "./duration.js";
 import { isCi } from "./io.js";
 import { parseJwksArgument } from "./jwks-argument.js";
 import { translateParseArgsError } from "./parse-args-error.js";
+import { API_KEY_ENV, parseApiKey, parseEncoding, parseTimeout, withFlag } from "./shared-args.js";
 
 /** Default of `--concurrency`. */
 export const DEFAULT_SERVICE_CONCURRENCY = 8;
 /** Default of `--rows`: rows shown in the table. */
 export const DEFAULT_TABLE_ROWS = 50;
-/** Environment variable read for the API key when `--api-key` is not given. */
-export const API_KEY_ENV = "TRUSTGATE_API_KEY";
+export { API_KEY_ENV } from "./shared-args.js";
 
 /** Everything of a {@link DriftConfig} that does not depend on where the chain and the service are. */
 export type DriftSettings = Omit<DriftConfig, "rpcUrl" | "apiUrl" | "issuer" | "jwks" | "oracle" | "attestedOracle">;
@@ -403,47 +402,6 @@ function parseEventsFrom(text: string | undefined): bigint | "auto" | undefined 
   return BigInt(value);
 }
 
-/** Largest `--timeout`: one hour. */
-const MAX_TIMEOUT_MS = 3_600_000;
-
-/**
- * `--timeout`: a duration (`30s`, `2m`, plain seconds) or milliseconds (`500ms`), from 1 ms to one hour.
- *
- * @returns Milliseconds.
- */
-function parseTimeout(text: string): number {
-  const trimmed = text.trim().toLowerCase();
-  const ms = /^(\d+)ms$/.exec(trimmed);
-  const value = ms ? Number(ms[1]) : withFlag("--timeout", () => parseDuration(trimmed)) * 1000;
-  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
-    throw new InvalidArgumentError(`--timeout must be from 1ms to 1h, got "${text}"`);
-  }
-  return value;
-}
-
-function parseApiKey(flag: string | undefined, fromEnv: string | undefined): string | undefined {
-  if (flag !== undefined) {
-    if (flag.trim() === "") throw new InvalidArgumentError("--api-key is empty");
-    return flag.trim();
-  }
-  const key = fromEnv?.trim();
-  return key ? key : undefined;
-}
-
-function parseEncoding(tiers: string | undefined, sybil: string | undefined): TrustEncoding {
-  const list = (text: string) => text.split(",").map((name) => name.trim().toLowerCase());
-  const overrides: Partial<{ tiers: string[]; sybilSeverities: string[] }> = {};
-  if (tiers !== undefined) overrides.tiers = list(tiers);
-  if (sybil !== undefined) overrides.sybilSeverities = list(sybil);
-  const flag =
-    tiers !== undefined && sybil !== undefined
-      ? "--tier-encoding/--sybil-encoding"
-      : tiers !== undefined
-        ? "--tier-encoding"
-        : "--sybil-encoding";
-  return withFlag(flag, () => createTrustEncoding(overrides as Partial<TrustEncoding>));
-}
-
 function parsePositive(flag: string, text: string): number {
   const value = Number(text.trim());
   if (!/^\d+(\.\d+)?$/.test(text.trim()) || !Number.isFinite(value) || value <= 0) {
@@ -481,17 +439,4 @@ function parseOpenFraction(flag: string, text: string, allowOne: boolean): numbe
 function nonEmpty(flag: string, text: string, what = 'a file name or "-"'): string {
   if (text.trim() === "") throw new InvalidArgumentError(`${flag} needs ${what}`);
   return text.trim();
-}
-
-/** Runs `parse`, prefixing the message of a kit error with the flag it concerns. */
-function withFlag<T>(flag: string, parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    if (!(error instanceof TrustgateError)) throw error;
-    throw new InvalidArgumentError(`${flag}: ${error.shortMessage}`, {
-      cause: error,
-      ...(error.details !== undefined ? { details: error.details } : {}),
-    });
-  }
 }

@@ -11,9 +11,11 @@ export const MAIN_HELP = `Usage: trustgate <command> [options]
 Commands:
   drift        Compare on-chain trust records with the service's signed attestations
                and report which gate decisions would change (see trustgate drift --help)
+  doctor       Check the kit's assumptions about the service and the chain against the
+               real ones: which hold, which differ (see trustgate doctor --help)
 
 Options:
-  -h, --help   Show this help (trustgate help drift: the help of drift)
+  -h, --help   Show this help (trustgate help <command>: the help of a command)
   --version    Print the version
 `;
 
@@ -142,4 +144,74 @@ Examples:
   trustgate drift --rpc $BASE_RPC_URL --api https://rnwy.com --all --attested-oracle 0x...
   trustgate drift --rpc $BASE_RPC_URL --api https://rnwy.com --agents base:1234,base:77 \\
                   --gate 0x... --json - | jq .summary
+`;
+
+/** Help of `trustgate doctor` (`trustgate doctor --help`). */
+export const DOCTOR_HELP = `Usage: trustgate doctor --api <url> [options]
+
+Checks, against the live trust service (and chain, with --rpc), every assumption the kit
+makes about them, and prints one line per check: holds, DIFFERS (with what it saw) or
+could not check (with why). About fifteen requests to the service, within its rate limit.
+Attach the JSON form (--json) to a bug report: it holds no API key and no URL credential.
+
+Checks:
+  sig-bytes                 Which bytes the raw sig of a trust-check covers (insertion order,
+                            sorted keys, or neither), with the JWKS key of its kid
+  jws-header                The JWS header of a trust-check: members, order, whether the kit's
+                            JWS rules accept it
+  jws-payload               The JWS payload against signed: same bytes, same value in another
+                            serialisation, or another value
+  jwks-kids                 The JWKS kids against the expected ones; each key ES256 P-256
+  rate-limit-headers        Whether the service announces its rate limits, against the assumed
+                            30/300 per minute (risk-terms 5/60)
+  fields:<endpoint>         The member names and types of one answer of each endpoint the kit
+                            reads, against the kit's published shape
+  onchain-encodings         Tier and sybil codes of on-chain records against the listing, under
+                            the configured encoding (needs --rpc)
+  onchain-submit            Whether a live attestation is accepted by the kit's
+                            AttestedTrustOracle in an eth_call on a local chain (Hardhat's
+                            in-process network, or a local fork of --rpc); needs hardhat
+
+Where to look:
+  --api <url>               Trust API base URL (required; user:pass@, ?query, #fragment refused)
+  --api-key <key>           API key (default: $TRUSTGATE_API_KEY); never printed
+  --issuer <url>            Issuer whose JWKS to use (default: the origin of --api)
+  --jwks <url|file>         JWKS to verify against (default: <issuer>/.well-known/jwks.json when
+                            --issuer is given, else <api>/.well-known/jwks.json); a file holds a
+                            JWKS as JSON ({"keys": [...]})
+  --rpc <url>               JSON-RPC URL of the chain with the oracle (a key in its path is
+                            accepted and never shown); enables onchain-encodings, and
+                            onchain-submit forks it instead of starting an empty chain
+  --oracle <address>        Oracle whose records are compared (default: ${BASE_TRUST_ORACLE_ADDRESS}, Base)
+
+What to ask about:
+  --agents <list>           One or two agents for the trust-checks, chain:id[:registry],...
+                            (default: the first agents of the service's listing)
+  --mcp-server <owner/name> MCP server for /api/mcp-attestation when the owner's entity names
+                            none
+  --tier-encoding <names>   Tier names by on-chain code (default flagged,limited,developing,established)
+  --sybil-encoding <names>  Sybil severity names by on-chain code
+                            (default none,low,moderate,elevated,heavy)
+  --timeout <duration>      Time limit of each request: 30s, 2m, 500ms (default 15s)
+
+Output:
+  --json <file|->           Write the JSON report to a file, or to stdout with "-" (the table then
+                            goes to stderr)
+  -h, --help                Show this help
+
+Exit codes:
+  0  every check holds
+  3  at least one check differs (wins over 4)
+  4  nothing differs, but at least one check could not be made
+  2  usage or configuration error (bad flag or value, no --api)
+  1  unexpected failure
+
+Environment:
+  TRUSTGATE_API_KEY  API key, when --api-key is not given
+  TRUSTGATE_DEBUG    When set, unexpected errors are printed with their stack trace
+
+Examples:
+  trustgate doctor --api https://rnwy.com
+  trustgate doctor --api https://rnwy.com --rpc $BASE_RPC_URL --json doctor.json
+  TRUSTGATE_API_KEY=... trustgate doctor --api https://rnwy.com --json - | jq .summary
 `;

@@ -1,5 +1,6 @@
 /**
- * The `trustgate` command line: `trustgate drift [options]`, `trustgate --help`, `trustgate --version`.
+ * The `trustgate` command line: `trustgate drift [options]`, `trustgate doctor --api <url> [options]`,
+ * `trustgate --help`, `trustgate --version`. `doctor` is described in `doctor-command.ts`.
  *
  * `trustgate` with no command prints the help on stderr and exits 2 (a usage error); `trustgate help drift`
  * and `trustgate drift --help` print the drift help. `trustgate drift --demo` starts the embedded environment
@@ -11,7 +12,8 @@
  * could not verify enough to be trusted (more agents in `error` or `missing-attestation` than `--max-errors`
  * allows, default 1 % of the scanned agents, or no agent scanned at all) — 4 wins over 3; else 3 for at least
  * one decision flip or invalid attestation; else 0. Without a report: 2 for a usage or configuration error
- * found before the scan, 1 for an unexpected failure (`exitCodeForError` in `error-exit.ts`).
+ * found before the scan, 1 for an unexpected failure (`exitCodeForError` in `error-exit.ts`). `doctor` numbers
+ * alike: 3 when a check differs (wins over 4), 4 when one could not be made, else 0; 2 and 1 as for drift.
  *
  * @packageDocumentation
  */
@@ -24,7 +26,8 @@ import { resolveDriftConfig } from "./drift-config.js";
 export type { EmbeddedEnvironment, StartEmbeddedEnvironment } from "./demo.js";
 import { exitCodeForError, formatError } from "./error-exit.js";
 import { formatProjection } from "./format-projection.js";
-import { DRIFT_HELP, MAIN_HELP } from "./help.js";
+import { doctorCommand, type DoctorCommandDependencies } from "./doctor-command.js";
+import { DOCTOR_HELP, DRIFT_HELP, MAIN_HELP } from "./help.js";
 import { type CliIo, isFlagSet, processIo } from "./io.js";
 import { createProgressBar, shouldShowProgress } from "./progress.js";
 import { createReportStream } from "./report-stream.js";
@@ -49,7 +52,12 @@ export interface MainDependencies {
   readonly demoLoader?: DemoLoader;
   /** Clock, for the default audit seed and the run; default the system clock. */
   readonly now?: () => Date;
+  /** Replacements for `trustgate doctor` (its run, how it finds the harness). */
+  readonly doctor?: Omit<DoctorCommandDependencies, "now">;
 }
+
+/** The commands, as messages list them. */
+const COMMANDS = "drift, doctor";
 
 /**
  * Runs the command line.
@@ -70,6 +78,7 @@ export async function main(argv: readonly string[], io: Partial<CliIo> = {}, dep
     if (command === "--help" || command === "-h" || command === "help") {
       if (rest.length === 0) cli.stdout.write(MAIN_HELP);
       else if (rest.length === 1 && rest[0] === "drift") cli.stdout.write(DRIFT_HELP);
+      else if (rest.length === 1 && rest[0] === "doctor") cli.stdout.write(DOCTOR_HELP);
       else throw new InvalidArgumentError(noHelpMessage(rest));
       return 0;
     }
@@ -77,8 +86,9 @@ export async function main(argv: readonly string[], io: Partial<CliIo> = {}, dep
       cli.stdout.write(`${packageVersion()}\n`);
       return 0;
     }
+    if (command === "doctor") return await doctorCommand(rest, cli, { ...deps.doctor, ...(deps.now ? { now: deps.now } : {}) });
     if (command !== "drift") {
-      const hint = command.startsWith("-") ? "give the command first: trustgate drift [options]" : "commands: drift";
+      const hint = command.startsWith("-") ? "give the command first: trustgate drift [options]" : `commands: ${COMMANDS}`;
       throw new InvalidArgumentError(`Unknown command ${shownCommand(command)}(${hint}; see trustgate --help)`);
     }
     return await driftCommand(rest, cli, deps);
@@ -104,9 +114,9 @@ function shownCommand(command: string): string {
 function noHelpMessage(rest: readonly string[]): string {
   const [topic] = rest;
   if (rest.length === 1 && topic !== undefined && /^[A-Za-z][A-Za-z0-9_-]{0,39}$/.test(topic)) {
-    return `No help for "${topic}" (commands: drift)`;
+    return `No help for "${topic}" (commands: ${COMMANDS})`;
   }
-  return `help takes one command name, got ${rest.length} argument${rest.length === 1 ? "" : "s"} (commands: drift; see trustgate --help)`;
+  return `help takes one command name, got ${rest.length} argument${rest.length === 1 ? "" : "s"} (commands: ${COMMANDS}; see trustgate --help)`;
 }
 
 async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDependencies): Promise<number> {

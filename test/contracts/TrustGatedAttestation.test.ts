@@ -147,7 +147,7 @@ describe("TrustGated with an attestation in the same call", () => {
 });
 
 describe("A /api/trust-check response, as the service signs it, through toAttestationCall", () => {
-  it("passes the gate in the sig form and is stored by submitJwsAttestation in the jws form", async () => {
+  it("is stored by submitJwsAttestation in the jws form (first), and passes the gate in the sig form without its jws", async () => {
     const { gate, attested, agentOwner } = await loadFixture(deployStack);
     const key = await generateSigningKey("rnwy-trust-v2b");
     const hex = (b64: string) => `0x${Buffer.from(b64, "base64url").toString("hex")}`;
@@ -158,12 +158,14 @@ describe("A /api/trust-check response, as the service signs it, through toAttest
       issuedAt: new Date(at - HOUR * 1000),
       verifiedAt: new Date(at),
     });
-    const call = toAttestationCall(JSON.parse(JSON.stringify(response)));
+    const wire = JSON.parse(JSON.stringify(response)) as typeof response;
+    const call = toAttestationCall({ attestation: { ...wire.attestation, jws: undefined } });
+    expect(call.form).to.equal("sig");
     await expect(gate.connect(agentOwner).actWithAttestation(1n, call.kid, call.signedJson, call.signature)).to.emit(gate, "Acted");
     expect((await attested.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(77n);
-    const jwsOnly = toAttestationCall({ attestation: { ...response.attestation, sig: undefined } });
-    expect(jwsOnly.form).to.equal("jws");
-    await expect(attested.submitJwsAttestation(jwsOnly.kid, jwsOnly.jws!)).to.not.be.reverted;
+    const jwsFirst = toAttestationCall(wire);
+    expect(jwsFirst.form).to.equal("jws");
+    await expect(attested.submitJwsAttestation(jwsFirst.kid, jwsFirst.jws!)).to.not.be.reverted;
   });
 });
 

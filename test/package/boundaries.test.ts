@@ -93,9 +93,9 @@ describe("the line between the kit and the harness", () => {
     // The parser sees every form: a re-export, a type-only import, a dynamic import.
     expect(references.some((ref) => ref.file === join(src, "index.ts") && ref.specifier === "./errors.js")).toBe(true);
     expect(references.some((ref) => ref.typeOnly && ref.specifier === "hardhat/types")).toBe(true);
-    expect(references.some((ref) => ref.file === join(src, "cli", "demo.ts") && ref.specifier === "node:module" && !ref.typeOnly)).toBe(
-      true,
-    );
+    expect(
+      references.some((ref) => ref.file === join(src, "cli", "harness-loader.ts") && ref.specifier === "node:module" && !ref.typeOnly),
+    ).toBe(true);
     expect(
       references.some(
         (ref) =>
@@ -109,11 +109,11 @@ describe("the line between the kit and the harness", () => {
     expect(offending.map(show)).toEqual([]);
   });
 
-  it("the kit never names the harness's package entries in an import; only src/cli/demo.ts knows trustgate/harness, as a string it loads for --demo", () => {
+  it("the kit never names the harness's package entries in an import; only src/cli/harness-loader.ts knows trustgate/harness, as a string it loads for --demo and doctor", () => {
     const bySelfReference = kitReferences.filter((ref) => /^trustgate(\/|$)/.test(ref.specifier));
     expect(bySelfReference.map(show)).toEqual([]);
     const mentions = kitFiles.filter((file) => /["']trustgate\/(harness|service|testing)["']/.test(readFileSync(file, "utf8")));
-    expect(mentions.map((file) => relative(root, file))).toEqual([join("src", "cli", "demo.ts")]);
+    expect(mentions.map((file) => relative(root, file))).toEqual([join("src", "cli", "harness-loader.ts")]);
   });
 
   it("src/ never imports from test/, scripts/ or the Hardhat configuration", () => {

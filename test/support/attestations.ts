@@ -8,6 +8,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { CompactSign, type CryptoKey, exportSPKI, importJWK, type JSONWebKeySet, type JWK } from "jose";
+import { ATTESTATION_TYPES } from "../../src/config/service.js";
+import {
+  type AttestationSigningKey,
+  createAttestation,
+  generateSigningKey,
+  type SigningOptions,
+  signPayload,
+} from "../../src/harness/signing.js";
 import type {
   Attestation,
   TrustCheck,
@@ -16,8 +24,6 @@ import type {
   WalletNotFound,
   WalletNotFoundSigned,
 } from "../../src/published/index.js";
-import { ATTESTATION_TYPES } from "../../src/config/service.js";
-import { type AttestationSigningKey, createAttestation, generateSigningKey, signPayload } from "../../src/harness/signing.js";
 
 /** The issuer used by the fixtures unless told otherwise. */
 export const TEST_ISSUER = "https://rnwy.com";
@@ -99,6 +105,8 @@ export interface TrustCheckFixtureOptions {
   extraSigned?: Record<string, unknown>;
   /** Badges of the body (default one earned, one warning); the signed block carries them merged. */
   badges?: { earned: string[]; warnings: string[] };
+  /** How the signatures are made (serialisations, JWS header, exact JWS payload); default as the service signs. */
+  signing?: SigningOptions;
 }
 
 function writeTime(date: Date, format: "iso" | "unix" = "iso"): string | number {
@@ -148,6 +156,7 @@ export async function buildTrustCheckResponse(
     issuer: options.issuer ?? TEST_ISSUER,
     type: "behavioral_trust",
     expiry: signed.expiry,
+    ...(options.signing ? { signing: options.signing } : {}),
   });
   return {
     agentId: typeof agent.agentId === "string" && /^\d+$/.test(agent.agentId) ? Number(agent.agentId) : agent.agentId,

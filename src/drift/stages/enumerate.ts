@@ -227,8 +227,13 @@ function registryProblem(agent: AgentRef): string | undefined {
   return checked.ok ? undefined : `${checked.problem}: the oracle is read only for the service's registries`;
 }
 
-/** The agent a listing entry names; a chain the kit does not know keeps the service's name, without chain id. */
-function listedAgent(item: AgentListItem): AgentRef {
+/**
+ * The agent a listing entry names; a chain the kit does not know keeps the service's name, without chain id.
+ *
+ * @param item - One entry of `/api/agents`.
+ * @returns The agent.
+ */
+export function listedAgent(item: AgentListItem): AgentRef {
   const registry = (item.registry ?? DEFAULT_REGISTRY).toLowerCase();
   const agentId = BigInt(item.agentId);
   try {

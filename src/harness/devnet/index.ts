@@ -31,6 +31,7 @@ export {
   type SnapshotRecordsOptions,
   snapshotRecords,
 } from "./nightly-snapshot.js";
+export { type StartSubmissionSimulatorOptions, startSubmissionSimulator } from "./submission-simulator.js";
 export {
   DEFAULT_PUBLISH_BATCH,
   MAX_PUBLISH_BATCH,

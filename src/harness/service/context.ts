@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { TrustAttestationVersion } from "../../attestation/result.js";
+import type { ServiceDeviations } from "./deviations.js";
 import type { Population } from "./population.js";
 import type { RateLimitDecision } from "./rate-limit.js";
 import type { ServiceSigner } from "./signer.js";
@@ -33,6 +34,8 @@ export interface ServiceContext {
   kidMigrationOpen(at: Date): boolean;
   /** The service's clock. */
   now(): Date;
+  /** How the service differs from the documented one (empty: it does not). */
+  readonly deviations: ServiceDeviations;
 }
 
 /** A parsed request. */

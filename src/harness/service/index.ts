@@ -20,6 +20,7 @@ import { jwksUrlOf } from "../../config/service.js";
 import { InvalidArgumentError, TrustgateError } from "../../errors.js";
 import type { AttestationSigningKey } from "../signing.js";
 import type { ServiceContext, SignedTrustVersion } from "./context.js";
+import type { ServiceDeviations } from "./deviations.js";
 import { FaultInjector, type FaultSpec } from "./faults.js";
 import { resolveServiceKeys } from "./keys.js";
 import { createRequestListener, type RequestStats } from "./pipeline.js";
@@ -29,6 +30,7 @@ import { ServiceSigner } from "./signer.js";
 
 export type { SignedTrustVersion } from "./context.js";
 export { decodeCursor, encodeCursor } from "./cursor.js";
+export type { ServiceDeviations } from "./deviations.js";
 export { MCP_PROTOCOL_VERSIONS, MCP_TOOL_NAMES } from "./endpoints/mcp.js";
 export type { FaultKind, FaultSpec } from "./faults.js";
 export { FAULT_KINDS } from "./faults.js";
@@ -116,6 +118,11 @@ export interface TrustServiceOptions {
   kidMigration?: boolean | { from?: Date; until: Date };
   /** Clock (issue times, rate-limit windows); default the system clock. */
   now?: () => Date;
+  /**
+   * Ways to differ from the documented service, for tests of `trustgate doctor` (see {@link ServiceDeviations}):
+   * trust-check signing, the signed block, the JWKS, any answer's fields. Default none.
+   */
+  deviations?: ServiceDeviations;
 }
 
 /** A running local service. */
@@ -233,6 +240,7 @@ export async function startTrustService(options: TrustServiceOptions = {}): Prom
     trustAttestationVersion,
     kidMigrationOpen,
     now,
+    deviations: options.deviations ?? {},
   };
 
   let closed: Promise<void> | undefined;

@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServiceContext, ServiceRequest, ServiceResponse } from "./context.js";
+import { servedBody } from "./deviations.js";
 import { DEFAULT_SLOW_DELAY_MS, type FaultInjector } from "./faults.js";
 import { errorBody, ServiceHttpError } from "./http-error.js";
 import { type RateLimitDecision, rateLimitHeaders, type SlidingWindowRateLimiter } from "./rate-limit.js";
@@ -116,7 +117,10 @@ async function handle(deps: PipelineDeps, req: IncomingMessage, res: ServerRespo
     const handler = routeRequest(method, path);
     const body = await readBody(req);
     const request: ServiceRequest = { method, path, query: url.searchParams, headers: req.headers, body, ...(rate ? { rate } : {}) };
-    response = await handler(request, deps.context());
+    const context = deps.context();
+    const answer = await handler(request, context);
+    response =
+      answer.status >= 200 && answer.status < 300 ? { ...answer, body: servedBody(context.deviations, path, answer.body) } : answer;
   } catch (error) {
     response =
       error instanceof ServiceHttpError

@@ -6,6 +6,7 @@
  */
 import { JWKS_PATH } from "../../config/service.js";
 import { ok, type ServiceHandler } from "./context.js";
+import { publishedJwks } from "./deviations.js";
 import {
   handleAddressAges,
   handleCompare,
@@ -25,7 +26,7 @@ export type RouteMethods = Readonly<Partial<Record<"GET" | "POST", ServiceHandle
 
 /** `GET /.well-known/jwks.json`. */
 const handleJwks: ServiceHandler = async (_request, context) => ({
-  ...ok(context.signer.jwks()),
+  ...ok(publishedJwks(context.signer.jwks(), context.deviations)),
   headers: { "Cache-Control": "public, max-age=300" },
 });
 

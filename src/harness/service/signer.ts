@@ -10,6 +10,7 @@ import {
   type AttestationSignatureForm,
   type AttestationSigningKey,
   createAttestation,
+  type SigningOptions,
   createJwtAttestation,
   generateSigningKey,
   signJwt,
@@ -38,9 +39,11 @@ export interface AttestOptions {
   /**
    * Lead with a compact JWS in JWT form (header `{alg, kid, typ: "JWT"}`) in `jws`, the raw `sig` beside it for
    * backward compatibility, both over `JSON.stringify(signed)`: how insumer spec v1.2 §3.12 describes the MCP
-   * `?server=` form. Ignored by {@link ServiceSigner.attestJwt}; `form` is then ignored too.
+   * `?server=` form. Ignored by {@link ServiceSigner.attestJwt}; `form` and `signing` are then ignored too.
    */
   readonly jwsFirst?: boolean;
+  /** Which bytes the signatures cover and the JWS header (default as the service signs). Ignored by {@link ServiceSigner.attestJwt}. */
+  readonly signing?: SigningOptions;
 }
 
 /** The JWKS document. */
@@ -105,7 +108,11 @@ export class ServiceSigner {
     };
     const attestation = options.jwsFirst
       ? await jwsFirstAttestation(signed, key, envelope)
-      : await createAttestation(signed, key, { ...envelope, ...(options.form !== undefined ? { form: options.form } : {}) });
+      : await createAttestation(signed, key, {
+          ...envelope,
+          ...(options.form !== undefined ? { form: options.form } : {}),
+          ...(options.signing !== undefined ? { signing: options.signing } : {}),
+        });
     if (this.#faults.take(["tampered-signature"], options.path) === undefined) return attestation;
     const tampered = tamperSigned(signed);
     const result = { ...attestation, signed: tampered };

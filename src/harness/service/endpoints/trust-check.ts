@@ -20,6 +20,7 @@ import type {
 import { ATTESTATION_LIFETIME_SECONDS, ATTESTATION_TYPES, DEFAULT_THRESHOLD } from "../../../config/service.js";
 import { apiSybilSeverity, compareListingOrder, flatBadges, type PopulationAgent } from "../agent.js";
 import { ok, type ServiceContext, type ServiceHandler } from "../context.js";
+import { trustSigningOf } from "../deviations.js";
 import { badRequest, notFound } from "../http-error.js";
 import { isAbsent, readAgentIdParam, readChainParam, readRegistryParam, readThresholdParam, readWalletParam } from "../params.js";
 import type { Population } from "../population.js";
@@ -131,7 +132,7 @@ export async function trustCheckBody(
   const v1 = context.trustAttestationVersion === "v1";
   const attestation: Attestation<TrustSignedV2 | TrustSignedV1> = v1
     ? await context.signer.attest(trustSignedV1(agent, now), { purpose: "trustV1", type: ATTESTATION_TYPES.trust, path, expiry })
-    : await context.signer.attest(trustSignedV2(agent, now), { purpose: "trust", type: ATTESTATION_TYPES.trust, path, expiry });
+    : await signV2(trustSignedV2(agent, now), context, path, expiry);
   const signed = attestation.signed;
   const score = signed.score;
   const pass = score >= threshold;
@@ -164,6 +165,17 @@ export async function trustCheckBody(
     });
   }
   return body;
+}
+
+/**
+ * Signs a v2 block as the service is configured to: the documented way, or with its deviations (a rewritten block,
+ * other signed bytes or JWS header). Typed as a v2 block: a rewritten one is whatever the deviation made.
+ */
+async function signV2(block: TrustSignedV2, context: ServiceContext, path: string, expiry: string): Promise<Attestation<TrustSignedV2>> {
+  const { deviations } = context;
+  const signed = (deviations.trustSigned ? deviations.trustSigned(block) : block) as TrustSignedV2;
+  const signing = trustSigningOf(deviations, signed);
+  return context.signer.attest(signed, { purpose: "trust", type: ATTESTATION_TYPES.trust, path, expiry, ...(signing ? { signing } : {}) });
 }
 
 /**

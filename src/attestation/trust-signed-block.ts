@@ -1,0 +1,351 @@
+/**
+ * The reader of a trust-check v2 signed block (kid `rnwy-trust-v2`) over its exact signed bytes: the same
+ * rules, and the same refusals, as the on-chain reader (`TrustAttestationLib.parse` in
+ * `contracts/attestation/TrustAttestationLib.sol`), so that a block the oracle would refuse is refused
+ * off-chain too, before anyone spends gas on it, and so that the two verifiers never read one signed block
+ * as two different records.
+ *
+ * The text is read with the strict reader (`strict-json.ts`): UTF-8, one JSON object, RFC 8259 whitespace,
+ * every value valid JSON (also the skipped `badges` and `sybilSignals`), no top-level member name written
+ * with an escape, none of the twelve known names twice (other names may repeat: neither reader decides on
+ * them). The ten fields the oracle records are read from their bytes, each in the one form the service
+ * writes:
+ *
+ * | field | accepted bytes |
+ * |---|---|
+ * | `agentId` | a decimal string (no sign, no leading zero, at most 2^256 − 1), or a number written as plain digits (no sign, fraction, exponent or leading zero) at most 2^53 − 1 (above it `JSON.parse` rounds) |
+ * | `chain` | a string of 1 to 32 bytes, without escapes |
+ * | `registry` | a non-empty string, without escapes |
+ * | `owner` | `null`, or `"0x"` (or `"0X"`) and 40 hex digits |
+ * | `score` | a number written as plain digits, 0 to 100 |
+ * | `tier` | `"flagged"`, `"limited"`, `"developing"` or `"established"` |
+ * | `sybilSeverity` | `null`, or `"none"`, `"low"`, `"moderate"`, `"elevated"`, `"heavy"` |
+ * | `issuedAt`, `verifiedAt`, `expiry` | `"YYYY-MM-DDTHH:MM:SSZ"` or `"YYYY-MM-DDTHH:MM:SS.fffZ"`, a real UTC date after the epoch (milliseconds dropped) |
+ *
+ * A fault inside a read field's value (a control byte, an escape, bytes that are not UTF-8, a wrong form or
+ * range) is that field's; a fault anywhere else is the text's (`json`). A refusal names the field and the
+ * byte offset, and its `fault` tells the on-chain error it mirrors: `malformed` `AttestationJsonMalformed`,
+ * `too-deep` `AttestationJsonTooDeep`, `invalid` `AttestationFieldInvalid`, `duplicate`
+ * `AttestationFieldDuplicate`, `missing` `AttestationFieldMissing` (the first missing field, in the order of
+ * {@link TRUST_V2_READ_FIELDS}; its offset is the length of the bytes). Offsets follow this reader's own
+ * scan; which bytes are refused, and under which field, is what agrees with the chain.
+ *
+ * @packageDocumentation
+ */
+import type { SybilSeverityName, TierName } from "../config/encodings.js";
+import { bytesAre, decodeUtf8, readStrictObject, type StrictJsonFault, type StrictObjectRules, utf8SequenceLength } from "./strict-json.js";
+
+/** The fields the oracle records, in the order of the contract's `AttestationField` enumeration. */
+export const TRUST_V2_READ_FIELDS = [
+  "agentId",
+  "chain",
+  "registry",
+  "owner",
+  "score",
+  "tier",
+  "sybilSeverity",
+  "issuedAt",
+  "verifiedAt",
+  "expiry",
+] as const;
+
+/** A field the oracle records. */
+export type TrustV2ReadField = (typeof TRUST_V2_READ_FIELDS)[number];
+
+/** The twelve top-level names of a v2 block: none may appear twice. */
+export const TRUST_V2_KNOWN_FIELDS: ReadonlySet<string> = new Set([...TRUST_V2_READ_FIELDS, "badges", "sybilSignals"]);
+
+/** The fields of a v2 signed block, as the oracle records them. */
+export interface TrustSignedBlockV2 {
+  /** The agent's id in its registry. */
+  readonly agentId: bigint;
+  /** The chain slug. */
+  readonly chain: string;
+  /** The registry name. */
+  readonly registry: string;
+  /** The owner's address as written (`0x` and 40 hex digits), or `null`. */
+  readonly owner: string | null;
+  /** The score, 0–100. */
+  readonly score: number;
+  /** The tier. */
+  readonly tier: TierName;
+  /** The sybil severity: `null` as written, or a name (`none` kept as written). */
+  readonly sybilSeverity: SybilSeverityName | null;
+  /** When the score was computed, Unix seconds. */
+  readonly issuedAt: number;
+  /** When the attestation was signed, Unix seconds. */
+  readonly verifiedAt: number;
+  /** When the attestation expires, Unix seconds. */
+  readonly expiry: number;
+}
+
+/** Why a v2 signed block is refused. */
+export interface TrustSignedBlockRefusal {
+  readonly ok: false;
+  /** The on-chain error it mirrors (see the module notes). */
+  readonly fault: StrictJsonFault | "missing";
+  /** The field (`json` for the text itself). */
+  readonly field: TrustV2ReadField | "badges" | "sybilSignals" | "json";
+  /** Byte offset in the signed bytes. */
+  readonly offset: number;
+  /** What is wrong. */
+  readonly problem: string;
+}
+
+/** Outcome of {@link readTrustSignedBlockV2}. */
+export type TrustSignedBlockRead = { readonly ok: true; readonly block: TrustSignedBlockV2 } | TrustSignedBlockRefusal;
+
+const TIERS: ReadonlySet<string> = new Set<TierName>(["flagged", "limited", "developing", "established"]);
+const SYBIL_SEVERITIES: ReadonlySet<string> = new Set<SybilSeverityName>(["none", "low", "moderate", "elevated", "heavy"]);
+const MAX_UINT256 = (1n << 256n) - 1n;
+const MAX_SAFE_AGENT_ID = BigInt(Number.MAX_SAFE_INTEGER);
+const MAX_CHAIN_BYTES = 32;
+const MAX_SCORE = 100;
+
+/**
+ * Reads a trust-check v2 signed block from the exact bytes its signature covers (see the module notes).
+ *
+ * @param bytes - The signed bytes: a JWS payload, or the bytes a raw `sig` verified over.
+ * @returns The fields, or the refusal with its fault, field and byte offset. Never throws.
+ */
+export function readTrustSignedBlockV2(bytes: Uint8Array): TrustSignedBlockRead {
+  const read = readStrictObject(bytes, RULES);
+  if (!read.ok) {
+    return {
+      ok: false,
+      fault: read.fault,
+      field: read.field as TrustSignedBlockRefusal["field"],
+      offset: read.offset,
+      problem: read.problem,
+    };
+  }
+  const values: Partial<Record<TrustV2ReadField, unknown>> = {};
+  for (const member of read.members) if (member.read !== undefined) values[member.name as TrustV2ReadField] = member.read;
+  for (const field of TRUST_V2_READ_FIELDS) {
+    if (!(field in values))
+      return { ok: false, fault: "missing", field, offset: bytes.length, problem: `the signed block has no ${field}` };
+  }
+  return {
+    ok: true,
+    block: {
+      agentId: values.agentId as bigint,
+      chain: values.chain as string,
+      registry: values.registry as string,
+      owner: (values.owner as string | typeof NULL) === NULL ? null : (values.owner as string),
+      score: values.score as number,
+      tier: values.tier as TierName,
+      sybilSeverity: (values.sybilSeverity as string | typeof NULL) === NULL ? null : (values.sybilSeverity as SybilSeverityName),
+      issuedAt: values.issuedAt as number,
+      verifiedAt: values.verifiedAt as number,
+      expiry: values.expiry as number,
+    },
+  };
+}
+
+/** What a field reader hands back for a JSON `null` (a member's `read` of `undefined` means "not read"). */
+const NULL = Symbol("null");
+
+/** A field's value read from its first byte: the offset past it and the value, or the problem. */
+type FieldRead = { end: number; value: unknown } | { field: string; problem: string };
+type FieldReader = (bytes: Uint8Array, start: number, field: TrustV2ReadField) => FieldRead;
+
+const RULES: StrictObjectRules = {
+  uniqueNames: TRUST_V2_KNOWN_FIELDS,
+  refuseEscapedNames: true,
+  readValue: (name, bytes, start) => {
+    const reader = FIELD_READERS.get(name);
+    return reader === undefined ? undefined : reader(bytes, start, name as TrustV2ReadField);
+  },
+};
+
+function invalid(field: TrustV2ReadField, problem: string): FieldRead {
+  return { field, problem: `${field}: ${problem}` };
+}
+
+const FIELD_READERS: ReadonlyMap<string, FieldReader> = new Map<TrustV2ReadField, FieldReader>([
+  ["agentId", readAgentId],
+  [
+    "chain",
+    (bytes, start, field) =>
+      readName(bytes, start, field, (_text, length) => length >= 1 && length <= MAX_CHAIN_BYTES, "a string of 1 to 32 bytes"),
+  ],
+  ["registry", (bytes, start, field) => readName(bytes, start, field, (_text, length) => length >= 1, "a non-empty string")],
+  ["owner", readOwner],
+  ["score", readScore],
+  [
+    "tier",
+    (bytes, start, field) => readName(bytes, start, field, (text) => TIERS.has(text), "flagged, limited, developing or established"),
+  ],
+  [
+    "sybilSeverity",
+    (bytes, start, field) =>
+      bytesAre(bytes, start, "null")
+        ? { end: start + 4, value: NULL }
+        : readName(bytes, start, field, (text) => SYBIL_SEVERITIES.has(text), "null, none, low, moderate, elevated or heavy"),
+  ],
+  ["issuedAt", readTime],
+  ["verifiedAt", readTime],
+  ["expiry", readTime],
+]);
+
+/**
+ * A string without escapes at `start` (its opening quote): the offset of its closing quote, or the problem. A
+ * backslash, a control byte, bytes that are not UTF-8, or no closing quote refuse it.
+ */
+function plainStringEnd(bytes: Uint8Array, start: number): number | string {
+  if (bytes[start] !== 0x22) return "not a string";
+  let at = start + 1;
+  for (;;) {
+    const byte = bytes[at];
+    if (byte === undefined) return "the string is not closed";
+    if (byte === 0x22) return at;
+    if (byte === 0x5c) return "written with a backslash escape";
+    if (byte < 0x20) return "holds a control byte";
+    if (byte < 0x80) {
+      at++;
+      continue;
+    }
+    const length = utf8SequenceLength(bytes, at);
+    if (length === 0) return "holds bytes that are not UTF-8";
+    at += length;
+  }
+}
+
+/** A string without escapes whose text (and byte length) passes `accept`. */
+function readName(
+  bytes: Uint8Array,
+  start: number,
+  field: TrustV2ReadField,
+  accept: (text: string, length: number) => boolean,
+  expected: string,
+): FieldRead {
+  const close = plainStringEnd(bytes, start);
+  if (typeof close === "string") return invalid(field, `${close}; expected ${expected}`);
+  const text = decodeUtf8(bytes, start + 1, close);
+  return accept(text, close - start - 1) ? { end: close + 1, value: text } : invalid(field, `${JSON.stringify(text)} is not ${expected}`);
+}
+
+function isDigit(byte: number | undefined): boolean {
+  return byte !== undefined && byte >= 0x30 && byte <= 0x39;
+}
+
+/** Whether a byte can belong to a number or literal token (what the on-chain reader reads as one run). */
+function isTokenByte(byte: number | undefined): boolean {
+  if (byte === undefined) return false;
+  return (
+    isDigit(byte) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte === 0x2e || byte === 0x2b || byte === 0x2d
+  );
+}
+
+/**
+ * Plain decimal digits from `from` to `to`: the value, or why they are not plain (none, a leading zero, a byte
+ * that is not a digit). Up to 15 digits a double holds the value exactly; longer runs are read as a bigint.
+ */
+function plainDigits(bytes: Uint8Array, from: number, to: number): bigint | string {
+  if (to === from) return "no digits";
+  let small = 0;
+  for (let i = from; i < to; i++) {
+    const byte = bytes[i];
+    if (!isDigit(byte)) return "not plain decimal digits (a sign, fraction or exponent)";
+    small = small * 10 + byte! - 0x30;
+  }
+  if (bytes[from] === 0x30 && to - from > 1) return "a leading zero";
+  return to - from <= 15 ? BigInt(small) : BigInt(decodeUtf8(bytes, from, to));
+}
+
+/** The run of number or literal bytes at `start` (a number's whole token). */
+function tokenEnd(bytes: Uint8Array, start: number): number {
+  let at = start;
+  while (isTokenByte(bytes[at])) at++;
+  return at;
+}
+
+function readAgentId(bytes: Uint8Array, start: number, field: TrustV2ReadField): FieldRead {
+  if (bytes[start] === 0x22) {
+    const close = plainStringEnd(bytes, start);
+    if (typeof close === "string") return invalid(field, `${close}; expected a decimal string`);
+    const digits = plainDigits(bytes, start + 1, close);
+    if (typeof digits === "string") return invalid(field, `a decimal string is expected (${digits})`);
+    if (digits > MAX_UINT256) return invalid(field, "above 2^256 - 1");
+    return { end: close + 1, value: digits };
+  }
+  const end = tokenEnd(bytes, start);
+  const digits = plainDigits(bytes, start, end);
+  if (typeof digits === "string") return invalid(field, `a decimal string or plain digits are expected (${digits})`);
+  if (digits > MAX_SAFE_AGENT_ID)
+    return invalid(field, "a number above 2^53 - 1, which JSON.parse cannot hold exactly; write it as a string");
+  return { end, value: digits };
+}
+
+function readScore(bytes: Uint8Array, start: number, field: TrustV2ReadField): FieldRead {
+  const end = tokenEnd(bytes, start);
+  const digits = plainDigits(bytes, start, end);
+  if (typeof digits === "string") return invalid(field, `an integer 0-${MAX_SCORE} written as plain digits is expected (${digits})`);
+  if (digits > BigInt(MAX_SCORE)) return invalid(field, `${digits} is above ${MAX_SCORE}`);
+  return { end, value: Number(digits) };
+}
+
+function isHexDigit(byte: number | undefined): boolean {
+  return byte !== undefined && (isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66));
+}
+
+function readOwner(bytes: Uint8Array, start: number, field: TrustV2ReadField): FieldRead {
+  if (bytesAre(bytes, start, "null")) return { end: start + 4, value: NULL };
+  // Exactly `"0x` (or `"0X`), 40 hex digits and `"`.
+  let ok =
+    bytes[start] === 0x22 &&
+    bytes[start + 1] === 0x30 &&
+    (bytes[start + 2] === 0x78 || bytes[start + 2] === 0x58) &&
+    bytes[start + 43] === 0x22;
+  for (let i = start + 3; ok && i < start + 43; i++) ok = isHexDigit(bytes[i]);
+  if (!ok) return invalid(field, 'expected null or "0x" and 40 hex digits');
+  return { end: start + 44, value: decodeUtf8(bytes, start + 1, start + 43) };
+}
+
+/** The byte pattern of an ISO time's content: `d` a digit, anything else that byte itself. */
+const TIME_PATTERN = "dddd-dd-ddTdd:dd:dd";
+
+/** The value of the two digits at `at` (already checked). */
+function twoDigits(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! - 0x30) * 10 + bytes[at + 1]! - 0x30;
+}
+
+function readTime(bytes: Uint8Array, start: number, field: TrustV2ReadField): FieldRead {
+  // `"YYYY-MM-DDTHH:MM:SSZ"` (20 bytes of content) or `"YYYY-MM-DDTHH:MM:SS.fffZ"` (24).
+  const withFraction = bytes[start + 20] === 0x2e;
+  const length = withFraction ? 24 : 20;
+  let ok = bytes[start] === 0x22 && bytes[start + length] === 0x5a && bytes[start + length + 1] === 0x22;
+  for (let i = 0; ok && i < TIME_PATTERN.length; i++) {
+    const byte = bytes[start + 1 + i];
+    ok = TIME_PATTERN[i] === "d" ? isDigit(byte) : byte === TIME_PATTERN.charCodeAt(i);
+  }
+  if (ok && withFraction) ok = isDigit(bytes[start + 21]) && isDigit(bytes[start + 22]) && isDigit(bytes[start + 23]);
+  if (!ok) return invalid(field, "expected an ISO 8601 UTC time string YYYY-MM-DDTHH:MM:SS(.fff)?Z");
+  const year = twoDigits(bytes, start + 1) * 100 + twoDigits(bytes, start + 3);
+  const month = twoDigits(bytes, start + 6);
+  const day = twoDigits(bytes, start + 9);
+  const hour = twoDigits(bytes, start + 12);
+  const minute = twoDigits(bytes, start + 15);
+  const second = twoDigits(bytes, start + 18);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const daysInMonth = month === 2 ? (leap ? 29 : 28) : (DAYS_IN_MONTH[month] ?? 0);
+  if (year < 1970 || month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) {
+    return invalid(field, "not a real UTC date and time after the epoch");
+  }
+  const seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second;
+  if (seconds === 0) return invalid(field, "1970-01-01T00:00:00Z is not after the epoch");
+  return { end: start + length + 2, value: seconds };
+}
+
+/** Days in each month of a common year, by month number (index 0 unused). */
+const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+
+/** Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's `days_from_civil`). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}

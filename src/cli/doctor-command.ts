@@ -1,0 +1,96 @@
+/**
+ * `trustgate doctor`: runs the doctor (`src/doctor/`) against the service of `--api` (and the chain of `--rpc`),
+ * prints the table, writes the JSON where `--json` says, and exits with the report's code (0 every check holds, 3
+ * one differs, 4 one could not be checked; 2 for a usage error before any check). The `onchain-submit` check's local
+ * chain comes from the harness, loaded only when that check runs; without Hardhat installed, the check could not be
+ * made and says what to install.
+ *
+ * @packageDocumentation
+ */
+import { writeFile } from "node:fs/promises";
+import type { SubmissionSimulatorSource } from "../doctor/checks/onchain-submit.js";
+import { formatDoctorJson, formatDoctorTable } from "../doctor/format.js";
+import { type DoctorConfig, type DoctorDependencies, runDoctor } from "../doctor/run.js";
+import type { DoctorReport } from "../doctor/report.js";
+import type { StartSubmissionSimulator } from "../doctor/submission-simulator.js";
+import { DEMO_HARDHAT_VERSION } from "./demo.js";
+import { parseDoctorArgs } from "./doctor-args.js";
+import { type HarnessLoader, isHardhatInstalled, loadHarnessExport } from "./harness-loader.js";
+import { DOCTOR_HELP } from "./help.js";
+import type { CliIo } from "./io.js";
+import { guardStdout } from "./stdout-guard.js";
+import { packageVersion } from "./version.js";
+import { checkOutputTargets } from "./write-outputs.js";
+
+/** Why `onchain-submit` could not be checked without Hardhat (the install command included). */
+export const DOCTOR_NEEDS_HARDHAT = `the local chain needs the optional peer dependency hardhat: npm install --save-dev hardhat@${DEMO_HARDHAT_VERSION}`;
+
+/** Runs the doctor (the signature of `runDoctor`). */
+export type RunDoctorFunction = (config: DoctorConfig, deps?: DoctorDependencies) => Promise<DoctorReport>;
+
+/** What {@link doctorCommand} calls, replaceable in tests. */
+export interface DoctorCommandDependencies {
+  /** Default `runDoctor` of `src/doctor/`. */
+  readonly runDoctor?: RunDoctorFunction;
+  /** How the harness (and its `startSubmissionSimulator`) is found; default `trustgate/harness`. */
+  readonly harnessLoader?: HarnessLoader;
+  /** Clock; default the system clock. */
+  readonly now?: () => Date;
+}
+
+/**
+ * The local chain of `onchain-submit`: the harness's `startSubmissionSimulator`, imported when the check starts it;
+ * or, without Hardhat, the reason the check could not be made.
+ *
+ * @param loader - How the harness is found.
+ * @returns The source.
+ */
+export function harnessSubmissionSimulator(loader: HarnessLoader = {}): SubmissionSimulatorSource {
+  if (!isHardhatInstalled(loader)) return { unavailable: DOCTOR_NEEDS_HARDHAT };
+  return {
+    start: async (options) => {
+      const start = (await loadHarnessExport("startSubmissionSimulator", loader)) as StartSubmissionSimulator;
+      return start(options);
+    },
+  };
+}
+
+/**
+ * Runs `trustgate doctor <argv>`.
+ *
+ * @param argv - The arguments after `doctor`.
+ * @param cli - Streams, environment and terminal facts.
+ * @param deps - Replacements for tests.
+ * @returns The exit code: 0, 3 or 4 (see the module notes).
+ * @throws {@link InvalidArgumentError} for a usage error (the caller prints it and exits 2).
+ */
+export async function doctorCommand(argv: readonly string[], cli: CliIo, deps: DoctorCommandDependencies = {}): Promise<number> {
+  const args = parseDoctorArgs(argv, { env: cli.env });
+  if (args.kind === "help") {
+    cli.stdout.write(DOCTOR_HELP);
+    return 0;
+  }
+  await checkOutputTargets({ json: args.json });
+  const jsonToStdout = args.json === "-";
+  const restoreConsole = guardStdout(cli.stderr, jsonToStdout);
+  let report: DoctorReport;
+  try {
+    const run = deps.runDoctor ?? runDoctor;
+    report = await run(args.config, {
+      submissionSimulator: harnessSubmissionSimulator(deps.harnessLoader),
+      version: packageVersion(),
+      ...(deps.now ? { now: deps.now } : {}),
+    });
+  } finally {
+    restoreConsole();
+  }
+  const table = formatDoctorTable(report, { columns: jsonToStdout ? undefined : cli.columns });
+  if (args.json !== undefined && !jsonToStdout) await writeFile(args.json, formatDoctorJson(report));
+  if (jsonToStdout) {
+    cli.stdout.write(formatDoctorJson(report));
+    cli.stderr.write(table);
+  } else {
+    cli.stdout.write(table);
+  }
+  return report.summary.exitCode;
+}
