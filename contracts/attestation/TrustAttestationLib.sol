@@ -455,25 +455,25 @@ library TrustAttestationLib {
             // name is recognised without scanning: a perfect hash of the first 4 bytes after the quote,
             // `byte(mul(prefix, magic) >> 251, table)` (magic and table at `ctx + 0x1a0`, `ctx + 0x1c0`), gives 1 +
             // the index of the known name with that prefix, whose entry at `ctx + 32 (index + 1)` holds its text with
-            // the closing quote (right-aligned), that text's length (bits 248-255) and the next name with the same
-            // prefix (bits 240-247, 1 + index, 0 for none); one word comparison settles each. Any other name is
-            // scanned as a string.
+            // both quotes (right-aligned), that text's length (bits 248-255) and the next name with the same prefix
+            // (bits 240-247, 1 + index, 0 for none); one word comparison settles each. Any other name is scanned as a
+            // string.
             function knownName(p, ctx) -> id, q {
-                if iszero(eq(byte(0, mload(p)), 0x22)) { malformed(p) }
-                let w := mload(add(p, 1))
+                let w := mload(p)
                 id := 12
-                let candidate := byte(shr(251, mul(shr(224, w), mload(add(ctx, 0x1a0)))), mload(add(ctx, 0x1c0)))
+                let candidate := byte(shr(251, mul(and(shr(216, w), 0xffffffff), mload(add(ctx, 0x1a0)))), mload(add(ctx, 0x1c0)))
                 for {} candidate {} {
                     let entry := mload(add(ctx, shl(5, candidate)))
                     let width := shl(3, shr(248, entry))
                     if eq(shr(sub(256, width), w), and(entry, 0xffffffffffffffffffffffffffffffff)) {
                         id := sub(candidate, 1)
-                        q := add(add(p, 1), shr(3, width))
+                        q := add(p, shr(3, width))
                         break
                     }
                     candidate := and(shr(240, entry), 0xff)
                 }
                 if eq(id, 12) {
+                    if iszero(eq(byte(0, w), 0x22)) { malformed(p) }
                     let escaped := 0
                     q, escaped := stringEnd(firstStop(add(p, 1)))
                     if escaped { malformed(p) }
@@ -778,19 +778,19 @@ library TrustAttestationLib {
             case 0 {
                 mstore(0x20, 0xf424751b693262e6)
                 mstore(0x40, add(ctx, 0x220))
-                mstore(add(ctx, 0x20), 0x0800000000000000000000000000000000000000000000006167656e74496422) // agentId"
-                mstore(add(ctx, 0x40), 0x0600000000000000000000000000000000000000000000000000636861696e22) // chain"
-                mstore(add(ctx, 0x60), 0x0900000000000000000000000000000000000000000000726567697374727922) // registry"
-                mstore(add(ctx, 0x80), 0x06000000000000000000000000000000000000000000000000006f776e657222) // owner"
-                mstore(add(ctx, 0xa0), 0x060000000000000000000000000000000000000000000000000073636f726522) // score"
-                mstore(add(ctx, 0xc0), 0x0500000000000000000000000000000000000000000000000000007469657222) // tier"
-                // sybilSeverity", then sybilSignals" (same prefix).
-                mstore(add(ctx, 0xe0), 0x0e0c00000000000000000000000000000000737962696c536576657269747922)
-                mstore(add(ctx, 0x100), 0x0900000000000000000000000000000000000000000000697373756564417422) // issuedAt"
-                mstore(add(ctx, 0x120), 0x0b00000000000000000000000000000000000000007665726966696564417422) // verifiedAt"
-                mstore(add(ctx, 0x140), 0x0700000000000000000000000000000000000000000000000065787069727922) // expiry"
-                mstore(add(ctx, 0x160), 0x0700000000000000000000000000000000000000000000000062616467657322) // badges"
-                mstore(add(ctx, 0x180), 0x0d000000000000000000000000000000000000737962696c5369676e616c7322) // sybilSignals"
+                mstore(add(ctx, 0x20), 0x0900000000000000000000000000000000000000000000226167656e74496422) // "agentId"
+                mstore(add(ctx, 0x40), 0x0700000000000000000000000000000000000000000000000022636861696e22) // "chain"
+                mstore(add(ctx, 0x60), 0x0a00000000000000000000000000000000000000000022726567697374727922) // "registry"
+                mstore(add(ctx, 0x80), 0x07000000000000000000000000000000000000000000000000226f776e657222) // "owner"
+                mstore(add(ctx, 0xa0), 0x070000000000000000000000000000000000000000000000002273636f726522) // "score"
+                mstore(add(ctx, 0xc0), 0x0600000000000000000000000000000000000000000000000000227469657222) // "tier"
+                // "sybilSeverity", then (same prefix) "sybilSignals":
+                mstore(add(ctx, 0xe0), 0x0f0c00000000000000000000000000000022737962696c536576657269747922) // "sybilSeverity"
+                mstore(add(ctx, 0x100), 0x0a00000000000000000000000000000000000000000022697373756564417422) // "issuedAt"
+                mstore(add(ctx, 0x120), 0x0c00000000000000000000000000000000000000227665726966696564417422) // "verifiedAt"
+                mstore(add(ctx, 0x140), 0x0800000000000000000000000000000000000000000000002265787069727922) // "expiry"
+                mstore(add(ctx, 0x160), 0x0800000000000000000000000000000000000000000000002262616467657322) // "badges"
+                mstore(add(ctx, 0x180), 0x0e000000000000000000000000000000000022737962696c5369676e616c7322) // "sybilSignals"
                 mstore(add(ctx, 0x1a0), 0xb73bf6f7f98ce4df3a3e076746c298842d83b0eb802a005b32a41d7f78f9294d)
                 mstore(add(ctx, 0x1c0), 0x00000002030000070000080004000005000000090b000100000000000006000a)
             }
@@ -798,15 +798,15 @@ library TrustAttestationLib {
                 mstore(0x20, 0x4d3515b24d3515b2)
                 mstore(add(ctx, 0x220), 0)
                 mstore(0x40, add(ctx, 0x240))
-                mstore(add(ctx, 0x20), 0x04000000000000000000000000000000000000000000000000000000616c6722) // alg"
-                mstore(add(ctx, 0x40), 0x040000000000000000000000000000000000000000000000000000006b696422) // kid"
-                mstore(add(ctx, 0x60), 0x0400000000000000000000000000000000000000000000000000000074797022) // typ"
-                mstore(add(ctx, 0x80), 0x0500000000000000000000000000000000000000000000000000006372697422) // crit"
-                mstore(add(ctx, 0xa0), 0x040000000000000000000000000000000000000000000000000000006a6b7522) // jku"
-                mstore(add(ctx, 0xc0), 0x0400000000000000000000000000000000000000000000000000000078357522) // x5u"
-                mstore(add(ctx, 0xe0), 0x040000000000000000000000000000000000000000000000000000006a776b22) // jwk"
-                mstore(add(ctx, 0x100), 0x0400000000000000000000000000000000000000000000000000000078356322) // x5c"
-                mstore(add(ctx, 0x120), 0x0400000000000000000000000000000000000000000000000000000062363422) // b64"
+                mstore(add(ctx, 0x20), 0x05000000000000000000000000000000000000000000000000000022616c6722) // "alg"
+                mstore(add(ctx, 0x40), 0x050000000000000000000000000000000000000000000000000000226b696422) // "kid"
+                mstore(add(ctx, 0x60), 0x0500000000000000000000000000000000000000000000000000002274797022) // "typ"
+                mstore(add(ctx, 0x80), 0x0600000000000000000000000000000000000000000000000000226372697422) // "crit"
+                mstore(add(ctx, 0xa0), 0x050000000000000000000000000000000000000000000000000000226a6b7522) // "jku"
+                mstore(add(ctx, 0xc0), 0x0500000000000000000000000000000000000000000000000000002278357522) // "x5u"
+                mstore(add(ctx, 0xe0), 0x050000000000000000000000000000000000000000000000000000226a776b22) // "jwk"
+                mstore(add(ctx, 0x100), 0x0500000000000000000000000000000000000000000000000000002278356322) // "x5c"
+                mstore(add(ctx, 0x120), 0x0500000000000000000000000000000000000000000000000000002262363422) // "b64"
                 mstore(add(ctx, 0x1a0), 0xde8cdc5bb28f0392f0911aa78cbe5feccebaf7f8ba1391a268acf9ddbfaff17d)
                 mstore(add(ctx, 0x1c0), 0x0500000000000400000200000000000000060000080000000900070003000100)
             }

@@ -98,11 +98,12 @@ library TrustJwsLib {
             }
             // The 32 characters of `w` as 192 bits (in the low 192 bits of `v`); `bad` has 0x80 in each byte
             // outside the alphabet. For each class boundary `t = x + (0x80 - bound)` has bit 7 set in every byte
-            // (below 0x80) at or above the bound, with no carry across bytes; a character's 6-bit value comes from
+            // (below 0x80) at or above the bound, with no carry across bytes when every byte is below 0x80; a character's 6-bit value comes from
             // adding per-byte deltas at each lower bound, in an order that keeps every byte within 0-255:
             // `-` (0x2d) 62, `0-9` 52-61, `A-Z` 0-25, `_` (0x5f) 63, `a-z` 26-51.
             function sextets(w) -> v, bad {
-                let x := and(w, 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f)
+                // A byte >= 0x80 makes `bad` non-zero (below), whatever carries it causes: no masking needed.
+                let x := w
                 let t := add(x, 0x5353535353535353535353535353535353535353535353535353535353535353) // >= 0x2d
                 let ok := and(t, not(add(x, 0x5252525252525252525252525252525252525252525252525252525252525252))) // == 0x2d
                 v := add(x, mul(and(shr(7, t), 0x0101010101010101010101010101010101010101010101010101010101010101), 17))
@@ -223,9 +224,13 @@ library TrustJwsLib {
                 let m7f := 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f
                 let zero := and(not(or(or(add(and(x, m7f), m7f), x), m7f)), not(m7f))
                 if zero {
-                    let j := 0
-                    for {} iszero(byte(j, zero)) {} { j := add(j, 1) }
-                    j := add(i, j)
+                    // Bytes before the first flagged one: spread the flags to every later byte, count them.
+                    zero := or(zero, shr(8, zero))
+                    zero := or(zero, shr(16, zero))
+                    zero := or(zero, shr(32, zero))
+                    zero := or(zero, shr(64, zero))
+                    zero := or(zero, shr(128, zero))
+                    let j := add(i, sub(32, byte(0, mul(shr(7, zero), 0x0101010101010101010101010101010101010101010101010101010101010101))))
                     if lt(j, length) { at := j }
                     break
                 }
