@@ -295,7 +295,8 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
     {
         GateSlot memory gate = _gate;
         address oracle = address(gate.oracle);
-        (bool ok, bytes memory answer) = oracle.call(submission);
+        // A low-level call, so that one path serves both submission forms and tells an empty revert apart.
+        (bool ok, bytes memory answer) = oracle.call(submission); // solhint-disable-line avoid-low-level-calls
         if (!ok) {
             if (answer.length == 0) revert TrustOracleNotAttested(oracle);
             assembly ("memory-safe") {

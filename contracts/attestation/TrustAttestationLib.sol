@@ -753,7 +753,8 @@ library TrustAttestationLib {
             // names are kept after the context (count at `ctx + 0x220`, hashes from `ctx + 0x240`).
             function rememberOtherName(p, ctx) {
                 let name := add(p, 1)
-                let nameEnd, escaped := stringEnd(firstStop(name))
+                // (`escaped` is 0 here: knownName refused an escaped name.)
+                let nameEnd, escaped := stringEnd(firstStop(name)) // solhint-disable-line no-unused-vars
                 let h := keccak256(name, sub(nameEnd, name))
                 let count := mload(add(ctx, 0x220))
                 let list := add(ctx, 0x240)

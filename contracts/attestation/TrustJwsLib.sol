@@ -89,6 +89,7 @@ library TrustJwsLib {
     /// @param from Start of the text.
     /// @param to End of the text.
     /// @return out The decoded bytes (`(to - from) * 3 / 4`, rounded down).
+    // solhint-disable-next-line function-max-lines
     function decode(bytes calldata data, uint256 from, uint256 to) internal pure returns (bytes memory out) {
         assembly ("memory-safe") {
             function fail(offset) {

@@ -181,7 +181,12 @@ async function measureOn(
     const members = batchAgents.slice(0, size);
     batch.push({
       size,
-      gas: await gasOf(attested.submitJwsAttestations(members.map(() => KID), members.map((agentId) => jwsBytes({ ...signed, agentId: agentId.toString() })))),
+      gas: await gasOf(
+        attested.submitJwsAttestations(
+          members.map(() => KID),
+          members.map((agentId) => jwsBytes({ ...signed, agentId: agentId.toString() })),
+        ),
+      ),
     });
   }
 
@@ -277,7 +282,16 @@ export function printAttestedGas(
   );
   console.log(
     table(
-      ["network", "Base oracle alone (anchor)", "via attested, no att.", "JWS first", "JWS newer", "sig first", "sig newer", "JWS newer ÷ anchor"],
+      [
+        "network",
+        "Base oracle alone (anchor)",
+        "via attested, no att.",
+        "JWS first",
+        "JWS newer",
+        "sig first",
+        "sig newer",
+        "JWS newer ÷ anchor",
+      ],
       rows.map((r) => [
         r.network,
         fmt(r.baseOracleGate),

@@ -305,9 +305,13 @@ describe("AttestedTrustOracle: submitJwsAttestation, the JWS as issued", () => {
         agent += 1;
         const signed = v2Signed(now, { agentId: String(agent), score: 60 + (agent % 30) });
         const sorted = Object.fromEntries(Object.entries(signed).sort(([a], [b]) => (a < b ? -1 : 1)));
-        const payload = form === "insertion" ? JSON.stringify(signed) : form === "sorted" ? JSON.stringify(sorted) : JSON.stringify(signed, null, 2);
+        const payload =
+          form === "insertion" ? JSON.stringify(signed) : form === "sorted" ? JSON.stringify(sorted) : JSON.stringify(signed, null, 2);
         const call = signJws(key, payload, header);
-        await expect(submitJws(oracle, agent % 2 ? call.highS : call.jws), `${JSON.stringify(header)} ${form}`).to.emit(oracle, "RecordAdded");
+        await expect(submitJws(oracle, agent % 2 ? call.highS : call.jws), `${JSON.stringify(header)} ${form}`).to.emit(
+          oracle,
+          "RecordAdded",
+        );
         expect((await oracle.getScore(BigInt(agent), BASE_CHAIN_ID, ERC8004))[0]).to.equal(BigInt(60 + (agent % 30)));
       }
     }
@@ -351,7 +355,9 @@ describe("AttestedTrustOracle: submitJwsAttestation, the JWS as issued", () => {
       [`${header}=.${payload}.${signature}`, "JwsMalformed", [header.length]],
     ];
     for (const [text, error, args] of cases) {
-      await expect(submitJws(oracle, text), text.slice(0, 40)).to.be.revertedWithCustomError(oracle, error).withArgs(...args);
+      await expect(submitJws(oracle, text), text.slice(0, 40))
+        .to.be.revertedWithCustomError(oracle, error)
+        .withArgs(...args);
     }
   });
 
@@ -381,7 +387,9 @@ describe("AttestedTrustOracle: submitJwsAttestation, the JWS as issued", () => {
       .to.be.revertedWithCustomError(oracle, "AttestationFieldDuplicate")
       .withArgs(FIELD.Score, duplicate.lastIndexOf('"score"'));
     const escaped = `{"sc\\u006fre":95,${text.slice(1)}`;
-    await expect(submitJws(oracle, signJws(key, escaped).jws)).to.be.revertedWithCustomError(oracle, "AttestationJsonMalformed").withArgs(1);
+    await expect(submitJws(oracle, signJws(key, escaped).jws))
+      .to.be.revertedWithCustomError(oracle, "AttestationJsonMalformed")
+      .withArgs(1);
   });
 
   it("submitJwsAttestationFor refuses an attestation about another agent, chain or registry", async () => {
@@ -390,7 +398,10 @@ describe("AttestedTrustOracle: submitJwsAttestation, the JWS as issued", () => {
     await expect(oracle.submitJwsAttestationFor(6n, BASE_CHAIN_ID, ERC8004, KID, jws))
       .to.be.revertedWithCustomError(oracle, "AttestationSubjectMismatch")
       .withArgs(6n, BASE_CHAIN_ID, ERC8004, 5n, BASE_CHAIN_ID, ERC8004);
-    await expect(oracle.submitJwsAttestationFor(5n, 1n, ERC8004, KID, jws)).to.be.revertedWithCustomError(oracle, "AttestationSubjectMismatch");
+    await expect(oracle.submitJwsAttestationFor(5n, 1n, ERC8004, KID, jws)).to.be.revertedWithCustomError(
+      oracle,
+      "AttestationSubjectMismatch",
+    );
     await expect(oracle.submitJwsAttestationFor(5n, BASE_CHAIN_ID, "olas", KID, jws)).to.be.revertedWithCustomError(
       oracle,
       "AttestationSubjectMismatch",
@@ -405,7 +416,12 @@ describe("AttestedTrustOracle: the no-op, before the header, the key and the sig
     const held = v2Signed(now, { score: 70 }, 100);
     await oracle.submitJwsAttestation(KID, Buffer.from(signJws(key, held).jws));
     const older = signJws(makeP256Key(KID), v2Signed(now, { score: 20 }, 200), { alg: "none", kid: "other" });
-    expect(await oracle.submitJwsAttestation.staticCall(KID, Buffer.from(older.jws))).to.deep.equal([70n, 2n, 0n, BigInt(seconds(held.issuedAt))]);
+    expect(await oracle.submitJwsAttestation.staticCall(KID, Buffer.from(older.jws))).to.deep.equal([
+      70n,
+      2n,
+      0n,
+      BigInt(seconds(held.issuedAt)),
+    ]);
     const tx = oracle.submitJwsAttestation(KID, Buffer.from(older.jws));
     await expect(tx).to.not.emit(oracle, "RecordUpdated");
     const sig = signText(makeP256Key(KID), v2Signed(now, { score: 21 }, 100));
@@ -433,7 +449,8 @@ describe("AttestedTrustOracle: the no-op, before the header, the key and the sig
   it("still refuses what is checked before it: malformed bytes, an expired or future attestation, an unknown chain, another subject", async () => {
     const { oracle, key, now } = await loadFixture(deployOracle);
     await oracle.submitJwsAttestation(KID, Buffer.from(signJws(key, v2Signed(now, { score: 70 }, 100)).jws));
-    const old = (overrides: Partial<V2Signed>, at = now) => Buffer.from(signJws(key, { ...v2Signed(at, { score: 20 }, 5_000), ...overrides }).jws);
+    const old = (overrides: Partial<V2Signed>, at = now) =>
+      Buffer.from(signJws(key, { ...v2Signed(at, { score: 20 }, 5_000), ...overrides }).jws);
     await expect(oracle.submitJwsAttestation(KID, old({ tier: "gold" }))).to.be.revertedWithCustomError(oracle, "AttestationFieldInvalid");
     await expect(oracle.submitJwsAttestation(KID, old({}, now - 2 * 86_400))).to.be.revertedWithCustomError(oracle, "AttestationExpired");
     await expect(oracle.submitJwsAttestation(KID, old({ verifiedAt: iso(now + 3_600) }))).to.be.revertedWithCustomError(

@@ -28,7 +28,11 @@ function withMember(member: string): string {
 function withBadgeBytes(bytes: number[]): { data: Uint8Array; at: number } {
   const marker = "original_owner";
   const at = Buffer.byteLength(BASE.slice(0, BASE.indexOf(marker)));
-  const data = Buffer.concat([Buffer.from(BASE.slice(0, BASE.indexOf(marker))), Buffer.from(bytes), Buffer.from(BASE.slice(BASE.indexOf(marker) + marker.length))]);
+  const data = Buffer.concat([
+    Buffer.from(BASE.slice(0, BASE.indexOf(marker))),
+    Buffer.from(bytes),
+    Buffer.from(BASE.slice(BASE.indexOf(marker) + marker.length)),
+  ]);
   return { data, at };
 }
 
@@ -232,13 +236,19 @@ describe("TrustAttestationLib.parse: where two readers could differ, it refuses"
         expect((await call).owner.toLowerCase(), c).to.equal(expected);
       } else if (b < 0x20 || b === 0x5c || (b >= 0x80 && b <= 0xc1) || b >= 0xf5) {
         // A raw control byte, an invalid escape, or a byte that cannot start a UTF-8 sequence: not JSON.
-        await expect(call, `0x${b.toString(16)}`).to.be.revertedWithCustomError(harness, "AttestationJsonMalformed").withArgs(at);
+        await expect(call, `0x${b.toString(16)}`)
+          .to.be.revertedWithCustomError(harness, "AttestationJsonMalformed")
+          .withArgs(at);
       } else if (b >= 0xc2) {
         // A UTF-8 lead byte followed by an ASCII digit: not JSON.
-        await expect(call, `0x${b.toString(16)}`).to.be.revertedWithCustomError(harness, "AttestationJsonMalformed").withArgs(at + 1);
+        await expect(call, `0x${b.toString(16)}`)
+          .to.be.revertedWithCustomError(harness, "AttestationJsonMalformed")
+          .withArgs(at + 1);
       } else if (b === 0x22) {
         // The string ends there and digits follow it: not JSON.
-        await expect(call, "quote").to.be.revertedWithCustomError(harness, "AttestationJsonMalformed").withArgs(at + 1);
+        await expect(call, "quote")
+          .to.be.revertedWithCustomError(harness, "AttestationJsonMalformed")
+          .withArgs(at + 1);
       } else {
         // Valid JSON, not a hex digit.
         await expect(call, `0x${b.toString(16)}`)

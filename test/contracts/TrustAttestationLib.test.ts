@@ -5,7 +5,6 @@ import { describe, it } from "vitest";
 import { AttestationParserHarness__factory } from "../../typechain-types";
 import { FIELD, makeP256Key, SYBIL_CODE, signText, TIER_CODE, v2Signed } from "../support/onchain-attestations";
 
-
 const NOW = Date.parse("2026-04-14T10:12:13Z") / 1000;
 /** The published example (docs/service-api.md), byte for byte as `JSON.stringify` writes it. */
 const EXAMPLE =
@@ -118,7 +117,9 @@ describe("TrustAttestationLib.parse: never fooled by look-alike keys", () => {
   it("refuses a top-level name written with an escape, which JSON.parse would decode to a field name", async () => {
     const { harness } = await loadFixture(deployHarness);
     const text = JSON.stringify({ nested: {}, ...v2Signed(NOW, { score: 31 }) }).replace('"n', '"sc\\u006fre":100,"n');
-    await expect(harness.parse(bytesOf(text))).to.be.revertedWithCustomError(harness, "AttestationJsonMalformed").withArgs(1);
+    await expect(harness.parse(bytesOf(text)))
+      .to.be.revertedWithCustomError(harness, "AttestationJsonMalformed")
+      .withArgs(1);
   });
 });
 

@@ -147,14 +147,19 @@ describe("TrustGated with an attestation in the same call", () => {
 });
 
 describe("TrustGated with a JWS attestation in the same call (onlyTrustedAgentWithJwsAttestation)", () => {
-  const jwsOf = (key: Parameters<typeof signJws>[0], signed: object, header?: object) => Buffer.from(signJws(key, signed, header).jws);
+  const jwsOf = (key: Parameters<typeof signJws>[0], signed: string | object, header?: object) =>
+    Buffer.from(signJws(key, signed, header).jws);
 
   it("passes with the JWS as issued while the nightly record is stale, whatever the header order or payload form", async () => {
     const { gate, agentOwner, key, attested } = await loadFixture(deployStack);
     await expect(gate.connect(agentOwner).act(1n)).to.be.revertedWithCustomError(gate, "TrustRecordStale");
     const at = await latestTimestamp();
     const signed = v2Signed(at, { score: 70 }, HOUR);
-    await expect(gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, JSON.stringify(signed, null, 2), { typ: "JWT", kid: KID, alg: "ES256" })))
+    await expect(
+      gate
+        .connect(agentOwner)
+        .actWithJwsAttestation(1n, KID, jwsOf(key, JSON.stringify(signed, null, 2), { typ: "JWT", kid: KID, alg: "ES256" })),
+    )
       .to.emit(gate, "Acted")
       .and.to.emit(attested, "RecordAdded");
     // The same record again: a no-op on the oracle, the gate still passes.
@@ -179,7 +184,9 @@ describe("TrustGated with a JWS attestation in the same call (onlyTrustedAgentWi
     await expect(gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, v2Signed(at, { agentId: "2", score: 90 }, HOUR))))
       .to.be.revertedWithCustomError(attested, "AttestationSubjectMismatch")
       .withArgs(1n, BASE_CHAIN_ID, ERC8004, 2n, BASE_CHAIN_ID, ERC8004);
-    await expect(gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, v2Signed(at, { score: 90 }, HOUR), { alg: "ES256", kid: "x" })))
+    await expect(
+      gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, v2Signed(at, { score: 90 }, HOUR), { alg: "ES256", kid: "x" })),
+    )
       .to.be.revertedWithCustomError(attested, "JwsKidMismatch")
       .withArgs(KID, "x");
     await expect(gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(makeP256Key(KID), v2Signed(at, { score: 90 }, HOUR))))
@@ -189,7 +196,9 @@ describe("TrustGated with a JWS attestation in the same call (onlyTrustedAgentWi
 
   it("refuses with TrustOracleNotAttested when the gate's oracle takes no attestations", async () => {
     const { plainGate, base, agentOwner, key } = await loadFixture(deployStack);
-    await expect(plainGate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, v2Signed(await latestTimestamp(), { score: 90 }, HOUR))))
+    await expect(
+      plainGate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, v2Signed(await latestTimestamp(), { score: 90 }, HOUR))),
+    )
       .to.be.revertedWithCustomError(plainGate, "TrustOracleNotAttested")
       .withArgs(await base.getAddress());
   });
@@ -251,11 +260,17 @@ describe("TrustGatedEscrow.claimWithJwsAttestation", () => {
       .to.be.revertedWithCustomError(escrow, "TrustScoreTooLow")
       .withArgs(1n, 45, 51);
     const good = Buffer.from(signJws(key, v2Signed(at, { score: 77 }, HOUR - 10)).jws);
-    await expect(escrow.connect(stranger).claimWithJwsAttestation(1n, KID, good)).to.be.revertedWithCustomError(escrow, "NotAgentController");
+    await expect(escrow.connect(stranger).claimWithJwsAttestation(1n, KID, good)).to.be.revertedWithCustomError(
+      escrow,
+      "NotAgentController",
+    );
     await expect(escrow.connect(agentOwner).claimWithJwsAttestation(1n, KID, good))
       .to.emit(escrow, "EscrowClaimed")
       .withArgs(1n, 1n, agentOwner.address, 1000n, 77);
-    await expect(escrow.connect(agentOwner).claimWithJwsAttestation(1n, KID, good)).to.be.revertedWithCustomError(escrow, "EscrowAlreadySettled");
+    await expect(escrow.connect(agentOwner).claimWithJwsAttestation(1n, KID, good)).to.be.revertedWithCustomError(
+      escrow,
+      "EscrowAlreadySettled",
+    );
     // The same attestation again for the second escrow: a no-op on the oracle, the claim passes on the record held.
     await expect(escrow.connect(agentOwner).claimWithJwsAttestation(2n, KID, good)).to.emit(escrow, "EscrowClaimed");
     expect(await token.balanceOf(agentOwner.address)).to.equal(1500n);

@@ -46,7 +46,9 @@ describe("TrustJwsLib.decode: canonical unpadded base64url", () => {
     for (const [input, offset] of cases) {
       const expected = Buffer.from(input, "base64url").toString("base64url") === input && !/[^A-Za-z0-9_-]/.test(input);
       expect(expected, `${input} must not be canonical`).to.equal(false);
-      await expect(harness.decodeBase64Url(ascii(input)), input).to.be.revertedWithCustomError(harness, "JwsMalformed").withArgs(offset);
+      await expect(harness.decodeBase64Url(ascii(input)), input)
+        .to.be.revertedWithCustomError(harness, "JwsMalformed")
+        .withArgs(offset);
     }
   });
 });
