@@ -704,6 +704,34 @@ library TrustAttestationLib {
                 }
                 q := next
             }
+            // The signed block in the service's own layout (what `JSON.stringify` writes for its object: its 12
+            // members in its order, no whitespace) at `p`: the position after it, or 0 at the first byte that does not
+            // fit, from where the general reader takes over (from the start: it reads the same values, and refuses
+            // the same bytes with the same errors, since everything before that byte fitted). Each name is compared
+            // with its `"name":` text in one word; the values are read by the same readers.
+            function serviceLayout(p, ctx, out) -> q {
+                if iszero(eq(byte(0, mload(p)), 0x7b)) { leave }
+                p := add(p, 1)
+                for { let k := 0 } lt(k, 12) { k := add(k, 1) } {
+                    // Field ids in the service's order: agentId chain registry owner score tier badges sybilSeverity
+                    // sybilSignals issuedAt verifiedAt expiry.
+                    let id := byte(k, 0x0001020304050a060b0708090000000000000000000000000000000000000000)
+                    let entry := mload(add(ctx, shl(5, add(id, 1))))
+                    let width := add(shr(248, entry), 1)
+                    if iszero(eq(shr(sub(256, shl(3, width)), mload(p)),
+                        or(shl(8, and(entry, 0xffffffffffffffffffffffffffffffff)), 0x3a))) { leave }
+                    p := add(p, width)
+                    switch lt(id, 10)
+                    case 1 { p := readField(id, p, out) }
+                    default { p := skipValue(p) }
+                    if iszero(p) { leave }
+                    // `,` between members, `}` after the last.
+                    if iszero(eq(byte(0, mload(p)), add(0x2c, mul(eq(k, 11), 0x51)))) { leave }
+                    p := add(p, 1)
+                }
+                q := p
+            }
+
             // ---- JWS header members ----
             // `selector(string member, uint256 offset)` for the header member whose name starts at `p`.
             function failHeaderMember(selector, p, at) {
@@ -811,64 +839,72 @@ library TrustAttestationLib {
                 mstore(add(ctx, 0x1a0), 0xde8cdc5bb28f0392f0911aa78cbe5feccebaf7f8ba1391a268acf9ddbfaff17d)
                 mstore(add(ctx, 0x1c0), 0x0500000000000400000200000000000000060000080000000900070003000100)
             }
-            let p := start
-            if iszero(eq(byte(0, mload(p)), 0x7b)) {
-                p := ws(p)
-                if iszero(eq(byte(0, mload(p)), 0x7b)) { malformed(p) }
-            }
-            p := add(p, 1)
-            if lt(byte(0, mload(p)), 0x21) { p := ws(p) }
             // The first field error of the signed block, in document order (reported after the scan): kind (1
             // invalid, 2 duplicate) << 248 | field << 240 | offset.
             let firstError := 0
             let seen := 0
-            switch byte(0, mload(p))
-            case 0x7d { p := add(p, 1) }
-            default {
-                for {} 1 {} {
-                    switch header
-                    case 0 {
-                        // A member of the signed block, inline (the hot loop): its name, then its value.
-                        let id, valueAt := knownName(p, ctx)
-                        let q := 0
-                        if lt(id, 12) {
-                            let bit := shl(id, 1)
-                            switch and(seen, bit)
-                            case 0 {
-                                seen := or(seen, bit)
-                                if lt(id, 10) {
-                                    q := readField(id, valueAt, att)
-                                    if iszero(or(q, firstError)) {
-                                        firstError := or(or(shl(248, 1), shl(240, id)), sub(valueAt, start))
+            let p := 0
+            // The service's own layout first: most blocks are read there; any other is read from the start below.
+            if iszero(header) {
+                p := serviceLayout(start, ctx, att)
+                if eq(p, end) { seen := 0xfff }
+            }
+            if iszero(seen) {
+                p := start
+                if iszero(eq(byte(0, mload(p)), 0x7b)) {
+                    p := ws(p)
+                    if iszero(eq(byte(0, mload(p)), 0x7b)) { malformed(p) }
+                }
+                p := add(p, 1)
+                if lt(byte(0, mload(p)), 0x21) { p := ws(p) }
+                switch byte(0, mload(p))
+                case 0x7d { p := add(p, 1) }
+                default {
+                    for {} 1 {} {
+                        switch header
+                        case 0 {
+                            // A member of the signed block, inline (the hot loop): its name, then its value.
+                            let id, valueAt := knownName(p, ctx)
+                            let q := 0
+                            if lt(id, 12) {
+                                let bit := shl(id, 1)
+                                switch and(seen, bit)
+                                case 0 {
+                                    seen := or(seen, bit)
+                                    if lt(id, 10) {
+                                        q := readField(id, valueAt, att)
+                                        if iszero(or(q, firstError)) {
+                                            firstError := or(or(shl(248, 1), shl(240, id)), sub(valueAt, start))
+                                        }
                                     }
                                 }
+                                default {
+                                    if iszero(firstError) { firstError := or(or(shl(248, 2), shl(240, id)), sub(p, start)) }
+                                }
                             }
-                            default {
-                                if iszero(firstError) { firstError := or(or(shl(248, 2), shl(240, id)), sub(p, start)) }
-                            }
+                            if iszero(q) { q := skipValue(valueAt) }
+                            p := q
                         }
-                        if iszero(q) { q := skipValue(valueAt) }
-                        p := q
-                    }
-                    default { p, seen := headerMember(p, ctx, seen, found) }
-                    let c := byte(0, mload(p))
-                    if lt(c, 0x21) {
-                        p := ws(p)
-                        c := byte(0, mload(p))
-                    }
-                    if eq(c, 0x2c) {
+                        default { p, seen := headerMember(p, ctx, seen, found) }
+                        let c := byte(0, mload(p))
+                        if lt(c, 0x21) {
+                            p := ws(p)
+                            c := byte(0, mload(p))
+                        }
+                        if eq(c, 0x2c) {
+                            p := add(p, 1)
+                            if lt(byte(0, mload(p)), 0x21) { p := ws(p) }
+                            continue
+                        }
+                        if iszero(eq(c, 0x7d)) { malformed(p) }
                         p := add(p, 1)
-                        if lt(byte(0, mload(p)), 0x21) { p := ws(p) }
-                        continue
+                        break
                     }
-                    if iszero(eq(c, 0x7d)) { malformed(p) }
-                    p := add(p, 1)
-                    break
                 }
-            }
-            if iszero(eq(p, end)) {
-                p := ws(p)
-                if iszero(eq(p, end)) { malformed(p) }
+                if iszero(eq(p, end)) {
+                    p := ws(p)
+                    if iszero(eq(p, end)) { malformed(p) }
+                }
             }
             mstore(end, mload(add(ctx, 0x200)))
             switch header
