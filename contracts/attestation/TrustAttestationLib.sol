@@ -705,14 +705,15 @@ library TrustAttestationLib {
                 q := next
             }
             // The signed block in the service's own layout (what `JSON.stringify` writes for its object: its 12
-            // members in its order, no whitespace) at `p`: the position after it, or 0 at the first byte that does not
-            // fit, from where the general reader takes over (from the start: it reads the same values, and refuses
-            // the same bytes with the same errors, since everything before that byte fitted). Each name is compared
-            // with its `"name":` text in one word; the values are read by the same readers.
-            function serviceLayout(p, ctx, out) -> q {
+            // members in its order, no whitespace) at `p`: the position after the object, or 0 at the first member that
+            // does not fit, where the general reader resumes (`resumeAt`, after the comma that ends the last member
+            // read; 0 when not even the first member fits), with the `seen` bits of the members read so far. Each name is compared with its `"name":` text in one word;
+            // the values are read by the same readers, so the values and the refusals are the general reader's.
+            function serviceLayout(p, ctx, out) -> q, resumeAt, seen {
                 if iszero(eq(byte(0, mload(p)), 0x7b)) { leave }
                 p := add(p, 1)
                 for { let k := 0 } lt(k, 12) { k := add(k, 1) } {
+                    if k { resumeAt := p }
                     // Field ids in the service's order: agentId chain registry owner score tier badges sybilSeverity
                     // sybilSignals issuedAt verifiedAt expiry.
                     let id := byte(k, 0x0001020304050a060b0708090000000000000000000000000000000000000000)
@@ -720,13 +721,15 @@ library TrustAttestationLib {
                     let width := add(shr(248, entry), 1)
                     if iszero(eq(shr(sub(256, shl(3, width)), mload(p)),
                         or(shl(8, and(entry, 0xffffffffffffffffffffffffffffffff)), 0x3a))) { leave }
-                    p := add(p, width)
                     switch lt(id, 10)
-                    case 1 { p := readField(id, p, out) }
-                    default { p := skipValue(p) }
-                    if iszero(p) { leave }
+                    case 1 { p := readField(id, add(p, width), out) }
+                    default { p := skipValue(add(p, width)) }
                     // `,` between members, `}` after the last.
-                    if iszero(eq(byte(0, mload(p)), add(0x2c, mul(eq(k, 11), 0x51)))) { leave }
+                    if iszero(p) { leave }
+                    if iszero(eq(byte(0, mload(p)), byte(k, 0x2c2c2c2c2c2c2c2c2c2c2c7d0000000000000000000000000000000000000000))) {
+                        leave
+                    }
+                    seen := or(seen, shl(id, 1))
                     p := add(p, 1)
                 }
                 q := p
@@ -797,9 +800,9 @@ library TrustAttestationLib {
             // Context at `ctx`: the known names' entries (0x20 + 32 id, see knownName), the perfect hash's magic
             // (0x1a0) and table (0x1c0), the word the document's end overwrote (0x200), then, for a header, the count
             // (0x220) and hashes (0x240 on) of its other member names.
-            let start := add(doc, 0x20)
-            let end := add(start, mload(doc))
-            mstore(0x00, start)
+            // (The document's start is kept at 0x00 rather than in a variable: the stack is full.)
+            mstore(0x00, add(doc, 0x20))
+            let end := add(mload(0x00), mload(doc))
             let ctx := mload(0x40)
             mstore(add(ctx, 0x200), mload(end))
             mstore(end, 0)
@@ -844,22 +847,32 @@ library TrustAttestationLib {
             let firstError := 0
             let seen := 0
             let p := 0
-            // The service's own layout first: most blocks are read there; any other is read from the start below.
-            if iszero(header) {
-                p := serviceLayout(start, ctx, att)
-                if eq(p, end) { seen := 0xfff }
-            }
-            if iszero(seen) {
-                p := start
-                if iszero(eq(byte(0, mload(p)), 0x7b)) {
-                    p := ws(p)
-                    if iszero(eq(byte(0, mload(p)), 0x7b)) { malformed(p) }
+            let resumeAt := 0
+            // The service's own layout first: most blocks are read there; the general reader takes any other from
+            // the first member that does not fit.
+            if iszero(header) { p, resumeAt, seen := serviceLayout(mload(0x00), ctx, att) }
+            if iszero(p) {
+                let empty := 0
+                switch resumeAt
+                case 0 {
+                    p := mload(0x00)
+                    if iszero(eq(byte(0, mload(p)), 0x7b)) {
+                        p := ws(p)
+                        if iszero(eq(byte(0, mload(p)), 0x7b)) { malformed(p) }
+                    }
+                    p := add(p, 1)
+                    if lt(byte(0, mload(p)), 0x21) { p := ws(p) }
+                    if eq(byte(0, mload(p)), 0x7d) {
+                        p := add(p, 1)
+                        empty := 1
+                    }
                 }
-                p := add(p, 1)
-                if lt(byte(0, mload(p)), 0x21) { p := ws(p) }
-                switch byte(0, mload(p))
-                case 0x7d { p := add(p, 1) }
                 default {
+                    // After a comma: the next member (whitespace allowed before it).
+                    p := resumeAt
+                    if lt(byte(0, mload(p)), 0x21) { p := ws(p) }
+                }
+                if iszero(empty) {
                     for {} 1 {} {
                         switch header
                         case 0 {
@@ -874,12 +887,12 @@ library TrustAttestationLib {
                                     if lt(id, 10) {
                                         q := readField(id, valueAt, att)
                                         if iszero(or(q, firstError)) {
-                                            firstError := or(or(shl(248, 1), shl(240, id)), sub(valueAt, start))
+                                            firstError := or(or(shl(248, 1), shl(240, id)), sub(valueAt, mload(0x00)))
                                         }
                                     }
                                 }
                                 default {
-                                    if iszero(firstError) { firstError := or(or(shl(248, 2), shl(240, id)), sub(p, start)) }
+                                    if iszero(firstError) { firstError := or(or(shl(248, 2), shl(240, id)), sub(p, mload(0x00))) }
                                 }
                             }
                             if iszero(q) { q := skipValue(valueAt) }
@@ -901,10 +914,10 @@ library TrustAttestationLib {
                         break
                     }
                 }
-                if iszero(eq(p, end)) {
-                    p := ws(p)
-                    if iszero(eq(p, end)) { malformed(p) }
-                }
+            }
+            if iszero(eq(p, end)) {
+                p := ws(p)
+                if iszero(eq(p, end)) { malformed(p) }
             }
             mstore(end, mload(add(ctx, 0x200)))
             switch header

@@ -97,42 +97,6 @@ library TrustJwsLib {
                 mstore(0x04, offset)
                 revert(0x00, 0x24)
             }
-            // The 32 characters of `w` as 192 bits (in the low 192 bits of `v`); `bad` has 0x80 in each byte
-            // outside the alphabet. For each class boundary `t = x + (0x80 - bound)` has bit 7 set in every byte
-            // (below 0x80) at or above the bound, with no carry across bytes when every byte is below 0x80; a character's 6-bit value comes from
-            // adding per-byte deltas at each lower bound, in an order that keeps every byte within 0-255:
-            // `-` (0x2d) 62, `0-9` 52-61, `A-Z` 0-25, `_` (0x5f) 63, `a-z` 26-51.
-            function sextets(w) -> v, bad {
-                // A byte >= 0x80 makes `bad` non-zero (below), whatever carries it causes: no masking needed.
-                let x := w
-                let t := add(x, 0x5353535353535353535353535353535353535353535353535353535353535353) // >= 0x2d
-                let ok := and(t, not(add(x, 0x5252525252525252525252525252525252525252525252525252525252525252))) // == 0x2d
-                v := add(x, mul(and(shr(7, t), 0x0101010101010101010101010101010101010101010101010101010101010101), 17))
-                t := add(x, 0x5050505050505050505050505050505050505050505050505050505050505050) // >= 0x30
-                ok := or(ok, and(t, not(add(x, 0x4646464646464646464646464646464646464646464646464646464646464646)))) // <= 0x39
-                v := sub(v, mul(and(shr(7, t), 0x0101010101010101010101010101010101010101010101010101010101010101), 13))
-                t := add(x, 0x3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f) // >= 0x41
-                ok := or(ok, and(t, not(add(x, 0x2525252525252525252525252525252525252525252525252525252525252525)))) // <= 0x5a
-                v := sub(v, mul(and(shr(7, t), 0x0101010101010101010101010101010101010101010101010101010101010101), 69))
-                t := add(x, 0x2121212121212121212121212121212121212121212121212121212121212121) // >= 0x5f
-                ok := or(ok, and(t, not(add(x, 0x2020202020202020202020202020202020202020202020202020202020202020)))) // == 0x5f
-                v := add(v, mul(and(shr(7, t), 0x0101010101010101010101010101010101010101010101010101010101010101), 33))
-                t := add(x, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f) // >= 0x61
-                ok := or(ok, and(t, not(add(x, 0x0505050505050505050505050505050505050505050505050505050505050505)))) // <= 0x7a
-                v := sub(v, mul(and(shr(7, t), 0x0101010101010101010101010101010101010101010101010101010101010101), 39))
-                bad := and(or(w, not(ok)), 0x8080808080808080808080808080808080808080808080808080808080808080)
-                // Pack 32 six-bit values into 192 bits: pairs into 12 bits, 24, 48, 96, 192.
-                v := or(shr(2, and(v, 0xff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00)),
-                    and(v, 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff))
-                v := or(shr(4, and(v, 0xffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000)),
-                    and(v, 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff))
-                v := or(shr(8, and(v, 0xffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000)),
-                    and(v, 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff))
-                v := or(shr(16, and(v, 0xffffffffffffffff0000000000000000ffffffffffffffff0000000000000000)),
-                    and(v, 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff))
-                v := or(shr(32, and(v, 0xffffffffffffffffffffffffffffffff00000000000000000000000000000000)),
-                    and(v, 0x00000000000000000000000000000000ffffffffffffffffffffffffffffffff))
-            }
             // Fails at the first byte flagged (bit 7) in `bad`, the word starting at offset `at`.
             function failAtFirst(at, bad) {
                 let i := 0
@@ -156,7 +120,39 @@ library TrustJwsLib {
                     let keep := not(shr(shl(3, rest), not(0)))
                     w := or(and(w, keep), and(not(keep), 0x4141414141414141414141414141414141414141414141414141414141414141))
                 }
-                let v, bad := sextets(w)
+                // The 32 characters to 32 six-bit values. For each class bound `t = w + (0x80 - bound)` has bit 7 set
+                // in every byte at or above the bound (no carry crosses a byte while every byte is below 0x80; a byte
+                // >= 0x80 makes `bad` non-zero whatever it carries). A character's value comes from per-byte deltas
+                // added at each lower bound, in an order that keeps every byte within 0-255: `-` (0x2d) 62, `0-9`
+                // 52-61, `A-Z` 0-25, `_` (0x5f) 63, `a-z` 26-51; `ok` marks the bytes inside a class.
+                let ones := 0x0101010101010101010101010101010101010101010101010101010101010101
+                let t := add(w, 0x5353535353535353535353535353535353535353535353535353535353535353) // >= 0x2d
+                let ok := and(t, not(add(w, 0x5252525252525252525252525252525252525252525252525252525252525252))) // == 0x2d
+                let v := add(w, mul(and(shr(7, t), ones), 17))
+                t := add(w, 0x5050505050505050505050505050505050505050505050505050505050505050) // >= 0x30
+                ok := or(ok, and(t, not(add(w, 0x4646464646464646464646464646464646464646464646464646464646464646)))) // <= 0x39
+                v := sub(v, mul(and(shr(7, t), ones), 13))
+                t := add(w, 0x3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f) // >= 0x41
+                ok := or(ok, and(t, not(add(w, 0x2525252525252525252525252525252525252525252525252525252525252525)))) // <= 0x5a
+                v := sub(v, mul(and(shr(7, t), ones), 69))
+                t := add(w, 0x2121212121212121212121212121212121212121212121212121212121212121) // >= 0x5f
+                ok := or(ok, and(t, not(add(w, 0x2020202020202020202020202020202020202020202020202020202020202020)))) // == 0x5f
+                v := add(v, mul(and(shr(7, t), ones), 33))
+                t := add(w, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f) // >= 0x61
+                ok := or(ok, and(t, not(add(w, 0x0505050505050505050505050505050505050505050505050505050505050505)))) // <= 0x7a
+                v := sub(v, mul(and(shr(7, t), ones), 39))
+                let bad := and(or(w, not(ok)), shl(7, ones))
+                // Pack the 32 values into 192 bits: pairs into 12 bits, 24, 48, 96, 192.
+                v := or(shr(2, and(v, 0xff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00)),
+                    and(v, 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff))
+                v := or(shr(4, and(v, 0xffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000)),
+                    and(v, 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff))
+                v := or(shr(8, and(v, 0xffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000)),
+                    and(v, 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff))
+                v := or(shr(16, and(v, 0xffffffffffffffff0000000000000000ffffffffffffffff0000000000000000)),
+                    and(v, 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff))
+                v := or(shr(32, and(v, 0xffffffffffffffffffffffffffffffff00000000000000000000000000000000)),
+                    and(v, 0x00000000000000000000000000000000ffffffffffffffffffffffffffffffff))
                 if bad { failAtFirst(sub(src, data.offset), bad) }
                 mstore(dst, shl(64, v))
                 dst := add(dst, 24)

@@ -62,6 +62,24 @@ describe("TrustAttestationLib.parse: what a JSON serializer may write", () => {
     expect(await harness.parse(Buffer.from(JSON.stringify(reversed)))).to.deep.equal(expected);
   });
 
+  it("reads blocks that leave the service's own layout midway (where the reader switches to its general path)", async () => {
+    const { harness } = await loadFixture(deployHarness);
+    const expected = await harness.parse(Buffer.from(BASE));
+    const object = JSON.parse(BASE) as Record<string, unknown>;
+    const { tier, score, ...rest } = object;
+    const variants = [
+      BASE.replace(',"tier"', ', "tier"'),
+      BASE.replace(',"tier"', ' ,"tier"'),
+      BASE.replace('"tier":', '"tier" :'),
+      BASE.replace(',"expiry"', ',\n"expiry"'),
+      withMember('"extra":[1,2]'),
+      `${BASE} \n`,
+      JSON.stringify({ ...rest, tier, score }),
+      JSON.stringify({ extra: true, ...object }),
+    ];
+    for (const text of variants) expect(await harness.parse(Buffer.from(text)), text).to.deep.equal(expected);
+  });
+
   it("skips any valid JSON in members it does not read, and lets an unknown name repeat", async () => {
     const { harness } = await loadFixture(deployHarness);
     const expected = await harness.parse(Buffer.from(BASE));
