@@ -17,8 +17,9 @@ import {ITrustAttestationErrors} from "../interfaces/ITrustAttestationErrors.sol
 ///        byte, numbers in the RFC 8259 grammar, `true` `false` `null`, arrays and objects well formed and nested at
 ///        most 248 levels below the top-level object;
 ///      - a top-level member name holding a backslash is refused (`\u0073core` would be `score` to `JSON.parse` and
-///        an unknown name to a byte reader); names are matched exactly (a perfect hash over the known names, then
-///        one word comparison), in any member order;
+///        an unknown name to a byte reader); names are matched exactly, in any member order (the service's own
+///        layout is tried first, one word comparison per name; from the first member that does not fit, a perfect
+///        hash over the known names, then one word comparison);
 ///      - each known member appears at most once (`badges` and `sybilSignals` included: `JSON.parse` keeps the last
 ///        of two, a reader that stops at the first keeps another);
 ///      - the fields are read in the form the service writes them: `agentId` a decimal string (no sign, no leading
