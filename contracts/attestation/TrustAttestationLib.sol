@@ -174,7 +174,9 @@ library TrustAttestationLib {
     ///      protected header (`header == true`, into `found`). While it runs, scratch word 0x00 holds the document's
     ///      start (for error offsets) and 0x20 the selectors of its malformed and too-deep errors; the word after
     ///      the document is zeroed (a zero byte is never valid JSON, so it ends every scan without bounds checks)
-    ///      and restored at the end.
+    ///      and restored at the end. That word may hold the start of whatever the caller allocated after the
+    ///      document, never `att` or `found`: the public wrappers allocate their own return value (at least 128
+    ///      bytes) before calling, so these are allocated further on.
     // solhint-disable-next-line code-complexity, function-max-lines
     function _read(bytes memory doc, bool header)
         private
