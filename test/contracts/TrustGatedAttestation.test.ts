@@ -205,7 +205,7 @@ describe("TrustGated with a JWS attestation in the same call (onlyTrustedAgentWi
 });
 
 describe("A /api/trust-check response, as the service signs it, through toAttestationCall", () => {
-  it("passes the gate in the sig form and is stored by submitJwsAttestation in the jws form", async () => {
+  it("passes the gate in the form toAttestationCall chose, and a jws-only response through submitJwsAttestation", async () => {
     const { gate, attested, agentOwner } = await loadFixture(deployStack);
     const key = await generateSigningKey("rnwy-trust-v2b");
     const hex = (b64: string) => `0x${Buffer.from(b64, "base64url").toString("hex")}`;
@@ -216,8 +216,13 @@ describe("A /api/trust-check response, as the service signs it, through toAttest
       issuedAt: new Date(at - HOUR * 1000),
       verifiedAt: new Date(at),
     });
+    // The call in the form toAttestationCall chose (the JWS when the response carries one), through the gate's path for it.
     const call = toAttestationCall(JSON.parse(JSON.stringify(response)));
-    await expect(gate.connect(agentOwner).actWithAttestation(1n, call.kid, call.signedJson, call.signature)).to.emit(gate, "Acted");
+    const act =
+      call.form === "jws"
+        ? gate.connect(agentOwner).actWithJwsAttestation(1n, call.kid, call.jws!)
+        : gate.connect(agentOwner).actWithAttestation(1n, call.kid, call.signedJson, call.signature);
+    await expect(act).to.emit(gate, "Acted");
     expect((await attested.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(77n);
     const jwsOnly = toAttestationCall({ attestation: { ...response.attestation, sig: undefined } });
     expect(jwsOnly.form).to.equal("jws");
