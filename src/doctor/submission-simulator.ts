@@ -32,7 +32,7 @@ export interface SimulatedRecord {
 /** What the oracle did with a submission. */
 export type SubmissionOutcome =
   | { readonly accepted: true; readonly record: SimulatedRecord }
-  /** `error`: the oracle's custom error with its values (`JwsHeaderUnsupported("rnwy-trust-v2", 0x7b…)`), or the revert. */
+  /** `error`: the oracle's custom error with its values (`JwsHeaderMemberRefused("jku", 23)`), or the revert. */
   | { readonly accepted: false; readonly error: string };
 
 /** A local chain holding an attested oracle, ready to simulate submissions. */

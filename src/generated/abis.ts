@@ -600,6 +600,11 @@ export const attestedTrustOracleAbi = [
   },
   {
     type: "error",
+    name: "AttestationBatchLengthMismatch",
+    inputs: [{ name: "kids", type: "uint256" }, { name: "jwss", type: "uint256" }],
+  },
+  {
+    type: "error",
     name: "AttestationExpired",
     inputs: [{ name: "expiry", type: "uint40" }, { name: "blockTimestamp", type: "uint256" }],
   },
@@ -649,12 +654,29 @@ export const attestedTrustOracleAbi = [
     inputs: [{ name: "kid", type: "string" }, { name: "x", type: "bytes32" }, { name: "y", type: "bytes32" }],
   },
   { type: "error", name: "InvalidUpstream", inputs: [{ name: "upstream", type: "address" }] },
+  { type: "error", name: "JwsHeaderMalformed", inputs: [{ name: "offset", type: "uint256" }] },
   {
     type: "error",
-    name: "JwsHeaderUnsupported",
-    inputs: [{ name: "kid", type: "string" }, { name: "header", type: "bytes" }],
+    name: "JwsHeaderMemberDuplicate",
+    inputs: [{ name: "member", type: "string" }, { name: "offset", type: "uint256" }],
   },
-  { type: "error", name: "JwsMalformed", inputs: [] },
+  {
+    type: "error",
+    name: "JwsHeaderMemberInvalid",
+    inputs: [{ name: "member", type: "string" }, { name: "offset", type: "uint256" }],
+  },
+  { type: "error", name: "JwsHeaderMemberMissing", inputs: [{ name: "member", type: "string" }] },
+  {
+    type: "error",
+    name: "JwsHeaderMemberRefused",
+    inputs: [{ name: "member", type: "string" }, { name: "offset", type: "uint256" }],
+  },
+  {
+    type: "error",
+    name: "JwsKidMismatch",
+    inputs: [{ name: "kid", type: "string" }, { name: "headerKid", type: "string" }],
+  },
+  { type: "error", name: "JwsMalformed", inputs: [{ name: "offset", type: "uint256" }] },
   { type: "error", name: "RevokedSigningKey", inputs: [{ name: "kid", type: "string" }] },
   { type: "error", name: "UnknownChainSlug", inputs: [{ name: "slug", type: "string" }] },
   { type: "error", name: "UnknownSigningKey", inputs: [{ name: "kid", type: "string" }] },
@@ -962,6 +984,37 @@ export const attestedTrustOracleAbi = [
         ],
       },
     ],
+  },
+  {
+    type: "function",
+    name: "submitJwsAttestationFor",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "agentId", type: "uint256" },
+      { name: "chainId", type: "uint256" },
+      { name: "registry", type: "string" },
+      { name: "kid", type: "string" },
+      { name: "jws", type: "bytes" },
+    ],
+    outputs: [
+      {
+        name: "record",
+        type: "tuple",
+        components: [
+          { name: "score", type: "uint8" },
+          { name: "tier", type: "uint8" },
+          { name: "sybilSeverity", type: "uint8" },
+          { name: "updatedAt", type: "uint40" },
+        ],
+      },
+    ],
+  },
+  {
+    type: "function",
+    name: "submitJwsAttestations",
+    stateMutability: "nonpayable",
+    inputs: [{ name: "kids", type: "string[]" }, { name: "jwss", type: "bytes[]" }],
+    outputs: [{ name: "stored", type: "uint256" }],
   },
   {
     type: "function",

@@ -19,9 +19,10 @@ export interface AttestedOracleClients {
 }
 
 /**
- * Submits a trust-check attestation to an `AttestedTrustOracle`: `submitJwsAttestation(kid, jws)` when the response
- * carries a JWS (the issuer's bytes as issued), else `submitAttestation(kid, signedJson, signature)` with its raw
- * `sig` (see `toAttestationCall`).
+ * Submits a trust-check attestation to an `AttestedTrustOracle` in the form {@link toAttestationCall} chose:
+ * `submitJwsAttestation(kid, jws)` (the JWS as issued, verified over its own bytes) for form `jws`, else
+ * `submitAttestation(kid, signedJson, signature)` for a response that has only a raw `sig`. An attestation not newer
+ * than the record the oracle answers is a no-op on-chain (the transaction succeeds and stores nothing).
  *
  * @param clients - Wallet (sender) and public client.
  * @param oracle - The attested oracle's address.
