@@ -3,7 +3,9 @@ pragma solidity ^0.8.24;
 
 /// @title ITrustOracle
 /// @notice Read interface of the trust-score oracle published on Base mainnet
-///         (`0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4`), ABI-identical to the deployed contract.
+///         (`0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4`): the read functions of RNWY's published
+///         `IRNWYTrustOracle` (its newest hook names the interface `ITrustOracle`), with the same selectors and
+///         return types. Nothing else of the deployed contract's ABI (writes, events) is published.
 /// @dev A record is keyed by `(agentId, chainId, registry)`: the agent's id in its registry, the numeric
 ///      id of the chain the agent is registered on, and the registry name (`erc8004`, `olas`, `virtuals`).
 ///      Scores range 0-95 on the live oracle. The uint8 encodings of `tier` and `sybilSeverity` are not

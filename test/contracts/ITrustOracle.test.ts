@@ -17,7 +17,7 @@ const DEPLOYED_ORACLE = [
 
 const selectorOf = (signature: string) => hre.ethers.id(signature).slice(0, 10);
 
-describe("ITrustOracle is ABI-identical to the Base oracle", () => {
+describe("ITrustOracle has the read interface of the Base oracle (IRNWYTrustOracle)", () => {
   it("has exactly the four deployed functions, with the deployed selectors and return types, all view", () => {
     const iface: Interface = ITrustOracle__factory.createInterface();
     const functions = iface.fragments.filter((f): f is FunctionFragment => f.type === "function");
