@@ -33,6 +33,7 @@
  *
  * @packageDocumentation
  */
+import { messageOf } from "../errors.js";
 import { isRecord } from "../util/is-record.js";
 import { firstJsonDifference } from "../util/json-difference.js";
 import { canonicalJson } from "./canonical-json.js";
@@ -212,9 +213,15 @@ export function checkAttestationSignatures(attestation: unknown, options: Resolv
   const pending: PendingCheck = { envelope, policy: options.verify, context, jwss };
   // Synchronous as long as no key has to be fetched: a verification of many attestations then pays no promise.
   const known = options.resolver.peekKey?.(kid);
-  return known !== undefined
-    ? withKey(pending, known)
-    : Promise.resolve(options.resolver.getKey(kid)).then((found) => withKey(pending, found));
+  if (known !== undefined) return withKey(pending, known);
+  // A resolver that throws rather than answering (a caller's own) leaves the key unknown: the JWKS is unavailable.
+  return Promise.resolve()
+    .then(() => options.resolver.getKey(kid))
+    .then(
+      (found) => withKey(pending, found),
+      (error: unknown) =>
+        refused(context, "jwks-unavailable", `the key of kid "${kid}" could not be looked up (${messageOf(error)})`, "kid"),
+    );
 }
 
 /** A compact JWS of the attestation, read and its header checked. */
