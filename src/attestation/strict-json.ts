@@ -22,6 +22,11 @@
  * for a duplicate or a value the caller refused) and the byte `offset` where reading stopped; the reader never
  * throws.
  *
+ * Which refusal, when there are several: a fault of the text (not JSON, too deep, an escaped top-level name) at
+ * once; a duplicate name or a value the caller refuses only once the whole text is known to be JSON, the first in
+ * document order. The on-chain reader orders them the same way, so that a text both malformed and wrong in a
+ * field is refused as malformed by both, as `JSON.parse` would refuse it.
+ *
  * @packageDocumentation
  */
 
@@ -71,8 +76,9 @@ export interface StrictObject {
 
 /**
  * A caller's own reading of a top-level member's value, from its first byte: the offset just past the value
- * and what it read, or what is wrong with it (reported as an `invalid` fault of `field`, at the value's
- * offset); `undefined` to let the reader scan the value as any JSON value. It must not throw.
+ * and what it read, or what is wrong with it (an `invalid` fault of `field`, at the value's offset, reported
+ * once the text is known to be JSON: the value is then scanned as any JSON value); `undefined` to let the
+ * reader scan the value as any JSON value. It must not throw.
  */
 export type MemberValueReader = (
   name: string,
@@ -262,6 +268,8 @@ function readTopLevel(bytes: Uint8Array, rules: StrictObjectRules): StrictObject
   const members: TopLevelMember[] = [];
   const byName = new Map<string, TopLevelMember>();
   const uniqueNames = rules.uniqueNames;
+  // The first duplicate or refused value, reported once the text is known to be JSON.
+  let fieldFault: Refused | undefined;
   at = skipWhitespace(bytes, at + 1);
   if (bytes[at] === CLOSE_OBJECT) {
     at++;
@@ -277,20 +285,21 @@ function readTopLevel(bytes: Uint8Array, rules: StrictObjectRules): StrictObject
       const name = escaped
         ? (JSON.parse(decodeUtf8(bytes, nameOffset, nameEnd)) as string)
         : decodeUtf8(bytes, nameOffset + 1, nameEnd - 1);
-      if ((uniqueNames === "all" || uniqueNames?.has(name) === true) && byName.has(name)) {
-        throw new Refused("duplicate", name, nameOffset, `the member "${name}" appears twice`);
-      }
+      const duplicate = (uniqueNames === "all" || uniqueNames?.has(name) === true) && byName.has(name);
+      if (duplicate) fieldFault ??= new Refused("duplicate", name, nameOffset, `the member "${name}" appears twice`);
       at = skipWhitespace(bytes, nameEnd);
       if (bytes[at] !== COLON) fail(bytes, at, "a colon is expected after a member name");
       const valueStart = skipWhitespace(bytes, at + 1);
-      const read = rules.readValue?.(name, bytes, valueStart);
+      // A duplicate's value is only validated: the first of its name is the one read.
+      const read = duplicate ? undefined : rules.readValue?.(name, bytes, valueStart);
       let member: TopLevelMember;
       if (read === undefined) {
         member = { name, nameOffset, valueStart, valueEnd: scanValue(bytes, valueStart) };
       } else if ("end" in read) {
         member = { name, nameOffset, valueStart, valueEnd: read.end, read: read.value };
       } else {
-        throw new Refused("invalid", read.field, valueStart, read.problem);
+        fieldFault ??= new Refused("invalid", read.field, valueStart, read.problem);
+        member = { name, nameOffset, valueStart, valueEnd: scanValue(bytes, valueStart) };
       }
       members.push(member);
       byName.set(name, member);
@@ -306,6 +315,7 @@ function readTopLevel(bytes: Uint8Array, rules: StrictObjectRules): StrictObject
   }
   at = skipWhitespace(bytes, at);
   if (at !== bytes.length) fail(bytes, at, "something follows the object");
+  if (fieldFault !== undefined) throw fieldFault;
   return { ok: true, members, byName };
 }
 

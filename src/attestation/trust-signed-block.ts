@@ -22,13 +22,14 @@
  * | `sybilSeverity` | `null`, or `"none"`, `"low"`, `"moderate"`, `"elevated"`, `"heavy"` |
  * | `issuedAt`, `verifiedAt`, `expiry` | `"YYYY-MM-DDTHH:MM:SSZ"` or `"YYYY-MM-DDTHH:MM:SS.fffZ"`, a real UTC date after the epoch (milliseconds dropped) |
  *
- * A fault inside a read field's value (a control byte, an escape, bytes that are not UTF-8, a wrong form or
- * range) is that field's; a fault anywhere else is the text's (`json`). A refusal names the field and the
- * byte offset, and its `fault` tells the on-chain error it mirrors: `malformed` `AttestationJsonMalformed`,
- * `too-deep` `AttestationJsonTooDeep`, `invalid` `AttestationFieldInvalid`, `duplicate`
- * `AttestationFieldDuplicate`, `missing` `AttestationFieldMissing` (the first missing field, in the order of
- * {@link TRUST_V2_READ_FIELDS}; its offset is the length of the bytes). Offsets follow this reader's own
- * scan; which bytes are refused, and under which field, is what agrees with the chain.
+ * Which refusal, as the on-chain reader orders them: a text that is not JSON by those rules is refused at once
+ * (`json`); then the first field fault in document order — a read field's value in another form, or a known
+ * name twice; then the first missing field, in the order of {@link TRUST_V2_READ_FIELDS}. A refusal names the
+ * field and the byte offset, and its `fault` tells the on-chain error it mirrors: `malformed`
+ * `AttestationJsonMalformed`, `too-deep` `AttestationJsonTooDeep`, `invalid` `AttestationFieldInvalid` (at the
+ * value), `duplicate` `AttestationFieldDuplicate` (at the second name), `missing` `AttestationFieldMissing` (its
+ * offset is the length of the bytes). Offsets follow this reader's own scan; which bytes are refused, and under
+ * which field, is what agrees with the chain.
  *
  * @packageDocumentation
  */
