@@ -260,7 +260,7 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
         `${field}: the signature does not verify (${signatureSummary(context.verified)})`,
         field,
       );
-    const decoded = parsePayload(jws.payload);
+    const decoded = parsePayload(jws.payload, envelope.signed);
     if (!decoded.ok) return refused(context, "malformed", `${field}: the payload is not a JSON object (${decoded.problem})`, field);
     if (payload !== undefined) {
       const differs = firstJsonDifference(payload.value, decoded.value);
@@ -340,8 +340,14 @@ function setVerified(context: VerificationContext, field: "jws" | "sig", ok: boo
 /**
  * A JWS payload decoded as UTF-8 (fatally: bytes that are not UTF-8 are refused, never replaced) and parsed: it
  * must be one JSON object. (A kind whose bytes an on-chain reader reads checks them further: `checkSignedBytes`.)
+ * When the payload is, byte for byte, `JSON.stringify` of the signed block beside it (what the service writes),
+ * its value is that block: parsing it again could only give an equal value.
  */
-function parsePayload(bytes: Uint8Array): { ok: true; value: Record<string, unknown> } | { ok: false; problem: string } {
+function parsePayload(
+  bytes: Uint8Array,
+  signed: Record<string, unknown> | undefined,
+): { ok: true; value: Record<string, unknown> } | { ok: false; problem: string } {
+  if (signed !== undefined && Buffer.from(JSON.stringify(signed), "utf8").equals(bytes)) return { ok: true, value: signed };
   let value: unknown;
   try {
     value = JSON.parse(UTF8.decode(bytes));

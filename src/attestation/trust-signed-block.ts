@@ -110,7 +110,9 @@ const MAX_SCORE = 100;
  * @returns The fields, or the refusal with its fault, field and byte offset. Never throws.
  */
 export function readTrustSignedBlockV2(bytes: Uint8Array): TrustSignedBlockRead {
-  const read = readStrictObject(bytes, RULES);
+  // The value of each read field, by its index in TRUST_V2_READ_FIELDS (`undefined`: not seen).
+  const values: unknown[] = new Array<unknown>(TRUST_V2_READ_FIELDS.length);
+  const read = readStrictObject(bytes, RULES, values);
   if (!read.ok) {
     return {
       ok: false,
@@ -120,30 +122,31 @@ export function readTrustSignedBlockV2(bytes: Uint8Array): TrustSignedBlockRead 
       problem: read.problem,
     };
   }
-  const values: Partial<Record<TrustV2ReadField, unknown>> = {};
-  for (const member of read.members) if (member.read !== undefined) values[member.name as TrustV2ReadField] = member.read;
-  for (const field of TRUST_V2_READ_FIELDS) {
-    if (!(field in values))
+  for (let i = 0; i < TRUST_V2_READ_FIELDS.length; i++) {
+    if (values[i] === undefined) {
+      const field = TRUST_V2_READ_FIELDS[i]!;
       return { ok: false, fault: "missing", field, offset: bytes.length, problem: `the signed block has no ${field}` };
+    }
   }
+  const [agentId, chain, registry, owner, score, tier, sybilSeverity, issuedAt, verifiedAt, expiry] = values;
   return {
     ok: true,
     block: {
-      agentId: values.agentId as bigint,
-      chain: values.chain as string,
-      registry: values.registry as string,
-      owner: (values.owner as string | typeof NULL) === NULL ? null : (values.owner as string),
-      score: values.score as number,
-      tier: values.tier as TierName,
-      sybilSeverity: (values.sybilSeverity as string | typeof NULL) === NULL ? null : (values.sybilSeverity as SybilSeverityName),
-      issuedAt: values.issuedAt as number,
-      verifiedAt: values.verifiedAt as number,
-      expiry: values.expiry as number,
+      agentId: agentId as bigint,
+      chain: chain as string,
+      registry: registry as string,
+      owner: owner === NULL ? null : (owner as string),
+      score: score as number,
+      tier: tier as TierName,
+      sybilSeverity: sybilSeverity === NULL ? null : (sybilSeverity as SybilSeverityName),
+      issuedAt: issuedAt as number,
+      verifiedAt: verifiedAt as number,
+      expiry: expiry as number,
     },
   };
 }
 
-/** What a field reader hands back for a JSON `null` (a member's `read` of `undefined` means "not read"). */
+/** What a field reader hands back for a JSON `null` (`undefined` in the values means "not seen"). */
 const NULL = Symbol("null");
 
 /** A field's value read from its first byte: the offset past it and the value, or the problem. */
@@ -153,41 +156,41 @@ type FieldReader = (bytes: Uint8Array, start: number, field: TrustV2ReadField) =
 const RULES: StrictObjectRules = {
   uniqueNames: TRUST_V2_KNOWN_FIELDS,
   refuseEscapedNames: true,
-  readValue: (name, bytes, start) => {
-    const reader = FIELD_READERS.get(name);
-    return reader === undefined ? undefined : reader(bytes, start, name as TrustV2ReadField);
+  readValue: (name, bytes, start, values) => {
+    const index = FIELD_INDEX.get(name);
+    if (index === undefined) return undefined;
+    const read = FIELD_READERS[index]!(bytes, start, name as TrustV2ReadField);
+    if ("end" in read) (values as unknown[])[index] = read.value;
+    return read;
   },
 };
+
+/** The index of each read field in {@link TRUST_V2_READ_FIELDS}. */
+const FIELD_INDEX: ReadonlyMap<string, number> = new Map(TRUST_V2_READ_FIELDS.map((field, index) => [field, index]));
 
 function invalid(field: TrustV2ReadField, problem: string): FieldRead {
   return { field, problem: `${field}: ${problem}` };
 }
 
-const FIELD_READERS: ReadonlyMap<string, FieldReader> = new Map<TrustV2ReadField, FieldReader>([
-  ["agentId", readAgentId],
-  [
-    "chain",
-    (bytes, start, field) =>
-      readName(bytes, start, field, (_text, length) => length >= 1 && length <= MAX_CHAIN_BYTES, "a string of 1 to 32 bytes"),
-  ],
-  ["registry", (bytes, start, field) => readName(bytes, start, field, (_text, length) => length >= 1, "a non-empty string")],
-  ["owner", readOwner],
-  ["score", readScore],
-  [
-    "tier",
-    (bytes, start, field) => readName(bytes, start, field, (text) => TIERS.has(text), "flagged, limited, developing or established"),
-  ],
-  [
-    "sybilSeverity",
-    (bytes, start, field) =>
-      bytesAre(bytes, start, "null")
-        ? { end: start + 4, value: NULL }
-        : readName(bytes, start, field, (text) => SYBIL_SEVERITIES.has(text), "null, none, low, moderate, elevated or heavy"),
-  ],
-  ["issuedAt", readTime],
-  ["verifiedAt", readTime],
-  ["expiry", readTime],
-]);
+const READERS_BY_FIELD: Readonly<Record<TrustV2ReadField, FieldReader>> = {
+  agentId: readAgentId,
+  chain: (bytes, start, field) =>
+    readName(bytes, start, field, (_text, length) => length >= 1 && length <= MAX_CHAIN_BYTES, "a string of 1 to 32 bytes"),
+  registry: (bytes, start, field) => readName(bytes, start, field, (_text, length) => length >= 1, "a non-empty string"),
+  owner: readOwner,
+  score: readScore,
+  tier: (bytes, start, field) => readName(bytes, start, field, (text) => TIERS.has(text), "flagged, limited, developing or established"),
+  sybilSeverity: (bytes, start, field) =>
+    bytesAre(bytes, start, "null")
+      ? { end: start + 4, value: NULL }
+      : readName(bytes, start, field, (text) => SYBIL_SEVERITIES.has(text), "null, none, low, moderate, elevated or heavy"),
+  issuedAt: readTime,
+  verifiedAt: readTime,
+  expiry: readTime,
+};
+
+/** The reader of each read field, in the order of {@link TRUST_V2_READ_FIELDS}. */
+const FIELD_READERS: readonly FieldReader[] = TRUST_V2_READ_FIELDS.map((field) => READERS_BY_FIELD[field]);
 
 /**
  * A string without escapes at `start` (its opening quote): the offset of its closing quote, or the problem. A
