@@ -96,8 +96,8 @@ export interface TrustSignedBlockRefusal {
 /** Outcome of {@link readTrustSignedBlockV2}. */
 export type TrustSignedBlockRead = { readonly ok: true; readonly block: TrustSignedBlockV2 } | TrustSignedBlockRefusal;
 
-const TIERS: ReadonlySet<string> = new Set<TierName>(["flagged", "limited", "developing", "established"]);
-const SYBIL_SEVERITIES: ReadonlySet<string> = new Set<SybilSeverityName>(["none", "low", "moderate", "elevated", "heavy"]);
+const TIERS: readonly TierName[] = ["flagged", "limited", "developing", "established"];
+const SYBIL_SEVERITIES: readonly SybilSeverityName[] = ["none", "low", "moderate", "elevated", "heavy"];
 const MAX_UINT256 = (1n << 256n) - 1n;
 const MAX_SAFE_AGENT_ID = BigInt(Number.MAX_SAFE_INTEGER);
 const MAX_CHAIN_BYTES = 32;
@@ -179,11 +179,11 @@ const READERS_BY_FIELD: Readonly<Record<TrustV2ReadField, FieldReader>> = {
   registry: (bytes, start, field) => readName(bytes, start, field, (_text, length) => length >= 1, "a non-empty string"),
   owner: readOwner,
   score: readScore,
-  tier: (bytes, start, field) => readName(bytes, start, field, (text) => TIERS.has(text), "flagged, limited, developing or established"),
+  tier: (bytes, start, field) => readOneOf(bytes, start, field, TIERS, "flagged, limited, developing or established"),
   sybilSeverity: (bytes, start, field) =>
     bytesAre(bytes, start, "null")
       ? { end: start + 4, value: NULL }
-      : readName(bytes, start, field, (text) => SYBIL_SEVERITIES.has(text), "null, none, low, moderate, elevated or heavy"),
+      : readOneOf(bytes, start, field, SYBIL_SEVERITIES, "null, none, low, moderate, elevated or heavy"),
   issuedAt: readTime,
   verifiedAt: readTime,
   expiry: readTime,
@@ -227,6 +227,16 @@ function readName(
   if (typeof close === "string") return invalid(field, `${close}; expected ${expected}`);
   const text = decodeUtf8(bytes, start + 1, close);
   return accept(text, close - start - 1) ? { end: close + 1, value: text } : invalid(field, `${JSON.stringify(text)} is not ${expected}`);
+}
+
+/** A string without escapes that is exactly one of `names` (compared as bytes, so no text is built). */
+function readOneOf(bytes: Uint8Array, start: number, field: TrustV2ReadField, names: readonly string[], expected: string): FieldRead {
+  if (bytes[start] === 0x22) {
+    for (const name of names) {
+      if (bytes[start + 1 + name.length] === 0x22 && bytesAre(bytes, start + 1, name)) return { end: start + name.length + 2, value: name };
+    }
+  }
+  return readName(bytes, start, field, () => false, expected);
 }
 
 function isDigit(byte: number | undefined): boolean {
@@ -308,6 +318,8 @@ function readOwner(bytes: Uint8Array, start: number, field: TrustV2ReadField): F
 
 /** The byte pattern of an ISO time's content: `d` a digit, anything else that byte itself. */
 const TIME_PATTERN = "dddd-dd-ddTdd:dd:dd";
+/** {@link TIME_PATTERN} as byte codes, 0 where a digit goes. */
+const TIME_BYTES: readonly number[] = [...TIME_PATTERN].map((c) => (c === "d" ? 0 : c.charCodeAt(0)));
 
 /** The value of the two digits at `at` (already checked). */
 function twoDigits(bytes: Uint8Array, at: number): number {
@@ -319,9 +331,10 @@ function readTime(bytes: Uint8Array, start: number, field: TrustV2ReadField): Fi
   const withFraction = bytes[start + 20] === 0x2e;
   const length = withFraction ? 24 : 20;
   let ok = bytes[start] === 0x22 && bytes[start + length] === 0x5a && bytes[start + length + 1] === 0x22;
-  for (let i = 0; ok && i < TIME_PATTERN.length; i++) {
+  for (let i = 0; ok && i < TIME_BYTES.length; i++) {
     const byte = bytes[start + 1 + i];
-    ok = TIME_PATTERN[i] === "d" ? isDigit(byte) : byte === TIME_PATTERN.charCodeAt(i);
+    const expectedByte = TIME_BYTES[i]!;
+    ok = expectedByte === 0 ? isDigit(byte) : byte === expectedByte;
   }
   if (ok && withFraction) ok = isDigit(bytes[start + 21]) && isDigit(bytes[start + 22]) && isDigit(bytes[start + 23]);
   if (!ok) return invalid(field, "expected an ISO 8601 UTC time string YYYY-MM-DDTHH:MM:SS(.fff)?Z");
