@@ -347,12 +347,18 @@ function parsePayload(
   bytes: Uint8Array,
   signed: Record<string, unknown> | undefined,
 ): { ok: true; value: Record<string, unknown> } | { ok: false; problem: string } {
-  if (signed !== undefined && Buffer.from(JSON.stringify(signed), "utf8").equals(bytes)) return { ok: true, value: signed };
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return { ok: false, problem: "its bytes are not UTF-8" };
+  }
+  if (signed !== undefined && JSON.stringify(signed) === text) return { ok: true, value: signed };
   let value: unknown;
   try {
-    value = JSON.parse(UTF8.decode(bytes));
-  } catch (error) {
-    return { ok: false, problem: error instanceof TypeError ? "its bytes are not UTF-8" : "it is not JSON" };
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: "it is not JSON" };
   }
   return isRecord(value) ? { ok: true, value } : { ok: false, problem: "not an object" };
 }
