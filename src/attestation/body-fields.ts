@@ -67,7 +67,7 @@ export function compareBodyWithSigned(signed: Record<string, unknown>, body: Rec
  * @returns `true` when they mean the same.
  */
 export function sameValue(field: string, a: unknown, b: unknown): boolean {
-  const normalize = NORMALIZERS.get(field) ?? canonicalJson;
+  const normalize = NORMALIZERS.get(field) ?? comparisonKey;
   // Every normalizer is a function of the JSON value, so the same value normalizes the same: a primitive is then
   // equal when it normalizes at all, and the same array of strings (or numbers, but for badges) always does for
   // the rules that take arrays.
@@ -191,7 +191,7 @@ function normalizeAddress(value: unknown): string | undefined {
 
 function normalizeTime(value: unknown): string | undefined {
   const parsed = parseServiceTime(value);
-  return parsed.ok ? String(parsed.ms) : canonicalJson(value);
+  return parsed.ok ? String(parsed.ms) : comparisonKey(value);
 }
 
 function normalizeBadges(value: unknown): string | undefined {
@@ -208,7 +208,7 @@ function asSet(value: unknown): string | undefined {
 function setMembers(value: unknown): Set<string | undefined> | undefined {
   if (!Array.isArray(value)) return undefined;
   const items = new Set<string | undefined>();
-  for (const item of value) items.add(canonicalJson(item));
+  for (const item of value) items.add(comparisonKey(item));
   return items;
 }
 
@@ -228,15 +228,20 @@ function badgeSet(value: unknown): Set<string> | undefined {
   return ids === undefined ? undefined : new Set(ids);
 }
 
-function canonicalJson(value: unknown): string | undefined {
+/**
+ * A key under which equal JSON values compare equal (members sorted, as RFC 8785 sorts them), for any value a body
+ * may hold: unlike `canonicalJson` (`canonical-json.ts`, which refuses what has no canonical form), it never throws,
+ * as comparing a body with its signed block must give an answer for every value.
+ */
+function comparisonKey(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (value === null || typeof value !== "object") return typeof value === "bigint" ? value.toString() : JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v) ?? "null").join(",")}]`;
+  if (Array.isArray(value)) return `[${value.map((v) => comparisonKey(v) ?? "null").join(",")}]`;
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record)
     .filter((k) => record[k] !== undefined)
     .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(",")}}`;
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${comparisonKey(record[k])}`).join(",")}}`;
 }
 
 const NORMALIZERS: ReadonlyMap<string, Normalizer> = new Map(
@@ -261,7 +266,7 @@ const NORMALIZERS: ReadonlyMap<string, Normalizer> = new Map(
 );
 
 /** The rules under which an array of strings (numbers too, but for badges) is always a valid value. */
-const ARRAY_RULES: ReadonlySet<Normalizer> = new Set([canonicalJson, asSet, asSignalSet, normalizeBadges]);
+const ARRAY_RULES: ReadonlySet<Normalizer> = new Set([comparisonKey, asSet, asSignalSet, normalizeBadges]);
 
 /** The set-valued rules, with the members of a value under each: two values are equal when their sets are. */
 const SET_MEMBERS: ReadonlyMap<Normalizer, (value: unknown) => ReadonlySet<unknown> | undefined> = new Map<

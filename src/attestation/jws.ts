@@ -22,7 +22,7 @@
  */
 import { ES256_SIGNATURE_BYTES, verifyEs256 } from "./es256.js";
 import type { VerificationKey } from "./public-key.js";
-import { lexemeIs, plainStringOf, readStrictObject, type TopLevelMember } from "./strict-json.js";
+import { lexemeIs, memberNamed, plainStringOf, readStrictObject, type TopLevelMember } from "./strict-json.js";
 
 /** The only algorithm of the service's attestations. */
 export const ATTESTATION_ALG = "ES256";
@@ -159,7 +159,7 @@ function checkHeader(part: string): HeaderRead {
     const what = read.fault === "duplicate" ? `the member "${read.field}" appears twice` : read.problem;
     return malformed(`its protected header is refused at byte ${read.offset}: ${what}`);
   }
-  const alg = read.byName.get("alg");
+  const alg = memberNamed(read, "alg");
   if (alg === undefined) return { ok: false, reason: "unsupported-alg", problem: "its header names no alg; only ES256 is accepted" };
   if (!lexemeIs(bytes, alg, `"${ATTESTATION_ALG}"`)) {
     return { ok: false, reason: "unsupported-alg", problem: `its header alg is ${lexemeText(bytes, alg)}; only "ES256" is accepted` };
@@ -168,7 +168,7 @@ function checkHeader(part: string): HeaderRead {
   if (refused !== undefined) {
     return { ok: false, reason: "unsupported-header", problem: `its header carries "${refused.name}", which is refused` };
   }
-  const typ = read.byName.get("typ");
+  const typ = memberNamed(read, "typ");
   if (typ !== undefined && !ACCEPTED_JWS_TYPES.some((accepted) => lexemeIs(bytes, typ, `"${accepted}"`))) {
     return {
       ok: false,
@@ -176,7 +176,7 @@ function checkHeader(part: string): HeaderRead {
       problem: `its header typ is ${lexemeText(bytes, typ)}; only "JWT" or "JOSE" is accepted`,
     };
   }
-  const kidMember = read.byName.get("kid");
+  const kidMember = memberNamed(read, "kid");
   if (kidMember === undefined) return { ok: false, reason: "missing-kid", problem: "its header names no kid" };
   const kid = plainStringOf(bytes, kidMember);
   if (kid === undefined) return malformed(`its header kid ${lexemeText(bytes, kidMember)} is not a string without escapes`);

@@ -13,6 +13,8 @@ export type LegacySignatureCheck = { ok: true } | { ok: false; malformed: boolea
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** Length of padded base64 of 64 bytes. */
+const PADDED_SIGNATURE_LENGTH = 88;
 
 /**
  * Decodes a legacy `sig` to its 64 raw bytes.
@@ -21,6 +23,11 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
  * @returns The bytes, or why the value is not a raw P-256 signature.
  */
 export function decodeLegacySignature(sig: string): { ok: true; bytes: Buffer } | { ok: false; problem: string } {
+  // The service's form, padded standard base64 of 64 bytes, is recognised by encoding the bytes back.
+  if (sig.length === PADDED_SIGNATURE_LENGTH) {
+    const bytes = Buffer.from(sig, "base64");
+    if (bytes.length === 64 && bytes.toString("base64") === sig) return { ok: true, bytes };
+  }
   const standard = BASE64.test(sig);
   if (!standard && !BASE64URL.test(sig)) return { ok: false, problem: "sig is not base64" };
   const bytes = Buffer.from(sig, standard ? "base64" : "base64url");

@@ -8,6 +8,7 @@
  * @packageDocumentation
  */
 
+import { messageOf } from "../errors.js";
 import { isRecord } from "../util/is-record.js";
 import { compareBodyWithSigned } from "./body-fields.js";
 import type { ExpectedSubject } from "./expected-subject.js";
@@ -113,10 +114,26 @@ export function verifyAttestationOfKind<Version extends string>(
     }
   }
 
-  const checked = checkAttestationSignatures(attestation, options);
-  return checked instanceof Promise
-    ? checked.then((result) => judgeSignedBlock(result, body, kind, options, expected))
-    : judgeSignedBlock(checked, body, kind, options, expected);
+  // Every bad input has its verdict on the way; what is left to throw is a value no reader can walk (a signed
+  // block nested so deep that serialising it exhausts the stack): it is refused too, never thrown.
+  try {
+    const checked = checkAttestationSignatures(attestation, options);
+    return checked instanceof Promise
+      ? checked
+          .then((result) => judgeSignedBlock(result, body, kind, options, expected))
+          .catch((error: unknown) => unreadable<Version>(error))
+      : judgeSignedBlock(checked, body, kind, options, expected);
+  } catch (error) {
+    return unreadable<Version>(error);
+  }
+}
+
+/** The verdict of an attestation whose reading threw. */
+function unreadable<Version extends string>(error: unknown): KindVerification<Version> {
+  return {
+    ...refuse("malformed", `the attestation could not be read (${messageOf(error)})`, newContext(), { field: "attestation" }),
+    version: undefined,
+  };
 }
 
 /** Everything after the signatures: kind, issuer claim, body, subject, validity window. */

@@ -33,6 +33,7 @@
  *
  * @packageDocumentation
  */
+import { messageOf } from "../errors.js";
 import { isRecord } from "../util/is-record.js";
 import { firstJsonDifference } from "../util/json-difference.js";
 import { canonicalJson } from "./canonical-json.js";
@@ -212,9 +213,15 @@ export function checkAttestationSignatures(attestation: unknown, options: Resolv
   const pending: PendingCheck = { envelope, policy: options.verify, context, jwss };
   // Synchronous as long as no key has to be fetched: a verification of many attestations then pays no promise.
   const known = options.resolver.peekKey?.(kid);
-  return known !== undefined
-    ? withKey(pending, known)
-    : Promise.resolve(options.resolver.getKey(kid)).then((found) => withKey(pending, found));
+  if (known !== undefined) return withKey(pending, known);
+  // A resolver that throws rather than answering (a caller's own) leaves the key unknown: the JWKS is unavailable.
+  return Promise.resolve()
+    .then(() => options.resolver.getKey(kid))
+    .then(
+      (found) => withKey(pending, found),
+      (error: unknown) =>
+        refused(context, "jwks-unavailable", `the key of kid "${kid}" could not be looked up (${messageOf(error)})`, "kid"),
+    );
 }
 
 /** A compact JWS of the attestation, read and its header checked. */
@@ -253,7 +260,7 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
         `${field}: the signature does not verify (${signatureSummary(context.verified)})`,
         field,
       );
-    const decoded = parsePayload(jws.payload);
+    const decoded = parsePayload(jws.payload, envelope.signed);
     if (!decoded.ok) return refused(context, "malformed", `${field}: the payload is not a JSON object (${decoded.problem})`, field);
     if (payload !== undefined) {
       const differs = firstJsonDifference(payload.value, decoded.value);
@@ -333,13 +340,25 @@ function setVerified(context: VerificationContext, field: "jws" | "sig", ok: boo
 /**
  * A JWS payload decoded as UTF-8 (fatally: bytes that are not UTF-8 are refused, never replaced) and parsed: it
  * must be one JSON object. (A kind whose bytes an on-chain reader reads checks them further: `checkSignedBytes`.)
+ * When the payload is, byte for byte, `JSON.stringify` of the signed block beside it (what the service writes),
+ * its value is that block: parsing it again could only give an equal value.
  */
-function parsePayload(bytes: Uint8Array): { ok: true; value: Record<string, unknown> } | { ok: false; problem: string } {
+function parsePayload(
+  bytes: Uint8Array,
+  signed: Record<string, unknown> | undefined,
+): { ok: true; value: Record<string, unknown> } | { ok: false; problem: string } {
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return { ok: false, problem: "its bytes are not UTF-8" };
+  }
+  if (signed !== undefined && JSON.stringify(signed) === text) return { ok: true, value: signed };
   let value: unknown;
   try {
-    value = JSON.parse(UTF8.decode(bytes));
-  } catch (error) {
-    return { ok: false, problem: error instanceof TypeError ? "its bytes are not UTF-8" : "it is not JSON" };
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: "it is not JSON" };
   }
   return isRecord(value) ? { ok: true, value } : { ok: false, problem: "not an object" };
 }

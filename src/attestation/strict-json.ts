@@ -22,6 +22,11 @@
  * for a duplicate or a value the caller refused) and the byte `offset` where reading stopped; the reader never
  * throws.
  *
+ * Which refusal, when there are several: a fault of the text (not JSON, too deep, an escaped top-level name) at
+ * once; a duplicate name or a value the caller refuses only once the whole text is known to be JSON, the first in
+ * document order. The on-chain reader orders them the same way, so that a text both malformed and wrong in a
+ * field is refused as malformed by both, as `JSON.parse` would refuse it.
+ *
  * @packageDocumentation
  */
 
@@ -62,22 +67,23 @@ export interface StrictJsonRefusal {
   readonly problem: string;
 }
 
-/** The object read: its top-level members in order, and the last of each name (the one `JSON.parse` keeps). */
+/** The object read: its top-level members in order. */
 export interface StrictObject {
   readonly ok: true;
   readonly members: readonly TopLevelMember[];
-  readonly byName: ReadonlyMap<string, TopLevelMember>;
 }
 
 /**
  * A caller's own reading of a top-level member's value, from its first byte: the offset just past the value
- * and what it read, or what is wrong with it (reported as an `invalid` fault of `field`, at the value's
- * offset); `undefined` to let the reader scan the value as any JSON value. It must not throw.
+ * and what it read, or what is wrong with it (an `invalid` fault of `field`, at the value's offset, reported
+ * once the text is known to be JSON: the value is then scanned as any JSON value); `undefined` to let the
+ * reader scan the value as any JSON value. It must not throw.
  */
 export type MemberValueReader = (
   name: string,
   bytes: Uint8Array,
   valueStart: number,
+  state: unknown,
 ) => { readonly end: number; readonly value: unknown } | { readonly field: string; readonly problem: string } | undefined;
 
 /** What a caller refuses beyond the JSON grammar, and the values it reads itself. */
@@ -98,15 +104,28 @@ export interface StrictObjectRules {
  *
  * @param bytes - The exact bytes (a JWS header or payload, signed bytes).
  * @param rules - Duplicate and escaped-name rules for top-level member names, and the caller's value readers.
+ * @param state - Handed to `rules.readValue` with each value (where a reader keeps what it read).
  * @returns The members, or the refusal with its field and offset.
  */
-export function readStrictObject(bytes: Uint8Array, rules: StrictObjectRules = {}): StrictObject | StrictJsonRefusal {
+export function readStrictObject(bytes: Uint8Array, rules: StrictObjectRules = {}, state?: unknown): StrictObject | StrictJsonRefusal {
   try {
-    return readTopLevel(bytes, rules);
+    return readTopLevel(bytes, rules, state);
   } catch (error) {
     if (error instanceof Refused) return error.refusal;
     throw error;
   }
+}
+
+/**
+ * The last top-level member of a name (the one `JSON.parse` keeps), or `undefined`.
+ *
+ * @param object - An object read by {@link readStrictObject}.
+ * @param name - The member's name.
+ * @returns The member.
+ */
+export function memberNamed(object: StrictObject, name: string): TopLevelMember | undefined {
+  for (let i = object.members.length - 1; i >= 0; i--) if (object.members[i]!.name === name) return object.members[i];
+  return undefined;
 }
 
 /**
@@ -149,6 +168,8 @@ export function bytesAre(bytes: Uint8Array, at: number, text: string): boolean {
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
+/** A decoder of one character per byte (identical to ASCII below 0x80), for slicing ASCII names out of a text. */
+const SINGLE_BYTE = new TextDecoder("latin1");
 
 /**
  * The text of bytes already checked to be UTF-8, from `from` to `to`: short ASCII (member names, the service's
@@ -256,12 +277,17 @@ export function skipWhitespace(bytes: Uint8Array, at: number): number {
   }
 }
 
-function readTopLevel(bytes: Uint8Array, rules: StrictObjectRules): StrictObject {
+function readTopLevel(bytes: Uint8Array, rules: StrictObjectRules, state: unknown): StrictObject {
   let at = skipWhitespace(bytes, 0);
   if (bytes[at] !== OPEN_OBJECT) fail(bytes, at, at < bytes.length ? "the text is not a JSON object" : "the text is empty");
   const members: TopLevelMember[] = [];
-  const byName = new Map<string, TopLevelMember>();
   const uniqueNames = rules.uniqueNames;
+  // The unique names seen so far (only those can be duplicates).
+  const seen = new Set<string>();
+  // The text with one character per byte, decoded at the first ASCII name.
+  let text: string | undefined;
+  // The first duplicate or refused value, reported once the text is known to be JSON.
+  let fieldFault: Refused | undefined;
   at = skipWhitespace(bytes, at + 1);
   if (bytes[at] === CLOSE_OBJECT) {
     at++;
@@ -271,29 +297,45 @@ function readTopLevel(bytes: Uint8Array, rules: StrictObjectRules): StrictObject
       const nameOffset = at;
       const nameEnd = scanString(bytes, at);
       let escaped = false;
-      for (let i = nameOffset + 1; i < nameEnd - 1 && !escaped; i++) escaped = bytes[i] === BACKSLASH;
+      let ascii = true;
+      for (let i = nameOffset + 1; i < nameEnd - 1; i++) {
+        const byte = bytes[i]!;
+        if (byte === BACKSLASH) escaped = true;
+        else if (byte >= 0x80) ascii = false;
+      }
       if (escaped && rules.refuseEscapedNames === true)
         fail(bytes, nameOffset, "a top-level member name is written with a backslash escape");
-      const name = escaped
-        ? (JSON.parse(decodeUtf8(bytes, nameOffset, nameEnd)) as string)
-        : decodeUtf8(bytes, nameOffset + 1, nameEnd - 1);
-      if ((uniqueNames === "all" || uniqueNames?.has(name) === true) && byName.has(name)) {
-        throw new Refused("duplicate", name, nameOffset, `the member "${name}" appears twice`);
+      let name: string;
+      if (escaped) {
+        name = JSON.parse(decodeUtf8(bytes, nameOffset, nameEnd)) as string;
+      } else if (ascii) {
+        // One decoding of the whole text serves every ASCII name: a byte is a character there.
+        text ??= SINGLE_BYTE.decode(bytes);
+        name = text.slice(nameOffset + 1, nameEnd - 1);
+      } else {
+        name = decodeUtf8(bytes, nameOffset + 1, nameEnd - 1);
+      }
+      let duplicate = false;
+      if (uniqueNames === "all" || uniqueNames?.has(name) === true) {
+        duplicate = seen.has(name);
+        if (duplicate) fieldFault ??= new Refused("duplicate", name, nameOffset, `the member "${name}" appears twice`);
+        else seen.add(name);
       }
       at = skipWhitespace(bytes, nameEnd);
       if (bytes[at] !== COLON) fail(bytes, at, "a colon is expected after a member name");
       const valueStart = skipWhitespace(bytes, at + 1);
-      const read = rules.readValue?.(name, bytes, valueStart);
+      // A duplicate's value is only validated: the first of its name is the one read.
+      const read = duplicate ? undefined : rules.readValue?.(name, bytes, valueStart, state);
       let member: TopLevelMember;
       if (read === undefined) {
         member = { name, nameOffset, valueStart, valueEnd: scanValue(bytes, valueStart) };
       } else if ("end" in read) {
         member = { name, nameOffset, valueStart, valueEnd: read.end, read: read.value };
       } else {
-        throw new Refused("invalid", read.field, valueStart, read.problem);
+        fieldFault ??= new Refused("invalid", read.field, valueStart, read.problem);
+        member = { name, nameOffset, valueStart, valueEnd: scanValue(bytes, valueStart) };
       }
       members.push(member);
-      byName.set(name, member);
       at = skipWhitespace(bytes, member.valueEnd);
       if (bytes[at] === COMMA) {
         at = skipWhitespace(bytes, at + 1);
@@ -306,7 +348,8 @@ function readTopLevel(bytes: Uint8Array, rules: StrictObjectRules): StrictObject
   }
   at = skipWhitespace(bytes, at);
   if (at !== bytes.length) fail(bytes, at, "something follows the object");
-  return { ok: true, members, byName };
+  if (fieldFault !== undefined) throw fieldFault;
+  return { ok: true, members };
 }
 
 /** One value at `at` (not whitespace), containers included: the offset just past it. */

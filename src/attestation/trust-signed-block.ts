@@ -22,13 +22,14 @@
  * | `sybilSeverity` | `null`, or `"none"`, `"low"`, `"moderate"`, `"elevated"`, `"heavy"` |
  * | `issuedAt`, `verifiedAt`, `expiry` | `"YYYY-MM-DDTHH:MM:SSZ"` or `"YYYY-MM-DDTHH:MM:SS.fffZ"`, a real UTC date after the epoch (milliseconds dropped) |
  *
- * A fault inside a read field's value (a control byte, an escape, bytes that are not UTF-8, a wrong form or
- * range) is that field's; a fault anywhere else is the text's (`json`). A refusal names the field and the
- * byte offset, and its `fault` tells the on-chain error it mirrors: `malformed` `AttestationJsonMalformed`,
- * `too-deep` `AttestationJsonTooDeep`, `invalid` `AttestationFieldInvalid`, `duplicate`
- * `AttestationFieldDuplicate`, `missing` `AttestationFieldMissing` (the first missing field, in the order of
- * {@link TRUST_V2_READ_FIELDS}; its offset is the length of the bytes). Offsets follow this reader's own
- * scan; which bytes are refused, and under which field, is what agrees with the chain.
+ * Which refusal, as the on-chain reader orders them: a text that is not JSON by those rules is refused at once
+ * (`json`); then the first field fault in document order — a read field's value in another form, or a known
+ * name twice; then the first missing field, in the order of {@link TRUST_V2_READ_FIELDS}. A refusal names the
+ * field and the byte offset, and its `fault` tells the on-chain error it mirrors: `malformed`
+ * `AttestationJsonMalformed`, `too-deep` `AttestationJsonTooDeep`, `invalid` `AttestationFieldInvalid` (at the
+ * value), `duplicate` `AttestationFieldDuplicate` (at the second name), `missing` `AttestationFieldMissing` (its
+ * offset is the length of the bytes). Offsets follow this reader's own scan; which bytes are refused, and under
+ * which field, is what agrees with the chain.
  *
  * @packageDocumentation
  */
@@ -95,8 +96,8 @@ export interface TrustSignedBlockRefusal {
 /** Outcome of {@link readTrustSignedBlockV2}. */
 export type TrustSignedBlockRead = { readonly ok: true; readonly block: TrustSignedBlockV2 } | TrustSignedBlockRefusal;
 
-const TIERS: ReadonlySet<string> = new Set<TierName>(["flagged", "limited", "developing", "established"]);
-const SYBIL_SEVERITIES: ReadonlySet<string> = new Set<SybilSeverityName>(["none", "low", "moderate", "elevated", "heavy"]);
+const TIERS: readonly TierName[] = ["flagged", "limited", "developing", "established"];
+const SYBIL_SEVERITIES: readonly SybilSeverityName[] = ["none", "low", "moderate", "elevated", "heavy"];
 const MAX_UINT256 = (1n << 256n) - 1n;
 const MAX_SAFE_AGENT_ID = BigInt(Number.MAX_SAFE_INTEGER);
 const MAX_CHAIN_BYTES = 32;
@@ -109,7 +110,9 @@ const MAX_SCORE = 100;
  * @returns The fields, or the refusal with its fault, field and byte offset. Never throws.
  */
 export function readTrustSignedBlockV2(bytes: Uint8Array): TrustSignedBlockRead {
-  const read = readStrictObject(bytes, RULES);
+  // The value of each read field, by its index in TRUST_V2_READ_FIELDS (`undefined`: not seen).
+  const values: unknown[] = new Array<unknown>(TRUST_V2_READ_FIELDS.length);
+  const read = readStrictObject(bytes, RULES, values);
   if (!read.ok) {
     return {
       ok: false,
@@ -119,30 +122,31 @@ export function readTrustSignedBlockV2(bytes: Uint8Array): TrustSignedBlockRead 
       problem: read.problem,
     };
   }
-  const values: Partial<Record<TrustV2ReadField, unknown>> = {};
-  for (const member of read.members) if (member.read !== undefined) values[member.name as TrustV2ReadField] = member.read;
-  for (const field of TRUST_V2_READ_FIELDS) {
-    if (!(field in values))
+  for (let i = 0; i < TRUST_V2_READ_FIELDS.length; i++) {
+    if (values[i] === undefined) {
+      const field = TRUST_V2_READ_FIELDS[i]!;
       return { ok: false, fault: "missing", field, offset: bytes.length, problem: `the signed block has no ${field}` };
+    }
   }
+  const [agentId, chain, registry, owner, score, tier, sybilSeverity, issuedAt, verifiedAt, expiry] = values;
   return {
     ok: true,
     block: {
-      agentId: values.agentId as bigint,
-      chain: values.chain as string,
-      registry: values.registry as string,
-      owner: (values.owner as string | typeof NULL) === NULL ? null : (values.owner as string),
-      score: values.score as number,
-      tier: values.tier as TierName,
-      sybilSeverity: (values.sybilSeverity as string | typeof NULL) === NULL ? null : (values.sybilSeverity as SybilSeverityName),
-      issuedAt: values.issuedAt as number,
-      verifiedAt: values.verifiedAt as number,
-      expiry: values.expiry as number,
+      agentId: agentId as bigint,
+      chain: chain as string,
+      registry: registry as string,
+      owner: owner === NULL ? null : (owner as string),
+      score: score as number,
+      tier: tier as TierName,
+      sybilSeverity: sybilSeverity === NULL ? null : (sybilSeverity as SybilSeverityName),
+      issuedAt: issuedAt as number,
+      verifiedAt: verifiedAt as number,
+      expiry: expiry as number,
     },
   };
 }
 
-/** What a field reader hands back for a JSON `null` (a member's `read` of `undefined` means "not read"). */
+/** What a field reader hands back for a JSON `null` (`undefined` in the values means "not seen"). */
 const NULL = Symbol("null");
 
 /** A field's value read from its first byte: the offset past it and the value, or the problem. */
@@ -152,41 +156,41 @@ type FieldReader = (bytes: Uint8Array, start: number, field: TrustV2ReadField) =
 const RULES: StrictObjectRules = {
   uniqueNames: TRUST_V2_KNOWN_FIELDS,
   refuseEscapedNames: true,
-  readValue: (name, bytes, start) => {
-    const reader = FIELD_READERS.get(name);
-    return reader === undefined ? undefined : reader(bytes, start, name as TrustV2ReadField);
+  readValue: (name, bytes, start, values) => {
+    const index = FIELD_INDEX.get(name);
+    if (index === undefined) return undefined;
+    const read = FIELD_READERS[index]!(bytes, start, name as TrustV2ReadField);
+    if ("end" in read) (values as unknown[])[index] = read.value;
+    return read;
   },
 };
+
+/** The index of each read field in {@link TRUST_V2_READ_FIELDS}. */
+const FIELD_INDEX: ReadonlyMap<string, number> = new Map(TRUST_V2_READ_FIELDS.map((field, index) => [field, index]));
 
 function invalid(field: TrustV2ReadField, problem: string): FieldRead {
   return { field, problem: `${field}: ${problem}` };
 }
 
-const FIELD_READERS: ReadonlyMap<string, FieldReader> = new Map<TrustV2ReadField, FieldReader>([
-  ["agentId", readAgentId],
-  [
-    "chain",
-    (bytes, start, field) =>
-      readName(bytes, start, field, (_text, length) => length >= 1 && length <= MAX_CHAIN_BYTES, "a string of 1 to 32 bytes"),
-  ],
-  ["registry", (bytes, start, field) => readName(bytes, start, field, (_text, length) => length >= 1, "a non-empty string")],
-  ["owner", readOwner],
-  ["score", readScore],
-  [
-    "tier",
-    (bytes, start, field) => readName(bytes, start, field, (text) => TIERS.has(text), "flagged, limited, developing or established"),
-  ],
-  [
-    "sybilSeverity",
-    (bytes, start, field) =>
-      bytesAre(bytes, start, "null")
-        ? { end: start + 4, value: NULL }
-        : readName(bytes, start, field, (text) => SYBIL_SEVERITIES.has(text), "null, none, low, moderate, elevated or heavy"),
-  ],
-  ["issuedAt", readTime],
-  ["verifiedAt", readTime],
-  ["expiry", readTime],
-]);
+const READERS_BY_FIELD: Readonly<Record<TrustV2ReadField, FieldReader>> = {
+  agentId: readAgentId,
+  chain: (bytes, start, field) =>
+    readName(bytes, start, field, (_text, length) => length >= 1 && length <= MAX_CHAIN_BYTES, "a string of 1 to 32 bytes"),
+  registry: (bytes, start, field) => readName(bytes, start, field, (_text, length) => length >= 1, "a non-empty string"),
+  owner: readOwner,
+  score: readScore,
+  tier: (bytes, start, field) => readOneOf(bytes, start, field, TIERS, "flagged, limited, developing or established"),
+  sybilSeverity: (bytes, start, field) =>
+    bytesAre(bytes, start, "null")
+      ? { end: start + 4, value: NULL }
+      : readOneOf(bytes, start, field, SYBIL_SEVERITIES, "null, none, low, moderate, elevated or heavy"),
+  issuedAt: readTime,
+  verifiedAt: readTime,
+  expiry: readTime,
+};
+
+/** The reader of each read field, in the order of {@link TRUST_V2_READ_FIELDS}. */
+const FIELD_READERS: readonly FieldReader[] = TRUST_V2_READ_FIELDS.map((field) => READERS_BY_FIELD[field]);
 
 /**
  * A string without escapes at `start` (its opening quote): the offset of its closing quote, or the problem. A
@@ -223,6 +227,16 @@ function readName(
   if (typeof close === "string") return invalid(field, `${close}; expected ${expected}`);
   const text = decodeUtf8(bytes, start + 1, close);
   return accept(text, close - start - 1) ? { end: close + 1, value: text } : invalid(field, `${JSON.stringify(text)} is not ${expected}`);
+}
+
+/** A string without escapes that is exactly one of `names` (compared as bytes, so no text is built). */
+function readOneOf(bytes: Uint8Array, start: number, field: TrustV2ReadField, names: readonly string[], expected: string): FieldRead {
+  if (bytes[start] === 0x22) {
+    for (const name of names) {
+      if (bytes[start + 1 + name.length] === 0x22 && bytesAre(bytes, start + 1, name)) return { end: start + name.length + 2, value: name };
+    }
+  }
+  return readName(bytes, start, field, () => false, expected);
 }
 
 function isDigit(byte: number | undefined): boolean {
@@ -304,6 +318,8 @@ function readOwner(bytes: Uint8Array, start: number, field: TrustV2ReadField): F
 
 /** The byte pattern of an ISO time's content: `d` a digit, anything else that byte itself. */
 const TIME_PATTERN = "dddd-dd-ddTdd:dd:dd";
+/** {@link TIME_PATTERN} as byte codes, 0 where a digit goes. */
+const TIME_BYTES: readonly number[] = [...TIME_PATTERN].map((c) => (c === "d" ? 0 : c.charCodeAt(0)));
 
 /** The value of the two digits at `at` (already checked). */
 function twoDigits(bytes: Uint8Array, at: number): number {
@@ -315,9 +331,10 @@ function readTime(bytes: Uint8Array, start: number, field: TrustV2ReadField): Fi
   const withFraction = bytes[start + 20] === 0x2e;
   const length = withFraction ? 24 : 20;
   let ok = bytes[start] === 0x22 && bytes[start + length] === 0x5a && bytes[start + length + 1] === 0x22;
-  for (let i = 0; ok && i < TIME_PATTERN.length; i++) {
+  for (let i = 0; ok && i < TIME_BYTES.length; i++) {
     const byte = bytes[start + 1 + i];
-    ok = TIME_PATTERN[i] === "d" ? isDigit(byte) : byte === TIME_PATTERN.charCodeAt(i);
+    const expectedByte = TIME_BYTES[i]!;
+    ok = expectedByte === 0 ? isDigit(byte) : byte === expectedByte;
   }
   if (ok && withFraction) ok = isDigit(bytes[start + 21]) && isDigit(bytes[start + 22]) && isDigit(bytes[start + 23]);
   if (!ok) return invalid(field, "expected an ISO 8601 UTC time string YYYY-MM-DDTHH:MM:SS(.fff)?Z");

@@ -60,6 +60,7 @@ export {
   type McpAttestationVerification,
   type McpAttestationVersion,
   type SignaturesChecked,
+  type SigBytes,
   type SignatureStatus,
   type SignaturesVerified,
   type SignedAttestationVerification,

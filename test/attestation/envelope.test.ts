@@ -162,3 +162,34 @@ describe("acceptance: what a standard signer may write verifies", () => {
     expect(verdict.signed).toEqual(signed);
   });
 });
+
+describe("never a throw out of the verifier", () => {
+  it("a signed block nested too deep to serialise: a malformed verdict", async () => {
+    const response = await buildTrustCheckResponse(keys.v2);
+    const deep = JSON.parse(`${"[".repeat(200_000)}${"]".repeat(200_000)}`) as unknown;
+    (response.attestation.signed as Record<string, unknown>).badges = deep as string[];
+    for (const policy of ["one", "both"] as const) {
+      const verdict = await verifyTrustAttestation(response, opts({ verify: policy }));
+      expect(verdict).toMatchObject({ valid: false });
+      expect(["malformed", "payload-mismatch"]).toContain(verdict.reason);
+    }
+    delete response.attestation.jws;
+    expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "malformed", field: "attestation" });
+  });
+
+  it("a key resolver that throws: jwks-unavailable", async () => {
+    const response = await buildTrustCheckResponse(keys.v2);
+    const throwing: JwksResolver = {
+      source: "a resolver that throws",
+      stats: { fetches: 0, failures: 0 },
+      getKey: () => Promise.reject(new Error("boom")),
+      reload: async () => {},
+      jwks: () => undefined,
+    };
+    expect(await verifyTrustAttestation(response, opts({ jwks: throwing }))).toMatchObject({
+      valid: false,
+      reason: "jwks-unavailable",
+      message: expect.stringContaining("boom"),
+    });
+  });
+});

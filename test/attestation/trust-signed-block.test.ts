@@ -96,12 +96,10 @@ describe("readTrustSignedBlockV2: the fields the oracle records", () => {
     ["chain of 33 bytes", "chain", `"${"c".repeat(33)}"`],
     ["chain escaped", "chain", '"ba\\u0073e"'],
     ["chain a number", "chain", "8453"],
-    ["chain with a control byte", "chain", '"ba\u0001se"'],
     ["registry empty", "registry", '""'],
     ["registry escaped", "registry", '"erc\\/8004"'],
     ["owner of 39 hex digits", "owner", '"0x7a16ff8270133f063aab6c9977183d9e7283542"'],
     ["owner of 41 hex digits", "owner", '"0x7a16ff8270133f063aab6c9977183d9e728354281"'],
-    ["owner with a control byte for a digit", "owner", '"0x7a16ff8270133f063aab6c9977183d9e7283542\u0000"'],
     ["owner with a non-hex digit", "owner", '"0x7a16ff8270133f063aab6c9977183d9e7283542g"'],
     ["owner without 0x", "owner", '"7a16ff8270133f063aab6c9977183d9e72835428"'],
     ["owner escaped", "owner", '"0x7a16ff8270133f063aab6c9977183d9e7283542\\u0038"'],
@@ -111,7 +109,6 @@ describe("readTrustSignedBlockV2: the fields the oracle records", () => {
     ["score with a fraction", "score", "82.0"],
     ["score with an exponent", "score", "8.2e1"],
     ["score negative", "score", "-1"],
-    ["score with a leading zero", "score", "082"],
     ["tier in capitals", "tier", '"Established"'],
     ["tier unknown", "tier", '"trusted"'],
     ["tier escaped", "tier", '"establishe\\u0064"'],
@@ -168,17 +165,55 @@ describe("readTrustSignedBlockV2: the fields the oracle records", () => {
     ["badges nested too deep", withRaw("badges", `${"[".repeat(249)}${"]".repeat(249)}`), "too-deep", "json"],
     ["trailing bytes", `${TEXT} x`, "malformed", "json"],
     ["a top-level array", `[${TEXT}]`, "malformed", "json"],
+    // Not JSON, though inside a read field: the text's fault comes first, as JSON.parse would refuse it.
+    ["a raw control byte in chain", withRaw("chain", '"ba\u0001se"'), "malformed", "json"],
+    ["a raw control byte for an owner digit", withRaw("owner", '"0x7a16ff8270133f063aab6c9977183d9e7283542\u0000"'), "malformed", "json"],
+    ["score with a leading zero", withRaw("score", "082"), "malformed", "json"],
+    ["an invalid field, then a malformed text: malformed", withRaw("score", "101").replace(/}$/, ",}"), "malformed", "json"],
   ] as const)("refuses %s", (_name, text, fault, field) => {
     expect(readTrustSignedBlockV2(bytes(text))).toMatchObject({ ok: false, fault, field });
   });
 
-  it("refuses bytes that are not UTF-8: in a read field, as that field's; in a skipped value, as the text's", () => {
+  it("reports the first field fault in document order, once the text is JSON", () => {
+    const text = withRaw("score", "101").replace('"tier":"established"', '"tier":"x"').replace(/}$/, ',"chain":"base"}');
+    expect(readTrustSignedBlockV2(bytes(text))).toMatchObject({ fault: "invalid", field: "score" });
+    const duplicateFirst = TEXT.replace('"registry"', '"agentId":"1","registry"').replace('"tier":"established"', '"tier":"x"');
+    expect(readTrustSignedBlockV2(bytes(duplicateFirst))).toMatchObject({ fault: "duplicate", field: "agentId" });
+  });
+
+  it("at one hex digit of the owner: reads every hex digit, and refuses every other byte as the chain does", () => {
+    const owner = BLOCK.owner;
+    const digit = owner.indexOf("827"); // the byte after it is "2": a backslash there starts an invalid escape
+    const valueAt = TEXT.indexOf(`"${owner}"`);
+    const at = valueAt + 1 + digit;
+    for (let b = 0; b < 256; b++) {
+      const data = bytes(TEXT);
+      data[at] = b;
+      const c = String.fromCharCode(b);
+      const read = readTrustSignedBlockV2(data);
+      if (/^[0-9a-fA-F]$/.test(c)) {
+        expect(read.ok && read.block.owner, c).toBe(`${owner.slice(0, digit)}${c}${owner.slice(digit + 1)}`);
+      } else if (b < 0x20 || b === 0x5c || b === 0x22 || b >= 0x80) {
+        // A raw control byte, an invalid escape, a quote that ends the string early, a byte that is not UTF-8 here.
+        expect(read, `0x${b.toString(16)}`).toMatchObject({ ok: false, fault: "malformed", field: "json" });
+      } else {
+        expect(read, `0x${b.toString(16)}`).toMatchObject({ ok: false, fault: "invalid", field: "owner", offset: valueAt });
+      }
+    }
+  });
+
+  it("refuses bytes that are not UTF-8 as the text's fault, in a read field or in a skipped value", () => {
     const inChain = Buffer.concat([
       bytes(TEXT.slice(0, valueOffset(TEXT, "chain") + 1)),
       Buffer.from([0xc0, 0xaf]),
       bytes(TEXT.slice(valueOffset(TEXT, "chain") + 1)),
     ]);
-    expect(readTrustSignedBlockV2(inChain)).toMatchObject({ ok: false, fault: "invalid", field: "chain" });
+    expect(readTrustSignedBlockV2(inChain)).toMatchObject({
+      ok: false,
+      fault: "malformed",
+      field: "json",
+      offset: valueOffset(TEXT, "chain") + 1,
+    });
     const at = valueOffset(TEXT, "badges") + 2;
     const inBadges = Buffer.concat([bytes(TEXT.slice(0, at)), Buffer.from([0xed, 0xa0, 0x80]), bytes(TEXT.slice(at))]);
     expect(readTrustSignedBlockV2(inBadges)).toMatchObject({ ok: false, fault: "malformed", field: "json", offset: at });

@@ -139,8 +139,10 @@ describe("fetch and verify on worker threads", () => {
     const highS = clone(v2);
     makeHighS(highS.attestation);
     responses.set("3", { ...highS, agentId: 3 }); // a valid high-S attestation of agent 1 in agent 3's body
+    // A sig that no longer verifies, alone (beside a jws, the jws is the signature checked by default).
     const tampered = clone(v2);
     tampered.attestation.sig = flipChar(tampered.attestation.sig!);
+    delete tampered.attestation.jws;
     responses.set("4", tampered);
     responses.set("5", await buildTrustCheckResponse(other.v2, { agent: { agentId: "5" } }));
     responses.set("6", await buildTrustCheckResponse(keys.mcp, { agent: { agentId: "6" } }));
