@@ -23,7 +23,7 @@
  * @packageDocumentation
  */
 import { isRecord } from "../util/is-record.js";
-import { isCompactForm } from "./jws.js";
+import { isCompactJws } from "../published/attestation.js";
 
 /** A compact JWS carried by an attestation, with the field that carries it. */
 export interface EnvelopeJws {
@@ -95,7 +95,7 @@ export function readAttestationEnvelope(value: unknown): EnvelopeRead {
   if (signed !== undefined && !isRecord(signed)) return { ok: false, field: "signed", problem: "attestation.signed is not an object" };
   const jws = typeof value.jws === "string" ? value.jws : undefined;
   const sig = typeof value.sig === "string" ? value.sig : undefined;
-  const sigIsJws = sig !== undefined && isCompactForm(sig);
+  const sigIsJws = sig !== undefined && isCompactJws(sig);
   if (sigIsJws && signed !== undefined) {
     return {
       ok: false,

@@ -20,6 +20,7 @@
  *
  * @packageDocumentation
  */
+import { isCompactJws } from "../published/attestation.js";
 import { ES256_SIGNATURE_BYTES, verifyEs256 } from "./es256.js";
 import type { VerificationKey } from "./public-key.js";
 import { lexemeIs, memberNamed, plainStringOf, readStrictObject, type TopLevelMember } from "./strict-json.js";
@@ -72,20 +73,6 @@ export interface JwsRefusal {
 export type JwsRead = { readonly ok: true; readonly jws: CompactJws } | JwsRefusal;
 
 /**
- * Whether a string has the form of a compact JWS: exactly two dots (insumer spec §1's test, which tells a
- * JWS from a base64 signature: base64 has no dots).
- *
- * @param value - A `sig` or `jws` field.
- * @returns `true` for two dots.
- */
-export function isCompactForm(value: string): boolean {
-  const first = value.indexOf(".");
-  if (first < 0) return false;
-  const second = value.indexOf(".", first + 1);
-  return second >= 0 && value.indexOf(".", second + 1) < 0;
-}
-
-/**
  * Decodes canonical base64url without padding; `undefined` for anything else (see the module notes).
  *
  * @param part - A part of a compact JWS.
@@ -106,7 +93,7 @@ export function decodeCanonicalBase64url(part: string): Uint8Array | undefined {
  * @returns The parts and header, or why the JWS is refused.
  */
 export function readCompactJws(jws: string): JwsRead {
-  if (!isCompactForm(jws)) return malformed("it is not a compact serialization (three parts separated by dots)");
+  if (!isCompactJws(jws)) return malformed("it is not a compact serialization (three parts separated by dots)");
   const first = jws.indexOf(".");
   const second = jws.indexOf(".", first + 1);
   const headerPart = jws.slice(0, first);

@@ -54,7 +54,6 @@ import type {
   SignaturesVerified,
 } from "./result.js";
 
-export { isRecord } from "../util/is-record.js";
 
 /** What is known about an attestation while it is being verified; the common part of every verdict. */
 export interface VerificationContext {

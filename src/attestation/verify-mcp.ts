@@ -10,7 +10,7 @@ import { MCP_KIND } from "./kinds/mcp.js";
 import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.js";
 import { verifyAttestationOfKind } from "./pipeline.js";
 import type { McpAttestationVerification } from "./result.js";
-import { isRecord } from "./signature-check.js";
+import { isRecord } from "../util/is-record.js";
 
 /** Options of {@link verifyMcpAttestation}. */
 export interface VerifyMcpAttestationOptions extends VerifyAttestationOptions {

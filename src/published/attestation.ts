@@ -7,9 +7,19 @@
 import { z } from "zod";
 import { type JsonObject, jsonObjectSchema, serviceTimeSchema } from "./common.js";
 
-/** Whether a string is a compact JWS (exactly two dots: `header.payload.signature`), per the insumer spec §1. */
+/**
+ * Whether a value has the form of a compact JWS: a string with exactly two dots (`header.payload.signature`), the
+ * insumer spec §1's test, which tells a JWS from a base64 signature (base64 has no dots). The one test of the kit.
+ *
+ * @param value - A `sig` or `jws` field, any value.
+ * @returns `true` for a string with two dots.
+ */
 export function isCompactJws(value: unknown): value is string {
-  return typeof value === "string" && value.split(".").length === 3;
+  if (typeof value !== "string") return false;
+  const first = value.indexOf(".");
+  if (first < 0) return false;
+  const second = value.indexOf(".", first + 1);
+  return second >= 0 && value.indexOf(".", second + 1) < 0;
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { canonicalJson } from "../../attestation/canonical-json.js";
 import { verifyEs256 } from "../../attestation/es256.js";
-import { isCompactForm } from "../../attestation/jws.js";
+import { isCompactJws } from "../../published/attestation.js";
 import { decodeLegacySignature } from "../../attestation/legacy-signature.js";
 import type { VerificationKey } from "../../attestation/public-key.js";
 import { type JwksObservation, keyOfKid } from "../jwks-probe.js";
@@ -44,7 +44,7 @@ export function checkSigBytes(live: LiveAttestations, jwks: JwksObservation): Ch
   const skipped: string[] = [];
   for (const attestation of live.attestations) {
     const { agent, kid, sig, signed } = attestation;
-    if (sig === undefined || isCompactForm(sig)) {
+    if (sig === undefined || isCompactJws(sig)) {
       skipped.push(`${agent}: no raw sig${sig === undefined ? "" : " (its sig is a compact JWS)"}`);
       continue;
     }

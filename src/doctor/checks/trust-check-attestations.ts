@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { formatAgentRef } from "../../agent/agent-ref.js";
-import { isCompactForm } from "../../attestation/jws.js";
+import { isCompactJws } from "../../published/attestation.js";
 import { isRecord } from "../../util/is-record.js";
 import type { ServiceObservations } from "../service-probe.js";
 
@@ -83,5 +83,5 @@ export function noAttestationReason(live: LiveAttestations): string {
  * @returns The JWS, or `undefined` when it carries none.
  */
 export function compactJwsOf(attestation: LiveAttestation): string | undefined {
-  return attestation.jws ?? (attestation.sig !== undefined && isCompactForm(attestation.sig) ? attestation.sig : undefined);
+  return attestation.jws ?? (attestation.sig !== undefined && isCompactJws(attestation.sig) ? attestation.sig : undefined);
 }
