@@ -26,8 +26,7 @@ export type SigBytes = "insertion-order" | "sorted-keys";
 
 /** The off-chain verdict a correct verifier gives the whole response (body included). */
 export type OffchainExpectation =
-  | { valid: true; version?: "v1" | "v2" | "wallet-not-found" }
-  | { valid: false; reason: string; field?: string };
+  { valid: true; version?: "v1" | "v2" | "wallet-not-found" } | { valid: false; reason: string; field?: string };
 
 /** The record the oracle stores and returns for an accepted submission (codes as stored on-chain). */
 export interface OnchainRecord {

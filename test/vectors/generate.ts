@@ -31,7 +31,9 @@ async function main(): Promise<void> {
   await writeJson(JWKS_FILE, keys.jwks);
   const counts = new Map<string, number>();
   for (const { category } of vectors) counts.set(category, (counts.get(category) ?? 0) + 1);
-  console.log(`wrote ${vectors.length} vectors to ${path.relative(process.cwd(), VECTOR_DIR)} (${[...counts].map(([c, n]) => `${c} ${n}`).join(", ")})`);
+  console.log(
+    `wrote ${vectors.length} vectors to ${path.relative(process.cwd(), VECTOR_DIR)} (${[...counts].map(([c, n]) => `${c} ${n}`).join(", ")})`,
+  );
 }
 
 main().catch((error: unknown) => {

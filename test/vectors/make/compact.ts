@@ -102,7 +102,12 @@ export function withLeftoverBits(part: string): string {
  * @param key - The key whose public half is the secret.
  * @returns The compact JWS.
  */
-export async function hmacWithPublicKey(alg: "HS256" | "HS512", headerKid: string, payload: Uint8Array, key: AttestationSigningKey): Promise<string> {
+export async function hmacWithPublicKey(
+  alg: "HS256" | "HS512",
+  headerKid: string,
+  payload: Uint8Array,
+  key: AttestationSigningKey,
+): Promise<string> {
   const publicKey = (await importJWK({ ...key.publicJwk, alg: "ES256" }, "ES256", { extractable: true })) as CryptoKey;
   const secret = new TextEncoder().encode(await exportSPKI(publicKey));
   return new CompactSign(payload).setProtectedHeader({ alg, kid: headerKid }).sign(secret);

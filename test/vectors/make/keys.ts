@@ -37,6 +37,10 @@ export async function loadVectorKeys(): Promise<VectorKeys> {
   const v2 = byKid.get("rnwy-trust-v2");
   const v1 = byKid.get("rnwy-trust-v1");
   if (!v2 || !v1) throw new Error(`${PRIVATE_KEYS_FILE} must hold the rnwy-trust-v2 and rnwy-trust-v1 keys`);
-  const [trustV2, trustV1, wallet] = await Promise.all([importSigningKey(v2), importSigningKey(v1), importSigningKey({ ...v2, kid: WALLET_KID })]);
+  const [trustV2, trustV1, wallet] = await Promise.all([
+    importSigningKey(v2),
+    importSigningKey(v1),
+    importSigningKey({ ...v2, kid: WALLET_KID }),
+  ]);
   return { trustV2, trustV1, wallet, jwks: { keys: [trustV2.publicJwk, trustV1.publicJwk, wallet.publicJwk] } };
 }

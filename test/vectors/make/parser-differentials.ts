@@ -56,7 +56,8 @@ export async function parserDifferentialVectors(keys: VectorKeys): Promise<Trust
     {
       id: "escaped-unknown-member-name",
       covers: ["parser:escaped-duplicate-name"],
-      description: "A top-level member name with an escape that decodes to no known field (n\\u006fte): every escaped top-level name is refused.",
+      description:
+        "A top-level member name with an escape that decodes to no known field (n\\u006fte): every escaped top-level name is refused.",
       bytes: withTail('"n\\u006fte":1'),
       field: "json",
       onchain: { error: "AttestationJsonMalformed" },
@@ -136,7 +137,9 @@ export async function parserDifferentialVectors(keys: VectorKeys): Promise<Trust
         Buffer.from('x",'),
         Buffer.from(text.slice(text.indexOf('"badges":[') + '"badges":['.length)),
       ]),
-      body: { badges: { ...(body.badges as object), earned: [new TextDecoder().decode(Buffer.from([0x78, 0xc0, 0xaf, 0x78])), ...earned] } },
+      body: {
+        badges: { ...(body.badges as object), earned: [new TextDecoder().decode(Buffer.from([0x78, 0xc0, 0xaf, 0x78])), ...earned] },
+      },
       field: "json",
       onchain: { error: "AttestationJsonMalformed" },
     },
@@ -234,7 +237,9 @@ export async function parserDifferentialVectors(keys: VectorKeys): Promise<Trust
       id: "issued-at-with-offset",
       covers: ["parser:time-form"],
       description: "issuedAt with +00:00 instead of Z: the same instant to a lenient date parser, not the signed form.",
-      bytes: utf8(replaceOnce(text, `"issuedAt":"${String(signed.issuedAt)}"`, `"issuedAt":"${String(signed.issuedAt).replace("Z", "+00:00")}"`)),
+      bytes: utf8(
+        replaceOnce(text, `"issuedAt":"${String(signed.issuedAt)}"`, `"issuedAt":"${String(signed.issuedAt).replace("Z", "+00:00")}"`),
+      ),
       field: "issuedAt",
       onchain: { error: "AttestationFieldInvalid", field: "issuedAt" },
     },
@@ -242,7 +247,13 @@ export async function parserDifferentialVectors(keys: VectorKeys): Promise<Trust
       id: "issued-at-unix-seconds",
       covers: ["parser:time-form"],
       description: "issuedAt as a number of Unix seconds: times are ISO strings.",
-      bytes: utf8(replaceOnce(text, `"issuedAt":"${String(signed.issuedAt)}"`, `"issuedAt":${Math.floor(Date.parse(String(signed.issuedAt)) / 1000)}`)),
+      bytes: utf8(
+        replaceOnce(
+          text,
+          `"issuedAt":"${String(signed.issuedAt)}"`,
+          `"issuedAt":${Math.floor(Date.parse(String(signed.issuedAt)) / 1000)}`,
+        ),
+      ),
       field: "issuedAt",
       onchain: { error: "AttestationFieldInvalid", field: "issuedAt" },
     },
@@ -307,7 +318,10 @@ export async function parserDifferentialVectors(keys: VectorKeys): Promise<Trust
         "Unknown members (which may repeat) holding escapes, a nested score and an issuedAt, and a badge with an escape: skipped values, valid JSON, read by neither verifier.",
       bytes: utf8(
         replaceOnce(
-          withTailText(text, '"note":"a\\u0041\\n\\"score\\":1","note":{"score":1,"issuedAt":"2030-01-01T00:00:00Z","list":[true,false,null,-1.5e-3,{}]}'),
+          withTailText(
+            text,
+            '"note":"a\\u0041\\n\\"score\\":1","note":{"score":1,"issuedAt":"2030-01-01T00:00:00Z","list":[true,false,null,-1.5e-3,{}]}',
+          ),
           '"badges":["original_owner",',
           '"badges":["original_owner","caf\\u00e9",',
         ),

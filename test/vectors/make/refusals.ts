@@ -51,7 +51,8 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
   drafts.push({
     id: "tampered-signed-block-sig-only",
     covers: ["refuse:tampered-payload", "form:sig-only"],
-    description: "A sig-only response whose signed block was edited after signing (score 82 to 95): the sig verifies over neither serialisation.",
+    description:
+      "A sig-only response whose signed block was edited after signing (score 82 to 95): the sig verifies over neither serialisation.",
     response: respond({ ...body, score: 95 }, { ...sigOnly, signed: raised }),
     forged: "signed.score was changed after signing",
     call: sigCall(kid, serializeSigned(raised), sigOnly.sig!),
@@ -94,7 +95,8 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
   drafts.push({
     id: "unknown-kid",
     covers: ["refuse:unknown-kid", "form:both"],
-    description: "A kid the verifier does not accept (rnwy-trust-v3), signed with the rnwy-trust-v2 key: it must not be checked with any key.",
+    description:
+      "A kid the verifier does not accept (rnwy-trust-v3), signed with the rnwy-trust-v2 key: it must not be checked with any key.",
     response: respond(body, unknownKid),
     call: jwsCall(unknownKey.kid, unknownKid.jws!),
     offchain: refused("kid-not-accepted", "kid"),
@@ -153,7 +155,8 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
   drafts.push({
     id: "alg-none-es256-signed",
     covers: ["refuse:alg-none", "form:jws-only"],
-    description: "alg none in a header that carries a genuine ES256 signature: the algorithm the header names is refused, whatever the signature.",
+    description:
+      "alg none in a header that carries a genuine ES256 signature: the algorithm the header names is refused, whatever the signature.",
     response: respond(body, { ...jwsOnly, jws: noneSigned }),
     call: jwsCall(kid, noneSigned),
     offchain: refused("unsupported-alg", "jws"),
@@ -289,7 +292,8 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
   drafts.push({
     id: "found-false-with-agent-fields",
     covers: ["refuse:found-false-agent-fields", "form:both"],
-    description: "A genuine signed found: false beside a body that also speaks of an agent (agentId, score, …): the signature cannot cover those fields.",
+    description:
+      "A genuine signed found: false beside a body that also speaks of an agent (agentId, score, …): the signature cannot cover those fields.",
     response: respond({ ...notFound.body, ...agentFields }, notFoundAttestation),
     call: jwsCall(kid, notFoundAttestation.jws!),
     offchain: refused("field-mismatch", "agentId"),
@@ -341,7 +345,11 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
   const [headerPart, payloadPart, signaturePart] = partsOf(jwsOnly.jws!);
   const nonCanonical: [string, string, string][] = [
     ["padded-signature", "the signature part with its = padding", `${headerPart}.${payloadPart}.${signaturePart}==`],
-    ["signature-leftover-bits", "the signature part with non-zero leftover bits in its last character", `${headerPart}.${payloadPart}.${withLeftoverBits(signaturePart)}`],
+    [
+      "signature-leftover-bits",
+      "the signature part with non-zero leftover bits in its last character",
+      `${headerPart}.${payloadPart}.${withLeftoverBits(signaturePart)}`,
+    ],
   ];
   // Nine '?' (0x3F) hold a whole aligned group 3F 3F 3F, whose base64url is "Pz8_": the payload part has a '_'.
   const questionMarks = new TextEncoder().encode(`${JSON.stringify(signed).slice(0, -1)},"note":"?????????"}`);

@@ -59,7 +59,11 @@ export interface AnswerTimes {
  * @param times - Other times.
  * @returns Body and signed block.
  */
-export async function agentAnswer(key: AttestationSigningKey, agent: Partial<AgentFixture> = {}, times: AnswerTimes = {}): Promise<ServiceAnswer> {
+export async function agentAnswer(
+  key: AttestationSigningKey,
+  agent: Partial<AgentFixture> = {},
+  times: AnswerTimes = {},
+): Promise<ServiceAnswer> {
   const { attestation, ...body } = await buildTrustCheckResponse(key, {
     agent: { ...VECTOR_AGENT, ...agent },
     issuedAt: new Date(NOW_MS - (times.issuedBeforeMs ?? 2 * HOUR_MS)),
@@ -118,7 +122,11 @@ export interface AttestOptions {
  * @param options - Form, signing options, `signed: null`, issuer, jwks.
  * @returns The attestation.
  */
-export async function attest(signed: Record<string, unknown>, key: AttestationSigningKey, options: AttestOptions = {}): Promise<Attestation> {
+export async function attest(
+  signed: Record<string, unknown>,
+  key: AttestationSigningKey,
+  options: AttestOptions = {},
+): Promise<Attestation> {
   const expiry = signed.expiry;
   const attestation: Attestation = await createAttestation(signed as JsonObject, key, {
     issuer: options.issuer ?? TEST_ISSUER,

@@ -120,7 +120,11 @@ export async function validFormVectors(keys: VectorKeys): Promise<TrustCheckVect
     call: jwsCall(kid, spacedHeader),
   });
 
-  const skippedMembers = await signCompactJws({ alg: "ES256", cty: "json", kid, x5t: "bm90LWEtY2VydGlmaWNhdGUtdGh1bWJwcmludA" }, insertion, key);
+  const skippedMembers = await signCompactJws(
+    { alg: "ES256", cty: "json", kid, x5t: "bm90LWEtY2VydGlmaWNhdGUtdGh1bWJwcmludA" },
+    insertion,
+    key,
+  );
   valid({
     id: "valid-header-skipped-members",
     covers: ["form:jws-only", "header:unknown-member"],
