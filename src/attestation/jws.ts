@@ -1,154 +1,201 @@
 /**
- * The compact `jws` of an attestation (RFC 7515). Only ES256 is accepted: the header is read with jose and its
- * `alg` checked before any key is looked up, so `alg: none`, HS256 (including HS256 "signed" with the public
- * key as the secret) and every other algorithm are refused without being tried. The signature of a plain
- * ES256 header is then checked with `node:crypto` (`es256.ts` says why, with the figures); a header with
- * `crit` or `b64` (RFC 7797), which the service never sends, is left to jose's `compactVerify` whole, so
- * that those extensions keep jose's meaning.
+ * The compact JWS of an attestation (RFC 7515), read and verified by the rules the on-chain oracle applies to
+ * the same bytes (`submitJwsAttestation`):
+ *
+ * - three parts of canonical base64url without padding: a part whose length is 1 mod 4, an `=`, a byte
+ *   outside `A-Z a-z 0-9 - _`, or non-zero leftover bits in the last character are refused (so that one JWS
+ *   has one reading); the signature part decodes to exactly 64 bytes `r‖s` (high-S accepted);
+ * - the protected header is a JSON object read with the strict reader (`strict-json.ts`: UTF-8, whitespace
+ *   allowed, members in any order, no escaped member name, no member twice): `alg` must be exactly
+ *   `"ES256"` — checked first, so that `none`, HS256 (including HS256 "signed" with the public key as the
+ *   secret) and every other algorithm are refused before any key is looked up; `kid` is required, a string
+ *   without escapes; `typ`, when present, is `"JWT"` or `"JOSE"`; `crit`, `jku`, `x5u`, `jwk`, `x5c` and `b64`
+ *   are refused (an extension the verifier would have to understand, or a key named by the token itself);
+ *   any other member (`cty`, `x5t`, …) is skipped;
+ * - the signature covers the ASCII bytes `header.payload` exactly as issued, never a re-serialisation; it is
+ *   checked with `node:crypto` (`es256.ts`).
+ *
+ * With `crit` and `b64` refused, the payload part is always the base64url of the payload, so no JOSE library
+ * is needed to give a JWS its meaning.
  *
  * @packageDocumentation
  */
-import { compactVerify, decodeProtectedHeader, type ProtectedHeaderParameters } from "jose";
-import { verifyEs256 } from "./es256.js";
+import { ES256_SIGNATURE_BYTES, verifyEs256 } from "./es256.js";
 import type { VerificationKey } from "./public-key.js";
+import { lexemeIs, plainStringOf, readStrictObject, type TopLevelMember } from "./strict-json.js";
 
 /** The only algorithm of the service's attestations. */
 export const ATTESTATION_ALG = "ES256";
 
-/** Outcome of {@link readJwsHeader}. */
-export type JwsHeaderRead =
-  { ok: true; header: ProtectedHeaderParameters } | { ok: false; reason: "malformed" | "unsupported-alg"; problem: string };
+/** Header members a JWS of an attestation must not carry. */
+export const REFUSED_JWS_HEADER_MEMBERS: readonly string[] = ["crit", "jku", "x5u", "jwk", "x5c", "b64"];
 
-/** Outcome of {@link verifyCompactJws}. */
-export type JwsCheck = { ok: true; payload: Uint8Array } | { ok: false; problem: string };
+/** The `typ` values a JWS of an attestation may carry. */
+export const ACCEPTED_JWS_TYPES: readonly string[] = ["JWT", "JOSE"];
 
-const COMPACT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
+/** The protected header of a JWS that passed the rules. */
+export interface JwsHeader {
+  /** Always `ES256`. */
+  readonly alg: typeof ATTESTATION_ALG;
+  /** The key id. */
+  readonly kid: string;
+  /** `JWT`, `JOSE`, or `undefined` when absent. */
+  readonly typ: string | undefined;
+}
+
+/** A compact JWS split into its parts, each decoded. */
+export interface CompactJws {
+  /** The JWS as given. */
+  readonly text: string;
+  /** `header.payload`: the signing input, as text (ASCII). */
+  readonly signingInput: string;
+  /** The decoded protected header bytes. */
+  readonly headerBytes: Uint8Array;
+  /** The decoded payload bytes: the signed data. */
+  readonly payload: Uint8Array;
+  /** The decoded signature, 64 bytes `r‖s`. */
+  readonly signature: Uint8Array;
+  /** The header, checked. */
+  readonly header: JwsHeader;
+}
+
+/** Why a JWS is refused before any key is used. */
+export interface JwsRefusal {
+  readonly ok: false;
+  /** `malformed` (not a canonical compact JWS, a header that is not JSON), `unsupported-alg`, `unsupported-header`, `missing-kid`. */
+  readonly reason: "malformed" | "unsupported-alg" | "unsupported-header" | "missing-kid";
+  /** What is wrong. */
+  readonly problem: string;
+}
+
+/** Outcome of {@link readCompactJws}. */
+export type JwsRead = { readonly ok: true; readonly jws: CompactJws } | JwsRefusal;
 
 /**
- * Reads and checks the protected header of a compact JWS, without verifying anything.
+ * Whether a string has the form of a compact JWS: exactly two dots (insumer spec §1's test, which tells a
+ * JWS from a base64 signature: base64 has no dots).
  *
- * @param jws - The `jws` field.
- * @returns The header, or `malformed` / `unsupported-alg` with the problem.
+ * @param value - A `sig` or `jws` field.
+ * @returns `true` for two dots.
  */
-export function readJwsHeader(jws: string): JwsHeaderRead {
-  if (!COMPACT.test(jws)) return { ok: false, reason: "malformed", problem: "jws is not a compact serialization (three base64url parts)" };
-  // Every attestation under one key carries the same header text: its reading by jose is kept.
-  const part = jws.slice(0, jws.indexOf("."));
+export function isCompactForm(value: string): boolean {
+  const first = value.indexOf(".");
+  if (first < 0) return false;
+  const second = value.indexOf(".", first + 1);
+  return second >= 0 && value.indexOf(".", second + 1) < 0;
+}
+
+/**
+ * Decodes canonical base64url without padding; `undefined` for anything else (see the module notes).
+ *
+ * @param part - A part of a compact JWS.
+ * @returns The bytes, or `undefined`.
+ */
+export function decodeCanonicalBase64url(part: string): Uint8Array | undefined {
+  if (!BASE64URL.test(part) || part.length % 4 === 1) return undefined;
+  const leftover = part.length % 4;
+  if (leftover !== 0) {
+    // The last character carries 2 (of 6) meaningful bits after 2 characters' worth, 4 after 3: the rest must be 0.
+    const last = BASE64URL_ALPHABET.indexOf(part[part.length - 1]!);
+    if ((last & (leftover === 2 ? 0x0f : 0x03)) !== 0) return undefined;
+  }
+  return Buffer.from(part, "base64url");
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+const BASE64URL_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/**
+ * Reads a compact JWS and checks its form and header, without verifying anything.
+ *
+ * @param jws - The `jws` field (or a `sig` that is a compact JWS).
+ * @returns The parts and header, or why the JWS is refused.
+ */
+export function readCompactJws(jws: string): JwsRead {
+  if (!isCompactForm(jws)) return malformed("it is not a compact serialization (three parts separated by dots)");
+  const first = jws.indexOf(".");
+  const second = jws.indexOf(".", first + 1);
+  const headerPart = jws.slice(0, first);
+  const header = readHeaderPart(headerPart);
+  if (!header.ok) return header;
+  const payload = decodeCanonicalBase64url(jws.slice(first + 1, second));
+  if (payload === undefined) return malformed("its payload part is not canonical base64url");
+  const signature = decodeCanonicalBase64url(jws.slice(second + 1));
+  if (signature === undefined) return malformed("its signature part is not canonical base64url");
+  if (signature.length !== ES256_SIGNATURE_BYTES) {
+    return malformed(`its signature decodes to ${signature.length} bytes; an ES256 signature (r‖s) has ${ES256_SIGNATURE_BYTES}`);
+  }
+  return {
+    ok: true,
+    jws: { text: jws, signingInput: jws.slice(0, second), headerBytes: header.bytes, payload, signature, header: header.header },
+  };
+}
+
+/**
+ * Verifies the signature of a JWS read by {@link readCompactJws}, over its ASCII `header.payload`.
+ *
+ * @param jws - The JWS.
+ * @param key - The public key of its `kid`.
+ * @returns Whether the signature verifies. Never throws.
+ */
+export function verifyCompactJws(jws: CompactJws, key: VerificationKey): boolean {
+  return verifyEs256(Buffer.from(jws.signingInput, "latin1"), jws.signature, key);
+}
+
+type HeaderRead = { ok: true; header: JwsHeader; bytes: Uint8Array } | JwsRefusal;
+
+/** Header readings kept, by header part: every attestation under one key carries the same header text. */
+const HEADER_CACHE_SIZE = 64;
+const headerReads = new Map<string, HeaderRead>();
+
+function readHeaderPart(part: string): HeaderRead {
   const known = headerReads.get(part);
   if (known !== undefined) return known;
-  const read = readHeaderPart(jws);
+  const read = checkHeader(part);
   if (headerReads.size >= HEADER_CACHE_SIZE) headerReads.clear();
   headerReads.set(part, read);
   return read;
 }
 
-/** Header readings kept, by header text (the service has four keys; a few more headers are harmless). */
-const HEADER_CACHE_SIZE = 64;
-const headerReads = new Map<string, JwsHeaderRead>();
-
-function readHeaderPart(jws: string): JwsHeaderRead {
-  let header: ProtectedHeaderParameters;
-  try {
-    header = Object.freeze(decodeProtectedHeader(jws));
-  } catch (error) {
-    return { ok: false, reason: "malformed", problem: `jws header cannot be read (${(error as Error).message})` };
+function checkHeader(part: string): HeaderRead {
+  const bytes = decodeCanonicalBase64url(part);
+  if (bytes === undefined || bytes.length === 0) return malformed("its header part is not canonical base64url");
+  const read = readStrictObject(bytes, { uniqueNames: "all", refuseEscapedNames: true });
+  if (!read.ok) {
+    const what = read.fault === "duplicate" ? `the member "${read.field}" appears twice` : read.problem;
+    return malformed(`its protected header is refused at byte ${read.offset}: ${what}`);
   }
-  if (header.alg !== ATTESTATION_ALG) {
-    return { ok: false, reason: "unsupported-alg", problem: `jws alg is ${JSON.stringify(header.alg ?? null)}; only ES256 is accepted` };
+  const alg = read.byName.get("alg");
+  if (alg === undefined) return { ok: false, reason: "unsupported-alg", problem: "its header names no alg; only ES256 is accepted" };
+  if (!lexemeIs(bytes, alg, `"${ATTESTATION_ALG}"`)) {
+    return { ok: false, reason: "unsupported-alg", problem: `its header alg is ${lexemeText(bytes, alg)}; only "ES256" is accepted` };
   }
-  if (header.kid !== undefined && typeof header.kid !== "string") {
-    return { ok: false, reason: "malformed", problem: "jws header kid is not a string" };
+  const refused = read.members.find((member) => REFUSED_JWS_HEADER_MEMBERS.includes(member.name));
+  if (refused !== undefined) {
+    return { ok: false, reason: "unsupported-header", problem: `its header carries "${refused.name}", which is refused` };
   }
-  return { ok: true, header };
-}
-
-/** Length of the base64url (unpadded) of a 64-byte ES256 signature. */
-const SIGNATURE_PART_LENGTH = 86;
-
-/** The three parts of a compact JWS (its form already checked by {@link readJwsHeader}). */
-export interface CompactParts {
-  /** The base64url protected header. */
-  readonly header: string;
-  /** The base64url payload. */
-  readonly payload: string;
-  /** The base64url signature. */
-  readonly signature: string;
-  /** `header.payload`: the signing input, as text. */
-  readonly signingInput: string;
-}
-
-/**
- * Splits a compact JWS into its parts.
- *
- * @param jws - A compact JWS (three parts).
- * @returns The parts.
- */
-export function compactParts(jws: string): CompactParts {
-  const first = jws.indexOf(".");
-  const second = jws.indexOf(".", first + 1);
+  const typ = read.byName.get("typ");
+  if (typ !== undefined && !ACCEPTED_JWS_TYPES.some((accepted) => lexemeIs(bytes, typ, `"${accepted}"`))) {
+    return { ok: false, reason: "unsupported-header", problem: `its header typ is ${lexemeText(bytes, typ)}; only "JWT" or "JOSE" is accepted` };
+  }
+  const kidMember = read.byName.get("kid");
+  if (kidMember === undefined) return { ok: false, reason: "missing-kid", problem: "its header names no kid" };
+  const kid = plainStringOf(bytes, kidMember);
+  if (kid === undefined) return malformed(`its header kid ${lexemeText(bytes, kidMember)} is not a string without escapes`);
+  if (kid === "") return { ok: false, reason: "missing-kid", problem: "its header kid is empty" };
   return {
-    header: jws.slice(0, first),
-    payload: jws.slice(first + 1, second),
-    signature: jws.slice(second + 1),
-    signingInput: jws.slice(0, second),
+    ok: true,
+    bytes,
+    header: Object.freeze({ alg: ATTESTATION_ALG, kid, typ: typ === undefined ? undefined : (plainStringOf(bytes, typ) as string) }),
   };
 }
 
-/**
- * Whether a checked ES256 header is plain: no `crit` and no `b64`, so that the payload part is base64url of
- * the payload and no extension changes what the signature means. Only a plain header is verified with
- * `node:crypto`, or accepted as the unchecked copy of a signature that verified.
- *
- * @param header - A header read by {@link readJwsHeader}.
- * @returns `true` for a plain header.
- */
-export function isPlainHeader(header: ProtectedHeaderParameters): boolean {
-  return header.crit === undefined && header.b64 === undefined;
+/** A member's raw lexeme, shortened for a message. */
+function lexemeText(bytes: Uint8Array, member: TopLevelMember): string {
+  const text = Buffer.from(bytes.subarray(member.valueStart, member.valueEnd)).toString("utf8");
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-/**
- * Verifies a compact JWS whose header is plain, with `node:crypto`, synchronously; `undefined` when jose must
- * decide (a header that is not plain, or parts whose decoding jose might refuse: a signature part that is not
- * the 86 characters of 64 bytes, a payload part of impossible length).
- *
- * @param jws - The JWS (its header already checked with {@link readJwsHeader}).
- * @param header - That header.
- * @param key - The public key of its `kid`.
- * @returns The payload bytes or the problem, or `undefined`.
- */
-export function verifyPlainCompactJws(jws: string, header: ProtectedHeaderParameters, key: VerificationKey): JwsCheck | undefined {
-  if (!isPlainHeader(header)) return undefined;
-  const parts = compactParts(jws);
-  if (parts.signature.length !== SIGNATURE_PART_LENGTH || parts.payload.length % 4 === 1) return undefined;
-  if (!verifyEs256(Buffer.from(parts.signingInput, "latin1"), Buffer.from(parts.signature, "base64url"), key)) {
-    return { ok: false, problem: "jws signature does not verify" };
-  }
-  return { ok: true, payload: Buffer.from(parts.payload, "base64url") };
-}
-
-/**
- * Verifies a compact JWS with an ES256 key: with `node:crypto` when its header is plain
- * ({@link verifyPlainCompactJws}), else with jose's `compactVerify`.
- *
- * @param jws - The `jws` field (its header already checked with {@link readJwsHeader}).
- * @param header - That header.
- * @param key - The public key of its `kid`.
- * @returns The payload bytes, or the problem.
- */
-export async function verifyCompactJws(jws: string, header: ProtectedHeaderParameters, key: VerificationKey): Promise<JwsCheck> {
-  const plain = verifyPlainCompactJws(jws, header, key);
-  if (plain !== undefined) return plain;
-  try {
-    const { payload } = await compactVerify(jws, key.keyObject, { algorithms: [ATTESTATION_ALG] });
-    return { ok: true, payload };
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    return {
-      ok: false,
-      problem:
-        code === "ERR_JWS_SIGNATURE_VERIFICATION_FAILED"
-          ? "jws signature does not verify"
-          : `jws does not verify (${(error as Error).message})`,
-    };
-  }
+function malformed(problem: string): JwsRefusal {
+  return { ok: false, reason: "malformed", problem };
 }

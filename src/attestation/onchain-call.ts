@@ -1,95 +1,129 @@
 /**
- * The arguments of an on-chain submission (`AttestedTrustOracle.submitAttestation`, or a gate's
- * `onlyTrustedAgentWithAttestation` path) made from a `/api/trust-check` response: the key id, the exact signed bytes
- * and the 64-byte `r‖s` signature. Nothing is verified here: the contract verifies.
+ * The arguments of an on-chain submission of a `/api/trust-check` attestation to an `AttestedTrustOracle` (or a
+ * gate's attestation path): the key id, the exact signed bytes, the 64-byte `r‖s` signature and, in the JWS form,
+ * the compact JWS as issued. Nothing is verified here — the contract verifies — but nothing is built that the
+ * contract would read differently from the verifier: the call carries only bytes that were signed, and the
+ * bytes are checked against the rules the oracle enforces (`jws.ts` for the header, `trust-signed-block.ts` for
+ * the signed block) before they are handed over.
+ *
+ * Which form: the JWS whenever the attestation carries one (`jws`, or a `sig` that is a compact JWS with
+ * `signed: null`), verified on-chain over its `header.payload` as issued — whatever member order, spacing or
+ * key order the issuer wrote; a raw `sig` only when there is no JWS. A raw `sig` covers a serialisation of
+ * `signed` the response does not carry as bytes: `JSON.stringify(signed)` (insertion order) or its RFC 8785
+ * sorted-key form. Given the verifier's verdict, the call carries the serialisation that verified
+ * (`verdict.sigBytes`); without it, the insertion order, the service's documented form.
  *
  * @packageDocumentation
  */
 import type { Hex } from "viem";
 import { InvalidArgumentError } from "../errors.js";
+import { canonicalJson } from "./canonical-json.js";
+import { attestationOf, readAttestationEnvelope } from "./envelope.js";
+import { readCompactJws } from "./jws.js";
 import { decodeLegacySignature } from "./legacy-signature.js";
+import type { SigBytes } from "./result.js";
+import { readTrustSignedBlockV2 } from "./trust-signed-block.js";
 
 /** Arguments of an on-chain submission of a trust-check attestation. */
 export interface AttestationCall {
-  /** The attestation's key id (`attestation.kid`); the oracle must hold its public key. */
+  /** The key id the signature is checked under (the JWS header's `kid`, else `attestation.kid`); the oracle must hold its key. */
   readonly kid: string;
   /**
-   * Which signature the call carries. `sig`: `signature` covers `signedJson` itself — call
-   * `submitAttestation(kid, signedJson, signature)` (or a gate's attestation path). `jws`: the response had no raw
-   * `sig`, and the JWS signature covers the ASCII `header.payload`, not the payload bytes — call
-   * `submitJwsAttestation(kid, jws)` (about 56,000 gas more, for the base64url decoding).
+   * Which call carries it. `jws`: `submitJwsAttestation(kid, jws)` (or a gate's JWS path); the signature covers the
+   * ASCII `header.payload` of {@link AttestationCall.jws}, not {@link AttestationCall.signedJson} alone. `sig`:
+   * `submitAttestation(kid, signedJson, signature)` (or a gate's attestation path), for a response without a JWS;
+   * `signature` covers `signedJson` itself.
    */
   readonly form: "sig" | "jws";
-  /** The exact signed JSON bytes: UTF-8 of `JSON.stringify(attestation.signed)`, or the JWS payload bytes. */
+  /** The exact signed JSON bytes: the JWS payload, or the serialisation of `attestation.signed` the `sig` covers. */
   readonly signedJson: Hex;
-  /** The signature, 64 bytes `r‖s` (from the base64 `sig`, or the JWS signature when there is no `sig`). */
+  /** The signature, 64 bytes `r‖s` (the JWS signature, or the raw `sig`); a high-S one is passed as is (the contract normalises it). */
   readonly signature: Hex;
-  /** The compact JWS as ASCII bytes, for `submitJwsAttestation` (form `jws` only). */
+  /** The compact JWS as ASCII bytes, as issued (form `jws` only). */
   readonly jws?: Hex;
+  /** Form `sig` only: which serialisation of `attestation.signed` {@link AttestationCall.signedJson} is. */
+  readonly sigBytes?: SigBytes;
 }
 
-const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+/** What {@link toAttestationCall} takes from a verdict: which bytes the raw `sig` verified over. */
+export interface AttestationCallVerdict {
+  /** `verdict.sigBytes` of `verifyTrustAttestation`. */
+  readonly sigBytes: SigBytes | undefined;
+  /** `verdict.valid`: a verdict that is not valid is refused. */
+  readonly valid?: boolean;
+}
 
 function hexOf(bytes: Uint8Array): Hex {
   return `0x${Buffer.from(bytes).toString("hex")}`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
- * Builds the on-chain call arguments from a `/api/trust-check` response body (or its `attestation` object).
- *
- * With a raw `sig` (base64 of `r‖s`) and a `signed` block, the signed bytes are exactly
- * `JSON.stringify(attestation.signed)` — the response's own key order, as the service signed it — and the call form is
- * `sig`. Otherwise, with a compact JWS (`jws`, or a `sig` that is itself one), the signed bytes are the JWS payload and
- * the signature the JWS signature, in form `jws`. A high-S signature is passed as is: the contract normalises it.
+ * Builds the on-chain call arguments from a `/api/trust-check` response body (or its `attestation` object): the
+ * JWS form when there is a JWS, else the `sig` form (see the module notes).
  *
  * @param response - The response body (`{ attestation: {...} }`), or the attestation object itself.
+ * @param verdict - The verifier's verdict of this response (`verifyTrustAttestation`), to submit the bytes its raw
+ *   `sig` verified over; without it a raw `sig` is taken to cover `JSON.stringify(attestation.signed)`.
  * @returns The call arguments.
- * @throws {@link InvalidArgumentError} when there is no attestation, no `kid`, no signature, a `sig` that is not
- *   64 bytes of base64, a JWS that is not compact or whose signature is not 64 bytes, or a raw `sig` without a
- *   `signed` block.
+ * @throws {@link InvalidArgumentError} when the response cannot be submitted as it is: no attestation, neither a
+ *   `sig` nor a `jws`; a JWS that is not a canonical compact JWS, whose header the oracle refuses (not `ES256`, no
+ *   `kid`, `crit`, `jku`, `x5u`, `jwk`, `x5c`, `b64`, a `typ` other than `JWT`/`JOSE`), or whose `kid` is not
+ *   `attestation.kid`; a raw `sig` that is not 64 bytes of base64, without a `signed` block or a `kid`; a verdict
+ *   that is not valid or does not say which bytes the `sig` covers; or signed bytes the oracle's reader refuses
+ *   (named with their field and byte offset).
  */
-export function toAttestationCall(response: unknown): AttestationCall {
-  if (!isRecord(response)) throw new InvalidArgumentError("The trust-check response is not an object");
-  const attestation = isRecord(response.attestation) ? response.attestation : response;
-  const kid = attestation.kid;
-  if (typeof kid !== "string" || kid.length === 0) {
-    throw new InvalidArgumentError("The attestation has no kid", { details: "attestation.kid must be a non-empty string" });
-  }
-  const sig = typeof attestation.sig === "string" ? attestation.sig : undefined;
-  const jwsField = typeof attestation.jws === "string" ? attestation.jws : undefined;
-  const sigIsJws = sig !== undefined && sig.split(".").length === 3;
+export function toAttestationCall(response: unknown, verdict?: AttestationCallVerdict): AttestationCall {
+  const read = readAttestationEnvelope(attestationOf(response));
+  if (!read.ok) throw new InvalidArgumentError(`The attestation cannot be submitted: ${read.problem}`, { details: `field: ${read.field}` });
+  const { envelope } = read;
+  if (verdict?.valid === false) throw new InvalidArgumentError("The attestation cannot be submitted: its verdict is not valid");
 
-  if (sig !== undefined && !sigIsJws) {
-    if (!isRecord(attestation.signed)) {
-      throw new InvalidArgumentError("The attestation has a raw sig but no signed block to submit with it");
+  const carried = envelope.jwss[0];
+  if (carried !== undefined) {
+    const jws = readCompactJws(carried.value);
+    if (!jws.ok) throw new InvalidArgumentError(`The attestation's ${carried.field} cannot be submitted: ${jws.problem}`);
+    const { kid } = jws.jws.header;
+    if (envelope.kid !== undefined && envelope.kid !== kid) {
+      throw new InvalidArgumentError(`The attestation names kid "${envelope.kid}" but its JWS header names "${kid}"`);
     }
-    const decoded = decodeLegacySignature(sig);
-    if (!decoded.ok) throw new InvalidArgumentError(`The attestation's sig cannot be submitted: ${decoded.problem}`);
+    checkSignedBlock(jws.jws.payload);
     return {
       kid,
-      form: "sig",
-      signedJson: hexOf(new TextEncoder().encode(JSON.stringify(attestation.signed))),
-      signature: hexOf(decoded.bytes),
+      form: "jws",
+      signedJson: hexOf(jws.jws.payload),
+      signature: hexOf(jws.jws.signature),
+      jws: hexOf(Buffer.from(carried.value, "ascii")),
     };
   }
 
-  const jws = jwsField ?? (sigIsJws ? sig : undefined);
-  if (jws === undefined) throw new InvalidArgumentError("The attestation has neither a sig nor a jws");
-  if (!COMPACT_JWS.test(jws)) throw new InvalidArgumentError("The attestation's jws is not a compact JWS (header.payload.signature)");
-  const [, payload, signature] = jws.split(".") as [string, string, string];
-  const signatureBytes = Buffer.from(signature, "base64url");
-  if (signatureBytes.length !== 64) {
-    throw new InvalidArgumentError(`The JWS signature decodes to ${signatureBytes.length} bytes; an ES256 signature (r‖s) has 64`);
+  if (envelope.rawSig === undefined) throw new InvalidArgumentError("The attestation has neither a sig nor a jws");
+  if (envelope.kid === undefined) {
+    throw new InvalidArgumentError("The attestation has no kid", { details: "attestation.kid must be a non-empty string" });
   }
-  return {
-    kid,
-    form: "jws",
-    signedJson: hexOf(Buffer.from(payload, "base64url")),
-    signature: hexOf(signatureBytes),
-    jws: hexOf(new TextEncoder().encode(jws)),
-  };
+  if (envelope.signed === undefined) throw new InvalidArgumentError("The attestation has a raw sig but no signed block to submit with it");
+  const decoded = decodeLegacySignature(envelope.rawSig);
+  if (!decoded.ok) throw new InvalidArgumentError(`The attestation's sig cannot be submitted: ${decoded.problem}`);
+  if (verdict !== undefined && verdict.sigBytes === undefined) {
+    throw new InvalidArgumentError("The verdict does not say which bytes the sig verified over (its sig was not verified): verify with the sig checked");
+  }
+  const sigBytes = verdict?.sigBytes ?? "insertion-order";
+  let text: string;
+  try {
+    text = sigBytes === "sorted-keys" ? canonicalJson(envelope.signed) : JSON.stringify(envelope.signed);
+  } catch (error) {
+    throw new InvalidArgumentError("The attestation's signed block has no sorted-key serialisation", { cause: error });
+  }
+  const signedJson = Buffer.from(text, "utf8");
+  checkSignedBlock(signedJson);
+  return { kid: envelope.kid, form: "sig", signedJson: hexOf(signedJson), signature: hexOf(decoded.bytes), sigBytes };
+}
+
+/** Refuses signed bytes the oracle's reader refuses, naming the field and offset. */
+function checkSignedBlock(bytes: Uint8Array): void {
+  const block = readTrustSignedBlockV2(bytes);
+  if (!block.ok) {
+    throw new InvalidArgumentError(`The oracle would refuse the signed block: ${block.problem}`, {
+      details: `field: ${block.field}, byte offset ${block.offset} (${block.fault})`,
+    });
+  }
 }

@@ -8,14 +8,15 @@
  * @packageDocumentation
  */
 
+import { isRecord } from "../util/is-record.js";
 import { compareBodyWithSigned } from "./body-fields.js";
 import type { ExpectedSubject } from "./expected-subject.js";
 import { type ResolvedVerifyOptions, sameIssuer } from "./options.js";
 import type { AttestationFailureReason, FieldMismatch, SignedAttestationVerification } from "./result.js";
 import {
   checkAttestationSignatures,
-  isRecord,
   newContext,
+  type RefusalDetail,
   refuse,
   type SignatureCheck,
   signatureSummary,
@@ -41,12 +42,28 @@ export interface AttestationKind<Version extends string> {
    * lacking a field (`malformed`).
    */
   classify(signed: Record<string, unknown>, kid: string): Classification<Version>;
+  /**
+   * Reads the exact signed bytes (the verified JWS payload, else the bytes the raw `sig` verified over) as an
+   * on-chain reader of this kind would, and says where it would refuse them; `undefined` when it would not
+   * (or when no on-chain reader reads this version).
+   */
+  checkSignedBytes?(bytes: Uint8Array, version: Version): SignedBytesRefusal | undefined;
   /** Checks beyond the common-field rule, e.g. a signed `found: false` that comes with agent fields. */
   checkBody?(signed: Record<string, unknown>, body: Record<string, unknown>, version: Version): FieldMismatch | undefined;
   /** Compares the signed subject with the one asked about; returns the first difference. */
   checkSubject?(signed: Record<string, unknown>, expected: ExpectedSubject, version: Version): FieldMismatch | undefined;
   /** Describes a valid signed block in a few words, e.g. `agent 1487 on base, score 82`. */
   describe(signed: Record<string, unknown>, version: Version): string;
+}
+
+/** Where an on-chain reader would refuse a kind's signed bytes (see {@link AttestationKind.checkSignedBytes}). */
+export interface SignedBytesRefusal {
+  /** The field (`json` for the text itself). */
+  readonly field: string;
+  /** Byte offset in the signed bytes. */
+  readonly offset: number;
+  /** What is wrong. */
+  readonly message: string;
 }
 
 /** Types of the service's attestations, with the kind each belongs to. */
@@ -117,6 +134,10 @@ function judgeSignedBlock<Version extends string>(
   const classified = kind.classify(signed, context.kid);
   if (!classified.ok) return { ...refuse(classified.reason, classified.message, context, { field: classified.field }), version: undefined };
   const { version } = classified;
+  const onChain = kind.checkSignedBytes?.(checked.signedBytes, version);
+  if (onChain !== undefined) {
+    return failed(context, version, "malformed", onChain.message, { field: onChain.field, offset: onChain.offset });
+  }
 
   if (typeof signed.iss === "string" && !sameIssuer(signed.iss, options.issuer)) {
     return failed(context, version, "issuer-mismatch", `the signed iss is "${signed.iss}", not the configured issuer "${options.issuer}"`, {
@@ -192,7 +213,7 @@ function failed<Version extends string>(
   version: Version,
   reason: AttestationFailureReason,
   message: string,
-  extra: { field?: string | undefined; mismatch?: FieldMismatch } = {},
+  extra: RefusalDetail = {},
 ): KindVerification<Version> {
   return { ...refuse(reason, message, context, extra), version };
 }

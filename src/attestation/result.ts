@@ -13,10 +13,12 @@ import { AttestationVerificationError } from "../errors.js";
  *
  * | reason | meaning |
  * |---|---|
- * | `malformed` | the response, attestation, signed block, `jws` or `sig` is not of the expected shape |
+ * | `malformed` | the response, attestation, signed block, `jws` or `sig` is not of the expected shape; for a trust-check v2 block, its signed bytes break a rule the on-chain reader enforces (`field` and `offset` say where) |
  * | `issuer-mismatch` | `attestation.issuer` is absent or is not the configured issuer |
+ * | `jwks-mismatch` | `attestation.jwks` names a JWKS at another origin than the configured issuer's |
  * | `unsupported-alg` | `attestation.alg` or the JWS header `alg` is not ES256 (`none`, HS256, …) |
- * | `missing-kid` | neither the attestation nor the JWS header names a key id |
+ * | `unsupported-header` | the JWS header carries `crit`, `jku`, `x5u`, `jwk`, `x5c` or `b64`, or a `typ` other than `JWT` or `JOSE` |
+ * | `missing-kid` | neither the attestation nor the JWS header names a key id, or a JWS header names none |
  * | `kid-mismatch` | `attestation.kid` and the JWS header `kid` differ |
  * | `kid-not-accepted` | the key id is not in the accepted set (each kind of attestation has its own kids) |
  * | `type-mismatch` | the attestation is of another kind: its `type`, or its signed block, is not of the kind being verified |
@@ -26,8 +28,8 @@ import { AttestationVerificationError } from "../errors.js";
  * | `key-not-found` | the JWKS has no usable ES256 key with that kid |
  * | `jwks-unavailable` | the JWKS could not be fetched (network, timeout, status, not a JWKS) |
  * | `bad-jws-signature` | the `jws` does not verify |
- * | `bad-legacy-signature` | the `sig` does not verify |
- * | `payload-mismatch` | the `jws` payload bytes differ from `JSON.stringify(attestation.signed)` (or from another JWS of the same attestation) |
+ * | `bad-legacy-signature` | the `sig` verifies over neither serialisation of the signed block (insertion order, sorted keys) |
+ * | `payload-mismatch` | the `jws` payload differs by value from `attestation.signed` (or from another JWS of the same attestation); `field` names the first difference |
  * | `field-mismatch` | a field in both the signed block and the response body differs (`field` names it), or a signed `found: false` comes with agent fields |
  * | `subject-mismatch` | the attestation is about another agent or wallet than the one expected |
  * | `invalid-time` | a time field is neither ISO-8601 nor Unix seconds |
@@ -38,7 +40,9 @@ import { AttestationVerificationError } from "../errors.js";
 export const ATTESTATION_FAILURE_REASONS = [
   "malformed",
   "issuer-mismatch",
+  "jwks-mismatch",
   "unsupported-alg",
+  "unsupported-header",
   "missing-kid",
   "kid-mismatch",
   "kid-not-accepted",
@@ -64,10 +68,10 @@ export type AttestationFailureReason = (typeof ATTESTATION_FAILURE_REASONS)[numb
 
 /**
  * Whether a signature verified: `true`, `false`, `"absent"` when the attestation does not carry it, or
- * `"not-checked"` when it is present but its signature was not verified, because the other signature was
- * (the default `verify: "one"`): it carries the same key id, an ES256 header and the same signed bytes as the
- * one that verified, so the signed block is vouched for, but this signature itself is not — never pass it on
- * as verified (use `verify: "both"` when you forward it).
+ * `"not-checked"` when it is present but its signature was not verified, because the JWS was (the default
+ * `verify: "one"`): it is a raw `sig` of the right form whose signed block equals the verified JWS payload by
+ * value, so the signed block is vouched for, but this signature itself is not — never pass it on as verified
+ * (use `verify: "both"` when you forward it).
  */
 export type SignatureStatus = boolean | "absent" | "not-checked";
 
@@ -87,6 +91,13 @@ export interface SignaturesVerified {
   /** The legacy `sig` (raw `r‖s`). */
   sig: SignatureStatus;
 }
+
+/**
+ * Which serialisation of the signed block a raw `sig` verified over: `insertion-order` (`JSON.stringify` of the
+ * block, the service's documented form) or `sorted-keys` (its RFC 8785 canonical form, which the spec's
+ * reference verifier also accepts).
+ */
+export type SigBytes = "insertion-order" | "sorted-keys";
 
 /** A signed field that differs between the signed block and the response (or the expected subject). */
 export interface FieldMismatch {
@@ -110,6 +121,11 @@ export interface AttestationVerificationBase {
   verified: SignaturesVerified;
   /** Which signatures were checked with the key: `sig`, `jws`, `both` or `none` (see `verify` in the options). */
   checked: SignaturesChecked;
+  /**
+   * Which bytes the raw `sig` verified over (see {@link SigBytes}); `undefined` when no raw `sig` verified (it
+   * is absent, was left `"not-checked"`, or failed). `toAttestationCall` takes it to submit those bytes.
+   */
+  sigBytes: SigBytes | undefined;
   /** The signed block, decoded — present only when the signature(s) verified. Only these values are signed. */
   signed: Record<string, unknown> | undefined;
   /**
@@ -146,8 +162,13 @@ export interface AttestationInvalid extends AttestationVerificationBase {
   valid: false;
   /** Stable reason code. */
   reason: AttestationFailureReason;
-  /** Field concerned, for `field-mismatch`, `subject-mismatch`, time reasons and some `malformed` cases. */
+  /**
+   * Field concerned, for `field-mismatch`, `subject-mismatch`, `payload-mismatch` (a path such as `badges[1]`),
+   * time reasons and `malformed` cases (`json` when the signed bytes themselves are not what the chain reads).
+   */
   field?: string;
+  /** Byte offset in the signed bytes, for a trust-check v2 block refused as the on-chain reader refuses it. */
+  offset?: number;
   /** The differing values, for `field-mismatch` and `subject-mismatch`. */
   mismatch?: FieldMismatch;
 }

@@ -1,26 +1,59 @@
 /**
- * The signature part of attestation verification, shared by every kind of attestation: shape, issuer,
- * algorithm, key id, key lookup, the `jws` and the `sig` (raw or compact), and that all cover the same bytes
- * as `attestation.signed`. What the signed block means (kind, fields, times) is checked by the callers.
+ * The signature part of attestation verification, shared by every kind of attestation: envelope, issuer, the
+ * JWKS URL the attestation names, algorithm, key id, key lookup, then the signatures — the JWS first, over its
+ * own bytes. What the signed block means (kind, fields, times) is checked by the callers (`pipeline.ts`).
+ *
+ * The rules, in order:
+ * - the envelope is read by `envelope.ts` (one reader for the verifier and the on-chain call builder): a `sig`
+ *   that is a compact JWS beside a non-null `signed` is malformed there (spec v1.2 §1);
+ * - a `jwks` URL of another origin than the configured issuer's is refused (`jwks-mismatch`): keys come from
+ *   the configured issuer only, and an attestation pointing elsewhere is not the issuer's as it claims;
+ * - every compact JWS (`jws`, or a `sig` that is one) is read and its header checked (`jws.ts`) before any key
+ *   is used; its `kid` must be the attestation's;
+ * - the key of the kid comes from the configured JWKS only: an unknown kid is refused, never tried with
+ *   another key;
+ * - the JWS is verified over its `header.payload` as issued; its payload, read strictly (UTF-8, valid JSON)
+ *   and parsed, is the signed data. When the attestation also carries a non-null `signed`, the two must be
+ *   equal by parsed value — the same member names, deeply equal values, in any order and any spelling of the
+ *   same values — else `payload-mismatch` names the first field that differs;
+ * - a raw `sig` (base64 `r‖s`) covers the signed block (`signed`, or the JWS payload when `signed` is null)
+ *   serialised as `JSON.stringify` writes it (insertion order) or, failing that, in the RFC 8785 canonical
+ *   form (sorted keys); the verdict's `sigBytes` says which verified.
+ *
+ * How many signatures are checked ({@link SignaturePolicy}): with `verify: "one"` (the default), the JWS when
+ * there is one — a raw `sig` beside it is then reported `"not-checked"`, as it covers a block equal to the
+ * verified payload by value (it must be 64 bytes of base64, or the attestation is malformed) — and the raw
+ * `sig` otherwise; with `verify: "both"`, every signature present. Two different compact JWSs (in `jws` and
+ * `sig`) are always both verified, and their payloads must be equal by value.
+ *
+ * The bytes of record — the verified JWS payload, or the bytes a raw `sig` verified over when there is no
+ * JWS — are what `toAttestationCall` submits on-chain; they are handed to the kind (`signedBytes`), which may
+ * read them as the chain will (a trust-check v2 block: `trust-signed-block.ts`).
  *
  * @packageDocumentation
  */
-
-import type { ProtectedHeaderParameters } from "jose";
+import { isRecord } from "../util/is-record.js";
+import { firstJsonDifference } from "../util/json-difference.js";
+import { canonicalJson } from "./canonical-json.js";
+import { type AttestationEnvelope, type EnvelopeJws, readAttestationEnvelope } from "./envelope.js";
 import type { JwksKeyLookup } from "./jwks.js";
-import { ATTESTATION_ALG, isPlainHeader, type JwsCheck, readJwsHeader, verifyCompactJws, verifyPlainCompactJws } from "./jws.js";
+import { ATTESTATION_ALG, type CompactJws, readCompactJws, verifyCompactJws } from "./jws.js";
 import { decodeLegacySignature, verifyLegacySignature } from "./legacy-signature.js";
-import type { ResolvedVerifyOptions } from "./options.js";
+import type { ResolvedVerifyOptions, SignaturePolicy } from "./options.js";
 import { belongsToIssuer, sameIssuer } from "./options.js";
 import type { VerificationKey } from "./public-key.js";
 import type {
   AttestationFailureReason,
   AttestationInvalid,
   FieldMismatch,
+  SigBytes,
   SignaturesChecked,
   SignatureStatus,
   SignaturesVerified,
 } from "./result.js";
+import { readStrictObject } from "./strict-json.js";
+
+export { isRecord } from "../util/is-record.js";
 
 /** What is known about an attestation while it is being verified; the common part of every verdict. */
 export interface VerificationContext {
@@ -28,6 +61,7 @@ export interface VerificationContext {
   issuer: string | undefined;
   verified: SignaturesVerified;
   checked: SignaturesChecked;
+  sigBytes: SigBytes | undefined;
   signed: Record<string, unknown> | undefined;
   issuedAt: Date | undefined;
   verifiedAt: Date | undefined;
@@ -37,8 +71,21 @@ export interface VerificationContext {
 
 /** Outcome of {@link checkAttestationSignatures}: the verified payload, or a verdict of refusal. */
 export type SignatureCheck =
-  | { ok: true; context: VerificationContext & { kid: string; signed: Record<string, unknown> }; attestation: Record<string, unknown> }
+  | {
+      ok: true;
+      context: VerificationContext & { kid: string; signed: Record<string, unknown> };
+      attestation: Record<string, unknown>;
+      /** The bytes of record: the verified JWS payload, else the bytes the raw `sig` verified over. */
+      signedBytes: Uint8Array;
+    }
   | { ok: false; result: AttestationInvalid };
+
+/** Where a refusal points: the field, the differing values, the byte offset in the signed bytes. */
+export interface RefusalDetail {
+  field?: string | undefined;
+  mismatch?: FieldMismatch;
+  offset?: number | undefined;
+}
 
 /**
  * Builds a refusal verdict.
@@ -46,18 +93,14 @@ export type SignatureCheck =
  * @param reason - Stable reason code.
  * @param message - Human explanation.
  * @param context - What is known so far.
- * @param extra - Field concerned and differing values.
+ * @param extra - Field concerned, differing values, byte offset.
  * @returns The verdict.
  */
-export function refuse(
-  reason: AttestationFailureReason,
-  message: string,
-  context: VerificationContext,
-  extra: { field?: string | undefined; mismatch?: FieldMismatch } = {},
-): AttestationInvalid {
+export function refuse(reason: AttestationFailureReason, message: string, context: VerificationContext, extra: RefusalDetail = {}): AttestationInvalid {
   const result: AttestationInvalid = { valid: false, reason, message, ...context };
   if (extra.field !== undefined) result.field = extra.field;
   if (extra.mismatch !== undefined) result.mismatch = extra.mismatch;
+  if (extra.offset !== undefined) result.offset = extra.offset;
   return result;
 }
 
@@ -72,6 +115,7 @@ export function newContext(): VerificationContext {
     issuer: undefined,
     verified: { jws: false, sig: false },
     checked: "none",
+    sigBytes: undefined,
     signed: undefined,
     issuedAt: undefined,
     verifiedAt: undefined,
@@ -81,50 +125,21 @@ export function newContext(): VerificationContext {
 }
 
 /**
- * Whether a value is a plain JSON object (not an array, not null).
- *
- * @param value - Any value.
- * @returns `true` for a non-null, non-array object.
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * Verifies the signatures of an attestation object.
- *
- * The attestation may carry a compact `jws`, a `sig`, or both. A `sig` with two dots is itself a compact JWS
- * (the wallet-score form); any other `sig` is base64 of the raw `r‖s` over `JSON.stringify(signed)`. A
- * `signed` block of `null` is read as absent: the payload then comes from a verified JWS. All must cover the
- * same bytes; with `verify: "both"` every signature present must verify, with `verify: "one"` (the default)
- * one must, and the other must carry the same signed bytes (`SignaturePolicy` in `options.ts`).
+ * Verifies the signatures of an attestation object (see the module notes for the rules).
  *
  * @param attestation - The `attestation` object of a response (untrusted, any shape).
  * @param options - Resolved options.
- * @returns The verified payload and context, or a refusal.
+ * @returns The verified payload and context, or a refusal — synchronously when the key is at hand, else a
+ *   promise of it. Never throws.
  */
 export function checkAttestationSignatures(attestation: unknown, options: ResolvedVerifyOptions): SignatureCheck | Promise<SignatureCheck> {
   const context = newContext();
-
-  if (!isRecord(attestation)) return refused(context, "malformed", "the response carries no attestation object", "attestation");
-  const { jws, sig } = attestation;
-  const signed = attestation.signed === null ? undefined : attestation.signed;
-  if (jws !== undefined && jws !== null && typeof jws !== "string")
-    return refused(context, "malformed", "attestation.jws is not a string", "jws");
-  if (sig !== undefined && sig !== null && typeof sig !== "string")
-    return refused(context, "malformed", "attestation.sig is not a string", "sig");
-  const hasJws = typeof jws === "string";
-  const hasSig = typeof sig === "string";
-  const sigIsJws = hasSig && isCompactForm(sig);
-  context.verified = { jws: hasJws ? false : "absent", sig: hasSig ? false : "absent" };
-  if (typeof attestation.issuer === "string") context.issuer = attestation.issuer;
-  if (typeof attestation.kid === "string" && attestation.kid !== "") context.kid = attestation.kid;
-
-  if (typeof attestation.jwks === "string" && !belongsToIssuer(attestation.jwks, options.issuer)) {
-    context.warnings.push(
-      `the attestation names JWKS ${attestation.jwks}, which is not the configured issuer's (${options.issuer}); ignored, keys come from ${options.resolver.source}`,
-    );
-  }
+  const read = readAttestationEnvelope(attestation);
+  if (!read.ok) return refused(context, "malformed", read.problem, read.field);
+  const { envelope } = read;
+  context.verified = { jws: envelope.hasJwsField ? false : "absent", sig: envelope.hasSigField ? false : "absent" };
+  context.issuer = envelope.issuer;
+  context.kid = envelope.kid;
 
   if (context.issuer === undefined) return refused(context, "issuer-mismatch", "the attestation names no issuer", "issuer");
   if (!sameIssuer(context.issuer, options.issuer)) {
@@ -135,95 +150,67 @@ export function checkAttestationSignatures(attestation: unknown, options: Resolv
       "issuer",
     );
   }
-  if (attestation.alg !== undefined && attestation.alg !== ATTESTATION_ALG) {
-    return refused(context, "unsupported-alg", `attestation.alg is ${JSON.stringify(attestation.alg)}; only ES256 is accepted`, "alg");
+  if (envelope.jwksUrl !== undefined && !belongsToIssuer(envelope.jwksUrl, options.issuer)) {
+    return refused(
+      context,
+      "jwks-mismatch",
+      `the attestation names the JWKS ${envelope.jwksUrl}, which is not at the configured issuer's origin (${options.issuer}); keys come from ${options.resolver.source} only`,
+      "jwks",
+    );
   }
-  if (!hasJws && !hasSig) return refused(context, "missing-signature", "the attestation carries neither a jws nor a sig");
-  if (options.requireJws && !hasJws && !sigIsJws)
+  if (envelope.alg !== undefined && envelope.alg !== ATTESTATION_ALG) {
+    return refused(context, "unsupported-alg", `attestation.alg is ${JSON.stringify(envelope.alg)}; only ES256 is accepted`, "alg");
+  }
+  if (!envelope.hasJwsField && !envelope.hasSigField) return refused(context, "missing-signature", "the attestation carries neither a jws nor a sig");
+  if (options.requireJws && envelope.jwss.length === 0) {
     return refused(context, "missing-jws", "the attestation carries no jws, and a jws is required", "jws");
-  if (options.requireLegacySig && !(hasSig && !sigIsJws)) {
+  }
+  if (options.requireLegacySig && envelope.rawSig === undefined) {
     return refused(context, "missing-legacy-signature", "the attestation carries no legacy sig, and one is required", "sig");
   }
 
-  const compactForms: CompactForm[] = [];
-  if (hasJws) compactForms.push({ field: "jws", value: jws, header: undefined! });
-  if (sigIsJws) compactForms.push({ field: "sig", value: sig, header: undefined! });
-  let headerKid: string | undefined;
-  for (const form of compactForms) {
-    const header = readJwsHeader(form.value);
-    if (!header.ok) return refused(context, header.reason, `${form.field}: ${header.problem}`, form.field);
-    form.header = header.header;
-    const named = header.header.kid || undefined;
-    if (named !== undefined && headerKid !== undefined && named !== headerKid) {
-      return refused(context, "kid-mismatch", `the jws headers name two key ids ("${headerKid}" and "${named}")`, "kid");
+  const jwss: ReadJws[] = [];
+  for (const form of envelope.jwss) {
+    const jws = readCompactJws(form.value);
+    if (!jws.ok) return refused(context, jws.reason, `${form.field}: ${jws.problem}`, form.field);
+    const other = jwss[0];
+    if (other !== undefined && other.jws.header.kid !== jws.jws.header.kid) {
+      return refused(context, "kid-mismatch", `the jws headers name two key ids ("${other.jws.header.kid}" and "${jws.jws.header.kid}")`, "kid");
     }
-    headerKid ??= named;
+    jwss.push({ field: form.field, jws: jws.jws });
   }
-  if (attestation.kid !== undefined && attestation.kid !== null && typeof attestation.kid !== "string") {
-    return refused(context, "malformed", "attestation.kid is not a string", "kid");
-  }
+  const headerKid = jwss[0]?.jws.header.kid;
   if (headerKid !== undefined && context.kid !== undefined && headerKid !== context.kid) {
     return refused(context, "kid-mismatch", `the jws header names kid "${headerKid}" but the attestation names "${context.kid}"`, "kid");
   }
   const kid = headerKid ?? context.kid;
-  if (kid === undefined) return refused(context, "missing-kid", "neither the attestation nor the jws header names a key id (kid)", "kid");
+  if (kid === undefined) return refused(context, "missing-kid", "the attestation names no key id (kid)", "kid");
   context.kid = kid;
   if (!options.acceptedKids.has(kid)) {
-    return refused(
-      context,
-      "kid-not-accepted",
-      `kid "${kid}" is not accepted here (accepted: ${[...options.acceptedKids].join(", ")})`,
-      "kid",
-    );
+    return refused(context, "kid-not-accepted", `kid "${kid}" is not accepted here (accepted: ${[...options.acceptedKids].join(", ")})`, "kid");
   }
-
-  if (signed !== undefined && !isRecord(signed)) return refused(context, "malformed", "attestation.signed is not an object", "signed");
-  if (signed === undefined && compactForms.length === 0) {
+  if (envelope.signed === undefined && jwss.length === 0) {
     return refused(context, "malformed", "the attestation has no signed block to check its sig against", "signed");
   }
-  const signedBytes = signed === undefined ? undefined : Buffer.from(JSON.stringify(signed), "utf8");
 
-  const pending: PendingCheck = {
-    attestation,
-    options,
-    context,
-    signed,
-    forms: { compact: compactForms, rawSig: hasSig && !sigIsJws ? sig : undefined, signedBytes },
-  };
-  // Synchronous as long as nothing needs to wait (a key to fetch, a JWS for jose to judge): a verification of
-  // many attestations then pays no promise per step.
+  const pending: PendingCheck = { envelope, policy: options.verify, context, jwss };
+  // Synchronous as long as no key has to be fetched: a verification of many attestations then pays no promise.
   const known = options.resolver.peekKey?.(kid);
-  return known !== undefined
-    ? withKey(pending, known)
-    : Promise.resolve(options.resolver.getKey(kid)).then((found) => withKey(pending, found));
+  return known !== undefined ? withKey(pending, known) : Promise.resolve(options.resolver.getKey(kid)).then((found) => withKey(pending, found));
+}
+
+/** A compact JWS of the attestation, read and its header checked. */
+interface ReadJws {
+  readonly field: EnvelopeJws["field"];
+  readonly jws: CompactJws;
 }
 
 /** A signature check waiting for its key. */
 interface PendingCheck {
-  readonly attestation: Record<string, unknown>;
-  readonly options: ResolvedVerifyOptions;
+  readonly envelope: AttestationEnvelope;
+  readonly policy: SignaturePolicy;
   readonly context: VerificationContext;
-  readonly signed: Record<string, unknown> | undefined;
-  readonly forms: SignatureForms;
-}
-
-function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck | Promise<SignatureCheck> {
-  const { options, forms } = pending;
-  if (!found.ok) return refused(pending.context, found.reason, found.message, "kid");
-  const one =
-    options.verify === "one" && !(options.requireJws && options.requireLegacySig)
-      ? checkOne(forms, found.key, options.requireJws)
-      : undefined;
-  const outcome = one ?? checkAll(forms, found.key);
-  return outcome instanceof Promise ? outcome.then((settled) => withOutcome(pending, settled)) : withOutcome(pending, outcome);
-}
-
-function withOutcome(pending: PendingCheck, outcome: SignatureOutcome): SignatureCheck {
-  const { context } = pending;
-  context.verified = outcome.verified;
-  context.checked = outcome.checked;
-  if (!outcome.ok) return refused(context, outcome.reason, outcome.message, outcome.field);
-  return decodePayload(pending.attestation, context, pending.signed, outcome.jwsPayload, pending.forms.compact[0]?.field ?? "jws");
+  readonly jwss: readonly ReadJws[];
 }
 
 /** A refusal of the signature check. */
@@ -231,202 +218,123 @@ function refused(context: VerificationContext, reason: AttestationFailureReason,
   return { ok: false, result: refuse(reason, message, context, { field }) };
 }
 
-/** The last step: the verified payload (the signed block, or the JWS payload when there is none). */
-function decodePayload(
-  attestation: Record<string, unknown>,
-  context: VerificationContext,
-  signed: Record<string, unknown> | undefined,
-  jwsPayload: Uint8Array | undefined,
-  jwsField: "jws" | "sig",
-): SignatureCheck {
-  let payload: Record<string, unknown>;
-  if (signed !== undefined) {
-    payload = signed;
-  } else {
-    let decoded: unknown;
-    try {
-      decoded = JSON.parse(Buffer.from(jwsPayload!).toString("utf8"));
-    } catch {
-      decoded = undefined;
-    }
-    if (!isRecord(decoded))
-      return { ok: false, result: refuse("malformed", "the jws payload is not a JSON object", context, { field: jwsField }) };
-    payload = decoded;
-  }
-  context.signed = payload;
-  return { ok: true, context: context as VerificationContext & { kid: string; signed: Record<string, unknown> }, attestation };
-}
+function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
+  const { context, envelope, jwss } = pending;
+  if (!found.ok) return refused(context, found.reason, found.message, "kid");
+  const key = found.key;
 
-/** A compact JWS of the attestation (in `jws`, or a `sig` that is itself one), with its checked header. */
-interface CompactForm {
-  readonly field: "jws" | "sig";
-  readonly value: string;
-  header: ProtectedHeaderParameters;
-}
-
-/** The signatures of an attestation, once their headers and key id are checked. */
-interface SignatureForms {
-  /** The compact JWSs: the `jws` first, then a `sig` that is one. */
-  readonly compact: readonly CompactForm[];
-  /** A raw `sig` (base64 `r‖s`), if any. */
-  readonly rawSig: string | undefined;
-  /** UTF-8 of `JSON.stringify(attestation.signed)`, when there is a signed block. */
-  readonly signedBytes: Buffer | undefined;
-}
-
-/** What the signature checks found: the statuses, and the verified JWS payload or why the forms are refused. */
-type SignatureOutcome = { verified: SignaturesVerified; checked: SignaturesChecked } & (
-  { ok: true; jwsPayload: Uint8Array | undefined } | { ok: false; reason: AttestationFailureReason; message: string; field: string }
-);
-
-/**
- * The `verify: "one"` check: one signature with the key, the others compared with it. Returns `undefined`
- * whenever that is not enough to decide — the checked signature fails, another form does not carry the same
- * content, or a form is one jose must judge — and {@link checkAll} then decides, so that every refusal is
- * the one `verify: "both"` gives.
- *
- * The checked one is the raw `sig` over the signed block when there are both (what an on-chain submission
- * carries), unless `preferJws`; otherwise the first compact JWS. Another compact JWS carries the same
- * content when its header is plain (its `alg` and `kid` are already checked) and its payload part is, as
- * text, the same base64url as the checked payload; a raw `sig` next to a checked JWS when it is 64 bytes of
- * base64. Those are reported `"not-checked"` — except a second compact JWS identical to the checked one,
- * which is the same signature over the same input, and so verified.
- *
- * @param forms - The signatures.
- * @param key - The key of their `kid`.
- * @param preferJws - Check a JWS rather than the raw `sig` (`requireJws`).
- * @returns A success, or `undefined` for {@link checkAll} to decide.
- */
-function checkOne(forms: SignatureForms, key: VerificationKey, preferJws: boolean): SignatureOutcome | undefined {
-  const { compact, rawSig, signedBytes } = forms;
-
-  if (rawSig !== undefined && signedBytes !== undefined && !(preferJws && compact.length > 0)) {
-    if (!verifyLegacySignature(rawSig, signedBytes, key).ok) return undefined;
-    // With a raw sig, the only compact form is the jws.
-    let jws: SignatureStatus = "absent";
-    if (compact.length > 0) {
-      const expected = signedBytes.toString("base64url");
-      for (const form of compact) {
-        if (!isPlainHeader(form.header) || payloadPartOf(form.value) !== expected) return undefined;
-        jws = "not-checked";
+  // The JWS first, over its own bytes.
+  let payload: { value: Record<string, unknown>; bytes: Uint8Array } | undefined;
+  for (const { field, jws } of jwss) {
+    const ok = verifyCompactJws(jws, key);
+    setVerified(context, field, ok);
+    if (!ok) return refused(context, "bad-jws-signature", `${field}: the signature does not verify (${signatureSummary(context.verified)})`, field);
+    const decoded = parsePayload(jws.payload);
+    if (!decoded.ok) return refused(context, "malformed", `${field}: the payload is not a JSON object (${decoded.problem})`, field);
+    if (payload !== undefined) {
+      const differs = firstJsonDifference(payload.value, decoded.value);
+      if (differs !== undefined) {
+        return refused(context, "payload-mismatch", `the jws and the sig are both valid JWSs, but their payloads differ at ${differs.path}`, "sig");
       }
-    }
-    return { ok: true, verified: { jws, sig: true }, checked: "sig", jwsPayload: undefined };
-  }
-
-  const [first, second] = compact;
-  if (first === undefined) return undefined;
-  const checkedJws = verifyPlainCompactJws(first.value, first.header, key);
-  if (!checkedJws?.ok) return undefined;
-  if (signedBytes !== undefined && !signedBytes.equals(checkedJws.payload)) return undefined;
-  const unchecked: SignatureStatus = "not-checked";
-  const verified: SignaturesVerified = {
-    jws: compact.some((form) => form.field === "jws") ? unchecked : "absent",
-    sig: compact.some((form) => form.field === "sig") || rawSig !== undefined ? unchecked : "absent",
-  };
-  verified[first.field] = true;
-  if (second !== undefined) {
-    if (second.value === first.value) verified[second.field] = true;
-    else if (!isPlainHeader(second.header) || payloadPartOf(second.value) !== payloadPartOf(first.value)) return undefined;
-  }
-  if (rawSig !== undefined && !decodeLegacySignature(rawSig).ok) return undefined;
-  const checked: SignaturesChecked = verified.jws === true && verified.sig === true ? "both" : first.field;
-  return { ok: true, verified, checked, jwsPayload: checkedJws.payload };
-}
-
-/** The payload part of a compact JWS (its form already checked). */
-function payloadPartOf(jws: string): string {
-  const first = jws.indexOf(".");
-  return jws.slice(first + 1, jws.indexOf(".", first + 1));
-}
-
-/**
- * The `verify: "both"` check: every signature present with the key, all over the same bytes. Signature
- * failures are reported before payload mismatches, the `jws` before the `sig`.
- *
- * @param forms - The signatures.
- * @param key - The key of their `kid`.
- * @returns The outcome.
- */
-function checkAll(forms: SignatureForms, key: VerificationKey): SignatureOutcome | Promise<SignatureOutcome> {
-  // A JWS whose header is not plain is judged by jose, asynchronously; every other check is synchronous.
-  const plain = forms.compact.map((form) => verifyPlainCompactJws(form.value, form.header, key));
-  if (plain.every((check) => check !== undefined)) return checkAllWith(forms, key, plain as JwsCheck[]);
-  return Promise.all(forms.compact.map((form, i) => plain[i] ?? verifyCompactJws(form.value, form.header, key))).then((checks) =>
-    checkAllWith(forms, key, checks),
-  );
-}
-
-function checkAllWith(forms: SignatureForms, key: VerificationKey, jwsChecks: readonly JwsCheck[]): SignatureOutcome {
-  const { compact, rawSig, signedBytes } = forms;
-  const verified: SignaturesVerified = {
-    jws: compact.some((form) => form.field === "jws") ? false : "absent",
-    sig: compact.some((form) => form.field === "sig") || rawSig !== undefined ? false : "absent",
-  };
-  const checkedFields = new Set<"jws" | "sig">();
-  const problems: Partial<Record<"jws" | "sig", string>> = {};
-  let jwsPayload: Uint8Array | undefined;
-  let payloadsDiffer = false;
-  for (const [i, form] of compact.entries()) {
-    const checked = jwsChecks[i]!;
-    checkedFields.add(form.field);
-    verified[form.field] = checked.ok;
-    if (!checked.ok) {
-      problems[form.field] = checked.problem;
-      continue;
-    }
-    if (jwsPayload !== undefined && !Buffer.from(jwsPayload).equals(Buffer.from(checked.payload))) payloadsDiffer = true;
-    jwsPayload ??= checked.payload;
-  }
-  let sigMalformed = false;
-  if (rawSig !== undefined) {
-    const over = signedBytes ?? jwsPayload;
-    if (over === undefined) {
-      problems.sig = "sig cannot be checked: no signed block and no verified jws payload";
     } else {
-      const rawCheck = verifyLegacySignature(rawSig, over, key);
-      checkedFields.add("sig");
-      verified.sig = rawCheck.ok;
-      if (!rawCheck.ok) {
-        problems.sig = rawCheck.problem;
-        sigMalformed = rawCheck.malformed;
-      }
+      payload = { value: decoded.value, bytes: jws.payload };
     }
   }
-  const checked: SignaturesChecked = checkedFields.size === 2 ? "both" : checkedFields.size === 1 ? [...checkedFields][0]! : "none";
-  const no = (reason: AttestationFailureReason, message: string, field: string): SignatureOutcome => ({
-    ok: false,
-    verified,
-    checked,
-    reason,
-    message,
-    field,
-  });
-  const status = signatureSummary(verified);
-  if (verified.jws === false) return no("bad-jws-signature", `${problems.jws ?? "jws not verified"} (${status})`, "jws");
-  if (verified.sig === false) {
-    const sigIsJws = compact.some((form) => form.field === "sig");
-    const reason = sigIsJws ? "bad-jws-signature" : sigMalformed ? "malformed" : "bad-legacy-signature";
-    return no(reason, `${problems.sig ?? "sig not verified"} (${status})`, "sig");
+  // A sig identical to the jws is the same signature over the same input: verified with it.
+  if (envelope.sigIsJws && jwss.every((read) => read.field !== "sig")) context.verified.sig = true;
+
+  const signed = envelope.signed;
+  if (signed !== undefined && payload !== undefined) {
+    const differs = firstJsonDifference(payload.value, signed);
+    if (differs !== undefined) {
+      const mismatch: FieldMismatch = { field: differs.path, signed: differs.left, response: differs.right };
+      const said = differs.right === undefined ? "attestation.signed lacks it" : `attestation.signed says ${JSON.stringify(differs.right)}`;
+      const signedSays = differs.left === undefined ? "the JWS payload lacks it" : `the JWS payload says ${JSON.stringify(differs.left)}`;
+      return {
+        ok: false,
+        result: refuse(
+          "payload-mismatch",
+          `the jws verifies, but attestation.signed is not its payload: at ${differs.path}, ${signedSays} and ${said}`,
+          context,
+          { field: differs.path, mismatch },
+        ),
+      };
+    }
   }
-  if (payloadsDiffer) return no("payload-mismatch", "the jws and the sig are both valid JWSs, but over different payloads", "sig");
-  if (jwsPayload !== undefined && signedBytes !== undefined && !signedBytes.equals(jwsPayload)) {
-    return no("payload-mismatch", "the jws verifies, but its payload is not the bytes of JSON.stringify(attestation.signed)", "signed");
+
+  const block = signed ?? payload!.value;
+  let sigOver: Uint8Array | undefined;
+  if (envelope.rawSig !== undefined) {
+    if (payload !== undefined && pending.policy === "one") {
+      const decoded = decodeLegacySignature(envelope.rawSig);
+      if (!decoded.ok) return refused(context, "malformed", `sig: ${decoded.problem}`, "sig");
+      context.verified.sig = "not-checked";
+    } else {
+      const checked = checkRawSig(envelope.rawSig, block, key);
+      context.verified.sig = checked.ok;
+      if (!checked.ok) {
+        return refused(context, checked.malformed ? "malformed" : "bad-legacy-signature", `sig: ${checked.problem} (${signatureSummary(context.verified)})`, "sig");
+      }
+      context.sigBytes = checked.sigBytes;
+      sigOver = checked.bytes;
+    }
   }
-  return { ok: true, verified, checked, jwsPayload };
+  context.checked = checkedOf(context.verified);
+  context.signed = block;
+  return {
+    ok: true,
+    context: context as VerificationContext & { kid: string; signed: Record<string, unknown> },
+    attestation: envelope.attestation,
+    signedBytes: payload?.bytes ?? sigOver!,
+  };
 }
 
+function setVerified(context: VerificationContext, field: "jws" | "sig", ok: boolean): void {
+  context.verified[field] = ok;
+  context.checked = checkedOf(context.verified);
+}
+
+/** Which signatures were checked with the key, from their statuses. */
+function checkedOf(verified: SignaturesVerified): SignaturesChecked {
+  const jws = typeof verified.jws === "boolean";
+  const sig = typeof verified.sig === "boolean";
+  return jws && sig ? "both" : jws ? "jws" : sig ? "sig" : "none";
+}
+
+/** A JWS payload read strictly (UTF-8, one valid JSON object), then parsed. */
+function parsePayload(bytes: Uint8Array): { ok: true; value: Record<string, unknown> } | { ok: false; problem: string } {
+  const strict = readStrictObject(bytes);
+  if (!strict.ok) return { ok: false, problem: `byte ${strict.offset}: ${strict.problem}` };
+  const value: unknown = JSON.parse(Buffer.from(bytes).toString("utf8"));
+  return isRecord(value) ? { ok: true, value } : { ok: false, problem: "not an object" };
+}
+
+/** Outcome of {@link checkRawSig}. */
+type RawSigCheck = { ok: true; sigBytes: SigBytes; bytes: Uint8Array } | { ok: false; malformed: boolean; problem: string };
+
 /**
- * Whether a string has the form of a compact JWS: three base64url parts separated by two dots.
- *
- * @param value - A `sig` or `jws` field.
- * @returns `true` for the compact form.
+ * Verifies a raw `sig` over a signed block: over `JSON.stringify(block)`, else over its RFC 8785 canonical form
+ * (when it has one and it differs).
  */
-export function isCompactForm(value: string): boolean {
-  const first = value.indexOf(".");
-  if (first < 0) return false;
-  const second = value.indexOf(".", first + 1);
-  return second >= 0 && value.indexOf(".", second + 1) < 0;
+function checkRawSig(sig: string, block: Record<string, unknown>, key: VerificationKey): RawSigCheck {
+  const insertion = Buffer.from(JSON.stringify(block), "utf8");
+  const first = verifyLegacySignature(sig, insertion, key);
+  if (first.ok) return { ok: true, sigBytes: "insertion-order", bytes: insertion };
+  if (first.malformed) return first;
+  const sorted = sortedKeyBytes(block);
+  if (sorted !== undefined && !sorted.equals(insertion) && verifyLegacySignature(sig, sorted, key).ok) {
+    return { ok: true, sigBytes: "sorted-keys", bytes: sorted };
+  }
+  return { ok: false, malformed: false, problem: "it verifies over neither the insertion-order nor the sorted-key (RFC 8785) serialisation of the signed block" };
+}
+
+/** The RFC 8785 bytes of a parsed block, or `undefined` when it has no canonical form (a lone surrogate). */
+function sortedKeyBytes(block: Record<string, unknown>): Buffer | undefined {
+  try {
+    return Buffer.from(canonicalJson(block), "utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -437,6 +345,6 @@ export function isCompactForm(value: string): boolean {
  */
 export function signatureSummary(verified: SignaturesVerified): string {
   const label = (status: SignatureStatus) =>
-    status === "absent" ? "absent" : status === "not-checked" ? "not checked (same signed bytes)" : status ? "verified" : "NOT verified";
+    status === "absent" ? "absent" : status === "not-checked" ? "not checked (same signed block)" : status ? "verified" : "NOT verified";
   return `jws ${label(verified.jws)}, sig ${label(verified.sig)}`;
 }

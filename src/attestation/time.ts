@@ -12,6 +12,9 @@ import { InvalidArgumentError } from "../errors.js";
  */
 export const MILLISECONDS_THRESHOLD = 1e11;
 
+/** The largest distance from the epoch a `Date` can hold, in ms (ECMAScript: 100,000,000 days). */
+export const MAX_DATE_MS = 8.64e15;
+
 /** Result of {@link parseServiceTime}: the instant in ms since the epoch, or why it could not be read. */
 export type ParsedTime = { ok: true; ms: number } | { ok: false; problem: string };
 
@@ -60,7 +63,8 @@ const SEPARATORS: readonly (number | undefined)[] = Object.assign(Array<number |
  * Accepted: an ISO-8601 date or date-time string (`2025-01-02T03:04:05Z`, with or without fraction and
  * offset; a date-time without offset is read as UTC), a finite non-negative number of Unix seconds, or the
  * same number written as a decimal string. Numbers ≥ {@link MILLISECONDS_THRESHOLD} are read as
- * milliseconds.
+ * milliseconds. A time a `Date` cannot hold (beyond {@link MAX_DATE_MS}) is refused, never turned into an
+ * invalid date.
  *
  * @param value - The raw field value.
  * @returns The instant in ms since the epoch, or a description of the problem.
@@ -109,7 +113,9 @@ function digitsAt(text: string, from: number, count: number): number {
 
 function fromNumber(value: number): ParsedTime {
   if (!Number.isFinite(value) || value < 0) return { ok: false, problem: `${value} is not a valid Unix time` };
-  return { ok: true, ms: value >= MILLISECONDS_THRESHOLD ? value : value * 1000 };
+  const ms = value >= MILLISECONDS_THRESHOLD ? value : value * 1000;
+  if (ms > MAX_DATE_MS) return { ok: false, problem: `${value} is beyond the last date a time can hold (year 275760)` };
+  return { ok: true, ms };
 }
 
 function truncate(text: string): string {

@@ -12,7 +12,7 @@
  *
  * @packageDocumentation
  */
-import { parseServiceTime } from "./time.js";
+import { MAX_DATE_MS, parseServiceTime } from "./time.js";
 
 /** Signed fields read as the issue time, first present wins. */
 export const ISSUE_TIME_FIELDS = ["issuedAt", "attestedAt", "iat"] as const;
@@ -70,7 +70,8 @@ export function checkValidity(input: ValidityInput): ValidityCheck {
   let expiryMs = signedExpiry?.ms;
   let expiryField = signedExpiry?.field;
   if (expiryMs === undefined && issued && input.lifetimeMs !== undefined) {
-    expiryMs = issued.ms + input.lifetimeMs;
+    // Never past the last date a Date holds: an issue time near it still has an expiry that can be written.
+    expiryMs = Math.min(issued.ms + input.lifetimeMs, MAX_DATE_MS);
     expiryField = `${issued.field} + ${input.lifetimeMs / 1000} s`;
   }
   if (input.unsignedExpiry !== undefined && input.unsignedExpiry !== null) {

@@ -29,10 +29,11 @@ import { Worker } from "node:worker_threads";
 import type { JSONWebKeySet, JWK } from "jose";
 import { TRUST_ATTESTATION_KIDS } from "../config/service.js";
 import type { JwksKeyLookup, JwksResolver, JwksResolverStats } from "./jwks.js";
-import { readJwsHeader } from "./jws.js";
+import { readAttestationEnvelope } from "./envelope.js";
+import { readCompactJws } from "./jws.js";
 import { importVerificationKey, type VerificationKey } from "./public-key.js";
 import type { TrustAttestationVerification } from "./result.js";
-import { isRecord } from "./signature-check.js";
+import { isRecord } from "../util/is-record.js";
 import { resolveNow } from "./time.js";
 import { verifyTrustAttestation, type VerifyTrustAttestationOptions } from "./verify.js";
 
@@ -155,13 +156,12 @@ export function keyIdOf(response: unknown): string | undefined {
   if (!isRecord(response)) return undefined;
   const attestation =
     response.attestation === undefined && response.attestationV1 !== undefined ? response.attestationV1 : response.attestation;
-  if (!isRecord(attestation)) return undefined;
-  for (const form of [attestation.jws, attestation.sig]) {
-    if (typeof form !== "string" || form.split(".").length !== 3) continue;
-    const header = readJwsHeader(form);
-    if (header.ok && typeof header.header.kid === "string" && header.header.kid !== "") return header.header.kid;
-  }
-  return typeof attestation.kid === "string" && attestation.kid !== "" ? attestation.kid : undefined;
+  const read = readAttestationEnvelope(attestation);
+  if (!read.ok) return undefined;
+  const first = read.envelope.jwss[0];
+  if (first === undefined) return read.envelope.kid;
+  const jws = readCompactJws(first.value);
+  return jws.ok ? jws.jws.header.kid : undefined;
 }
 
 /** Where the worker module is, and how to load it. */

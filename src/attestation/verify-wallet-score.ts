@@ -10,7 +10,7 @@ import { WALLET_SCORE_KIND } from "./kinds/wallet-score.js";
 import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.js";
 import { verifyAttestationOfKind } from "./pipeline.js";
 import type { WalletScoreVerification } from "./result.js";
-import { isRecord } from "./signature-check.js";
+import { isRecord } from "../util/is-record.js";
 
 /** Options of {@link verifyWalletScoreAttestation}. */
 export interface VerifyWalletScoreOptions extends VerifyAttestationOptions {

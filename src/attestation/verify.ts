@@ -29,7 +29,8 @@ import { TRUST_CHECK_KIND } from "./kinds/trust-check.js";
 import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.js";
 import { verifyAttestationOfKind } from "./pipeline.js";
 import type { TrustAttestationVerification } from "./result.js";
-import { isRecord, newContext, refuse } from "./signature-check.js";
+import { isRecord } from "../util/is-record.js";
+import { newContext, refuse } from "./signature-check.js";
 
 export { badgeIds, normalizeSybilSeverity } from "./body-fields.js";
 export type { ExpectedSubject } from "./expected-subject.js";

@@ -10,6 +10,7 @@ import { sameValue } from "../body-fields.js";
 import type { ExpectedSubject } from "../expected-subject.js";
 import type { AttestationKind, Classification } from "../pipeline.js";
 import type { FieldMismatch, TrustAttestationVersion } from "../result.js";
+import { readTrustSignedBlockV2 } from "../trust-signed-block.js";
 
 /** Fields a v1 or v2 signed block must carry (non-null). */
 export const REQUIRED_TRUST_FIELDS = ["agentId", "chain", "score", "tier"] as const;
@@ -64,6 +65,16 @@ export const TRUST_CHECK_KIND: AttestationKind<TrustAttestationVersion> = {
       }
     }
     return { ok: true, version: versionOf(signed, kid) };
+  },
+  checkSignedBytes(bytes, version) {
+    if (version !== "v2") return undefined;
+    const read = readTrustSignedBlockV2(bytes);
+    if (read.ok) return undefined;
+    return {
+      field: read.field,
+      offset: read.offset,
+      message: `the signed v2 block is refused as the on-chain oracle refuses it, at byte ${read.offset}: ${read.problem}`,
+    };
   },
   checkBody(_signed, body, version): FieldMismatch | undefined {
     if (version !== "wallet-not-found") return undefined;

@@ -70,6 +70,9 @@ export interface ServiceStats {
   verifyNote?: string;
 }
 
+/** The reason of a row whose attestation the verifier failed to judge (it threw instead of giving a verdict). */
+export const VERIFIER_FAILED = "verifier-failed";
+
 /** Worker threads started at most by default. */
 export const MAX_VERIFY_WORKERS = 8;
 /** Attestations to verify from which {@link fetchAndVerify} starts worker threads by default. */
@@ -135,8 +138,16 @@ export async function fetchServiceOutcome(
     ...(policy.now ? { now: policy.now() } : {}),
     expected: { agentId: agent.agentId.toString(), chain: agent.chain, registry: agent.registry },
   };
-  const result = pool ? await pool.verify(body, verifyOptions) : await verifyTrustAttestation(body, verifyOptions);
-  if (policy.stats) policy.stats.verifyMs += performance.now() - verifying;
+  let result: Awaited<ReturnType<typeof verifyTrustAttestation>>;
+  try {
+    result = pool ? await pool.verify(body, verifyOptions) : await verifyTrustAttestation(body, verifyOptions);
+  } catch (error) {
+    // The verifier returns verdicts for bad responses; a throw is the kit's own failure (bad options, a worker
+    // that died and could not be replaced): the row says so rather than the run stopping.
+    return { kind: "invalid", reason: VERIFIER_FAILED, message: `the attestation could not be verified: ${messageOf(error)}` };
+  } finally {
+    if (policy.stats) policy.stats.verifyMs += performance.now() - verifying;
+  }
   if (!result.valid) return { kind: "invalid", reason: result.reason, message: result.message };
   // Only the signed block is trusted: the body's own fields are at most equal to it (the verifier checked),
   // and may be absent.

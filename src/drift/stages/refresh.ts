@@ -3,8 +3,9 @@
  * `AttestedTrustOracle` (the pull model: whoever needs a fresh record submits the signed attestation). Three parts,
  * used by three stages:
  *
- * - {@link submissionOf} (fetch and verify): whether a verified attestation can be submitted as it is —
- *   `toAttestationCall` accepts it, it is a v2 block, and a JWS-only one carries the header the oracle accepts;
+ * - {@link submissionOf} (fetch and verify): whether a verified attestation can be submitted as it is — it is a v2
+ *   block and `toAttestationCall` accepts it: the JWS form whenever the response carries a JWS (its header by the
+ *   oracle's general rules, any member order, `typ` allowed), the `sig` form over the bytes that verified otherwise;
  * - {@link readAttestedOracleFacts} (before compare, only with an attested oracle): what the oracle holds under the
  *   kids seen (compared with the JWKS's coordinates) and which chain id it gives each chain slug seen, one read of
  *   each at the run's pinned block;
@@ -23,32 +24,25 @@ import { signingKeyArgsOf } from "../../attestation/onchain-keys.js";
 import type { JwksResolver } from "../../attestation/jwks.js";
 import type { TrustAttestationVerification } from "../../attestation/result.js";
 import { messageOf } from "../../errors.js";
+import { isRecord } from "../../util/is-record.js";
 import { attestedTrustOracleAbi } from "../../generated/abis.js";
 import type { AnyClient } from "../../oracle/client.js";
 import type { AttestationSubmission, ServiceOutcome } from "../service-data.js";
 import type { RefreshBlocker, RefreshKeyStatus, RowRefresh } from "../types.js";
 
-/** The JWS protected header `submitJwsAttestation` accepts, around the kid (as the contract builds it). */
-function acceptedJwsHeader(kid: string): string {
-  return Buffer.from(`{"alg":"ES256","kid":"${kid}"}`).toString("base64url");
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
  * Whether a verified trust-check attestation can be submitted to an `AttestedTrustOracle` as it is.
  *
  * @param body - The `/api/trust-check` response body that verified.
- * @param verdict - Its verdict (valid).
- * @returns The call's form (`sig` when the response has a raw `sig`, else `jws`), or the problem: not a v2 block
- *   (the oracle reads `issuedAt`, `verifiedAt` and `expiry`), `toAttestationCall` refuses it, or its JWS header is
- *   not exactly `{"alg":"ES256","kid":"<kid>"}`.
+ * @param verdict - Its verdict (valid): its version, the attestation it verified, its kid, and which bytes its raw
+ *   `sig` verified over.
+ * @returns The call's form (`jws` when the response carries a JWS, else `sig`), or the problem: not a v2 block (the
+ *   oracle reads `issuedAt`, `verifiedAt` and `expiry`), or `toAttestationCall` refuses it (a JWS header the oracle
+ *   refuses, signed bytes its reader refuses, …).
  */
 export function submissionOf(
   body: unknown,
-  verdict: Pick<TrustAttestationVerification, "version" | "source" | "kid">,
+  verdict: Pick<TrustAttestationVerification, "version" | "source" | "kid" | "sigBytes">,
 ): AttestationSubmission {
   if (verdict.version !== "v2") {
     return {
@@ -59,22 +53,12 @@ export function submissionOf(
   const attestation = verdict.source === "attestationV1" && isRecord(body) ? body.attestationV1 : body;
   let call: ReturnType<typeof toAttestationCall>;
   try {
-    call = toAttestationCall(attestation);
+    call = toAttestationCall(attestation, verdict);
   } catch (error) {
     return { ok: false, problem: messageOf(error) };
   }
   if (verdict.kid !== undefined && call.kid !== verdict.kid) {
     return { ok: false, problem: `the attestation names kid "${call.kid}" but verified under "${verdict.kid}"` };
-  }
-  if (call.form === "jws") {
-    const header = Buffer.from(call.jws!.slice(2), "hex").toString("ascii").split(".")[0]!;
-    if (header !== acceptedJwsHeader(call.kid)) {
-      const decoded = Buffer.from(header, "base64url").toString("utf8");
-      return {
-        ok: false,
-        problem: `only a jws, whose header ${decoded} is not {"alg":"ES256","kid":"${call.kid}"}, the only one submitJwsAttestation accepts`,
-      };
-    }
   }
   return { ok: true, form: call.form };
 }
