@@ -186,3 +186,21 @@ export function readVectorSet(): { index: VectorIndexEntry[]; vectors: TrustChec
 export function indexEntryOf(vector: TrustCheckVector): VectorIndexEntry {
   return { id: vector.id, file: `${vector.id}.json`, category: vector.category, covers: vector.covers };
 }
+
+/**
+ * A vector with every signature masked: what stays the same when the set is generated again (ECDSA draws a new
+ * nonce at every signature).
+ *
+ * @param vector - A vector.
+ * @returns A copy with `sig`, the JWS signature parts and the call's signature replaced by `<signature>`.
+ */
+export function withoutSignatures(vector: TrustCheckVector): TrustCheckVector {
+  const mask = (jws: string) => `${jws.slice(0, jws.lastIndexOf("."))}.<signature>`;
+  const copy = structuredClone(vector);
+  const attestation = copy.response.attestation as Record<string, unknown>;
+  if (typeof attestation.sig === "string") attestation.sig = "<signature>";
+  if (typeof attestation.jws === "string") attestation.jws = mask(attestation.jws);
+  if (copy.call?.function === "submitJwsAttestation") copy.call.jws = mask(copy.call.jws);
+  if (copy.call?.function === "submitAttestation") copy.call.signature = "<signature>";
+  return copy;
+}

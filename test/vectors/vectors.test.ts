@@ -23,6 +23,7 @@ import {
   type TrustCheckVector,
   VECTOR_CATEGORIES,
   type VectorCall,
+  withoutSignatures,
 } from "./format";
 import { buildVectors } from "./make/build";
 import { loadVectorKeys } from "./make/keys";
@@ -186,8 +187,9 @@ describe("AttestedTrustOracle on the vectors", () => {
 describe("toAttestationCall on the vectors", () => {
   it.each(vectors)("$id", (vector) => {
     const outcome = onchain.get(vector.id)!;
-    if (vector.expected.offchain.valid) {
-      expect(outcome.buildProblem, `${vector.id}: a valid response must give a call`).toBeUndefined();
+    const expectedOnchain = vector.expected.onchain;
+    if (vector.expected.offchain.valid && expectedOnchain !== null && "accepted" in expectedOnchain) {
+      expect(outcome.buildProblem, `${vector.id}: a response both verifiers accept must give a call`).toBeUndefined();
     }
     if (outcome.submitted?.by === "toAttestationCall") expect(outcome.submitted.call, `${vector.id}: the call built`).toEqual(vector.call);
     if (vector.call === null) expect(outcome.buildProblem, `${vector.id}: nothing to build`).toBeDefined();
@@ -260,16 +262,4 @@ function describeOutcome(outcome: OnchainOutcome): string {
 
 function show(value: unknown): string {
   return JSON.stringify(value);
-}
-
-/** A vector with every signature masked (they change on every generation). */
-function withoutSignatures(vector: TrustCheckVector): unknown {
-  const mask = (jws: unknown) => (typeof jws === "string" ? `${jws.slice(0, jws.lastIndexOf("."))}.<signature>` : jws);
-  const copy = structuredClone(vector);
-  const attestation = copy.response.attestation as Record<string, unknown>;
-  if (typeof attestation.sig === "string") attestation.sig = "<signature>";
-  if (typeof attestation.jws === "string") attestation.jws = mask(attestation.jws);
-  if (copy.call?.function === "submitJwsAttestation") copy.call.jws = mask(copy.call.jws) as string;
-  if (copy.call?.function === "submitAttestation") copy.call.signature = "<signature>";
-  return copy;
 }

@@ -71,7 +71,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     divergence:
       "The chain is given the JWS alone (the call prefers it), which is genuine and stores score 95; the disagreement with the sig and signed lies in the envelope, which only the off-chain verifier sees.",
     call: jwsCall(kid, otherValue.jws!),
-    offchain: refused("payload-mismatch", "signed"),
+    offchain: refused("payload-mismatch", "score"),
     sigBytes: "insertion-order",
     onchain: accepted(recordOf(raised)),
   });
@@ -123,7 +123,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     description: "A JWS header {alg} without a kid, under attestation.kid rnwy-trust-v2: the header must name the kid.",
     response: respond(body, { ...jwsOnly, jws: noHeaderKid }),
     call: jwsCall(kid, noHeaderKid),
-    offchain: refused("unsupported-header", "kid"),
+    offchain: refused("missing-kid", "jws"),
     onchain: badHeader,
   });
 
@@ -204,7 +204,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
       description: `A genuine ES256 JWS whose header carries ${member}${member === "jwk" ? " (the right public key, even)" : ""}: refused, never acted on.`,
       response: respond(body, { ...jwsOnly, jws }),
       call: jwsCall(kid, jws),
-      offchain: refused("unsupported-header", member),
+      offchain: refused("unsupported-header", "jws"),
       onchain: badHeader,
     });
   }
@@ -216,7 +216,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     description: "typ at+jwt: only JWT and JOSE are allowed.",
     response: respond(body, { ...jwsOnly, jws: otherTyp }),
     call: jwsCall(kid, otherTyp),
-    offchain: refused("unsupported-header", "typ"),
+    offchain: refused("unsupported-header", "jws"),
     onchain: badHeader,
   });
 
@@ -227,7 +227,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     description: "A header with alg twice, none then ES256: JSON.parse keeps the last, another reader the first; duplicates are refused.",
     response: respond(body, { ...jwsOnly, jws: duplicateAlg }),
     call: jwsCall(kid, duplicateAlg),
-    offchain: refused("unsupported-header", "alg"),
+    offchain: refused("malformed", "jws"),
     onchain: badHeader,
   });
 
@@ -238,7 +238,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     description: 'A header member name written with an escape ("\\u0061lg" for alg): refused, as escaped names are.',
     response: respond(body, { ...jwsOnly, jws: escapedName }),
     call: jwsCall(kid, escapedName),
-    offchain: refused("unsupported-header", "alg"),
+    offchain: refused("malformed", "jws"),
     onchain: badHeader,
   });
 
