@@ -11,6 +11,7 @@
 import { ethers } from "ethers";
 import hre from "hardhat";
 import type { JSONWebKeySet } from "jose";
+import { TRUST_V2_READ_FIELDS } from "../../src/attestation/trust-signed-block";
 import { type AttestedTrustOracle, AttestedTrustOracle__factory, MockTrustOracle__factory } from "../../typechain-types";
 import { startSideNetwork } from "../support/onchain-attestations";
 import type { OnchainRecord, VectorCall } from "./format";
@@ -18,30 +19,16 @@ import type { OnchainRecord, VectorCall } from "./format";
 /** The date of the chain's first block: before every vector's time. */
 export const CHAIN_START = "2026-01-01T00:00:00.000Z";
 
-/**
- * The signed block's field names in the order of the contract's `AttestationField` enumeration
- * (`contracts/interfaces/ITrustAttestationErrors.sol`): an error's `field` argument is reported by name.
- */
-export const ONCHAIN_FIELD_NAMES = [
-  "agentId",
-  "chain",
-  "registry",
-  "owner",
-  "score",
-  "tier",
-  "sybilSeverity",
-  "issuedAt",
-  "verifiedAt",
-  "expiry",
-] as const;
-
 /** What the oracle did with a submission. */
 export type OnchainVerdict =
   | { accepted: OnchainRecord }
   | {
       /** The custom error's name (`Panic`, `Error`, or `unknown 0x…` for a revert the ABI does not name). */
       error: string;
-      /** Its arguments by name: numbers as numbers when exact, else decimal strings; `field` by field name. */
+      /**
+       * Its arguments by name: numbers as numbers when exact, else decimal strings; an `AttestationField` by the
+       * signed block's field name (`TRUST_V2_READ_FIELDS` follows the enumeration's order).
+       */
       args: Record<string, string | number>;
     };
 
@@ -139,7 +126,7 @@ function revertOf(oracle: AttestedTrustOracle, error: unknown): OnchainVerdict {
   decoded.fragment.inputs.forEach((input, i) => {
     const value: unknown = decoded.args[i];
     args[input.name] =
-      input.name === "field" && input.baseType === "uint8" ? (ONCHAIN_FIELD_NAMES[Number(value)] ?? String(value)) : plain(value);
+      input.name === "field" && input.baseType === "uint8" ? (TRUST_V2_READ_FIELDS[Number(value)] ?? String(value)) : plain(value);
   });
   return { error: decoded.name, args };
 }

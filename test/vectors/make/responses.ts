@@ -19,8 +19,10 @@ import type { OnchainRecord, VectorCall } from "../format";
 /** The verification time of most vectors. */
 export const VECTOR_NOW = "2026-10-01T12:00:00.000Z";
 const NOW_MS = Date.parse(VECTOR_NOW);
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
+/** A minute, in milliseconds. */
+export const MINUTE_MS = 60_000;
+/** An hour, in milliseconds. */
+export const HOUR_MS = 60 * MINUTE_MS;
 
 /** The agent of the vectors (a score with a sybil signal, so that every read field carries a value). */
 export const VECTOR_AGENT: AgentFixture = {
@@ -217,5 +219,3 @@ export function replaceOnce(text: string, from: string, to: string): string {
 export function nowPlus(offsetMs: number): string {
   return new Date(NOW_MS + offsetMs).toISOString();
 }
-
-export { HOUR_MS, MINUTE_MS };
