@@ -74,9 +74,8 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
         _;
     }
 
-    /// @notice Submits the service's signed attestation of `agentId` to the gate's oracle, which must be an
-    ///         `AttestedTrustOracle`, then reverts unless `agentId` passes the gate's policy, with the caller as the
-    ///         account: one transaction, no keeper, even while the nightly oracle is stale.
+    /// @notice `onlyTrustedAgentWithJwsAttestation` for a response without a JWS: the raw `sig` form (the signed bytes
+    ///         and the 64-byte signature), submitted to the gate's `AttestedTrustOracle` before the policy runs.
     /// @dev See `_requireTrustedAgentWithAttestation`.
     /// @param agentId The agent's id in the gate's registry.
     /// @param kid The attestation's key id (`attestation.kid`).
@@ -89,6 +88,18 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
         bytes calldata signature
     ) {
         _requireTrustedAgentWithAttestation(agentId, _msgSender(), kid, signedJson, signature);
+        _;
+    }
+
+    /// @notice Submits the service's compact JWS attestation of `agentId` (`attestation.jws`, as issued) to the gate's
+    ///         oracle, which must be an `AttestedTrustOracle`, then reverts unless `agentId` passes the gate's policy,
+    ///         with the caller as the account. The main attestation path.
+    /// @dev See `_requireTrustedAgentWithJwsAttestation`.
+    /// @param agentId The agent's id in the gate's registry.
+    /// @param kid The attestation's key id (`attestation.kid`, equal to the JWS header's `kid`).
+    /// @param jws The compact JWS, as ASCII bytes.
+    modifier onlyTrustedAgentWithJwsAttestation(uint256 agentId, string calldata kid, bytes calldata jws) {
+        _requireTrustedAgentWithJwsAttestation(agentId, _msgSender(), kid, jws);
         _;
     }
 
@@ -158,16 +169,39 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
         _revertWith(refusal, agentId, account, record, gate, oracleData);
     }
 
-    /// @notice Submits an attestation of `agentId` to the gate's oracle, then applies `_requireTrustedAgent`.
-    /// @dev The oracle (`IAttestedTrustOracle.submitAttestationFor`) verifies the signature and the signed block, refuses
-    ///      an attestation about another agent or agent domain than the gate's, an expired or future-dated one, and
-    ///      stores the record when it is newer than the one it holds; its errors reach the caller unchanged. The
-    ///      unchanged policy (the same code as `_requireTrustedAgent` after its read) then runs against what the oracle
-    ///      answers, which is what its `getScore` returns at that point (the fresher of the attested record and its
-    ///      upstream's), so an attestation can only make the data fresher, never bypass a check: a low score, a high
-    ///      sybil severity, an old `issuedAt` or a caller who does not control the agent are refused as usual.
-    ///      Reverts with `TrustOracleNotAttested` when the oracle does not implement the submission (empty revert).
-    ///      Non-virtual on purpose.
+    /// @notice Submits the compact JWS attestation of `agentId` to the gate's oracle, then applies
+    ///         `_requireTrustedAgent`.
+    /// @dev The oracle (`IAttestedTrustOracle.submitJwsAttestationFor`) verifies the JWS and the signed block,
+    ///      refuses an attestation about another agent or agent domain than the gate's, an expired or future-dated
+    ///      one, and stores the record when it is newer than what it answers (otherwise the submission is a no-op);
+    ///      its errors reach the caller unchanged. The unchanged policy (the same code as `_requireTrustedAgent`
+    ///      after its read) then runs against what the oracle answers, which is what its `getScore` returns at that
+    ///      point (the fresher of the attested record and its upstream's), so an attestation can only make the data
+    ///      fresher, never bypass a check: a low score, a high sybil severity, an old `issuedAt` or a caller who
+    ///      does not control the agent are refused as usual. Reverts with `TrustOracleNotAttested` when the oracle
+    ///      does not implement the submission (empty revert). Non-virtual on purpose.
+    /// @param agentId The agent's id in the gate's registry.
+    /// @param account The account acting for the agent (the controller check applies to it).
+    /// @param kid The attestation's key id.
+    /// @param jws The compact JWS, as ASCII bytes.
+    /// @return record The record that passed.
+    function _requireTrustedAgentWithJwsAttestation(
+        uint256 agentId,
+        address account,
+        string calldata kid,
+        bytes calldata jws
+    ) internal returns (TrustRecord memory record) {
+        record = _requireAttested(
+            agentId,
+            account,
+            abi.encodeCall(
+                IAttestedTrustOracle.submitJwsAttestationFor, (agentId, _agentChainId, _agentRegistry.toString(), kid, jws)
+            )
+        );
+    }
+
+    /// @notice `_requireTrustedAgentWithJwsAttestation` for a response without a JWS: the raw `sig` form, through
+    ///         `IAttestedTrustOracle.submitAttestationFor`. Non-virtual on purpose.
     /// @param agentId The agent's id in the gate's registry.
     /// @param account The account acting for the agent (the controller check applies to it).
     /// @param kid The attestation's key id.
@@ -181,25 +215,14 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
         bytes calldata signedJson,
         bytes calldata signature
     ) internal returns (TrustRecord memory record) {
-        GateSlot memory gate = _gate;
-        address oracle = address(gate.oracle);
-        // The oracle answers with what its `getScore` now returns (the fresher of the attested record and its
-        // upstream's), which saves the gate a second call; a malformed answer reverts in the ABI decoder.
-        try IAttestedTrustOracle(oracle).submitAttestationFor(
-            agentId, _agentChainId, _agentRegistry.toString(), kid, signedJson, signature
-        ) returns (TrustRecord memory fresh) {
-            record = fresh;
-        } catch (bytes memory reason) {
-            if (reason.length == 0) revert TrustOracleNotAttested(oracle);
-            assembly ("memory-safe") {
-                revert(add(reason, 0x20), mload(reason))
-            }
-        }
-        TrustRefusal refusal = record.score > TrustConstants.MAX_SCORE
-            ? TrustRefusal.OracleMalformedResponse
-            : _evaluateRecord(record, agentId, account, gate);
-        if (refusal == TrustRefusal.None) return record;
-        _revertWith(refusal, agentId, account, record, gate, abi.encode(record));
+        record = _requireAttested(
+            agentId,
+            account,
+            abi.encodeCall(
+                IAttestedTrustOracle.submitAttestationFor,
+                (agentId, _agentChainId, _agentRegistry.toString(), kid, signedJson, signature)
+            )
+        );
     }
 
     /// @notice Extension point: checks a policy before it is stored (at deployment and in `setTrustPolicy`).
@@ -261,6 +284,30 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
         address previous = address(_gate.oracle);
         _gate.oracle = ITrustOracle(oracle);
         emit TrustOracleChanged(previous, oracle);
+    }
+
+    /// @dev Sends a submission to the gate's oracle and runs the policy on the record it answers. The oracle's revert
+    ///      reaches the caller unchanged; an empty revert means the oracle takes no attestations; an answer that is
+    ///      not a record reverts in the ABI decoder.
+    function _requireAttested(uint256 agentId, address account, bytes memory submission)
+        private
+        returns (TrustRecord memory record)
+    {
+        GateSlot memory gate = _gate;
+        address oracle = address(gate.oracle);
+        (bool ok, bytes memory answer) = oracle.call(submission);
+        if (!ok) {
+            if (answer.length == 0) revert TrustOracleNotAttested(oracle);
+            assembly ("memory-safe") {
+                revert(add(answer, 0x20), mload(answer))
+            }
+        }
+        record = abi.decode(answer, (TrustRecord));
+        TrustRefusal refusal = record.score > TrustConstants.MAX_SCORE
+            ? TrustRefusal.OracleMalformedResponse
+            : _evaluateRecord(record, agentId, account, gate);
+        if (refusal == TrustRefusal.None) return record;
+        _revertWith(refusal, agentId, account, record, gate, abi.encode(record));
     }
 
     /// @dev The whole decision, shared by the view and the enforcing path so that they cannot disagree.

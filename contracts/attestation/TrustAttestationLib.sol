@@ -2,40 +2,43 @@
 pragma solidity ^0.8.24;
 
 import {P256} from "@openzeppelin/contracts/utils/cryptography/P256.sol";
-import {AttestationField, ITrustAttestationErrors} from "../interfaces/ITrustAttestationErrors.sol";
+import {ITrustAttestationErrors} from "../interfaces/ITrustAttestationErrors.sol";
 
 /// @title TrustAttestationLib
-/// @notice Reads and verifies the signed block of the trust service's `/api/trust-check` attestation (v2, kid
-///         `rnwy-trust-v2`) on-chain: the exact bytes the service signed (`JSON.stringify(attestation.signed)`)
-///         and the 64-byte `r‖s` ES256 signature (ECDSA P-256 over SHA-256 of those bytes).
-/// @dev Reading (`parse`) is one pass over the bytes, written in assembly, that follows the JSON structure:
-///      - the top level must be one object, with no whitespace and nothing after it (what `JSON.stringify`
-///        writes); its members may come in any order, and members the kit does not read are skipped;
-///      - only top-level keys count: a nested value (object or array, to any depth up to 248 levels) is skipped by
-///        its brackets, and every string (key or value) is skipped up to its closing quote, honouring
-///        backslash escapes, so that a key name inside a string or a nested object is never taken for a field;
-///      - every field read must appear exactly once, in the type and form the service writes it: `agentId` a
-///        decimal string or number (no sign, no leading zero, at most 2^256 - 1), `chain` a string of 1 to 32
-///        bytes without escapes (the oracle looks it up in its table of `a-z 0-9 _ -` slugs), `registry` a
-///        non-empty string without escapes, `owner` `0x` + 40 hex digits or `null`, `score` an integer
-///        0-`TrustConstants.MAX_SCORE`, `tier` and `sybilSeverity` one of the names below, `issuedAt` /
+/// @notice Reads and verifies the service's `/api/trust-check` attestation (v2, kid `rnwy-trust-v2`) on-chain: the
+///         signed JSON block as the issuer wrote it (a JWS payload, or the bytes a raw `sig` covers), the JSON
+///         protected header of a JWS, and the 64-byte `r‖s` ES256 signature (ECDSA P-256 over SHA-256).
+/// @dev Reading is one pass over the bytes, in assembly, that validates the whole document as JSON (RFC 8259) while it
+///      reads, so that it accepts exactly what the kit's TypeScript verifier accepts and reads the same values:
+///      - UTF-8 is valid in every string (no overlong form, no surrogate, nothing above U+10FFFF); a word of 32 bytes
+///        below 0x80 needs no further check, so ASCII costs nothing extra;
+///      - one object, with whitespace (space, tab, LF, CR) allowed between tokens and around it, nothing after it;
+///      - every value is valid JSON, skipped ones too: strings with only the RFC 8259 escapes and no raw control
+///        byte, numbers in the RFC 8259 grammar, `true` `false` `null`, arrays and objects well formed and nested at
+///        most 248 levels below the top-level object;
+///      - a top-level member name holding a backslash is refused (`\u0073core` would be `score` to `JSON.parse` and
+///        an unknown name to a byte reader); names are matched exactly (a perfect hash over the known names, then
+///        one word comparison), in any member order;
+///      - each known member appears at most once (`badges` and `sybilSignals` included: `JSON.parse` keeps the last
+///        of two, a reader that stops at the first keeps another);
+///      - the fields are read in the form the service writes them: `agentId` a decimal string (no sign, no leading
+///        zero, at most 2^256 - 1) or a number of plain digits at most 2^53 - 1 (above it `JSON.parse` rounds),
+///        `chain` a string of 1 to 32 bytes without escapes (the oracle looks it up in its table of `a-z 0-9 _ -`
+///        slugs), `registry` a non-empty string without escapes, `owner` `"0x"` + 40 hex digits or `null`, `score`
+///        plain digits 0-`TrustConstants.MAX_SCORE`, `tier` and `sybilSeverity` one of the names below, `issuedAt` /
 ///        `verifiedAt` / `expiry` ISO 8601 `YYYY-MM-DDTHH:MM:SS(.fff)?Z` (UTC, after 1970-01-01T00:00:00Z, year at
 ///        most 9999; the milliseconds are dropped).
-///      Anything else reverts with a custom error of `ITrustAttestationErrors` naming the field (`AttestationField`)
-///      and the byte offset in the signed bytes.
-///
-///      Cost (about 20,500 gas for a typical 342-byte block): strings are scanned 32 bytes at a time (one word
-///      tested for `"`, `\` and control bytes at once); the service's keys are tried in the order it writes them,
-///      one word comparison each; arrays of strings are skipped on a fast path; the owner's hex digits are decoded
-///      a word at a time; dates and the owner are read at their fixed lengths.
+///      A document that is not valid JSON reverts at once (`AttestationJsonMalformed`, `AttestationJsonTooDeep`); a
+///      field error (`AttestationFieldInvalid`, `AttestationFieldDuplicate`) is reported after the whole document
+///      has been checked, the first one in document order, so that a document both malformed and wrong in a field
+///      is refused as malformed, as `JSON.parse` would; `AttestationFieldMissing` comes last.
 ///
 ///      Codes (`TrustConstants`): tier `flagged` 0, `limited` 1, `developing` 2, `established` 3; sybil severity
 ///      `null` or `none` 0, `low` 1, `moderate` 2, `elevated` 3, `heavy` 4.
 ///
-///      Signature (`verifySignature`): `r` and `s` must be in [1, n-1] and the key on the curve; a high-S
-///      signature (`s > n/2`, which the service does not avoid) is normalised to `n - s` before OpenZeppelin's
-///      `P256.verify` (the RIP-7212 / EIP-7951 precompile at `0x100` where present, its Solidity implementation
-///      elsewhere).
+///      Signature (`verifyDigest`): `r` and `s` must be in [1, n-1] and the key on the curve; a high-S signature
+///      (`s > n/2`, which the service does not avoid) is normalised to `n - s` before OpenZeppelin's `P256.verify`
+///      (the RIP-7212 / EIP-7951 precompile at `0x100` where present, its Solidity implementation elsewhere).
 library TrustAttestationLib {
     /// @notice The fields read from a signed block.
     /// @param agentId The agent's id in its registry.
@@ -61,33 +64,42 @@ library TrustAttestationLib {
         uint40 expiry;
     }
 
+    /// @notice What `readJwsHeader` found in a protected header.
+    /// @param kidOffset Byte offset of the `kid` value's contents in the header (0 when absent).
+    /// @param kidLength Length of the `kid` value.
+    /// @param hasAlg Whether `alg` was present (it is then exactly `"ES256"`).
+    /// @param hasKid Whether `kid` was present (it is then a string without escapes).
+    struct JwsHeader {
+        uint256 kidOffset;
+        uint256 kidLength;
+        bool hasAlg;
+        bool hasKid;
+    }
+
     /// @dev Order of the P-256 group and half of it.
     uint256 private constant _N = P256.N;
     uint256 private constant _HALF_N = 0x7fffffff800000007fffffffffffffffde737d56d38bcf4279dce5617e3192a8;
 
-    /// @notice Reads the fields of a v2 signed block by a full, depth-aware scan.
+    /// @notice Reads the fields of a v2 signed block (see the library notes for what it accepts).
     /// @dev Reverts with `AttestationJsonMalformed`, `AttestationJsonTooDeep`, `AttestationFieldInvalid`,
-    ///      `AttestationFieldDuplicate` or `AttestationFieldMissing` (see the library notes).
+    ///      `AttestationFieldDuplicate` or `AttestationFieldMissing`.
     /// @param json The exact signed bytes.
     /// @return att The fields.
     function parse(bytes memory json) internal pure returns (TrustAttestation memory att) {
-        att = _read(json, 0);
+        (att,) = _read(json, false);
     }
 
-    /// @notice Reads the fields at caller-given offsets (OpenZeppelin `WebAuthn` style) WITHOUT checking that they
-    ///         are top-level keys.
-    /// @dev WARNING: not safe on its own. It checks only that the key text (`"score":`) is at the offset, after
-    ///      `{` or `,`, and reads the value there: a look-alike inside a nested object (`"badges":[{"score":99}]`)
-    ///      passes. Proving an offset is at the top level needs the structure of every byte before it, that is
-    ///      the scan `parse` does anyway. It is kept only so that the benchmark can show the floor of any
-    ///      hint-based reader against the scan; the kit's oracle uses `parse`.
-    /// @param json The exact signed bytes.
-    /// @param hints Offset of each field's key (its opening quote), 16 bits per field, field `i` in bits
-    ///        `16 i` to `16 i + 15` (`AttestationField` order).
-    /// @return att The fields.
-    function parseAtUnverifiedHints(bytes memory json, uint256 hints) internal pure returns (TrustAttestation memory att) {
-        if (hints == 0) revert ITrustAttestationErrors.AttestationFieldMissing(AttestationField.AgentId);
-        att = _read(json, hints);
+    /// @notice Reads a JWS protected header (decoded): one JSON object, any member order, no escaped and no
+    ///         duplicate member name; `alg`, when present, exactly `"ES256"`; `typ`, when present, `"JWT"` or
+    ///         `"JOSE"`; `kid`, when present, a string without escapes; `crit`, `jku`, `x5u`, `jwk`, `x5c` and `b64`
+    ///         refused; any other member skipped (valid JSON required). Whether `alg` and `kid` are present, and
+    ///         which key id the header names, is left to the caller.
+    /// @dev Reverts with `JwsHeaderMalformed`, `JwsHeaderMemberRefused`, `JwsHeaderMemberDuplicate` or
+    ///      `JwsHeaderMemberInvalid`.
+    /// @param header The decoded header bytes.
+    /// @return found Where the `kid` is, and which of `alg` and `kid` are present.
+    function readJwsHeader(bytes memory header) internal pure returns (JwsHeader memory found) {
+        (, found) = _read(header, true);
     }
 
     /// @notice Checks an ES256 signature (64 bytes `r‖s`, low-S or high-S) over `sha256(json)`.
@@ -157,289 +169,465 @@ library TrustAttestationLib {
         }
     }
 
+    /// @dev The one-pass reader of both documents: the signed block (`header == false`, into `att`) and a JWS
+    ///      protected header (`header == true`, into `found`). While it runs, scratch word 0x00 holds the document's
+    ///      start (for error offsets) and 0x20 the selectors of its malformed and too-deep errors; the word after
+    ///      the document is zeroed (a zero byte is never valid JSON, so it ends every scan without bounds checks)
+    ///      and restored at the end.
     // solhint-disable-next-line code-complexity, function-max-lines
-    function _read(bytes memory json, uint256 hints) private pure returns (TrustAttestation memory att) {
+    function _read(bytes memory doc, bool header)
+        private
+        pure
+        returns (TrustAttestation memory att, JwsHeader memory found)
+    {
         assembly ("memory-safe") {
-            // ---- errors (selectors of the library's custom errors) ----
-            function failAt(selector, offset) {
-                mstore(0x00, shl(224, selector))
-                mstore(0x04, offset)
-                revert(0x00, 0x24)
-            }
-            function failField(selector, field, offset) {
-                mstore(0x00, shl(224, selector))
-                mstore(0x04, field)
-                mstore(0x24, offset)
-                revert(0x00, 0x44)
-            }
+            // ---- errors ----
             // AttestationJsonMalformed(uint256) 0xf424751b; AttestationJsonTooDeep(uint256) 0x693262e6;
-            // AttestationFieldInvalid(uint8,uint256) 0xa11accad; AttestationFieldDuplicate(uint8,uint256)
-            // 0x2ec92177; AttestationFieldMissing(uint8) 0xbd88a3b6.
+            // AttestationFieldInvalid(uint8,uint256) 0xa11accad; AttestationFieldDuplicate(uint8,uint256) 0x2ec92177;
+            // AttestationFieldMissing(uint8) 0xbd88a3b6; JwsHeaderMalformed(uint256) 0x4d3515b2;
+            // JwsHeaderMemberRefused(string,uint256) 0x04b9bea8; JwsHeaderMemberDuplicate(string,uint256) 0xafb403be;
+            // JwsHeaderMemberInvalid(string,uint256) 0xab4bb61a.
+            function revertWith(selector, a, b, words) {
+                mstore(0x00, shl(224, selector))
+                mstore(0x04, a)
+                mstore(0x24, b)
+                revert(0x00, add(4, shl(5, words)))
+            }
+            // The document is not valid JSON at `p`.
+            function malformed(p) {
+                revertWith(shr(32, mload(0x20)), sub(p, mload(0x00)), 0, 1)
+            }
+            // Nesting too deep at `p`.
+            function tooDeep(p) {
+                revertWith(and(mload(0x20), 0xffffffff), sub(p, mload(0x00)), 0, 1)
+            }
+            // `selector(string member, uint256 offset)` with the member's name copied from memory.
+            function failMember(selector, name, nameLength, p) {
+                let ptr := mload(0x40)
+                let at := sub(p, mload(0x00))
+                mstore(ptr, shl(224, selector))
+                mstore(add(ptr, 0x04), 0x40)
+                mstore(add(ptr, 0x24), at)
+                mstore(add(ptr, 0x44), nameLength)
+                mcopy(add(ptr, 0x64), name, nameLength)
+                mstore(add(add(ptr, 0x64), nameLength), 0)
+                revert(ptr, add(0x64, and(add(nameLength, 31), not(31))))
+            }
+            // Records the first field error of the signed block (kept in the context, reported after the scan):
+            // kind (1 invalid, 2 duplicate) << 248 | field << 240 | offset.
+            function fieldError(ctx, kind, id, p) {
+                if iszero(mload(add(ctx, 0x1a0))) {
+                    mstore(add(ctx, 0x1a0), or(or(shl(248, kind), shl(240, id)), sub(p, mload(0x00))))
+                }
+            }
 
-            // ---- word-at-a-time byte classes ----
-            // 0x80 in each byte of `x` that is zero (exact: no carry crosses a byte).
-            function zeroBytes(x) -> m {
+            // ---- strings, word at a time ----
+            // The first byte at or after `p` that stops a run of plain string bytes: `"`, `\`, a control byte
+            // (< 0x20, the zero after the document included) or a byte >= 0x80 (UTF-8 to check). Per word, bit 7 of
+            // each byte is set when it is none of these (`(b & 0x7f) + 0x7f` has bit 7 set unless `b & 0x7f` is
+            // zero: exact, no carry crosses a byte), then the first clear byte is found by spreading the stop bits
+            // to every later byte and counting them with one multiplication.
+            function firstStop(p) -> q {
                 let m7f := 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f
-                m := and(not(or(or(add(and(x, m7f), m7f), x), m7f)), not(m7f))
-            }
-            // 0x80 in each byte of `w` that is `"`, `\` or a control byte (< 0x20).
-            function specialBytes(w) -> m {
-                let m7f := 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f
-                let ctrl :=
-                    and(not(or(add(and(w, m7f), 0x6060606060606060606060606060606060606060606060606060606060606060), w)), not(m7f))
-                m := or(or(zeroBytes(xor(w, 0x2222222222222222222222222222222222222222222222222222222222222222)),
-                    zeroBytes(xor(w, 0x5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c))), ctrl)
-            }
-            // Number of leading zero bytes of a non-zero word.
-            function leadingZeroBytes(m) -> n {
-                if iszero(shr(128, m)) {
-                    n := 16
-                    m := shl(128, m)
-                }
-                if iszero(shr(192, m)) {
-                    n := add(n, 8)
-                    m := shl(64, m)
-                }
-                if iszero(shr(224, m)) {
-                    n := add(n, 4)
-                    m := shl(32, m)
-                }
-                if iszero(shr(240, m)) {
-                    n := add(n, 2)
-                    m := shl(16, m)
-                }
-                if iszero(shr(248, m)) { n := add(n, 1) }
-            }
-            // First `"`, `\` or control byte at or after `p` (a position >= end when none before `end`).
-            function plainEnd(p, end) -> q {
                 for {} 1 {} {
-                    if iszero(lt(p, end)) {
-                        q := end
-                        leave
-                    }
-                    let m := specialBytes(mload(p))
+                    let w := mload(p)
+                    let a := xor(w, 0x2222222222222222222222222222222222222222222222222222222222222222)
+                    let b := xor(w, 0x5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c)
+                    let m := and(
+                        and(or(add(and(a, m7f), m7f), a), or(add(and(b, m7f), m7f), b)),
+                        and(add(and(w, m7f), 0x6060606060606060606060606060606060606060606060606060606060606060), not(w))
+                    )
+                    m := and(not(m), 0x8080808080808080808080808080808080808080808080808080808080808080)
                     if m {
-                        q := add(p, leadingZeroBytes(m))
+                        m := or(m, shr(8, m))
+                        m := or(m, shr(16, m))
+                        m := or(m, shr(32, m))
+                        m := or(m, shr(64, m))
+                        m := or(m, shr(128, m))
+                        q := sub(add(p, 32), byte(0, mul(shr(7, m), 0x0101010101010101010101010101010101010101010101010101010101010101)))
                         leave
                     }
                     p := add(p, 0x20)
                 }
             }
-            // Closing quote of a string whose contents start at `p` (escapes honoured); reverts when there is none.
-            function stringEnd(p, start, end) -> q {
+            // 32 ASCII hex digits (either case) as 16 bytes in the low half of `v`; `ok` is 0 when a byte is not a
+            // hex digit. Digits are classified on the byte itself, letters on the byte with 0x20 set (so that only
+            // `A-F` and `a-f` qualify).
+            function hexWord(x) -> v, ok {
+                let m80 := 0x8080808080808080808080808080808080808080808080808080808080808080
+                let lower := or(x, 0x2020202020202020202020202020202020202020202020202020202020202020)
+                let digit := and(and(add(x, 0x5050505050505050505050505050505050505050505050505050505050505050),
+                    not(add(x, 0x4646464646464646464646464646464646464646464646464646464646464646))), m80)
+                let letter := and(and(add(lower, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f),
+                    not(add(lower, 0x1919191919191919191919191919191919191919191919191919191919191919))), m80)
+                ok := and(iszero(and(x, m80)), eq(or(digit, letter), m80))
+                v := add(and(x, 0x0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f), mul(shr(7, letter), 9))
+                v := and(or(shr(4, v), v), 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff)
+                v := and(or(shr(8, v), v), 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff)
+                v := and(or(shr(16, v), v), 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff)
+                v := and(or(shr(32, v), v), 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff)
+                v := and(or(shr(64, v), v), 0xffffffffffffffffffffffffffffffff)
+            }
+            // After the lead byte at `p` (>= 0x80, first byte of `w`): the position after a valid UTF-8 sequence.
+            function utf8(p, w) -> q {
+                let b0 := byte(0, w)
+                let b1 := byte(1, w)
+                let n := 0
+                let lo := 0x80
+                let hi := 0xbf
+                if and(gt(b0, 0xc1), lt(b0, 0xe0)) { n := 2 }
+                if and(gt(b0, 0xdf), lt(b0, 0xf0)) {
+                    n := 3
+                    if eq(b0, 0xe0) { lo := 0xa0 } // no overlong form
+                    if eq(b0, 0xed) { hi := 0x9f } // no surrogate (U+D800-DFFF)
+                }
+                if and(gt(b0, 0xef), lt(b0, 0xf5)) {
+                    n := 4
+                    if eq(b0, 0xf0) { lo := 0x90 } // no overlong form
+                    if eq(b0, 0xf4) { hi := 0x8f } // nothing above U+10FFFF
+                }
+                if iszero(n) { malformed(p) }
+                if or(lt(b1, lo), gt(b1, hi)) { malformed(add(p, 1)) }
+                for { let i := 2 } lt(i, n) { i := add(i, 1) } {
+                    if iszero(eq(and(byte(i, w), 0xc0), 0x80)) { malformed(add(p, i)) }
+                }
+                q := add(p, n)
+            }
+            // The closing quote of a string, from a stop byte at `p` inside it; `escaped` is 1 when an escape was
+            // met. Refuses a raw control byte, an escape other than `\" \\ \/ \b \f \n \r \t \uXXXX`, and invalid
+            // UTF-8.
+            function stringEnd(p) -> q, escaped {
                 for {} 1 {} {
-                    q := plainEnd(p, end)
-                    if iszero(lt(q, end)) { failAt(0xf424751b, sub(end, start)) }
-                    let c := byte(0, mload(q))
-                    if eq(c, 0x22) { leave }
-                    if lt(c, 0x20) { failAt(0xf424751b, sub(q, start)) }
-                    // A backslash: the next byte is escaped (`\"`, `\\`, `\u`, ...).
-                    p := add(q, 2)
-                }
-            }
-            // The byte at `p`, or 0 at or past `end`.
-            function at(p, end) -> c {
-                if lt(p, end) { c := byte(0, mload(p)) }
-            }
-            // Skips one JSON value starting at `p`; returns the position after it.
-            function skipValue(p, start, end) -> q {
-                let c := at(p, end)
-                if eq(c, 0x22) {
-                    q := add(stringEnd(add(p, 1), start, end), 1)
-                    leave
-                }
-                if eq(c, 0x5b) {
-                    // Fast path for what the service writes here (`badges`, `sybilSignals`): an array of strings.
-                    // Anything else in the array falls back to the general skip below, from the start.
-                    q := add(p, 1)
-                    if eq(at(q, end), 0x5d) {
-                        q := add(q, 1)
+                    let w := mload(p)
+                    let c := byte(0, w)
+                    if eq(c, 0x22) {
+                        q := p
                         leave
                     }
-                    for {} eq(at(q, end), 0x22) {} {
-                        q := add(stringEnd(add(q, 1), start, end), 1)
-                        c := at(q, end)
-                        if eq(c, 0x5d) {
+                    switch c
+                    case 0x5c {
+                        escaped := 1
+                        let e := byte(1, w)
+                        switch e
+                        case 0x75 {
+                            // \uXXXX: four hex digits (padded with "0"s to a word for hexWord).
+                            let v, ok := hexWord(or(and(shl(16, w), shl(224, 0xffffffff)),
+                                0x30303030303030303030303030303030303030303030303030303030))
+                            if iszero(ok) { malformed(p) }
+                            p := add(p, 6)
+                        }
+                        default {
+                            // `"` `/` `\` `b` `f` `n` `r` `t`.
+                            if iszero(and(shr(e, 0x144044100000000000800400000000), 1)) { malformed(p) }
+                            p := add(p, 2)
+                        }
+                    }
+                    default {
+                        if lt(c, 0x80) { malformed(p) } // a control byte, or the end
+                        p := utf8(p, w)
+                    }
+                    p := firstStop(p)
+                }
+            }
+            // A string at `p` (its opening quote), validated: contents start, length, position after, and whether
+            // it holds an escape. `q` is 0 when the value at `p` is not a string.
+            function stringAt(p) -> s, len, q, escaped {
+                if eq(byte(0, mload(p)), 0x22) {
+                    s := add(p, 1)
+                    let e := firstStop(s)
+                    if iszero(eq(byte(0, mload(e)), 0x22)) { e, escaped := stringEnd(e) }
+                    len := sub(e, s)
+                    q := add(e, 1)
+                }
+            }
+
+            // ---- other JSON tokens ----
+            // The first byte at or after `p` that is not JSON whitespace (space, tab, LF, CR).
+            function ws(p) -> q {
+                q := p
+                for {} and(shr(byte(0, mload(q)), 0x100002600), 1) {} { q := add(q, 1) }
+            }
+            // Position after the digits at `p`.
+            function digitsEnd(p) -> q {
+                q := p
+                for {} lt(sub(byte(0, mload(q)), 0x30), 10) {} { q := add(q, 1) }
+            }
+            // A JSON number at `p`: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`; the position after it.
+            function numberEnd(p) -> q {
+                q := p
+                if eq(byte(0, mload(q)), 0x2d) { q := add(q, 1) }
+                let c := byte(0, mload(q))
+                switch c
+                case 0x30 { q := add(q, 1) }
+                default {
+                    if gt(sub(c, 0x31), 8) { malformed(q) }
+                    q := digitsEnd(add(q, 1))
+                }
+                if eq(byte(0, mload(q)), 0x2e) {
+                    let r := digitsEnd(add(q, 1))
+                    if eq(r, add(q, 1)) { malformed(r) }
+                    q := r
+                }
+                if eq(or(byte(0, mload(q)), 0x20), 0x65) {
+                    q := add(q, 1)
+                    c := byte(0, mload(q))
+                    if or(eq(c, 0x2b), eq(c, 0x2d)) { q := add(q, 1) }
+                    let r := digitsEnd(q)
+                    if eq(r, q) { malformed(r) }
+                    q := r
+                }
+            }
+            // A member name (a string), whitespace, `:` and whitespace, at `p`; the position of the value.
+            function memberName(p) -> q {
+                let s, len, e, escaped := stringAt(p)
+                if iszero(e) { malformed(p) }
+                q := ws(e)
+                if iszero(eq(byte(0, mload(q)), 0x3a)) { malformed(q) }
+                q := ws(add(q, 1))
+            }
+            // Validates and skips one JSON value at `p`; the position after it. Arrays and objects are walked
+            // iteratively with a bit stack of the open brackets (1 `{`, 0 `[`) above a sentinel 1.
+            function skipValue(p) -> q {
+                let stack := 1
+                q := p
+                for {} 1 {} {
+                    let c := byte(0, mload(q))
+                    let opened := 0
+                    switch c
+                    case 0x22 {
+                        let s, len, e, escaped := stringAt(q)
+                        q := e
+                    }
+                    case 0x7b {
+                        if shr(248, stack) { tooDeep(q) }
+                        stack := or(shl(1, stack), 1)
+                        q := ws(add(q, 1))
+                        switch byte(0, mload(q))
+                        case 0x7d {
                             q := add(q, 1)
+                            stack := shr(1, stack)
+                        }
+                        default {
+                            q := memberName(q)
+                            opened := 1
+                        }
+                    }
+                    case 0x5b {
+                        if shr(248, stack) { tooDeep(q) }
+                        stack := shl(1, stack)
+                        q := ws(add(q, 1))
+                        switch byte(0, mload(q))
+                        case 0x5d {
+                            q := add(q, 1)
+                            stack := shr(1, stack)
+                        }
+                        default { opened := 1 }
+                    }
+                    case 0x74 {
+                        if iszero(eq(shr(224, mload(q)), 0x74727565)) { malformed(q) } // true
+                        q := add(q, 4)
+                    }
+                    case 0x66 {
+                        if iszero(eq(shr(216, mload(q)), 0x66616c7365)) { malformed(q) } // false
+                        q := add(q, 5)
+                    }
+                    case 0x6e {
+                        if iszero(eq(shr(224, mload(q)), 0x6e756c6c)) { malformed(q) } // null
+                        q := add(q, 4)
+                    }
+                    default { q := numberEnd(q) }
+                    if iszero(opened) {
+                        // After a value: close brackets until a comma leads to the next value.
+                        for {} 1 {} {
+                            if eq(stack, 1) { leave }
+                            q := ws(q)
+                            let d := byte(0, mload(q))
+                            if eq(d, 0x2c) {
+                                q := ws(add(q, 1))
+                                if and(stack, 1) { q := memberName(q) }
+                                break
+                            }
+                            // `]`, or `}` in an object.
+                            if iszero(eq(d, add(0x5d, shl(5, and(stack, 1))))) { malformed(q) }
+                            q := add(q, 1)
+                            stack := shr(1, stack)
+                        }
+                    }
+                }
+            }
+            // The name of a member at `p` (its opening quote), looked up among the known names: its id (12 when it
+            // is not one), its length, and the position after its closing quote. Refuses an escaped name. Perfect
+            // hash: `byte(mul(name, magic) >> 251, table)` is 1 + the index of the only known name the name (right-
+            // aligned) can be, or 0; one word comparison with the name at `ctx + 32 (index + 1)` settles it.
+            function knownName(p, ctx, magic, table) -> id, nameLength, q {
+                if iszero(eq(byte(0, mload(p)), 0x22)) { malformed(p) }
+                id := 12
+                q := firstStop(add(p, 1))
+                switch byte(0, mload(q))
+                case 0x22 {
+                    nameLength := sub(q, add(p, 1))
+                    if lt(nameLength, 33) {
+                        let v := shr(sub(256, shl(3, nameLength)), mload(add(p, 1)))
+                        let candidate := byte(shr(251, mul(v, magic)), table)
+                        if candidate {
+                            if eq(mload(add(ctx, shl(5, candidate))), v) { id := sub(candidate, 1) }
+                        }
+                    }
+                }
+                default {
+                    let escaped := 0
+                    q, escaped := stringEnd(q)
+                    if escaped { malformed(p) }
+                    nameLength := sub(q, add(p, 1))
+                }
+                q := add(q, 1)
+                if iszero(eq(byte(0, mload(q)), 0x3a)) {
+                    q := ws(q)
+                    if iszero(eq(byte(0, mload(q)), 0x3a)) { malformed(q) }
+                }
+                q := add(q, 1)
+                if lt(byte(0, mload(q)), 0x21) { q := ws(q) }
+            }
+
+            // ---- the signed block's fields ----
+            // The decimal value of the digits in [s, e): `ok` is 0 for none, a leading zero or more than 2^256 - 1.
+            function decimal(s, e) -> v, ok {
+                let n := sub(e, s)
+                ok := and(gt(n, 0), or(eq(n, 1), iszero(eq(byte(0, mload(s)), 0x30))))
+                switch lt(n, 78)
+                case 1 {
+                    // At most 77 digits: below 10^77 < 2^256, no overflow check needed.
+                    for {} lt(s, e) { s := add(s, 1) } { v := add(mul(v, 10), sub(byte(0, mload(s)), 0x30)) }
+                }
+                default {
+                    for {} lt(s, e) { s := add(s, 1) } {
+                        let d := sub(byte(0, mload(s)), 0x30)
+                        if gt(v, div(sub(not(0), d), 10)) {
+                            ok := 0
                             leave
                         }
-                        if iszero(eq(c, 0x2c)) { break }
-                        q := add(q, 1)
-                    }
-                    c := 0x5b
-                }
-                if or(eq(c, 0x7b), eq(c, 0x5b)) {
-                    // Bit stack of open brackets: 1 for `{`, 0 for `[`, above a sentinel 1.
-                    let stack := 1
-                    q := p
-                    for {} 1 {} {
-                        c := at(q, end)
-                        switch c
-                        case 0x22 { q := stringEnd(add(q, 1), start, end) }
-                        case 0x7b {
-                            if shr(248, stack) { failAt(0x693262e6, sub(q, start)) }
-                            stack := or(shl(1, stack), 1)
-                        }
-                        case 0x5b {
-                            if shr(248, stack) { failAt(0x693262e6, sub(q, start)) }
-                            stack := shl(1, stack)
-                        }
-                        case 0x7d {
-                            if iszero(and(stack, 1)) { failAt(0xf424751b, sub(q, start)) }
-                            stack := shr(1, stack)
-                        }
-                        case 0x5d {
-                            if or(and(stack, 1), eq(stack, 1)) { failAt(0xf424751b, sub(q, start)) }
-                            stack := shr(1, stack)
-                        }
-                        case 0 { failAt(0xf424751b, sub(q, start)) }
-                        default {
-                            if lt(c, 0x20) { failAt(0xf424751b, sub(q, start)) }
-                        }
-                        q := add(q, 1)
-                        if eq(stack, 1) { leave }
+                        v := add(mul(v, 10), d)
                     }
                 }
-                // A number or a literal: letters, digits, `.`, `+`, `-`.
-                q := p
-                for {} 1 { q := add(q, 1) } {
-                    c := at(q, end)
-                    let isDigit := lt(sub(c, 0x30), 10)
-                    let isLower := lt(sub(c, 0x61), 26)
-                    let isUpper := lt(sub(c, 0x41), 26)
-                    if iszero(or(or(isDigit, or(isLower, isUpper)), or(eq(c, 0x2e), or(eq(c, 0x2b), eq(c, 0x2d))))) {
-                        break
+            }
+            // A number of plain digits at `p` (no sign, fraction or exponent): value, position after (0 when the
+            // value is another JSON value, or a number in another form).
+            function plainNumber(p) -> v, q {
+                let c := byte(0, mload(p))
+                if or(lt(sub(c, 0x30), 10), eq(c, 0x2d)) {
+                    let e := numberEnd(p)
+                    if eq(digitsEnd(p), e) {
+                        let ok := 0
+                        v, ok := decimal(p, e)
+                        if ok { q := e }
                     }
                 }
-                if eq(q, p) { failAt(0xf424751b, sub(p, start)) }
             }
-            // Decimal digits from `p`: value, position after them. No leading zero; reverts on overflow.
-            // (`errorAt` is the offset errors name: the start of the field's value.)
-            function digits(p, end, field, errorAt) -> v, q {
-                q := p
-                for {} 1 { q := add(q, 1) } {
-                    let d := sub(at(q, end), 0x30)
-                    if gt(d, 9) { break }
-                    if gt(v, div(sub(not(0), d), 10)) { failField(0xa11accad, field, errorAt) }
-                    v := add(mul(v, 10), d)
-                }
-                if or(eq(q, p), and(eq(byte(0, mload(p)), 0x30), gt(sub(q, p), 1))) {
-                    failField(0xa11accad, field, errorAt)
-                }
-            }
-            // Reverts unless the byte at `q` ends a top-level value (`,` or `}`): a number must not go on.
-            function endsValue(q, end, field, errorAt) {
-                let c := at(q, end)
-                if iszero(or(eq(c, 0x2c), eq(c, 0x7d))) { failField(0xa11accad, field, errorAt) }
-            }
-            // A string without escapes starting at `p` (the opening quote): contents start, length, position after.
-            function plainString(p, end, field, start) -> s, len, q {
-                if iszero(eq(at(p, end), 0x22)) { failField(0xa11accad, field, sub(p, start)) }
-                s := add(p, 1)
-                let e := plainEnd(s, end)
-                if iszero(eq(at(e, end), 0x22)) { failField(0xa11accad, field, sub(p, start)) }
-                len := sub(e, s)
-                q := add(e, 1)
-            }
-            // The `len` (1-32) bytes at `s`, right-aligned.
-            function rightAligned(s, len) -> w {
-                w := shr(sub(256, shl(3, len)), mload(s))
-            }
-            // Whether the 4 bytes at `p` are `null`.
-            function isNull(p, end) -> yes {
-                yes := and(lt(add(p, 3), end), eq(shr(224, mload(p)), 0x6e756c6c))
-            }
-            // ISO 8601 `"YYYY-MM-DDTHH:MM:SS(.fff)?Z"` at `p` (the opening quote): Unix seconds, position after.
-            function isoTime(p, end, field, start) -> t, q {
-                // Exactly 20 or 24 bytes between quotes, every one of them checked below (so no escape or quote
-                // can hide inside): no scan needed.
-                let s := add(p, 1)
+            // ISO 8601 `YYYY-MM-DDTHH:MM:SS(.fff)?Z` in the `len` bytes at `s`: Unix seconds (0 when not such a date).
+            function isoTime(s, len) -> t {
                 let w := mload(s)
-                let len := 20
-                if iszero(eq(byte(19, w), 0x5a)) { len := 24 }
-                q := add(add(s, len), 1)
-                if iszero(and(and(eq(byte(0, mload(p)), 0x22), eq(byte(0, mload(add(s, len))), 0x22)), iszero(gt(q, end)))) {
-                    failField(0xa11accad, field, sub(p, start))
-                }
-                // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18; `-` `-` `T` `:` `:` at 4, 7, 10, 13, 16.
+                // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18; `-` `-` `T` `:` `:` at 4, 7, 10, 13, 16;
+                // `Z` at 19, or `.` digits `Z` at 19-23.
                 let dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00000000000000000000000000
-                let sm := 0x00000000ff0000ff0000ff0000ff0000ff000000000000000000000000000000
-                let sv := 0x000000002d00002d00005400003a00003a000000000000000000000000000000
-                let ok := eq(and(w, sm), sv)
-                let tt := xor(and(w, dm), and(dm, 0x3030303030303030303030303030303030303030303030303030303030303030))
-                // Each digit byte is 0x30-0x39: high nibble 0 after the xor, low nibble at most 9.
-                ok := and(ok, iszero(and(tt, and(dm, 0xf0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0))))
-                ok := and(ok, iszero(and(add(tt, and(dm, 0x0606060606060606060606060606060606060606060606060606060606060606)),
-                    and(dm, 0x1010101010101010101010101010101010101010101010101010101010101010))))
+                let ok := eq(and(w, 0x00000000ff0000ff0000ff0000ff0000ff000000000000000000000000000000),
+                    0x000000002d00002d00005400003a00003a000000000000000000000000000000)
                 switch len
                 case 20 { ok := and(ok, eq(byte(19, w), 0x5a)) }
                 case 24 {
-                    // `.fff` then `Z`.
-                    let f := and(shr(64, w), 0xffffffffff)
-                    let fd := xor(and(f, 0xffffff00), 0x30303000)
-                    ok := and(ok, eq(shr(32, f), 0x2e))
-                    ok := and(ok, eq(and(f, 0xff), 0x5a))
-                    ok := and(ok, iszero(and(fd, 0xf0f0f000)))
-                    ok := and(ok, iszero(and(add(fd, 0x06060600), 0x10101000)))
+                    ok := and(ok, eq(and(w, 0x00000000000000000000000000000000000000ff000000ff0000000000000000),
+                        0x000000000000000000000000000000000000002e0000005a0000000000000000))
+                    dm := or(dm, 0x0000000000000000000000000000000000000000ffffff000000000000000000)
                 }
                 default { ok := 0 }
-                if iszero(ok) { failField(0xa11accad, field, sub(p, start)) }
-                let year := add(add(mul(byte(0, tt), 1000), mul(byte(1, tt), 100)), add(mul(byte(2, tt), 10), byte(3, tt)))
-                let month := add(mul(byte(5, tt), 10), byte(6, tt))
-                let day := add(mul(byte(8, tt), 10), byte(9, tt))
-                let hour := add(mul(byte(11, tt), 10), byte(12, tt))
-                let minute := add(mul(byte(14, tt), 10), byte(15, tt))
-                let second := add(mul(byte(17, tt), 10), byte(18, tt))
+                // Each digit byte is 0x30-0x39: high nibble 0 after the xor, low nibble at most 9.
+                let tt := xor(and(w, dm), and(dm, 0x3030303030303030303030303030303030303030303030303030303030303030))
+                ok := and(ok, iszero(and(or(tt, add(tt, 0x0606060606060606060606060606060606060606060606060606060606060606)),
+                    and(dm, 0xf0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0))))
+                // Byte k of `pairs` is 10 d_k + d_(k+1): the two-digit numbers, all at once.
+                let pairs := add(mul(tt, 10), shl(8, tt))
+                let year := add(mul(byte(0, pairs), 100), byte(2, pairs))
+                let month := byte(5, pairs)
+                let day := byte(8, pairs)
                 // Days in the month (February 29 in leap years).
                 let dim := byte(month, 0x001f1c1f1e1f1e1f1f1e1f1e1f00000000000000000000000000000000000000)
                 if eq(month, 2) {
-                    if and(iszero(mod(year, 4)), or(gt(mod(year, 100), 0), iszero(mod(year, 400)))) { dim := 29 }
+                    if and(iszero(and(year, 3)), or(gt(mod(year, 100), 0), iszero(mod(year, 400)))) { dim := 29 }
                 }
-                if or(
-                    or(lt(year, 1970), or(iszero(month), gt(month, 12))),
-                    or(or(iszero(day), gt(day, dim)), or(gt(hour, 23), or(gt(minute, 59), gt(second, 59))))
-                ) { failField(0xa11accad, field, sub(p, start)) }
-                // Days from 1970-01-01 (H. Hinnant's days_from_civil, years from 1969 on).
-                let y := sub(year, lt(month, 3))
-                let era := div(y, 400)
-                let yoe := sub(y, mul(era, 400))
-                let doy := add(div(add(mul(153, mod(add(month, 9), 12)), 2), 5), sub(day, 1))
-                let doe := add(sub(add(mul(yoe, 365), div(yoe, 4)), div(yoe, 100)), doy)
-                let dayCount := sub(add(mul(era, 146097), doe), 719468)
-                t := add(mul(dayCount, 86400), add(mul(hour, 3600), add(mul(minute, 60), second)))
-                // 0 is "no date" for the oracle: 1970-01-01T00:00:00Z itself is refused.
-                if iszero(t) { failField(0xa11accad, field, sub(p, start)) }
+                if or(or(lt(year, 1970), or(iszero(month), gt(month, 12))), or(iszero(day), gt(day, dim))) { ok := 0 }
+                if or(gt(byte(11, pairs), 23), or(gt(byte(14, pairs), 59), gt(byte(17, pairs), 59))) { ok := 0 }
+                if ok {
+                    // Days from 1970-01-01 (H. Hinnant's days_from_civil, years from 1969 on). 0 is "no date" for
+                    // the oracle: 1970-01-01T00:00:00Z itself is refused.
+                    let y := sub(year, lt(month, 3))
+                    let era := div(y, 400)
+                    let yoe := sub(y, mul(era, 400))
+                    let doy := add(div(add(mul(153, mod(add(month, 9), 12)), 2), 5), sub(day, 1))
+                    let doe := add(sub(add(mul(yoe, 365), shr(2, yoe)), div(yoe, 100)), doy)
+                    t := add(
+                        mul(sub(add(mul(era, 146097), doe), 719468), 86400),
+                        add(mul(byte(11, pairs), 3600), add(mul(byte(14, pairs), 60), byte(17, pairs)))
+                    )
+                }
             }
-            // Reads the value of field `id` at `p` into `att`; returns the position after it.
-            function readField(id, p, end, start, out) -> q {
+            // Reads the value of field `id` at `p` into `out`; the position after it, or 0 when the value is valid
+            // JSON (or not yet known to be invalid) but not in the field's form.
+            function readField(id, p, out) -> q {
                 switch id
                 case 0 {
-                    // agentId: "123" or 123.
+                    // agentId: "123" (at most 2^256 - 1) or 123 (at most 2^53 - 1, what JSON.parse keeps exactly).
                     let v := 0
-                    switch at(p, end)
+                    let ok := 0
+                    switch byte(0, mload(p))
                     case 0x22 {
-                        v, q := digits(add(p, 1), end, 0, sub(p, start))
-                        if iszero(eq(at(q, end), 0x22)) { failField(0xa11accad, 0, sub(p, start)) }
-                        q := add(q, 1)
+                        let s, len, next, escaped := stringAt(p)
+                        if or(escaped, iszero(eq(digitsEnd(s), sub(next, 1)))) { leave }
+                        v, ok := decimal(s, sub(next, 1))
+                        if iszero(ok) { leave }
+                        q := next
                     }
                     default {
-                        v, q := digits(p, end, 0, sub(p, start))
-                        endsValue(q, end, 0, sub(p, start))
+                        let next := 0
+                        v, next := plainNumber(p)
+                        if or(iszero(next), gt(v, 0x1fffffffffffff)) { leave }
+                        q := next
                     }
                     mstore(out, v)
+                    leave
                 }
-                case 1 {
-                    // chain: 1-32 bytes without escapes, left-aligned (the oracle's table holds only valid slugs).
-                    let s, len, next := plainString(p, end, 1, start)
+                case 3 {
+                    // owner: "0x" + 40 hex digits, or null.
+                    if eq(shr(224, mload(p)), 0x6e756c6c) {
+                        q := add(p, 4)
+                        leave
+                    }
+                }
+                case 4 {
+                    // score: plain digits, 0-MAX_SCORE (TrustConstants.MAX_SCORE = 100).
+                    let v, next := plainNumber(p)
+                    if or(iszero(next), gt(v, 100)) { leave }
+                    mstore(add(out, 0x80), v)
                     q := next
-                    if or(iszero(len), gt(len, 32)) { failField(0xa11accad, 1, sub(p, start)) }
-                    mstore(add(out, 0x20), shl(sub(256, shl(3, len)), rightAligned(s, len)))
+                    leave
+                }
+                case 6 {
+                    // sybilSeverity: null or a name.
+                    if eq(shr(224, mload(p)), 0x6e756c6c) {
+                        q := add(p, 4)
+                        leave
+                    }
+                }
+                // The other forms are strings without escapes.
+                let s, len, next, escaped := stringAt(p)
+                if or(iszero(next), escaped) { leave }
+                switch id
+                case 1 {
+                    // chain: 1-32 bytes, left-aligned (the oracle's table holds only valid slugs).
+                    if or(iszero(len), gt(len, 32)) { leave }
+                    mstore(add(out, 0x20), and(mload(s), not(shr(shl(3, len), not(0)))))
                 }
                 case 2 {
-                    // registry: non-empty string without escapes, copied.
-                    let s, len, next := plainString(p, end, 2, start)
-                    q := next
-                    if iszero(len) { failField(0xa11accad, 2, sub(p, start)) }
+                    // registry: non-empty, copied.
+                    if iszero(len) { leave }
                     let str := mload(0x40)
                     mstore(str, len)
                     mcopy(add(str, 0x20), s, len)
@@ -447,211 +635,217 @@ library TrustAttestationLib {
                     mstore(add(out, 0x40), str)
                 }
                 case 3 {
-                    // owner: "0x" + 40 hex digits, or null.
-                    switch isNull(p, end)
-                    case 1 { q := add(p, 4) }
-                    default {
-                        // Exactly `"0x` + 40 bytes + `"`, each of the 40 checked by hexWord: no scan needed.
-                        let s := add(p, 1)
-                        q := add(p, 44)
-                        if iszero(and(and(eq(byte(0, mload(p)), 0x22), eq(byte(0, mload(add(s, 42))), 0x22)),
-                            and(iszero(gt(q, end)), or(eq(shr(240, mload(s)), 0x3078), eq(shr(240, mload(s)), 0x3058))))) {
-                            failField(0xa11accad, 3, sub(p, start))
-                        }
-                        // 32 hex digits, then 8 (padded with "0"s to a word).
-                        let hi, okHi := hexWord(mload(add(s, 2)))
-                        let lo, okLo := hexWord(or(and(mload(add(s, 34)), shl(192, not(0))),
-                            0x303030303030303030303030303030303030303030303030))
-                        if iszero(and(okHi, okLo)) { failField(0xa11accad, 3, sub(p, start)) }
-                        let a := or(shl(32, hi), shr(96, lo))
-                        mstore(add(out, 0x60), a)
-                    }
-                }
-                case 4 {
-                    // score: integer 0-MAX_SCORE.
-                    let v := 0
-                    v, q := digits(p, end, 4, sub(p, start))
-                    endsValue(q, end, 4, sub(p, start))
-                    if gt(v, 100) { failField(0xa11accad, 4, sub(p, start)) } // TrustConstants.MAX_SCORE (100)
-                    mstore(add(out, 0x80), v)
+                    // owner: "0x" + 32 hex digits, then 8 (padded with "0"s to a word).
+                    let prefix := shr(240, mload(s))
+                    if or(iszero(eq(len, 42)), iszero(or(eq(prefix, 0x3078), eq(prefix, 0x3058)))) { leave }
+                    let hi, okHi := hexWord(mload(add(s, 2)))
+                    let lo, okLo := hexWord(or(and(mload(add(s, 34)), shl(192, not(0))),
+                        0x303030303030303030303030303030303030303030303030))
+                    if iszero(and(okHi, okLo)) { leave }
+                    mstore(add(out, 0x60), or(shl(32, hi), shr(96, lo)))
                 }
                 case 5 {
                     // tier name.
-                    let s, len, next := plainString(p, end, 5, start)
-                    q := next
+                    if or(iszero(len), gt(len, 11)) { leave }
                     let code := 0xff
-                    if and(gt(len, 0), lt(len, 12)) {
-                        switch rightAligned(s, len)
-                        case 0x666c6167676564 { code := 0 } // flagged
-                        case 0x6c696d69746564 { code := 1 } // limited
-                        case 0x646576656c6f70696e67 { code := 2 } // developing
-                        case 0x65737461626c6973686564 { code := 3 } // established
-                    }
-                    if eq(code, 0xff) { failField(0xa11accad, 5, sub(p, start)) }
+                    switch shr(sub(256, shl(3, len)), mload(s))
+                    case 0x666c6167676564 { code := 0 } // flagged
+                    case 0x6c696d69746564 { code := 1 } // limited
+                    case 0x646576656c6f70696e67 { code := 2 } // developing
+                    case 0x65737461626c6973686564 { code := 3 } // established
+                    if eq(code, 0xff) { leave }
                     mstore(add(out, 0xa0), code)
                 }
                 case 6 {
-                    // sybilSeverity: null or a name.
-                    switch isNull(p, end)
-                    case 1 { q := add(p, 4) }
-                    default {
-                        let s, len, next := plainString(p, end, 6, start)
-                        q := next
-                        let code := 0xff
-                        if and(gt(len, 0), lt(len, 9)) {
-                            switch rightAligned(s, len)
-                            case 0x6e6f6e65 { code := 0 } // none (legacy)
-                            case 0x6c6f77 { code := 1 } // low
-                            case 0x6d6f646572617465 { code := 2 } // moderate
-                            case 0x656c657661746564 { code := 3 } // elevated
-                            case 0x6865617679 { code := 4 } // heavy
-                        }
-                        if eq(code, 0xff) { failField(0xa11accad, 6, sub(p, start)) }
-                        mstore(add(out, 0xc0), code)
-                    }
+                    // sybilSeverity name.
+                    if or(iszero(len), gt(len, 8)) { leave }
+                    let code := 0xff
+                    switch shr(sub(256, shl(3, len)), mload(s))
+                    case 0x6e6f6e65 { code := 0 } // none (legacy)
+                    case 0x6c6f77 { code := 1 } // low
+                    case 0x6d6f646572617465 { code := 2 } // moderate
+                    case 0x656c657661746564 { code := 3 } // elevated
+                    case 0x6865617679 { code := 4 } // heavy
+                    if eq(code, 0xff) { leave }
+                    mstore(add(out, 0xc0), code)
                 }
                 default {
                     // issuedAt (7), verifiedAt (8), expiry (9).
-                    let t, next := isoTime(p, end, id, start)
-                    q := next
+                    let t := isoTime(s, len)
+                    if iszero(t) { leave }
                     mstore(add(out, add(0xe0, shl(5, sub(id, 7)))), t)
                 }
+                q := next
             }
-            // The key at `p` (its opening quote) when it is one the service writes, compared with its `"name":` text
-            // in one word: field id 0-9, or 10 for `badges` and `sybilSignals` (skipped), and the length of the
-            // text; 11 for any other key. A key matched this way is exactly that name (its closing quote is not
-            // escaped), and a key whose name is a field's always matches, so 11 is never a field.
-            function keyAt(p, end) -> id, len {
-                let w := mload(p)
-                id := 11
-                switch shr(224, w)
-                case 0x22616765 { if eq(shr(176, w), 0x226167656e744964223a) { id := 0 len := 10 } } // "agentId":
-                case 0x22636861 { if eq(shr(192, w), 0x22636861696e223a) { id := 1 len := 8 } } // "chain":
-                case 0x22726567 { if eq(shr(168, w), 0x227265676973747279223a) { id := 2 len := 11 } } // "registry":
-                case 0x226f776e { if eq(shr(192, w), 0x226f776e6572223a) { id := 3 len := 8 } } // "owner":
-                case 0x2273636f { if eq(shr(192, w), 0x2273636f7265223a) { id := 4 len := 8 } } // "score":
-                case 0x22746965 { if eq(shr(200, w), 0x2274696572223a) { id := 5 len := 7 } } // "tier":
-                case 0x22626164 { if eq(shr(184, w), 0x22626164676573223a) { id := 10 len := 9 } } // "badges":
-                case 0x22737962 {
-                    switch shr(128, w)
-                    case 0x22737962696c5365766572697479223a { id := 6 len := 16 } // "sybilSeverity":
-                    default { if eq(shr(136, w), 0x22737962696c5369676e616c73223a) { id := 10 len := 15 } } // "sybilSignals":
+            // One member of the signed block at `p`; the position after its value.
+            function payloadMember(p, ctx, out) -> q {
+                let id, nameLength, valueAt := knownName(
+                    p,
+                    ctx,
+                    0x120d7f89899253a927a73a5c7d076be4cc38877f27d908a6d037162e7303290d,
+                    0x000000000000000a080007000005000c0000000b010002040309000000000006
+                )
+                if lt(id, 12) {
+                    let seen := mload(ctx)
+                    let bit := shl(id, 1)
+                    switch and(seen, bit)
+                    case 0 {
+                        mstore(ctx, or(seen, bit))
+                        if lt(id, 10) {
+                            q := readField(id, valueAt, out)
+                            if iszero(q) { fieldError(ctx, 1, id, valueAt) }
+                        }
+                    }
+                    default { fieldError(ctx, 2, id, p) }
                 }
-                case 0x22697373 { if eq(shr(168, w), 0x226973737565644174223a) { id := 7 len := 11 } } // "issuedAt":
-                case 0x22766572 { if eq(shr(152, w), 0x2276657269666965644174223a) { id := 8 len := 13 } } // "verifiedAt":
-                case 0x22657870 { if eq(shr(184, w), 0x22657870697279223a) { id := 9 len := 9 } } // "expiry":
-                // The text must end before the bytes do (a value follows it).
-                if iszero(lt(add(p, len), end)) { id := 11 }
-            }
-            // 32 ASCII hex digits (either case) as 16 bytes in the low half of the result; `ok` is 0 when a byte
-            // is not a hex digit. Word-at-a-time: classify, map to nibbles, then pack nibble pairs.
-            function hexWord(x) -> v, ok {
-                let m80 := 0x8080808080808080808080808080808080808080808080808080808080808080
-                let lower := or(x, 0x2020202020202020202020202020202020202020202020202020202020202020)
-                ok := iszero(and(x, m80))
-                let digit := and(and(add(lower, 0x5050505050505050505050505050505050505050505050505050505050505050),
-                    not(add(lower, 0x4646464646464646464646464646464646464646464646464646464646464646))), m80)
-                let letter := and(and(add(lower, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f),
-                    not(add(lower, 0x1919191919191919191919191919191919191919191919191919191919191919))), m80)
-                ok := and(ok, eq(or(digit, letter), m80))
-                v := add(and(lower, 0x0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f), mul(shr(7, letter), 9))
-                v := and(or(shr(4, v), v), 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff)
-                v := and(or(shr(8, v), v), 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff)
-                v := and(or(shr(16, v), v), 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff)
-                v := and(or(shr(32, v), v), 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff)
-                v := and(or(shr(64, v), v), 0xffffffffffffffffffffffffffffffff)
+                if iszero(q) { q := skipValue(valueAt) }
             }
 
-            let start := add(json, 0x20)
-            let end := add(start, mload(json))
-            let seen := 0
-            switch hints
-            case 0 {
-                // The service's keys in the order it writes them, one word each: `"name":` text << 16 | text
-                // length << 8 | field id (10: skipped). The key expected at member `k` is tried first, with one
-                // comparison; any other key goes through `keyAt`.
-                let order := mload(0x40)
-                mstore(0x40, add(order, 0x180))
-                mstore(order, 0x226167656e744964223a0a00) // "agentId":
-                mstore(add(order, 0x20), 0x22636861696e223a0801) // "chain":
-                mstore(add(order, 0x40), 0x227265676973747279223a0b02) // "registry":
-                mstore(add(order, 0x60), 0x226f776e6572223a0803) // "owner":
-                mstore(add(order, 0x80), 0x2273636f7265223a0804) // "score":
-                mstore(add(order, 0xa0), 0x2274696572223a0705) // "tier":
-                mstore(add(order, 0xc0), 0x22626164676573223a090a) // "badges":
-                mstore(add(order, 0xe0), 0x22737962696c5365766572697479223a1006) // "sybilSeverity":
-                mstore(add(order, 0x100), 0x22737962696c5369676e616c73223a0f0a) // "sybilSignals":
-                mstore(add(order, 0x120), 0x226973737565644174223a0b07) // "issuedAt":
-                mstore(add(order, 0x140), 0x2276657269666965644174223a0d08) // "verifiedAt":
-                mstore(add(order, 0x160), 0x22657870697279223a0909) // "expiry":
-                let k := 0
-                // Full scan of the top-level object.
-                let p := start
-                if iszero(eq(at(p, end), 0x7b)) { failAt(0xf424751b, 0) }
-                p := add(p, 1)
-                if eq(at(p, end), 0x7d) { p := add(p, 1) }
-                if iszero(eq(p, add(start, 2))) {
-                    for {} 1 {} {
-                        if iszero(and(lt(p, end), eq(byte(0, mload(p)), 0x22))) { failAt(0xf424751b, sub(p, start)) }
-                        let id := 11
-                        let len := 0
-                        if lt(k, 12) {
-                            let e := mload(add(order, shl(5, k)))
-                            len := and(shr(8, e), 0xff)
-                            if and(eq(shr(sub(256, shl(3, len)), mload(p)), shr(16, e)), lt(add(p, len), end)) {
-                                id := and(e, 0xff)
-                            }
-                        }
-                        k := add(k, 1)
-                        if eq(id, 11) { id, len := keyAt(p, end) }
-                        switch id
-                        case 11 {
-                            // A key the kit does not read (one written with an escape included): skip its value.
-                            p := add(stringEnd(add(p, 1), start, end), 1)
-                            if iszero(eq(at(p, end), 0x3a)) { failAt(0xf424751b, sub(p, start)) }
-                            p := skipValue(add(p, 1), start, end)
-                        }
-                        case 10 { p := skipValue(add(p, len), start, end) }
-                        default {
-                            let bit := shl(id, 1)
-                            if and(seen, bit) { failField(0x2ec92177, id, sub(p, start)) }
-                            seen := or(seen, bit)
-                            p := readField(id, add(p, len), end, start, att)
-                        }
-                        let c := at(p, end)
-                        if eq(c, 0x2c) {
-                            p := add(p, 1)
-                            continue
-                        }
-                        if iszero(eq(c, 0x7d)) { failAt(0xf424751b, sub(p, start)) }
-                        p := add(p, 1)
-                        break
+            // ---- JWS header members ----
+            // One member of a JWS protected header at `p`; the position after its value. Refuses a duplicate name,
+            // a refused member, or a value the kit does not accept, naming the member.
+            function headerMember(p, ctx, out) -> q {
+                let id, nameLength, valueAt := knownName(
+                    p,
+                    ctx,
+                    0x29cea1b76e80f701eebc4caf86681aefa3b144df2c5487b28041452f1a5e09f3,
+                    0x0000000000000003010000000005000700000000040206000800000000000009
+                )
+                let name := add(p, 1)
+                switch lt(id, 12)
+                case 1 {
+                    let seen := mload(ctx)
+                    let bit := shl(id, 1)
+                    if and(seen, bit) { failMember(0xafb403be, name, nameLength, p) }
+                    mstore(ctx, or(seen, bit))
+                    // crit, jku, x5u, jwk, x5c, b64.
+                    if gt(id, 2) { failMember(0x04b9bea8, name, nameLength, p) }
+                    let s, len, next, escaped := stringAt(valueAt)
+                    let ok := and(gt(next, 0), iszero(escaped))
+                    switch id
+                    case 0 { ok := and(ok, and(eq(len, 5), eq(shr(216, mload(s)), 0x4553323536))) } // "ES256"
+                    case 1 {
+                        mstore(out, sub(s, mload(0x00)))
+                        mstore(add(out, 0x20), len)
                     }
+                    default {
+                        // typ: "JWT" or "JOSE".
+                        ok := and(ok, or(and(eq(len, 3), eq(shr(232, mload(s)), 0x4a5754)),
+                            and(eq(len, 4), eq(shr(224, mload(s)), 0x4a4f5345))))
+                    }
+                    if iszero(ok) { failMember(0xab4bb61a, name, nameLength, valueAt) }
+                    q := next
                 }
-                if iszero(eq(p, end)) { failAt(0xf424751b, sub(p, start)) }
+                default {
+                    // Other names: duplicates found by hash among those met before.
+                    let h := keccak256(name, nameLength)
+                    let count := mload(add(ctx, 0x1e0))
+                    let list := add(ctx, 0x200)
+                    for { let i := 0 } lt(i, count) { i := add(i, 1) } {
+                        if eq(mload(add(list, shl(5, i))), h) { failMember(0xafb403be, name, nameLength, p) }
+                    }
+                    mstore(add(list, shl(5, count)), h)
+                    mstore(add(ctx, 0x1e0), add(count, 1))
+                    mstore(0x40, add(list, shl(5, add(count, 1))))
+                    q := skipValue(valueAt)
+                }
+            }
+
+            // ---- the top-level object ----
+            // Context at `ctx`: the names met (0x00, bits by id), the known names (0x20 + 32 id, right-aligned), the
+            // first field error (0x1a0), the word the document's end overwrote (0x1c0), then, for a header, the
+            // count (0x1e0) and hashes (0x200 on) of its other member names.
+            let start := add(doc, 0x20)
+            let end := add(start, mload(doc))
+            mstore(0x00, start)
+            let ctx := mload(0x40)
+            mstore(ctx, 0)
+            mstore(add(ctx, 0x1a0), 0)
+            mstore(add(ctx, 0x1c0), mload(end))
+            mstore(end, 0)
+            switch header
+            case 0 {
+                mstore(0x20, 0xf424751b693262e6)
+                mstore(0x40, add(ctx, 0x1e0))
+                mstore(add(ctx, 0x20), 0x6167656e744964) // agentId
+                mstore(add(ctx, 0x40), 0x636861696e) // chain
+                mstore(add(ctx, 0x60), 0x7265676973747279) // registry
+                mstore(add(ctx, 0x80), 0x6f776e6572) // owner
+                mstore(add(ctx, 0xa0), 0x73636f7265) // score
+                mstore(add(ctx, 0xc0), 0x74696572) // tier
+                mstore(add(ctx, 0xe0), 0x737962696c5365766572697479) // sybilSeverity
+                mstore(add(ctx, 0x100), 0x6973737565644174) // issuedAt
+                mstore(add(ctx, 0x120), 0x76657269666965644174) // verifiedAt
+                mstore(add(ctx, 0x140), 0x657870697279) // expiry
+                mstore(add(ctx, 0x160), 0x626164676573) // badges
+                mstore(add(ctx, 0x180), 0x737962696c5369676e616c73) // sybilSignals
             }
             default {
-                // At caller-given offsets, unverified (see parseAtUnverifiedHints).
-                for { let id := 0 } lt(id, 10) { id := add(id, 1) } {
-                    let h := and(shr(shl(4, id), hints), 0xffff)
-                    let p := add(start, h)
-                    let before := 0
-                    if h { before := at(sub(p, 1), end) }
-                    if iszero(and(or(eq(before, 0x7b), eq(before, 0x2c)), eq(at(p, end), 0x22))) {
-                        failAt(0xbd88a3b6, id)
+                mstore(0x20, 0x4d3515b24d3515b2)
+                mstore(add(ctx, 0x1e0), 0)
+                mstore(0x40, add(ctx, 0x200))
+                mstore(add(ctx, 0x20), 0x616c67) // alg
+                mstore(add(ctx, 0x40), 0x6b6964) // kid
+                mstore(add(ctx, 0x60), 0x747970) // typ
+                mstore(add(ctx, 0x80), 0x63726974) // crit
+                mstore(add(ctx, 0xa0), 0x6a6b75) // jku
+                mstore(add(ctx, 0xc0), 0x783575) // x5u
+                mstore(add(ctx, 0xe0), 0x6a776b) // jwk
+                mstore(add(ctx, 0x100), 0x783563) // x5c
+                mstore(add(ctx, 0x120), 0x623634) // b64
+            }
+            let p := start
+            if iszero(eq(byte(0, mload(p)), 0x7b)) {
+                p := ws(p)
+                if iszero(eq(byte(0, mload(p)), 0x7b)) { malformed(p) }
+            }
+            p := add(p, 1)
+            if lt(byte(0, mload(p)), 0x21) { p := ws(p) }
+            switch byte(0, mload(p))
+            case 0x7d { p := add(p, 1) }
+            default {
+                for {} 1 {} {
+                    switch header
+                    case 0 { p := payloadMember(p, ctx, att) }
+                    default { p := headerMember(p, ctx, found) }
+                    let c := byte(0, mload(p))
+                    if lt(c, 0x21) {
+                        p := ws(p)
+                        c := byte(0, mload(p))
                     }
-                    let kid, len := keyAt(p, end)
-                    if iszero(eq(kid, id)) { failAt(0xbd88a3b6, id) }
-                    p := readField(id, add(p, len), end, start, att)
-                    let c := at(p, end)
-                    if iszero(or(eq(c, 0x2c), eq(c, 0x7d))) { failAt(0xf424751b, sub(p, start)) }
-                    seen := or(seen, shl(id, 1))
+                    if eq(c, 0x2c) {
+                        p := add(p, 1)
+                        if lt(byte(0, mload(p)), 0x21) { p := ws(p) }
+                        continue
+                    }
+                    if iszero(eq(c, 0x7d)) { malformed(p) }
+                    p := add(p, 1)
+                    break
                 }
             }
-            if iszero(eq(seen, 0x3ff)) {
-                let missing := 0
-                for {} and(seen, 1) { seen := shr(1, seen) } { missing := add(missing, 1) }
-                failAt(0xbd88a3b6, missing)
+            if iszero(eq(p, end)) {
+                p := ws(p)
+                if iszero(eq(p, end)) { malformed(p) }
+            }
+            mstore(end, mload(add(ctx, 0x1c0)))
+            let seen := mload(ctx)
+            switch header
+            case 0 {
+                let firstError := mload(add(ctx, 0x1a0))
+                if firstError {
+                    let selector := 0xa11accad // AttestationFieldInvalid
+                    if eq(byte(0, firstError), 2) { selector := 0x2ec92177 } // AttestationFieldDuplicate
+                    revertWith(selector, and(shr(240, firstError), 0xff), and(firstError, 0xffffffffffffffffffffffffffffffff), 2)
+                }
+                if iszero(eq(and(seen, 0x3ff), 0x3ff)) {
+                    let missing := 0
+                    for {} and(seen, 1) { seen := shr(1, seen) } { missing := add(missing, 1) }
+                    revertWith(0xbd88a3b6, missing, 0, 1)
+                }
+            }
+            default {
+                mstore(add(found, 0x40), and(seen, 1))
+                mstore(add(found, 0x60), and(shr(1, seen), 1))
             }
         }
     }

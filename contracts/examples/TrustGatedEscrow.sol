@@ -104,7 +104,23 @@ contract TrustGatedEscrow is TrustGated, ReentrancyGuardTransient, ITrustGatedEs
         _payClaim(escrow, escrowId, agentId, _requireTrustedAgent(agentId, msg.sender).score);
     }
 
-    /// @notice `claim` with the agent's signed trust attestation submitted in the same transaction, for when the
+    /// @notice `claim` with the agent's compact JWS trust attestation (`attestation.jws`, as issued) submitted in the
+    ///         same transaction, for when the nightly oracle is stale: the gate's oracle (an `AttestedTrustOracle`)
+    ///         verifies and stores it, then the unchanged policy runs against the fresh record.
+    /// @dev Reverts with the oracle's errors for an attestation it refuses (`InvalidAttestationSignature`,
+    ///      `JwsKidMismatch`, `AttestationExpired`, `AttestationSubjectMismatch` for another agent, ...), with
+    ///      `TrustOracleNotAttested` when the gate's oracle takes no attestations, and with the gate's errors when
+    ///      the agent does not pass (`TrustScoreTooLow`, `NotAgentController`, ...).
+    /// @param escrowId The escrow to claim.
+    /// @param kid The attestation's key id (`attestation.kid`).
+    /// @param jws The compact JWS, as ASCII bytes.
+    function claimWithJwsAttestation(uint256 escrowId, string calldata kid, bytes calldata jws) external nonReentrant {
+        (Escrow storage escrow, uint256 agentId) = _claimableEscrow(escrowId);
+        uint8 score = _requireTrustedAgentWithJwsAttestation(agentId, msg.sender, kid, jws).score;
+        _payClaim(escrow, escrowId, agentId, score);
+    }
+
+    /// @notice `claimWithJwsAttestation` for a response without a JWS (the raw `sig` form), for when the
     ///         nightly oracle is stale: the gate's oracle (an `AttestedTrustOracle`) verifies and stores it, then
     ///         the unchanged policy runs against the fresh record.
     /// @dev Reverts with the oracle's errors for an attestation it refuses (`InvalidAttestationSignature`,

@@ -7,8 +7,8 @@ import {TrustRecord} from "../TrustTypes.sol";
 
 /// @title IAttestedTrustOracle
 /// @notice A trust oracle fed by the service's signed attestations, in the pull model: whoever needs a fresh
-///         record brings the service's signed `/api/trust-check` attestation (ES256 over the exact bytes of
-///         `JSON.stringify(attestation.signed)`) in the transaction that needs it. It serves the Base oracle's read
+///         record brings the service's signed `/api/trust-check` attestation (its compact JWS as issued, or, for a
+///         response without one, the raw ES256 `sig` with the bytes it covers) in the transaction that needs it. It serves the Base oracle's read
 ///         ABI (`ITrustOracle`), answering each read with the fresher of its own record and its upstream oracle's,
 ///         so that a gate pointed at it never sees older data than before.
 /// @dev The errors of the signed block's reader and of the signature check (`AttestationJsonMalformed`,
@@ -94,12 +94,10 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
         uint256 attestedChainId,
         string attestedRegistry
     );
-    /// @notice A compact JWS is not `header.payload.signature` (two dots, non-empty parts).
-    error JwsMalformed();
-    /// @notice The JWS protected header is not `{"alg":"ES256","kid":"<kid>"}` (base64url) for the key id given.
-    /// @param kid The key id given.
-    /// @param header The header segment found.
-    error JwsHeaderUnsupported(string kid, bytes header);
+    /// @notice A batch's key ids and JWSs differ in number.
+    /// @param kids The number of key ids.
+    /// @param jwss The number of JWSs.
+    error AttestationBatchLengthMismatch(uint256 kids, uint256 jwss);
 
     /// @notice Sets the public key of a key id (a JWKS entry: `x` and `y` decoded from base64url). Admin only.
     /// @dev Reverts with `EmptyKeyId`, `InvalidSigningKey` (not on the curve) or `RevokedSigningKey`. Emits
@@ -119,24 +117,68 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     /// @param chainId The chain id.
     function setChainSlug(string calldata slug, uint256 chainId) external;
 
-    /// @notice Verifies an attestation and stores its record when it is newer than the one held. Anyone may call.
-    /// @dev Checks, in order: the key id is known and not revoked; the signature (`r‖s`, low-S or high-S)
-    ///      verifies over `sha256(signedJson)`; the bytes read exactly (`TrustAttestationLib`); the chain slug has
-    ///      a chain id; the block is not past `expiry`; neither `issuedAt` nor `verifiedAt` is after the block
-    ///      time plus `MAX_CLOCK_SKEW`. The record is `(score, tier, sybilSeverity, updatedAt = issuedAt)` under
-    ///      `(agentId, chainId, registry)`; one not newer than the record held is a no-op. Emits `RecordAdded`
-    ///      (new key) or `RecordUpdated`.
+    /// @notice Verifies the service's compact JWS (`attestation.jws`) as issued and stores its record when it is newer
+    ///         than what reads answer. Anyone may call. The main path: the JWS carries the exact bytes the service
+    ///         signed, whatever their member order or whitespace.
+    /// @dev In order (`TrustJwsLib`, `TrustAttestationLib`):
+    ///      1. the JWS is three canonical base64url parts, the third 64 bytes once decoded; the payload is decoded and
+    ///         read as the signed block (every refusal of the reader, with its field and offset);
+    ///      2. the attestation is in force: its chain slug has a chain id, the block is not past `expiry`, neither
+    ///         `issuedAt` nor `verifiedAt` is after the block time plus `MAX_CLOCK_SKEW`;
+    ///      3. no-op: when `issuedAt` is not after the `updatedAt` of the record reads answer for the subject (the
+    ///         fresher of this oracle's own and the upstream's; an upstream record dated after the block does not
+    ///         count), the call returns here, before the header, the key and the signature are checked, storing
+    ///         nothing and emitting nothing. Safe: nothing read from unauthenticated bytes is kept;
+    ///      4. the protected header (`alg` `"ES256"`, `kid` equal to `kid`, `typ` `JWT`/`JOSE` if present, no `crit`,
+    ///         `jku`, `x5u`, `jwk`, `x5c`, `b64`, no duplicate or escaped member name), then the key id (known, not
+    ///         revoked) and the signature over the ASCII `header.payload` (SHA-256, P-256, low-S or high-S);
+    ///      5. the record `(score, tier, sybilSeverity, updatedAt = issuedAt)` is stored under `(agentId, chainId,
+    ///         registry)`, with `RecordAdded` (new key) or `RecordUpdated`.
+    /// @param kid The key id (`attestation.kid`; the header's `kid` must equal it).
+    /// @param jws The compact serialization, as ASCII bytes.
+    /// @return record The record this oracle holds itself for the subject after the call (not the upstream's).
+    function submitJwsAttestation(string calldata kid, bytes calldata jws) external returns (TrustRecord memory record);
+
+    /// @notice `submitJwsAttestation`, refusing an attestation about another agent than `(agentId, chainId, registry)`
+    ///         with `AttestationSubjectMismatch` (checked before the no-op), and answering what `getScore` now returns
+    ///         for it. What a gate calls (it then needs no second call to read the record).
+    /// @param agentId The agent id expected.
+    /// @param chainId The chain id expected.
+    /// @param registry The registry expected.
+    /// @param kid The key id.
+    /// @param jws The compact serialization.
+    /// @return record The fresher of the record held here and the upstream's after the call, as `getScore` returns
+    ///         it.
+    function submitJwsAttestationFor(
+        uint256 agentId,
+        uint256 chainId,
+        string calldata registry,
+        string calldata kid,
+        bytes calldata jws
+    ) external returns (TrustRecord memory record);
+
+    /// @notice `submitJwsAttestation` for many JWSs in one call (a keeper refreshing several agents). The whole batch
+    ///         reverts on the first refusal, with that refusal's error; attestations that are not newer are no-ops.
+    /// @param kids The key id of each JWS.
+    /// @param jwss The compact serializations; `AttestationBatchLengthMismatch` unless as many as `kids`.
+    /// @return stored How many records the batch wrote (the others were no-ops).
+    function submitJwsAttestations(string[] calldata kids, bytes[] calldata jwss) external returns (uint256 stored);
+
+    /// @notice Verifies an attestation in the raw `sig` form (a response without a JWS) and stores its record when it
+    ///         is newer than what reads answer. Anyone may call.
+    /// @dev As `submitJwsAttestation`, with the signature (`r‖s`, low-S or high-S) checked over `sha256(signedJson)`:
+    ///      the bytes read (step 1), in force (step 2), the no-op before the key and the signature (step 3), the key
+    ///      and signature (step 4), then the record stored (step 5).
     /// @param kid The key id (`attestation.kid`).
     /// @param signedJson The exact signed bytes.
     /// @param signature The signature, 64 bytes `r‖s` (`attestation.sig` decoded from base64).
-    /// @return record The record this oracle holds for the key after the call (its own, not the upstream's).
+    /// @return record The record this oracle holds itself for the subject after the call (not the upstream's).
     function submitAttestation(string calldata kid, bytes calldata signedJson, bytes calldata signature)
         external
         returns (TrustRecord memory record);
 
     /// @notice `submitAttestation`, refusing an attestation about another agent than `(agentId, chainId,
-    ///         registry)` with `AttestationSubjectMismatch`, and answering what `getScore` now returns for it. What a
-    ///         gate calls (it then needs no second call to read the record).
+    ///         registry)` with `AttestationSubjectMismatch`, and answering what `getScore` now returns for it.
     /// @param agentId The agent id expected.
     /// @param chainId The chain id expected.
     /// @param registry The registry expected.
@@ -153,14 +195,6 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
         bytes calldata signedJson,
         bytes calldata signature
     ) external returns (TrustRecord memory record);
-
-    /// @notice `submitAttestation` for the compact JWS form (`attestation.jws`): the signature covers the ASCII
-    ///         `header.payload`, the header must be `{"alg":"ES256","kid":"<kid>"}` and the payload is the signed
-    ///         block, decoded from base64url.
-    /// @param kid The key id (the header's `kid`).
-    /// @param jws The compact serialization, as ASCII bytes.
-    /// @return record The record this oracle holds for the key after the call.
-    function submitJwsAttestation(string calldata kid, bytes calldata jws) external returns (TrustRecord memory record);
 
     /// @notice A signing key.
     /// @param kid The key id.

@@ -2,9 +2,9 @@
 pragma solidity ^0.8.24;
 
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
-import {Base64} from "@openzeppelin/contracts/utils/Base64.sol";
 import {P256} from "@openzeppelin/contracts/utils/cryptography/P256.sol";
 import {TrustAttestationLib} from "../attestation/TrustAttestationLib.sol";
+import {TrustJwsLib} from "../attestation/TrustJwsLib.sol";
 import {IAttestedTrustOracle} from "../interfaces/IAttestedTrustOracle.sol";
 import {ITrustOracle} from "../interfaces/ITrustOracle.sol";
 import {TrustConstants} from "../TrustConstants.sol";
@@ -48,17 +48,24 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @dev `y` of a revoked key id (with `x == 0`): not a curve point, so it can never verify.
     bytes32 private constant _REVOKED = bytes32(uint256(1));
 
-    /// @dev The JWS protected header accepted, around the key id: `{"alg":"ES256","kid":"<kid>"}`.
-    bytes private constant _JWS_HEADER_START = "{\"alg\":\"ES256\",\"kid\":\"";
-    bytes private constant _JWS_HEADER_END = "\"}";
-
-    /// @dev Length of a 64-byte signature in unpadded base64url.
-    uint256 private constant _JWS_SIGNATURE_CHARS = 86;
-
     /// @dev A P-256 public key.
     struct SigningKey {
         bytes32 x;
         bytes32 y;
+    }
+
+    /// @dev What a submission found held for its subject.
+    /// @param key The record key.
+    /// @param chainId The subject's chain id.
+    /// @param own The record held here (packed; 0 when none).
+    /// @param upstream The upstream's record (packed; 0 when none, or when it was not asked).
+    /// @param newer Whether the attestation would change what reads answer (else the submission is a no-op).
+    struct Held {
+        bytes32 key;
+        uint256 chainId;
+        uint256 own;
+        uint256 upstream;
+        bool newer;
     }
 
     ITrustOracle private immutable _upstream;
@@ -124,11 +131,48 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     // ---- submission ----
 
     /// @inheritdoc IAttestedTrustOracle
+    function submitJwsAttestation(string calldata kid, bytes calldata jws) external returns (TrustRecord memory record) {
+        (uint256 own,) = _submitJws(kid, jws);
+        record = _unpack(own);
+    }
+
+    /// @inheritdoc IAttestedTrustOracle
+    function submitJwsAttestationFor(
+        uint256 agentId,
+        uint256 chainId,
+        string calldata registry,
+        string calldata kid,
+        bytes calldata jws
+    ) external returns (TrustRecord memory record) {
+        (bytes memory payload, uint256 headerLength, uint256 signedLength) = TrustJwsLib.payloadOf(jws);
+        TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parse(payload);
+        _requireSubject(agentId, chainId, registry, att);
+        Held memory held = _held(att, chainId, true);
+        if (!held.newer) return _unpack(_fresher(held.own, held.upstream));
+        _requireJws(kid, jws, headerLength, signedLength);
+        record = _unpack(_store(held, att));
+    }
+
+    /// @inheritdoc IAttestedTrustOracle
+    function submitJwsAttestations(string[] calldata kids, bytes[] calldata jwss) external returns (uint256 stored) {
+        uint256 count = kids.length;
+        if (jwss.length != count) revert AttestationBatchLengthMismatch(count, jwss.length);
+        for (uint256 i; i < count; ++i) {
+            (, bool written) = _submitJws(kids[i], jwss[i]);
+            if (written) ++stored;
+        }
+    }
+
+    /// @inheritdoc IAttestedTrustOracle
     function submitAttestation(string calldata kid, bytes calldata signedJson, bytes calldata signature)
         external
         returns (TrustRecord memory record)
     {
-        (record,,) = _submit(kid, sha256(signedJson), signedJson, signature);
+        TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parse(signedJson);
+        Held memory held = _held(att, _checkedChainId(att), false);
+        if (!held.newer) return _unpack(held.own);
+        _requireSignature(kid, sha256(signedJson), signature);
+        record = _unpack(_store(held, att));
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -140,33 +184,12 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         bytes calldata signedJson,
         bytes calldata signature
     ) external returns (TrustRecord memory record) {
-        TrustAttestationLib.TrustAttestation memory att;
-        uint256 attestedChainId;
-        (record, att, attestedChainId) = _submit(kid, sha256(signedJson), signedJson, signature);
-        if (
-            att.agentId != agentId || attestedChainId != chainId
-                || keccak256(bytes(att.registry)) != keccak256(bytes(registry))
-        ) {
-            revert AttestationSubjectMismatch(agentId, chainId, registry, att.agentId, attestedChainId, att.registry);
-        }
-        record = _unpack(_freshest(agentId, chainId, registry));
-    }
-
-    /// @inheritdoc IAttestedTrustOracle
-    function submitJwsAttestation(string calldata kid, bytes calldata jws) external returns (TrustRecord memory record) {
-        // The only header accepted is the one the service (jose) writes: `{"alg":"ES256","kid":"<kid>"}`. Its
-        // base64url form fixes where the first dot is; a 64-byte signature fixes the second (86 characters).
-        bytes memory header = bytes(Base64.encodeURL(abi.encodePacked(_JWS_HEADER_START, kid, _JWS_HEADER_END)));
-        uint256 headerLength = header.length;
-        uint256 length = jws.length;
-        if (length < headerLength + _JWS_SIGNATURE_CHARS + 3) revert JwsMalformed();
-        uint256 secondDot = length - _JWS_SIGNATURE_CHARS - 1;
-        if (jws[headerLength] != "." || jws[secondDot] != ".") revert JwsMalformed();
-        if (keccak256(jws[:headerLength]) != keccak256(header)) revert JwsHeaderUnsupported(kid, jws[:headerLength]);
-        // Base64.decode refuses any character outside the alphabet, a stray dot included.
-        bytes memory payload = Base64.decode(string(jws[headerLength + 1:secondDot]));
-        bytes memory signature = Base64.decode(string(jws[secondDot + 1:]));
-        (record,,) = _submit(kid, sha256(jws[:secondDot]), payload, signature);
+        TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parse(signedJson);
+        _requireSubject(agentId, chainId, registry, att);
+        Held memory held = _held(att, chainId, true);
+        if (!held.newer) return _unpack(_fresher(held.own, held.upstream));
+        _requireSignature(kid, sha256(signedJson), signature);
+        record = _unpack(_store(held, att));
     }
 
     // ---- reads ----
@@ -251,20 +274,19 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
 
     // ---- internals ----
 
-    /// @dev Verifies, reads, checks and stores one attestation; `digest` is the SHA-256 the signature covers.
-    function _submit(string calldata kid, bytes32 digest, bytes memory signedJson, bytes memory signature)
-        private
-        returns (TrustRecord memory held, TrustAttestationLib.TrustAttestation memory att, uint256 chainId)
-    {
-        SigningKey storage key = _keys[keccak256(bytes(kid))];
-        bytes32 x = key.x;
-        if (x == 0) {
-            if (key.y == _REVOKED) revert RevokedSigningKey(kid);
-            revert UnknownSigningKey(kid);
-        }
-        if (!TrustAttestationLib.verifyDigest(digest, signature, x, key.y)) revert InvalidAttestationSignature(kid);
+    /// @dev `submitJwsAttestation` for one JWS: the record held here after the call, and whether it was written.
+    function _submitJws(string calldata kid, bytes calldata jws) private returns (uint256 own, bool stored) {
+        (bytes memory payload, uint256 headerLength, uint256 signedLength) = TrustJwsLib.payloadOf(jws);
+        TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parse(payload);
+        Held memory held = _held(att, _checkedChainId(att), false);
+        if (!held.newer) return (held.own, false);
+        _requireJws(kid, jws, headerLength, signedLength);
+        return (_store(held, att), true);
+    }
 
-        att = TrustAttestationLib.parse(signedJson);
+    /// @dev The chain id of the attestation's slug, once the attestation is known to be in force: not past its
+    ///      `expiry`, neither `issuedAt` nor `verifiedAt` more than `MAX_CLOCK_SKEW` after the block.
+    function _checkedChainId(TrustAttestationLib.TrustAttestation memory att) private view returns (uint256 chainId) {
         chainId = _chainIds[att.chain];
         if (chainId == 0) revert UnknownChainSlug(TrustAttestationLib.chainSlugString(att.chain));
         if (block.timestamp > att.expiry) revert AttestationExpired(att.expiry, block.timestamp);
@@ -272,27 +294,86 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         if (att.verifiedAt > block.timestamp + MAX_CLOCK_SKEW) {
             revert AttestationFromFuture(att.verifiedAt, block.timestamp);
         }
+    }
 
-        bytes32 recordKey_ = keccak256(abi.encodePacked(att.agentId, chainId, att.registry));
-        uint256 stored = _records[recordKey_];
-        if (att.issuedAt <= uint40(stored >> 24)) return (_unpack(stored), att, chainId); // not newer: no-op
-        uint256 record = uint256(att.score) | (uint256(att.tier) << 8) | (uint256(att.sybilSeverity) << 16)
-            | (uint256(att.issuedAt) << 24);
-        _records[recordKey_] = record;
-        if (stored == 0) {
-            // Only keys the upstream does not hold are counted, so that the common case writes no counter.
-            if (!_upstreamHolds(att.agentId, chainId, att.registry)) ++_notUpstreamCount;
-            emit RecordAdded(recordKey_, att.agentId, chainId, att.registry, record);
-        } else {
-            emit RecordUpdated(recordKey_, record);
+    /// @dev `_checkedChainId`, then refuses an attestation about another subject than `(agentId, chainId, registry)`.
+    function _requireSubject(
+        uint256 agentId,
+        uint256 chainId,
+        string calldata registry,
+        TrustAttestationLib.TrustAttestation memory att
+    ) private view {
+        uint256 attestedChainId = _checkedChainId(att);
+        if (
+            att.agentId != agentId || attestedChainId != chainId
+                || keccak256(bytes(att.registry)) != keccak256(bytes(registry))
+        ) {
+            revert AttestationSubjectMismatch(agentId, chainId, registry, att.agentId, attestedChainId, att.registry);
         }
-        held = _unpack(record);
+    }
+
+    /// @dev The records held for the attestation's subject, and whether the attestation would change what reads
+    ///      answer: its `issuedAt` must be after this oracle's own record and after the upstream's (an upstream record
+    ///      dated after the block does not count: reads never prefer it to a record held here). The upstream is
+    ///      asked only when that is still open, or when `readUpstream` asks for it (to answer the fresher of the
+    ///      two).
+    function _held(TrustAttestationLib.TrustAttestation memory att, uint256 chainId, bool readUpstream)
+        private
+        view
+        returns (Held memory held)
+    {
+        held.key = keccak256(abi.encodePacked(att.agentId, chainId, att.registry));
+        held.chainId = chainId;
+        held.own = _records[held.key];
+        uint256 issuedAt = att.issuedAt;
+        bool newerThanOwn = issuedAt > held.own >> 24;
+        if (newerThanOwn || readUpstream) held.upstream = _upstreamRecord(att.agentId, chainId, att.registry);
+        uint256 upstreamAt = held.upstream >> 24;
+        held.newer = newerThanOwn && (upstreamAt > block.timestamp || issuedAt > upstreamAt);
+    }
+
+    /// @dev Checks the JWS's protected header and its signature over `header.payload` as issued.
+    function _requireJws(string calldata kid, bytes calldata jws, uint256 headerLength, uint256 signedLength)
+        private
+        view
+    {
+        TrustJwsLib.requireHeader(jws, headerLength, kid);
+        _requireSignature(kid, sha256(jws[:signedLength]), TrustJwsLib.signatureOf(jws, signedLength));
+    }
+
+    /// @dev Refuses an unknown or revoked key id, and a signature that does not verify under its key.
+    function _requireSignature(string calldata kid, bytes32 digest, bytes memory signature) private view {
+        SigningKey storage key = _keys[keccak256(bytes(kid))];
+        bytes32 x = key.x;
+        if (x == 0) {
+            if (key.y == _REVOKED) revert RevokedSigningKey(kid);
+            revert UnknownSigningKey(kid);
+        }
+        if (!TrustAttestationLib.verifyDigest(digest, signature, x, key.y)) revert InvalidAttestationSignature(kid);
+    }
+
+    /// @dev Stores the attested record (newer than what reads answered, so reads now answer it) and emits its event.
+    function _store(Held memory held, TrustAttestationLib.TrustAttestation memory att) private returns (uint256 record) {
+        record = uint256(att.score) | (uint256(att.tier) << 8) | (uint256(att.sybilSeverity) << 16)
+            | (uint256(att.issuedAt) << 24);
+        _records[held.key] = record;
+        if (held.own == 0) {
+            // Only keys the upstream does not hold are counted, so that the common case writes no counter.
+            if (held.upstream >> 24 == 0) ++_notUpstreamCount;
+            emit RecordAdded(held.key, att.agentId, held.chainId, att.registry, record);
+        } else {
+            emit RecordUpdated(held.key, record);
+        }
     }
 
     /// @dev The fresher of the record held here and the upstream's, as a packed word (0 when neither).
     function _freshest(uint256 agentId, uint256 chainId, string calldata registry) private view returns (uint256) {
-        uint256 own = _records[recordKey(agentId, chainId, registry)];
-        uint256 up = _upstreamRecord(agentId, chainId, registry);
+        return _fresher(_records[recordKey(agentId, chainId, registry)], _upstreamRecord(agentId, chainId, registry));
+    }
+
+    /// @dev The fresher of two packed records by `updatedAt`: ties keep `own`, and an upstream record dated after the
+    ///      block never replaces a record held here.
+    function _fresher(uint256 own, uint256 up) private view returns (uint256) {
         uint256 ownAt = own >> 24;
         uint256 upAt = up >> 24;
         if (upAt > ownAt && (ownAt == 0 || upAt <= block.timestamp)) return up;
@@ -310,11 +391,6 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
                 || sybil > type(uint8).max || updatedAt > type(uint40).max
         ) return 0;
         return score | (tier << 8) | (sybil << 16) | (updatedAt << 24);
-    }
-
-    /// @dev Whether the upstream holds a record for the key (false when there is none or it fails).
-    function _upstreamHolds(uint256 agentId, uint256 chainId, string memory registry) private view returns (bool) {
-        return _upstreamRecord(agentId, chainId, registry) >> 24 != 0;
     }
 
     /// @dev Bounded static call to the upstream: `UPSTREAM_GAS` gas, the first four words of the answer.

@@ -2,44 +2,56 @@
 pragma solidity ^0.8.24;
 
 import {TrustAttestationLib} from "../attestation/TrustAttestationLib.sol";
+import {TrustJwsLib} from "../attestation/TrustJwsLib.sol";
 import {ITrustAttestationErrors} from "../interfaces/ITrustAttestationErrors.sol";
 
 /// @title AttestationParserHarness
-/// @notice Exposes `TrustAttestationLib` to the kit's tests and benchmark: reading a signed block by full scan or at
-///         (unverified) hints, the gas each takes, and the signature check.
+/// @notice Exposes the attestation readers to the kit's tests and benchmark: the signed block's reader, the JWS
+///         protected header's reader, base64url decoding, the gas each takes, and the signature check.
 contract AttestationParserHarness is ITrustAttestationErrors {
-    /// @notice Reads a signed block by full scan.
+    /// @notice Reads a signed block.
     /// @param json The signed bytes.
     /// @return The fields.
     function parse(bytes calldata json) external pure returns (TrustAttestationLib.TrustAttestation memory) {
         return TrustAttestationLib.parse(json);
     }
 
-    /// @notice Reads a signed block at caller-given key offsets, without the top-level check (measurement only).
-    /// @param json The signed bytes.
-    /// @param hints Key offsets, 16 bits per field.
-    /// @return The fields.
-    function parseAtUnverifiedHints(bytes calldata json, uint256 hints)
-        external
-        pure
-        returns (TrustAttestationLib.TrustAttestation memory)
-    {
-        return TrustAttestationLib.parseAtUnverifiedHints(json, hints);
+    /// @notice Reads a decoded JWS protected header.
+    /// @param header The header bytes.
+    /// @return What the header holds.
+    function readJwsHeader(bytes calldata header) external pure returns (TrustAttestationLib.JwsHeader memory) {
+        return TrustAttestationLib.readJwsHeader(header);
     }
 
-    /// @notice Gas of reading a signed block already in memory, by scan and at hints.
+    /// @notice Decodes canonical unpadded base64url.
+    /// @param text The text.
+    /// @return The bytes.
+    function decodeBase64Url(bytes calldata text) external pure returns (bytes memory) {
+        return TrustJwsLib.decode(text, 0, text.length);
+    }
+
+    /// @notice Gas of reading a signed block already in memory.
     /// @param json The signed bytes.
-    /// @param hints Key offsets for the hint reader.
-    /// @return scanGas Gas of `parse`.
-    /// @return hintsGas Gas of `parseAtUnverifiedHints`.
-    function parseGas(bytes calldata json, uint256 hints) external view returns (uint256 scanGas, uint256 hintsGas) {
+    /// @return gasUsed Gas of `parse`.
+    function parseGas(bytes calldata json) external view returns (uint256 gasUsed) {
         bytes memory copy = json;
         uint256 before = gasleft();
         TrustAttestationLib.parse(copy);
-        scanGas = before - gasleft();
+        gasUsed = before - gasleft();
+    }
+
+    /// @notice Gas of the steps of reading a compact JWS: decoding its payload, and checking its header.
+    /// @param jws The compact serialization.
+    /// @param kid The key id the header must name.
+    /// @return decodeGas Gas of finding the parts and decoding the payload.
+    /// @return headerGas Gas of decoding and reading the header.
+    function jwsGas(bytes calldata jws, string calldata kid) external view returns (uint256 decodeGas, uint256 headerGas) {
+        uint256 before = gasleft();
+        (, uint256 headerLength,) = TrustJwsLib.payloadOf(jws);
+        decodeGas = before - gasleft();
         before = gasleft();
-        TrustAttestationLib.parseAtUnverifiedHints(copy, hints);
-        hintsGas = before - gasleft();
+        TrustJwsLib.requireHeader(jws, headerLength, kid);
+        headerGas = before - gasleft();
     }
 
     /// @notice Checks a signature over `sha256(json)`.

@@ -44,6 +44,19 @@ contract GatedAction is TrustGated {
         emit Acted(agentId, msg.sender, 0);
     }
 
+    /// @notice The action with the agent's compact JWS attestation submitted in the same call, through the
+    ///         `onlyTrustedAgentWithJwsAttestation` modifier (the gate's oracle must be an `AttestedTrustOracle`).
+    /// @param agentId The agent acting.
+    /// @param kid The attestation's key id.
+    /// @param jws The compact JWS, as ASCII bytes.
+    function actWithJwsAttestation(uint256 agentId, string calldata kid, bytes calldata jws)
+        external
+        onlyTrustedAgentWithJwsAttestation(agentId, kid, jws)
+    {
+        ++actions[agentId];
+        emit Acted(agentId, msg.sender, 0);
+    }
+
     /// @notice The same action through the `onlyTrustedAgent` modifier.
     /// @param agentId The agent acting.
     function actWithModifier(uint256 agentId) external onlyTrustedAgent(agentId) {

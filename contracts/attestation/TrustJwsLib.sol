@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import {ITrustAttestationErrors} from "../interfaces/ITrustAttestationErrors.sol";
+import {TrustAttestationLib} from "./TrustAttestationLib.sol";
+
+/// @title TrustJwsLib
+/// @notice Reads the compact JWS (RFC 7515) the service issues with a trust-check attestation, from calldata and as
+///         issued: three canonical base64url parts `header.payload.signature`, an ES256 signature over the ASCII
+///         bytes `header.payload` themselves (never a re-serialisation).
+/// @dev What it accepts:
+///      - exactly three parts; the signature part is 86 characters (64 bytes `r‖s` once decoded);
+///      - base64url without padding, canonical: a byte outside `A-Z a-z 0-9 - _`, a part whose length is 1 modulo
+///        4, or a last character whose unused low bits are not zero is refused (`JwsMalformed(offset)`), so that
+///        one JWS has one spelling;
+///      - the protected header as `TrustAttestationLib.readJwsHeader` reads it, with `alg` and `kid` required and
+///        `kid` equal to the key id the attestation is submitted under.
+///      Decoding is done in assembly a word at a time: 32 characters are classified and mapped to their 6-bit values
+///      with a few word operations, then packed into 24 bytes by five shift-and-mask steps.
+library TrustJwsLib {
+    /// @dev Characters of a 64-byte signature in unpadded base64url.
+    uint256 private constant _SIGNATURE_CHARS = 86;
+
+    /// @notice Finds the parts of a compact JWS and decodes its payload (the signed block), without reading the
+    ///         header or the signature.
+    /// @dev Reverts with `JwsMalformed` (missing dot, not canonical base64url) or `AttestationSignatureLength` (a
+    ///      third part that does not decode to 64 bytes).
+    /// @param jws The compact serialization, as ASCII bytes.
+    /// @return payload The decoded payload.
+    /// @return headerLength Length of the header part (the first dot's offset).
+    /// @return signedLength Length of `header.payload`, the bytes the signature covers (the second dot's offset).
+    function payloadOf(bytes calldata jws)
+        internal
+        pure
+        returns (bytes memory payload, uint256 headerLength, uint256 signedLength)
+    {
+        (headerLength, signedLength) = _split(jws);
+        payload = decode(jws, headerLength + 1, signedLength);
+    }
+
+    /// @notice Decodes and reads the protected header: `alg` `"ES256"` and `kid` required, `kid` equal to `kid`,
+    ///         otherwise as `TrustAttestationLib.readJwsHeader` accepts it.
+    /// @dev Reverts with `JwsMalformed`, `JwsHeaderMalformed`, `JwsHeaderMemberRefused`, `JwsHeaderMemberDuplicate`,
+    ///      `JwsHeaderMemberInvalid`, `JwsHeaderMemberMissing` or `JwsKidMismatch`.
+    /// @param jws The compact serialization.
+    /// @param headerLength Length of the header part (from `payloadOf`).
+    /// @param kid The key id the attestation is submitted under.
+    function requireHeader(bytes calldata jws, uint256 headerLength, string calldata kid) internal pure {
+        bytes memory header = decode(jws, 0, headerLength);
+        TrustAttestationLib.JwsHeader memory found = TrustAttestationLib.readJwsHeader(header);
+        if (!found.hasAlg) revert ITrustAttestationErrors.JwsHeaderMemberMissing("alg");
+        if (!found.hasKid) revert ITrustAttestationErrors.JwsHeaderMemberMissing("kid");
+        bytes32 headerKidHash;
+        uint256 kidOffset = found.kidOffset;
+        uint256 kidLength = found.kidLength;
+        assembly ("memory-safe") {
+            headerKidHash := keccak256(add(add(header, 0x20), kidOffset), kidLength)
+        }
+        if (headerKidHash != keccak256(bytes(kid))) {
+            bytes memory headerKid = new bytes(kidLength);
+            assembly ("memory-safe") {
+                mcopy(add(headerKid, 0x20), add(add(header, 0x20), kidOffset), kidLength)
+            }
+            revert ITrustAttestationErrors.JwsKidMismatch(kid, string(headerKid));
+        }
+    }
+
+    /// @notice The decoded signature (64 bytes `r‖s`).
+    /// @param jws The compact serialization.
+    /// @param signedLength Length of `header.payload` (from `payloadOf`).
+    /// @return The signature.
+    function signatureOf(bytes calldata jws, uint256 signedLength) internal pure returns (bytes memory) {
+        return decode(jws, signedLength + 1, jws.length);
+    }
+
+    /// @notice Decodes `data[from:to]` from canonical unpadded base64url.
+    /// @dev Reverts with `JwsMalformed(offset)`, `offset` in `data`: the first byte outside the alphabet, or the
+    ///      part's last character when the length is 1 modulo 4 or its unused bits are not zero.
+    /// @param data The bytes holding the text.
+    /// @param from Start of the text.
+    /// @param to End of the text.
+    /// @return out The decoded bytes (`(to - from) * 3 / 4`, rounded down).
+    function decode(bytes calldata data, uint256 from, uint256 to) internal pure returns (bytes memory out) {
+        assembly ("memory-safe") {
+            function fail(offset) {
+                mstore(0x00, shl(224, 0xf6562821)) // JwsMalformed(uint256)
+                mstore(0x04, offset)
+                revert(0x00, 0x24)
+            }
+            // The 32 characters of `w` as 192 bits (in the low 192 bits of `v`); `bad` has 0x80 in each byte
+            // outside the alphabet. For each class boundary `t = x + (0x80 - bound)` has bit 7 set in every byte
+            // (below 0x80) at or above the bound, with no carry across bytes; a character's 6-bit value comes from
+            // adding per-byte deltas at each lower bound, in an order that keeps every byte within 0-255:
+            // `-` (0x2d) 62, `0-9` 52-61, `A-Z` 0-25, `_` (0x5f) 63, `a-z` 26-51.
+            function sextets(w) -> v, bad {
+                let x := and(w, 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f)
+                let t := add(x, 0x5353535353535353535353535353535353535353535353535353535353535353) // >= 0x2d
+                let ok := and(t, not(add(x, 0x5252525252525252525252525252525252525252525252525252525252525252))) // == 0x2d
+                v := add(x, mul(and(shr(7, t), 0x0101010101010101010101010101010101010101010101010101010101010101), 17))
+                t := add(x, 0x5050505050505050505050505050505050505050505050505050505050505050) // >= 0x30
+                ok := or(ok, and(t, not(add(x, 0x4646464646464646464646464646464646464646464646464646464646464646)))) // <= 0x39
+                v := sub(v, mul(and(shr(7, t), 0x0101010101010101010101010101010101010101010101010101010101010101), 13))
+                t := add(x, 0x3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f) // >= 0x41
+                ok := or(ok, and(t, not(add(x, 0x2525252525252525252525252525252525252525252525252525252525252525)))) // <= 0x5a
+                v := sub(v, mul(and(shr(7, t), 0x0101010101010101010101010101010101010101010101010101010101010101), 69))
+                t := add(x, 0x2121212121212121212121212121212121212121212121212121212121212121) // >= 0x5f
+                ok := or(ok, and(t, not(add(x, 0x2020202020202020202020202020202020202020202020202020202020202020)))) // == 0x5f
+                v := add(v, mul(and(shr(7, t), 0x0101010101010101010101010101010101010101010101010101010101010101), 33))
+                t := add(x, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f) // >= 0x61
+                ok := or(ok, and(t, not(add(x, 0x0505050505050505050505050505050505050505050505050505050505050505)))) // <= 0x7a
+                v := sub(v, mul(and(shr(7, t), 0x0101010101010101010101010101010101010101010101010101010101010101), 39))
+                bad := and(or(w, not(ok)), 0x8080808080808080808080808080808080808080808080808080808080808080)
+                // Pack 32 six-bit values into 192 bits: pairs into 12 bits, 24, 48, 96, 192.
+                v := or(shr(2, and(v, 0xff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00)),
+                    and(v, 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff))
+                v := or(shr(4, and(v, 0xffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000)),
+                    and(v, 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff))
+                v := or(shr(8, and(v, 0xffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000)),
+                    and(v, 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff))
+                v := or(shr(16, and(v, 0xffffffffffffffff0000000000000000ffffffffffffffff0000000000000000)),
+                    and(v, 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff))
+                v := or(shr(32, and(v, 0xffffffffffffffffffffffffffffffff00000000000000000000000000000000)),
+                    and(v, 0x00000000000000000000000000000000ffffffffffffffffffffffffffffffff))
+            }
+            let n := sub(to, from)
+            if eq(and(n, 3), 1) { fail(sub(to, 1)) }
+            let length := shr(2, mul(n, 3))
+            out := mload(0x40)
+            mstore(out, length)
+            let dst := add(out, 0x20)
+            mstore(dst, 0)
+            let src := add(data.offset, from)
+            let srcEnd := add(data.offset, to)
+            for {} lt(src, srcEnd) {} {
+                let w := calldataload(src)
+                let rest := sub(srcEnd, src)
+                if lt(rest, 32) {
+                    // Past the text: "A", which decodes to zero bits.
+                    let keep := not(shr(shl(3, rest), not(0)))
+                    w := or(and(w, keep), and(not(keep), 0x4141414141414141414141414141414141414141414141414141414141414141))
+                }
+                let v, bad := sextets(w)
+                if bad {
+                    let i := 0
+                    for {} iszero(byte(i, bad)) {} { i := add(i, 1) }
+                    fail(add(sub(src, data.offset), i))
+                }
+                mstore(dst, shl(64, v))
+                dst := add(dst, 24)
+                src := add(src, 32)
+            }
+            // The bits of the last character past the last whole byte decode into the byte after the result.
+            let end := add(add(out, 0x20), length)
+            if byte(0, mload(end)) { fail(sub(to, 1)) }
+            mstore(end, 0)
+            mstore(0x40, and(add(end, 0x3f), not(31)))
+        }
+    }
+
+    /// @dev The offsets of the two dots. The second must leave 86 characters for the signature; otherwise the
+    ///      error says what is wrong.
+    function _split(bytes calldata jws) private pure returns (uint256 firstDot, uint256 secondDot) {
+        uint256 length = jws.length;
+        firstDot = _dotAfter(jws, 0);
+        if (length >= _SIGNATURE_CHARS + 1) secondDot = length - _SIGNATURE_CHARS - 1;
+        if (firstDot >= length || secondDot <= firstDot || jws[secondDot] != ".") {
+            // Not the shape of an ES256 JWS: say which part is wrong.
+            if (firstDot >= length) revert ITrustAttestationErrors.JwsMalformed(length);
+            secondDot = _dotAfter(jws, firstDot + 1);
+            if (secondDot >= length) revert ITrustAttestationErrors.JwsMalformed(length);
+            uint256 chars = length - secondDot - 1;
+            if (chars % 4 == 1) revert ITrustAttestationErrors.JwsMalformed(length - 1);
+            revert ITrustAttestationErrors.AttestationSignatureLength(chars * 3 / 4);
+        }
+    }
+
+    /// @dev The offset of the first `.` at or after `from` (the length when there is none).
+    function _dotAfter(bytes calldata jws, uint256 from) private pure returns (uint256 at) {
+        uint256 length = jws.length;
+        assembly ("memory-safe") {
+            at := length
+            for { let i := from } lt(i, length) { i := add(i, 32) } {
+                let x := xor(calldataload(add(jws.offset, i)), 0x2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e)
+                let m7f := 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f
+                let zero := and(not(or(or(add(and(x, m7f), m7f), x), m7f)), not(m7f))
+                if zero {
+                    let j := 0
+                    for {} iszero(byte(j, zero)) {} { j := add(j, 1) }
+                    j := add(i, j)
+                    if lt(j, length) { at := j }
+                    break
+                }
+            }
+        }
+    }
+}
