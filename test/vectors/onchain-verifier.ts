@@ -8,16 +8,38 @@
  * the vector's `now`, the submission is executed as a call in that block (the code path of a transaction, nothing
  * kept), and the chain is reverted, so that no vector sees another's record or time.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { ethers } from "ethers";
 import hre from "hardhat";
 import type { JSONWebKeySet } from "jose";
-import { TRUST_V2_READ_FIELDS } from "../../src/attestation/trust-signed-block";
 import { type AttestedTrustOracle, AttestedTrustOracle__factory, MockTrustOracle__factory } from "../../typechain-types";
 import { startSideNetwork } from "../support/onchain-attestations";
 import type { OnchainRecord, VectorCall } from "./format";
 
 /** The date of the chain's first block: before every vector's time. */
 export const CHAIN_START = "2026-01-01T00:00:00.000Z";
+
+/** The Solidity source that declares the `AttestationField` enumeration. */
+export const ATTESTATION_FIELD_SOURCE = path.join(__dirname, "../../contracts/interfaces/ITrustAttestationErrors.sol");
+
+/**
+ * The members of the contract's `AttestationField` enumeration, in order, named as the signed block names them
+ * (`AgentId` is `agentId`): an error's `field` argument is reported by this name.
+ *
+ * @returns The names.
+ */
+export function attestationFieldNames(): string[] {
+  const source = readFileSync(ATTESTATION_FIELD_SOURCE, "utf8");
+  const body = /enum AttestationField \{([^}]*)\}/.exec(source)?.[1];
+  if (body === undefined) throw new Error(`no enum AttestationField in ${ATTESTATION_FIELD_SOURCE}`);
+  return body
+    .replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "")
+    .map((name) => name[0]!.toLowerCase() + name.slice(1));
+}
 
 /** What the oracle did with a submission. */
 export type OnchainVerdict =
@@ -27,7 +49,7 @@ export type OnchainVerdict =
       error: string;
       /**
        * Its arguments by name: numbers as numbers when exact, else decimal strings; an `AttestationField` by the
-       * signed block's field name (`TRUST_V2_READ_FIELDS` follows the enumeration's order).
+       * signed block's field name ({@link attestationFieldNames}).
        */
       args: Record<string, string | number>;
     };
@@ -65,6 +87,7 @@ export async function startVectorOracle(jwks: JSONWebKeySet, kids: readonly stri
     await (await oracle.setSigningKey(kid, coordinate(jwk.x), coordinate(jwk.y))).wait();
   }
   const provider = network.provider;
+  const fieldNames = attestationFieldNames();
   let snapshot = (await provider.send("evm_snapshot", [])) as string;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -84,7 +107,7 @@ export async function startVectorOracle(jwks: JSONWebKeySet, kids: readonly stri
         },
       };
     } catch (error) {
-      return revertOf(oracle, error);
+      return revertOf(oracle, error, fieldNames);
     } finally {
       await provider.send("evm_revert", [snapshot]);
       snapshot = (await provider.send("evm_snapshot", [])) as string;
@@ -109,7 +132,7 @@ function coordinate(value: string | undefined): string {
 }
 
 /** The error a call reverted with, named by the oracle's ABI. */
-function revertOf(oracle: AttestedTrustOracle, error: unknown): OnchainVerdict {
+function revertOf(oracle: AttestedTrustOracle, error: unknown, fieldNames: readonly string[]): OnchainVerdict {
   const data = (error as { data?: unknown }).data;
   if (typeof data !== "string" || !data.startsWith("0x")) throw error;
   const decoded = oracle.interface.parseError(data);
@@ -125,8 +148,7 @@ function revertOf(oracle: AttestedTrustOracle, error: unknown): OnchainVerdict {
   const args: Record<string, string | number> = {};
   decoded.fragment.inputs.forEach((input, i) => {
     const value: unknown = decoded.args[i];
-    args[input.name] =
-      input.name === "field" && input.baseType === "uint8" ? (TRUST_V2_READ_FIELDS[Number(value)] ?? String(value)) : plain(value);
+    args[input.name] = input.name === "field" && input.baseType === "uint8" ? (fieldNames[Number(value)] ?? String(value)) : plain(value);
   });
   return { error: decoded.name, args };
 }

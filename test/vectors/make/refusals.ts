@@ -9,7 +9,7 @@
  */
 import { serializeSigned, signCompactJws } from "../../../src/harness/signing";
 import { algNoneJws } from "../../support/attestations";
-import type { TrustCheckVector } from "../format";
+import type { OnchainExpectation, TrustCheckVector } from "../format";
 import { b64url, hmacWithPublicKey, partsOf, signCompactParts, withLeftoverBits } from "./compact";
 import { accepted, refused, reverts, vectorOf, type VectorDraft } from "./draft";
 import type { VectorKeys } from "./keys";
@@ -29,8 +29,8 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
   const jwsOnly = await attest(signed, key, { form: "jws", signedNull: true });
   const drafts: VectorDraft[] = [];
   const badSignature = reverts("InvalidAttestationSignature", { kid });
-  const badHeader = reverts("JwsHeaderUnsupported", { kid });
   const malformedJws = reverts("JwsMalformed");
+  const invalidMember = (member: string) => reverts("JwsHeaderMemberInvalid", { member });
 
   // Tampered bytes.
   const raised = { ...signed, score: 95 };
@@ -124,7 +124,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     response: respond(body, { ...jwsOnly, jws: noHeaderKid }),
     call: jwsCall(kid, noHeaderKid),
     offchain: refused("missing-kid", "jws"),
-    onchain: badHeader,
+    onchain: reverts("JwsHeaderMemberMissing", { member: "kid" }),
   });
 
   const otherHeaderKid = await signCompactJws({ alg: "ES256", kid: keys.trustV1.kid }, insertion, key);
@@ -135,7 +135,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     response: respond(body, { ...jwsOnly, jws: otherHeaderKid }),
     call: jwsCall(kid, otherHeaderKid),
     offchain: refused("kid-mismatch", "kid"),
-    onchain: badHeader,
+    onchain: reverts("JwsKidMismatch", { kid, headerKid: keys.trustV1.kid }),
   });
 
   // Algorithms.
@@ -148,7 +148,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     forged: "no signature: alg none",
     call: jwsCall(kid, unsigned),
     offchain: refused("unsupported-alg", "jws"),
-    onchain: malformedJws,
+    onchain: reverts("AttestationSignatureLength", { length: 0 }),
   });
 
   const noneSigned = await signCompactJws({ alg: "none", kid }, insertion, key);
@@ -160,7 +160,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     response: respond(body, { ...jwsOnly, jws: noneSigned }),
     call: jwsCall(kid, noneSigned),
     offchain: refused("unsupported-alg", "jws"),
-    onchain: badHeader,
+    onchain: invalidMember("alg"),
   });
 
   const hs256 = await hmacWithPublicKey("HS256", kid, insertion, key);
@@ -172,7 +172,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     forged: "no ES256 signature: an HMAC keyed with the public key",
     call: jwsCall(kid, hs256),
     offchain: refused("unsupported-alg", "jws"),
-    onchain: malformedJws,
+    onchain: reverts("AttestationSignatureLength", { length: 32 }),
   });
 
   const hs512 = await hmacWithPublicKey("HS512", kid, insertion, key);
@@ -184,7 +184,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     forged: "no ES256 signature: an HMAC keyed with the public key",
     call: jwsCall(kid, hs512),
     offchain: refused("unsupported-alg", "jws"),
-    onchain: badHeader,
+    onchain: invalidMember("alg"),
   });
 
   // Header members.
@@ -205,7 +205,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
       response: respond(body, { ...jwsOnly, jws }),
       call: jwsCall(kid, jws),
       offchain: refused("unsupported-header", "jws"),
-      onchain: badHeader,
+      onchain: reverts("JwsHeaderMemberRefused", { member }),
     });
   }
 
@@ -217,18 +217,30 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     response: respond(body, { ...jwsOnly, jws: otherTyp }),
     call: jwsCall(kid, otherTyp),
     offchain: refused("unsupported-header", "jws"),
-    onchain: badHeader,
+    onchain: invalidMember("typ"),
   });
 
   const duplicateAlg = await signCompactParts(b64url(`{"alg":"none","kid":"${kid}","alg":"ES256"}`), b64url(insertion), key);
   drafts.push({
     id: "header-duplicate-alg",
     covers: ["refuse:header-other", "form:jws-only"],
-    description: "A header with alg twice, none then ES256: JSON.parse keeps the last, another reader the first; duplicates are refused.",
+    description:
+      "A header with alg twice, none then ES256: JSON.parse keeps the last (ES256), a first-match reader the first (none, refused as it reads it); duplicates are refused.",
     response: respond(body, { ...jwsOnly, jws: duplicateAlg }),
     call: jwsCall(kid, duplicateAlg),
     offchain: refused("malformed", "jws"),
-    onchain: badHeader,
+    onchain: invalidMember("alg"),
+  });
+
+  const duplicateKid = await signCompactParts(b64url(`{"alg":"ES256","kid":"${kid}","kid":"${kid}"}`), b64url(insertion), key);
+  drafts.push({
+    id: "header-duplicate-kid",
+    covers: ["refuse:header-other", "form:jws-only"],
+    description: "A header with kid twice, both the right one: the duplicate alone refuses it.",
+    response: respond(body, { ...jwsOnly, jws: duplicateKid }),
+    call: jwsCall(kid, duplicateKid),
+    offchain: refused("malformed", "jws"),
+    onchain: reverts("JwsHeaderMemberDuplicate", { member: "kid" }),
   });
 
   const escapedName = await signCompactParts(b64url(`{"\\u0061lg":"ES256","kid":"${kid}"}`), b64url(insertion), key);
@@ -239,7 +251,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     response: respond(body, { ...jwsOnly, jws: escapedName }),
     call: jwsCall(kid, escapedName),
     offchain: refused("malformed", "jws"),
-    onchain: badHeader,
+    onchain: reverts("JwsHeaderMalformed"),
   });
 
   // Time window.
@@ -343,12 +355,20 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
 
   // Non-canonical base64url, each signed as written.
   const [headerPart, payloadPart, signaturePart] = partsOf(jwsOnly.jws!);
-  const nonCanonical: [string, string, string][] = [
-    ["padded-signature", "the signature part with its = padding", `${headerPart}.${payloadPart}.${signaturePart}==`],
+  // Each: name, what is not canonical, the JWS, and the oracle's error (a signature part of another length than
+  // 86 characters is refused for its length before its characters are read).
+  const nonCanonical: [string, string, string, OnchainExpectation][] = [
+    [
+      "padded-signature",
+      "the signature part with its = padding",
+      `${headerPart}.${payloadPart}.${signaturePart}==`,
+      reverts("AttestationSignatureLength"),
+    ],
     [
       "signature-leftover-bits",
       "the signature part with non-zero leftover bits in its last character",
       `${headerPart}.${payloadPart}.${withLeftoverBits(signaturePart)}`,
+      malformedJws,
     ],
   ];
   // Nine '?' (0x3F) hold a whole aligned group 3F 3F 3F, whose base64url is "Pz8_": the payload part has a '_'.
@@ -358,14 +378,16 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     "standard-alphabet-payload",
     "the payload part in the standard base64 alphabet (/ for _)",
     await signCompactParts(headerPart, standardAlphabet, key),
+    malformedJws,
   ]);
   const padded = padToWholeGroups(insertion);
   nonCanonical.push([
     "payload-length-1-mod-4",
     "the payload part with one stray character (a length of 1 mod 4), which lenient decoders drop",
     await signCompactParts(headerPart, `${b64url(padded)}A`, key),
+    malformedJws,
   ]);
-  for (const [name, what, jws] of nonCanonical) {
+  for (const [name, what, jws, onchain] of nonCanonical) {
     drafts.push({
       id: `base64url-${name}`,
       covers: ["refuse:non-canonical-base64url", "form:jws-only"],
@@ -373,7 +395,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
       response: respond(body, { ...jwsOnly, jws }),
       call: jwsCall(kid, jws),
       offchain: refused("malformed", "jws"),
-      onchain: malformedJws,
+      onchain,
     });
   }
 
