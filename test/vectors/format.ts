@@ -161,6 +161,7 @@ export const REQUIRED_COVERAGE: Readonly<Record<string, string>> = {
   "divergence:envelope": "refused for the envelope (issuer, jwks, the second signature), which the chain never sees",
   "divergence:found-false": "a wallet's signed found: false, valid off-chain, nothing for the chain to store",
   "divergence:v1": "a v1 block, valid off-chain, refused by the v2 reader on-chain",
+  "divergence:clock-skew": "a time within one verifier's clock skew and beyond the other's",
 };
 
 /**

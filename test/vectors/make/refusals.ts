@@ -297,6 +297,40 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     }),
   });
 
+  // The clock skew each verifier tolerates: off-chain 60 s either way (clockSkewSeconds), on-chain none past the
+  // expiry and 300 s into the future (MAX_CLOCK_SKEW).
+  const skew =
+    "The two verifiers tolerate clock skew differently: off-chain 60 s either way (the default clockSkewSeconds), on-chain none past the signed expiry and 300 s into the future (MAX_CLOCK_SKEW).";
+  const justExpired = await attest(signed, key);
+  const expirySeconds = seconds(signed.expiry);
+  const afterExpiry = new Date((expirySeconds + 30) * 1000).toISOString();
+  drafts.push({
+    id: "expired-within-off-chain-skew",
+    covers: ["refuse:expired", "form:both", "divergence:clock-skew"],
+    description: "Verified 30 s after the signed expiry: within the off-chain verifier's clock skew, past the oracle's.",
+    now: afterExpiry,
+    response: respond(body, justExpired),
+    divergence: skew,
+    call: jwsCall(kid, justExpired.jws!),
+    offchain: { valid: true, version: "v2" },
+    sigBytes: "insertion-order",
+    onchain: reverts("AttestationExpired", { expiry: expirySeconds, blockTimestamp: seconds(afterExpiry) }),
+  });
+
+  const soon = await agentAnswer(key, {}, { issuedBeforeMs: -2 * MINUTE_MS, verifiedBeforeMs: -2.5 * MINUTE_MS });
+  const soonAttestation = await attest(soon.signed, key);
+  drafts.push({
+    id: "future-dated-within-on-chain-skew",
+    covers: ["refuse:future-dated", "form:both", "divergence:clock-skew"],
+    description: "Computed 2 min and signed 2.5 min after now: beyond the off-chain verifier's clock skew, within the oracle's.",
+    response: respond(soon.body, soonAttestation),
+    divergence: skew,
+    call: jwsCall(kid, soonAttestation.jws!),
+    offchain: refused("issued-in-future", "issuedAt"),
+    sigBytes: "insertion-order",
+    onchain: accepted(recordOf(soon.signed)),
+  });
+
   // The body.
   const notFound = await walletNotFoundAnswer(key);
   const notFoundAttestation = await attest(notFound.signed, key);
