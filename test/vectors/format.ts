@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { SigBytes } from "../../src/attestation/result";
 
 /** Directory of the vector files. */
 export const VECTOR_DIR = path.join(__dirname, "trust-check");
@@ -21,8 +22,7 @@ export const VECTOR_CATEGORIES = ["valid-form", "refusal", "parser-differential"
 /** A group of the set. */
 export type VectorCategory = (typeof VECTOR_CATEGORIES)[number];
 
-/** Which bytes a raw `sig` verified over. */
-export type SigBytes = "insertion-order" | "sorted-keys";
+export type { SigBytes } from "../../src/attestation/result";
 
 /** The off-chain verdict a correct verifier gives the whole response (body included). */
 export type OffchainExpectation =

@@ -7,11 +7,12 @@
  * its manifest, its signatures are real, and the generator writes the same vectors again.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
 import type { JSONWebKeySet } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AttestationCall, toAttestationCall } from "../../src/attestation/onchain-call";
 import { TRUST_V2_KNOWN_FIELDS, TRUST_V2_READ_FIELDS } from "../../src/attestation/trust-signed-block";
-import { type TrustAttestationVerification, verifyTrustAttestation } from "../../src/attestation/verify";
+import { type SignatureStatus, type TrustAttestationVerification, verifyTrustAttestation } from "../../src/attestation/verify";
 import { TRUST_ATTESTATION_KIDS } from "../../src/config/service";
 import {
   indexEntryOf,
@@ -20,6 +21,7 @@ import {
   type OnchainRecord,
   readVectorSet,
   REQUIRED_COVERAGE,
+  type SigBytes,
   type TrustCheckVector,
   VECTOR_CATEGORIES,
   type VectorCall,
@@ -40,8 +42,8 @@ interface OffchainVerdict {
   reason?: string;
   field?: string;
   version?: string;
-  sigBytes?: string;
-  sigVerified?: unknown;
+  sigBytes?: SigBytes;
+  sigVerified: SignatureStatus;
   /** For a valid verdict: the record its signed block makes (what the oracle must store), or why it makes none. */
   record?: OnchainRecord | string;
 }
@@ -207,13 +209,13 @@ describe("the two verifiers agree", () => {
 
 /** The verdict's parts a vector states. */
 function reduce(verdict: TrustAttestationVerification): OffchainVerdict {
-  const extra = verdict as TrustAttestationVerification & { sigBytes?: string };
   return {
     valid: verdict.valid,
-    ...(verdict.valid ? { version: verdict.version } : { reason: verdict.reason, field: verdict.field }),
-    ...(extra.sigBytes === undefined ? {} : { sigBytes: extra.sigBytes }),
+    ...(verdict.valid
+      ? { version: verdict.version, record: recordOrProblem(verdict.signed) }
+      : { reason: verdict.reason, field: verdict.field }),
+    ...(verdict.sigBytes === undefined ? {} : { sigBytes: verdict.sigBytes }),
     sigVerified: verdict.verified.sig,
-    ...(verdict.valid ? { record: recordOrProblem(verdict.signed) } : {}),
   };
 }
 
@@ -227,10 +229,9 @@ function recordOrProblem(signed: Record<string, unknown>): OnchainRecord | strin
 
 /** The call the kit builds for a response (told which bytes the verifier found the `sig` over), or why it does not. */
 function buildCall(vector: TrustCheckVector, verdict: TrustAttestationVerification): { call?: VectorCall; problem?: string } {
-  const sigBytes = (verdict as { sigBytes?: string }).sigBytes;
-  const build = toAttestationCall as (response: unknown, verdict?: { sigBytes: string | undefined }) => AttestationCall;
   try {
-    return { call: asVectorCall(build(vector.response, sigBytes === undefined ? undefined : { sigBytes })) };
+    const call = toAttestationCall(vector.response, verdict.sigBytes === undefined ? undefined : { sigBytes: verdict.sigBytes });
+    return { call: asVectorCall(call) };
   } catch (error) {
     return { problem: (error as Error).message };
   }
@@ -245,7 +246,7 @@ function asVectorCall(call: AttestationCall): VectorCall {
 /** Whether an on-chain verdict is the expected one (the expected error arguments only). */
 function matches(expected: OnchainExpectation, actual: OnchainVerdict | null): boolean {
   if (actual === null) return false;
-  if ("accepted" in expected) return "accepted" in actual && JSON.stringify(actual.accepted) === JSON.stringify(expected.accepted);
+  if ("accepted" in expected) return "accepted" in actual && isDeepStrictEqual(actual.accepted, expected.accepted);
   if (!("error" in actual) || actual.error !== expected.error) return false;
   return Object.entries(expected.args ?? {}).every(([name, value]) => String(actual.args[name]) === String(value));
 }
