@@ -213,14 +213,6 @@ library TrustAttestationLib {
                 mstore(add(add(ptr, 0x64), nameLength), 0)
                 revert(ptr, add(0x64, and(add(nameLength, 31), not(31))))
             }
-            // Records the first field error of the signed block (kept in the context, reported after the scan):
-            // kind (1 invalid, 2 duplicate) << 248 | field << 240 | offset.
-            function fieldError(ctx, kind, id, p) {
-                if iszero(mload(add(ctx, 0x1a0))) {
-                    mstore(add(ctx, 0x1a0), or(or(shl(248, kind), shl(240, id)), sub(p, mload(0x00))))
-                }
-            }
-
             // ---- strings, word at a time ----
             // The first byte at or after `p` that stops a run of plain string bytes: `"`, `\`, a control byte
             // (< 0x20, the zero after the document included) or a byte >= 0x80 (UTF-8 to check). Per word, bit 7 of
@@ -310,10 +302,13 @@ library TrustAttestationLib {
                         let e := byte(1, w)
                         switch e
                         case 0x75 {
-                            // \uXXXX: four hex digits (padded with "0"s to a word for hexWord).
-                            let v, ok := hexWord(or(and(shl(16, w), shl(224, 0xffffffff)),
-                                0x30303030303030303030303030303030303030303030303030303030))
-                            if iszero(ok) { malformed(p) }
+                            // \uXXXX: four hex digits (as in hexWord, on four bytes).
+                            let x := and(shr(208, w), 0xffffffff)
+                            let lower := or(x, 0x20202020)
+                            if iszero(and(iszero(and(x, 0x80808080)), eq(or(
+                                and(and(add(x, 0x50505050), not(add(x, 0x46464646))), 0x80808080),
+                                and(and(add(lower, 0x1f1f1f1f), not(add(lower, 0x19191919))), 0x80808080)
+                            ), 0x80808080))) { malformed(p) }
                             p := add(p, 6)
                         }
                         default {
@@ -456,31 +451,34 @@ library TrustAttestationLib {
                 }
             }
             // The name of a member at `p` (its opening quote), looked up among the known names: its id (12 when it
-            // is not one), its length, and the position after its closing quote. Refuses an escaped name. Perfect
-            // hash: `byte(mul(name, magic) >> 251, table)` is 1 + the index of the only known name the name (right-
-            // aligned) can be, or 0; one word comparison with the name at `ctx + 32 (index + 1)` settles it.
-            function knownName(p, ctx, magic, table) -> id, nameLength, q {
+            // is not one) and the position of its value (after `:` and whitespace). Refuses an escaped name. A known
+            // name is recognised without scanning: a perfect hash of the first 4 bytes after the quote,
+            // `byte(mul(prefix, magic) >> 251, table)` (magic and table at `ctx + 0x1a0`, `ctx + 0x1c0`), gives 1 +
+            // the index of the known name with that prefix, whose entry at `ctx + 32 (index + 1)` holds its text with
+            // the closing quote (right-aligned), that text's length (bits 248-255) and the next name with the same
+            // prefix (bits 240-247, 1 + index, 0 for none); one word comparison settles each. Any other name is
+            // scanned as a string.
+            function knownName(p, ctx) -> id, q {
                 if iszero(eq(byte(0, mload(p)), 0x22)) { malformed(p) }
+                let w := mload(add(p, 1))
                 id := 12
-                q := firstStop(add(p, 1))
-                switch byte(0, mload(q))
-                case 0x22 {
-                    nameLength := sub(q, add(p, 1))
-                    if lt(nameLength, 33) {
-                        let v := shr(sub(256, shl(3, nameLength)), mload(add(p, 1)))
-                        let candidate := byte(shr(251, mul(v, magic)), table)
-                        if candidate {
-                            if eq(mload(add(ctx, shl(5, candidate))), v) { id := sub(candidate, 1) }
-                        }
+                let candidate := byte(shr(251, mul(shr(224, w), mload(add(ctx, 0x1a0)))), mload(add(ctx, 0x1c0)))
+                for {} candidate {} {
+                    let entry := mload(add(ctx, shl(5, candidate)))
+                    let width := shl(3, shr(248, entry))
+                    if eq(shr(sub(256, width), w), and(entry, 0xffffffffffffffffffffffffffffffff)) {
+                        id := sub(candidate, 1)
+                        q := add(add(p, 1), shr(3, width))
+                        break
                     }
+                    candidate := and(shr(240, entry), 0xff)
                 }
-                default {
+                if eq(id, 12) {
                     let escaped := 0
-                    q, escaped := stringEnd(q)
+                    q, escaped := stringEnd(firstStop(add(p, 1)))
                     if escaped { malformed(p) }
-                    nameLength := sub(q, add(p, 1))
+                    q := add(q, 1)
                 }
-                q := add(q, 1)
                 if iszero(eq(byte(0, mload(q)), 0x3a)) {
                     q := ws(q)
                     if iszero(eq(byte(0, mload(q)), 0x3a)) { malformed(q) }
@@ -491,36 +489,43 @@ library TrustAttestationLib {
 
             // ---- the signed block's fields ----
             // The decimal value of the digits in [s, e): `ok` is 0 for none, a leading zero or more than 2^256 - 1.
+            // Up to 32 digits at once: right-aligned in a word, then pairs of lanes combined (10 d1 + d0, 100 h + l,
+            // 10^4 h + l, 10^8 h + l, 10^16 h + l), each step within its lane.
             function decimal(s, e) -> v, ok {
                 let n := sub(e, s)
                 ok := and(gt(n, 0), or(eq(n, 1), iszero(eq(byte(0, mload(s)), 0x30))))
-                switch lt(n, 78)
-                case 1 {
-                    // At most 77 digits: below 10^77 < 2^256, no overflow check needed.
-                    for {} lt(s, e) { s := add(s, 1) } { v := add(mul(v, 10), sub(byte(0, mload(s)), 0x30)) }
+                if lt(n, 33) {
+                    let x := sub(shr(sub(256, shl(3, n)), mload(s)),
+                        shr(sub(256, shl(3, n)), 0x3030303030303030303030303030303030303030303030303030303030303030))
+                    x := add(mul(and(shr(8, x), 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff), 10),
+                        and(x, 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff))
+                    x := add(mul(and(shr(16, x), 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff), 100),
+                        and(x, 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff))
+                    x := add(mul(and(shr(32, x), 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff), 10000),
+                        and(x, 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff))
+                    x := add(mul(and(shr(64, x), 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff), 100000000),
+                        and(x, 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff))
+                    v := add(mul(shr(128, x), 10000000000000000), and(x, 0xffffffffffffffffffffffffffffffff))
+                    leave
                 }
-                default {
-                    for {} lt(s, e) { s := add(s, 1) } {
-                        let d := sub(byte(0, mload(s)), 0x30)
-                        if gt(v, div(sub(not(0), d), 10)) {
-                            ok := 0
-                            leave
-                        }
-                        v := add(mul(v, 10), d)
+                for {} lt(s, e) { s := add(s, 1) } {
+                    let d := sub(byte(0, mload(s)), 0x30)
+                    if gt(v, div(sub(not(0), d), 10)) {
+                        ok := 0
+                        leave
                     }
+                    v := add(mul(v, 10), d)
                 }
             }
-            // A number of plain digits at `p` (no sign, fraction or exponent): value, position after (0 when the
-            // value is another JSON value, or a number in another form).
+            // A number of plain digits at `p` (no sign, fraction, exponent or leading zero): value, position after
+            // (0 when the value is anything else; the caller then validates it as JSON).
             function plainNumber(p) -> v, q {
-                let c := byte(0, mload(p))
-                if or(lt(sub(c, 0x30), 10), eq(c, 0x2d)) {
-                    let e := numberEnd(p)
-                    if eq(digitsEnd(p), e) {
-                        let ok := 0
-                        v, ok := decimal(p, e)
-                        if ok { q := e }
-                    }
+                let e := digitsEnd(p)
+                let c := byte(0, mload(e))
+                if iszero(or(or(eq(c, 0x2e), eq(or(c, 0x20), 0x65)), eq(e, p))) {
+                    let ok := 0
+                    v, ok := decimal(p, e)
+                    if ok { q := e }
                 }
             }
             // ISO 8601 `YYYY-MM-DDTHH:MM:SS(.fff)?Z` in the `len` bytes at `s`: Unix seconds (0 when not such a date).
@@ -569,9 +574,28 @@ library TrustAttestationLib {
                     )
                 }
             }
+            // A date field at `p`: a string of the 20 or 24 bytes isoTime reads (every byte checked, so no scan),
+            // stored at `slot`; the position after it, or 0.
+            function dateField(p, slot) -> q {
+                let s := add(p, 1)
+                let len := 24
+                if eq(byte(0, mload(add(s, 20))), 0x22) { len := 20 }
+                if and(eq(byte(0, mload(p)), 0x22), eq(byte(0, mload(add(s, len))), 0x22)) {
+                    let t := isoTime(s, len)
+                    if t {
+                        mstore(slot, t)
+                        q := add(add(s, len), 1)
+                    }
+                }
+            }
             // Reads the value of field `id` at `p` into `out`; the position after it, or 0 when the value is valid
             // JSON (or not yet known to be invalid) but not in the field's form.
             function readField(id, p, out) -> q {
+                if gt(id, 6) {
+                    // issuedAt (7), verifiedAt (8), expiry (9).
+                    q := dateField(p, add(out, shl(5, id)))
+                    leave
+                }
                 switch id
                 case 0 {
                     // agentId: "123" (at most 2^256 - 1) or 123 (at most 2^53 - 1, what JSON.parse keeps exactly).
@@ -579,11 +603,13 @@ library TrustAttestationLib {
                     let ok := 0
                     switch byte(0, mload(p))
                     case 0x22 {
-                        let s, len, next, escaped := stringAt(p)
-                        if or(escaped, iszero(eq(digitsEnd(s), sub(next, 1)))) { leave }
-                        v, ok := decimal(s, sub(next, 1))
+                        // Digits up to the closing quote: every byte is checked, so no scan.
+                        let s := add(p, 1)
+                        let e := digitsEnd(s)
+                        if iszero(eq(byte(0, mload(e)), 0x22)) { leave }
+                        v, ok := decimal(s, e)
                         if iszero(ok) { leave }
-                        q := next
+                        q := add(e, 1)
                     }
                     default {
                         let next := 0
@@ -595,11 +621,27 @@ library TrustAttestationLib {
                     leave
                 }
                 case 3 {
-                    // owner: "0x" + 40 hex digits, or null.
+                    // owner: "0x" + 40 hex digits (every byte checked, so no scan), or null.
                     if eq(shr(224, mload(p)), 0x6e756c6c) {
                         q := add(p, 4)
                         leave
                     }
+                    let s := add(p, 1)
+                    let prefix := shr(240, mload(s))
+                    if iszero(and(and(eq(byte(0, mload(p)), 0x22), eq(byte(0, mload(add(s, 42))), 0x22)),
+                        or(eq(prefix, 0x3078), eq(prefix, 0x3058)))) { leave }
+                    // 32 hex digits, then 8 (padded with "0"s to a word): one hexWord for both.
+                    let a := 0
+                    for { let i := 0 } lt(i, 2) { i := add(i, 1) } {
+                        let x := mload(add(s, add(2, shl(5, i))))
+                        if i { x := or(and(x, shl(192, not(0))), 0x303030303030303030303030303030303030303030303030) }
+                        let v, ok := hexWord(x)
+                        if iszero(ok) { leave }
+                        a := or(shl(128, a), v)
+                    }
+                    mstore(add(out, 0x60), shr(96, a))
+                    q := add(s, 43)
+                    leave
                 }
                 case 4 {
                     // score: plain digits, 0-MAX_SCORE (TrustConstants.MAX_SCORE = 100).
@@ -616,6 +658,7 @@ library TrustAttestationLib {
                         leave
                     }
                 }
+
                 // The other forms are strings without escapes.
                 let s, len, next, escaped := stringAt(p)
                 if or(iszero(next), escaped) { leave }
@@ -633,16 +676,6 @@ library TrustAttestationLib {
                     mcopy(add(str, 0x20), s, len)
                     mstore(0x40, add(add(str, 0x20), and(add(len, 31), not(31))))
                     mstore(add(out, 0x40), str)
-                }
-                case 3 {
-                    // owner: "0x" + 32 hex digits, then 8 (padded with "0"s to a word).
-                    let prefix := shr(240, mload(s))
-                    if or(iszero(eq(len, 42)), iszero(or(eq(prefix, 0x3078), eq(prefix, 0x3058)))) { leave }
-                    let hi, okHi := hexWord(mload(add(s, 2)))
-                    let lo, okLo := hexWord(or(and(mload(add(s, 34)), shl(192, not(0))),
-                        0x303030303030303030303030303030303030303030303030))
-                    if iszero(and(okHi, okLo)) { leave }
-                    mstore(add(out, 0x60), or(shl(32, hi), shr(96, lo)))
                 }
                 case 5 {
                     // tier name.
@@ -669,130 +702,113 @@ library TrustAttestationLib {
                     if eq(code, 0xff) { leave }
                     mstore(add(out, 0xc0), code)
                 }
-                default {
-                    // issuedAt (7), verifiedAt (8), expiry (9).
-                    let t := isoTime(s, len)
-                    if iszero(t) { leave }
-                    mstore(add(out, add(0xe0, shl(5, sub(id, 7)))), t)
-                }
                 q := next
             }
-            // One member of the signed block at `p`; the position after its value.
-            function payloadMember(p, ctx, out) -> q {
-                let id, nameLength, valueAt := knownName(
-                    p,
-                    ctx,
-                    0x120d7f89899253a927a73a5c7d076be4cc38877f27d908a6d037162e7303290d,
-                    0x000000000000000a080007000005000c0000000b010002040309000000000006
-                )
-                if lt(id, 12) {
-                    let seen := mload(ctx)
-                    let bit := shl(id, 1)
-                    switch and(seen, bit)
-                    case 0 {
-                        mstore(ctx, or(seen, bit))
-                        if lt(id, 10) {
-                            q := readField(id, valueAt, out)
-                            if iszero(q) { fieldError(ctx, 1, id, valueAt) }
-                        }
-                    }
-                    default { fieldError(ctx, 2, id, p) }
-                }
-                if iszero(q) { q := skipValue(valueAt) }
-            }
-
             // ---- JWS header members ----
-            // One member of a JWS protected header at `p`; the position after its value. Refuses a duplicate name,
-            // a refused member, or a value the kit does not accept, naming the member.
-            function headerMember(p, ctx, out) -> q {
-                let id, nameLength, valueAt := knownName(
-                    p,
-                    ctx,
-                    0x29cea1b76e80f701eebc4caf86681aefa3b144df2c5487b28041452f1a5e09f3,
-                    0x0000000000000003010000000005000700000000040206000800000000000009
-                )
+            // `selector(string member, uint256 offset)` for the header member whose name starts at `p`.
+            function failHeaderMember(selector, p, at) {
                 let name := add(p, 1)
+                let nameEnd, escaped := stringEnd(firstStop(name))
+                failMember(selector, name, sub(nameEnd, name), at)
+            }
+            // One member of a JWS protected header at `p`; the position after its value and the updated `seen` bits.
+            // Refuses a duplicate name, a refused member, or a value the kit does not accept, naming the member.
+            function headerMember(p, ctx, seen, out) -> q, seenAfter {
+                let id, valueAt := knownName(p, ctx)
+                seenAfter := seen
                 switch lt(id, 12)
                 case 1 {
-                    let seen := mload(ctx)
                     let bit := shl(id, 1)
-                    if and(seen, bit) { failMember(0xafb403be, name, nameLength, p) }
-                    mstore(ctx, or(seen, bit))
+                    if and(seen, bit) { failHeaderMember(0xafb403be, p, p) }
+                    seenAfter := or(seen, bit)
                     // crit, jku, x5u, jwk, x5c, b64.
-                    if gt(id, 2) { failMember(0x04b9bea8, name, nameLength, p) }
-                    let s, len, next, escaped := stringAt(valueAt)
-                    let ok := and(gt(next, 0), iszero(escaped))
-                    switch id
-                    case 0 { ok := and(ok, and(eq(len, 5), eq(shr(216, mload(s)), 0x4553323536))) } // "ES256"
-                    case 1 {
-                        mstore(out, sub(s, mload(0x00)))
-                        mstore(add(out, 0x20), len)
-                    }
-                    default {
-                        // typ: "JWT" or "JOSE".
-                        ok := and(ok, or(and(eq(len, 3), eq(shr(232, mload(s)), 0x4a5754)),
-                            and(eq(len, 4), eq(shr(224, mload(s)), 0x4a4f5345))))
-                    }
-                    if iszero(ok) { failMember(0xab4bb61a, name, nameLength, valueAt) }
-                    q := next
+                    if gt(id, 2) { failHeaderMember(0x04b9bea8, p, p) }
+                    q := headerValue(id, valueAt, out)
+                    if iszero(q) { failHeaderMember(0xab4bb61a, p, valueAt) }
                 }
                 default {
-                    // Other names: duplicates found by hash among those met before.
-                    let h := keccak256(name, nameLength)
-                    let count := mload(add(ctx, 0x1e0))
-                    let list := add(ctx, 0x200)
-                    for { let i := 0 } lt(i, count) { i := add(i, 1) } {
-                        if eq(mload(add(list, shl(5, i))), h) { failMember(0xafb403be, name, nameLength, p) }
-                    }
-                    mstore(add(list, shl(5, count)), h)
-                    mstore(add(ctx, 0x1e0), add(count, 1))
-                    mstore(0x40, add(list, shl(5, add(count, 1))))
+                    rememberOtherName(p, ctx)
                     q := skipValue(valueAt)
                 }
             }
-
+            // The value of header member `id` (0 alg, 1 kid, 2 typ) at `p`; the position after it, or 0 when the
+            // kit does not accept it. Records where the kid is in `out`.
+            function headerValue(id, p, out) -> q {
+                let s, len, next, escaped := stringAt(p)
+                if or(iszero(next), escaped) { leave }
+                switch id
+                case 0 { if iszero(and(eq(len, 5), eq(shr(216, mload(s)), 0x4553323536))) { leave } } // "ES256"
+                case 1 {
+                    mstore(out, sub(s, mload(0x00)))
+                    mstore(add(out, 0x20), len)
+                }
+                default {
+                    // typ: "JWT" or "JOSE".
+                    if iszero(or(and(eq(len, 3), eq(shr(232, mload(s)), 0x4a5754)),
+                        and(eq(len, 4), eq(shr(224, mload(s)), 0x4a4f5345)))) { leave }
+                }
+                q := next
+            }
+            // Refuses a header member name (at `p`) that is not a known one and was met before: the hashes of such
+            // names are kept after the context (count at `ctx + 0x220`, hashes from `ctx + 0x240`).
+            function rememberOtherName(p, ctx) {
+                let name := add(p, 1)
+                let nameEnd, escaped := stringEnd(firstStop(name))
+                let h := keccak256(name, sub(nameEnd, name))
+                let count := mload(add(ctx, 0x220))
+                let list := add(ctx, 0x240)
+                for { let i := 0 } lt(i, count) { i := add(i, 1) } {
+                    if eq(mload(add(list, shl(5, i))), h) { failMember(0xafb403be, name, sub(nameEnd, name), p) }
+                }
+                mstore(add(list, shl(5, count)), h)
+                mstore(add(ctx, 0x220), add(count, 1))
+                mstore(0x40, add(list, shl(5, add(count, 1))))
+            }
             // ---- the top-level object ----
-            // Context at `ctx`: the names met (0x00, bits by id), the known names (0x20 + 32 id, right-aligned), the
-            // first field error (0x1a0), the word the document's end overwrote (0x1c0), then, for a header, the
-            // count (0x1e0) and hashes (0x200 on) of its other member names.
+            // Context at `ctx`: the known names' entries (0x20 + 32 id, see knownName), the perfect hash's magic
+            // (0x1a0) and table (0x1c0), the word the document's end overwrote (0x200), then, for a header, the count
+            // (0x220) and hashes (0x240 on) of its other member names.
             let start := add(doc, 0x20)
             let end := add(start, mload(doc))
             mstore(0x00, start)
             let ctx := mload(0x40)
-            mstore(ctx, 0)
-            mstore(add(ctx, 0x1a0), 0)
-            mstore(add(ctx, 0x1c0), mload(end))
+            mstore(add(ctx, 0x200), mload(end))
             mstore(end, 0)
             switch header
             case 0 {
                 mstore(0x20, 0xf424751b693262e6)
-                mstore(0x40, add(ctx, 0x1e0))
-                mstore(add(ctx, 0x20), 0x6167656e744964) // agentId
-                mstore(add(ctx, 0x40), 0x636861696e) // chain
-                mstore(add(ctx, 0x60), 0x7265676973747279) // registry
-                mstore(add(ctx, 0x80), 0x6f776e6572) // owner
-                mstore(add(ctx, 0xa0), 0x73636f7265) // score
-                mstore(add(ctx, 0xc0), 0x74696572) // tier
-                mstore(add(ctx, 0xe0), 0x737962696c5365766572697479) // sybilSeverity
-                mstore(add(ctx, 0x100), 0x6973737565644174) // issuedAt
-                mstore(add(ctx, 0x120), 0x76657269666965644174) // verifiedAt
-                mstore(add(ctx, 0x140), 0x657870697279) // expiry
-                mstore(add(ctx, 0x160), 0x626164676573) // badges
-                mstore(add(ctx, 0x180), 0x737962696c5369676e616c73) // sybilSignals
+                mstore(0x40, add(ctx, 0x220))
+                mstore(add(ctx, 0x20), 0x0800000000000000000000000000000000000000000000006167656e74496422) // agentId"
+                mstore(add(ctx, 0x40), 0x0600000000000000000000000000000000000000000000000000636861696e22) // chain"
+                mstore(add(ctx, 0x60), 0x0900000000000000000000000000000000000000000000726567697374727922) // registry"
+                mstore(add(ctx, 0x80), 0x06000000000000000000000000000000000000000000000000006f776e657222) // owner"
+                mstore(add(ctx, 0xa0), 0x060000000000000000000000000000000000000000000000000073636f726522) // score"
+                mstore(add(ctx, 0xc0), 0x0500000000000000000000000000000000000000000000000000007469657222) // tier"
+                // sybilSeverity", then sybilSignals" (same prefix).
+                mstore(add(ctx, 0xe0), 0x0e0c00000000000000000000000000000000737962696c536576657269747922)
+                mstore(add(ctx, 0x100), 0x0900000000000000000000000000000000000000000000697373756564417422) // issuedAt"
+                mstore(add(ctx, 0x120), 0x0b00000000000000000000000000000000000000007665726966696564417422) // verifiedAt"
+                mstore(add(ctx, 0x140), 0x0700000000000000000000000000000000000000000000000065787069727922) // expiry"
+                mstore(add(ctx, 0x160), 0x0700000000000000000000000000000000000000000000000062616467657322) // badges"
+                mstore(add(ctx, 0x180), 0x0d000000000000000000000000000000000000737962696c5369676e616c7322) // sybilSignals"
+                mstore(add(ctx, 0x1a0), 0xb73bf6f7f98ce4df3a3e076746c298842d83b0eb802a005b32a41d7f78f9294d)
+                mstore(add(ctx, 0x1c0), 0x00000002030000070000080004000005000000090b000100000000000006000a)
             }
             default {
                 mstore(0x20, 0x4d3515b24d3515b2)
-                mstore(add(ctx, 0x1e0), 0)
-                mstore(0x40, add(ctx, 0x200))
-                mstore(add(ctx, 0x20), 0x616c67) // alg
-                mstore(add(ctx, 0x40), 0x6b6964) // kid
-                mstore(add(ctx, 0x60), 0x747970) // typ
-                mstore(add(ctx, 0x80), 0x63726974) // crit
-                mstore(add(ctx, 0xa0), 0x6a6b75) // jku
-                mstore(add(ctx, 0xc0), 0x783575) // x5u
-                mstore(add(ctx, 0xe0), 0x6a776b) // jwk
-                mstore(add(ctx, 0x100), 0x783563) // x5c
-                mstore(add(ctx, 0x120), 0x623634) // b64
+                mstore(add(ctx, 0x220), 0)
+                mstore(0x40, add(ctx, 0x240))
+                mstore(add(ctx, 0x20), 0x04000000000000000000000000000000000000000000000000000000616c6722) // alg"
+                mstore(add(ctx, 0x40), 0x040000000000000000000000000000000000000000000000000000006b696422) // kid"
+                mstore(add(ctx, 0x60), 0x0400000000000000000000000000000000000000000000000000000074797022) // typ"
+                mstore(add(ctx, 0x80), 0x0500000000000000000000000000000000000000000000000000006372697422) // crit"
+                mstore(add(ctx, 0xa0), 0x040000000000000000000000000000000000000000000000000000006a6b7522) // jku"
+                mstore(add(ctx, 0xc0), 0x0400000000000000000000000000000000000000000000000000000078357522) // x5u"
+                mstore(add(ctx, 0xe0), 0x040000000000000000000000000000000000000000000000000000006a776b22) // jwk"
+                mstore(add(ctx, 0x100), 0x0400000000000000000000000000000000000000000000000000000078356322) // x5c"
+                mstore(add(ctx, 0x120), 0x0400000000000000000000000000000000000000000000000000000062363422) // b64"
+                mstore(add(ctx, 0x1a0), 0xde8cdc5bb28f0392f0911aa78cbe5feccebaf7f8ba1391a268acf9ddbfaff17d)
+                mstore(add(ctx, 0x1c0), 0x0500000000000400000200000000000000060000080000000900070003000100)
             }
             let p := start
             if iszero(eq(byte(0, mload(p)), 0x7b)) {
@@ -801,13 +817,39 @@ library TrustAttestationLib {
             }
             p := add(p, 1)
             if lt(byte(0, mload(p)), 0x21) { p := ws(p) }
+            // The first field error of the signed block, in document order (reported after the scan): kind (1
+            // invalid, 2 duplicate) << 248 | field << 240 | offset.
+            let firstError := 0
+            let seen := 0
             switch byte(0, mload(p))
             case 0x7d { p := add(p, 1) }
             default {
                 for {} 1 {} {
                     switch header
-                    case 0 { p := payloadMember(p, ctx, att) }
-                    default { p := headerMember(p, ctx, found) }
+                    case 0 {
+                        // A member of the signed block, inline (the hot loop): its name, then its value.
+                        let id, valueAt := knownName(p, ctx)
+                        let q := 0
+                        if lt(id, 12) {
+                            let bit := shl(id, 1)
+                            switch and(seen, bit)
+                            case 0 {
+                                seen := or(seen, bit)
+                                if lt(id, 10) {
+                                    q := readField(id, valueAt, att)
+                                    if iszero(or(q, firstError)) {
+                                        firstError := or(or(shl(248, 1), shl(240, id)), sub(valueAt, start))
+                                    }
+                                }
+                            }
+                            default {
+                                if iszero(firstError) { firstError := or(or(shl(248, 2), shl(240, id)), sub(p, start)) }
+                            }
+                        }
+                        if iszero(q) { q := skipValue(valueAt) }
+                        p := q
+                    }
+                    default { p, seen := headerMember(p, ctx, seen, found) }
                     let c := byte(0, mload(p))
                     if lt(c, 0x21) {
                         p := ws(p)
@@ -827,11 +869,9 @@ library TrustAttestationLib {
                 p := ws(p)
                 if iszero(eq(p, end)) { malformed(p) }
             }
-            mstore(end, mload(add(ctx, 0x1c0)))
-            let seen := mload(ctx)
+            mstore(end, mload(add(ctx, 0x200)))
             switch header
             case 0 {
-                let firstError := mload(add(ctx, 0x1a0))
                 if firstError {
                     let selector := 0xa11accad // AttestationFieldInvalid
                     if eq(byte(0, firstError), 2) { selector := 0x2ec92177 } // AttestationFieldDuplicate

@@ -64,8 +64,7 @@ export interface AttestationEnvelope {
 
 /** Outcome of {@link readAttestationEnvelope}. */
 export type EnvelopeRead =
-  | { readonly ok: true; readonly envelope: AttestationEnvelope }
-  | { readonly ok: false; readonly field: string; readonly problem: string };
+  { readonly ok: true; readonly envelope: AttestationEnvelope } | { readonly ok: false; readonly field: string; readonly problem: string };
 
 /**
  * The attestation object of a response body: `response.attestation` when it is an object, else the value
@@ -101,7 +100,8 @@ export function readAttestationEnvelope(value: unknown): EnvelopeRead {
     return {
       ok: false,
       field: "signed",
-      problem: "the sig is a compact JWS beside a non-null signed block, which the attestation spec (v1.2 §1) refuses: the block beside a JWS is unsigned",
+      problem:
+        "the sig is a compact JWS beside a non-null signed block, which the attestation spec (v1.2 §1) refuses: the block beside a JWS is unsigned",
     };
   }
   const jwss: EnvelopeJws[] = [];

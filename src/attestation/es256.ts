@@ -12,10 +12,9 @@
  * the base64url decoding of its signature) 12,700–16,800/s — about 1.7 times jose's rate. OpenSSL's own
  * `openssl speed ecdsap256` verifies 16,400/s on the same core.
  *
- * jose stays the JOSE parser: the protected header is decoded and its `alg` checked with jose
- * (`readJwsHeader`) before any key is touched, a JWS whose header carries `crit` or `b64` is verified by jose
- * itself (`jws.ts`), and jose's types describe the JWKS. Only the ECDSA check of an already checked ES256
- * header is done here.
+ * The JWS itself is read by the kit (`jws.ts`): its header with the strict JSON reader, its `alg` checked before
+ * any key is touched; `crit` and `b64`, which would change what the signature means, are refused, so every JWS
+ * the kit accepts is verified here over its ASCII `header.payload`. jose's types still describe the JWKS.
  *
  * High-S signatures: OpenSSL's ECDSA verification accepts both `s` and `n − s` (it does not enforce low-S), as
  * WebCrypto in Node does (the same OpenSSL); the service does not normalise S, and the attestation tests

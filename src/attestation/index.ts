@@ -7,6 +7,6 @@
  */
 
 export { canonicalJson } from "./canonical-json.js";
-export { type AttestationCall, toAttestationCall } from "./onchain-call.js";
+export { type AttestationCall, type AttestationCallVerdict, toAttestationCall } from "./onchain-call.js";
 export { type SigningKeyArgs, signingKeyArgsOf, signingKeyArgsOfJwks } from "./onchain-keys.js";
 export * from "./verify.js";

@@ -1,6 +1,7 @@
 /**
- * The legacy `sig` of an attestation: base64 of the raw 64-byte ES256 signature `r‖s` (IEEE P1363) over the
- * UTF-8 bytes of `JSON.stringify(signed)`.
+ * The legacy `sig` of an attestation: base64 of the raw 64-byte ES256 signature `r‖s` (IEEE P1363) over a
+ * serialisation of the signed block — `JSON.stringify(signed)` as the service documents it, or its RFC 8785
+ * sorted-key form (`signature-check.ts` tries both).
  *
  * @packageDocumentation
  */
@@ -33,7 +34,7 @@ export function decodeLegacySignature(sig: string): { ok: true; bytes: Buffer } 
  * Verifies a legacy `sig` over the given bytes.
  *
  * @param sig - The `sig` field.
- * @param data - The signed bytes (UTF-8 of `JSON.stringify(signed)`).
+ * @param data - The signed bytes (a serialisation of the signed block).
  * @param key - The ES256 public key of the attestation's `kid`.
  * @returns `ok`, or the problem; `malformed` tells a value that is not a signature from a wrong signature.
  */

@@ -104,7 +104,9 @@ export function toAttestationCall(response: unknown, verdict?: AttestationCallVe
   const decoded = decodeLegacySignature(envelope.rawSig);
   if (!decoded.ok) throw new InvalidArgumentError(`The attestation's sig cannot be submitted: ${decoded.problem}`);
   if (verdict !== undefined && verdict.sigBytes === undefined) {
-    throw new InvalidArgumentError("The verdict does not say which bytes the sig verified over (its sig was not verified): verify with the sig checked");
+    throw new InvalidArgumentError(
+      "The verdict does not say which bytes the sig verified over (its sig was not verified): verify with the sig checked",
+    );
   }
   const sigBytes = verdict?.sigBytes ?? "insertion-order";
   let text: string;

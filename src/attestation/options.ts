@@ -13,21 +13,19 @@ import { resolveNow } from "./time.js";
 export const DEFAULT_CLOCK_SKEW_SECONDS = 60;
 
 /**
- * How many signatures of an attestation that carries two (a `sig` and a `jws`, or two compact JWSs) are
- * checked with the key:
+ * How many signatures of an attestation that carries two (a `jws` and a raw `sig`, or two compact JWSs) are
+ * checked with the key. The JWS is always checked first, over its own bytes, and a `signed` block beside it must
+ * equal its payload by value.
  *
- * - `"one"` (the default): one, when the other carries the same signed content — the same key id, an ES256
- *   header and, byte for byte, the same signed payload (its base64url payload part equals that of the signed
- *   bytes). The `sig` is the one checked when there is a `signed` block (it is what `toAttestationCall`
- *   submits on-chain), else the `jws`; with `requireJws` (and not `requireLegacySig`), the `jws`. The other is
- *   reported `"not-checked"`, never `true`. Whenever the checked signature fails, or the other does not carry
- *   the same content, both are checked, and the verdict is the one `"both"` gives: forms that disagree are
- *   refused (`payload-mismatch`, or the reason of the signature that fails).
- * - `"both"`: every signature present is checked and must verify (twice the work). Use it when you pass the
- *   unchecked form on to someone who will verify it (a JWS kept as a receipt, for instance).
+ * - `"one"` (the default): the JWS when there is one; a raw `sig` beside it covers a block equal by value to the
+ *   verified payload, and is reported `"not-checked"`, never `true` (it must still be 64 bytes of base64, else
+ *   the attestation is malformed). Without a JWS, the raw `sig` is the one checked. Two different compact JWSs
+ *   (in `jws` and in `sig`) are both checked.
+ * - `"both"`: every signature present is checked and must verify (twice the work). Use it when you pass the raw
+ *   `sig` on to someone who will verify it, or need `sigBytes` (which bytes it covers) for every response.
  *
- * The signed block is vouched for either way: the only thing `"one"` does not establish is that the second
- * copy of the signature is itself valid.
+ * The signed block is vouched for either way: the only thing `"one"` does not establish is that the raw `sig`
+ * itself is valid.
  */
 export type SignaturePolicy = "one" | "both";
 
@@ -50,16 +48,13 @@ export interface VerifyAttestationOptions {
   now?: Date | number;
   /** Tolerance for expiry and issue times, in seconds (default 60). */
   clockSkewSeconds?: number;
-  /** Refuse attestations without a legacy `sig` (default `false`). */
+  /** Refuse attestations without a legacy raw `sig` (default `false`); which signatures are checked is `verify`'s. */
   requireLegacySig?: boolean;
-  /**
-   * Refuse attestations without a `jws` (default `false`). With `verify: "one"`, the `jws` is then the
-   * signature checked (unless `requireLegacySig` is set too: then both are).
-   */
+  /** Refuse attestations without a compact JWS, in `jws` or in `sig` (default `false`). */
   requireJws?: boolean;
   /**
-   * `"one"` (default): of two signatures over the same signed bytes, one is checked and the other reported
-   * `"not-checked"`; `"both"`: every signature present is checked. See {@link SignaturePolicy}.
+   * `"one"` (default): the JWS is checked and a raw `sig` beside it reported `"not-checked"`; `"both"`: every
+   * signature present is checked. See {@link SignaturePolicy}.
    */
   verify?: SignaturePolicy;
   /**

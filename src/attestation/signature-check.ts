@@ -12,13 +12,14 @@
  *   is used; its `kid` must be the attestation's;
  * - the key of the kid comes from the configured JWKS only: an unknown kid is refused, never tried with
  *   another key;
- * - the JWS is verified over its `header.payload` as issued; its payload, read strictly (UTF-8, valid JSON)
- *   and parsed, is the signed data. When the attestation also carries a non-null `signed`, the two must be
+ * - the JWS is verified over its `header.payload` as issued; its payload, decoded as UTF-8 (fatally) and
+ *   parsed as one JSON object, is the signed data. When the attestation also carries a non-null `signed`, the two must be
  *   equal by parsed value — the same member names, deeply equal values, in any order and any spelling of the
  *   same values — else `payload-mismatch` names the first field that differs;
- * - a raw `sig` (base64 `r‖s`) covers the signed block (`signed`, or the JWS payload when `signed` is null)
- *   serialised as `JSON.stringify` writes it (insertion order) or, failing that, in the RFC 8785 canonical
- *   form (sorted keys); the verdict's `sigBytes` says which verified.
+ * - a raw `sig` (base64 `r‖s`) covers the signed block serialised as `JSON.stringify` writes it (insertion
+ *   order: of `signed`, or of the JWS payload, which may list the same members in another order) or, failing
+ *   that, in the RFC 8785 canonical form (sorted keys); the verdict's `sigBytes` says which verified. The
+ *   verdict's `signed` is the signed data: the JWS payload when there is a JWS, else `signed`.
  *
  * How many signatures are checked ({@link SignaturePolicy}): with `verify: "one"` (the default), the JWS when
  * there is one — a raw `sig` beside it is then reported `"not-checked"`, as it covers a block equal to the
@@ -51,7 +52,6 @@ import type {
   SignatureStatus,
   SignaturesVerified,
 } from "./result.js";
-import { readStrictObject } from "./strict-json.js";
 
 export { isRecord } from "../util/is-record.js";
 
@@ -96,7 +96,12 @@ export interface RefusalDetail {
  * @param extra - Field concerned, differing values, byte offset.
  * @returns The verdict.
  */
-export function refuse(reason: AttestationFailureReason, message: string, context: VerificationContext, extra: RefusalDetail = {}): AttestationInvalid {
+export function refuse(
+  reason: AttestationFailureReason,
+  message: string,
+  context: VerificationContext,
+  extra: RefusalDetail = {},
+): AttestationInvalid {
   const result: AttestationInvalid = { valid: false, reason, message, ...context };
   if (extra.field !== undefined) result.field = extra.field;
   if (extra.mismatch !== undefined) result.mismatch = extra.mismatch;
@@ -161,7 +166,8 @@ export function checkAttestationSignatures(attestation: unknown, options: Resolv
   if (envelope.alg !== undefined && envelope.alg !== ATTESTATION_ALG) {
     return refused(context, "unsupported-alg", `attestation.alg is ${JSON.stringify(envelope.alg)}; only ES256 is accepted`, "alg");
   }
-  if (!envelope.hasJwsField && !envelope.hasSigField) return refused(context, "missing-signature", "the attestation carries neither a jws nor a sig");
+  if (!envelope.hasJwsField && !envelope.hasSigField)
+    return refused(context, "missing-signature", "the attestation carries neither a jws nor a sig");
   if (options.requireJws && envelope.jwss.length === 0) {
     return refused(context, "missing-jws", "the attestation carries no jws, and a jws is required", "jws");
   }
@@ -175,7 +181,12 @@ export function checkAttestationSignatures(attestation: unknown, options: Resolv
     if (!jws.ok) return refused(context, jws.reason, `${form.field}: ${jws.problem}`, form.field);
     const other = jwss[0];
     if (other !== undefined && other.jws.header.kid !== jws.jws.header.kid) {
-      return refused(context, "kid-mismatch", `the jws headers name two key ids ("${other.jws.header.kid}" and "${jws.jws.header.kid}")`, "kid");
+      return refused(
+        context,
+        "kid-mismatch",
+        `the jws headers name two key ids ("${other.jws.header.kid}" and "${jws.jws.header.kid}")`,
+        "kid",
+      );
     }
     jwss.push({ field: form.field, jws: jws.jws });
   }
@@ -187,7 +198,12 @@ export function checkAttestationSignatures(attestation: unknown, options: Resolv
   if (kid === undefined) return refused(context, "missing-kid", "the attestation names no key id (kid)", "kid");
   context.kid = kid;
   if (!options.acceptedKids.has(kid)) {
-    return refused(context, "kid-not-accepted", `kid "${kid}" is not accepted here (accepted: ${[...options.acceptedKids].join(", ")})`, "kid");
+    return refused(
+      context,
+      "kid-not-accepted",
+      `kid "${kid}" is not accepted here (accepted: ${[...options.acceptedKids].join(", ")})`,
+      "kid",
+    );
   }
   if (envelope.signed === undefined && jwss.length === 0) {
     return refused(context, "malformed", "the attestation has no signed block to check its sig against", "signed");
@@ -196,7 +212,9 @@ export function checkAttestationSignatures(attestation: unknown, options: Resolv
   const pending: PendingCheck = { envelope, policy: options.verify, context, jwss };
   // Synchronous as long as no key has to be fetched: a verification of many attestations then pays no promise.
   const known = options.resolver.peekKey?.(kid);
-  return known !== undefined ? withKey(pending, known) : Promise.resolve(options.resolver.getKey(kid)).then((found) => withKey(pending, found));
+  return known !== undefined
+    ? withKey(pending, known)
+    : Promise.resolve(options.resolver.getKey(kid)).then((found) => withKey(pending, found));
 }
 
 /** A compact JWS of the attestation, read and its header checked. */
@@ -228,20 +246,31 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
   for (const { field, jws } of jwss) {
     const ok = verifyCompactJws(jws, key);
     setVerified(context, field, ok);
-    if (!ok) return refused(context, "bad-jws-signature", `${field}: the signature does not verify (${signatureSummary(context.verified)})`, field);
+    if (!ok)
+      return refused(
+        context,
+        "bad-jws-signature",
+        `${field}: the signature does not verify (${signatureSummary(context.verified)})`,
+        field,
+      );
     const decoded = parsePayload(jws.payload);
     if (!decoded.ok) return refused(context, "malformed", `${field}: the payload is not a JSON object (${decoded.problem})`, field);
     if (payload !== undefined) {
       const differs = firstJsonDifference(payload.value, decoded.value);
       if (differs !== undefined) {
-        return refused(context, "payload-mismatch", `the jws and the sig are both valid JWSs, but their payloads differ at ${differs.path}`, "sig");
+        return refused(
+          context,
+          "payload-mismatch",
+          `the jws and the sig are both valid JWSs, but their payloads differ at ${differs.path}`,
+          "sig",
+        );
       }
     } else {
       payload = { value: decoded.value, bytes: jws.payload };
     }
   }
   // A sig identical to the jws is the same signature over the same input: verified with it.
-  if (envelope.sigIsJws && jwss.every((read) => read.field !== "sig")) context.verified.sig = true;
+  if (envelope.sigIsJws && jwss.every((read) => read.field !== "sig")) setVerified(context, "sig", true);
 
   const signed = envelope.signed;
   if (signed !== undefined && payload !== undefined) {
@@ -262,24 +291,29 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
     }
   }
 
-  const block = signed ?? payload!.value;
+  // The signed data: the JWS payload when there is one (equal by value to `signed`), else the signed block.
+  const block = payload?.value ?? signed!;
   let sigOver: Uint8Array | undefined;
   if (envelope.rawSig !== undefined) {
     if (payload !== undefined && pending.policy === "one") {
       const decoded = decodeLegacySignature(envelope.rawSig);
-      if (!decoded.ok) return refused(context, "malformed", `sig: ${decoded.problem}`, "sig");
+      if (!decoded.ok) return refused(context, "malformed", `sig: ${decoded.problem} (${signatureSummary(context.verified)})`, "sig");
       context.verified.sig = "not-checked";
     } else {
-      const checked = checkRawSig(envelope.rawSig, block, key);
-      context.verified.sig = checked.ok;
+      const checked = checkRawSig(envelope.rawSig, signed, payload?.value, key);
+      if (checked.ok || !checked.malformed) setVerified(context, "sig", checked.ok);
       if (!checked.ok) {
-        return refused(context, checked.malformed ? "malformed" : "bad-legacy-signature", `sig: ${checked.problem} (${signatureSummary(context.verified)})`, "sig");
+        return refused(
+          context,
+          checked.malformed ? "malformed" : "bad-legacy-signature",
+          `sig: ${checked.problem} (${signatureSummary(context.verified)})`,
+          "sig",
+        );
       }
       context.sigBytes = checked.sigBytes;
       sigOver = checked.bytes;
     }
   }
-  context.checked = checkedOf(context.verified);
   context.signed = block;
   return {
     ok: true,
@@ -289,43 +323,63 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
   };
 }
 
+/** Records that a signature was checked with the key, and its outcome. */
 function setVerified(context: VerificationContext, field: "jws" | "sig", ok: boolean): void {
   context.verified[field] = ok;
-  context.checked = checkedOf(context.verified);
+  const other = field === "jws" ? "sig" : "jws";
+  context.checked = context.checked === other || context.checked === "both" ? "both" : field;
 }
 
-/** Which signatures were checked with the key, from their statuses. */
-function checkedOf(verified: SignaturesVerified): SignaturesChecked {
-  const jws = typeof verified.jws === "boolean";
-  const sig = typeof verified.sig === "boolean";
-  return jws && sig ? "both" : jws ? "jws" : sig ? "sig" : "none";
-}
-
-/** A JWS payload read strictly (UTF-8, one valid JSON object), then parsed. */
+/**
+ * A JWS payload decoded as UTF-8 (fatally: bytes that are not UTF-8 are refused, never replaced) and parsed: it
+ * must be one JSON object. (A kind whose bytes an on-chain reader reads checks them further: `checkSignedBytes`.)
+ */
 function parsePayload(bytes: Uint8Array): { ok: true; value: Record<string, unknown> } | { ok: false; problem: string } {
-  const strict = readStrictObject(bytes);
-  if (!strict.ok) return { ok: false, problem: `byte ${strict.offset}: ${strict.problem}` };
-  const value: unknown = JSON.parse(Buffer.from(bytes).toString("utf8"));
+  let value: unknown;
+  try {
+    value = JSON.parse(UTF8.decode(bytes));
+  } catch (error) {
+    return { ok: false, problem: error instanceof TypeError ? "its bytes are not UTF-8" : "it is not JSON" };
+  }
   return isRecord(value) ? { ok: true, value } : { ok: false, problem: "not an object" };
 }
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** Outcome of {@link checkRawSig}. */
 type RawSigCheck = { ok: true; sigBytes: SigBytes; bytes: Uint8Array } | { ok: false; malformed: boolean; problem: string };
 
 /**
- * Verifies a raw `sig` over a signed block: over `JSON.stringify(block)`, else over its RFC 8785 canonical form
- * (when it has one and it differs).
+ * Verifies a raw `sig` over the signed block in insertion order — as `attestation.signed` lists its members, or
+ * as the JWS payload does (the two are equal by value, but a signer may have written one order for both
+ * signatures and the response another) — and, failing that, over its RFC 8785 canonical form.
  */
-function checkRawSig(sig: string, block: Record<string, unknown>, key: VerificationKey): RawSigCheck {
+function checkRawSig(
+  sig: string,
+  signed: Record<string, unknown> | undefined,
+  payload: Record<string, unknown> | undefined,
+  key: VerificationKey,
+): RawSigCheck {
+  const block = (signed ?? payload)!;
   const insertion = Buffer.from(JSON.stringify(block), "utf8");
   const first = verifyLegacySignature(sig, insertion, key);
   if (first.ok) return { ok: true, sigBytes: "insertion-order", bytes: insertion };
   if (first.malformed) return first;
+  if (signed !== undefined && payload !== undefined) {
+    const payloadOrder = Buffer.from(JSON.stringify(payload), "utf8");
+    if (!payloadOrder.equals(insertion) && verifyLegacySignature(sig, payloadOrder, key).ok) {
+      return { ok: true, sigBytes: "insertion-order", bytes: payloadOrder };
+    }
+  }
   const sorted = sortedKeyBytes(block);
   if (sorted !== undefined && !sorted.equals(insertion) && verifyLegacySignature(sig, sorted, key).ok) {
     return { ok: true, sigBytes: "sorted-keys", bytes: sorted };
   }
-  return { ok: false, malformed: false, problem: "it verifies over neither the insertion-order nor the sorted-key (RFC 8785) serialisation of the signed block" };
+  return {
+    ok: false,
+    malformed: false,
+    problem: "it verifies over neither the insertion-order nor the sorted-key (RFC 8785) serialisation of the signed block",
+  };
 }
 
 /** The RFC 8785 bytes of a parsed block, or `undefined` when it has no canonical form (a lone surrogate). */

@@ -17,17 +17,16 @@
  *
  * Every value is validated, also the ones no one reads. The reader hands back the top-level members with the
  * byte range of each value (its raw lexeme), so that a caller decides on the bytes as written, not on a value
- * `JSON.parse` rebuilt. A refusal names the `field` (`json` for the text's structure, the member's name for a
- * duplicate) and the byte `offset` where reading stopped; the reader never throws.
+ * `JSON.parse` rebuilt; a caller may also read the values of the members it decides on itself
+ * ({@link MemberValueReader}). A refusal names the `field` (`json` for the text's structure, the member's name
+ * for a duplicate or a value the caller refused) and the byte `offset` where reading stopped; the reader never
+ * throws.
  *
  * @packageDocumentation
  */
 
 /** Containers (objects, arrays) allowed inside a top-level member's value, counting the value itself. */
 export const MAX_NESTED_DEPTH = 248;
-
-/** What a JSON value's first byte makes it. */
-export type JsonLexemeKind = "string" | "number" | "literal" | "object" | "array";
 
 /** A top-level member of the object read, with the byte range of its value. */
 export interface TopLevelMember {
@@ -39,10 +38,8 @@ export interface TopLevelMember {
   readonly valueStart: number;
   /** Offset just past the value's last byte: the raw lexeme is `bytes.subarray(valueStart, valueEnd)`. */
   readonly valueEnd: number;
-  /** What the value is. */
-  readonly kind: JsonLexemeKind;
-  /** For a string value: whether its lexeme holds a backslash escape. */
-  readonly escaped: boolean;
+  /** What the caller's {@link MemberValueReader} read from the value, when it read it. */
+  readonly read?: unknown;
 }
 
 /**
@@ -57,7 +54,7 @@ export interface StrictJsonRefusal {
   readonly ok: false;
   /** What kind of fault. */
   readonly fault: StrictJsonFault;
-  /** `json` for the structure of the text; the member's name for a duplicate member. */
+  /** `json` for the structure of the text; the member's name for a duplicate member or a refused value. */
   readonly field: string;
   /** Byte offset where reading stopped (for a duplicate, the opening quote of its second name). */
   readonly offset: number;
@@ -73,13 +70,17 @@ export interface StrictObject {
 }
 
 /**
- * A caller's own reading of a top-level member's value, from its first byte: the offset just past the value,
- * or what is wrong with it (reported under `field`, at the value's offset); `undefined` to let the reader scan
- * the value as any JSON value.
+ * A caller's own reading of a top-level member's value, from its first byte: the offset just past the value
+ * and what it read, or what is wrong with it (reported as an `invalid` fault of `field`, at the value's
+ * offset); `undefined` to let the reader scan the value as any JSON value. It must not throw.
  */
-export type MemberValueReader = (name: string, valueStart: number) => number | { readonly field: string; readonly problem: string } | undefined;
+export type MemberValueReader = (
+  name: string,
+  bytes: Uint8Array,
+  valueStart: number,
+) => { readonly end: number; readonly value: unknown } | { readonly field: string; readonly problem: string } | undefined;
 
-/** What a caller refuses beyond the JSON grammar. */
+/** What a caller refuses beyond the JSON grammar, and the values it reads itself. */
 export interface StrictObjectRules {
   /** Top-level names that may appear only once: every name (`"all"`), or the given ones. Default none. */
   readonly uniqueNames?: "all" | ReadonlySet<string>;
@@ -96,13 +97,12 @@ export interface StrictObjectRules {
  * Reads one JSON object from bytes, strictly (see the module notes).
  *
  * @param bytes - The exact bytes (a JWS header or payload, signed bytes).
- * @param rules - Duplicate and escaped-name rules for top-level member names.
+ * @param rules - Duplicate and escaped-name rules for top-level member names, and the caller's value readers.
  * @returns The members, or the refusal with its field and offset.
  */
 export function readStrictObject(bytes: Uint8Array, rules: StrictObjectRules = {}): StrictObject | StrictJsonRefusal {
-  const reader = new Reader(bytes);
   try {
-    return reader.readTopLevel(rules);
+    return readTopLevel(bytes, rules);
   } catch (error) {
     if (error instanceof Refused) return error.refusal;
     throw error;
@@ -110,16 +110,17 @@ export function readStrictObject(bytes: Uint8Array, rules: StrictObjectRules = {
 }
 
 /**
- * The text of a string lexeme without escapes (its bytes between the quotes, as UTF-8), or `undefined` when
- * the member's value is not a string, or is one written with an escape.
+ * The text of a member's string value written without escapes, or `undefined` when the value is not a string,
+ * or is one written with an escape.
  *
  * @param bytes - The bytes read.
  * @param member - A member from {@link readStrictObject}.
  * @returns The string, or `undefined`.
  */
 export function plainStringOf(bytes: Uint8Array, member: TopLevelMember): string | undefined {
-  if (member.kind !== "string" || member.escaped) return undefined;
-  return UTF8.decode(bytes.subarray(member.valueStart + 1, member.valueEnd - 1));
+  if (bytes[member.valueStart] !== QUOTE) return undefined;
+  for (let i = member.valueStart + 1; i < member.valueEnd - 1; i++) if (bytes[i] === BACKSLASH) return undefined;
+  return decodeUtf8(bytes, member.valueStart + 1, member.valueEnd - 1);
 }
 
 /**
@@ -131,12 +132,75 @@ export function plainStringOf(bytes: Uint8Array, member: TopLevelMember): string
  * @returns `true` when the bytes are exactly that text.
  */
 export function lexemeIs(bytes: Uint8Array, member: TopLevelMember, text: string): boolean {
-  if (member.valueEnd - member.valueStart !== text.length) return false;
-  for (let i = 0; i < text.length; i++) if (bytes[member.valueStart + i] !== text.charCodeAt(i)) return false;
+  return member.valueEnd - member.valueStart === text.length && bytesAre(bytes, member.valueStart, text);
+}
+
+/**
+ * Whether the bytes at `at` are the given ASCII text.
+ *
+ * @param bytes - Any bytes.
+ * @param at - Where to compare.
+ * @param text - ASCII text.
+ * @returns `true` when they are.
+ */
+export function bytesAre(bytes: Uint8Array, at: number, text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (bytes[at + i] !== text.charCodeAt(i)) return false;
   return true;
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The text of bytes already checked to be UTF-8, from `from` to `to`: short ASCII (member names, the service's
+ * values) is built directly, which costs a small fraction of a `TextDecoder` call.
+ *
+ * @param bytes - The bytes.
+ * @param from - First offset.
+ * @param to - Offset past the last byte.
+ * @returns The text.
+ */
+export function decodeUtf8(bytes: Uint8Array, from: number, to: number): string {
+  if (to - from > 64) return UTF8.decode(bytes.subarray(from, to));
+  let text = "";
+  for (let i = from; i < to; i++) {
+    const byte = bytes[i]!;
+    if (byte >= 0x80) return UTF8.decode(bytes.subarray(from, to));
+    text += String.fromCharCode(byte);
+  }
+  return text;
+}
+
+/**
+ * The length of the well-formed UTF-8 sequence at `at` (Unicode's table of well-formed byte sequences: no
+ * overlong form, no encoded surrogate, nothing above U+10FFFF), or 0 when the bytes there are not one.
+ *
+ * @param bytes - Any bytes.
+ * @param at - Offset of the sequence's first byte.
+ * @returns 1 to 4, or 0.
+ */
+export function utf8SequenceLength(bytes: Uint8Array, at: number): number {
+  const lead = bytes[at];
+  if (lead === undefined) return 0;
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return isContinuation(bytes[at + 1], 0x80, 0xbf) ? 2 : 0;
+  if (lead >= 0xe0 && lead <= 0xef) {
+    // E0: no overlong (second byte A0–BF); ED: no surrogate (second byte 80–9F).
+    const low = lead === 0xe0 ? 0xa0 : 0x80;
+    const high = lead === 0xed ? 0x9f : 0xbf;
+    return isContinuation(bytes[at + 1], low, high) && isContinuation(bytes[at + 2], 0x80, 0xbf) ? 3 : 0;
+  }
+  if (lead >= 0xf0 && lead <= 0xf4) {
+    // F0: no overlong (second byte 90–BF); F4: nothing above U+10FFFF (second byte 80–8F).
+    const low = lead === 0xf0 ? 0x90 : 0x80;
+    const high = lead === 0xf4 ? 0x8f : 0xbf;
+    return isContinuation(bytes[at + 1], low, high) &&
+      isContinuation(bytes[at + 2], 0x80, 0xbf) &&
+      isContinuation(bytes[at + 3], 0x80, 0xbf)
+      ? 4
+      : 0;
+  }
+  return 0;
+}
 
 /** Thrown inside the reader only, and turned into a {@link StrictJsonRefusal} at its edge. */
 class Refused extends Error {
@@ -146,6 +210,10 @@ class Refused extends Error {
     super(problem);
     this.refusal = { ok: false, fault, field, offset, problem };
   }
+}
+
+function fail(bytes: Uint8Array, offset: number, problem: string, fault: StrictJsonFault = "malformed"): never {
+  throw new Refused(fault, "json", offset, offset >= bytes.length ? `${problem} (the text ends at ${bytes.length})` : problem);
 }
 
 const QUOTE = 0x22;
@@ -160,265 +228,230 @@ const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
 
-/** The bytes an escape may name after its backslash (besides `u`): `" \ / b f n r t`. */
-const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]);
-
-function isWhitespace(byte: number | undefined): boolean {
-  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
-}
-
 function isDigit(byte: number | undefined): boolean {
   return byte !== undefined && byte >= ZERO && byte <= NINE;
 }
 
 function isHexDigit(byte: number | undefined): boolean {
-  return byte !== undefined && (isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66));
+  return byte !== undefined && ((byte >= ZERO && byte <= NINE) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66));
 }
 
-function isContinuation(byte: number | undefined, low = 0x80, high = 0xbf): boolean {
+function isContinuation(byte: number | undefined, low: number, high: number): boolean {
   return byte !== undefined && byte >= low && byte <= high;
 }
 
-class Reader {
-  readonly #bytes: Uint8Array;
-
-  constructor(bytes: Uint8Array) {
-    this.#bytes = bytes;
-  }
-
-  readTopLevel(rules: StrictObjectRules): StrictObject {
-    const bytes = this.#bytes;
-    let at = this.#skipWhitespace(0);
-    if (bytes[at] !== OPEN_OBJECT) this.#fail(at, at < bytes.length ? "the text is not a JSON object" : "the text is empty");
-    const members: TopLevelMember[] = [];
-    const byName = new Map<string, TopLevelMember>();
-    at = this.#skipWhitespace(at + 1);
-    if (bytes[at] === CLOSE_OBJECT) {
-      at++;
-    } else {
-      for (;;) {
-        if (bytes[at] !== QUOTE) this.#fail(at, "a member name (a string) is expected");
-        const nameOffset = at;
-        const name = this.#scanString(at);
-        if (name.escaped && rules.refuseEscapedNames === true) {
-          this.#fail(nameOffset, "a top-level member name is written with a backslash escape");
-        }
-        const text = this.#decodeString(nameOffset, name.end, name.escaped);
-        const unique = rules.uniqueNames === "all" || rules.uniqueNames?.has(text) === true;
-        if (unique && byName.has(text)) throw new Refused("duplicate", text, nameOffset, `the member "${text}" appears twice`);
-        at = this.#skipWhitespace(name.end);
-        if (bytes[at] !== COLON) this.#fail(at, "a colon is expected after a member name");
-        const valueStart = this.#skipWhitespace(at + 1);
-        const value = this.#readMemberValue(text, valueStart, rules.readValue);
-        const member: TopLevelMember = { name: text, nameOffset, valueStart, valueEnd: value.end, kind: value.kind, escaped: value.escaped };
-        members.push(member);
-        byName.set(text, member);
-        at = this.#skipWhitespace(value.end);
-        if (bytes[at] === COMMA) {
-          at = this.#skipWhitespace(at + 1);
-          continue;
-        }
-        if (bytes[at] !== CLOSE_OBJECT) this.#fail(at, "a comma or the end of the object is expected");
-        at++;
-        break;
-      }
-    }
-    at = this.#skipWhitespace(at);
-    if (at !== bytes.length) this.#fail(at, "something follows the object");
-    return { ok: true, members, byName };
-  }
-
-  /** A top-level member's value: read by the caller's reader when it takes it, else scanned as any value. */
-  #readMemberValue(name: string, valueStart: number, readValue: MemberValueReader | undefined): { kind: JsonLexemeKind; end: number; escaped: boolean } {
-    const read = readValue?.(name, valueStart);
-    if (read === undefined) return this.#scanValue(valueStart);
-    if (typeof read !== "number") throw new Refused("invalid", read.field, valueStart, read.problem);
-    const first = this.#bytes[valueStart];
-    const kind: JsonLexemeKind =
-      first === QUOTE ? "string" : first === OPEN_OBJECT ? "object" : first === OPEN_ARRAY ? "array" : first === MINUS || isDigit(first) ? "number" : "literal";
-    let escaped = false;
-    if (kind === "string") for (let i = valueStart + 1; i < read - 1 && !escaped; i++) escaped = this.#bytes[i] === BACKSLASH;
-    return { kind, end: read, escaped };
-  }
-
-  #fail(offset: number, problem: string, fault: StrictJsonFault = "malformed"): never {
-    throw new Refused(fault, "json", offset, offset >= this.#bytes.length ? `${problem} (the text ends at ${this.#bytes.length})` : problem);
-  }
-
-  #skipWhitespace(at: number): number {
-    while (isWhitespace(this.#bytes[at])) at++;
-    return at;
-  }
-
-  /** One value at `at` (not whitespace), containers included: its kind and the offset just past it. */
-  #scanValue(at: number): { kind: JsonLexemeKind; end: number; escaped: boolean } {
-    const byte = this.#bytes[at];
-    if (byte === QUOTE) {
-      const scanned = this.#scanString(at);
-      return { kind: "string", end: scanned.end, escaped: scanned.escaped };
-    }
-    if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) return { kind: byte === OPEN_OBJECT ? "object" : "array", end: this.#scanContainer(at), escaped: false };
-    if (byte === MINUS || isDigit(byte)) return { kind: "number", end: this.#scanNumber(at), escaped: false };
-    for (const literal of LITERALS) {
-      if (this.#startsWith(at, literal)) return { kind: "literal", end: at + literal.length, escaped: false };
-    }
-    return this.#fail(at, "a JSON value is expected");
-  }
-
-  #startsWith(at: number, text: string): boolean {
-    for (let i = 0; i < text.length; i++) if (this.#bytes[at + i] !== text.charCodeAt(i)) return false;
-    return true;
-  }
-
-  /**
-   * A container at `start` and everything in it, without recursion: a stack of the open containers (`true` for
-   * an object), at most {@link MAX_NESTED_DEPTH} deep.
-   */
-  #scanContainer(start: number): number {
-    const bytes = this.#bytes;
-    const open: boolean[] = [];
-    let at = start;
-    // What the next token must be: a value, a member name, either of them or the close of an empty container,
-    // or what follows a value (a comma or a close).
-    let expect: "value" | "value-or-close" | "name" | "name-or-close" | "after-value" = "value";
-    // Closes the innermost container; `true` when that was the outermost one.
-    const close = (): boolean => {
-      open.pop();
-      at++;
-      expect = "after-value";
-      return open.length === 0;
-    };
-    for (;;) {
-      at = this.#skipWhitespace(at);
-      const byte = bytes[at];
-      if (expect === "after-value") {
-        const inObject = open[open.length - 1]!;
-        if (byte === COMMA) {
-          at++;
-          expect = inObject ? "name" : "value";
-        } else if (byte === (inObject ? CLOSE_OBJECT : CLOSE_ARRAY)) {
-          if (close()) return at;
-        } else {
-          this.#fail(at, `a comma or ${inObject ? "}" : "]"} is expected`);
-        }
-        continue;
-      }
-      if ((expect === "name-or-close" && byte === CLOSE_OBJECT) || (expect === "value-or-close" && byte === CLOSE_ARRAY)) {
-        if (close()) return at;
-        continue;
-      }
-      if (expect === "name" || expect === "name-or-close") {
-        if (byte !== QUOTE) this.#fail(at, "a member name (a string) is expected");
-        at = this.#skipWhitespace(this.#scanString(at).end);
-        if (bytes[at] !== COLON) this.#fail(at, "a colon is expected after a member name");
-        at++;
-        expect = "value";
-        continue;
-      }
-      if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
-        if (open.length >= MAX_NESTED_DEPTH) this.#fail(at, `values are nested more than ${MAX_NESTED_DEPTH} levels deep`, "too-deep");
-        open.push(byte === OPEN_OBJECT);
-        at++;
-        expect = byte === OPEN_OBJECT ? "name-or-close" : "value-or-close";
-        continue;
-      }
-      at = this.#scanValue(at).end;
-      expect = "after-value";
-    }
-  }
-
-  /** A string at `at` (its opening quote): the offset past its closing quote, and whether it holds an escape. */
-  #scanString(start: number): { end: number; escaped: boolean } {
-    const bytes = this.#bytes;
-    let at = start + 1;
-    let escaped = false;
-    for (;;) {
-      const byte = bytes[at];
-      if (byte === undefined) this.#fail(at, "a string is not closed");
-      if (byte === QUOTE) return { end: at + 1, escaped };
-      if (byte < 0x20) this.#fail(at, "a string holds a control byte (below 0x20) that is not escaped");
-      if (byte === BACKSLASH) {
-        escaped = true;
-        const next = bytes[at + 1];
-        if (next === 0x75 /* u */) {
-          for (let i = 2; i < 6; i++) if (!isHexDigit(bytes[at + i])) this.#fail(at, "a \\u escape is not followed by 4 hex digits");
-          at += 6;
-        } else {
-          if (next === undefined || !SIMPLE_ESCAPES.has(next)) this.#fail(at, "a string holds an escape JSON does not have");
-          at += 2;
-        }
-        continue;
-      }
-      at = byte < 0x80 ? at + 1 : this.#scanUtf8(at);
-    }
-  }
-
-  /** One multi-byte UTF-8 sequence at `at`: the offset past it. */
-  #scanUtf8(at: number): number {
-    const length = utf8SequenceLength(this.#bytes, at);
-    if (length === 0) this.#fail(at, "the bytes are not valid UTF-8 (overlong, surrogate, above U+10FFFF or truncated)");
-    return at + length;
-  }
-
-  /** A number at `at`, by RFC 8259's grammar: the offset past it. */
-  #scanNumber(start: number): number {
-    const bytes = this.#bytes;
-    let at = start;
-    if (bytes[at] === MINUS) at++;
-    if (bytes[at] === ZERO) {
-      at++;
-    } else if (isDigit(bytes[at])) {
-      while (isDigit(bytes[at])) at++;
-    } else {
-      this.#fail(at, "a number has no digits");
-    }
-    if (bytes[at] === 0x2e /* . */) {
-      at++;
-      if (!isDigit(bytes[at])) this.#fail(at, "a number's fraction has no digits");
-      while (isDigit(bytes[at])) at++;
-    }
-    if (bytes[at] === 0x65 || bytes[at] === 0x45 /* e E */) {
-      at++;
-      if (bytes[at] === 0x2b || bytes[at] === MINUS) at++;
-      if (!isDigit(bytes[at])) this.#fail(at, "a number's exponent has no digits");
-      while (isDigit(bytes[at])) at++;
-    }
-    return at;
-  }
-
-  /** A member name's text (its bytes are already checked). */
-  #decodeString(start: number, end: number, escaped: boolean): string {
-    const inner = this.#bytes.subarray(start, end);
-    return escaped ? (JSON.parse(UTF8.decode(inner)) as string) : UTF8.decode(inner.subarray(1, inner.length - 1));
+/**
+ * The offset of the first byte at or after `at` that is not JSON whitespace (space, tab, line feed, carriage
+ * return).
+ *
+ * @param bytes - Any bytes.
+ * @param at - Where to start.
+ * @returns The offset (the length of the bytes when only whitespace is left).
+ */
+export function skipWhitespace(bytes: Uint8Array, at: number): number {
+  for (;;) {
+    const byte = bytes[at];
+    if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return at;
+    at++;
   }
 }
 
-const LITERALS = ["true", "false", "null"] as const;
+function readTopLevel(bytes: Uint8Array, rules: StrictObjectRules): StrictObject {
+  let at = skipWhitespace(bytes, 0);
+  if (bytes[at] !== OPEN_OBJECT) fail(bytes, at, at < bytes.length ? "the text is not a JSON object" : "the text is empty");
+  const members: TopLevelMember[] = [];
+  const byName = new Map<string, TopLevelMember>();
+  const uniqueNames = rules.uniqueNames;
+  at = skipWhitespace(bytes, at + 1);
+  if (bytes[at] === CLOSE_OBJECT) {
+    at++;
+  } else {
+    for (;;) {
+      if (bytes[at] !== QUOTE) fail(bytes, at, "a member name (a string) is expected");
+      const nameOffset = at;
+      const nameEnd = scanString(bytes, at);
+      let escaped = false;
+      for (let i = nameOffset + 1; i < nameEnd - 1 && !escaped; i++) escaped = bytes[i] === BACKSLASH;
+      if (escaped && rules.refuseEscapedNames === true)
+        fail(bytes, nameOffset, "a top-level member name is written with a backslash escape");
+      const name = escaped
+        ? (JSON.parse(decodeUtf8(bytes, nameOffset, nameEnd)) as string)
+        : decodeUtf8(bytes, nameOffset + 1, nameEnd - 1);
+      if ((uniqueNames === "all" || uniqueNames?.has(name) === true) && byName.has(name)) {
+        throw new Refused("duplicate", name, nameOffset, `the member "${name}" appears twice`);
+      }
+      at = skipWhitespace(bytes, nameEnd);
+      if (bytes[at] !== COLON) fail(bytes, at, "a colon is expected after a member name");
+      const valueStart = skipWhitespace(bytes, at + 1);
+      const read = rules.readValue?.(name, bytes, valueStart);
+      let member: TopLevelMember;
+      if (read === undefined) {
+        member = { name, nameOffset, valueStart, valueEnd: scanValue(bytes, valueStart) };
+      } else if ("end" in read) {
+        member = { name, nameOffset, valueStart, valueEnd: read.end, read: read.value };
+      } else {
+        throw new Refused("invalid", read.field, valueStart, read.problem);
+      }
+      members.push(member);
+      byName.set(name, member);
+      at = skipWhitespace(bytes, member.valueEnd);
+      if (bytes[at] === COMMA) {
+        at = skipWhitespace(bytes, at + 1);
+        continue;
+      }
+      if (bytes[at] !== CLOSE_OBJECT) fail(bytes, at, "a comma or the end of the object is expected");
+      at++;
+      break;
+    }
+  }
+  at = skipWhitespace(bytes, at);
+  if (at !== bytes.length) fail(bytes, at, "something follows the object");
+  return { ok: true, members, byName };
+}
+
+/** One value at `at` (not whitespace), containers included: the offset just past it. */
+function scanValue(bytes: Uint8Array, at: number): number {
+  const byte = bytes[at];
+  if (byte === QUOTE) return scanString(bytes, at);
+  if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) return scanContainer(bytes, at);
+  if (byte === MINUS || isDigit(byte)) return scanNumber(bytes, at);
+  if (byte === 0x74 && bytesAre(bytes, at, "true")) return at + 4;
+  if (byte === 0x66 && bytesAre(bytes, at, "false")) return at + 5;
+  if (byte === 0x6e && bytesAre(bytes, at, "null")) return at + 4;
+  return fail(bytes, at, "a JSON value is expected");
+}
+
+/** What the next token of a container must be. */
+const enum Expect {
+  /** A value. */
+  Value,
+  /** A value, or the close of an empty array. */
+  ValueOrClose,
+  /** A member name. */
+  Name,
+  /** A member name, or the close of an empty object. */
+  NameOrClose,
+  /** A comma or the close of the container (after a value). */
+  AfterValue,
+}
 
 /**
- * The length of the well-formed UTF-8 sequence at `at` (Unicode's table of well-formed byte sequences: no
- * overlong form, no encoded surrogate, nothing above U+10FFFF), or 0 when the bytes there are not one.
+ * A container at `start` and everything in it, without recursion: a stack of the open containers (`true` for an
+ * object), at most {@link MAX_NESTED_DEPTH} deep.
+ */
+function scanContainer(bytes: Uint8Array, start: number): number {
+  const open: boolean[] = [];
+  let at = start;
+  let expect = Expect.Value;
+  for (;;) {
+    at = skipWhitespace(bytes, at);
+    const byte = bytes[at];
+    if (expect === Expect.AfterValue) {
+      const inObject = open[open.length - 1]!;
+      if (byte === COMMA) {
+        at++;
+        expect = inObject ? Expect.Name : Expect.Value;
+        continue;
+      }
+      if (byte !== (inObject ? CLOSE_OBJECT : CLOSE_ARRAY)) fail(bytes, at, `a comma or ${inObject ? "}" : "]"} is expected`);
+      open.pop();
+      at++;
+      if (open.length === 0) return at;
+      continue;
+    }
+    if ((expect === Expect.NameOrClose && byte === CLOSE_OBJECT) || (expect === Expect.ValueOrClose && byte === CLOSE_ARRAY)) {
+      open.pop();
+      at++;
+      if (open.length === 0) return at;
+      expect = Expect.AfterValue;
+      continue;
+    }
+    if (expect === Expect.Name || expect === Expect.NameOrClose) {
+      if (byte !== QUOTE) fail(bytes, at, "a member name (a string) is expected");
+      at = skipWhitespace(bytes, scanString(bytes, at));
+      if (bytes[at] !== COLON) fail(bytes, at, "a colon is expected after a member name");
+      at++;
+      expect = Expect.Value;
+      continue;
+    }
+    if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+      if (open.length >= MAX_NESTED_DEPTH) fail(bytes, at, `values are nested more than ${MAX_NESTED_DEPTH} levels deep`, "too-deep");
+      open.push(byte === OPEN_OBJECT);
+      at++;
+      expect = byte === OPEN_OBJECT ? Expect.NameOrClose : Expect.ValueOrClose;
+      continue;
+    }
+    at = scanValue(bytes, at);
+    expect = Expect.AfterValue;
+  }
+}
+
+/**
+ * A string at `start` (its opening quote), checked: the offset past its closing quote.
  *
  * @param bytes - Any bytes.
- * @param at - Offset of the sequence's first byte.
- * @returns 1 to 4, or 0.
+ * @param start - Offset of the opening quote.
+ * @returns The offset past the closing quote.
  */
-export function utf8SequenceLength(bytes: Uint8Array, at: number): number {
-  const lead = bytes[at];
-  if (lead === undefined) return 0;
-  if (lead < 0x80) return 1;
-  if (lead >= 0xc2 && lead <= 0xdf) return isContinuation(bytes[at + 1]) ? 2 : 0;
-  if (lead >= 0xe0 && lead <= 0xef) {
-    // E0: no overlong (second byte A0–BF); ED: no surrogate (second byte 80–9F).
-    const low = lead === 0xe0 ? 0xa0 : 0x80;
-    const high = lead === 0xed ? 0x9f : 0xbf;
-    return isContinuation(bytes[at + 1], low, high) && isContinuation(bytes[at + 2]) ? 3 : 0;
+function scanString(bytes: Uint8Array, start: number): number {
+  let at = start + 1;
+  for (;;) {
+    const byte = bytes[at];
+    if (byte === undefined) return fail(bytes, at, "a string is not closed");
+    if (byte === QUOTE) return at + 1;
+    if (byte < 0x20) fail(bytes, at, "a string holds a control byte (below 0x20) that is not escaped");
+    if (byte < 0x80 && byte !== BACKSLASH) {
+      at++;
+      continue;
+    }
+    if (byte === BACKSLASH) {
+      const next = bytes[at + 1];
+      if (next === 0x75 /* u */) {
+        for (let i = 2; i < 6; i++) if (!isHexDigit(bytes[at + i])) fail(bytes, at, "a \\u escape is not followed by 4 hex digits");
+        at += 6;
+      } else if (
+        next === 0x22 ||
+        next === 0x5c ||
+        next === 0x2f ||
+        next === 0x62 ||
+        next === 0x66 ||
+        next === 0x6e ||
+        next === 0x72 ||
+        next === 0x74
+      ) {
+        at += 2;
+      } else {
+        fail(bytes, at, "a string holds an escape JSON does not have");
+      }
+      continue;
+    }
+    const length = utf8SequenceLength(bytes, at);
+    if (length === 0) fail(bytes, at, "the bytes are not valid UTF-8 (overlong, surrogate, above U+10FFFF or truncated)");
+    at += length;
   }
-  if (lead >= 0xf0 && lead <= 0xf4) {
-    // F0: no overlong (second byte 90–BF); F4: nothing above U+10FFFF (second byte 80–8F).
-    const low = lead === 0xf0 ? 0x90 : 0x80;
-    const high = lead === 0xf4 ? 0x8f : 0xbf;
-    return isContinuation(bytes[at + 1], low, high) && isContinuation(bytes[at + 2]) && isContinuation(bytes[at + 3]) ? 4 : 0;
+}
+
+/** A number at `start`, by RFC 8259's grammar: the offset past it. */
+function scanNumber(bytes: Uint8Array, start: number): number {
+  let at = start;
+  if (bytes[at] === MINUS) at++;
+  if (bytes[at] === ZERO) {
+    at++;
+  } else if (isDigit(bytes[at])) {
+    while (isDigit(bytes[at])) at++;
+  } else {
+    fail(bytes, at, "a number has no digits");
   }
-  return 0;
+  if (bytes[at] === 0x2e /* . */) {
+    at++;
+    if (!isDigit(bytes[at])) fail(bytes, at, "a number's fraction has no digits");
+    while (isDigit(bytes[at])) at++;
+  }
+  if (bytes[at] === 0x65 || bytes[at] === 0x45 /* e E */) {
+    at++;
+    if (bytes[at] === 0x2b || bytes[at] === MINUS) at++;
+    if (!isDigit(bytes[at])) fail(bytes, at, "a number's exponent has no digits");
+    while (isDigit(bytes[at])) at++;
+  }
+  return at;
 }

@@ -33,7 +33,7 @@
  * @packageDocumentation
  */
 import type { SybilSeverityName, TierName } from "../config/encodings.js";
-import { readStrictObject, type StrictJsonFault, utf8SequenceLength } from "./strict-json.js";
+import { bytesAre, decodeUtf8, readStrictObject, type StrictJsonFault, type StrictObjectRules, utf8SequenceLength } from "./strict-json.js";
 
 /** The fields the oracle records, in the order of the contract's `AttestationField` enumeration. */
 export const TRUST_V2_READ_FIELDS = [
@@ -98,9 +98,9 @@ export type TrustSignedBlockRead = { readonly ok: true; readonly block: TrustSig
 const TIERS: ReadonlySet<string> = new Set<TierName>(["flagged", "limited", "developing", "established"]);
 const SYBIL_SEVERITIES: ReadonlySet<string> = new Set<SybilSeverityName>(["none", "low", "moderate", "elevated", "heavy"]);
 const MAX_UINT256 = (1n << 256n) - 1n;
+const MAX_SAFE_AGENT_ID = BigInt(Number.MAX_SAFE_INTEGER);
 const MAX_CHAIN_BYTES = 32;
 const MAX_SCORE = 100;
-const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{3})?Z$/;
 
 /**
  * Reads a trust-check v2 signed block from the exact bytes its signature covers (see the module notes).
@@ -109,88 +109,120 @@ const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{3})?Z$/;
  * @returns The fields, or the refusal with its fault, field and byte offset. Never throws.
  */
 export function readTrustSignedBlockV2(bytes: Uint8Array): TrustSignedBlockRead {
-  const values = new Map<TrustV2ReadField, unknown>();
-  const read = readStrictObject(bytes, {
-    uniqueNames: TRUST_V2_KNOWN_FIELDS,
-    refuseEscapedNames: true,
-    readValue: (name, start) => {
-      const reader = FIELD_READERS.get(name);
-      if (reader === undefined) return undefined;
-      const field = name as TrustV2ReadField;
-      const value = reader(bytes, start);
-      if (!value.ok) return { field, problem: `${field}: ${value.problem}` };
-      values.set(field, value.value);
-      return value.end;
-    },
-  });
-  if (!read.ok) return { ok: false, fault: read.fault, field: read.field as TrustSignedBlockRefusal["field"], offset: read.offset, problem: read.problem };
-  const missing = TRUST_V2_READ_FIELDS.find((field) => !values.has(field));
-  if (missing !== undefined) return { ok: false, fault: "missing", field: missing, offset: bytes.length, problem: `the signed block has no ${missing}` };
+  const read = readStrictObject(bytes, RULES);
+  if (!read.ok) {
+    return {
+      ok: false,
+      fault: read.fault,
+      field: read.field as TrustSignedBlockRefusal["field"],
+      offset: read.offset,
+      problem: read.problem,
+    };
+  }
+  const values: Partial<Record<TrustV2ReadField, unknown>> = {};
+  for (const member of read.members) if (member.read !== undefined) values[member.name as TrustV2ReadField] = member.read;
+  for (const field of TRUST_V2_READ_FIELDS) {
+    if (!(field in values))
+      return { ok: false, fault: "missing", field, offset: bytes.length, problem: `the signed block has no ${field}` };
+  }
   return {
     ok: true,
     block: {
-      agentId: values.get("agentId") as bigint,
-      chain: values.get("chain") as string,
-      registry: values.get("registry") as string,
-      owner: values.get("owner") as string | null,
-      score: values.get("score") as number,
-      tier: values.get("tier") as TierName,
-      sybilSeverity: values.get("sybilSeverity") as SybilSeverityName | null,
-      issuedAt: values.get("issuedAt") as number,
-      verifiedAt: values.get("verifiedAt") as number,
-      expiry: values.get("expiry") as number,
+      agentId: values.agentId as bigint,
+      chain: values.chain as string,
+      registry: values.registry as string,
+      owner: (values.owner as string | typeof NULL) === NULL ? null : (values.owner as string),
+      score: values.score as number,
+      tier: values.tier as TierName,
+      sybilSeverity: (values.sybilSeverity as string | typeof NULL) === NULL ? null : (values.sybilSeverity as SybilSeverityName),
+      issuedAt: values.issuedAt as number,
+      verifiedAt: values.verifiedAt as number,
+      expiry: values.expiry as number,
     },
   };
 }
 
-/** A field's value read from its first byte: the value and the offset past it, or the problem. */
-type FieldRead = { ok: true; value: unknown; end: number } | { ok: false; problem: string };
-type FieldReader = (bytes: Uint8Array, start: number) => FieldRead;
+/** What a field reader hands back for a JSON `null` (a member's `read` of `undefined` means "not read"). */
+const NULL = Symbol("null");
+
+/** A field's value read from its first byte: the offset past it and the value, or the problem. */
+type FieldRead = { end: number; value: unknown } | { field: string; problem: string };
+type FieldReader = (bytes: Uint8Array, start: number, field: TrustV2ReadField) => FieldRead;
+
+const RULES: StrictObjectRules = {
+  uniqueNames: TRUST_V2_KNOWN_FIELDS,
+  refuseEscapedNames: true,
+  readValue: (name, bytes, start) => {
+    const reader = FIELD_READERS.get(name);
+    return reader === undefined ? undefined : reader(bytes, start, name as TrustV2ReadField);
+  },
+};
+
+function invalid(field: TrustV2ReadField, problem: string): FieldRead {
+  return { field, problem: `${field}: ${problem}` };
+}
 
 const FIELD_READERS: ReadonlyMap<string, FieldReader> = new Map<TrustV2ReadField, FieldReader>([
   ["agentId", readAgentId],
-  ["chain", (bytes, start) => readName(bytes, start, (text, length) => length >= 1 && length <= MAX_CHAIN_BYTES, "a string of 1 to 32 bytes")],
-  ["registry", (bytes, start) => readName(bytes, start, (_text, length) => length >= 1, "a non-empty string")],
+  [
+    "chain",
+    (bytes, start, field) =>
+      readName(bytes, start, field, (_text, length) => length >= 1 && length <= MAX_CHAIN_BYTES, "a string of 1 to 32 bytes"),
+  ],
+  ["registry", (bytes, start, field) => readName(bytes, start, field, (_text, length) => length >= 1, "a non-empty string")],
   ["owner", readOwner],
   ["score", readScore],
-  ["tier", (bytes, start) => readName(bytes, start, (text) => TIERS.has(text), "flagged, limited, developing or established")],
-  ["sybilSeverity", (bytes, start) => (isNullAt(bytes, start) ? { ok: true, value: null, end: start + 4 } : readName(bytes, start, (text) => SYBIL_SEVERITIES.has(text), "null, none, low, moderate, elevated or heavy"))],
+  [
+    "tier",
+    (bytes, start, field) => readName(bytes, start, field, (text) => TIERS.has(text), "flagged, limited, developing or established"),
+  ],
+  [
+    "sybilSeverity",
+    (bytes, start, field) =>
+      bytesAre(bytes, start, "null")
+        ? { end: start + 4, value: NULL }
+        : readName(bytes, start, field, (text) => SYBIL_SEVERITIES.has(text), "null, none, low, moderate, elevated or heavy"),
+  ],
   ["issuedAt", readTime],
   ["verifiedAt", readTime],
   ["expiry", readTime],
 ]);
 
 /**
- * A string without escapes at `start` (its opening quote): its content's range. A backslash, a control byte,
- * bytes that are not UTF-8, or no closing quote refuse it.
+ * A string without escapes at `start` (its opening quote): the offset of its closing quote, or the problem. A
+ * backslash, a control byte, bytes that are not UTF-8, or no closing quote refuse it.
  */
-function readPlainString(bytes: Uint8Array, start: number): { ok: true; from: number; to: number } | { ok: false; problem: string } {
-  if (bytes[start] !== 0x22) return { ok: false, problem: "not a string" };
+function plainStringEnd(bytes: Uint8Array, start: number): number | string {
+  if (bytes[start] !== 0x22) return "not a string";
   let at = start + 1;
   for (;;) {
     const byte = bytes[at];
-    if (byte === undefined) return { ok: false, problem: "the string is not closed" };
-    if (byte === 0x22) return { ok: true, from: start + 1, to: at };
-    if (byte === 0x5c) return { ok: false, problem: "written with a backslash escape" };
-    if (byte < 0x20) return { ok: false, problem: "holds a control byte" };
+    if (byte === undefined) return "the string is not closed";
+    if (byte === 0x22) return at;
+    if (byte === 0x5c) return "written with a backslash escape";
+    if (byte < 0x20) return "holds a control byte";
+    if (byte < 0x80) {
+      at++;
+      continue;
+    }
     const length = utf8SequenceLength(bytes, at);
-    if (length === 0) return { ok: false, problem: "holds bytes that are not UTF-8" };
+    if (length === 0) return "holds bytes that are not UTF-8";
     at += length;
   }
 }
 
 /** A string without escapes whose text (and byte length) passes `accept`. */
-function readName(bytes: Uint8Array, start: number, accept: (text: string, length: number) => boolean, expected: string): FieldRead {
-  const string = readPlainString(bytes, start);
-  if (!string.ok) return { ok: false, problem: `${string.problem}; expected ${expected}` };
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset + string.from, string.to - string.from).toString("utf8");
-  return accept(text, string.to - string.from)
-    ? { ok: true, value: text, end: string.to + 1 }
-    : { ok: false, problem: `${JSON.stringify(text)} is not ${expected}` };
-}
-
-function isNullAt(bytes: Uint8Array, start: number): boolean {
-  return bytes[start] === 0x6e && bytes[start + 1] === 0x75 && bytes[start + 2] === 0x6c && bytes[start + 3] === 0x6c;
+function readName(
+  bytes: Uint8Array,
+  start: number,
+  field: TrustV2ReadField,
+  accept: (text: string, length: number) => boolean,
+  expected: string,
+): FieldRead {
+  const close = plainStringEnd(bytes, start);
+  if (typeof close === "string") return invalid(field, `${close}; expected ${expected}`);
+  const text = decodeUtf8(bytes, start + 1, close);
+  return accept(text, close - start - 1) ? { end: close + 1, value: text } : invalid(field, `${JSON.stringify(text)} is not ${expected}`);
 }
 
 function isDigit(byte: number | undefined): boolean {
@@ -200,18 +232,25 @@ function isDigit(byte: number | undefined): boolean {
 /** Whether a byte can belong to a number or literal token (what the on-chain reader reads as one run). */
 function isTokenByte(byte: number | undefined): boolean {
   if (byte === undefined) return false;
-  return isDigit(byte) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte === 0x2e || byte === 0x2b || byte === 0x2d;
+  return (
+    isDigit(byte) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte === 0x2e || byte === 0x2b || byte === 0x2d
+  );
 }
 
 /**
- * Plain decimal digits from `from` to `to`: the value, or why they are not plain (none, a leading zero, a
- * byte that is not a digit).
+ * Plain decimal digits from `from` to `to`: the value, or why they are not plain (none, a leading zero, a byte
+ * that is not a digit). Up to 15 digits a double holds the value exactly; longer runs are read as a bigint.
  */
-function plainDigits(bytes: Uint8Array, from: number, to: number): { ok: true; value: bigint } | { ok: false; problem: string } {
-  if (to === from) return { ok: false, problem: "no digits" };
-  for (let i = from; i < to; i++) if (!isDigit(bytes[i])) return { ok: false, problem: "not plain decimal digits (a sign, fraction or exponent)" };
-  if (bytes[from] === 0x30 && to - from > 1) return { ok: false, problem: "a leading zero" };
-  return { ok: true, value: BigInt(Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString("latin1")) };
+function plainDigits(bytes: Uint8Array, from: number, to: number): bigint | string {
+  if (to === from) return "no digits";
+  let small = 0;
+  for (let i = from; i < to; i++) {
+    const byte = bytes[i];
+    if (!isDigit(byte)) return "not plain decimal digits (a sign, fraction or exponent)";
+    small = small * 10 + byte! - 0x30;
+  }
+  if (bytes[from] === 0x30 && to - from > 1) return "a leading zero";
+  return to - from <= 15 ? BigInt(small) : BigInt(decodeUtf8(bytes, from, to));
 }
 
 /** The run of number or literal bytes at `start` (a number's whole token). */
@@ -221,51 +260,92 @@ function tokenEnd(bytes: Uint8Array, start: number): number {
   return at;
 }
 
-function readAgentId(bytes: Uint8Array, start: number): FieldRead {
+function readAgentId(bytes: Uint8Array, start: number, field: TrustV2ReadField): FieldRead {
   if (bytes[start] === 0x22) {
-    const string = readPlainString(bytes, start);
-    if (!string.ok) return { ok: false, problem: `${string.problem}; expected a decimal string` };
-    const digits = plainDigits(bytes, string.from, string.to);
-    if (!digits.ok) return { ok: false, problem: `a decimal string is expected (${digits.problem})` };
-    if (digits.value > MAX_UINT256) return { ok: false, problem: "above 2^256 - 1" };
-    return { ok: true, value: digits.value, end: string.to + 1 };
+    const close = plainStringEnd(bytes, start);
+    if (typeof close === "string") return invalid(field, `${close}; expected a decimal string`);
+    const digits = plainDigits(bytes, start + 1, close);
+    if (typeof digits === "string") return invalid(field, `a decimal string is expected (${digits})`);
+    if (digits > MAX_UINT256) return invalid(field, "above 2^256 - 1");
+    return { end: close + 1, value: digits };
   }
   const end = tokenEnd(bytes, start);
   const digits = plainDigits(bytes, start, end);
-  if (!digits.ok) return { ok: false, problem: `a decimal string or plain digits are expected (${digits.problem})` };
-  if (digits.value > BigInt(Number.MAX_SAFE_INTEGER)) {
-    return { ok: false, problem: "a number above 2^53 - 1, which JSON.parse cannot hold exactly; write it as a string" };
-  }
-  return { ok: true, value: digits.value, end };
+  if (typeof digits === "string") return invalid(field, `a decimal string or plain digits are expected (${digits})`);
+  if (digits > MAX_SAFE_AGENT_ID)
+    return invalid(field, "a number above 2^53 - 1, which JSON.parse cannot hold exactly; write it as a string");
+  return { end, value: digits };
 }
 
-function readScore(bytes: Uint8Array, start: number): FieldRead {
+function readScore(bytes: Uint8Array, start: number, field: TrustV2ReadField): FieldRead {
   const end = tokenEnd(bytes, start);
   const digits = plainDigits(bytes, start, end);
-  if (!digits.ok) return { ok: false, problem: `an integer 0-${MAX_SCORE} written as plain digits is expected (${digits.problem})` };
-  if (digits.value > BigInt(MAX_SCORE)) return { ok: false, problem: `${digits.value} is above ${MAX_SCORE}` };
-  return { ok: true, value: Number(digits.value), end };
+  if (typeof digits === "string") return invalid(field, `an integer 0-${MAX_SCORE} written as plain digits is expected (${digits})`);
+  if (digits > BigInt(MAX_SCORE)) return invalid(field, `${digits} is above ${MAX_SCORE}`);
+  return { end, value: Number(digits) };
 }
 
-function readOwner(bytes: Uint8Array, start: number): FieldRead {
-  if (isNullAt(bytes, start)) return { ok: true, value: null, end: start + 4 };
-  const string = readPlainString(bytes, start);
-  if (!string.ok) return { ok: false, problem: `${string.problem}; expected null or "0x" and 40 hex digits` };
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset + string.from, string.to - string.from).toString("utf8");
-  if (!/^0[xX][0-9a-fA-F]{40}$/.test(text)) return { ok: false, problem: `${JSON.stringify(text)} is not null or "0x" and 40 hex digits` };
-  return { ok: true, value: text, end: string.to + 1 };
+function isHexDigit(byte: number | undefined): boolean {
+  return byte !== undefined && (isDigit(byte) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66));
 }
 
-function readTime(bytes: Uint8Array, start: number): FieldRead {
-  const string = readPlainString(bytes, start);
-  if (!string.ok) return { ok: false, problem: `${string.problem}; expected an ISO 8601 UTC time string` };
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset + string.from, string.to - string.from).toString("utf8");
-  const parts = TIME.exec(text);
-  if (parts === null) return { ok: false, problem: `${JSON.stringify(text)} is not YYYY-MM-DDTHH:MM:SS(.fff)?Z` };
-  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const valid = year >= 1970 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59;
-  const seconds = valid ? Date.UTC(year, month - 1, day, hour, minute, second) / 1000 : 0;
-  if (!(seconds > 0)) return { ok: false, problem: `${JSON.stringify(text)} is not a UTC date and time after the epoch` };
-  return { ok: true, value: seconds, end: string.to + 1 };
+function readOwner(bytes: Uint8Array, start: number, field: TrustV2ReadField): FieldRead {
+  if (bytesAre(bytes, start, "null")) return { end: start + 4, value: NULL };
+  // Exactly `"0x` (or `"0X`), 40 hex digits and `"`.
+  let ok =
+    bytes[start] === 0x22 &&
+    bytes[start + 1] === 0x30 &&
+    (bytes[start + 2] === 0x78 || bytes[start + 2] === 0x58) &&
+    bytes[start + 43] === 0x22;
+  for (let i = start + 3; ok && i < start + 43; i++) ok = isHexDigit(bytes[i]);
+  if (!ok) return invalid(field, 'expected null or "0x" and 40 hex digits');
+  return { end: start + 44, value: decodeUtf8(bytes, start + 1, start + 43) };
+}
+
+/** The byte pattern of an ISO time's content: `d` a digit, anything else that byte itself. */
+const TIME_PATTERN = "dddd-dd-ddTdd:dd:dd";
+
+/** The value of the two digits at `at` (already checked). */
+function twoDigits(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! - 0x30) * 10 + bytes[at + 1]! - 0x30;
+}
+
+function readTime(bytes: Uint8Array, start: number, field: TrustV2ReadField): FieldRead {
+  // `"YYYY-MM-DDTHH:MM:SSZ"` (20 bytes of content) or `"YYYY-MM-DDTHH:MM:SS.fffZ"` (24).
+  const withFraction = bytes[start + 20] === 0x2e;
+  const length = withFraction ? 24 : 20;
+  let ok = bytes[start] === 0x22 && bytes[start + length] === 0x5a && bytes[start + length + 1] === 0x22;
+  for (let i = 0; ok && i < TIME_PATTERN.length; i++) {
+    const byte = bytes[start + 1 + i];
+    ok = TIME_PATTERN[i] === "d" ? isDigit(byte) : byte === TIME_PATTERN.charCodeAt(i);
+  }
+  if (ok && withFraction) ok = isDigit(bytes[start + 21]) && isDigit(bytes[start + 22]) && isDigit(bytes[start + 23]);
+  if (!ok) return invalid(field, "expected an ISO 8601 UTC time string YYYY-MM-DDTHH:MM:SS(.fff)?Z");
+  const year = twoDigits(bytes, start + 1) * 100 + twoDigits(bytes, start + 3);
+  const month = twoDigits(bytes, start + 6);
+  const day = twoDigits(bytes, start + 9);
+  const hour = twoDigits(bytes, start + 12);
+  const minute = twoDigits(bytes, start + 15);
+  const second = twoDigits(bytes, start + 18);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const daysInMonth = month === 2 ? (leap ? 29 : 28) : (DAYS_IN_MONTH[month] ?? 0);
+  if (year < 1970 || month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) {
+    return invalid(field, "not a real UTC date and time after the epoch");
+  }
+  const seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second;
+  if (seconds === 0) return invalid(field, "1970-01-01T00:00:00Z is not after the epoch");
+  return { end: start + length + 2, value: seconds };
+}
+
+/** Days in each month of a common year, by month number (index 0 unused). */
+const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+
+/** Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's `days_from_civil`). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }

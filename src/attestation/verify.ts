@@ -2,15 +2,18 @@
  * Verification of the service's signed `/api/trust-check` responses.
  *
  * {@link verifyTrustAttestation} checks, in order: the attestation's type (never another kind's); the issuer
- * (the configured one; `did:web:<host>` names the same issuer as `https://<host>`); the algorithm (ES256
- * only — `none`, HS256 and all others are refused before any key is used); the key id (required, the same in
- * the JWS header and the attestation, and one of the trust-check kids); the key (from the configured JWKS —
- * never from the URL the response carries); the `jws` and the `sig` (at least one present, all over the same
- * bytes; by default one is checked with the key and the other compared with it byte for byte, with
- * `verify: "both"` each one present must verify — see `SignaturePolicy`); the kind of signed block (v2, v1, or a wallet's signed
- * `found: false`); that every field present both in the body and in the signed block agrees (`owner`,
- * `score`, `tier`, `badges` as a set against earned ∪ warnings, `sybilSeverity`, `sybilSignals`, the ids);
- * optionally, that it is about the subject asked for; and the time window (expired, issued in the future).
+ * (the configured one; `did:web:<host>` names the same issuer as `https://<host>`); the JWKS URL it names (at the
+ * issuer's origin, else refused: keys come from the configured JWKS only, never from that URL); the algorithm
+ * (ES256 only — `none`, HS256 and all others are refused before any key is used); the JWS header (any member
+ * order, `typ` JWT or JOSE, `crit`, `jku`, `x5u`, `jwk`, `x5c`, `b64` refused); the key id (required, the same in
+ * the JWS header and the attestation, and one of the trust-check kids); the key; the `jws` first, over its own
+ * bytes, with `signed` equal to its payload by value, then the raw `sig` over the insertion-order or the sorted-key
+ * serialisation of the block (by default a `sig` beside a verified JWS is left unchecked — see
+ * `SignaturePolicy`); the kind of signed block (v2, v1, or a wallet's signed `found: false`) and, for v2, its exact
+ * signed bytes read as the on-chain oracle reads them (`trust-signed-block.ts`); that every field present both in
+ * the body and in the signed block agrees (`owner`, `score`, `tier`, `badges` as a set against earned ∪ warnings,
+ * `sybilSeverity`, `sybilSignals`, the ids); optionally, that it is about the subject asked for; and the time
+ * window (expired, issued in the future).
  *
  * The verdict hands back the signed block (`signed`) apart from the body fields the signature does not cover
  * (`unsigned`, named in `unsignedFields`: `pass`, `threshold`, `isOriginalOwner`, …). It never throws for a
@@ -83,17 +86,18 @@ export interface VerifyTrustAttestationOptions extends VerifyAttestationOptions 
  * body says what the signed block says, and that it is current.
  *
  * Defaults: issuer `https://rnwy.com`, JWKS `<issuer>/.well-known/jwks.json`, kids `rnwy-trust-v2` and
- * `rnwy-trust-v1`, 60 s clock skew, 24 h lifetime for a block without an expiry, one signature checked of a
- * `sig` and a `jws` over the same bytes (`verify: "one"`). Accepts v1 and v2 signed
+ * `rnwy-trust-v1`, 60 s clock skew, 24 h lifetime for a block without an expiry, the `jws` checked and a raw `sig`
+ * beside it left unchecked (`verify: "one"`). Accepts v1 and v2 signed
  * blocks (`agentId` a string or a number; `sybilSeverity` null, a name, or the legacy `none`; flat badges),
  * the signed `{found: false, wallet, issuedAt}` of a wallet that owns no agent, a `sig`, a `jws` or both,
- * and high-S signatures. A response that carries only `attestationV1` (a kid migration window) is verified
+ * either over insertion-order or sorted-key bytes, and high-S signatures. A response that carries only `attestationV1` (a kid migration window) is verified
  * on that one; otherwise `attestation` is.
  *
  * @param response - The parsed response body (untrusted, any shape).
  * @param options - Keys, issuer, accepted kids, clock, expected subject.
  * @returns The verdict: `valid`, a stable `reason` when invalid, `kid`, `version`, which signatures were checked
- *   (`checked`) and which verified (`verified`; the one left unchecked is `"not-checked"`),
+ *   (`checked`) and which verified (`verified`; the one left unchecked is `"not-checked"`), which bytes the raw
+ *   `sig` verified over (`sigBytes`),
  *   the `signed` block and the `unsigned` body fields (when valid), `issuedAt` (when the score was computed),
  *   `verifiedAt` (when it was signed), `expiresAt` and a `message`.
  * @throws {@link InvalidArgumentError} for bad options only.

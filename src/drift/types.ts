@@ -65,7 +65,7 @@ export interface DecisionPair {
  *
  * | blocker | meaning |
  * |---|---|
- * | `not-submittable` | the attestation cannot be submitted as it is: `toAttestationCall` refuses it, it is not a v2 signed block (v1 carries no `issuedAt`/`expiry`), or its JWS header is not the one `submitJwsAttestation` accepts |
+ * | `not-submittable` | the attestation cannot be submitted as it is: it is not a v2 signed block (v1 carries no `issuedAt`/`expiry`), or `toAttestationCall` refuses it (a JWS header the oracle refuses by its general rules, signed bytes its reader refuses) |
  * | `expired` | its signed `expiry` has passed (the oracle refuses it: `AttestationExpired`) |
  * | `kid-not-installed` | the attested oracle holds no key under its kid (`UnknownSigningKey`) |
  * | `kid-revoked` | the attested oracle revoked its kid (`RevokedSigningKey`) |
@@ -127,8 +127,9 @@ export interface RowRefresh {
   /** ISO-8601 time of the attestation's signed `expiry` (submit before it); `null` when it has none. */
   readonly expiresAt: string | null;
   /**
-   * The oracle function to call, when `possible`: `submitAttestation(kid, signedJson, signature)` for a response
-   * with a raw `sig` (form `sig`), `submitJwsAttestation(kid, jws)` for one with only a `jws` (form `jws`). The
+   * The oracle function to call, when `possible`: `submitJwsAttestation(kid, jws)` for a response that carries a
+   * JWS (form `jws`, the first choice), `submitAttestation(kid, signedJson, signature)` for one with only a raw
+   * `sig` (form `sig`). The
    * arguments are not in the report (they expire within a day): `toAttestationCall(response)` makes them from a
    * fresh `/api/trust-check` response, and `submitTrustAttestation(clients, oracle, response)` submits it.
    */

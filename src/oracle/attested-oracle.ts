@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import type { Account, Address, Chain, Hash, PublicClient, Transport, WalletClient } from "viem";
-import { toAttestationCall } from "../attestation/onchain-call.js";
+import { type AttestationCallVerdict, toAttestationCall } from "../attestation/onchain-call.js";
 import type { SigningKeyArgs } from "../attestation/onchain-keys.js";
 import { OracleWriteError } from "../errors.js";
 import { attestedTrustOracleAbi } from "../generated/abis.js";
@@ -19,19 +19,27 @@ export interface AttestedOracleClients {
 }
 
 /**
- * Submits a trust-check attestation to an `AttestedTrustOracle`: `submitAttestation(kid, signedJson, signature)`
- * for a response with a raw `sig`, else `submitJwsAttestation(kid, jws)`.
+ * Submits a trust-check attestation to an `AttestedTrustOracle`: `submitJwsAttestation(kid, jws)` when the response
+ * carries a JWS (the issuer's bytes as issued), else `submitAttestation(kid, signedJson, signature)` with its raw
+ * `sig` (see `toAttestationCall`).
  *
  * @param clients - Wallet (sender) and public client.
  * @param oracle - The attested oracle's address.
  * @param response - The `/api/trust-check` response body (or its `attestation`).
+ * @param verdict - Its verdict from `verifyTrustAttestation`, so that a raw `sig` is submitted over the bytes it
+ *   verified over (without it, a `sig` alone is taken to cover the insertion order).
  * @returns The transaction hash, once the transaction is mined with status success.
  * @throws The contract's custom error (viem's `ContractFunctionExecutionError`, with the error's name and values) when
  *   the oracle refuses the attestation; `InvalidArgumentError` when the response carries no usable attestation;
  *   {@link OracleWriteError} when a mined transaction reverted.
  */
-export async function submitTrustAttestation(clients: AttestedOracleClients, oracle: Address, response: unknown): Promise<Hash> {
-  const call = toAttestationCall(response);
+export async function submitTrustAttestation(
+  clients: AttestedOracleClients,
+  oracle: Address,
+  response: unknown,
+  verdict?: AttestationCallVerdict,
+): Promise<Hash> {
+  const call = toAttestationCall(response, verdict);
   const account = clients.wallet.account;
   if (call.form === "sig") {
     const { request } = await clients.public.simulateContract({

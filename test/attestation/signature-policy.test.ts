@@ -1,9 +1,8 @@
 /**
- * `verify: "one"` (the default) and `verify: "both"`: of two signatures over the same signed bytes, one is checked
- * with the key and the other compared with it; the verdict says which (`checked`), never reports the unchecked
- * one as verified, and refuses forms that disagree exactly as `verify: "both"` does.
+ * `verify: "one"` (the default) and `verify: "both"`: the JWS is checked first, over its own bytes; with "one", a
+ * raw `sig` beside it whose block equals the JWS payload by value is reported `"not-checked"` (never `true`); with
+ * "both", it is checked too. Forms that disagree in value are refused the same way under both policies.
  */
-import { webcrypto } from "node:crypto";
 import { CompactSign, type JSONWebKeySet } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -14,7 +13,7 @@ import {
   verifyWalletScoreAttestation,
 } from "../../src/attestation/verify.js";
 import { InvalidArgumentError } from "../../src/errors.js";
-import { signPayload } from "../../src/harness/signing.js";
+import { signCompactJws, signPayload } from "../../src/harness/signing.js";
 import {
   buildTrustCheckResponse,
   buildV1TrustCheckResponse,
@@ -42,40 +41,32 @@ beforeAll(async () => {
   v2 = await buildTrustCheckResponse(keys.v2);
 });
 
-/**
- * A compact JWS over `bytes` under the v2 key, with the given extra header parameters, signed by hand (jose
- * refuses to sign a `crit` it does not know).
- */
+/** A compact JWS over `bytes` under the v2 key, with the given extra header parameters. */
 async function jwsOver(bytes: Uint8Array, header: Record<string, unknown> = {}): Promise<string> {
-  const input = `${Buffer.from(JSON.stringify({ alg: "ES256", kid: keys.v2.kid, ...header })).toString("base64url")}.${Buffer.from(bytes).toString("base64url")}`;
-  const signature = await webcrypto.subtle.sign(
-    { name: "ECDSA", hash: "SHA-256" },
-    keys.v2.privateKey as webcrypto.CryptoKey,
-    Buffer.from(input),
-  );
-  return `${input}.${Buffer.from(signature).toString("base64url")}`;
+  return signCompactJws({ alg: "ES256", kid: keys.v2.kid, ...header }, bytes, keys.v2);
 }
 
 describe("verify: one — which signature is checked, and what the verdict says", () => {
-  it("checks the sig when there is a signed block, and reports the jws not-checked (never true)", async () => {
+  it("checks the jws first, and reports the sig next to it not-checked (never true)", async () => {
     const result = await verifyTrustAttestation(v2, opts());
-    expect(result).toMatchObject({ valid: true, checked: "sig", verified: { sig: true, jws: "not-checked" } });
+    expect(result).toMatchObject({ valid: true, checked: "jws", verified: { jws: true, sig: "not-checked" }, sigBytes: undefined });
+    expect(await verifyTrustAttestation(v2, opts({ requireJws: true }))).toEqual(result);
   });
 
-  it("checks the jws when requireJws is set, and reports the sig not-checked", async () => {
-    const result = await verifyTrustAttestation(v2, opts({ requireJws: true }));
-    expect(result).toMatchObject({ valid: true, checked: "jws", verified: { jws: true, sig: "not-checked" } });
-  });
-
-  it("checks both when requireJws and requireLegacySig are both set, or with verify: both", async () => {
-    expect(await verifyTrustAttestation(v2, opts({ requireJws: true, requireLegacySig: true }))).toMatchObject({
+  it("checks both with verify: both, and says which bytes the sig verified over", async () => {
+    expect(await verifyTrustAttestation(v2, opts({ verify: "both" }))).toMatchObject({
       valid: true,
       checked: "both",
       verified: { jws: true, sig: true },
+      sigBytes: "insertion-order",
     });
-    expect(await verifyTrustAttestation(v2, opts({ verify: "both" }))).toMatchObject({
-      checked: "both",
-      verified: { jws: true, sig: true },
+  });
+
+  it("requireLegacySig and requireJws only require presence: the policy decides what is checked", async () => {
+    expect(await verifyTrustAttestation(v2, opts({ requireJws: true, requireLegacySig: true }))).toMatchObject({
+      valid: true,
+      checked: "jws",
+      verified: { jws: true, sig: "not-checked" },
     });
   });
 
@@ -115,13 +106,15 @@ describe("verify: one — which signature is checked, and what the verdict says"
     for (const v1 of [false, true]) {
       const response = v1 ? await buildV1TrustCheckResponse(keys.v1) : await buildTrustCheckResponse(keys.v2);
       makeHighS(response.attestation);
-      expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: true, checked: "sig" });
+      expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: true, checked: "jws" });
       expect(await verifyTrustAttestation(response, opts({ verify: "both" }))).toMatchObject({ valid: true, checked: "both" });
-      expect(await verifyTrustAttestation(response, opts({ requireJws: true }))).toMatchObject({ valid: true, checked: "jws" });
+      const sigOnly = clone(response);
+      delete sigOnly.attestation.jws;
+      expect(await verifyTrustAttestation(sigOnly, opts())).toMatchObject({ valid: true, checked: "sig", sigBytes: "insertion-order" });
     }
   });
 
-  it("wallet-score: two compact JWSs, identical, are one signature and both verified; different copies leave one not-checked", async () => {
+  it("wallet-score: two compact JWSs, identical, are one signature verified once; different copies are both verified", async () => {
     const response = await buildWalletScoreResponse(keys.wallet, { carrier: "sig" });
     const same = clone(response);
     same.attestation.jws = same.attestation.sig;
@@ -137,16 +130,16 @@ describe("verify: one — which signature is checked, and what the verdict says"
     const copies = clone(response);
     copies.attestation.jws = resigned;
     expect(copies.attestation.jws).not.toBe(copies.attestation.sig);
-    expect(await verifyWalletScoreAttestation(copies, opts())).toMatchObject({
-      valid: true,
-      checked: "jws",
-      verified: { jws: true, sig: "not-checked" },
-    });
-    expect(await verifyWalletScoreAttestation(copies, opts({ verify: "both" }))).toMatchObject({
-      valid: true,
-      checked: "both",
-      verified: { jws: true, sig: true },
-    });
+    for (const policy of ["one", "both"] as const) {
+      expect(await verifyWalletScoreAttestation(copies, opts({ verify: policy }))).toMatchObject({
+        valid: true,
+        checked: "both",
+        verified: { jws: true, sig: true },
+      });
+    }
+    const forged = clone(copies);
+    forged.attestation.sig = flipChar(forged.attestation.sig!);
+    expect(await verifyWalletScoreAttestation(forged, opts())).toMatchObject({ valid: false, reason: "bad-jws-signature", field: "sig" });
   });
 
   it("refuses a verify option that is neither one nor both", async () => {
@@ -154,7 +147,7 @@ describe("verify: one — which signature is checked, and what the verdict says"
   });
 });
 
-describe("verify: one — forms that disagree are refused, as with verify: both", () => {
+describe("verify: one — forms that disagree in value are refused, as with verify: both", () => {
   /** Verdicts of both policies, which must be the same refusal. */
   async function refusedByBoth(response: unknown, reason: string) {
     const one = await verifyTrustAttestation(response, opts());
@@ -166,10 +159,15 @@ describe("verify: one — forms that disagree are refused, as with verify: both"
     return one;
   }
 
-  it("a valid sig next to a valid jws over other bytes: payload-mismatch", async () => {
+  it("a valid sig next to a valid jws over another score: payload-mismatch naming score", async () => {
     const response = clone(v2);
     response.attestation.jws = (await signPayload({ ...response.attestation.signed, score: 20 }, keys.v2)).jws;
-    expect(await refusedByBoth(response, "payload-mismatch")).toMatchObject({ checked: "both", verified: { jws: true, sig: true } });
+    expect(await refusedByBoth(response, "payload-mismatch")).toMatchObject({
+      field: "score",
+      mismatch: { field: "score", signed: 20, response: 82 },
+      checked: "jws",
+      verified: { jws: true, sig: false },
+    });
   });
 
   it("a valid sig next to a jws whose payload was swapped (its signature then fails): bad-jws-signature", async () => {
@@ -177,37 +175,44 @@ describe("verify: one — forms that disagree are refused, as with verify: both"
     const [header, , signature] = response.attestation.jws!.split(".");
     const forged = Buffer.from(JSON.stringify({ ...response.attestation.signed, score: 95 })).toString("base64url");
     response.attestation.jws = `${header}.${forged}.${signature}`;
-    expect(await refusedByBoth(response, "bad-jws-signature")).toMatchObject({ checked: "both", verified: { jws: false, sig: true } });
+    expect(await refusedByBoth(response, "bad-jws-signature")).toMatchObject({ checked: "jws", verified: { jws: false, sig: false } });
   });
 
-  it("a valid sig next to a jws over the same claims in another key order (other bytes): refused", async () => {
+  it("a jws over the same claims in another key order (other bytes) is the same block: valid", async () => {
     const response = clone(v2);
     const { agentId, ...rest } = response.attestation.signed;
     response.attestation.jws = await jwsOver(Buffer.from(JSON.stringify({ ...rest, agentId })));
-    await refusedByBoth(response, "payload-mismatch");
+    expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: true, checked: "jws", verified: { sig: "not-checked" } });
+    expect(await verifyTrustAttestation(response, opts({ verify: "both" }))).toMatchObject({
+      valid: true,
+      checked: "both",
+      sigBytes: "insertion-order",
+    });
   });
 
-  it("a tampered signed block: the sig fails, whatever the jws says", async () => {
+  it("a tampered signed block beside an intact jws: payload-mismatch, whatever the sig says", async () => {
     const response = clone(v2);
     response.attestation.signed.score = 95;
     response.score = 95;
-    expect(await refusedByBoth(response, "bad-legacy-signature")).toMatchObject({ verified: { jws: true, sig: false } });
+    expect(await refusedByBoth(response, "payload-mismatch")).toMatchObject({ field: "score", verified: { jws: true, sig: false } });
   });
 
-  it("a tampered sig: bad-legacy-signature", async () => {
+  it("a tampered sig beside a valid jws: never reported verified under one, refused under both", async () => {
     const response = clone(v2);
     response.attestation.sig = flipChar(response.attestation.sig!);
-    await refusedByBoth(response, "bad-legacy-signature");
+    expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: true, verified: { jws: true, sig: "not-checked" } });
+    expect(await verifyTrustAttestation(response, opts({ verify: "both" }))).toMatchObject({
+      valid: false,
+      reason: "bad-legacy-signature",
+      field: "sig",
+      verified: { jws: true, sig: false },
+    });
   });
 
-  it("a tampered sig that is not 64 bytes, next to a jws checked instead (requireJws): malformed", async () => {
+  it("a sig that is not 64 bytes of base64 beside a valid jws: malformed under both policies", async () => {
     const response = clone(v2);
     response.attestation.sig = Buffer.alloc(70, 7).toString("base64");
-    expect(await verifyTrustAttestation(response, opts({ requireJws: true }))).toMatchObject({
-      valid: false,
-      reason: "malformed",
-      field: "sig",
-    });
+    expect(await refusedByBoth(response, "malformed")).toMatchObject({ field: "sig" });
   });
 
   it("a jws whose header names another kid, or another algorithm: refused before any key is used", async () => {
@@ -223,17 +228,13 @@ describe("verify: one — forms that disagree are refused, as with verify: both"
     expect(await refusedByBoth(none, "unsupported-alg")).toMatchObject({ checked: "none" });
   });
 
-  it("a jws with crit or b64 (RFC 7797) next to a valid sig is never the unchecked copy: jose judges it", async () => {
+  it("a jws with crit or b64 (RFC 7797) beside a valid sig: unsupported-header, never judged by another library", async () => {
     const bytes = Buffer.from(JSON.stringify(v2.attestation.signed));
-    const explicitB64 = clone(v2);
-    explicitB64.attestation.jws = await jwsOver(bytes, { b64: true, crit: ["b64"] });
-    const accepted = await verifyTrustAttestation(explicitB64, opts());
-    expect(accepted).toMatchObject({ valid: true, checked: "both", verified: { jws: true, sig: true } });
-    const unknownCrit = clone(v2);
-    unknownCrit.attestation.jws = await jwsOver(bytes, { crit: ["x-trustgate"], "x-trustgate": 1 });
-    const refused = await verifyTrustAttestation(unknownCrit, opts());
-    expect(refused).toMatchObject({ valid: false, reason: "bad-jws-signature", checked: "both" });
-    expect(refused).toEqual(await verifyTrustAttestation(unknownCrit, opts({ verify: "both" })));
+    for (const header of [{ b64: true, crit: ["b64"] }, { crit: ["x-trustgate"], "x-trustgate": 1 }, { b64: false }]) {
+      const response = clone(v2);
+      response.attestation.jws = await jwsOver(bytes, header);
+      expect(await refusedByBoth(response, "unsupported-header")).toMatchObject({ field: "jws", checked: "none" });
+    }
   });
 });
 
@@ -241,16 +242,17 @@ describe("verify: one and verify: both give the same verdict but for the signatu
   it("over valid, tampered, expired and mismatched responses", async () => {
     const cases: unknown[] = [v2, await buildV1TrustCheckResponse(keys.v1)];
     const tampered = clone(v2);
-    tampered.attestation.sig = flipChar(tampered.attestation.sig!);
+    tampered.attestation.jws = flipChar(tampered.attestation.jws!);
     const expired = await buildTrustCheckResponse(keys.v2, { issuedAt: new Date(TEST_NOW.getTime() - 30 * 3_600_000) });
     const mismatch = { ...clone(v2), score: 10 };
     const highS = clone(v2);
     makeHighS(highS.attestation);
-    cases.push(tampered, expired, mismatch, highS);
+    const sorted = await buildTrustCheckResponse(keys.v2, { signing: { sigSerialization: "sorted", jwsSerialization: "sorted" } });
+    cases.push(tampered, expired, mismatch, highS, sorted);
     for (const response of cases) {
       const one = await verifyTrustAttestation(response, opts());
       const both = await verifyTrustAttestation(response, opts({ verify: "both" }));
-      expect({ ...one, verified: both.verified, checked: both.checked, message: both.message }).toEqual(both);
+      expect({ ...one, verified: both.verified, checked: both.checked, sigBytes: both.sigBytes, message: both.message }).toEqual(both);
       // A signature the verification did not check is never reported verified.
       for (const field of ["jws", "sig"] as const) {
         if (one.checked !== "both" && one.checked !== field) expect(one.verified[field]).not.toBe(true);

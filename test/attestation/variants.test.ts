@@ -125,11 +125,19 @@ describe("trust-check: signatures in every published form", () => {
     makeHighS(response.attestation);
     response.attestation.signed.score = 90;
     response.score = 90;
-    // The jws still verifies over its own (original) bytes; the sig over the changed block does not.
+    // The jws still verifies over its own (original) bytes, which the changed block no longer equals.
+    expect(await verifyTrustAttestation(response, opts())).toMatchObject({
+      valid: false,
+      reason: "payload-mismatch",
+      field: "score",
+      verified: { jws: true, sig: false },
+    });
+    // Without the jws, the sig verifies over neither serialisation of the changed block.
+    delete response.attestation.jws;
     expect(await verifyTrustAttestation(response, opts())).toMatchObject({
       valid: false,
       reason: "bad-legacy-signature",
-      verified: { jws: true, sig: false },
+      verified: { jws: "absent", sig: false },
     });
   });
 });
@@ -269,6 +277,7 @@ describe("verifyWalletScoreAttestation", () => {
     (foreignIss.attestation as Record<string, unknown>).issuer = "https://rnwy.com";
     const evil = await buildWalletScoreResponse(keys.wallet, { issuer: "https://evil.example" });
     evil.attestation.issuer = "https://rnwy.com";
+    evil.attestation.jwks = "https://rnwy.com/.well-known/jwks.json";
     expect(await verifyWalletScoreAttestation(evil, opts())).toMatchObject({ valid: false, reason: "issuer-mismatch", field: "iss" });
     expect(await verifyWalletScoreAttestation(response, opts({ now: TEST_NOW.getTime() + 25 * HOUR_MS }))).toMatchObject({
       valid: false,
@@ -276,13 +285,25 @@ describe("verifyWalletScoreAttestation", () => {
     });
   });
 
-  it("refuses a signed block that says something else than the JWS it travels with", async () => {
+  it("refuses a signed block beside a JWS in sig (spec v1.2: malformed), and one that differs from the JWS in jws by value", async () => {
     const response = await buildWalletScoreResponse(keys.wallet);
     const [, payload] = String(response.attestation.sig).split(".");
     const claims = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as Record<string, unknown>;
-    const lying = clone(response);
+    const beside = clone(response);
+    beside.attestation.signed = claims;
+    expect(await verifyWalletScoreAttestation(beside, opts())).toMatchObject({ valid: false, reason: "malformed", field: "signed" });
+    const inJws = await buildWalletScoreResponse(keys.wallet, { carrier: "jws" });
+    const equal = clone(inJws);
+    equal.attestation.signed = claims;
+    expect((await verifyWalletScoreAttestation(equal, opts())).valid).toBe(true);
+    const lying = clone(inJws);
     lying.attestation.signed = { ...claims, signalDepth: 95 };
-    expect(await verifyWalletScoreAttestation(lying, opts())).toMatchObject({ valid: false, reason: "payload-mismatch" });
+    expect(await verifyWalletScoreAttestation(lying, opts())).toMatchObject({
+      valid: false,
+      reason: "payload-mismatch",
+      field: "signalDepth",
+      mismatch: { field: "signalDepth", signed: 71, response: 95 },
+    });
   });
 
   it("refuses a raw sig made over the claims with a trust key under the wallet kid", async () => {

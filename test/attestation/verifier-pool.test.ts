@@ -49,6 +49,13 @@ beforeAll(async () => {
   makeHighS(highSv1.attestation);
   const tamperedSig = clone(v2);
   tamperedSig.attestation.sig = flipChar(tamperedSig.attestation.sig!);
+  const tamperedSigOnly = clone(tamperedSig);
+  delete tamperedSigOnly.attestation.jws;
+  const sortedSigOnly = await buildTrustCheckResponse(keys.v2, { signing: { sigSerialization: "sorted" } });
+  delete sortedSigOnly.attestation.jws;
+  const typedSortedJws = await buildTrustCheckResponse(keys.v2, {
+    signing: { jwsSerialization: "sorted", jwsHeader: { typ: "JWT", kid: keys.v2.kid, alg: "ES256" } },
+  });
   const tamperedJws = clone(v2);
   tamperedJws.attestation.jws = flipChar(tamperedJws.attestation.jws!);
   const tamperedBlock = clone(v2);
@@ -74,7 +81,10 @@ beforeAll(async () => {
     { name: "jws only", response: jwsOnly },
     { name: "attestationV1 only (kid migration)", response: migration },
     { name: "wallet owns no agent", response: await buildWalletNotFoundResponse(keys.v2) },
-    { name: "tampered sig", response: tamperedSig },
+    { name: "tampered sig beside a jws (not checked by default)", response: tamperedSig },
+    { name: "tampered sig alone", response: tamperedSigOnly },
+    { name: "sig over sorted keys", response: sortedSigOnly },
+    { name: "jws over sorted keys, typ header", response: typedSortedJws },
     { name: "tampered jws", response: tamperedJws },
     { name: "tampered signed block", response: tamperedBlock },
     { name: "jws over other bytes", response: otherBytes },
@@ -88,7 +98,7 @@ beforeAll(async () => {
       response: await buildTrustCheckResponse(keys.v2, { issuedAt: new Date(TEST_NOW.getTime() + HOUR_MS) }),
     },
     { name: "field mismatch", response: { ...clone(v2), score: 12 } },
-    { name: "foreign JWKS URL (warning)", response: foreignJwks },
+    { name: "foreign JWKS URL (refused)", response: foreignJwks },
     { name: "not an object", response: "hello" },
     { name: "no attestation", response: { agentId: 1 } },
   ];
@@ -120,7 +130,15 @@ describe("verification on worker threads", () => {
     const verdicts = await Promise.all(mixed.map(({ response }) => pool.verify(response, optionSets[0]!)));
     expect(verdicts.filter((v) => v.valid).length).toBeGreaterThanOrEqual(8);
     expect(verdicts.map((v) => v.reason)).toEqual(
-      expect.arrayContaining(["bad-legacy-signature", "payload-mismatch", "kid-not-accepted", "expired", "field-mismatch", "malformed"]),
+      expect.arrayContaining([
+        "bad-legacy-signature",
+        "payload-mismatch",
+        "kid-not-accepted",
+        "expired",
+        "field-mismatch",
+        "malformed",
+        "jwks-mismatch",
+      ]),
     );
     // Every verdict came from a worker: the keys were all in the resolver.
     expect(pool.stats.onWorkers - before.onWorkers).toBe(4 * mixed.length);

@@ -46,7 +46,7 @@ describe("verifier ↔ local signing service", () => {
       expect(result).toMatchObject({ valid: true, version: "v2", verified: { jws: true, sig: true }, checked: "both" });
       expect(result.signed?.score).toBe(agent.score);
       const one = await verifyTrustAttestation(body, options);
-      expect(one).toMatchObject({ valid: true, version: "v2", verified: { jws: "not-checked", sig: true }, checked: "sig" });
+      expect(one).toMatchObject({ valid: true, version: "v2", verified: { jws: true, sig: "not-checked" }, checked: "jws" });
     }
     expect(resolver.stats.fetches).toBe(1);
   });

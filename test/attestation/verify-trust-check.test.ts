@@ -48,7 +48,7 @@ beforeAll(async () => {
 });
 
 describe("verifyTrustAttestation — valid responses", () => {
-  it("accepts a v2 response and decodes the signed block: one signature checked by default (the sig), both with verify: both", async () => {
+  it("accepts a v2 response and decodes the signed block: the jws checked by default, both with verify: both", async () => {
     const result = await verifyTrustAttestation(v2, opts());
     expect(result).toMatchObject({
       valid: true,
@@ -56,13 +56,14 @@ describe("verifyTrustAttestation — valid responses", () => {
       kid: "rnwy-trust-v2",
       version: "v2",
       issuer: TEST_ISSUER,
-      verified: { jws: "not-checked", sig: true },
-      checked: "sig",
+      verified: { jws: true, sig: "not-checked" },
+      checked: "jws",
+      sigBytes: undefined,
     });
-    expect(result.message).toMatch(/jws not checked \(same signed bytes\), sig verified/);
+    expect(result.message).toMatch(/jws verified, sig not checked \(same signed block\)/);
     const both = await verifyTrustAttestation(v2, opts({ verify: "both" }));
-    expect(both).toMatchObject({ valid: true, verified: { jws: true, sig: true }, checked: "both" });
-    expect({ ...both, verified: result.verified, checked: result.checked, message: result.message }).toEqual(result);
+    expect(both).toMatchObject({ valid: true, verified: { jws: true, sig: true }, checked: "both", sigBytes: "insertion-order" });
+    expect({ ...both, verified: result.verified, checked: result.checked, sigBytes: undefined, message: result.message }).toEqual(result);
     expect(result.signed).toEqual(v2.attestation.signed);
     expect(result.issuedAt?.toISOString()).toBe(new Date(TEST_NOW.getTime() - 2 * HOUR_MS).toISOString());
     expect(result.expiresAt?.toISOString()).toBe(new Date(TEST_NOW.getTime() + 22 * HOUR_MS).toISOString());
@@ -74,16 +75,21 @@ describe("verifyTrustAttestation — valid responses", () => {
     const v1 = await buildV1TrustCheckResponse(keys.v1);
     expect(v1.registry).toBeUndefined();
     const result = await verifyTrustAttestation(v1, opts());
-    expect(result).toMatchObject({ valid: true, kid: "rnwy-trust-v1", version: "v1", verified: { jws: "not-checked", sig: true } });
+    expect(result).toMatchObject({ valid: true, kid: "rnwy-trust-v1", version: "v1", verified: { jws: true, sig: "not-checked" } });
     expect(result.expiresAt?.getTime()).toBe(TEST_NOW.getTime() - 2 * HOUR_MS + 24 * HOUR_MS);
   });
 
-  it("accepts times written as Unix seconds", async () => {
-    const response = await buildTrustCheckResponse(keys.v2, { timeFormat: "unix" });
-    expect(typeof response.attestation.signed.issuedAt).toBe("number");
-    const result = await verifyTrustAttestation(response, opts());
+  it("accepts times written as Unix seconds in a v1 block; refuses them in a v2 block, as the oracle does", async () => {
+    const v1 = await buildV1TrustCheckResponse(keys.v1, { timeFormat: "unix" });
+    expect(typeof v1.attestation.signed.attestedAt).toBe("number");
+    const result = await verifyTrustAttestation(v1, opts());
     expect(result.valid).toBe(true);
     expect(result.issuedAt?.getTime()).toBe(TEST_NOW.getTime() - 2 * HOUR_MS);
+    const response = await buildTrustCheckResponse(keys.v2, { timeFormat: "unix" });
+    expect(typeof response.attestation.signed.issuedAt).toBe("number");
+    const refused = await verifyTrustAttestation(response, opts());
+    expect(refused).toMatchObject({ valid: false, reason: "malformed", field: "issuedAt", version: "v2" });
+    expect(refused.valid === false && refused.offset).toBe(JSON.stringify(response.attestation.signed).indexOf('"issuedAt":') + 11);
   });
 
   it("survives a round trip through JSON text (the form a client receives)", async () => {
@@ -137,12 +143,13 @@ describe("verifyTrustAttestation — valid responses", () => {
 });
 
 describe("verifyTrustAttestation — tampering", () => {
-  it("refuses a tampered signed block (both signatures present): the sig no longer verifies", async () => {
+  it("refuses a tampered signed block (both signatures present): it is not the JWS payload (payload-mismatch, naming score)", async () => {
     const response = clone(v2);
     response.attestation.signed.score = 95;
     response.score = 95;
     const result = await verifyTrustAttestation(response, opts());
-    expect(result).toMatchObject({ valid: false, reason: "bad-legacy-signature", verified: { jws: true, sig: false } });
+    expect(result).toMatchObject({ valid: false, reason: "payload-mismatch", field: "score", verified: { jws: true, sig: false } });
+    expect(result.valid === false && result.mismatch).toEqual({ field: "score", signed: 82, response: 95 });
     expect(result.signed).toBeUndefined();
   });
 
@@ -162,19 +169,33 @@ describe("verifyTrustAttestation — tampering", () => {
     expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "bad-legacy-signature" });
   });
 
-  it("refuses a reordered signed block (the bytes are JSON.stringify in insertion order)", async () => {
+  it("accepts a reordered signed block beside a jws: the two are compared by value, not by bytes", async () => {
     const response = clone(v2);
     const { agentId, ...rest } = response.attestation.signed;
     response.attestation.signed = { ...rest, agentId } as typeof response.attestation.signed;
     delete response.attestation.sig;
-    expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "payload-mismatch" });
+    expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: true, checked: "jws" });
   });
 
-  it("refuses a tampered sig", async () => {
+  it("refuses a reordered signed block with only a raw sig: neither serialisation of it was signed", async () => {
+    const response = clone(v2);
+    const { agentId, ...rest } = response.attestation.signed;
+    response.attestation.signed = { ...rest, agentId } as typeof response.attestation.signed;
+    delete response.attestation.jws;
+    expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "bad-legacy-signature", field: "sig" });
+  });
+
+  it("refuses a tampered sig when it is checked (verify: both, or no jws)", async () => {
     const response = clone(v2);
     response.attestation.sig = flipChar(response.attestation.sig!);
-    const result = await verifyTrustAttestation(response, opts());
+    const result = await verifyTrustAttestation(response, opts({ verify: "both" }));
     expect(result).toMatchObject({ valid: false, reason: "bad-legacy-signature", verified: { jws: true, sig: false } });
+    delete response.attestation.jws;
+    expect(await verifyTrustAttestation(response, opts())).toMatchObject({
+      valid: false,
+      reason: "bad-legacy-signature",
+      verified: { sig: false },
+    });
   });
 
   it("refuses a sig that is not 64 raw bytes (e.g. DER) as malformed", async () => {
@@ -183,17 +204,18 @@ describe("verifyTrustAttestation — tampering", () => {
     expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "malformed", field: "sig" });
   });
 
-  it("refuses a tampered jws signature when the jws is checked (verify: both, or requireJws); by default never reports it verified", async () => {
+  it("refuses a tampered jws signature under every policy: the JWS is always checked first", async () => {
     const response = clone(v2);
     response.attestation.jws = flipChar(response.attestation.jws!);
-    const both = await verifyTrustAttestation(response, opts({ verify: "both" }));
-    expect(both).toMatchObject({ valid: false, reason: "bad-jws-signature", verified: { jws: false, sig: true }, checked: "both" });
-    const jwsRequired = await verifyTrustAttestation(response, opts({ requireJws: true }));
-    expect(jwsRequired).toMatchObject({ valid: false, reason: "bad-jws-signature", verified: { jws: false, sig: true }, checked: "both" });
-    // verify: "one" checks the sig; the jws carries the same signed bytes, so the signed block is vouched for,
-    // but the jws itself is reported as not checked — never as verified.
-    const one = await verifyTrustAttestation(response, opts());
-    expect(one).toMatchObject({ valid: true, verified: { jws: "not-checked", sig: true }, checked: "sig" });
+    for (const policy of ["one", "both"] as const) {
+      expect(await verifyTrustAttestation(response, opts({ verify: policy }))).toMatchObject({
+        valid: false,
+        reason: "bad-jws-signature",
+        field: "jws",
+        verified: { jws: false, sig: false },
+        checked: "jws",
+      });
+    }
   });
 
   it("refuses a jws whose payload part was swapped for another payload", async () => {
@@ -209,7 +231,7 @@ describe("verifyTrustAttestation — tampering", () => {
     const other = await signPayload({ ...response.attestation.signed, score: 20 }, keys.v2);
     response.attestation.jws = other.jws;
     const result = await verifyTrustAttestation(response, opts());
-    expect(result).toMatchObject({ valid: false, reason: "payload-mismatch", verified: { jws: true, sig: true } });
+    expect(result).toMatchObject({ valid: false, reason: "payload-mismatch", field: "score", verified: { jws: true, sig: false } });
   });
 
   it.each([
@@ -223,7 +245,7 @@ describe("verifyTrustAttestation — tampering", () => {
     const response = clone(v2) as unknown as Record<string, unknown>;
     response[field] = value;
     const result = await verifyTrustAttestation(response, opts());
-    expect(result).toMatchObject({ valid: false, reason: "field-mismatch", field, verified: { jws: "not-checked", sig: true } });
+    expect(result).toMatchObject({ valid: false, reason: "field-mismatch", field, verified: { jws: true, sig: "not-checked" } });
     expect(result.valid === false && result.mismatch).toEqual({
       field,
       signed: (v2.attestation.signed as Record<string, unknown>)[field],
@@ -374,7 +396,7 @@ describe("verifyTrustAttestation — time", () => {
   it("refuses an expired v2 attestation", async () => {
     const response = await buildTrustCheckResponse(keys.v2, { issuedAt: new Date(TEST_NOW.getTime() - 25 * HOUR_MS) });
     const result = await verifyTrustAttestation(response, opts());
-    expect(result).toMatchObject({ valid: false, reason: "expired", field: "expiry", verified: { jws: "not-checked", sig: true } });
+    expect(result).toMatchObject({ valid: false, reason: "expired", field: "expiry", verified: { jws: true, sig: "not-checked" } });
     expect(result.expiresAt?.getTime()).toBe(TEST_NOW.getTime() - HOUR_MS);
     expect(result.signed).toBeDefined();
   });
@@ -385,7 +407,7 @@ describe("verifyTrustAttestation — time", () => {
   });
 
   it("refuses an expired attestation written in Unix seconds", async () => {
-    const response = await buildTrustCheckResponse(keys.v2, {
+    const response = await buildV1TrustCheckResponse(keys.v1, {
       timeFormat: "unix",
       issuedAt: new Date(TEST_NOW.getTime() - 30 * HOUR_MS),
     });
@@ -417,15 +439,34 @@ describe("verifyTrustAttestation — time", () => {
     expect(await verifyTrustAttestation(response, opts({ clockSkewSeconds: 10 }))).toMatchObject({ reason: "expired" });
   });
 
-  it("refuses an unreadable time and a signed block without any time", async () => {
+  it("refuses an unreadable time and a signed block without any time: as the oracle does for v2, by the time rules for v1", async () => {
     const bad = await buildTrustCheckResponse(keys.v2, { extraSigned: { expiry: "tomorrow-ish" } });
-    expect(await verifyTrustAttestation(bad, opts())).toMatchObject({ valid: false, reason: "invalid-time", field: "expiry" });
+    expect(await verifyTrustAttestation(bad, opts())).toMatchObject({ valid: false, reason: "malformed", field: "expiry" });
+    const badV1 = await buildV1TrustCheckResponse(keys.v1, { extraSigned: { attestedAt: "tomorrow-ish" } });
+    expect(await verifyTrustAttestation(badV1, opts())).toMatchObject({ valid: false, reason: "invalid-time", field: "attestedAt" });
     const timeless = clone(v2);
     const { issuedAt: _i, verifiedAt: _v, expiry: _e, ...rest } = timeless.attestation.signed as Record<string, unknown>;
     timeless.attestation.signed = rest as typeof timeless.attestation.signed;
     delete timeless.attestation.expiry;
     await resign(timeless.attestation, keys.v2);
-    expect(await verifyTrustAttestation(timeless, opts())).toMatchObject({ valid: false, reason: "missing-time" });
+    expect(await verifyTrustAttestation(timeless, opts())).toMatchObject({ valid: false, reason: "malformed", field: "issuedAt" });
+    const timelessV1 = await buildV1TrustCheckResponse(keys.v1);
+    const { attestedAt: _a, ...restV1 } = timelessV1.attestation.signed as Record<string, unknown>;
+    timelessV1.attestation.signed = restV1 as typeof timelessV1.attestation.signed;
+    await resign(timelessV1.attestation, keys.v1);
+    expect(await verifyTrustAttestation(timelessV1, opts())).toMatchObject({ valid: false, reason: "missing-time" });
+  });
+
+  it("gives a verdict, never a RangeError, for a signed numeric time beyond the last date a Date holds", async () => {
+    for (const attestedAt of [1e20, 9e15, Number.MAX_SAFE_INTEGER]) {
+      const response = await buildV1TrustCheckResponse(keys.v1, { extraSigned: { attestedAt } });
+      expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "invalid-time", field: "attestedAt" });
+    }
+    // Just inside the range: readable, and its implied expiry stays a writable date.
+    const edge = await buildV1TrustCheckResponse(keys.v1, { extraSigned: { attestedAt: 8.64e15 } });
+    const verdict = await verifyTrustAttestation(edge, opts());
+    expect(verdict).toMatchObject({ valid: false, reason: "issued-in-future" });
+    expect(verdict.expiresAt?.getTime()).toBe(8.64e15);
   });
 });
 
@@ -435,7 +476,7 @@ describe("verifyTrustAttestation — unknown wallet envelope", () => {
   it("accepts the signed {found:false, wallet, issuedAt} envelope", async () => {
     const response = await buildWalletNotFoundResponse(keys.v2, wallet);
     const result = await verifyTrustAttestation(response, opts({ expected: { wallet: wallet.toLowerCase() } }));
-    expect(result).toMatchObject({ valid: true, version: "wallet-not-found", verified: { jws: "not-checked", sig: true } });
+    expect(result).toMatchObject({ valid: true, version: "wallet-not-found", verified: { jws: true, sig: "not-checked" } });
     expect(result.signed).toEqual({ found: false, wallet, issuedAt: expect.any(String) });
   });
 
@@ -443,6 +484,8 @@ describe("verifyTrustAttestation — unknown wallet envelope", () => {
     const response = await buildWalletNotFoundResponse(keys.v2, wallet);
     response.attestation.signed.wallet = "0x1111111111111111111111111111111111111111";
     response.wallet = "0x1111111111111111111111111111111111111111";
+    expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "payload-mismatch", field: "wallet" });
+    delete response.attestation.jws;
     expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "bad-legacy-signature" });
   });
 
@@ -548,7 +591,7 @@ describe("verifyMcpAttestation / verifySignedAttestation", () => {
   it("accepts an MCP attestation in the canonical_id form, with a 24 h lifetime implied", async () => {
     const response = await buildMcpAttestationResponse(keys.mcp);
     const result = await verifyMcpAttestation(response, opts({ expected: { canonicalId: "acme/weather-mcp" } }));
-    expect(result).toMatchObject({ valid: true, kid: "rnwy-mcp-v1", version: "canonical-id", verified: { jws: "not-checked", sig: true } });
+    expect(result).toMatchObject({ valid: true, kid: "rnwy-mcp-v1", version: "canonical-id", verified: { jws: true, sig: "not-checked" } });
     expect(result.signed).toMatchObject({ canonical_id: "acme/weather-mcp", mcp_risk_score: 12 });
     expect(result.expiresAt?.getTime()).toBe(TEST_NOW.getTime() - HOUR_MS + 24 * HOUR_MS);
     expect((await verifySignedAttestation(response.attestation, opts())).valid).toBe(true);
@@ -584,7 +627,11 @@ describe("verifyMcpAttestation / verifySignedAttestation", () => {
     const response = await buildMcpAttestationResponse(keys.mcp);
     const tampered = clone(response);
     (tampered.attestation.signed as Record<string, unknown>).mcp_risk_score = 0;
-    expect(await verifyMcpAttestation(tampered, opts())).toMatchObject({ valid: false, reason: "bad-legacy-signature" });
+    expect(await verifyMcpAttestation(tampered, opts())).toMatchObject({
+      valid: false,
+      reason: "payload-mismatch",
+      field: "mcp_risk_score",
+    });
     expect(await verifyMcpAttestation({ ...response, mcp_risk_score: 3 }, opts())).toMatchObject({
       valid: false,
       reason: "field-mismatch",

@@ -6,10 +6,12 @@ import { generateSigningKey, signPayload } from "../../src/harness/signing";
 import { AttestedTrustOracle__factory, MockTrustOracle__factory, RawResponseOracle__factory } from "../../typechain-types";
 import { BASE_CHAIN_ID, ERC8004, latestTimestamp } from "../support/fixtures";
 import {
+  FIELD,
   iso,
   makeP256Key,
   type P256TestKey,
   SYBIL_CODE,
+  signJws,
   signText,
   startSideNetwork,
   TIER_CODE,
@@ -273,28 +275,207 @@ describe("AttestedTrustOracle: submitAttestation", () => {
   });
 });
 
-describe("AttestedTrustOracle: the jws form", () => {
-  it("verifies the service's compact JWS (jose) over header.payload and stores the same record as the sig form", async () => {
+describe("AttestedTrustOracle: submitJwsAttestation, the JWS as issued", () => {
+  const submitJws = (oracle: Awaited<ReturnType<typeof deployOracle>>["oracle"], jws: string, kid = KID) =>
+    oracle.submitJwsAttestation(kid, Buffer.from(jws, "latin1"));
+
+  it("stores the record of the service's JWS (jose via signPayload) and the same record as the sig form", async () => {
     const { oracle, now } = await loadFixture(deployOracle);
     const jose = await generateSigningKey("rnwy-trust-v9");
     const hex = (b64: string) => `0x${Buffer.from(b64, "base64url").toString("hex")}`;
     await oracle.setSigningKey("rnwy-trust-v9", hex(jose.publicJwk.x!), hex(jose.publicJwk.y!));
     const signed = v2Signed(now, { score: 77, sybilSeverity: "moderate" });
     const { jws } = await signPayload(signed, jose);
-    await expect(oracle.submitJwsAttestation("rnwy-trust-v9", hre.ethers.toUtf8Bytes(jws))).to.emit(oracle, "RecordAdded");
+    await expect(submitJws(oracle, jws, "rnwy-trust-v9")).to.emit(oracle, "RecordAdded");
     expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([77n, 3n, 2n, BigInt(seconds(signed.issuedAt))]);
-    const [header, payload, signature] = jws.split(".");
-    const flipped = `${header}.${payload}.${Buffer.from(Buffer.from(signature!, "base64url").map((b, i) => (i === 40 ? b ^ 1 : b))).toString("base64url")}`;
-    await expect(oracle.submitJwsAttestation("rnwy-trust-v9", hre.ethers.toUtf8Bytes(flipped)))
+  });
+
+  it("verifies the bytes as issued: any header member order, typ, whitespace; sorted-key and pretty payloads; high-S", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const headers = [
+      { alg: "ES256", kid: KID },
+      { kid: KID, alg: "ES256" },
+      { typ: "JWT", alg: "ES256", kid: KID },
+      { alg: "ES256", kid: KID, typ: "JOSE", cty: "json" },
+      `{ "kid" : "${KID}",\n  "alg":"ES256" }`,
+    ];
+    let agent = 10;
+    for (const header of headers) {
+      for (const form of ["insertion", "sorted", "pretty"] as const) {
+        agent += 1;
+        const signed = v2Signed(now, { agentId: String(agent), score: 60 + (agent % 30) });
+        const sorted = Object.fromEntries(Object.entries(signed).sort(([a], [b]) => (a < b ? -1 : 1)));
+        const payload = form === "insertion" ? JSON.stringify(signed) : form === "sorted" ? JSON.stringify(sorted) : JSON.stringify(signed, null, 2);
+        const call = signJws(key, payload, header);
+        await expect(submitJws(oracle, agent % 2 ? call.highS : call.jws), `${JSON.stringify(header)} ${form}`).to.emit(oracle, "RecordAdded");
+        expect((await oracle.getScore(BigInt(agent), BASE_CHAIN_ID, ERC8004))[0]).to.equal(BigInt(60 + (agent % 30)));
+      }
+    }
+  });
+
+  it("refuses a header without alg or kid, with another kid, alg none, or crit, each with its error", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const payload = v2Signed(now);
+    const afterKid = `{"alg":"ES256","kid":"${KID}",`.length;
+    const cases: Array<[object | string, string, unknown[]]> = [
+      [{ kid: KID }, "JwsHeaderMemberMissing", ["alg"]],
+      [{ alg: "ES256" }, "JwsHeaderMemberMissing", ["kid"]],
+      [{ alg: "ES256", kid: "rnwy-trust-v3" }, "JwsKidMismatch", [KID, "rnwy-trust-v3"]],
+      [{ alg: "none", kid: KID }, "JwsHeaderMemberInvalid", ["alg", 7]],
+      [{ alg: "ES256", kid: KID, crit: ["exp"] }, "JwsHeaderMemberRefused", ["crit", afterKid]],
+      [{ alg: "ES256", kid: KID, jwk: {} }, "JwsHeaderMemberRefused", ["jwk", afterKid]],
+      [`{"alg":"ES256","kid":"${KID}","alg":"ES256"}`, "JwsHeaderMemberDuplicate", ["alg", afterKid]],
+    ];
+    for (const [header, error, args] of cases) {
+      await expect(submitJws(oracle, signJws(key, payload, header).jws), JSON.stringify(header))
+        .to.be.revertedWithCustomError(oracle, error)
+        .withArgs(...args);
+    }
+    expect(await oracle.hasScore(1n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
+  });
+
+  it("refuses a JWS that is not three canonical base64url parts with a 64-byte signature", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const { jws } = signJws(key, v2Signed(now));
+    const [header, payload, signature] = jws.split(".") as [string, string, string];
+    // Characters that make the payload part's length 1 modulo 4.
+    const pad = (5 - (payload.length % 4)) % 4;
+    const cases: Array<[string, string, unknown[]]> = [
+      [`${header}.${payload}`, "JwsMalformed", [header.length + 1 + payload.length]],
+      [`${header}${payload}${signature}`, "JwsMalformed", [jws.length - 2]],
+      [`${header}.${payload}.${signature}.`, "AttestationSignatureLength", [65]],
+      [`${header}.${payload}.${signature.slice(0, 84)}`, "AttestationSignatureLength", [63]],
+      [`${header}.${payload}.${signature}==`, "AttestationSignatureLength", [66]],
+      [`${header}.${payload.slice(0, 10)}+${payload.slice(11)}.${signature}`, "JwsMalformed", [header.length + 11]],
+      [`${header}.${payload}${"A".repeat(pad)}.${signature}`, "JwsMalformed", [header.length + payload.length + pad]],
+      [`${header}=.${payload}.${signature}`, "JwsMalformed", [header.length]],
+    ];
+    for (const [text, error, args] of cases) {
+      await expect(submitJws(oracle, text), text.slice(0, 40)).to.be.revertedWithCustomError(oracle, error).withArgs(...args);
+    }
+  });
+
+  it("refuses a changed byte of the header, the payload or the signature with InvalidAttestationSignature", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const call = signJws(key, v2Signed(now, { score: 40 }));
+    const other = signJws(key, v2Signed(now, { score: 90 }));
+    const [header, , signature] = call.jws.split(".") as [string, string, string];
+    const [, otherPayload] = other.jws.split(".") as [string, string, string];
+    const typHeader = Buffer.from(`{"alg":"ES256","kid":"${KID}","typ":"JWT"}`).toString("base64url");
+    for (const forged of [`${header}.${otherPayload}.${signature}`, `${typHeader}.${call.jws.split(".")[1]}.${signature}`]) {
+      await expect(submitJws(oracle, forged)).to.be.revertedWithCustomError(oracle, "InvalidAttestationSignature").withArgs(KID);
+    }
+    const flipped = Buffer.from(signature, "base64url");
+    flipped[40]! ^= 1;
+    await expect(submitJws(oracle, `${call.jws.slice(0, call.jws.lastIndexOf(".") + 1)}${flipped.toString("base64url")}`))
       .to.be.revertedWithCustomError(oracle, "InvalidAttestationSignature")
-      .withArgs("rnwy-trust-v9");
-    await expect(oracle.submitJwsAttestation(KID, hre.ethers.toUtf8Bytes(jws))).to.be.revertedWithCustomError(
+      .withArgs(KID);
+    expect(await oracle.hasScore(1n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
+  });
+
+  it("refuses the payload's grammar violations through the JWS as through the sig form", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const text = JSON.stringify(v2Signed(now));
+    const duplicate = `${text.slice(0, -1)},"score":95}`;
+    await expect(submitJws(oracle, signJws(key, duplicate).jws))
+      .to.be.revertedWithCustomError(oracle, "AttestationFieldDuplicate")
+      .withArgs(FIELD.Score, duplicate.lastIndexOf('"score"'));
+    const escaped = `{"sc\\u006fre":95,${text.slice(1)}`;
+    await expect(submitJws(oracle, signJws(key, escaped).jws)).to.be.revertedWithCustomError(oracle, "AttestationJsonMalformed").withArgs(1);
+  });
+
+  it("submitJwsAttestationFor refuses an attestation about another agent, chain or registry", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const jws = Buffer.from(signJws(key, v2Signed(now, { agentId: "5" })).jws);
+    await expect(oracle.submitJwsAttestationFor(6n, BASE_CHAIN_ID, ERC8004, KID, jws))
+      .to.be.revertedWithCustomError(oracle, "AttestationSubjectMismatch")
+      .withArgs(6n, BASE_CHAIN_ID, ERC8004, 5n, BASE_CHAIN_ID, ERC8004);
+    await expect(oracle.submitJwsAttestationFor(5n, 1n, ERC8004, KID, jws)).to.be.revertedWithCustomError(oracle, "AttestationSubjectMismatch");
+    await expect(oracle.submitJwsAttestationFor(5n, BASE_CHAIN_ID, "olas", KID, jws)).to.be.revertedWithCustomError(
       oracle,
-      "JwsHeaderUnsupported",
+      "AttestationSubjectMismatch",
     );
-    await expect(
-      oracle.submitJwsAttestation("rnwy-trust-v9", hre.ethers.toUtf8Bytes(`${header}.${payload}`)),
-    ).to.be.revertedWithCustomError(oracle, "JwsMalformed");
+    await expect(oracle.submitJwsAttestationFor(5n, BASE_CHAIN_ID, ERC8004, KID, jws)).to.emit(oracle, "RecordAdded");
+  });
+});
+
+describe("AttestedTrustOracle: the no-op, before the header, the key and the signature are checked", () => {
+  it("returns the record held for an attestation not newer than it, storing nothing, whatever its signature", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const held = v2Signed(now, { score: 70 }, 100);
+    await oracle.submitJwsAttestation(KID, Buffer.from(signJws(key, held).jws));
+    const older = signJws(makeP256Key(KID), v2Signed(now, { score: 20 }, 200), { alg: "none", kid: "other" });
+    expect(await oracle.submitJwsAttestation.staticCall(KID, Buffer.from(older.jws))).to.deep.equal([70n, 2n, 0n, BigInt(seconds(held.issuedAt))]);
+    const tx = oracle.submitJwsAttestation(KID, Buffer.from(older.jws));
+    await expect(tx).to.not.emit(oracle, "RecordUpdated");
+    const sig = signText(makeP256Key(KID), v2Signed(now, { score: 21 }, 100));
+    await expect(oracle.submitAttestation("unknown-kid", sig.signedJson, sig.lowS)).to.not.emit(oracle, "RecordUpdated");
+    expect((await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(70n);
+  });
+
+  it("compares with the fresher of its own and the upstream's record; an upstream record from the future does not count", async () => {
+    const { oracle, upstream, key, now } = await loadFixture(deployOracle);
+    await upstream.setRecord(1n, BASE_CHAIN_ID, ERC8004, 33, 1, 0, now - 50);
+    const older = signJws(key, v2Signed(now, { score: 90 }, 100));
+    await expect(oracle.submitJwsAttestation(KID, Buffer.from(older.jws))).to.not.emit(oracle, "RecordAdded");
+    expect(await oracle.submitJwsAttestationFor.staticCall(1n, BASE_CHAIN_ID, ERC8004, KID, Buffer.from(older.jws))).to.deep.equal([
+      33n,
+      1n,
+      0n,
+      BigInt(now - 50),
+    ]);
+    await upstream.setRecord(2n, BASE_CHAIN_ID, ERC8004, 33, 1, 0, now + 86_400);
+    const fresh = signJws(key, v2Signed(now, { agentId: "2", score: 90 }, 100));
+    await expect(oracle.submitJwsAttestation(KID, Buffer.from(fresh.jws))).to.emit(oracle, "RecordAdded");
+    expect((await oracle.getScore(2n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(90n);
+  });
+
+  it("still refuses what is checked before it: malformed bytes, an expired or future attestation, an unknown chain, another subject", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    await oracle.submitJwsAttestation(KID, Buffer.from(signJws(key, v2Signed(now, { score: 70 }, 100)).jws));
+    const old = (overrides: Partial<V2Signed>, at = now) => Buffer.from(signJws(key, { ...v2Signed(at, { score: 20 }, 5_000), ...overrides }).jws);
+    await expect(oracle.submitJwsAttestation(KID, old({ tier: "gold" }))).to.be.revertedWithCustomError(oracle, "AttestationFieldInvalid");
+    await expect(oracle.submitJwsAttestation(KID, old({}, now - 2 * 86_400))).to.be.revertedWithCustomError(oracle, "AttestationExpired");
+    await expect(oracle.submitJwsAttestation(KID, old({ verifiedAt: iso(now + 3_600) }))).to.be.revertedWithCustomError(
+      oracle,
+      "AttestationFromFuture",
+    );
+    await expect(oracle.submitJwsAttestation(KID, old({ chain: "zora" }))).to.be.revertedWithCustomError(oracle, "UnknownChainSlug");
+    await expect(oracle.submitJwsAttestationFor(2n, BASE_CHAIN_ID, ERC8004, KID, old({}))).to.be.revertedWithCustomError(
+      oracle,
+      "AttestationSubjectMismatch",
+    );
+  });
+});
+
+describe("AttestedTrustOracle: submitJwsAttestations, a batch", () => {
+  it("stores every newer attestation, skips the others, and answers how many it wrote", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    await oracle.submitJwsAttestation(KID, Buffer.from(signJws(key, v2Signed(now, { agentId: "1", score: 70 }, 100)).jws));
+    const jwss = [
+      signJws(key, v2Signed(now, { agentId: "1", score: 10 }, 200)).jws, // older: no-op
+      signJws(key, v2Signed(now, { agentId: "2", score: 62 }, 100)).jws,
+      signJws(key, v2Signed(now, { agentId: "3", score: 63 }, 100)).highS,
+    ].map((jws) => Buffer.from(jws));
+    expect(await oracle.submitJwsAttestations.staticCall([KID, KID, KID], jwss)).to.equal(2n);
+    await expect(oracle.submitJwsAttestations([KID, KID, KID], jwss)).to.emit(oracle, "RecordAdded");
+    expect((await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(70n);
+    expect((await oracle.getScore(2n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(62n);
+    expect((await oracle.getScore(3n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(63n);
+    expect(await oracle.submitJwsAttestations.staticCall([], [])).to.equal(0n);
+  });
+
+  it("reverts whole on any refusal, with that refusal's error, and on a length mismatch", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const good = Buffer.from(signJws(key, v2Signed(now, { agentId: "2" })).jws);
+    const forged = Buffer.from(signJws(makeP256Key(KID), v2Signed(now, { agentId: "3" })).jws);
+    await expect(oracle.submitJwsAttestations([KID, KID], [good, forged]))
+      .to.be.revertedWithCustomError(oracle, "InvalidAttestationSignature")
+      .withArgs(KID);
+    expect(await oracle.hasScore(2n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
+    await expect(oracle.submitJwsAttestations([KID], [good, good]))
+      .to.be.revertedWithCustomError(oracle, "AttestationBatchLengthMismatch")
+      .withArgs(1, 2);
   });
 });
 

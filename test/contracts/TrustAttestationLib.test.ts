@@ -3,21 +3,8 @@ import { expect } from "chai";
 import hre from "hardhat";
 import { describe, it } from "vitest";
 import { AttestationParserHarness__factory } from "../../typechain-types";
-import { makeP256Key, SYBIL_CODE, signText, TIER_CODE, v2Signed } from "../support/onchain-attestations";
+import { FIELD, makeP256Key, SYBIL_CODE, signText, TIER_CODE, v2Signed } from "../support/onchain-attestations";
 
-/** `AttestationField` order. */
-const FIELD = {
-  AgentId: 0,
-  Chain: 1,
-  Registry: 2,
-  Owner: 3,
-  Score: 4,
-  Tier: 5,
-  SybilSeverity: 6,
-  IssuedAt: 7,
-  VerifiedAt: 8,
-  Expiry: 9,
-} as const;
 
 const NOW = Date.parse("2026-04-14T10:12:13Z") / 1000;
 /** The published example (docs/service-api.md), byte for byte as `JSON.stringify` writes it. */
@@ -32,17 +19,6 @@ const slug = (s: string) => hre.ethers.encodeBytes32String(s);
 async function deployHarness() {
   const [deployer] = await hre.ethers.getSigners();
   return { harness: await new AttestationParserHarness__factory(deployer!).deploy() };
-}
-
-/** Offsets of the ten field keys (their opening quote), packed 16 bits per field. */
-function hintsOf(text: string, at: Partial<Record<keyof typeof FIELD, number>> = {}): bigint {
-  let hints = 0n;
-  for (const [name, id] of Object.entries(FIELD)) {
-    const offset = at[name as keyof typeof FIELD] ?? text.indexOf(`"${name[0]!.toLowerCase()}${name.slice(1)}":`);
-    if (offset < 0) throw new Error(`no key ${name}`);
-    hints |= BigInt(offset) << BigInt(16 * id);
-  }
-  return hints;
 }
 
 describe("TrustAttestationLib.parse: what the service signs", () => {
@@ -128,24 +104,21 @@ describe("TrustAttestationLib.parse: never fooled by look-alike keys", () => {
     expect([att.score, att.tier]).to.deep.equal([40n, 1n]);
   });
 
-  it("ignores keys of nested objects and arrays, and a key that only decodes to a field name", async () => {
+  it("ignores keys of nested objects and arrays", async () => {
     const { harness } = await loadFixture(deployHarness);
     const text = JSON.stringify({
       nested: { score: 99, tier: "established", agentId: "7" },
       list: [{ score: 98 }, ["score", { sybilSeverity: "heavy" }]],
       ...v2Signed(NOW, { score: 31 }),
-    }).replace('"n', '"sc\\u006fre":100,"n');
+    });
     const att = await harness.parse(bytesOf(text));
     expect([att.agentId, att.score, att.tier, att.sybilSeverity]).to.deep.equal([1n, 31n, 1n, 0n]);
   });
 
-  it("the hint reader (measured, not used) IS fooled by a nested look-alike: why the oracle scans", async () => {
+  it("refuses a top-level name written with an escape, which JSON.parse would decode to a field name", async () => {
     const { harness } = await loadFixture(deployHarness);
-    const text = JSON.stringify({ ...v2Signed(NOW, { score: 20 }), badges: [{ score: 99 }] });
-    const nested = text.indexOf('"score":99');
-    const att = await harness.parseAtUnverifiedHints(bytesOf(text), hintsOf(text, { Score: nested }));
-    expect(att.score).to.equal(99n);
-    expect((await harness.parse(bytesOf(text))).score).to.equal(20n);
+    const text = JSON.stringify({ nested: {}, ...v2Signed(NOW, { score: 31 }) }).replace('"n', '"sc\\u006fre":100,"n');
+    await expect(harness.parse(bytesOf(text))).to.be.revertedWithCustomError(harness, "AttestationJsonMalformed").withArgs(1);
   });
 });
 
@@ -255,8 +228,8 @@ describe("TrustAttestationLib.parse: refuses what it cannot read exactly, naming
       "AttestationFieldInvalid",
       (t) => [FIELD.IssuedAt, offsetOfValue(t, "issuedAt")],
     ],
-    ["trailing bytes", `${base} `, "AttestationJsonMalformed", () => [base.length]],
-    ["whitespace between members", base.replace(',"chain"', ', "chain"'), "AttestationJsonMalformed", () => [base.indexOf(',"chain"') + 1]],
+    ["trailing bytes", `${base} x`, "AttestationJsonMalformed", () => [base.length + 1]],
+    ["a second value after the object", `${base}{}`, "AttestationJsonMalformed", () => [base.length]],
     [
       "truncated inside a skipped string",
       base.slice(0, base.indexOf("original_owner") + 3),
@@ -266,8 +239,8 @@ describe("TrustAttestationLib.parse: refuses what it cannot read exactly, naming
     [
       "truncated inside a field",
       base.slice(0, base.indexOf("erc8004") + 3),
-      "AttestationFieldInvalid",
-      () => [FIELD.Registry, base.indexOf("erc8004") - 1],
+      "AttestationJsonMalformed",
+      () => [base.indexOf("erc8004") + 3],
     ],
     [
       "the epoch itself as a date",
@@ -292,7 +265,7 @@ describe("TrustAttestationLib.parse: refuses what it cannot read exactly, naming
       "a quote inside a literal",
       base.replace('"sybilSignals":[]', '"sybilSignals":tr"ue'),
       "AttestationJsonMalformed",
-      (t) => [t.indexOf('tr"ue') + 2],
+      (t) => [t.indexOf('tr"ue')],
     ],
     ["an empty object", "{}", "AttestationFieldMissing", () => [FIELD.AgentId]],
     [

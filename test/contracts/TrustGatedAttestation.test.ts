@@ -15,7 +15,7 @@ import {
 } from "../../typechain-types";
 import { buildTrustCheckResponse } from "../support/attestations";
 import { BASE_CHAIN_ID, DAY, ERC8004, HOUR, latestTimestamp, makePolicy } from "../support/fixtures";
-import { iso, makeP256Key, SYBIL_CODE, signText, TIER_CODE, tierOf, v2Signed } from "../support/onchain-attestations";
+import { iso, makeP256Key, SYBIL_CODE, signJws, signText, TIER_CODE, tierOf, v2Signed } from "../support/onchain-attestations";
 
 const KID = "rnwy-trust-v2";
 const seconds = (isoDate: string) => Math.floor(Date.parse(isoDate) / 1000);
@@ -146,8 +146,57 @@ describe("TrustGated with an attestation in the same call", () => {
   });
 });
 
+describe("TrustGated with a JWS attestation in the same call (onlyTrustedAgentWithJwsAttestation)", () => {
+  const jwsOf = (key: Parameters<typeof signJws>[0], signed: object, header?: object) => Buffer.from(signJws(key, signed, header).jws);
+
+  it("passes with the JWS as issued while the nightly record is stale, whatever the header order or payload form", async () => {
+    const { gate, agentOwner, key, attested } = await loadFixture(deployStack);
+    await expect(gate.connect(agentOwner).act(1n)).to.be.revertedWithCustomError(gate, "TrustRecordStale");
+    const at = await latestTimestamp();
+    const signed = v2Signed(at, { score: 70 }, HOUR);
+    await expect(gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, JSON.stringify(signed, null, 2), { typ: "JWT", kid: KID, alg: "ES256" })))
+      .to.emit(gate, "Acted")
+      .and.to.emit(attested, "RecordAdded");
+    // The same record again: a no-op on the oracle, the gate still passes.
+    await expect(gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, signed))).to.emit(gate, "Acted");
+    expect(await gate.actions(1n)).to.equal(2n);
+  });
+
+  it("refuses what the policy refuses, and a caller who does not control the agent", async () => {
+    const { gate, agentOwner, stranger, key } = await loadFixture(deployStack);
+    const at = await latestTimestamp();
+    await expect(gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, v2Signed(at, { score: 40 }, HOUR))))
+      .to.be.revertedWithCustomError(gate, "TrustScoreTooLow")
+      .withArgs(1n, 40, 51);
+    await expect(gate.connect(stranger).actWithJwsAttestation(1n, KID, jwsOf(key, v2Signed(at, { score: 90 }, HOUR - 1))))
+      .to.be.revertedWithCustomError(gate, "NotAgentController")
+      .withArgs(1n, stranger.address);
+  });
+
+  it("passes the oracle's refusals through: another agent (subject mismatch), another kid, a forged signature", async () => {
+    const { gate, attested, agentOwner, key } = await loadFixture(deployStack);
+    const at = await latestTimestamp();
+    await expect(gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, v2Signed(at, { agentId: "2", score: 90 }, HOUR))))
+      .to.be.revertedWithCustomError(attested, "AttestationSubjectMismatch")
+      .withArgs(1n, BASE_CHAIN_ID, ERC8004, 2n, BASE_CHAIN_ID, ERC8004);
+    await expect(gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, v2Signed(at, { score: 90 }, HOUR), { alg: "ES256", kid: "x" })))
+      .to.be.revertedWithCustomError(attested, "JwsKidMismatch")
+      .withArgs(KID, "x");
+    await expect(gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(makeP256Key(KID), v2Signed(at, { score: 90 }, HOUR))))
+      .to.be.revertedWithCustomError(attested, "InvalidAttestationSignature")
+      .withArgs(KID);
+  });
+
+  it("refuses with TrustOracleNotAttested when the gate's oracle takes no attestations", async () => {
+    const { plainGate, base, agentOwner, key } = await loadFixture(deployStack);
+    await expect(plainGate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, v2Signed(await latestTimestamp(), { score: 90 }, HOUR))))
+      .to.be.revertedWithCustomError(plainGate, "TrustOracleNotAttested")
+      .withArgs(await base.getAddress());
+  });
+});
+
 describe("A /api/trust-check response, as the service signs it, through toAttestationCall", () => {
-  it("passes the gate in the sig form and is stored by submitJwsAttestation in the jws form", async () => {
+  it("is stored by submitJwsAttestation in the jws form (first), and passes the gate in the sig form without its jws", async () => {
     const { gate, attested, agentOwner } = await loadFixture(deployStack);
     const key = await generateSigningKey("rnwy-trust-v2b");
     const hex = (b64: string) => `0x${Buffer.from(b64, "base64url").toString("hex")}`;
@@ -158,12 +207,60 @@ describe("A /api/trust-check response, as the service signs it, through toAttest
       issuedAt: new Date(at - HOUR * 1000),
       verifiedAt: new Date(at),
     });
-    const call = toAttestationCall(JSON.parse(JSON.stringify(response)));
+    const wire = JSON.parse(JSON.stringify(response)) as typeof response;
+    const call = toAttestationCall({ attestation: { ...wire.attestation, jws: undefined } });
+    expect(call.form).to.equal("sig");
     await expect(gate.connect(agentOwner).actWithAttestation(1n, call.kid, call.signedJson, call.signature)).to.emit(gate, "Acted");
     expect((await attested.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(77n);
-    const jwsOnly = toAttestationCall({ attestation: { ...response.attestation, sig: undefined } });
-    expect(jwsOnly.form).to.equal("jws");
-    await expect(attested.submitJwsAttestation(jwsOnly.kid, jwsOnly.jws!)).to.not.be.reverted;
+    const jwsFirst = toAttestationCall(wire);
+    expect(jwsFirst.form).to.equal("jws");
+    await expect(attested.submitJwsAttestation(jwsFirst.kid, jwsFirst.jws!)).to.not.be.reverted;
+  });
+
+  it("passes the gate with the JWS form of a jws-only response, and stores another agent's through submitJwsAttestation", async () => {
+    const { gate, attested, agentOwner } = await loadFixture(deployStack);
+    const key = await generateSigningKey("rnwy-trust-v2c");
+    const hex = (b64: string) => `0x${Buffer.from(b64, "base64url").toString("hex")}`;
+    await attested.setSigningKey(key.kid, hex(key.publicJwk.x!), hex(key.publicJwk.y!));
+    const at = (await latestTimestamp()) * 1000;
+    const respond = async (agentId: string, score: number) => {
+      const response = await buildTrustCheckResponse(key, {
+        agent: { agentId, score, sybilSeverity: null },
+        issuedAt: new Date(at - HOUR * 1000),
+        verifiedAt: new Date(at),
+      });
+      return toAttestationCall(JSON.parse(JSON.stringify({ attestation: { ...response.attestation, sig: undefined } })));
+    };
+    const mine = await respond("1", 78);
+    expect(mine.form).to.equal("jws");
+    await expect(gate.connect(agentOwner).actWithJwsAttestation(1n, mine.kid, mine.jws!)).to.emit(gate, "Acted");
+    expect((await attested.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(78n);
+    const other = await respond("2", 64);
+    await expect(attested.submitJwsAttestation(other.kid, other.jws!)).to.emit(attested, "RecordAdded");
+    expect((await attested.getScore(2n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(64n);
+  });
+});
+
+describe("TrustGatedEscrow.claimWithJwsAttestation", () => {
+  it("pays the agent's controller against the JWS while the nightly record is stale, and refuses a failing agent", async () => {
+    const { escrow, token, client, agentOwner, stranger, key } = await loadFixture(deployStack);
+    const deadline = BigInt((await latestTimestamp()) + 7 * DAY);
+    await escrow.connect(client).createEscrow(await token.getAddress(), 1n, 1000n, deadline);
+    await escrow.connect(client).createEscrow(await token.getAddress(), 1n, 500n, deadline);
+    const at = await latestTimestamp();
+    const low = Buffer.from(signJws(key, v2Signed(at, { score: 45 }, HOUR)).jws);
+    await expect(escrow.connect(agentOwner).claimWithJwsAttestation(1n, KID, low))
+      .to.be.revertedWithCustomError(escrow, "TrustScoreTooLow")
+      .withArgs(1n, 45, 51);
+    const good = Buffer.from(signJws(key, v2Signed(at, { score: 77 }, HOUR - 10)).jws);
+    await expect(escrow.connect(stranger).claimWithJwsAttestation(1n, KID, good)).to.be.revertedWithCustomError(escrow, "NotAgentController");
+    await expect(escrow.connect(agentOwner).claimWithJwsAttestation(1n, KID, good))
+      .to.emit(escrow, "EscrowClaimed")
+      .withArgs(1n, 1n, agentOwner.address, 1000n, 77);
+    await expect(escrow.connect(agentOwner).claimWithJwsAttestation(1n, KID, good)).to.be.revertedWithCustomError(escrow, "EscrowAlreadySettled");
+    // The same attestation again for the second escrow: a no-op on the oracle, the claim passes on the record held.
+    await expect(escrow.connect(agentOwner).claimWithJwsAttestation(2n, KID, good)).to.emit(escrow, "EscrowClaimed");
+    expect(await token.balanceOf(agentOwner.address)).to.equal(1500n);
   });
 });
 

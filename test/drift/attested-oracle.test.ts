@@ -142,7 +142,7 @@ describe("drift without --attested-oracle: the refresh assessment, kids unchecke
       possible: true,
       kid: "rnwy-trust-v2",
       keyStatus: "unchecked",
-      call: { function: "submitAttestation", form: "sig" },
+      call: { function: "submitJwsAttestation", form: "jws" },
     });
     expect(staleRow.refresh!.blocker).toBeUndefined();
     expect(staleRow.refresh!.reason).toContain('kid "rnwy-trust-v2" not checked');
@@ -181,7 +181,7 @@ describe("drift --attested-oracle", () => {
     // The attested oracle holds nothing of its own yet: it answers the upstream's stale record.
     const row = rowOf(report!, stale);
     expect(row.status).toBe("stale-onchain");
-    expect(row.refresh).toMatchObject({ possible: true, keyStatus: "installed", call: { function: "submitAttestation" } });
+    expect(row.refresh).toMatchObject({ possible: true, keyStatus: "installed", call: { function: "submitJwsAttestation" } });
     expect(row.refresh!.reason).toContain(`kid "rnwy-trust-v2" installed on the attested oracle ${attested}`);
     expect(stderr).toContain(
       `oracle read:      attested oracle ${attested} (the fresher of its own records and its upstream ${env.oracle}'s)`,

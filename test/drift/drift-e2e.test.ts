@@ -79,7 +79,7 @@ describe("trustgate drift --demo, the embedded default", () => {
     expect(row.decision.flipped).toBe(true);
     // The flip is a drifted row with a verified signed attestation: assessed for an on-chain refresh, kid unchecked
     // (no --attested-oracle); refreshable rows are counted and change nothing in the exit code.
-    expect(row.refresh).toMatchObject({ possible: true, keyStatus: "unchecked", call: { function: "submitAttestation" } });
+    expect(row.refresh).toMatchObject({ possible: true, keyStatus: "unchecked", call: { function: "submitJwsAttestation" } });
     expect(report.summary.refreshable).toBe(report.agents.filter((r) => r.refresh?.possible).length);
     expect(report.summary.refreshable).toBeGreaterThan(0);
     expect(report.source.attestedOracle).toBeUndefined();

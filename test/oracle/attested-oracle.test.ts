@@ -1,6 +1,6 @@
 /**
  * The viem side of the attested oracle: installing the service's keys from its JWKS and submitting a
- * `/api/trust-check` response as the service publishes it (v2 block, `sig` + `jws`, or `jws` only), against a
+ * `/api/trust-check` response as the service publishes it (v2 block, `sig` + `jws`: the JWS form first; or a `sig` alone), against a
  * real `AttestedTrustOracle` on Hardhat's network. Refusals surface as the contract's decoded custom errors.
  */
 import hre from "hardhat";
@@ -86,7 +86,7 @@ describe("setTrustSigningKeys / submitTrustAttestation", () => {
     expect(revertName(refused)).toBe("AccessControlUnauthorizedAccount");
   });
 
-  it("submits a published v2 response (sig form), and the oracle then answers its signed values", async () => {
+  it("submits a published v2 response (the jws form, first), and the oracle then answers its signed values", async () => {
     const response = await freshResponse(v2, 81);
     const hash = await submitTrustAttestation(admin, oracle, response);
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -100,9 +100,9 @@ describe("setTrustSigningKeys / submitTrustAttestation", () => {
     expect(updatedAt).toBe(Math.floor(Date.parse(String(response.attestation.signed.issuedAt)) / 1000));
   });
 
-  it("submits a response that carries only the jws (submitJwsAttestation)", async () => {
+  it("submits a response that carries only a raw sig (submitAttestation)", async () => {
     const response = await freshResponse(v2, 70, 1);
-    delete response.attestation.sig;
+    delete response.attestation.jws;
     await submitTrustAttestation(admin, oracle, response);
     const [score] = await admin.public.readContract({
       address: oracle,

@@ -9,7 +9,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { CompactSign, type CryptoKey, exportSPKI, importJWK, type JSONWebKeySet, type JWK } from "jose";
 import type { Attestation, TrustCheck, TrustSignedV1, TrustSignedV2, WalletNotFound, WalletNotFoundSigned } from "../../src/api/schemas.js";
-import { type AttestationSigningKey, createAttestation, generateSigningKey, signPayload } from "../../src/harness/signing.js";
+import {
+  type AttestationSigningKey,
+  createAttestation,
+  generateSigningKey,
+  type SigningOptions,
+  signPayload,
+} from "../../src/harness/signing.js";
 
 /** The issuer used by the fixtures unless told otherwise. */
 export const TEST_ISSUER = "https://rnwy.com";
@@ -91,6 +97,8 @@ export interface TrustCheckFixtureOptions {
   extraSigned?: Record<string, unknown>;
   /** Badges of the body (default one earned, one warning); the signed block carries them merged. */
   badges?: { earned: string[]; warnings: string[] };
+  /** How the signatures are made (serialisations, JWS header, exact JWS payload); default as the service signs. */
+  signing?: SigningOptions;
 }
 
 function writeTime(date: Date, format: "iso" | "unix" = "iso"): string | number {
@@ -140,6 +148,7 @@ export async function buildTrustCheckResponse(
     issuer: options.issuer ?? TEST_ISSUER,
     type: "behavioral_trust",
     expiry: signed.expiry,
+    ...(options.signing ? { signing: options.signing } : {}),
   });
   return {
     agentId: typeof agent.agentId === "string" && /^\d+$/.test(agent.agentId) ? Number(agent.agentId) : agent.agentId,

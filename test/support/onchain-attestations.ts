@@ -1,7 +1,8 @@
 /**
  * Helpers for the on-chain attestation tests and benchmark: real P-256 keys (node:crypto), v2 signed blocks in the
  * service's published shape (string `agentId`, `null` sybil, flat badges, ISO dates) signed exactly as the service
- * signs them (ES256 over the UTF-8 of `JSON.stringify(signed)`, raw `r‖s`), low-S and high-S twins, and a second
+ * signs them (ES256 over the UTF-8 of `JSON.stringify(signed)`, raw `r‖s`), compact JWSs over exact header and
+ * payload texts, low-S and high-S twins, and a second
  * in-process Hardhat network without the P-256 precompile (hardfork `prague`), where OpenZeppelin's `P256` falls
  * back to its Solidity implementation.
  */
@@ -52,6 +53,22 @@ export interface V2Signed {
 export function tierOf(score: number): string {
   return score >= 75 ? "established" : score >= 51 ? "developing" : score >= 30 ? "limited" : "flagged";
 }
+
+/** `AttestationField` (contracts/interfaces/ITrustAttestationErrors.sol), by name: the values errors carry. */
+export const FIELD = {
+  AgentId: 0,
+  Chain: 1,
+  Registry: 2,
+  Owner: 3,
+  Score: 4,
+  Tier: 5,
+  SybilSeverity: 6,
+  IssuedAt: 7,
+  VerifiedAt: 8,
+  Expiry: 9,
+  Badges: 10,
+  SybilSignals: 11,
+} as const;
 
 /** Tier and sybil codes of the kit. */
 export const TIER_CODE: Record<string, number> = { flagged: 0, limited: 1, developing: 2, established: 3 };
@@ -119,6 +136,39 @@ export function signText(key: P256TestKey, text: string | object): SignedCall {
   const high = P256_ORDER - low;
   const hex = (v: bigint) => v.toString(16).padStart(64, "0");
   return { signedJson: `0x${bytes.toString("hex")}`, text: body, lowS: `0x${r}${hex(low)}`, highS: `0x${r}${hex(high)}` };
+}
+
+/** A compact JWS signed over exact header and payload texts. */
+export interface JwsCall {
+  /** `header.payload.signature`, low-S. */
+  readonly jws: string;
+  /** The same JWS with the high-S twin of its signature. */
+  readonly highS: string;
+  /** The header text signed. */
+  readonly header: string;
+  /** The payload text signed. */
+  readonly payload: string;
+}
+
+/**
+ * Signs a compact JWS with ES256 over the exact texts given (objects are `JSON.stringify`-ed), as a signer may write
+ * them: any header member order or whitespace, any payload serialization.
+ *
+ * @param key - Signing key.
+ * @param payload - The payload text, or the object to `JSON.stringify`.
+ * @param header - The protected header text, or the object to `JSON.stringify` (default `{"alg":"ES256","kid":<kid>}`).
+ * @returns The JWS (low-S) and its high-S twin.
+ */
+export function signJws(key: P256TestKey, payload: string | object, header: string | object = { alg: "ES256", kid: key.kid }): JwsCall {
+  const headerText = typeof header === "string" ? header : JSON.stringify(header);
+  const payloadText = typeof payload === "string" ? payload : JSON.stringify(payload);
+  const input = `${Buffer.from(headerText, "utf8").toString("base64url")}.${Buffer.from(payloadText, "utf8").toString("base64url")}`;
+  const raw = sign("sha256", Buffer.from(input, "ascii"), { key: key.privateKey, dsaEncoding: "ieee-p1363" });
+  const r = raw.subarray(0, 32);
+  const s = BigInt(`0x${raw.subarray(32).toString("hex")}`);
+  const low = s > P256_ORDER / 2n ? P256_ORDER - s : s;
+  const part = (v: bigint) => Buffer.concat([r, Buffer.from(v.toString(16).padStart(64, "0"), "hex")]).toString("base64url");
+  return { jws: `${input}.${part(low)}`, highS: `${input}.${part(P256_ORDER - low)}`, header: headerText, payload: payloadText };
 }
 
 /** An in-process Hardhat network of its own, with its own accounts (the same mnemonic as the default one). */

@@ -1,15 +1,15 @@
 // The refresh assessment's parts without a chain: whether a verified attestation can be submitted as it is
 // (real ES256 signatures, verified by fetchServiceOutcome), and each blocker of assessRefresh in its order.
 // The same logic against a real AttestedTrustOracle: test/drift/attested-oracle.test.ts.
-import { CompactSign } from "jose";
 import { describe, expect, it } from "vitest";
 import type { TrustApiClient } from "../../../src/api/client";
 import { createJwksResolver } from "../../../src/attestation/jwks";
 import type { ServiceOutcome } from "../../../src/drift/service-data";
 import { compareAgent } from "../../../src/drift/stages/compare";
-import { fetchServiceOutcome } from "../../../src/drift/stages/fetch-verify";
+import { fetchServiceOutcome, VERIFIER_FAILED } from "../../../src/drift/stages/fetch-verify";
 import { type AttestedOracleFacts, assessRefresh, submissionOf } from "../../../src/drift/stages/refresh";
 import { REFRESH_BLOCKERS } from "../../../src/drift/types";
+import { signCompactJws } from "../../../src/harness/signing";
 import {
   buildTrustCheckResponse,
   buildV1TrustCheckResponse,
@@ -45,26 +45,50 @@ const facts = (keyStatus: "installed" | "not-installed" | "revoked" | "mismatch"
 });
 
 describe("submissionOf: can the verified attestation be submitted as it is", () => {
-  it("a v2 response with sig and jws: the sig form; with only the jws jose writes: the jws form", async () => {
+  it("a v2 response with a jws: the jws form, whether a sig is beside it or not; a sig alone: the sig form", async () => {
     const keys = await generateTestKeys();
     const body = await buildTrustCheckResponse(keys.v2, { issuedAt: new Date(TEST_NOW.getTime() - 2 * HOUR_MS) });
-    expect(verifiedOf(await outcomeOf(body, keys)).submission).toEqual({ ok: true, form: "sig" });
+    expect(verifiedOf(await outcomeOf(body, keys)).submission).toEqual({ ok: true, form: "jws" });
+    const sigOnly = structuredClone(body);
+    delete (sigOnly.attestation as { jws?: string }).jws;
+    expect(verifiedOf(await outcomeOf(sigOnly, keys)).submission).toEqual({ ok: true, form: "sig" });
     delete (body.attestation as { sig?: string }).sig;
     expect(verifiedOf(await outcomeOf(body, keys)).submission).toEqual({ ok: true, form: "jws" });
   });
 
-  it("only a jws whose header is not exactly {alg, kid}: verified, but not submittable (submitJwsAttestation refuses it)", async () => {
+  it("a jws header by the general rules (typ, any member order, another member skipped): submittable in the jws form", async () => {
+    const keys = await generateTestKeys();
+    for (const header of [
+      { alg: "ES256", kid: "rnwy-trust-v2", typ: "JWT" },
+      { typ: "JOSE", kid: "rnwy-trust-v2", alg: "ES256" },
+      { kid: "rnwy-trust-v2", x5t: "abc", alg: "ES256" },
+    ]) {
+      const body = await buildTrustCheckResponse(keys.v2, { signing: { jwsHeader: header, jwsSerialization: "sorted" } });
+      expect(verifiedOf(await outcomeOf(body, keys)).submission, JSON.stringify(header)).toEqual({ ok: true, form: "jws" });
+    }
+  });
+
+  it("a sig over sorted keys alone: the sig form over the bytes that verified", async () => {
+    const keys = await generateTestKeys();
+    const body = await buildTrustCheckResponse(keys.v2, { signing: { sigSerialization: "sorted" } });
+    delete (body.attestation as { jws?: string }).jws;
+    expect(verifiedOf(await outcomeOf(body, keys)).submission).toEqual({ ok: true, form: "sig" });
+  });
+
+  it("never submittable with a header the oracle refuses; such a response does not verify either", async () => {
     const keys = await generateTestKeys();
     const body = await buildTrustCheckResponse(keys.v2);
     const attestation = body.attestation as { sig?: string; jws?: string; signed: unknown };
-    delete attestation.sig;
-    attestation.jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(attestation.signed)))
-      .setProtectedHeader({ alg: "ES256", kid: "rnwy-trust-v2", typ: "JWT" })
-      .sign(keys.v2.privateKey);
-    const outcome = verifiedOf(await outcomeOf(body, keys));
-    expect(outcome.submission).toMatchObject({ ok: false, problem: expect.stringContaining("the only one submitJwsAttestation accepts") });
-    const row = compareAgent(agent(1487), noRecord, outcome, { ...context, now: TEST_NOW });
-    expect(row.refresh).toMatchObject({ possible: false, blocker: "not-submittable" });
+    attestation.jws = await signCompactJws(
+      { alg: "ES256", kid: "rnwy-trust-v2", jku: "https://attacker.example/jwks.json" },
+      new TextEncoder().encode(JSON.stringify(attestation.signed)),
+      keys.v2,
+    );
+    expect(await outcomeOf(body, keys)).toMatchObject({ kind: "invalid", reason: "unsupported-header" });
+    expect(submissionOf(body, { version: "v2", source: "attestation", kid: "rnwy-trust-v2", sigBytes: undefined })).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('"jku"'),
+    });
   });
 
   it("a v1 attestation verifies but cannot be submitted: the oracle reads v2 blocks only", async () => {
@@ -72,10 +96,27 @@ describe("submissionOf: can the verified attestation be submitted as it is", () 
     const body = await buildV1TrustCheckResponse(keys.v1, { agent: { agentId: 1487 } });
     const outcome = verifiedOf(await outcomeOf(body, keys));
     expect(outcome.submission).toEqual({ ok: false, problem: expect.stringContaining("a v1 signed block") });
-    expect(submissionOf(body, { version: "v2", source: "attestation", kid: "rnwy-trust-v9" })).toMatchObject({
+    const v2Body = await buildTrustCheckResponse(keys.v2);
+    expect(submissionOf(v2Body, { version: "v2", source: "attestation", kid: "rnwy-trust-v9", sigBytes: undefined })).toMatchObject({
       ok: false,
       problem: expect.stringContaining('verified under "rnwy-trust-v9"'),
     });
+  });
+});
+
+describe("fetchServiceOutcome: a verifier that fails is a row with a reason", () => {
+  it("a verifier throw (here, options it refuses) becomes an invalid outcome naming it, not a stopped run", async () => {
+    const keys = await generateTestKeys();
+    const body = await buildTrustCheckResponse(keys.v2);
+    const api = { trustCheck: async () => body } as unknown as TrustApiClient;
+    const outcome = await fetchServiceOutcome(
+      api,
+      { chain: "base", agentId: 1487n, registry: "erc8004" },
+      { issuer: TEST_ISSUER, jwks: createJwksResolver({ keys: jwksOf(keys.v2).keys as never }), acceptedKids: [] },
+    );
+    expect(outcome).toMatchObject({ kind: "invalid", reason: VERIFIER_FAILED, message: expect.stringContaining("acceptedKids") });
+    const row = compareAgent(agent(1487), noRecord, outcome, { ...context, now: TEST_NOW });
+    expect(row).toMatchObject({ status: "invalid-attestation", reason: expect.stringContaining(VERIFIER_FAILED) });
   });
 });
 
@@ -104,7 +145,7 @@ describe("assessRefresh: the first blocker, in order", () => {
     expect(assessRefresh({ ...base, attestedOracle: facts("installed") })).toMatchObject({
       possible: true,
       keyStatus: "installed",
-      call: { function: "submitAttestation", form: "sig" },
+      call: { function: "submitJwsAttestation", form: "jws" },
       expiresAt: new Date(TEST_NOW.getTime() + 24 * HOUR_MS).toISOString(),
     });
     expect(blockerOf({ service: { ...service, submission: { ok: false, problem: "x" } } })).toBe("not-submittable");

@@ -1,0 +1,256 @@
+/**
+ * The trust-check v2 signed-block reader (`trust-signed-block.ts`), over exact bytes: the fields the oracle records,
+ * each accepted only in the form the service writes it, and every refusal with the field and byte offset; then the
+ * same refusals through `verifyTrustAttestation`, on signed bytes a JWS or a raw `sig` really covers (the parser
+ * differentials an outside audit reproduced: an escaped duplicate name, invalid JSON where a value is skipped,
+ * control bytes in the owner, invalid UTF-8, a numeric agentId above 2^53).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { readTrustSignedBlockV2, TRUST_V2_READ_FIELDS } from "../../src/attestation/trust-signed-block.js";
+import { createJwksResolver, type JwksResolver, verifyTrustAttestation } from "../../src/attestation/verify.js";
+import { signBytes } from "../../src/harness/signing.js";
+import { buildTrustCheckResponse, generateTestKeys, jwksOf, TEST_NOW, type TestKeys } from "../support/attestations.js";
+
+/** A v2 block as the service writes it, in its order. */
+const BLOCK = {
+  agentId: "1487",
+  chain: "base",
+  registry: "erc8004",
+  owner: "0x7a16ff8270133f063aab6c9977183d9e72835428",
+  score: 82,
+  tier: "established",
+  badges: ["original_owner", "low_history_reviewers"],
+  sybilSeverity: "low",
+  sybilSignals: ["common_funder"],
+  issuedAt: "2025-06-01T10:00:00.000Z",
+  verifiedAt: "2025-06-01T10:00:00Z",
+  expiry: "2025-06-02T10:00:00.000Z",
+};
+const TEXT = JSON.stringify(BLOCK);
+const bytes = (text: string) => Buffer.from(text, "utf8");
+/** The block's text with the value of `field` (as JSON.stringify writes it) replaced by `raw`. */
+const withRaw = (field: keyof typeof BLOCK, raw: string) => TEXT.replace(`"${field}":${JSON.stringify(BLOCK[field])}`, `"${field}":${raw}`);
+const valueOffset = (text: string, field: string) => text.indexOf(`"${field}":`) + field.length + 3;
+
+describe("readTrustSignedBlockV2: the fields the oracle records", () => {
+  it("reads the service's block", () => {
+    expect(readTrustSignedBlockV2(bytes(TEXT))).toEqual({
+      ok: true,
+      block: {
+        agentId: 1487n,
+        chain: "base",
+        registry: "erc8004",
+        owner: "0x7a16ff8270133f063aab6c9977183d9e72835428",
+        score: 82,
+        tier: "established",
+        sybilSeverity: "low",
+        issuedAt: Date.parse("2025-06-01T10:00:00Z") / 1000,
+        verifiedAt: Date.parse("2025-06-01T10:00:00Z") / 1000,
+        expiry: Date.parse("2025-06-02T10:00:00Z") / 1000,
+      },
+    });
+  });
+
+  it("reads the same block in any member order, spaced, with other members (and repeated unknown ones) anywhere", () => {
+    const reordered = JSON.stringify(Object.fromEntries(Object.entries(BLOCK).reverse()), null, 2).replace(
+      "{",
+      '{"extra":{"x":[1,{}]}, "extra": null,',
+    );
+    const read = readTrustSignedBlockV2(bytes(reordered));
+    expect(read).toEqual(readTrustSignedBlockV2(bytes(TEXT)));
+  });
+
+  it.each([
+    ["agentId as plain digits", "agentId", "1487", 1487n],
+    ["agentId 0", "agentId", '"0"', 0n],
+    ["agentId 2^53 - 1 as a number", "agentId", "9007199254740991", 9007199254740991n],
+    ["agentId 2^256 - 1 as a string", "agentId", `"${(2n ** 256n - 1n).toString()}"`, 2n ** 256n - 1n],
+    ["owner null", "owner", "null", null],
+    ["owner with 0X and capitals", "owner", '"0X7A16FF8270133F063AAB6C9977183D9E72835428"', "0X7A16FF8270133F063AAB6C9977183D9E72835428"],
+    ["score 0", "score", "0", 0],
+    ["score 100", "score", "100", 100],
+    ["sybilSeverity null", "sybilSeverity", "null", null],
+    ["sybilSeverity none (legacy)", "sybilSeverity", '"none"', "none"],
+    ["a chain of 32 bytes", "chain", `"${"c".repeat(32)}"`, "c".repeat(32)],
+    ["a chain in UTF-8", "chain", '"bäse"', "bäse"],
+    ["a leap day", "issuedAt", '"2024-02-29T23:59:59Z"', Date.parse("2024-02-29T23:59:59Z") / 1000],
+    ["one second after the epoch", "issuedAt", '"1970-01-01T00:00:01.999Z"', 1],
+    ["the last second of 9999", "expiry", '"9999-12-31T23:59:59Z"', Date.parse("9999-12-31T23:59:59Z") / 1000],
+  ] as const)("accepts %s", (_name, field, raw, value) => {
+    const read = readTrustSignedBlockV2(bytes(withRaw(field, raw)));
+    expect(read.ok && read.block[field]).toEqual(value);
+  });
+
+  it.each([
+    ["agentId with a sign", "agentId", '"-1"'],
+    ["agentId with a leading zero", "agentId", '"01487"'],
+    ["agentId empty", "agentId", '""'],
+    ["agentId escaped", "agentId", '"148\\u0037"'],
+    ["agentId above 2^256 - 1", "agentId", `"${(2n ** 256n).toString()}"`],
+    ["agentId as a number above 2^53 - 1 (JSON.parse rounds it)", "agentId", "9007199254740993"],
+    ["agentId as a negative number", "agentId", "-1"],
+    ["agentId as a fraction", "agentId", "1487.0"],
+    ["agentId with an exponent", "agentId", "1e3"],
+    ["agentId null", "agentId", "null"],
+    ["chain empty", "chain", '""'],
+    ["chain of 33 bytes", "chain", `"${"c".repeat(33)}"`],
+    ["chain escaped", "chain", '"ba\\u0073e"'],
+    ["chain a number", "chain", "8453"],
+    ["chain with a control byte", "chain", '"ba\u0001se"'],
+    ["registry empty", "registry", '""'],
+    ["registry escaped", "registry", '"erc\\/8004"'],
+    ["owner of 39 hex digits", "owner", '"0x7a16ff8270133f063aab6c9977183d9e7283542"'],
+    ["owner of 41 hex digits", "owner", '"0x7a16ff8270133f063aab6c9977183d9e728354281"'],
+    ["owner with a control byte for a digit", "owner", '"0x7a16ff8270133f063aab6c9977183d9e7283542\u0000"'],
+    ["owner with a non-hex digit", "owner", '"0x7a16ff8270133f063aab6c9977183d9e7283542g"'],
+    ["owner without 0x", "owner", '"7a16ff8270133f063aab6c9977183d9e72835428"'],
+    ["owner escaped", "owner", '"0x7a16ff8270133f063aab6c9977183d9e7283542\\u0038"'],
+    ["owner false", "owner", "false"],
+    ["score 101", "score", "101"],
+    ["score as a string", "score", '"82"'],
+    ["score with a fraction", "score", "82.0"],
+    ["score with an exponent", "score", "8.2e1"],
+    ["score negative", "score", "-1"],
+    ["score with a leading zero", "score", "082"],
+    ["tier in capitals", "tier", '"Established"'],
+    ["tier unknown", "tier", '"trusted"'],
+    ["tier escaped", "tier", '"establishe\\u0064"'],
+    ["sybilSeverity unknown", "sybilSeverity", '"severe"'],
+    ["sybilSeverity empty", "sybilSeverity", '""'],
+    ["a time as Unix seconds", "issuedAt", "1748772000"],
+    ["a time without Z", "issuedAt", '"2025-06-01T10:00:00"'],
+    ["a time with an offset", "issuedAt", '"2025-06-01T10:00:00+00:00"'],
+    ["a time with 2 fraction digits", "issuedAt", '"2025-06-01T10:00:00.00Z"'],
+    ["a time with 6 fraction digits", "issuedAt", '"2025-06-01T10:00:00.000000Z"'],
+    ["a time with a space for T", "verifiedAt", '"2025-06-01 10:00:00Z"'],
+    ["February 30", "verifiedAt", '"2025-02-30T10:00:00Z"'],
+    ["February 29 of a common year", "verifiedAt", '"2100-02-29T10:00:00Z"'],
+    ["hour 24", "expiry", '"2025-06-01T24:00:00Z"'],
+    ["second 60", "expiry", '"2025-06-01T23:59:60Z"'],
+    ["month 13", "expiry", '"2025-13-01T00:00:00Z"'],
+    ["the epoch itself", "expiry", '"1970-01-01T00:00:00Z"'],
+    ["a year before the epoch", "expiry", '"1969-12-31T23:59:59Z"'],
+    ["a time escaped", "expiry", '"2025-06-01T10:00:00\\u005a"'],
+  ] as const)("refuses %s, as an invalid value of that field at its offset", (_name, field, raw) => {
+    const text = withRaw(field, raw);
+    expect(readTrustSignedBlockV2(bytes(text))).toMatchObject({ ok: false, fault: "invalid", field, offset: valueOffset(text, field) });
+  });
+
+  it.each(TRUST_V2_READ_FIELDS.map((field) => [field]))("refuses a block without %s (missing, at the end of the bytes)", (field) => {
+    const { [field]: _dropped, ...rest } = BLOCK;
+    const text = JSON.stringify(rest);
+    expect(readTrustSignedBlockV2(bytes(text))).toMatchObject({ ok: false, fault: "missing", field, offset: text.length });
+  });
+
+  it("names the first missing field in the oracle's order", () => {
+    const { registry: _r, chain: _c, ...rest } = BLOCK;
+    expect(readTrustSignedBlockV2(bytes(JSON.stringify(rest)))).toMatchObject({ fault: "missing", field: "chain" });
+  });
+
+  it.each([...TRUST_V2_READ_FIELDS, "badges", "sybilSignals"].map((field) => [field]))("refuses %s twice, at the second name", (field) => {
+    const value = JSON.stringify(BLOCK[field as keyof typeof BLOCK]);
+    const text = TEXT.replace(/}$/, `,"${field}":${value}}`);
+    expect(readTrustSignedBlockV2(bytes(text))).toMatchObject({
+      ok: false,
+      fault: "duplicate",
+      field,
+      offset: text.lastIndexOf(`"${field}"`),
+    });
+  });
+
+  it.each([
+    ["an escaped duplicate of score (JSON.parse would take its value)", TEXT.replace(/}$/, ',"sc\\u006fre":5}'), "malformed", "json"],
+    ["an escaped unknown name", TEXT.replace(/}$/, ',"x\\u0079":5}'), "malformed", "json"],
+    ["invalid JSON inside skipped badges", withRaw("badges", '["a",]'), "malformed", "json"],
+    ["a raw control byte inside skipped sybilSignals", withRaw("sybilSignals", '["a\u0001"]'), "malformed", "json"],
+    ["an unknown escape inside an unknown member", TEXT.replace(/}$/, ',"note":"\\q"}'), "malformed", "json"],
+    ["a leading zero inside an unknown member", TEXT.replace(/}$/, ',"note":[01]}'), "malformed", "json"],
+    ["badges nested too deep", withRaw("badges", `${"[".repeat(249)}${"]".repeat(249)}`), "too-deep", "json"],
+    ["trailing bytes", `${TEXT} x`, "malformed", "json"],
+    ["a top-level array", `[${TEXT}]`, "malformed", "json"],
+  ] as const)("refuses %s", (_name, text, fault, field) => {
+    expect(readTrustSignedBlockV2(bytes(text))).toMatchObject({ ok: false, fault, field });
+  });
+
+  it("refuses bytes that are not UTF-8: in a read field, as that field's; in a skipped value, as the text's", () => {
+    const inChain = Buffer.concat([
+      bytes(TEXT.slice(0, valueOffset(TEXT, "chain") + 1)),
+      Buffer.from([0xc0, 0xaf]),
+      bytes(TEXT.slice(valueOffset(TEXT, "chain") + 1)),
+    ]);
+    expect(readTrustSignedBlockV2(inChain)).toMatchObject({ ok: false, fault: "invalid", field: "chain" });
+    const at = valueOffset(TEXT, "badges") + 2;
+    const inBadges = Buffer.concat([bytes(TEXT.slice(0, at)), Buffer.from([0xed, 0xa0, 0x80]), bytes(TEXT.slice(at))]);
+    expect(readTrustSignedBlockV2(inBadges)).toMatchObject({ ok: false, fault: "malformed", field: "json", offset: at });
+  });
+});
+
+describe("verifyTrustAttestation refuses a signed v2 block the oracle refuses, on the bytes the signature covers", () => {
+  let keys: TestKeys;
+  let resolver: JwksResolver;
+  let block: Record<string, unknown>;
+  beforeAll(async () => {
+    keys = await generateTestKeys();
+    resolver = createJwksResolver({ keys: jwksOf(keys.v2) });
+    block = (await buildTrustCheckResponse(keys.v2)).attestation.signed;
+  });
+
+  /** A response whose jws carries exactly `payload` (and no sig, no signed block: the payload is the signed data). */
+  async function jwsCarrying(payload: Uint8Array) {
+    const response = await buildTrustCheckResponse(keys.v2, { signing: { jwsPayload: payload } });
+    const attestation = response.attestation as Record<string, unknown>;
+    delete attestation.sig;
+    attestation.signed = null;
+    return response;
+  }
+
+  const genuine = () => JSON.stringify(block);
+
+  it("accepts the genuine block in the jws, and the same block spaced and reordered", async () => {
+    expect(await verifyTrustAttestation(await jwsCarrying(bytes(genuine())), { jwks: resolver, now: TEST_NOW })).toMatchObject({
+      valid: true,
+    });
+    const spaced = JSON.stringify(Object.fromEntries(Object.entries(block).reverse()), null, 1);
+    expect(await verifyTrustAttestation(await jwsCarrying(bytes(spaced)), { jwks: resolver, now: TEST_NOW })).toMatchObject({
+      valid: true,
+    });
+  });
+
+  it.each([
+    ["an escaped duplicate of score", () => genuine().replace(/}$/, ',"sc\\u006fre":5}'), "json"],
+    ["score twice", () => genuine().replace(/}$/, ',"score":5}'), "score"],
+    ["invalid JSON in badges (JSON.parse refuses it too)", () => genuine().replace('"badges":[', '"badges":[,'), "jws"],
+    ["an escaped control byte where an owner digit belongs", () => genuine().replace(/8"/, '\\u0000"'), "owner"],
+    ["a numeric agentId above 2^53", () => genuine().replace('"agentId":"1487"', '"agentId":9007199254740993'), "agentId"],
+    ["times as Unix seconds", () => genuine().replace(/"issuedAt":"[^"]*"/, '"issuedAt":1748772000'), "issuedAt"],
+  ])("%s", async (_name, text, field) => {
+    const verdict = await verifyTrustAttestation(await jwsCarrying(bytes(text())), { jwks: resolver, now: TEST_NOW });
+    expect(verdict).toMatchObject({ valid: false, reason: "malformed", field, verified: { jws: true } });
+  });
+
+  it("invalid UTF-8 in the payload is refused before anything reads it", async () => {
+    const payload = Buffer.concat([bytes(genuine().slice(0, -1)), bytes(',"note":"'), Buffer.from([0xc0, 0xaf]), bytes('"}')]);
+    expect(await verifyTrustAttestation(await jwsCarrying(payload), { jwks: resolver, now: TEST_NOW })).toMatchObject({
+      valid: false,
+      reason: "malformed",
+      field: "jws",
+    });
+  });
+
+  it("refuses the block through a raw sig too: on the bytes the sig verified over", async () => {
+    const response = await buildTrustCheckResponse(keys.v2, { agent: { agentId: "9007199254740993" } });
+    // The fixture writes agentId as a string; sign a block with it as a JSON number above 2^53, by hand.
+    const text = JSON.stringify(response.attestation.signed).replace('"agentId":"9007199254740993"', '"agentId":9007199254740993');
+    const signed = JSON.parse(text) as Record<string, unknown>;
+    const attestation = response.attestation as Record<string, unknown>;
+    delete attestation.jws;
+    attestation.signed = signed;
+    attestation.sig = Buffer.from(await signBytes(bytes(JSON.stringify(signed)), keys.v2)).toString("base64");
+    response.agentId = signed.agentId as number;
+    const verdict = await verifyTrustAttestation(response, { jwks: resolver, now: TEST_NOW });
+    // JSON.parse rounded the number: the bytes the sig covers are JSON.stringify of the rounded value, which the
+    // oracle would read as another agent than the service named. Both refuse.
+    expect(verdict).toMatchObject({ valid: false, reason: "malformed", field: "agentId", verified: { sig: true } });
+    expect(verdict.valid === false && verdict.offset).toBe(JSON.stringify(signed).indexOf('"agentId":') + 10);
+  });
+});
