@@ -184,12 +184,13 @@ export interface SideNetwork {
 /**
  * Starts a second in-process Hardhat network with another hardfork (and RIP-7212 on or off), next to `hre`'s own.
  * With `hardfork: "prague"` and no RIP-7212 there is no precompile at `0x100`, so OpenZeppelin's `P256.verify`
- * runs its Solidity fallback.
+ * runs its Solidity fallback. With `initialDate`, its chain starts at that date, so that fixed times before the
+ * machine's clock can still be block times.
  *
- * @param options - Hardfork and RIP-7212 switch.
+ * @param options - Hardfork, RIP-7212 switch, and the date of the first block (default: now).
  * @returns The network.
  */
-export async function startSideNetwork(options: { hardfork: string; enableRip7212?: boolean }): Promise<SideNetwork> {
+export async function startSideNetwork(options: { hardfork: string; enableRip7212?: boolean; initialDate?: string }): Promise<SideNetwork> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createProvider } = require("hardhat/internal/core/providers/construction") as {
     createProvider(config: unknown, name: string, artifacts: unknown): Promise<ethers.Eip1193Provider>;
@@ -198,7 +199,12 @@ export async function startSideNetwork(options: { hardfork: string; enableRip721
     ...hre.config,
     networks: {
       ...hre.config.networks,
-      hardhat: { ...hre.config.networks.hardhat, hardfork: options.hardfork, enableRip7212: options.enableRip7212 ?? false },
+      hardhat: {
+        ...hre.config.networks.hardhat,
+        hardfork: options.hardfork,
+        enableRip7212: options.enableRip7212 ?? false,
+        ...(options.initialDate === undefined ? {} : { initialDate: options.initialDate }),
+      },
     },
   };
   const eip1193 = await createProvider(config, "hardhat", hre.artifacts);
