@@ -53,7 +53,7 @@ import type {
   SignatureStatus,
   SignaturesVerified,
 } from "./result.js";
-
+import { readStrictObject } from "./strict-json.js";
 
 /** What is known about an attestation while it is being verified; the common part of every verdict. */
 export interface VerificationContext {
@@ -237,6 +237,19 @@ interface PendingCheck {
   readonly jwss: readonly ReadJws[];
 }
 
+/**
+ * The refusal of a JWS payload that is not one JSON object. The strict reader names where the text stops being JSON
+ * (field `json` and the byte offset, as the on-chain reader's `AttestationJsonMalformed` does); a payload it can walk
+ * (valid JSON, but not an object the verifier reads) is refused on the JWS field.
+ */
+function notJson(context: VerificationContext, field: "jws" | "sig", payload: Uint8Array, problem: string): SignatureCheck {
+  const read = readStrictObject(payload);
+  if (read.ok || read.field !== "json")
+    return refused(context, "malformed", `${field}: the payload is not a JSON object (${problem})`, field);
+  const message = `${field}: the payload is not JSON: ${read.problem} at byte ${read.offset}`;
+  return { ok: false, result: refuse("malformed", message, context, { field: "json", offset: read.offset }) };
+}
+
 /** A refusal of the signature check. */
 function refused(context: VerificationContext, reason: AttestationFailureReason, message: string, field?: string): SignatureCheck {
   return { ok: false, result: refuse(reason, message, context, { field }) };
@@ -260,7 +273,7 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
         field,
       );
     const decoded = parsePayload(jws.payload, envelope.signed);
-    if (!decoded.ok) return refused(context, "malformed", `${field}: the payload is not a JSON object (${decoded.problem})`, field);
+    if (!decoded.ok) return notJson(context, field, jws.payload, decoded.problem);
     if (payload !== undefined) {
       const differs = firstJsonDifference(payload.value, decoded.value);
       if (differs !== undefined) {

@@ -113,10 +113,11 @@ export async function parserDifferentialVectors(keys: VectorKeys): Promise<Trust
     {
       id: "owner-raw-control-bytes",
       covers: ["parser:owner-control-bytes"],
-      description: "The owner's last two hex digits replaced by the raw bytes 0x01 0x02.",
+      description:
+        "The owner's last two hex digits replaced by the raw bytes 0x01 0x02: the text is no longer JSON (a raw control byte in a string), which both readers refuse before any field rule.",
       bytes: utf8(replaceOnce(text, '5428"', '54\u0001\u0002"')),
-      field: "owner",
-      onchain: { error: "AttestationFieldInvalid", field: "owner" },
+      field: "json",
+      onchain: { error: "AttestationJsonMalformed" },
     },
     {
       id: "owner-escaped-hex-digit",

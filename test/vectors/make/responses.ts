@@ -4,7 +4,7 @@
  * `test/support/attestations.ts`), the attestation object around a signed block (signed by
  * `src/harness/signing.ts`), and what the oracle stores or is given for it.
  */
-import type { Attestation, JsonObject } from "../../../src/api/schemas";
+import type { Attestation, JsonObject } from "../../../src/published/index";
 import { sybilSeverityCode, tierCode } from "../../../src/config/encodings";
 import { type AttestationSigningKey, createAttestation, type SigningOptions } from "../../../src/harness/signing";
 import {
