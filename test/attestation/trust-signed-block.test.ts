@@ -254,7 +254,7 @@ describe("verifyTrustAttestation refuses a signed v2 block the oracle refuses, o
   it.each([
     ["an escaped duplicate of score", () => genuine().replace(/}$/, ',"sc\\u006fre":5}'), "json"],
     ["score twice", () => genuine().replace(/}$/, ',"score":5}'), "score"],
-    ["invalid JSON in badges (JSON.parse refuses it too)", () => genuine().replace('"badges":[', '"badges":[,'), "jws"],
+    ["invalid JSON in badges, named where the text stops being JSON", () => genuine().replace('"badges":[', '"badges":[,'), "json"],
     ["an escaped control byte where an owner digit belongs", () => genuine().replace(/8"/, '\\u0000"'), "owner"],
     ["a numeric agentId above 2^53", () => genuine().replace('"agentId":"1487"', '"agentId":9007199254740993'), "agentId"],
     ["times as Unix seconds", () => genuine().replace(/"issuedAt":"[^"]*"/, '"issuedAt":1748772000'), "issuedAt"],
@@ -263,12 +263,14 @@ describe("verifyTrustAttestation refuses a signed v2 block the oracle refuses, o
     expect(verdict).toMatchObject({ valid: false, reason: "malformed", field, verified: { jws: true } });
   });
 
-  it("invalid UTF-8 in the payload is refused before anything reads it", async () => {
-    const payload = Buffer.concat([bytes(genuine().slice(0, -1)), bytes(',"note":"'), Buffer.from([0xc0, 0xaf]), bytes('"}')]);
+  it("invalid UTF-8 in the payload is refused before anything reads it, at the offset of the bad byte", async () => {
+    const head = bytes(genuine().slice(0, -1) + ',"note":"');
+    const payload = Buffer.concat([head, Buffer.from([0xc0, 0xaf]), bytes('"}')]);
     expect(await verifyTrustAttestation(await jwsCarrying(payload), { jwks: resolver, now: TEST_NOW })).toMatchObject({
       valid: false,
       reason: "malformed",
-      field: "jws",
+      field: "json",
+      offset: head.length,
     });
   });
 
