@@ -21,8 +21,10 @@ library TrustJwsLib {
     /// @dev Characters of a 64-byte signature in unpadded base64url.
     uint256 private constant _SIGNATURE_CHARS = 86;
 
-    /// @dev The header jose writes, up to the key id: `{"alg":"ES256","kid":"`.
-    bytes private constant _JOSE_HEADER_START = "{\"alg\":\"ES256\",\"kid\":\"";
+    /// @dev The header jose writes starts with the 21 bytes `{"alg":"ES256","kid":`, whose base64url is these 28
+    ///      characters (21 is a multiple of 3, so the text that follows is encoded on its own).
+    bytes28 private constant _JOSE_HEADER_START_TEXT = "eyJhbGciOiJFUzI1NiIsImtpZCI6";
+    uint256 private constant _JOSE_HEADER_START_CHARS = 28;
 
     /// @notice Finds the parts of a compact JWS and decodes its payload (the signed block), without reading the
     ///         header or the signature.
@@ -49,13 +51,19 @@ library TrustJwsLib {
     /// @param headerLength Length of the header part (from `payloadOf`).
     /// @param kid The key id the attestation is submitted under.
     function requireHeader(bytes calldata jws, uint256 headerLength, string calldata kid) internal pure {
-        bytes memory header = decode(jws, 0, headerLength);
         // The header jose writes for the service, `{"alg":"ES256","kid":"<kid>"}` byte for byte, is accepted without
         // the general reader when the key id is plain printable ASCII (no `"`, `\`, control byte or UTF-8), which
-        // is exactly when the general reader would accept it too.
-        if (_isPlainAscii(bytes(kid)) && keccak256(header) == keccak256(abi.encodePacked(_JOSE_HEADER_START, kid, "\"}"))) {
+        // is exactly when the general reader would accept it too. Its constant start is compared as base64url text;
+        // only the rest, `"<kid>"}`, is decoded (canonically: a text the whole header's decoding would refuse is
+        // refused with the same offset). Any other header is left to the general reader, which says what is wrong.
+        if (
+            headerLength > _JOSE_HEADER_START_CHARS && bytes28(jws[:_JOSE_HEADER_START_CHARS]) == _JOSE_HEADER_START_TEXT
+                && _isPlainAscii(bytes(kid))
+                && keccak256(decode(jws, _JOSE_HEADER_START_CHARS, headerLength)) == keccak256(abi.encodePacked("\"", kid, "\"}"))
+        ) {
             return;
         }
+        bytes memory header = decode(jws, 0, headerLength);
         TrustAttestationLib.JwsHeader memory found = TrustAttestationLib.readJwsHeader(header);
         if (!found.hasAlg) revert ITrustAttestationErrors.JwsHeaderMemberMissing("alg");
         if (!found.hasKid) revert ITrustAttestationErrors.JwsHeaderMemberMissing("kid");
