@@ -122,6 +122,7 @@ library TrustJwsLib {
                 // parity (xor) of the ten flags validates it. Its value is the byte plus a delta added at each class's
                 // first byte, in an order that keeps every byte within 0-255: `-` 62, `0-9` 52-61, `A-Z` 0-25, `_` 63,
                 // `a-z` 26-51.
+                let m01 := 0x0101010101010101010101010101010101010101010101010101010101010101
                 let t1 := add(w, 0x5353535353535353535353535353535353535353535353535353535353535353) // >= `-`
                 let t2 := add(w, 0x5050505050505050505050505050505050505050505050505050505050505050) // >= `0`
                 let t3 := add(w, 0x3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f) // >= `A`
@@ -141,9 +142,9 @@ library TrustJwsLib {
                     0x8080808080808080808080808080808080808080808080808080808080808080
                 )
                 v := sub(
-                    add(add(w, mul(and(shr(7, t1), 0x0101010101010101010101010101010101010101010101010101010101010101), 17)), mul(and(shr(7, t4), 0x0101010101010101010101010101010101010101010101010101010101010101), 33)),
-                    add(add(mul(and(shr(7, t2), 0x0101010101010101010101010101010101010101010101010101010101010101), 13), mul(and(shr(7, t3), 0x0101010101010101010101010101010101010101010101010101010101010101), 69)),
-                        mul(and(shr(7, t5), 0x0101010101010101010101010101010101010101010101010101010101010101), 39))
+                    add(add(w, mul(and(shr(7, t1), m01), 17)), mul(and(shr(7, t4), m01), 33)),
+                    add(add(mul(and(shr(7, t2), m01), 13), mul(and(shr(7, t3), m01), 69)),
+                        mul(and(shr(7, t5), m01), 39))
                 )
                 // Pack the 32 values into 192 bits, moving the lower half of each lane up against the upper one: pairs
                 // of bytes into 12 bits (the lower byte moved up 2 bits), pairs of those into 24 (4 more bits), 48 (8),
@@ -163,20 +164,21 @@ library TrustJwsLib {
             let dst := add(out, 0x20)
             mstore(dst, 0)
             let src := add(data.offset, from)
-            let srcEnd := add(data.offset, to)
-            for {} lt(src, srcEnd) {} {
-                let w := calldataload(src)
-                let rest := sub(srcEnd, src)
-                if lt(rest, 32) {
-                    // Past the text: "A", which decodes to zero bits.
-                    let keep := not(shr(shl(3, rest), not(0)))
-                    w := or(and(w, keep), and(not(keep), 0x4141414141414141414141414141414141414141414141414141414141414141))
-                }
-                let v, bad := word(w)
+            // Whole words of 32 characters, then the rest padded with "A" (zero bits).
+            for { let wordsEnd := add(src, and(n, not(31))) } lt(src, wordsEnd) {} {
+                let v, bad := word(calldataload(src))
                 if bad { failAtFirst(sub(src, data.offset), bad) }
                 mstore(dst, shl(2, v))
                 dst := add(dst, 24)
                 src := add(src, 32)
+            }
+            let rest := and(n, 31)
+            if rest {
+                let keep := not(shr(shl(3, rest), not(0)))
+                let v, bad := word(or(and(calldataload(src), keep),
+                    and(not(keep), 0x4141414141414141414141414141414141414141414141414141414141414141)))
+                if bad { failAtFirst(sub(src, data.offset), bad) }
+                mstore(dst, shl(2, v))
             }
             // The bits of the last character past the last whole byte decode into the byte after the result.
             let end := add(add(out, 0x20), length)
