@@ -15,8 +15,9 @@ import {TrustAttestationLib} from "./TrustAttestationLib.sol";
 ///        one JWS has one spelling;
 ///      - the protected header as `TrustAttestationLib.readJwsHeader` reads it, with `alg` and `kid` required and
 ///        `kid` equal to the key id the attestation is submitted under.
-///      Decoding is done in assembly a word at a time: 32 characters are classified and mapped to their 6-bit values
-///      with a few word operations, then packed into 24 bytes by five shift-and-mask steps.
+///      Decoding is done in assembly a word at a time: 32 characters are validated (the parity of ten byte-range
+///      flags) and mapped to their 6-bit values with a few word operations, then packed into 24 bytes by five
+///      mask-multiply-add steps.
 library TrustJwsLib {
     /// @dev Characters of a 64-byte signature in unpadded base64url.
     uint256 private constant _SIGNATURE_CHARS = 86;
