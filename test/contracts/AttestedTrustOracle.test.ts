@@ -346,6 +346,22 @@ describe("AttestedTrustOracle: submitJwsAttestation, the JWS as issued", () => {
     expect(await oracle.hasScore(1n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
   });
 
+  it("decodes the jose header's text canonically on its fast path: a bad character or unused bits are refused where they are", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const [, payload, signature] = signJws(key, v2Signed(now)).jws.split(".") as [string, string, string];
+    const header = Buffer.from(`{"alg":"ES256","kid":"${KID}"}`).toString("base64url"); // 37 bytes: 50 characters
+    const last = header.length - 1;
+    const cases: Array<[string, number]> = [
+      [`${header.slice(0, 30)}+${header.slice(31)}`, 30], // in the part decoded after the 28 compared characters
+      [`${header.slice(0, last)}${String.fromCharCode(header.charCodeAt(last) + 1)}`, last], // unused bits not zero
+    ];
+    for (const [text, offset] of cases) {
+      await expect(submitJws(oracle, `${text}.${payload}.${signature}`), text)
+        .to.be.revertedWithCustomError(oracle, "JwsMalformed")
+        .withArgs(offset);
+    }
+  });
+
   it("refuses a JWS that is not three canonical base64url parts with a 64-byte signature", async () => {
     const { oracle, key, now } = await loadFixture(deployOracle);
     const { jws } = signJws(key, v2Signed(now));
