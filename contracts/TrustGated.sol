@@ -192,11 +192,7 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
         bytes calldata jws
     ) internal returns (TrustRecord memory record) {
         record = _requireAttested(
-            agentId,
-            account,
-            abi.encodeCall(
-                IAttestedTrustOracle.submitJwsAttestationFor, (agentId, _agentChainId, _agentRegistry.toString(), kid, jws)
-            )
+            agentId, account, _submission(IAttestedTrustOracle.submitJwsAttestationFor.selector, agentId, kid, jws, jws[:0], false)
         );
     }
 
@@ -218,10 +214,7 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
         record = _requireAttested(
             agentId,
             account,
-            abi.encodeCall(
-                IAttestedTrustOracle.submitAttestationFor,
-                (agentId, _agentChainId, _agentRegistry.toString(), kid, signedJson, signature)
-            )
+            _submission(IAttestedTrustOracle.submitAttestationFor.selector, agentId, kid, signedJson, signature, true)
         );
     }
 
@@ -286,27 +279,93 @@ abstract contract TrustGated is ITrustGated, Ownable2Step {
         emit TrustOracleChanged(previous, oracle);
     }
 
+    /// @dev The call data of a submission to the gate's oracle: `selector(agentId, chainId, registry, kid, first)`,
+    ///      with `second` as a last argument when `withSecond`, ABI-encoded straight from the gated call's calldata
+    ///      (the gate's agent domain from its immutables), without the intermediate copies `abi.encodeCall` makes.
+    function _submission(
+        bytes4 selector,
+        uint256 agentId,
+        string calldata kid,
+        bytes calldata first,
+        bytes calldata second,
+        bool withSecond
+    ) private view returns (bytes memory data) {
+        // The registry name, left-aligned and zero-padded, its length (at most 31) in the last byte.
+        bytes32 registry = ShortString.unwrap(_agentRegistry);
+        uint256 chainId = _agentChainId;
+        assembly ("memory-safe") {
+            // Appends `text` (length word, bytes, zero padding) at `args + at`, its offset in the head slot `slot`;
+            // the position after it.
+            function append(args, at, slot, offset, length) -> next {
+                mstore(add(args, slot), at)
+                let start := add(add(args, at), 0x20)
+                mstore(sub(start, 0x20), length)
+                calldatacopy(start, offset, length)
+                mstore(add(start, length), 0)
+                next := add(add(at, 0x20), and(add(length, 31), not(31)))
+            }
+            data := mload(0x40)
+            let args := add(data, 0x24)
+            mstore(add(data, 0x20), selector)
+            mstore(args, agentId)
+            mstore(add(args, 0x20), chainId)
+            let at := 0xa0
+            if withSecond { at := 0xc0 }
+            mstore(add(args, 0x40), at)
+            mstore(add(args, at), and(registry, 0xff))
+            mstore(add(add(args, at), 0x20), and(registry, not(0xff)))
+            at := add(at, 0x40)
+            at := append(args, at, 0x60, kid.offset, kid.length)
+            at := append(args, at, 0x80, first.offset, first.length)
+            if withSecond { at := append(args, at, 0xa0, second.offset, second.length) }
+            mstore(data, add(at, 4))
+            mstore(0x40, add(args, add(at, 28)))
+        }
+    }
+
     /// @dev Sends a submission to the gate's oracle and runs the policy on the record it answers. The oracle's revert
     ///      reaches the caller unchanged; an empty revert means the oracle takes no attestations; an answer that is
-    ///      not a record reverts in the ABI decoder.
+    ///      not a well-formed record (too short, a value out of its type, a score above `TrustConstants.MAX_SCORE`) is
+    ///      refused with `TrustOracleMalformedResponse`, as on the read path.
     function _requireAttested(uint256 agentId, address account, bytes memory submission)
         private
         returns (TrustRecord memory record)
     {
         GateSlot memory gate = _gate;
         address oracle = address(gate.oracle);
-        // A low-level call, so that one path serves both submission forms and tells an empty revert apart.
-        (bool ok, bytes memory answer) = oracle.call(submission); // solhint-disable-line avoid-low-level-calls
-        if (!ok) {
-            if (answer.length == 0) revert TrustOracleNotAttested(oracle);
-            assembly ("memory-safe") {
-                revert(add(answer, 0x20), mload(answer))
+        bool ok;
+        uint256 size;
+        uint256 score;
+        uint256 tier;
+        uint256 sybil;
+        uint256 updatedAt;
+        // A low-level call, so that one path serves both submission forms and tells an empty revert apart; only the
+        // four words of a record are copied from a normal answer.
+        assembly ("memory-safe") {
+            ok := call(gas(), oracle, 0, add(submission, 0x20), mload(submission), 0, 0)
+            size := returndatasize()
+            let ptr := mload(0x40)
+            if iszero(or(ok, iszero(size))) {
+                returndatacopy(ptr, 0, size)
+                revert(ptr, size)
+            }
+            if and(ok, gt(size, 0x7f)) {
+                returndatacopy(ptr, 0, 0x80)
+                score := mload(ptr)
+                tier := mload(add(ptr, 0x20))
+                sybil := mload(add(ptr, 0x40))
+                updatedAt := mload(add(ptr, 0x60))
             }
         }
-        record = abi.decode(answer, (TrustRecord));
-        TrustRefusal refusal = record.score > TrustConstants.MAX_SCORE
-            ? TrustRefusal.OracleMalformedResponse
-            : _evaluateRecord(record, agentId, account, gate);
+        if (!ok) revert TrustOracleNotAttested(oracle);
+        if (
+            size < 0x80 || score > TrustConstants.MAX_SCORE || tier > type(uint8).max || sybil > type(uint8).max
+                || updatedAt > type(uint40).max
+        ) {
+            revert TrustOracleMalformedResponse(oracle, _boundedReturnData(size));
+        }
+        record = TrustRecord(uint8(score), uint8(tier), uint8(sybil), uint40(updatedAt));
+        TrustRefusal refusal = _evaluateRecord(record, agentId, account, gate);
         if (refusal == TrustRefusal.None) return record;
         _revertWith(refusal, agentId, account, record, gate, abi.encode(record));
     }

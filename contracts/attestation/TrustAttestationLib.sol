@@ -38,8 +38,9 @@ import {ITrustAttestationErrors} from "../interfaces/ITrustAttestationErrors.sol
 ///      `null` or `none` 0, `low` 1, `moderate` 2, `elevated` 3, `heavy` 4.
 ///
 ///      Signature (`verifyDigest`): `r` and `s` must be in [1, n-1] and the key on the curve; a high-S signature
-///      (`s > n/2`, which the service does not avoid) is normalised to `n - s` before OpenZeppelin's `P256.verify`
-///      (the RIP-7212 / EIP-7951 precompile at `0x100` where present, its Solidity implementation elsewhere).
+///      (`s > n/2`, which the service does not avoid) is normalised to `n - s`; the RIP-7212 / EIP-7951 precompile at
+///      `0x100` is asked first, and when it does not answer "valid", OpenZeppelin's `P256.verify` decides (the
+///      precompile where present, its Solidity implementation elsewhere).
 library TrustAttestationLib {
     /// @notice The fields read from a signed block.
     /// @param agentId The agent's id in its registry.
@@ -137,7 +138,23 @@ library TrustAttestationLib {
             revert ITrustAttestationErrors.AttestationSignatureOutOfRange(r, s);
         }
         if (uint256(s) > _HALF_N) s = bytes32(_N - uint256(s));
-        return P256.verify(digest, r, s, x, y);
+        // The P-256 precompile (EIP-7951 / RIP-7212, at 0x100) answers the word 1 for a valid signature and nothing
+        // otherwise: asked directly, a valid signature costs the precompile alone. Any other answer (an invalid
+        // signature, or no precompile on this chain) is left to OpenZeppelin's `P256.verify`, which tells the two
+        // apart and falls back on its Solidity implementation.
+        bool valid;
+        assembly ("memory-safe") {
+            let ptr := mload(0x40)
+            mstore(ptr, digest)
+            mstore(add(ptr, 0x20), r)
+            mstore(add(ptr, 0x40), s)
+            mstore(add(ptr, 0x60), x)
+            mstore(add(ptr, 0x80), y)
+            mstore(0x00, 0)
+            let ok := staticcall(gas(), 0x100, ptr, 0xa0, 0x00, 0x20)
+            valid := and(ok, and(eq(returndatasize(), 0x20), eq(mload(0x00), 1)))
+        }
+        return valid || P256.verify(digest, r, s, x, y);
     }
 
     /// @notice The word `parse` returns as `chain` for a slug, or zero when the slug is not 1-32 bytes of

@@ -15,14 +15,17 @@ import {TrustAttestationLib} from "./TrustAttestationLib.sol";
 ///        one JWS has one spelling;
 ///      - the protected header as `TrustAttestationLib.readJwsHeader` reads it, with `alg` and `kid` required and
 ///        `kid` equal to the key id the attestation is submitted under.
-///      Decoding is done in assembly a word at a time: 32 characters are classified and mapped to their 6-bit values
-///      with a few word operations, then packed into 24 bytes by five shift-and-mask steps.
+///      Decoding is done in assembly a word at a time: 32 characters are validated (the parity of ten byte-range
+///      flags) and mapped to their 6-bit values with a few word operations, then packed into 24 bytes by five
+///      mask-multiply-add steps.
 library TrustJwsLib {
     /// @dev Characters of a 64-byte signature in unpadded base64url.
     uint256 private constant _SIGNATURE_CHARS = 86;
 
-    /// @dev The header jose writes, up to the key id: `{"alg":"ES256","kid":"`.
-    bytes private constant _JOSE_HEADER_START = "{\"alg\":\"ES256\",\"kid\":\"";
+    /// @dev The header jose writes starts with the 21 bytes `{"alg":"ES256","kid":`, whose base64url is these 28
+    ///      characters (21 is a multiple of 3, so the text that follows is encoded on its own).
+    bytes28 private constant _JOSE_HEADER_START_TEXT = "eyJhbGciOiJFUzI1NiIsImtpZCI6";
+    uint256 private constant _JOSE_HEADER_START_CHARS = 28;
 
     /// @notice Finds the parts of a compact JWS and decodes its payload (the signed block), without reading the
     ///         header or the signature.
@@ -49,13 +52,19 @@ library TrustJwsLib {
     /// @param headerLength Length of the header part (from `payloadOf`).
     /// @param kid The key id the attestation is submitted under.
     function requireHeader(bytes calldata jws, uint256 headerLength, string calldata kid) internal pure {
-        bytes memory header = decode(jws, 0, headerLength);
         // The header jose writes for the service, `{"alg":"ES256","kid":"<kid>"}` byte for byte, is accepted without
         // the general reader when the key id is plain printable ASCII (no `"`, `\`, control byte or UTF-8), which
-        // is exactly when the general reader would accept it too.
-        if (_isPlainAscii(bytes(kid)) && keccak256(header) == keccak256(abi.encodePacked(_JOSE_HEADER_START, kid, "\"}"))) {
+        // is exactly when the general reader would accept it too. Its constant start is compared as base64url text;
+        // only the rest, `"<kid>"}`, is decoded (canonically: a text the whole header's decoding would refuse is
+        // refused with the same offset). Any other header is left to the general reader, which says what is wrong.
+        if (
+            headerLength > _JOSE_HEADER_START_CHARS && bytes28(jws[:_JOSE_HEADER_START_CHARS]) == _JOSE_HEADER_START_TEXT
+                && _isPlainAscii(bytes(kid))
+                && keccak256(decode(jws, _JOSE_HEADER_START_CHARS, headerLength)) == keccak256(abi.encodePacked("\"", kid, "\"}"))
+        ) {
             return;
         }
+        bytes memory header = decode(jws, 0, headerLength);
         TrustAttestationLib.JwsHeader memory found = TrustAttestationLib.readJwsHeader(header);
         if (!found.hasAlg) revert ITrustAttestationErrors.JwsHeaderMemberMissing("alg");
         if (!found.hasKid) revert ITrustAttestationErrors.JwsHeaderMemberMissing("kid");
@@ -103,6 +112,51 @@ library TrustJwsLib {
                 for {} iszero(byte(i, bad)) {} { i := add(i, 1) }
                 fail(add(at, i))
             }
+            // The 32 characters of `w` decoded to 24 bytes (bits 62-253 of `v`), and the bytes outside the
+            // alphabet (bit 7 of each in `bad`).
+            function word(w) -> v, bad {
+                // The 32 characters to 32 six-bit values. For a bound `b`, `w + (0x80 - b)` has bit 7 set in every byte
+                // at or above `b` (no carry crosses a byte while every byte is below 0x80; a byte >= 0x80 is flagged in
+                // `bad` whatever it carries). The ten bounds of the five classes, sorted (`-` 0x2d-0x2d, `0-9`
+                // 0x30-0x39, `A-Z` 0x41-0x5a, `_` 0x5f-0x5f, `a-z` 0x61-0x7a: each class's first byte and the byte after
+                // its last), nest: a byte is in a class exactly when it is at or above an odd number of them, so the
+                // parity (xor) of the ten flags validates it. Its value is the byte plus a delta added at each class's
+                // first byte, in an order that keeps every byte within 0-255: `-` 62, `0-9` 52-61, `A-Z` 0-25, `_` 63,
+                // `a-z` 26-51.
+                let m01 := 0x0101010101010101010101010101010101010101010101010101010101010101
+                let t1 := add(w, 0x5353535353535353535353535353535353535353535353535353535353535353) // >= `-`
+                let t2 := add(w, 0x5050505050505050505050505050505050505050505050505050505050505050) // >= `0`
+                let t3 := add(w, 0x3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f) // >= `A`
+                let t4 := add(w, 0x2121212121212121212121212121212121212121212121212121212121212121) // >= `_`
+                let t5 := add(w, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f) // >= `a`
+                bad := and(
+                    or(w, not(xor(
+                        xor(xor(xor(t1, t2), xor(t3, t4)), t5),
+                        xor(
+                            xor(add(w, 0x5252525252525252525252525252525252525252525252525252525252525252), // >= `.`
+                                add(w, 0x4646464646464646464646464646464646464646464646464646464646464646)), // >= `:`
+                            xor(xor(add(w, 0x2525252525252525252525252525252525252525252525252525252525252525), // >= `[`
+                                add(w, 0x2020202020202020202020202020202020202020202020202020202020202020)), // >= 0x60
+                                add(w, 0x0505050505050505050505050505050505050505050505050505050505050505)) // >= `{`
+                        )
+                    ))),
+                    0x8080808080808080808080808080808080808080808080808080808080808080
+                )
+                v := sub(
+                    add(add(w, mul(and(shr(7, t1), m01), 17)), mul(and(shr(7, t4), m01), 33)),
+                    add(add(mul(and(shr(7, t2), m01), 13), mul(and(shr(7, t3), m01), 69)),
+                        mul(and(shr(7, t5), m01), 39))
+                )
+                // Pack the 32 values into 192 bits, moving the lower half of each lane up against the upper one: pairs
+                // of bytes into 12 bits (the lower byte moved up 2 bits), pairs of those into 24 (4 more bits), 48 (8),
+                // 96 (16), 192 (32). `x + (x & low) * (2^k - 1)` moves the low half up by `k` bits; the halves never
+                // overlap, so no carry crosses them. The result ends at bit 62 (2 + 4 + 8 + 16 + 32).
+                v := add(v, mul(and(v, 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff), 3))
+                v := add(v, mul(and(v, 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff), 15))
+                v := add(v, mul(and(v, 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff), 0xff))
+                v := add(v, mul(and(v, 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff), 0xffff))
+                v := add(v, mul(and(v, 0x00000000000000000000000000000000ffffffffffffffffffffffffffffffff), 0xffffffff))
+            }
             let n := sub(to, from)
             if eq(and(n, 3), 1) { fail(sub(to, 1)) }
             let length := shr(2, mul(n, 3))
@@ -111,68 +165,21 @@ library TrustJwsLib {
             let dst := add(out, 0x20)
             mstore(dst, 0)
             let src := add(data.offset, from)
-            let srcEnd := add(data.offset, to)
-            for {} lt(src, srcEnd) {} {
-                let w := calldataload(src)
-                let rest := sub(srcEnd, src)
-                if lt(rest, 32) {
-                    // Past the text: "A", which decodes to zero bits.
-                    let keep := not(shr(shl(3, rest), not(0)))
-                    w := or(and(w, keep), and(not(keep), 0x4141414141414141414141414141414141414141414141414141414141414141))
-                }
-                // The 32 characters to 32 six-bit values. For each class bound `t = w + (0x80 - bound)` has bit 7 set
-                // in every byte at or above the bound (no carry crosses a byte while every byte is below 0x80; a byte
-                // >= 0x80 makes `bad` non-zero whatever it carries). A character's value comes from per-byte deltas
-                // added at each lower bound, in an order that keeps every byte within 0-255: `-` (0x2d) 62, `0-9`
-                // 52-61, `A-Z` 0-25, `_` (0x5f) 63, `a-z` 26-51; a byte in no class (bounds 0x2d-0x2d, 0x30-0x39,
-                // 0x41-0x5a, 0x5f-0x5f, 0x61-0x7a) is flagged in `bad`.
-                let bad := and(
-                    or(
-                        w,
-                        not(or(
-                            or(
-                                and(add(w, 0x5353535353535353535353535353535353535353535353535353535353535353), not(add(w, 0x5252525252525252525252525252525252525252525252525252525252525252))),
-                                and(add(w, 0x5050505050505050505050505050505050505050505050505050505050505050), not(add(w, 0x4646464646464646464646464646464646464646464646464646464646464646)))
-                            ),
-                            or(
-                                or(
-                                    and(add(w, 0x3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f), not(add(w, 0x2525252525252525252525252525252525252525252525252525252525252525))),
-                                    and(add(w, 0x2121212121212121212121212121212121212121212121212121212121212121), not(add(w, 0x2020202020202020202020202020202020202020202020202020202020202020)))
-                                ),
-                                and(add(w, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f), not(add(w, 0x0505050505050505050505050505050505050505050505050505050505050505)))
-                            )
-                        ))
-                    ),
-                    0x8080808080808080808080808080808080808080808080808080808080808080
-                )
-                let v := sub(
-                    add(
-                        sub(
-                            sub(
-                                add(w, mul(and(shr(7, add(w, 0x5353535353535353535353535353535353535353535353535353535353535353)), 0x0101010101010101010101010101010101010101010101010101010101010101), 17)),
-                                mul(and(shr(7, add(w, 0x5050505050505050505050505050505050505050505050505050505050505050)), 0x0101010101010101010101010101010101010101010101010101010101010101), 13)
-                            ),
-                            mul(and(shr(7, add(w, 0x3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f)), 0x0101010101010101010101010101010101010101010101010101010101010101), 69)
-                        ),
-                        mul(and(shr(7, add(w, 0x2121212121212121212121212121212121212121212121212121212121212121)), 0x0101010101010101010101010101010101010101010101010101010101010101), 33)
-                    ),
-                    mul(and(shr(7, add(w, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f)), 0x0101010101010101010101010101010101010101010101010101010101010101), 39)
-                )
-                // Pack the 32 values into 192 bits: pairs into 12 bits, 24, 48, 96, 192.
-                v := or(shr(2, and(v, 0xff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00)),
-                    and(v, 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff))
-                v := or(shr(4, and(v, 0xffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000)),
-                    and(v, 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff))
-                v := or(shr(8, and(v, 0xffffffff00000000ffffffff00000000ffffffff00000000ffffffff00000000)),
-                    and(v, 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff))
-                v := or(shr(16, and(v, 0xffffffffffffffff0000000000000000ffffffffffffffff0000000000000000)),
-                    and(v, 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff))
-                v := or(shr(32, and(v, 0xffffffffffffffffffffffffffffffff00000000000000000000000000000000)),
-                    and(v, 0x00000000000000000000000000000000ffffffffffffffffffffffffffffffff))
+            // Whole words of 32 characters, then the rest padded with "A" (zero bits).
+            for { let wordsEnd := add(src, and(n, not(31))) } lt(src, wordsEnd) {} {
+                let v, bad := word(calldataload(src))
                 if bad { failAtFirst(sub(src, data.offset), bad) }
-                mstore(dst, shl(64, v))
+                mstore(dst, shl(2, v))
                 dst := add(dst, 24)
                 src := add(src, 32)
+            }
+            let rest := and(n, 31)
+            if rest {
+                let keep := not(shr(shl(3, rest), not(0)))
+                let v, bad := word(or(and(calldataload(src), keep),
+                    and(not(keep), 0x4141414141414141414141414141414141414141414141414141414141414141)))
+                if bad { failAtFirst(sub(src, data.offset), bad) }
+                mstore(dst, shl(2, v))
             }
             // The bits of the last character past the last whole byte decode into the byte after the result.
             let end := add(add(out, 0x20), length)

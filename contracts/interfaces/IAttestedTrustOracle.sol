@@ -71,7 +71,7 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     /// @notice The signature does not verify for the bytes under the key id's key.
     /// @param kid The key id.
     error InvalidAttestationSignature(string kid);
-    /// @notice The attestation expired: the block is past its signed `expiry`.
+    /// @notice The attestation expired: the block is more than `MAX_CLOCK_SKEW` past its signed `expiry`.
     /// @param expiry The signed expiry (Unix seconds).
     /// @param blockTimestamp The current block's timestamp.
     error AttestationExpired(uint40 expiry, uint256 blockTimestamp);
@@ -123,8 +123,8 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     /// @dev In order (`TrustJwsLib`, `TrustAttestationLib`):
     ///      1. the JWS is three canonical base64url parts, the third 64 bytes once decoded; the payload is decoded and
     ///         read as the signed block (every refusal of the reader, with its field and offset);
-    ///      2. the attestation is in force: its chain slug has a chain id, the block is not past `expiry`, neither
-    ///         `issuedAt` nor `verifiedAt` is after the block time plus `MAX_CLOCK_SKEW`;
+    ///      2. the attestation is in force: its chain slug has a chain id, the block is not more than `MAX_CLOCK_SKEW`
+    ///         past `expiry`, neither `issuedAt` nor `verifiedAt` is after the block time plus `MAX_CLOCK_SKEW`;
     ///      3. no-op: when `issuedAt` is not after the `updatedAt` of the record reads answer for the subject (the
     ///         fresher of this oracle's own and the upstream's; an upstream record dated after the block does not
     ///         count), the call returns here, before the header, the key and the signature are checked, storing

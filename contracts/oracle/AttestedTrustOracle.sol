@@ -29,9 +29,11 @@ import {TrustRecord} from "../TrustTypes.sol";
 ///      `updatedAt` is the attestation's `issuedAt` (when the service computed the score), not its `verifiedAt`,
 ///      so that a gate's `maxAge` measures the age of the score itself.
 ///
-///      Clock skew: `issuedAt` and `verifiedAt` may be up to `MAX_CLOCK_SKEW` (5 minutes) after the block time,
-///      for a service clock slightly ahead of the chain's; a record dated in the future within that window is
-///      stored as signed, and gates refuse it (`TrustRecordFromFuture`) until the chain catches up.
+///      Clock skew: one tolerance, `MAX_CLOCK_SKEW` (60 seconds), on both sides, as in the kit's TypeScript
+///      verifier: `issuedAt` and `verifiedAt` may be up to that much after the block time (a service clock slightly
+///      ahead of the chain's), and an attestation is refused as expired only when the block time is more than that
+///      much after its `expiry`. A record dated in the future within that window is stored as signed, and gates
+///      refuse it (`TrustRecordFromFuture`) until the chain catches up.
 ///
 ///      Signing keys are set and revoked by `DEFAULT_ADMIN_ROLE` (the JWKS entries of the service's trust
 ///      kids); chain slugs map to chain ids through a table the admin extends, seeded with the service's EVM
@@ -39,8 +41,11 @@ import {TrustRecord} from "../TrustTypes.sol";
 ///      hold when it was first attested (an estimate of the union: a key the upstream publishes later is
 ///      counted twice).
 contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
-    /// @notice How far `issuedAt` and `verifiedAt` may be after the block time (seconds).
-    uint256 public constant MAX_CLOCK_SKEW = 5 minutes;
+    /// @notice The clock tolerance, in seconds, applied on both sides: how far `issuedAt` and `verifiedAt` may be after
+    ///         the block time, and how far the block time may be after `expiry`.
+    /// @dev Equal to the TypeScript verifier's default, `DEFAULT_CLOCK_SKEW_SECONDS` in `src/attestation/options.ts`,
+    ///      so that both refuse the same attestations as expired or future-dated (a test pins the two equal).
+    uint256 public constant MAX_CLOCK_SKEW = 60;
 
     /// @notice Gas given to each call to the upstream oracle.
     uint256 public constant UPSTREAM_GAS = 100_000;
@@ -284,12 +289,13 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         return (_store(held, att), true);
     }
 
-    /// @dev The chain id of the attestation's slug, once the attestation is known to be in force: not past its
-    ///      `expiry`, neither `issuedAt` nor `verifiedAt` more than `MAX_CLOCK_SKEW` after the block.
+    /// @dev The chain id of the attestation's slug, once the attestation is known to be in force: the block not more
+    ///      than `MAX_CLOCK_SKEW` past its `expiry`, neither `issuedAt` nor `verifiedAt` more than `MAX_CLOCK_SKEW`
+    ///      after the block.
     function _checkedChainId(TrustAttestationLib.TrustAttestation memory att) private view returns (uint256 chainId) {
         chainId = _chainIds[att.chain];
         if (chainId == 0) revert UnknownChainSlug(TrustAttestationLib.chainSlugString(att.chain));
-        if (block.timestamp > att.expiry) revert AttestationExpired(att.expiry, block.timestamp);
+        if (block.timestamp > att.expiry + MAX_CLOCK_SKEW) revert AttestationExpired(att.expiry, block.timestamp);
         if (att.issuedAt > block.timestamp + MAX_CLOCK_SKEW) revert AttestationFromFuture(att.issuedAt, block.timestamp);
         if (att.verifiedAt > block.timestamp + MAX_CLOCK_SKEW) {
             revert AttestationFromFuture(att.verifiedAt, block.timestamp);

@@ -66,7 +66,7 @@ export interface DecisionPair {
  * | blocker | meaning |
  * |---|---|
  * | `not-submittable` | the attestation cannot be submitted as it is: it is not a v2 signed block (v1 carries no `issuedAt`/`expiry`), or `toAttestationCall` refuses it (a JWS header the oracle refuses by its general rules, signed bytes its reader refuses) |
- * | `expired` | its signed `expiry` has passed (the oracle refuses it: `AttestationExpired`) |
+ * | `expired` | its signed `expiry` is more than the clock skew (60 s, the oracle's `MAX_CLOCK_SKEW`) in the past (the oracle refuses it: `AttestationExpired`) |
  * | `kid-not-installed` | the attested oracle holds no key under its kid (`UnknownSigningKey`) |
  * | `kid-revoked` | the attested oracle revoked its kid (`RevokedSigningKey`) |
  * | `key-mismatch` | the attested oracle holds another key under its kid than the JWKS publishes (`InvalidAttestationSignature`) |

@@ -2,6 +2,7 @@ import { loadFixture, time } from "@nomicfoundation/hardhat-network-helpers";
 import { expect } from "chai";
 import hre from "hardhat";
 import { describe, it } from "vitest";
+import { DEFAULT_CLOCK_SKEW_SECONDS } from "../../src/attestation/options";
 import { generateSigningKey, signPayload } from "../../src/harness/signing";
 import { AttestedTrustOracle__factory, MockTrustOracle__factory, RawResponseOracle__factory } from "../../typechain-types";
 import { BASE_CHAIN_ID, ERC8004, latestTimestamp } from "../support/fixtures";
@@ -20,7 +21,8 @@ import {
 } from "../support/onchain-attestations";
 
 const KID = "rnwy-trust-v2";
-const SKEW = 300;
+/** The oracle's `MAX_CLOCK_SKEW`, pinned equal to the TypeScript verifier's default by a test below. */
+const SKEW = 60;
 
 /** score | tier << 8 | sybil << 16 | updatedAt << 24. */
 function packed(score: number, tier: number, sybil: number, updatedAt: number): bigint {
@@ -180,20 +182,26 @@ describe("AttestedTrustOracle: submitAttestation", () => {
       .withArgs(KID);
   });
 
-  it("refuses an expired attestation (block past expiry) but accepts one at its expiry second", async () => {
+  it("has one clock skew on both sides, equal to the TypeScript verifier's default", async () => {
+    const { oracle } = await loadFixture(deployOracle);
+    expect(await oracle.MAX_CLOCK_SKEW()).to.equal(BigInt(DEFAULT_CLOCK_SKEW_SECONDS));
+    expect(SKEW).to.equal(DEFAULT_CLOCK_SKEW_SECONDS);
+  });
+
+  it("refuses an attestation more than the skew past its expiry, and accepts one at the skew's last second", async () => {
     const { oracle, submit, now } = await loadFixture(deployOracle);
     const signed = v2Signed(now + 5 - 86_400);
     const expiry = seconds(signed.expiry);
-    await time.setNextBlockTimestamp(expiry + 1);
+    await time.setNextBlockTimestamp(expiry + SKEW + 1);
     await expect(submit(signed))
       .to.be.revertedWithCustomError(oracle, "AttestationExpired")
-      .withArgs(expiry, expiry + 1);
-    const atEdge = v2Signed(expiry + 2 - 86_400);
-    await time.setNextBlockTimestamp(seconds(atEdge.expiry));
+      .withArgs(expiry, expiry + SKEW + 1);
+    const atEdge = v2Signed(expiry + SKEW + 2 - 86_400);
+    await time.setNextBlockTimestamp(seconds(atEdge.expiry) + SKEW);
     await expect(submit(atEdge)).to.emit(oracle, "RecordAdded");
   });
 
-  it("refuses issuedAt or verifiedAt more than the allowed skew (5 min) after the block", async () => {
+  it("refuses issuedAt or verifiedAt more than the allowed skew (60 s) after the block", async () => {
     const { oracle, submit, now } = await loadFixture(deployOracle);
     const block = now + 100;
     for (const field of ["issuedAt", "verifiedAt"] as const) {
@@ -336,6 +344,22 @@ describe("AttestedTrustOracle: submitJwsAttestation, the JWS as issued", () => {
         .withArgs(...args);
     }
     expect(await oracle.hasScore(1n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
+  });
+
+  it("decodes the jose header's text canonically on its fast path: a bad character or unused bits are refused where they are", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const [, payload, signature] = signJws(key, v2Signed(now)).jws.split(".") as [string, string, string];
+    const header = Buffer.from(`{"alg":"ES256","kid":"${KID}"}`).toString("base64url"); // 37 bytes: 50 characters
+    const last = header.length - 1;
+    const cases: Array<[string, number]> = [
+      [`${header.slice(0, 30)}+${header.slice(31)}`, 30], // in the part decoded after the 28 compared characters
+      [`${header.slice(0, last)}${String.fromCharCode(header.charCodeAt(last) + 1)}`, last], // unused bits not zero
+    ];
+    for (const [text, offset] of cases) {
+      await expect(submitJws(oracle, `${text}.${payload}.${signature}`), text)
+        .to.be.revertedWithCustomError(oracle, "JwsMalformed")
+        .withArgs(offset);
+    }
   });
 
   it("refuses a JWS that is not three canonical base64url parts with a 64-byte signature", async () => {

@@ -189,6 +189,16 @@ describe("TrustGated: every refusal reverts with its custom error and values", (
       });
     }
 
+    for (const [name, response] of cases) {
+      it(`${name} to a JWS submission → TrustOracleMalformedResponse(oracle, answer)`, async () => {
+        const { gate, raw, agentOwner, agentId } = await loadFixture(garbageStack);
+        await raw.setResponse(response, false);
+        await expect(gate.connect(agentOwner).actWithJwsAttestation(agentId, "rnwy-trust-v2", "0x"))
+          .to.be.revertedWithCustomError(gate, "TrustOracleMalformedResponse")
+          .withArgs(await raw.getAddress(), response);
+      });
+    }
+
     it("keeps at most 256 bytes of a huge revert (no return-data bomb in the error)", async () => {
       const { gate, raw, agentOwner, agentId } = await loadFixture(garbageStack);
       const huge = `0x${"ab".repeat(4096)}`;

@@ -28,6 +28,18 @@ describe("TrustJwsLib.decode: canonical unpadded base64url", () => {
     expect(await harness.decodeBase64Url(ascii(alphabet))).to.equal(`0x${Buffer.from(alphabet, "base64url").toString("hex")}`);
   });
 
+  it("refuses every byte outside the alphabet, at every position of a word", async () => {
+    const { harness } = await loadFixture(deployHarness);
+    const alphabet = new Set(Buffer.from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"));
+    for (let byte = 0; byte < 256; byte++) {
+      if (alphabet.has(byte)) continue;
+      const at = byte % 32;
+      const text = Buffer.from("A".repeat(40), "latin1");
+      text[at] = byte;
+      await expect(harness.decodeBase64Url(text), String(byte)).to.be.revertedWithCustomError(harness, "JwsMalformed").withArgs(at);
+    }
+  });
+
   it("refuses a length of 1 modulo 4, padding, characters outside the alphabet, and non-zero unused bits", async () => {
     const { harness } = await loadFixture(deployHarness);
     const text = Buffer.from("trust-check attestation!").toString("base64url"); // 32 characters

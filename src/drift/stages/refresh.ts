@@ -22,6 +22,7 @@ import { readContract } from "viem/actions";
 import { toAttestationCall } from "../../attestation/onchain-call.js";
 import { signingKeyArgsOf } from "../../attestation/onchain-keys.js";
 import type { JwksResolver } from "../../attestation/jwks.js";
+import { DEFAULT_CLOCK_SKEW_SECONDS } from "../../attestation/options.js";
 import type { TrustAttestationVerification } from "../../attestation/result.js";
 import { messageOf } from "../../errors.js";
 import { isRecord } from "../../util/is-record.js";
@@ -213,8 +214,9 @@ export function assessRefresh(input: RefreshInput): RowRefresh {
   if (expiresAt === null)
     return blocked("not-submittable", "the attestation cannot be submitted on-chain: its signed block carries no expiry");
   const nowSeconds = Math.floor(input.now.getTime() / 1000);
-  // The oracle refuses an attestation when the block time is strictly after its expiry (whole seconds).
-  if (nowSeconds > Math.floor(expiresAt.getTime() / 1000)) {
+  // The oracle refuses an attestation when the block time is more than its clock skew (`MAX_CLOCK_SKEW`, equal to the
+  // verifier's default) after its expiry (whole seconds).
+  if (nowSeconds > Math.floor(expiresAt.getTime() / 1000) + DEFAULT_CLOCK_SKEW_SECONDS) {
     return blocked(
       "expired",
       `the attestation (kid "${kid}") expired at ${expiresAt.toISOString()}: the oracle refuses it, ask the service for a fresh one`,

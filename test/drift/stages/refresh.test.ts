@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { TrustApiClient } from "../../../src/api/client";
 import { createJwksResolver } from "../../../src/attestation/jwks";
+import { DEFAULT_CLOCK_SKEW_SECONDS } from "../../../src/attestation/options";
 import type { ServiceOutcome } from "../../../src/drift/service-data";
 import { compareAgent } from "../../../src/drift/stages/compare";
 import { fetchServiceOutcome, VERIFIER_FAILED } from "../../../src/drift/stages/fetch-verify";
@@ -150,10 +151,13 @@ describe("assessRefresh: the first blocker, in order", () => {
     });
     expect(blockerOf({ service: { ...service, submission: { ok: false, problem: "x" } } })).toBe("not-submittable");
     expect(blockerOf({ service: { ...service, submission: undefined } })).toBe("not-submittable");
-    // Expired: one second after the signed expiry (the oracle refuses block.timestamp > expiry), not at it.
+    // Expired: one second past the signed expiry plus the skew (the oracle refuses block.timestamp > expiry + 60),
+    // not at that second.
     const expiry = service.expiresAt!.getTime();
-    expect(blockerOf({ now: new Date(expiry + 1000), attestedOracle: facts("not-installed") })).toBe("expired");
-    expect(blockerOf({ now: new Date(expiry) })).toBeUndefined();
+    const skewMs = DEFAULT_CLOCK_SKEW_SECONDS * 1000;
+    expect(blockerOf({ now: new Date(expiry + skewMs + 1000), attestedOracle: facts("not-installed") })).toBe("expired");
+    expect(blockerOf({ now: new Date(expiry + skewMs) })).toBeUndefined();
+    expect(blockerOf({ now: new Date(expiry + 1000) })).toBeUndefined();
     expect(blockerOf({ attestedOracle: facts("not-installed") })).toBe("kid-not-installed");
     expect(blockerOf({ attestedOracle: facts("revoked") })).toBe("kid-revoked");
     expect(blockerOf({ attestedOracle: facts("mismatch") })).toBe("key-mismatch");
