@@ -142,6 +142,8 @@ export const REQUIRED_COVERAGE: Readonly<Record<string, string>> = {
   "refuse:issuer": "another issuer",
   "refuse:non-canonical-base64url": "a JWS part in non-canonical base64url",
   "refuse:no-signature": "neither sig nor jws",
+  "accept:clock-skew": "a time past the expiry or ahead of now within the one clock skew both verifiers tolerate",
+  "refuse:beyond-clock-skew": "a time ahead of now just beyond the clock skew both verifiers tolerate",
   "parser:escaped-duplicate-name": "a \\u-escaped member name that decodes to a known field",
   "parser:invalid-json-in-badges": "invalid JSON inside the skipped badges",
   "parser:invalid-json-in-unknown-member": "invalid JSON inside an unknown (skipped) member",
@@ -161,7 +163,6 @@ export const REQUIRED_COVERAGE: Readonly<Record<string, string>> = {
   "divergence:envelope": "refused for the envelope (issuer, jwks, the second signature), which the chain never sees",
   "divergence:found-false": "a wallet's signed found: false, valid off-chain, nothing for the chain to store",
   "divergence:v1": "a v1 block, valid off-chain, refused by the v2 reader on-chain",
-  "divergence:clock-skew": "a time within one verifier's clock skew and beyond the other's",
 };
 
 /**

@@ -297,38 +297,46 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     }),
   });
 
-  // The clock skew each verifier tolerates: off-chain 60 s either way (clockSkewSeconds), on-chain none past the
-  // expiry and 300 s into the future (MAX_CLOCK_SKEW).
-  const skew =
-    "The two verifiers tolerate clock skew differently: off-chain 60 s either way (the default clockSkewSeconds), on-chain none past the signed expiry and 300 s into the future (MAX_CLOCK_SKEW).";
+  // The one clock skew both verifiers tolerate (60 s: the oracle's MAX_CLOCK_SKEW equals the TypeScript verifier's
+  // default clockSkewSeconds): within it, past the signed expiry or ahead of now, both accept.
   const justExpired = await attest(signed, key);
-  const expirySeconds = seconds(signed.expiry);
-  const afterExpiry = new Date((expirySeconds + 30) * 1000).toISOString();
+  const afterExpiry = new Date((seconds(signed.expiry) + 30) * 1000).toISOString();
   drafts.push({
-    id: "expired-within-off-chain-skew",
-    covers: ["refuse:expired", "form:both", "divergence:clock-skew"],
-    description: "Verified 30 s after the signed expiry: within the off-chain verifier's clock skew, past the oracle's.",
+    id: "expired-within-clock-skew",
+    covers: ["accept:clock-skew", "form:both"],
+    description: "Verified 30 s after the signed expiry: within the clock skew both verifiers tolerate (60 s).",
     now: afterExpiry,
     response: respond(body, justExpired),
-    divergence: skew,
     call: jwsCall(kid, justExpired.jws!),
     offchain: { valid: true, version: "v2" },
     sigBytes: "insertion-order",
-    onchain: reverts("AttestationExpired", { expiry: expirySeconds, blockTimestamp: seconds(afterExpiry) }),
+    onchain: accepted(recordOf(signed)),
   });
 
-  const soon = await agentAnswer(key, {}, { issuedBeforeMs: -2 * MINUTE_MS, verifiedBeforeMs: -2.5 * MINUTE_MS });
+  const soon = await agentAnswer(key, {}, { issuedBeforeMs: -30_000, verifiedBeforeMs: -40_000 });
   const soonAttestation = await attest(soon.signed, key);
   drafts.push({
-    id: "future-dated-within-on-chain-skew",
-    covers: ["refuse:future-dated", "form:both", "divergence:clock-skew"],
-    description: "Computed 2 min and signed 2.5 min after now: beyond the off-chain verifier's clock skew, within the oracle's.",
+    id: "future-dated-within-clock-skew",
+    covers: ["accept:clock-skew", "form:both"],
+    description: "Computed 30 s and signed 40 s after now: within the clock skew both verifiers tolerate (60 s).",
     response: respond(soon.body, soonAttestation),
-    divergence: skew,
     call: jwsCall(kid, soonAttestation.jws!),
-    offchain: refused("issued-in-future", "issuedAt"),
+    offchain: { valid: true, version: "v2" },
     sigBytes: "insertion-order",
     onchain: accepted(recordOf(soon.signed)),
+  });
+
+  const justAhead = await agentAnswer(key, {}, { issuedBeforeMs: -90_000, verifiedBeforeMs: -95_000 });
+  const justAheadAttestation = await attest(justAhead.signed, key);
+  drafts.push({
+    id: "future-dated-beyond-clock-skew",
+    covers: ["refuse:future-dated", "refuse:beyond-clock-skew", "form:both"],
+    description: "Computed 90 s and signed 95 s after now: just beyond the clock skew both verifiers tolerate (60 s).",
+    response: respond(justAhead.body, justAheadAttestation),
+    call: jwsCall(kid, justAheadAttestation.jws!),
+    offchain: refused("issued-in-future", "issuedAt"),
+    sigBytes: "insertion-order",
+    onchain: reverts("AttestationFromFuture", { timestamp: seconds(justAhead.signed.issuedAt), blockTimestamp: seconds(nowPlus(0)) }),
   });
 
   // The body.
