@@ -3,6 +3,7 @@ pragma solidity ^0.8.24;
 
 import {P256} from "@openzeppelin/contracts/utils/cryptography/P256.sol";
 import {ITrustAttestationErrors} from "../interfaces/ITrustAttestationErrors.sol";
+import {P256Verifier} from "./P256Verifier.sol";
 
 /// @title TrustAttestationLib
 /// @notice Reads and verifies the service's `/api/trust-check` attestation (v2, kid `rnwy-trust-v2`) on-chain: the
@@ -127,9 +128,39 @@ library TrustAttestationLib {
     /// @param y The public key's y coordinate.
     /// @return True when the signature verifies.
     function verifyDigest(bytes32 digest, bytes memory signature, bytes32 x, bytes32 y) internal view returns (bool) {
+        (bool valid, bytes32 r, bytes32 s) = _verifyByPrecompile(digest, signature, x, y);
+        return valid || P256.verify(digest, r, s, x, y);
+    }
+
+    /// @notice `verifyDigest`, with OpenZeppelin's `P256.verify` called in a contract of its own (`fallbackVerifier`)
+    ///         when the precompile does not answer "valid", so that the caller's runtime code does not hold the
+    ///         Solidity implementation.
+    /// @param digest The SHA-256 digest of the signed bytes.
+    /// @param signature `r‖s`, 64 bytes.
+    /// @param x The public key's x coordinate.
+    /// @param y The public key's y coordinate.
+    /// @param fallbackVerifier Where `P256.verify` runs.
+    /// @return True when the signature verifies.
+    function verifyDigest(bytes32 digest, bytes memory signature, bytes32 x, bytes32 y, P256Verifier fallbackVerifier)
+        internal
+        view
+        returns (bool)
+    {
+        (bool valid, bytes32 r, bytes32 s) = _verifyByPrecompile(digest, signature, x, y);
+        return valid || fallbackVerifier.verify(digest, r, s, x, y);
+    }
+
+    /// @dev Refuses a signature that is not 64 bytes or whose `r` or `s` is out of range, normalises a high `s`, and
+    ///      asks the P-256 precompile (EIP-7951 / RIP-7212, at 0x100), which answers the word 1 for a valid signature
+    ///      and nothing otherwise: a valid signature costs the precompile alone. Any other answer (an invalid
+    ///      signature, or no precompile on this chain) is left to OpenZeppelin's `P256.verify`, which tells the two
+    ///      apart and falls back on its Solidity implementation.
+    function _verifyByPrecompile(bytes32 digest, bytes memory signature, bytes32 x, bytes32 y)
+        private
+        view
+        returns (bool valid, bytes32 r, bytes32 s)
+    {
         if (signature.length != 64) revert ITrustAttestationErrors.AttestationSignatureLength(signature.length);
-        bytes32 r;
-        bytes32 s;
         assembly ("memory-safe") {
             r := mload(add(signature, 0x20))
             s := mload(add(signature, 0x40))
@@ -138,11 +169,6 @@ library TrustAttestationLib {
             revert ITrustAttestationErrors.AttestationSignatureOutOfRange(r, s);
         }
         if (uint256(s) > _HALF_N) s = bytes32(_N - uint256(s));
-        // The P-256 precompile (EIP-7951 / RIP-7212, at 0x100) answers the word 1 for a valid signature and nothing
-        // otherwise: asked directly, a valid signature costs the precompile alone. Any other answer (an invalid
-        // signature, or no precompile on this chain) is left to OpenZeppelin's `P256.verify`, which tells the two
-        // apart and falls back on its Solidity implementation.
-        bool valid;
         assembly ("memory-safe") {
             let ptr := mload(0x40)
             mstore(ptr, digest)
@@ -154,7 +180,6 @@ library TrustAttestationLib {
             let ok := staticcall(gas(), 0x100, ptr, 0xa0, 0x00, 0x20)
             valid := and(ok, and(eq(returndatasize(), 0x20), eq(mload(0x00), 1)))
         }
-        return valid || P256.verify(digest, r, s, x, y);
     }
 
     /// @notice The word `parse` returns as `chain` for a slug, or zero when the slug is not 1-32 bytes of
