@@ -751,33 +751,73 @@ library TrustAttestationLib {
             }
             // The signed block in the service's own layout (what `JSON.stringify` writes for its object: its 12
             // members in its order, no whitespace) at `p`: the position after the object, or 0 at the first member that
-            // does not fit, where the general reader resumes (`resumeAt`, after the comma that ends the last member
-            // read; 0 when not even the first member fits), with the `seen` bits of the members read so far. Each name is compared with its `"name":` text in one word;
-            // the values are read by the same readers, so the values and the refusals are the general reader's.
-            function serviceLayout(p, ctx, out) -> q, resumeAt, seen {
-                if iszero(eq(byte(0, mload(p)), 0x7b)) { leave }
-                p := add(p, 1)
-                for { let k := 0 } lt(k, 12) { k := add(k, 1) } {
-                    if k { resumeAt := p }
-                    // Field ids in the service's order: agentId chain registry owner score tier badges sybilSeverity
-                    // sybilSignals issuedAt verifiedAt expiry.
-                    let id := byte(k, 0x0001020304050a060b0708090000000000000000000000000000000000000000)
-                    let entry := mload(add(ctx, shl(5, add(id, 1))))
-                    let width := add(shr(248, entry), 1)
-                    if iszero(eq(shr(sub(256, shl(3, width)), mload(p)),
-                        or(shl(8, and(entry, 0xffffffffffffffffffffffffffffffff)), 0x3a))) { leave }
-                    switch lt(id, 10)
-                    case 1 { p := readField(id, add(p, width), out) }
-                    default { p := skipValue(add(p, width)) }
-                    // `,` between members, `}` after the last.
-                    if iszero(p) { leave }
-                    if iszero(eq(byte(0, mload(p)), byte(k, 0x2c2c2c2c2c2c2c2c2c2c2c7d0000000000000000000000000000000000000000))) {
-                        leave
-                    }
-                    seen := or(seen, shl(id, 1))
-                    p := add(p, 1)
-                }
-                q := p
+            // does not fit, where the general reader resumes (`resumeAt`, right after the value of the last member
+            // read; 0 when not even the first member fits), with the `seen` bits of the members read so far. Each
+            // member's separator and name (`{"agentId":`, `,"chain":`, ...) is compared with its text in one word; the
+            // values are read by the same readers, so the values and the refusals are the general reader's.
+            function serviceLayout(p, out) -> q, resumeAt, seen {
+                if iszero(eq(shr(168, mload(p)), 0x7b226167656e744964223a)) { leave } // {"agentId":
+                p := readField(0, add(p, 11), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0x1
+                if iszero(eq(shr(184, mload(p)), 0x2c22636861696e223a)) { leave } // ,"chain":
+                p := readField(1, add(p, 9), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0x3
+                if iszero(eq(shr(160, mload(p)), 0x2c227265676973747279223a)) { leave } // ,"registry":
+                p := readField(2, add(p, 12), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0x7
+                if iszero(eq(shr(184, mload(p)), 0x2c226f776e6572223a)) { leave } // ,"owner":
+                p := readField(3, add(p, 9), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0xf
+                if iszero(eq(shr(184, mload(p)), 0x2c2273636f7265223a)) { leave } // ,"score":
+                p := readField(4, add(p, 9), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0x1f
+                if iszero(eq(shr(192, mload(p)), 0x2c2274696572223a)) { leave } // ,"tier":
+                p := readField(5, add(p, 8), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0x3f
+                if iszero(eq(shr(176, mload(p)), 0x2c22626164676573223a)) { leave } // ,"badges":
+                p := skipValue(add(p, 10))
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0x43f
+                if iszero(eq(shr(120, mload(p)), 0x2c22737962696c5365766572697479223a)) { leave } // ,"sybilSeverity":
+                p := readField(6, add(p, 17), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0x47f
+                if iszero(eq(shr(128, mload(p)), 0x2c22737962696c5369676e616c73223a)) { leave } // ,"sybilSignals":
+                p := skipValue(add(p, 16))
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0xc7f
+                if iszero(eq(shr(160, mload(p)), 0x2c226973737565644174223a)) { leave } // ,"issuedAt":
+                p := readField(7, add(p, 12), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0xcff
+                if iszero(eq(shr(144, mload(p)), 0x2c2276657269666965644174223a)) { leave } // ,"verifiedAt":
+                p := readField(8, add(p, 14), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0xdff
+                if iszero(eq(shr(176, mload(p)), 0x2c22657870697279223a)) { leave } // ,"expiry":
+                p := readField(9, add(p, 10), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0xfff
+                if iszero(eq(byte(0, mload(p)), 0x7d)) { leave }
+                q := add(p, 1)
             }
 
             // ---- JWS header members ----
@@ -895,7 +935,7 @@ library TrustAttestationLib {
             let resumeAt := 0
             // The service's own layout first: most blocks are read there; the general reader takes any other from
             // the first member that does not fit.
-            if iszero(header) { p, resumeAt, seen := serviceLayout(mload(0x00), ctx, att) }
+            if iszero(header) { p, resumeAt, seen := serviceLayout(mload(0x00), att) }
             if iszero(p) {
                 let empty := 0
                 switch resumeAt
@@ -913,9 +953,19 @@ library TrustAttestationLib {
                     }
                 }
                 default {
-                    // After a comma: the next member (whitespace allowed before it).
+                    // After a member's value: a comma and the next member, or the end of the object.
                     p := resumeAt
                     if lt(byte(0, mload(p)), 0x21) { p := ws(p) }
+                    switch byte(0, mload(p))
+                    case 0x2c {
+                        p := add(p, 1)
+                        if lt(byte(0, mload(p)), 0x21) { p := ws(p) }
+                    }
+                    case 0x7d {
+                        p := add(p, 1)
+                        empty := 1
+                    }
+                    default { malformed(p) }
                 }
                 if iszero(empty) {
                     for {} 1 {} {
