@@ -495,6 +495,26 @@ library TrustAttestationLib {
                     }
                 }
             }
+            // An array of plain strings at `p` (`[]`, `["a"]`, `["a","b"]`, ...: no whitespace, and no escape, control
+            // byte or byte >= 0x80 in a string), the service's form of `badges` and `sybilSignals`: the position after
+            // it, or 0 for any other value, which skipValue then validates and skips.
+            function plainStrings(p) -> q {
+                if iszero(eq(shr(240, mload(p)), 0x5b5d)) {
+                    if iszero(eq(shr(240, mload(p)), 0x5b22)) { leave }
+                    for { p := add(p, 1) } 1 {} {
+                        p := firstStop(add(p, 1))
+                        // The closing quote, then `,"` or `]`.
+                        let w := shr(232, mload(p))
+                        if eq(w, 0x222c22) {
+                            p := add(p, 2)
+                            continue
+                        }
+                        if iszero(eq(shr(8, w), 0x225d)) { leave }
+                        break
+                    }
+                }
+                q := add(p, 2)
+            }
             // The name of a member at `p` (its opening quote), looked up among the known names: its id (12 when it
             // is not one) and the position of its value (after `:` and whitespace). Refuses an escaped name. A known
             // name is recognised without scanning: a perfect hash of the first 4 bytes after the quote,
@@ -636,74 +656,76 @@ library TrustAttestationLib {
             // Reads the value of field `id` at `p` into `out`; the position after it, or 0 when the value is valid
             // JSON (or not yet known to be invalid) but not in the field's form.
             function readField(id, p, out) -> q {
-                if gt(id, 6) {
-                    // issuedAt (7), verifiedAt (8), expiry (9).
-                    q := dateField(p, add(out, shl(5, id)))
-                    leave
-                }
                 switch id
-                case 0 {
-                    // agentId: "123" (at most 2^256 - 1) or 123 (at most 2^53 - 1, what JSON.parse keeps exactly).
-                    let v := 0
-                    let ok := 0
-                    switch byte(0, mload(p))
-                    case 0x22 {
-                        // Digits up to the closing quote: every byte is checked, so no scan.
-                        let s := add(p, 1)
-                        let e := digitsEnd(s)
-                        if iszero(eq(byte(0, mload(e)), 0x22)) { leave }
-                        v, ok := decimal(s, e)
-                        if iszero(ok) { leave }
-                        q := add(e, 1)
-                    }
-                    default {
-                        let next := 0
-                        v, next := plainNumber(p)
-                        if or(iszero(next), gt(v, 0x1fffffffffffff)) { leave }
-                        q := next
-                    }
-                    mstore(out, v)
-                    leave
+                case 0 { q := agentIdField(p, out) }
+                case 3 { q := ownerField(p, out) }
+                case 4 { q := scoreField(p, out) }
+                default {
+                    switch gt(id, 6)
+                    case 1 { q := dateField(p, add(out, shl(5, id))) } // issuedAt (7), verifiedAt (8), expiry (9)
+                    default { q := nameField(id, p, out) } // chain (1), registry (2), tier (5), sybilSeverity (6)
                 }
-                case 3 {
-                    // owner: "0x" + 40 hex digits (every byte checked, so no scan), or null.
-                    if eq(shr(224, mload(p)), 0x6e756c6c) {
-                        q := add(p, 4)
-                        leave
-                    }
+            }
+            // The readers of readField, one per form.
+            function agentIdField(p, out) -> q {
+                // agentId: "123" (at most 2^256 - 1) or 123 (at most 2^53 - 1, what JSON.parse keeps exactly).
+                let v := 0
+                let ok := 0
+                switch byte(0, mload(p))
+                case 0x22 {
+                    // Digits up to the closing quote: every byte is checked, so no scan.
                     let s := add(p, 1)
-                    let prefix := shr(240, mload(s))
-                    if iszero(and(and(eq(byte(0, mload(p)), 0x22), eq(byte(0, mload(add(s, 42))), 0x22)),
-                        or(eq(prefix, 0x3078), eq(prefix, 0x3058)))) { leave }
-                    // 32 hex digits, then 8 (padded with "0"s to a word): one hexWord for both.
-                    let a := 0
-                    for { let i := 0 } lt(i, 2) { i := add(i, 1) } {
-                        let x := mload(add(s, add(2, shl(5, i))))
-                        if i { x := or(and(x, shl(192, not(0))), 0x303030303030303030303030303030303030303030303030) }
-                        let v, ok := hexWord(x)
-                        if iszero(ok) { leave }
-                        a := or(shl(128, a), v)
-                    }
-                    mstore(add(out, 0x60), shr(96, a))
-                    q := add(s, 43)
-                    leave
+                    let e := digitsEnd(s)
+                    if iszero(eq(byte(0, mload(e)), 0x22)) { leave }
+                    v, ok := decimal(s, e)
+                    if iszero(ok) { leave }
+                    q := add(e, 1)
                 }
-                case 4 {
-                    // score: plain digits, 0-MAX_SCORE (TrustConstants.MAX_SCORE = 100).
-                    let v, next := plainNumber(p)
-                    if or(iszero(next), gt(v, 100)) { leave }
-                    mstore(add(out, 0x80), v)
+                default {
+                    let next := 0
+                    v, next := plainNumber(p)
+                    if or(iszero(next), gt(v, 0x1fffffffffffff)) { leave }
                     q := next
+                }
+                mstore(out, v)
+            }
+            function ownerField(p, out) -> q {
+                // owner: "0x" + 40 hex digits (every byte checked, so no scan), or null.
+                if eq(shr(224, mload(p)), 0x6e756c6c) {
+                    q := add(p, 4)
                     leave
                 }
-                case 6 {
+                let s := add(p, 1)
+                let prefix := shr(240, mload(s))
+                if iszero(and(and(eq(byte(0, mload(p)), 0x22), eq(byte(0, mload(add(s, 42))), 0x22)),
+                    or(eq(prefix, 0x3078), eq(prefix, 0x3058)))) { leave }
+                // 32 hex digits, then 8 (padded with "0"s to a word): one hexWord for both.
+                let a := 0
+                for { let i := 0 } lt(i, 2) { i := add(i, 1) } {
+                    let x := mload(add(s, add(2, shl(5, i))))
+                    if i { x := or(and(x, shl(192, not(0))), 0x303030303030303030303030303030303030303030303030) }
+                    let v, ok := hexWord(x)
+                    if iszero(ok) { leave }
+                    a := or(shl(128, a), v)
+                }
+                mstore(add(out, 0x60), shr(96, a))
+                q := add(s, 43)
+            }
+            function scoreField(p, out) -> q {
+                // score: plain digits, 0-MAX_SCORE (TrustConstants.MAX_SCORE = 100).
+                let v, next := plainNumber(p)
+                if or(iszero(next), gt(v, 100)) { leave }
+                mstore(add(out, 0x80), v)
+                q := next
+            }
+            function nameField(id, p, out) -> q {
+                if eq(id, 6) {
                     // sybilSeverity: null or a name.
                     if eq(shr(224, mload(p)), 0x6e756c6c) {
                         q := add(p, 4)
                         leave
                     }
                 }
-
                 // The other forms are strings without escapes.
                 let s, len, next, escaped := stringAt(p)
                 if or(iszero(next), escaped) { leave }
@@ -757,62 +779,68 @@ library TrustAttestationLib {
             // values are read by the same readers, so the values and the refusals are the general reader's.
             function serviceLayout(p, out) -> q, resumeAt, seen {
                 if iszero(eq(shr(168, mload(p)), 0x7b226167656e744964223a)) { leave } // {"agentId":
-                p := readField(0, add(p, 11), out)
+                p := agentIdField(add(p, 11), out)
                 if iszero(p) { leave }
                 resumeAt := p
                 seen := 0x1
                 if iszero(eq(shr(184, mload(p)), 0x2c22636861696e223a)) { leave } // ,"chain":
-                p := readField(1, add(p, 9), out)
+                p := nameField(1, add(p, 9), out)
                 if iszero(p) { leave }
                 resumeAt := p
                 seen := 0x3
                 if iszero(eq(shr(160, mload(p)), 0x2c227265676973747279223a)) { leave } // ,"registry":
-                p := readField(2, add(p, 12), out)
+                p := nameField(2, add(p, 12), out)
                 if iszero(p) { leave }
                 resumeAt := p
                 seen := 0x7
                 if iszero(eq(shr(184, mload(p)), 0x2c226f776e6572223a)) { leave } // ,"owner":
-                p := readField(3, add(p, 9), out)
+                p := ownerField(add(p, 9), out)
                 if iszero(p) { leave }
                 resumeAt := p
                 seen := 0xf
                 if iszero(eq(shr(184, mload(p)), 0x2c2273636f7265223a)) { leave } // ,"score":
-                p := readField(4, add(p, 9), out)
+                p := scoreField(add(p, 9), out)
                 if iszero(p) { leave }
                 resumeAt := p
                 seen := 0x1f
                 if iszero(eq(shr(192, mload(p)), 0x2c2274696572223a)) { leave } // ,"tier":
-                p := readField(5, add(p, 8), out)
+                p := nameField(5, add(p, 8), out)
                 if iszero(p) { leave }
                 resumeAt := p
                 seen := 0x3f
                 if iszero(eq(shr(176, mload(p)), 0x2c22626164676573223a)) { leave } // ,"badges":
-                p := skipValue(add(p, 10))
+                p := add(p, 10)
+                let badgesEnd := plainStrings(p)
+                if iszero(badgesEnd) { badgesEnd := skipValue(p) }
+                p := badgesEnd
                 if iszero(p) { leave }
                 resumeAt := p
                 seen := 0x43f
                 if iszero(eq(shr(120, mload(p)), 0x2c22737962696c5365766572697479223a)) { leave } // ,"sybilSeverity":
-                p := readField(6, add(p, 17), out)
+                p := nameField(6, add(p, 17), out)
                 if iszero(p) { leave }
                 resumeAt := p
                 seen := 0x47f
                 if iszero(eq(shr(128, mload(p)), 0x2c22737962696c5369676e616c73223a)) { leave } // ,"sybilSignals":
-                p := skipValue(add(p, 16))
+                p := add(p, 16)
+                let signalsEnd := plainStrings(p)
+                if iszero(signalsEnd) { signalsEnd := skipValue(p) }
+                p := signalsEnd
                 if iszero(p) { leave }
                 resumeAt := p
                 seen := 0xc7f
                 if iszero(eq(shr(160, mload(p)), 0x2c226973737565644174223a)) { leave } // ,"issuedAt":
-                p := readField(7, add(p, 12), out)
+                p := dateField(add(p, 12), add(out, 0xe0))
                 if iszero(p) { leave }
                 resumeAt := p
                 seen := 0xcff
                 if iszero(eq(shr(144, mload(p)), 0x2c2276657269666965644174223a)) { leave } // ,"verifiedAt":
-                p := readField(8, add(p, 14), out)
+                p := dateField(add(p, 14), add(out, 0x100))
                 if iszero(p) { leave }
                 resumeAt := p
                 seen := 0xdff
                 if iszero(eq(shr(176, mload(p)), 0x2c22657870697279223a)) { leave } // ,"expiry":
-                p := readField(9, add(p, 10), out)
+                p := dateField(add(p, 10), add(out, 0x120))
                 if iszero(p) { leave }
                 resumeAt := p
                 seen := 0xfff
