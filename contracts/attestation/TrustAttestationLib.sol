@@ -599,18 +599,19 @@ library TrustAttestationLib {
                 // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18; `-` `-` `T` `:` `:` at 4, 7, 10, 13, 16;
                 // `Z` at 19, or `.` digits `Z` at 19-23.
                 let dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00000000000000000000000000
-                let ok := eq(and(w, 0x00000000ff0000ff0000ff0000ff0000ff000000000000000000000000000000),
-                    0x000000002d00002d00005400003a00003a000000000000000000000000000000)
+                let ok := 0
                 switch len
-                case 20 { ok := and(ok, eq(byte(19, w), 0x5a)) }
-                case 24 {
-                    ok := and(ok, eq(and(w, 0x00000000000000000000000000000000000000ff000000ff0000000000000000),
-                        0x000000000000000000000000000000000000002e0000005a0000000000000000))
-                    dm := or(dm, 0x0000000000000000000000000000000000000000ffffff000000000000000000)
+                case 20 {
+                    ok := eq(and(w, 0x00000000ff0000ff0000ff0000ff0000ff0000ff000000000000000000000000),
+                        0x000000002d00002d00005400003a00003a00005a000000000000000000000000)
                 }
-                default { ok := 0 }
+                case 24 {
+                    ok := eq(and(w, 0x00000000ff0000ff0000ff0000ff0000ff0000ff000000ff0000000000000000),
+                        0x000000002d00002d00005400003a00003a00002e0000005a0000000000000000)
+                    dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00ffffff000000000000000000
+                }
                 // Each digit byte is 0x30-0x39: high nibble 0 after the xor, low nibble at most 9.
-                let tt := xor(and(w, dm), and(dm, 0x3030303030303030303030303030303030303030303030303030303030303030))
+                let tt := and(xor(w, 0x3030303030303030303030303030303030303030303030303030303030303030), dm)
                 ok := and(ok, iszero(and(or(tt, add(tt, 0x0606060606060606060606060606060606060606060606060606060606060606)),
                     and(dm, 0xf0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0))))
                 // Byte k of `pairs` is 10 d_k + d_(k+1): the two-digit numbers, all at once.
@@ -624,19 +625,23 @@ library TrustAttestationLib {
                     if and(iszero(and(year, 3)), or(gt(mod(year, 100), 0), iszero(mod(year, 400)))) { dim := 29 }
                 }
                 if or(or(lt(year, 1970), or(iszero(month), gt(month, 12))), or(iszero(day), gt(day, dim))) { ok := 0 }
-                if or(gt(byte(11, pairs), 23), or(gt(byte(14, pairs), 59), gt(byte(17, pairs), 59))) { ok := 0 }
+                // Hours (byte 11) at most 23, minutes (14) and seconds (17) at most 59: bit 7 of each byte after adding
+                // 0x80 - 24 or 0x80 - 60 (the pairs are at most 99, so no carry leaves a byte).
+                if and(add(and(pairs, 0x0000000000000000000000ff0000ff0000ff0000000000000000000000000000),
+                    0x0000000000000000000000680000440000440000000000000000000000000000),
+                    0x0000000000000000000000800000800000800000000000000000000000000000) { ok := 0 }
                 if ok {
-                    // Days from 1970-01-01 (H. Hinnant's days_from_civil, years from 1969 on). 0 is "no date" for
-                    // the oracle: 1970-01-01T00:00:00Z itself is refused.
+                    // Days from 1970-01-01 (H. Hinnant's days_from_civil with years counted from March 1, here
+                    // without eras: 365 y + y/4 - y/100 + y/400 for the year, then the days before the month from a
+                    // table, 16 bits a month). 0 is "no date" for the oracle: 1970-01-01T00:00:00Z itself is refused.
                     let y := sub(year, lt(month, 3))
-                    let era := div(y, 400)
-                    let yoe := sub(y, mul(era, 400))
-                    let doy := add(div(add(mul(153, mod(add(month, 9), 12)), 2), 5), sub(day, 1))
-                    let doe := add(sub(add(mul(yoe, 365), shr(2, yoe)), div(yoe, 100)), doy)
-                    t := add(
-                        mul(sub(add(mul(era, 146097), doe), 719468), 86400),
-                        add(mul(byte(11, pairs), 3600), add(mul(byte(14, pairs), 60), byte(17, pairs)))
-                    )
+                    let count := add(add(mul(y, 365), shr(2, y)), sub(div(y, 400), div(y, 100)))
+                    count := add(count, add(and(shr(shl(4, month), 0x11300f500d600b80099007a005c003d001f0000015101320000), 0xffff),
+                        day))
+                    // Hours, minutes and seconds (bytes 11, 14, 17 of `pairs`, moved to bits 48, 24, 0) summed by one
+                    // multiplication: bits 48-71 of x (3600 + 60 * 2^24 + 2^48) are h * 3600 + m * 60 + s.
+                    t := add(mul(sub(count, 719469), 86400),
+                        and(shr(48, mul(and(shr(112, pairs), 0xff0000ff0000ff), 0x100003c000e10)), 0xffffff))
                 }
             }
             // A date field at `p`: a string of the 20 or 24 bytes isoTime reads (every byte checked, so no scan),
