@@ -723,6 +723,24 @@ library TrustAttestationLib {
                 mstore(add(out, 0x80), v)
                 q := next
             }
+            // tier at `p`: the four names compared with their quoted texts, then nameField for any other value.
+            function tierField(p, out) -> q {
+                let w := mload(p)
+                let code := 0xff
+                switch shr(184, w)
+                case 0x22666c616767656422 { code := 0 } // "flagged"
+                case 0x226c696d6974656422 { code := 1 } // "limited"
+                default {
+                    if eq(shr(160, w), 0x22646576656c6f70696e6722) { code := 2 } // "developing"
+                    if eq(shr(152, w), 0x2265737461626c697368656422) { code := 3 } // "established"
+                }
+                if eq(code, 0xff) {
+                    q := nameField(5, p, out)
+                    leave
+                }
+                mstore(add(out, 0xa0), code)
+                q := add(p, byte(code, 0x09090c0d00000000000000000000000000000000000000000000000000000000))
+            }
             function nameField(id, p, out) -> q {
                 if eq(id, 6) {
                     // sybilSeverity: null or a name.
@@ -809,7 +827,7 @@ library TrustAttestationLib {
                 resumeAt := p
                 seen := 0x1f
                 if iszero(eq(shr(192, mload(p)), 0x2c2274696572223a)) { leave } // ,"tier":
-                p := nameField(5, add(p, 8), out)
+                p := tierField(add(p, 8), out)
                 if iszero(p) { leave }
                 resumeAt := p
                 seen := 0x3f
@@ -928,21 +946,6 @@ library TrustAttestationLib {
             case 0 {
                 mstore(0x20, 0xf424751b693262e6)
                 mstore(0x40, add(ctx, 0x220))
-                mstore(add(ctx, 0x20), 0x0900000000000000000000000000000000000000000000226167656e74496422) // "agentId"
-                mstore(add(ctx, 0x40), 0x0700000000000000000000000000000000000000000000000022636861696e22) // "chain"
-                mstore(add(ctx, 0x60), 0x0a00000000000000000000000000000000000000000022726567697374727922) // "registry"
-                mstore(add(ctx, 0x80), 0x07000000000000000000000000000000000000000000000000226f776e657222) // "owner"
-                mstore(add(ctx, 0xa0), 0x070000000000000000000000000000000000000000000000002273636f726522) // "score"
-                mstore(add(ctx, 0xc0), 0x0600000000000000000000000000000000000000000000000000227469657222) // "tier"
-                // "sybilSeverity", then (same prefix) "sybilSignals":
-                mstore(add(ctx, 0xe0), 0x0f0c00000000000000000000000000000022737962696c536576657269747922) // "sybilSeverity"
-                mstore(add(ctx, 0x100), 0x0a00000000000000000000000000000000000000000022697373756564417422) // "issuedAt"
-                mstore(add(ctx, 0x120), 0x0c00000000000000000000000000000000000000227665726966696564417422) // "verifiedAt"
-                mstore(add(ctx, 0x140), 0x0800000000000000000000000000000000000000000000002265787069727922) // "expiry"
-                mstore(add(ctx, 0x160), 0x0800000000000000000000000000000000000000000000002262616467657322) // "badges"
-                mstore(add(ctx, 0x180), 0x0e000000000000000000000000000000000022737962696c5369676e616c7322) // "sybilSignals"
-                mstore(add(ctx, 0x1a0), 0xb73bf6f7f98ce4df3a3e076746c298842d83b0eb802a005b32a41d7f78f9294d)
-                mstore(add(ctx, 0x1c0), 0x00000002030000070000080004000005000000090b000100000000000006000a)
             }
             default {
                 mstore(0x20, 0x4d3515b24d3515b2)
@@ -970,6 +973,24 @@ library TrustAttestationLib {
             // the first member that does not fit.
             if iszero(header) { p, resumeAt, seen := serviceLayout(mload(0x00), att) }
             if iszero(p) {
+                if iszero(header) {
+                    // The known names, for knownName (the service's layout compares its own texts).
+                    mstore(add(ctx, 0x20), 0x0900000000000000000000000000000000000000000000226167656e74496422) // "agentId"
+                    mstore(add(ctx, 0x40), 0x0700000000000000000000000000000000000000000000000022636861696e22) // "chain"
+                    mstore(add(ctx, 0x60), 0x0a00000000000000000000000000000000000000000022726567697374727922) // "registry"
+                    mstore(add(ctx, 0x80), 0x07000000000000000000000000000000000000000000000000226f776e657222) // "owner"
+                    mstore(add(ctx, 0xa0), 0x070000000000000000000000000000000000000000000000002273636f726522) // "score"
+                    mstore(add(ctx, 0xc0), 0x0600000000000000000000000000000000000000000000000000227469657222) // "tier"
+                    // "sybilSeverity", then (same prefix) "sybilSignals":
+                    mstore(add(ctx, 0xe0), 0x0f0c00000000000000000000000000000022737962696c536576657269747922) // "sybilSeverity"
+                    mstore(add(ctx, 0x100), 0x0a00000000000000000000000000000000000000000022697373756564417422) // "issuedAt"
+                    mstore(add(ctx, 0x120), 0x0c00000000000000000000000000000000000000227665726966696564417422) // "verifiedAt"
+                    mstore(add(ctx, 0x140), 0x0800000000000000000000000000000000000000000000002265787069727922) // "expiry"
+                    mstore(add(ctx, 0x160), 0x0800000000000000000000000000000000000000000000002262616467657322) // "badges"
+                    mstore(add(ctx, 0x180), 0x0e000000000000000000000000000000000022737962696c5369676e616c7322) // "sybilSignals"
+                    mstore(add(ctx, 0x1a0), 0xb73bf6f7f98ce4df3a3e076746c298842d83b0eb802a005b32a41d7f78f9294d)
+                    mstore(add(ctx, 0x1c0), 0x00000002030000070000080004000005000000090b000100000000000006000a)
+                }
                 let empty := 0
                 switch resumeAt
                 case 0 {
