@@ -388,9 +388,26 @@ library TrustAttestationLib {
                 for {} and(shr(byte(0, mload(q)), 0x100002600), 1) {} { q := add(q, 1) }
             }
             // Position after the digits at `p`.
+            // A word at a time: bit 7 of each byte of `nonDigit` is set for a byte that is not 0-9 (the range test on the
+            // low 7 bits, exact as no carry crosses a byte; a byte >= 0x80 is a stop whatever it holds), then the first
+            // stop is found as in firstStop.
             function digitsEnd(p) -> q {
-                q := p
-                for {} lt(sub(byte(0, mload(q)), 0x30), 10) {} { q := add(q, 1) }
+                for { q := p } 1 { q := add(q, 32) } {
+                    let w := mload(q)
+                    let x := and(w, 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f)
+                    let nonDigit := and(or(w, not(xor(add(x, 0x5050505050505050505050505050505050505050505050505050505050505050),
+                        add(x, 0x4646464646464646464646464646464646464646464646464646464646464646)))),
+                        0x8080808080808080808080808080808080808080808080808080808080808080)
+                    if nonDigit {
+                        nonDigit := or(nonDigit, shr(8, nonDigit))
+                        nonDigit := or(nonDigit, shr(16, nonDigit))
+                        nonDigit := or(nonDigit, shr(32, nonDigit))
+                        nonDigit := or(nonDigit, shr(64, nonDigit))
+                        nonDigit := or(nonDigit, shr(128, nonDigit))
+                        q := sub(add(q, 32), byte(0, mul(shr(7, nonDigit), 0x0101010101010101010101010101010101010101010101010101010101010101)))
+                        leave
+                    }
+                }
             }
             // A JSON number at `p`: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`; the position after it.
             function numberEnd(p) -> q {
@@ -566,6 +583,11 @@ library TrustAttestationLib {
                         and(x, 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff))
                     x := add(mul(and(shr(16, x), 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff), 100),
                         and(x, 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff))
+                    if lt(n, 5) {
+                        // At most 4 digits: all in the lowest lane.
+                        v := x
+                        leave
+                    }
                     x := add(mul(and(shr(32, x), 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff), 10000),
                         and(x, 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff))
                     x := add(mul(and(shr(64, x), 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff), 100000000),
