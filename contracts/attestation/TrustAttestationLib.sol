@@ -41,7 +41,8 @@ import {P256Verifier} from "./P256Verifier.sol";
 ///      Signature (`verifyDigest`): `r` and `s` must be in [1, n-1] and the key on the curve; a high-S signature
 ///      (`s > n/2`, which the service does not avoid) is normalised to `n - s`; the RIP-7212 / EIP-7951 precompile at
 ///      `0x100` is asked first, and when it does not answer "valid", OpenZeppelin's `P256.verify` decides (the
-///      precompile where present, its Solidity implementation elsewhere).
+///      precompile where present, its Solidity implementation elsewhere), in the caller's code or, with the overload
+///      that takes one, in a `P256Verifier` contract (what `AttestedTrustOracle` does, to keep its code small).
 library TrustAttestationLib {
     /// @notice The fields read from a signed block.
     /// @param agentId The agent's id in its registry.
