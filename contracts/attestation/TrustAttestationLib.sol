@@ -3,6 +3,7 @@ pragma solidity ^0.8.24;
 
 import {P256} from "@openzeppelin/contracts/utils/cryptography/P256.sol";
 import {ITrustAttestationErrors} from "../interfaces/ITrustAttestationErrors.sol";
+import {P256Verifier} from "./P256Verifier.sol";
 
 /// @title TrustAttestationLib
 /// @notice Reads and verifies the service's `/api/trust-check` attestation (v2, kid `rnwy-trust-v2`) on-chain: the
@@ -40,7 +41,8 @@ import {ITrustAttestationErrors} from "../interfaces/ITrustAttestationErrors.sol
 ///      Signature (`verifyDigest`): `r` and `s` must be in [1, n-1] and the key on the curve; a high-S signature
 ///      (`s > n/2`, which the service does not avoid) is normalised to `n - s`; the RIP-7212 / EIP-7951 precompile at
 ///      `0x100` is asked first, and when it does not answer "valid", OpenZeppelin's `P256.verify` decides (the
-///      precompile where present, its Solidity implementation elsewhere).
+///      precompile where present, its Solidity implementation elsewhere), in the caller's code or, with the overload
+///      that takes one, in a `P256Verifier` contract (what `AttestedTrustOracle` does, to keep its code small).
 library TrustAttestationLib {
     /// @notice The fields read from a signed block.
     /// @param agentId The agent's id in its registry.
@@ -127,9 +129,39 @@ library TrustAttestationLib {
     /// @param y The public key's y coordinate.
     /// @return True when the signature verifies.
     function verifyDigest(bytes32 digest, bytes memory signature, bytes32 x, bytes32 y) internal view returns (bool) {
+        (bool valid, bytes32 r, bytes32 s) = _verifyByPrecompile(digest, signature, x, y);
+        return valid || P256.verify(digest, r, s, x, y);
+    }
+
+    /// @notice `verifyDigest`, with OpenZeppelin's `P256.verify` called in a contract of its own (`fallbackVerifier`)
+    ///         when the precompile does not answer "valid", so that the caller's runtime code does not hold the
+    ///         Solidity implementation.
+    /// @param digest The SHA-256 digest of the signed bytes.
+    /// @param signature `r‖s`, 64 bytes.
+    /// @param x The public key's x coordinate.
+    /// @param y The public key's y coordinate.
+    /// @param fallbackVerifier Where `P256.verify` runs.
+    /// @return True when the signature verifies.
+    function verifyDigest(bytes32 digest, bytes memory signature, bytes32 x, bytes32 y, P256Verifier fallbackVerifier)
+        internal
+        view
+        returns (bool)
+    {
+        (bool valid, bytes32 r, bytes32 s) = _verifyByPrecompile(digest, signature, x, y);
+        return valid || fallbackVerifier.verify(digest, r, s, x, y);
+    }
+
+    /// @dev Refuses a signature that is not 64 bytes or whose `r` or `s` is out of range, normalises a high `s`, and
+    ///      asks the P-256 precompile (EIP-7951 / RIP-7212, at 0x100), which answers the word 1 for a valid signature
+    ///      and nothing otherwise: a valid signature costs the precompile alone. Any other answer (an invalid
+    ///      signature, or no precompile on this chain) is left to OpenZeppelin's `P256.verify`, which tells the two
+    ///      apart and falls back on its Solidity implementation.
+    function _verifyByPrecompile(bytes32 digest, bytes memory signature, bytes32 x, bytes32 y)
+        private
+        view
+        returns (bool valid, bytes32 r, bytes32 s)
+    {
         if (signature.length != 64) revert ITrustAttestationErrors.AttestationSignatureLength(signature.length);
-        bytes32 r;
-        bytes32 s;
         assembly ("memory-safe") {
             r := mload(add(signature, 0x20))
             s := mload(add(signature, 0x40))
@@ -138,11 +170,6 @@ library TrustAttestationLib {
             revert ITrustAttestationErrors.AttestationSignatureOutOfRange(r, s);
         }
         if (uint256(s) > _HALF_N) s = bytes32(_N - uint256(s));
-        // The P-256 precompile (EIP-7951 / RIP-7212, at 0x100) answers the word 1 for a valid signature and nothing
-        // otherwise: asked directly, a valid signature costs the precompile alone. Any other answer (an invalid
-        // signature, or no precompile on this chain) is left to OpenZeppelin's `P256.verify`, which tells the two
-        // apart and falls back on its Solidity implementation.
-        bool valid;
         assembly ("memory-safe") {
             let ptr := mload(0x40)
             mstore(ptr, digest)
@@ -154,7 +181,6 @@ library TrustAttestationLib {
             let ok := staticcall(gas(), 0x100, ptr, 0xa0, 0x00, 0x20)
             valid := and(ok, and(eq(returndatasize(), 0x20), eq(mload(0x00), 1)))
         }
-        return valid || P256.verify(digest, r, s, x, y);
     }
 
     /// @notice The word `parse` returns as `chain` for a slug, or zero when the slug is not 1-32 bytes of
@@ -363,9 +389,26 @@ library TrustAttestationLib {
                 for {} and(shr(byte(0, mload(q)), 0x100002600), 1) {} { q := add(q, 1) }
             }
             // Position after the digits at `p`.
+            // A word at a time: bit 7 of each byte of `nonDigit` is set for a byte that is not 0-9 (the range test on the
+            // low 7 bits, exact as no carry crosses a byte; a byte >= 0x80 is a stop whatever it holds), then the first
+            // stop is found as in firstStop.
             function digitsEnd(p) -> q {
-                q := p
-                for {} lt(sub(byte(0, mload(q)), 0x30), 10) {} { q := add(q, 1) }
+                for { q := p } 1 { q := add(q, 32) } {
+                    let w := mload(q)
+                    let x := and(w, 0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f)
+                    let nonDigit := and(or(w, not(xor(add(x, 0x5050505050505050505050505050505050505050505050505050505050505050),
+                        add(x, 0x4646464646464646464646464646464646464646464646464646464646464646)))),
+                        0x8080808080808080808080808080808080808080808080808080808080808080)
+                    if nonDigit {
+                        nonDigit := or(nonDigit, shr(8, nonDigit))
+                        nonDigit := or(nonDigit, shr(16, nonDigit))
+                        nonDigit := or(nonDigit, shr(32, nonDigit))
+                        nonDigit := or(nonDigit, shr(64, nonDigit))
+                        nonDigit := or(nonDigit, shr(128, nonDigit))
+                        q := sub(add(q, 32), byte(0, mul(shr(7, nonDigit), 0x0101010101010101010101010101010101010101010101010101010101010101)))
+                        leave
+                    }
+                }
             }
             // A JSON number at `p`: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`; the position after it.
             function numberEnd(p) -> q {
@@ -470,6 +513,26 @@ library TrustAttestationLib {
                     }
                 }
             }
+            // An array of plain strings at `p` (`[]`, `["a"]`, `["a","b"]`, ...: no whitespace, and no escape, control
+            // byte or byte >= 0x80 in a string), the service's form of `badges` and `sybilSignals`: the position after
+            // it, or 0 for any other value, which skipValue then validates and skips.
+            function plainStrings(p) -> q {
+                if iszero(eq(shr(240, mload(p)), 0x5b5d)) {
+                    if iszero(eq(shr(240, mload(p)), 0x5b22)) { leave }
+                    for { p := add(p, 1) } 1 {} {
+                        p := firstStop(add(p, 1))
+                        // The closing quote, then `,"` or `]`.
+                        let w := shr(232, mload(p))
+                        if eq(w, 0x222c22) {
+                            p := add(p, 2)
+                            continue
+                        }
+                        if iszero(eq(shr(8, w), 0x225d)) { leave }
+                        break
+                    }
+                }
+                q := add(p, 2)
+            }
             // The name of a member at `p` (its opening quote), looked up among the known names: its id (12 when it
             // is not one) and the position of its value (after `:` and whitespace). Refuses an escaped name. A known
             // name is recognised without scanning: a perfect hash of the first 4 bytes after the quote,
@@ -521,6 +584,11 @@ library TrustAttestationLib {
                         and(x, 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff))
                     x := add(mul(and(shr(16, x), 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff), 100),
                         and(x, 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff))
+                    if lt(n, 5) {
+                        // At most 4 digits: all in the lowest lane.
+                        v := x
+                        leave
+                    }
                     x := add(mul(and(shr(32, x), 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff), 10000),
                         and(x, 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff))
                     x := add(mul(and(shr(64, x), 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff), 100000000),
@@ -554,18 +622,19 @@ library TrustAttestationLib {
                 // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18; `-` `-` `T` `:` `:` at 4, 7, 10, 13, 16;
                 // `Z` at 19, or `.` digits `Z` at 19-23.
                 let dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00000000000000000000000000
-                let ok := eq(and(w, 0x00000000ff0000ff0000ff0000ff0000ff000000000000000000000000000000),
-                    0x000000002d00002d00005400003a00003a000000000000000000000000000000)
+                let ok := 0
                 switch len
-                case 20 { ok := and(ok, eq(byte(19, w), 0x5a)) }
-                case 24 {
-                    ok := and(ok, eq(and(w, 0x00000000000000000000000000000000000000ff000000ff0000000000000000),
-                        0x000000000000000000000000000000000000002e0000005a0000000000000000))
-                    dm := or(dm, 0x0000000000000000000000000000000000000000ffffff000000000000000000)
+                case 20 {
+                    ok := eq(and(w, 0x00000000ff0000ff0000ff0000ff0000ff0000ff000000000000000000000000),
+                        0x000000002d00002d00005400003a00003a00005a000000000000000000000000)
                 }
-                default { ok := 0 }
+                case 24 {
+                    ok := eq(and(w, 0x00000000ff0000ff0000ff0000ff0000ff0000ff000000ff0000000000000000),
+                        0x000000002d00002d00005400003a00003a00002e0000005a0000000000000000)
+                    dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00ffffff000000000000000000
+                }
                 // Each digit byte is 0x30-0x39: high nibble 0 after the xor, low nibble at most 9.
-                let tt := xor(and(w, dm), and(dm, 0x3030303030303030303030303030303030303030303030303030303030303030))
+                let tt := and(xor(w, 0x3030303030303030303030303030303030303030303030303030303030303030), dm)
                 ok := and(ok, iszero(and(or(tt, add(tt, 0x0606060606060606060606060606060606060606060606060606060606060606)),
                     and(dm, 0xf0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0))))
                 // Byte k of `pairs` is 10 d_k + d_(k+1): the two-digit numbers, all at once.
@@ -579,19 +648,23 @@ library TrustAttestationLib {
                     if and(iszero(and(year, 3)), or(gt(mod(year, 100), 0), iszero(mod(year, 400)))) { dim := 29 }
                 }
                 if or(or(lt(year, 1970), or(iszero(month), gt(month, 12))), or(iszero(day), gt(day, dim))) { ok := 0 }
-                if or(gt(byte(11, pairs), 23), or(gt(byte(14, pairs), 59), gt(byte(17, pairs), 59))) { ok := 0 }
+                // Hours (byte 11) at most 23, minutes (14) and seconds (17) at most 59: bit 7 of each byte after adding
+                // 0x80 - 24 or 0x80 - 60 (the pairs are at most 99, so no carry leaves a byte).
+                if and(add(and(pairs, 0x0000000000000000000000ff0000ff0000ff0000000000000000000000000000),
+                    0x0000000000000000000000680000440000440000000000000000000000000000),
+                    0x0000000000000000000000800000800000800000000000000000000000000000) { ok := 0 }
                 if ok {
-                    // Days from 1970-01-01 (H. Hinnant's days_from_civil, years from 1969 on). 0 is "no date" for
-                    // the oracle: 1970-01-01T00:00:00Z itself is refused.
+                    // Days from 1970-01-01 (H. Hinnant's days_from_civil with years counted from March 1, here
+                    // without eras: 365 y + y/4 - y/100 + y/400 for the year, then the days before the month from a
+                    // table, 16 bits a month). 0 is "no date" for the oracle: 1970-01-01T00:00:00Z itself is refused.
                     let y := sub(year, lt(month, 3))
-                    let era := div(y, 400)
-                    let yoe := sub(y, mul(era, 400))
-                    let doy := add(div(add(mul(153, mod(add(month, 9), 12)), 2), 5), sub(day, 1))
-                    let doe := add(sub(add(mul(yoe, 365), shr(2, yoe)), div(yoe, 100)), doy)
-                    t := add(
-                        mul(sub(add(mul(era, 146097), doe), 719468), 86400),
-                        add(mul(byte(11, pairs), 3600), add(mul(byte(14, pairs), 60), byte(17, pairs)))
-                    )
+                    let count := add(add(mul(y, 365), shr(2, y)), sub(div(y, 400), div(y, 100)))
+                    count := add(count, add(and(shr(shl(4, month), 0x11300f500d600b80099007a005c003d001f0000015101320000), 0xffff),
+                        day))
+                    // Hours, minutes and seconds (bytes 11, 14, 17 of `pairs`, moved to bits 48, 24, 0) summed by one
+                    // multiplication: bits 48-71 of x (3600 + 60 * 2^24 + 2^48) are h * 3600 + m * 60 + s.
+                    t := add(mul(sub(count, 719469), 86400),
+                        and(shr(48, mul(and(shr(112, pairs), 0xff0000ff0000ff), 0x100003c000e10)), 0xffffff))
                 }
             }
             // A date field at `p`: a string of the 20 or 24 bytes isoTime reads (every byte checked, so no scan),
@@ -611,74 +684,94 @@ library TrustAttestationLib {
             // Reads the value of field `id` at `p` into `out`; the position after it, or 0 when the value is valid
             // JSON (or not yet known to be invalid) but not in the field's form.
             function readField(id, p, out) -> q {
-                if gt(id, 6) {
-                    // issuedAt (7), verifiedAt (8), expiry (9).
-                    q := dateField(p, add(out, shl(5, id)))
-                    leave
-                }
                 switch id
-                case 0 {
-                    // agentId: "123" (at most 2^256 - 1) or 123 (at most 2^53 - 1, what JSON.parse keeps exactly).
-                    let v := 0
-                    let ok := 0
-                    switch byte(0, mload(p))
-                    case 0x22 {
-                        // Digits up to the closing quote: every byte is checked, so no scan.
-                        let s := add(p, 1)
-                        let e := digitsEnd(s)
-                        if iszero(eq(byte(0, mload(e)), 0x22)) { leave }
-                        v, ok := decimal(s, e)
-                        if iszero(ok) { leave }
-                        q := add(e, 1)
-                    }
-                    default {
-                        let next := 0
-                        v, next := plainNumber(p)
-                        if or(iszero(next), gt(v, 0x1fffffffffffff)) { leave }
-                        q := next
-                    }
-                    mstore(out, v)
-                    leave
+                case 0 { q := agentIdField(p, out) }
+                case 3 { q := ownerField(p, out) }
+                case 4 { q := scoreField(p, out) }
+                default {
+                    switch gt(id, 6)
+                    case 1 { q := dateField(p, add(out, shl(5, id))) } // issuedAt (7), verifiedAt (8), expiry (9)
+                    default { q := nameField(id, p, out) } // chain (1), registry (2), tier (5), sybilSeverity (6)
                 }
-                case 3 {
-                    // owner: "0x" + 40 hex digits (every byte checked, so no scan), or null.
-                    if eq(shr(224, mload(p)), 0x6e756c6c) {
-                        q := add(p, 4)
-                        leave
-                    }
+            }
+            // The readers of readField, one per form.
+            function agentIdField(p, out) -> q {
+                // agentId: "123" (at most 2^256 - 1) or 123 (at most 2^53 - 1, what JSON.parse keeps exactly).
+                let v := 0
+                let ok := 0
+                switch byte(0, mload(p))
+                case 0x22 {
+                    // Digits up to the closing quote: every byte is checked, so no scan.
                     let s := add(p, 1)
-                    let prefix := shr(240, mload(s))
-                    if iszero(and(and(eq(byte(0, mload(p)), 0x22), eq(byte(0, mload(add(s, 42))), 0x22)),
-                        or(eq(prefix, 0x3078), eq(prefix, 0x3058)))) { leave }
-                    // 32 hex digits, then 8 (padded with "0"s to a word): one hexWord for both.
-                    let a := 0
-                    for { let i := 0 } lt(i, 2) { i := add(i, 1) } {
-                        let x := mload(add(s, add(2, shl(5, i))))
-                        if i { x := or(and(x, shl(192, not(0))), 0x303030303030303030303030303030303030303030303030) }
-                        let v, ok := hexWord(x)
-                        if iszero(ok) { leave }
-                        a := or(shl(128, a), v)
-                    }
-                    mstore(add(out, 0x60), shr(96, a))
-                    q := add(s, 43)
-                    leave
+                    let e := digitsEnd(s)
+                    if iszero(eq(byte(0, mload(e)), 0x22)) { leave }
+                    v, ok := decimal(s, e)
+                    if iszero(ok) { leave }
+                    q := add(e, 1)
                 }
-                case 4 {
-                    // score: plain digits, 0-MAX_SCORE (TrustConstants.MAX_SCORE = 100).
-                    let v, next := plainNumber(p)
-                    if or(iszero(next), gt(v, 100)) { leave }
-                    mstore(add(out, 0x80), v)
+                default {
+                    let next := 0
+                    v, next := plainNumber(p)
+                    if or(iszero(next), gt(v, 0x1fffffffffffff)) { leave }
                     q := next
+                }
+                mstore(out, v)
+            }
+            function ownerField(p, out) -> q {
+                // owner: "0x" + 40 hex digits (every byte checked, so no scan), or null.
+                if eq(shr(224, mload(p)), 0x6e756c6c) {
+                    q := add(p, 4)
                     leave
                 }
-                case 6 {
+                let s := add(p, 1)
+                let prefix := shr(240, mload(s))
+                if iszero(and(and(eq(byte(0, mload(p)), 0x22), eq(byte(0, mload(add(s, 42))), 0x22)),
+                    or(eq(prefix, 0x3078), eq(prefix, 0x3058)))) { leave }
+                // 32 hex digits, then 8 (padded with "0"s to a word): one hexWord for both.
+                let a := 0
+                for { let i := 0 } lt(i, 2) { i := add(i, 1) } {
+                    let x := mload(add(s, add(2, shl(5, i))))
+                    if i { x := or(and(x, shl(192, not(0))), 0x303030303030303030303030303030303030303030303030) }
+                    let v, ok := hexWord(x)
+                    if iszero(ok) { leave }
+                    a := or(shl(128, a), v)
+                }
+                mstore(add(out, 0x60), shr(96, a))
+                q := add(s, 43)
+            }
+            function scoreField(p, out) -> q {
+                // score: plain digits, 0-MAX_SCORE (TrustConstants.MAX_SCORE = 100).
+                let v, next := plainNumber(p)
+                if or(iszero(next), gt(v, 100)) { leave }
+                mstore(add(out, 0x80), v)
+                q := next
+            }
+            // tier at `p`: the four names compared with their quoted texts, then nameField for any other value.
+            function tierField(p, out) -> q {
+                let w := mload(p)
+                let code := 0xff
+                switch shr(184, w)
+                case 0x22666c616767656422 { code := 0 } // "flagged"
+                case 0x226c696d6974656422 { code := 1 } // "limited"
+                default {
+                    if eq(shr(160, w), 0x22646576656c6f70696e6722) { code := 2 } // "developing"
+                    if eq(shr(152, w), 0x2265737461626c697368656422) { code := 3 } // "established"
+                }
+                if eq(code, 0xff) {
+                    q := nameField(5, p, out)
+                    leave
+                }
+                mstore(add(out, 0xa0), code)
+                q := add(p, byte(code, 0x09090c0d00000000000000000000000000000000000000000000000000000000))
+            }
+            function nameField(id, p, out) -> q {
+                if eq(id, 6) {
                     // sybilSeverity: null or a name.
                     if eq(shr(224, mload(p)), 0x6e756c6c) {
                         q := add(p, 4)
                         leave
                     }
                 }
-
                 // The other forms are strings without escapes.
                 let s, len, next, escaped := stringAt(p)
                 if or(iszero(next), escaped) { leave }
@@ -726,33 +819,79 @@ library TrustAttestationLib {
             }
             // The signed block in the service's own layout (what `JSON.stringify` writes for its object: its 12
             // members in its order, no whitespace) at `p`: the position after the object, or 0 at the first member that
-            // does not fit, where the general reader resumes (`resumeAt`, after the comma that ends the last member
-            // read; 0 when not even the first member fits), with the `seen` bits of the members read so far. Each name is compared with its `"name":` text in one word;
-            // the values are read by the same readers, so the values and the refusals are the general reader's.
-            function serviceLayout(p, ctx, out) -> q, resumeAt, seen {
-                if iszero(eq(byte(0, mload(p)), 0x7b)) { leave }
-                p := add(p, 1)
-                for { let k := 0 } lt(k, 12) { k := add(k, 1) } {
-                    if k { resumeAt := p }
-                    // Field ids in the service's order: agentId chain registry owner score tier badges sybilSeverity
-                    // sybilSignals issuedAt verifiedAt expiry.
-                    let id := byte(k, 0x0001020304050a060b0708090000000000000000000000000000000000000000)
-                    let entry := mload(add(ctx, shl(5, add(id, 1))))
-                    let width := add(shr(248, entry), 1)
-                    if iszero(eq(shr(sub(256, shl(3, width)), mload(p)),
-                        or(shl(8, and(entry, 0xffffffffffffffffffffffffffffffff)), 0x3a))) { leave }
-                    switch lt(id, 10)
-                    case 1 { p := readField(id, add(p, width), out) }
-                    default { p := skipValue(add(p, width)) }
-                    // `,` between members, `}` after the last.
-                    if iszero(p) { leave }
-                    if iszero(eq(byte(0, mload(p)), byte(k, 0x2c2c2c2c2c2c2c2c2c2c2c7d0000000000000000000000000000000000000000))) {
-                        leave
-                    }
-                    seen := or(seen, shl(id, 1))
-                    p := add(p, 1)
-                }
-                q := p
+            // does not fit, where the general reader resumes (`resumeAt`, right after the value of the last member
+            // read; 0 when not even the first member fits), with the `seen` bits of the members read so far. Each
+            // member's separator and name (`{"agentId":`, `,"chain":`, ...) is compared with its text in one word; the
+            // values are read by the same readers, so the values and the refusals are the general reader's.
+            function serviceLayout(p, out) -> q, resumeAt, seen {
+                if iszero(eq(shr(168, mload(p)), 0x7b226167656e744964223a)) { leave } // {"agentId":
+                p := agentIdField(add(p, 11), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0x1
+                if iszero(eq(shr(184, mload(p)), 0x2c22636861696e223a)) { leave } // ,"chain":
+                p := nameField(1, add(p, 9), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0x3
+                if iszero(eq(shr(160, mload(p)), 0x2c227265676973747279223a)) { leave } // ,"registry":
+                p := nameField(2, add(p, 12), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0x7
+                if iszero(eq(shr(184, mload(p)), 0x2c226f776e6572223a)) { leave } // ,"owner":
+                p := ownerField(add(p, 9), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0xf
+                if iszero(eq(shr(184, mload(p)), 0x2c2273636f7265223a)) { leave } // ,"score":
+                p := scoreField(add(p, 9), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0x1f
+                if iszero(eq(shr(192, mload(p)), 0x2c2274696572223a)) { leave } // ,"tier":
+                p := tierField(add(p, 8), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0x3f
+                if iszero(eq(shr(176, mload(p)), 0x2c22626164676573223a)) { leave } // ,"badges":
+                p := add(p, 10)
+                let badgesEnd := plainStrings(p)
+                if iszero(badgesEnd) { badgesEnd := skipValue(p) }
+                p := badgesEnd
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0x43f
+                if iszero(eq(shr(120, mload(p)), 0x2c22737962696c5365766572697479223a)) { leave } // ,"sybilSeverity":
+                p := nameField(6, add(p, 17), out)
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0x47f
+                if iszero(eq(shr(128, mload(p)), 0x2c22737962696c5369676e616c73223a)) { leave } // ,"sybilSignals":
+                p := add(p, 16)
+                let signalsEnd := plainStrings(p)
+                if iszero(signalsEnd) { signalsEnd := skipValue(p) }
+                p := signalsEnd
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0xc7f
+                if iszero(eq(shr(160, mload(p)), 0x2c226973737565644174223a)) { leave } // ,"issuedAt":
+                p := dateField(add(p, 12), add(out, 0xe0))
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0xcff
+                if iszero(eq(shr(144, mload(p)), 0x2c2276657269666965644174223a)) { leave } // ,"verifiedAt":
+                p := dateField(add(p, 14), add(out, 0x100))
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0xdff
+                if iszero(eq(shr(176, mload(p)), 0x2c22657870697279223a)) { leave } // ,"expiry":
+                p := dateField(add(p, 10), add(out, 0x120))
+                if iszero(p) { leave }
+                resumeAt := p
+                seen := 0xfff
+                if iszero(eq(byte(0, mload(p)), 0x7d)) { leave }
+                q := add(p, 1)
             }
 
             // ---- JWS header members ----
@@ -830,21 +969,6 @@ library TrustAttestationLib {
             case 0 {
                 mstore(0x20, 0xf424751b693262e6)
                 mstore(0x40, add(ctx, 0x220))
-                mstore(add(ctx, 0x20), 0x0900000000000000000000000000000000000000000000226167656e74496422) // "agentId"
-                mstore(add(ctx, 0x40), 0x0700000000000000000000000000000000000000000000000022636861696e22) // "chain"
-                mstore(add(ctx, 0x60), 0x0a00000000000000000000000000000000000000000022726567697374727922) // "registry"
-                mstore(add(ctx, 0x80), 0x07000000000000000000000000000000000000000000000000226f776e657222) // "owner"
-                mstore(add(ctx, 0xa0), 0x070000000000000000000000000000000000000000000000002273636f726522) // "score"
-                mstore(add(ctx, 0xc0), 0x0600000000000000000000000000000000000000000000000000227469657222) // "tier"
-                // "sybilSeverity", then (same prefix) "sybilSignals":
-                mstore(add(ctx, 0xe0), 0x0f0c00000000000000000000000000000022737962696c536576657269747922) // "sybilSeverity"
-                mstore(add(ctx, 0x100), 0x0a00000000000000000000000000000000000000000022697373756564417422) // "issuedAt"
-                mstore(add(ctx, 0x120), 0x0c00000000000000000000000000000000000000227665726966696564417422) // "verifiedAt"
-                mstore(add(ctx, 0x140), 0x0800000000000000000000000000000000000000000000002265787069727922) // "expiry"
-                mstore(add(ctx, 0x160), 0x0800000000000000000000000000000000000000000000002262616467657322) // "badges"
-                mstore(add(ctx, 0x180), 0x0e000000000000000000000000000000000022737962696c5369676e616c7322) // "sybilSignals"
-                mstore(add(ctx, 0x1a0), 0xb73bf6f7f98ce4df3a3e076746c298842d83b0eb802a005b32a41d7f78f9294d)
-                mstore(add(ctx, 0x1c0), 0x00000002030000070000080004000005000000090b000100000000000006000a)
             }
             default {
                 mstore(0x20, 0x4d3515b24d3515b2)
@@ -870,8 +994,26 @@ library TrustAttestationLib {
             let resumeAt := 0
             // The service's own layout first: most blocks are read there; the general reader takes any other from
             // the first member that does not fit.
-            if iszero(header) { p, resumeAt, seen := serviceLayout(mload(0x00), ctx, att) }
+            if iszero(header) { p, resumeAt, seen := serviceLayout(mload(0x00), att) }
             if iszero(p) {
+                if iszero(header) {
+                    // The known names, for knownName (the service's layout compares its own texts).
+                    mstore(add(ctx, 0x20), 0x0900000000000000000000000000000000000000000000226167656e74496422) // "agentId"
+                    mstore(add(ctx, 0x40), 0x0700000000000000000000000000000000000000000000000022636861696e22) // "chain"
+                    mstore(add(ctx, 0x60), 0x0a00000000000000000000000000000000000000000022726567697374727922) // "registry"
+                    mstore(add(ctx, 0x80), 0x07000000000000000000000000000000000000000000000000226f776e657222) // "owner"
+                    mstore(add(ctx, 0xa0), 0x070000000000000000000000000000000000000000000000002273636f726522) // "score"
+                    mstore(add(ctx, 0xc0), 0x0600000000000000000000000000000000000000000000000000227469657222) // "tier"
+                    // "sybilSeverity", then (same prefix) "sybilSignals":
+                    mstore(add(ctx, 0xe0), 0x0f0c00000000000000000000000000000022737962696c536576657269747922) // "sybilSeverity"
+                    mstore(add(ctx, 0x100), 0x0a00000000000000000000000000000000000000000022697373756564417422) // "issuedAt"
+                    mstore(add(ctx, 0x120), 0x0c00000000000000000000000000000000000000227665726966696564417422) // "verifiedAt"
+                    mstore(add(ctx, 0x140), 0x0800000000000000000000000000000000000000000000002265787069727922) // "expiry"
+                    mstore(add(ctx, 0x160), 0x0800000000000000000000000000000000000000000000002262616467657322) // "badges"
+                    mstore(add(ctx, 0x180), 0x0e000000000000000000000000000000000022737962696c5369676e616c7322) // "sybilSignals"
+                    mstore(add(ctx, 0x1a0), 0xb73bf6f7f98ce4df3a3e076746c298842d83b0eb802a005b32a41d7f78f9294d)
+                    mstore(add(ctx, 0x1c0), 0x00000002030000070000080004000005000000090b000100000000000006000a)
+                }
                 let empty := 0
                 switch resumeAt
                 case 0 {
@@ -888,9 +1030,19 @@ library TrustAttestationLib {
                     }
                 }
                 default {
-                    // After a comma: the next member (whitespace allowed before it).
+                    // After a member's value: a comma and the next member, or the end of the object.
                     p := resumeAt
                     if lt(byte(0, mload(p)), 0x21) { p := ws(p) }
+                    switch byte(0, mload(p))
+                    case 0x2c {
+                        p := add(p, 1)
+                        if lt(byte(0, mload(p)), 0x21) { p := ws(p) }
+                    }
+                    case 0x7d {
+                        p := add(p, 1)
+                        empty := 1
+                    }
+                    default { malformed(p) }
                 }
                 if iszero(empty) {
                     for {} 1 {} {

@@ -15,9 +15,10 @@ import {TrustAttestationLib} from "./TrustAttestationLib.sol";
 ///        one JWS has one spelling;
 ///      - the protected header as `TrustAttestationLib.readJwsHeader` reads it, with `alg` and `kid` required and
 ///        `kid` equal to the key id the attestation is submitted under.
-///      Decoding is done in assembly a word at a time: 32 characters are validated (the parity of ten byte-range
-///      flags) and mapped to their 6-bit values with a few word operations, then packed into 24 bytes by five
-///      mask-multiply-add steps.
+///      Decoding is done in assembly a word at a time: 32 characters are classified (letters, digits, `-`, `_`:
+///      the parity of four byte-wise flags) and mapped to their 6-bit values with a few word operations, then packed
+///      into 24 bytes by five mask-multiply-add steps; the flags of bytes outside the alphabet are gathered over the
+///      whole text, and only a text that has one is read again a byte at a time to name the first.
 library TrustJwsLib {
     /// @dev Characters of a 64-byte signature in unpadded base64url.
     uint256 private constant _SIGNATURE_CHARS = 86;
@@ -106,46 +107,36 @@ library TrustJwsLib {
                 mstore(0x04, offset)
                 revert(0x00, 0x24)
             }
-            // Fails at the first byte flagged (bit 7) in `bad`, the word starting at offset `at`.
-            function failAtFirst(at, bad) {
-                let i := 0
-                for {} iszero(byte(i, bad)) {} { i := add(i, 1) }
-                fail(add(at, i))
-            }
-            // The 32 characters of `w` decoded to 24 bytes (bits 62-253 of `v`), and the bytes outside the
-            // alphabet (bit 7 of each in `bad`).
+            // The 32 characters of `w` decoded to 24 bytes (bits 62-253 of `v`); bit 7 of a byte of `bad` is set
+            // for some byte outside the alphabet (which one is found again by the caller, a byte at a time).
             function word(w) -> v, bad {
-                // The 32 characters to 32 six-bit values. For a bound `b`, `w + (0x80 - b)` has bit 7 set in every byte
-                // at or above `b` (no carry crosses a byte while every byte is below 0x80; a byte >= 0x80 is flagged in
-                // `bad` whatever it carries). The ten bounds of the five classes, sorted (`-` 0x2d-0x2d, `0-9`
-                // 0x30-0x39, `A-Z` 0x41-0x5a, `_` 0x5f-0x5f, `a-z` 0x61-0x7a: each class's first byte and the byte after
-                // its last), nest: a byte is in a class exactly when it is at or above an odd number of them, so the
-                // parity (xor) of the ten flags validates it. Its value is the byte plus a delta added at each class's
-                // first byte, in an order that keeps every byte within 0-255: `-` 62, `0-9` 52-61, `A-Z` 0-25, `_` 63,
-                // `a-z` 26-51.
+                // Classes, on bit 7 of each byte, exact while every byte is below 0x80 (a byte >= 0x80 is flagged
+                // through `or(w, ...)`): letters (`w | 0x20` in `a-z`) and digits are ranges, the xor of two bounds
+                // (`b + (0x80 - lo)` has bit 7 set when `b >= lo`); `-` and `_` are equalities, whose bit 7 is
+                // clear on the character itself. Exactly one of the four flags is "in the class" for an alphabet
+                // byte, so the parity of the four (letters, digits, not `-`, not `_`) is 1 for it and 0 for any
+                // other byte.
                 let m01 := 0x0101010101010101010101010101010101010101010101010101010101010101
-                let t1 := add(w, 0x5353535353535353535353535353535353535353535353535353535353535353) // >= `-`
-                let t2 := add(w, 0x5050505050505050505050505050505050505050505050505050505050505050) // >= `0`
-                let t3 := add(w, 0x3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f) // >= `A`
-                let t4 := add(w, 0x2121212121212121212121212121212121212121212121212121212121212121) // >= `_`
-                let t5 := add(w, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f) // >= `a`
-                bad := and(
-                    or(w, not(xor(
-                        xor(xor(xor(t1, t2), xor(t3, t4)), t5),
-                        xor(
-                            xor(add(w, 0x5252525252525252525252525252525252525252525252525252525252525252), // >= `.`
-                                add(w, 0x4646464646464646464646464646464646464646464646464646464646464646)), // >= `:`
-                            xor(xor(add(w, 0x2525252525252525252525252525252525252525252525252525252525252525), // >= `[`
-                                add(w, 0x2020202020202020202020202020202020202020202020202020202020202020)), // >= 0x60
-                                add(w, 0x0505050505050505050505050505050505050505050505050505050505050505)) // >= `{`
-                        )
-                    ))),
-                    0x8080808080808080808080808080808080808080808080808080808080808080
-                )
-                v := sub(
-                    add(add(w, mul(and(shr(7, t1), m01), 17)), mul(and(shr(7, t4), m01), 33)),
-                    add(add(mul(and(shr(7, t2), m01), 13), mul(and(shr(7, t3), m01), 69)),
-                        mul(and(shr(7, t5), m01), 39))
+                let y := or(w, 0x2020202020202020202020202020202020202020202020202020202020202020)
+                let letter := xor(add(y, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f),
+                    add(y, 0x0505050505050505050505050505050505050505050505050505050505050505))
+                let digit := xor(add(w, 0x5050505050505050505050505050505050505050505050505050505050505050),
+                    add(w, 0x4646464646464646464646464646464646464646464646464646464646464646))
+                let notDash := add(xor(w, 0x2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d),
+                    0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f)
+                let notUnderscore := add(xor(w, 0x5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f),
+                    0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f)
+                bad := and(or(w, not(xor(xor(letter, digit), xor(notDash, notUnderscore)))),
+                    0x8080808080808080808080808080808080808080808080808080808080808080)
+                // Values, one flag per byte (0 or 1): `A-Z` b - 65, `a-z` b - 71 (a letter with bit 5 set), `0-9`
+                // b + 4, `-` b + 17, `_` b - 32, i.e. b - 15 - 17 notDash + 32 notUnderscore - 65 letter
+                // - 6 lowercase + 4 digit. Word arithmetic is exact whatever the order: every result byte is 0-63.
+                letter := and(shr(7, letter), m01)
+                v := add(
+                    sub(add(w, shl(5, and(shr(7, notUnderscore), m01))),
+                        add(0x0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f,
+                            mul(and(shr(7, notDash), m01), 17))),
+                    sub(shl(2, and(shr(7, digit), m01)), add(mul(letter, 65), mul(and(shr(5, w), letter), 6)))
                 )
                 // Pack the 32 values into 192 bits, moving the lower half of each lane up against the upper one: pairs
                 // of bytes into 12 bits (the lower byte moved up 2 bits), pairs of those into 24 (4 more bits), 48 (8),
@@ -165,10 +156,12 @@ library TrustJwsLib {
             let dst := add(out, 0x20)
             mstore(dst, 0)
             let src := add(data.offset, from)
-            // Whole words of 32 characters, then the rest padded with "A" (zero bits).
+            // Whole words of 32 characters, then the rest padded with "A" (zero bits); the flags of bytes outside
+            // the alphabet are gathered and looked at once.
+            let bad := 0
             for { let wordsEnd := add(src, and(n, not(31))) } lt(src, wordsEnd) {} {
-                let v, bad := word(calldataload(src))
-                if bad { failAtFirst(sub(src, data.offset), bad) }
+                let v, b := word(calldataload(src))
+                bad := or(bad, b)
                 mstore(dst, shl(2, v))
                 dst := add(dst, 24)
                 src := add(src, 32)
@@ -176,10 +169,19 @@ library TrustJwsLib {
             let rest := and(n, 31)
             if rest {
                 let keep := not(shr(shl(3, rest), not(0)))
-                let v, bad := word(or(and(calldataload(src), keep),
+                let v, b := word(or(and(calldataload(src), keep),
                     and(not(keep), 0x4141414141414141414141414141414141414141414141414141414141414141)))
-                if bad { failAtFirst(sub(src, data.offset), bad) }
+                bad := or(bad, b)
                 mstore(dst, shl(2, v))
+            }
+            if bad {
+                // The first byte outside the alphabet, a byte at a time.
+                for { let i := from } lt(i, to) { i := add(i, 1) } {
+                    let c := byte(0, calldataload(add(data.offset, i)))
+                    let lower := or(c, 0x20)
+                    if iszero(or(or(and(gt(lower, 0x60), lt(lower, 0x7b)), and(gt(c, 0x2f), lt(c, 0x3a))),
+                        or(eq(c, 0x2d), eq(c, 0x5f)))) { fail(i) }
+                }
             }
             // The bits of the last character past the last whole byte decode into the byte after the result.
             let end := add(add(out, 0x20), length)

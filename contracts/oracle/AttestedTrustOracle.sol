@@ -3,6 +3,7 @@ pragma solidity ^0.8.24;
 
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {P256} from "@openzeppelin/contracts/utils/cryptography/P256.sol";
+import {P256Verifier} from "../attestation/P256Verifier.sol";
 import {TrustAttestationLib} from "../attestation/TrustAttestationLib.sol";
 import {TrustJwsLib} from "../attestation/TrustJwsLib.sol";
 import {IAttestedTrustOracle} from "../interfaces/IAttestedTrustOracle.sol";
@@ -74,6 +75,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     }
 
     ITrustOracle private immutable _upstream;
+    /// @dev Checks a signature the precompile did not accept (see `P256Verifier`), deployed with the oracle.
+    P256Verifier private immutable _p256Verifier;
 
     mapping(bytes32 kidHash => SigningKey) private _keys;
     mapping(bytes32 slug => uint256 chainId) private _chainIds;
@@ -89,6 +92,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         if (upstream_ != address(0) && upstream_.code.length == 0) revert InvalidUpstream(upstream_);
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
         _upstream = ITrustOracle(upstream_);
+        _p256Verifier = new P256Verifier();
         // The service's EVM chain slugs (solana has no EVM chain id and is refused).
         _setChainSlug("ethereum", 1);
         _setChainSlug("base", 8453);
@@ -355,7 +359,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
             if (key.y == _REVOKED) revert RevokedSigningKey(kid);
             revert UnknownSigningKey(kid);
         }
-        if (!TrustAttestationLib.verifyDigest(digest, signature, x, key.y)) revert InvalidAttestationSignature(kid);
+        if (!TrustAttestationLib.verifyDigest(digest, signature, x, key.y, _p256Verifier)) revert InvalidAttestationSignature(kid);
     }
 
     /// @dev Stores the attested record (newer than what reads answered, so reads now answer it) and emits its event.

@@ -80,6 +80,31 @@ describe("TrustAttestationLib.parse: what a JSON serializer may write", () => {
     for (const text of variants) expect(await harness.parse(Buffer.from(text)), text).to.deep.equal(expected);
   });
 
+  it("resumes after any member's value, and reads badges and tiers outside their fast forms", async () => {
+    const { harness } = await loadFixture(deployHarness);
+    const expected = await harness.parse(Buffer.from(BASE));
+    const object = JSON.parse(BASE) as Record<string, unknown>;
+    // A space after each member's value in turn: the service's layout stops there, the general reader goes on.
+    const names = Object.keys(object);
+    const spaced = names.map((name, i) => {
+      const before = JSON.stringify(Object.fromEntries(names.slice(0, i + 1).map((n) => [n, object[n]])));
+      return `${before.slice(0, -1)} ${BASE.slice(before.length - 1)}`;
+    });
+    const variants = [
+      ...spaced,
+      BASE.replace('"original_owner"', '"origin\\u0061l_owner"').replace('"established_wallet"', '"established_wallet" '),
+      BASE.replace('["original_owner",', '[ "original_owner",'),
+      BASE.replace('"sybilSignals":[]', '"sybilSignals":[ ]'),
+    ];
+    for (const text of variants) expect(await harness.parse(Buffer.from(text)), text).to.deep.equal(expected);
+    // The badges' own value is not read: an escape there changes nothing; a tier in another spelling is refused.
+    const escapedBadge = await harness.parse(Buffer.from(BASE.replace('"original_owner"', '"origin\\u0061l_owner"')));
+    expect(escapedBadge).to.deep.equal(expected);
+    await expect(harness.parse(Buffer.from(BASE.replace('"tier":"established"', '"tier":"est\\u0061blished"'))))
+      .to.be.revertedWithCustomError(harness, "AttestationFieldInvalid")
+      .withArgs(FIELD.Tier, BASE.indexOf('"tier":') + 7);
+  });
+
   it("skips any valid JSON in members it does not read, and lets an unknown name repeat", async () => {
     const { harness } = await loadFixture(deployHarness);
     const expected = await harness.parse(Buffer.from(BASE));
