@@ -1,12 +1,14 @@
 /**
  * The legacy `sig` of an attestation: base64 of the raw 64-byte ES256 signature `r‖s` (IEEE P1363) over a
  * serialisation of the signed block — `JSON.stringify(signed)` as the service documents it, or its RFC 8785
- * sorted-key form (`signature-check.ts` tries both).
+ * sorted-key form ({@link findRawSigBytes} tries both).
  *
  * @packageDocumentation
  */
+import { canonicalJson } from "./canonical-json.js";
 import { verifyEs256 } from "./es256.js";
 import type { VerificationKey } from "./public-key.js";
+import type { SigBytes } from "./result.js";
 
 /** Outcome of {@link verifyLegacySignature}. */
 export type LegacySignatureCheck = { ok: true } | { ok: false; malformed: boolean; problem: string };
@@ -51,4 +53,56 @@ export function verifyLegacySignature(sig: string, data: Uint8Array, key: Verifi
   return verifyEs256(data, decoded.bytes, key)
     ? { ok: true }
     : { ok: false, malformed: false, problem: "sig does not match the signed block" };
+}
+
+/** Outcome of {@link findRawSigBytes}: the serialisation the `sig` verified over and its bytes, or why none. */
+export type RawSigBytesCheck = { ok: true; sigBytes: SigBytes; bytes: Uint8Array } | { ok: false; malformed: boolean; problem: string };
+
+/**
+ * Finds which serialisation of a signed block a raw `sig` covers: insertion order — as `signed` lists its members,
+ * or as the JWS payload does (the two are equal by value, but a signer may have written one order for both
+ * signatures and the response another) — and, failing that, the RFC 8785 canonical form. The one place the kit
+ * answers that question (the verifier, the doctor's `sig-bytes` and `onchain-submit` checks).
+ *
+ * @param sig - The `sig` field.
+ * @param signed - `attestation.signed`, if any.
+ * @param payload - The verified JWS payload, if any (one of the two must be given).
+ * @param key - The ES256 public key of the attestation's `kid`.
+ * @returns The serialisation and its bytes, or the problem (`malformed` when the `sig` is not a signature).
+ */
+export function findRawSigBytes(
+  sig: string,
+  signed: Record<string, unknown> | undefined,
+  payload: Record<string, unknown> | undefined,
+  key: VerificationKey,
+): RawSigBytesCheck {
+  const block = (signed ?? payload)!;
+  const insertion = Buffer.from(JSON.stringify(block), "utf8");
+  const first = verifyLegacySignature(sig, insertion, key);
+  if (first.ok) return { ok: true, sigBytes: "insertion-order", bytes: insertion };
+  if (first.malformed) return first;
+  if (signed !== undefined && payload !== undefined) {
+    const payloadOrder = Buffer.from(JSON.stringify(payload), "utf8");
+    if (!payloadOrder.equals(insertion) && verifyLegacySignature(sig, payloadOrder, key).ok) {
+      return { ok: true, sigBytes: "insertion-order", bytes: payloadOrder };
+    }
+  }
+  const sorted = sortedKeyBytes(block);
+  if (sorted !== undefined && !sorted.equals(insertion) && verifyLegacySignature(sig, sorted, key).ok) {
+    return { ok: true, sigBytes: "sorted-keys", bytes: sorted };
+  }
+  return {
+    ok: false,
+    malformed: false,
+    problem: "it verifies over neither the insertion-order nor the sorted-key (RFC 8785) serialisation of the signed block",
+  };
+}
+
+/** The RFC 8785 bytes of a parsed block, or `undefined` when it has no canonical form (a lone surrogate). */
+function sortedKeyBytes(block: Record<string, unknown>): Buffer | undefined {
+  try {
+    return Buffer.from(canonicalJson(block), "utf8");
+  } catch {
+    return undefined;
+  }
 }

@@ -36,14 +36,12 @@
 import { messageOf } from "../errors.js";
 import { isRecord } from "../util/is-record.js";
 import { firstJsonDifference } from "../util/json-difference.js";
-import { canonicalJson } from "./canonical-json.js";
 import { type AttestationEnvelope, type EnvelopeJws, readAttestationEnvelope } from "./envelope.js";
 import type { JwksKeyLookup } from "./jwks.js";
 import { ATTESTATION_ALG, type CompactJws, readCompactJws, verifyCompactJws } from "./jws.js";
-import { decodeLegacySignature, verifyLegacySignature } from "./legacy-signature.js";
+import { decodeLegacySignature, findRawSigBytes } from "./legacy-signature.js";
 import type { ResolvedVerifyOptions, SignaturePolicy } from "./options.js";
 import { belongsToIssuer, sameIssuer } from "./options.js";
-import type { VerificationKey } from "./public-key.js";
 import type {
   AttestationFailureReason,
   AttestationInvalid,
@@ -319,7 +317,7 @@ function withKey(pending: PendingCheck, found: JwksKeyLookup): SignatureCheck {
       if (!decoded.ok) return refused(context, "malformed", `sig: ${decoded.problem} (${signatureSummary(context.verified)})`, "sig");
       context.verified.sig = "not-checked";
     } else {
-      const checked = checkRawSig(envelope.rawSig, signed, payload?.value, key);
+      const checked = findRawSigBytes(envelope.rawSig, signed, payload?.value, key);
       if (checked.ok || !checked.malformed) setVerified(context, "sig", checked.ok);
       if (!checked.ok) {
         return refused(
@@ -376,51 +374,6 @@ function parsePayload(
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
-
-/** Outcome of {@link checkRawSig}. */
-type RawSigCheck = { ok: true; sigBytes: SigBytes; bytes: Uint8Array } | { ok: false; malformed: boolean; problem: string };
-
-/**
- * Verifies a raw `sig` over the signed block in insertion order — as `attestation.signed` lists its members, or
- * as the JWS payload does (the two are equal by value, but a signer may have written one order for both
- * signatures and the response another) — and, failing that, over its RFC 8785 canonical form.
- */
-function checkRawSig(
-  sig: string,
-  signed: Record<string, unknown> | undefined,
-  payload: Record<string, unknown> | undefined,
-  key: VerificationKey,
-): RawSigCheck {
-  const block = (signed ?? payload)!;
-  const insertion = Buffer.from(JSON.stringify(block), "utf8");
-  const first = verifyLegacySignature(sig, insertion, key);
-  if (first.ok) return { ok: true, sigBytes: "insertion-order", bytes: insertion };
-  if (first.malformed) return first;
-  if (signed !== undefined && payload !== undefined) {
-    const payloadOrder = Buffer.from(JSON.stringify(payload), "utf8");
-    if (!payloadOrder.equals(insertion) && verifyLegacySignature(sig, payloadOrder, key).ok) {
-      return { ok: true, sigBytes: "insertion-order", bytes: payloadOrder };
-    }
-  }
-  const sorted = sortedKeyBytes(block);
-  if (sorted !== undefined && !sorted.equals(insertion) && verifyLegacySignature(sig, sorted, key).ok) {
-    return { ok: true, sigBytes: "sorted-keys", bytes: sorted };
-  }
-  return {
-    ok: false,
-    malformed: false,
-    problem: "it verifies over neither the insertion-order nor the sorted-key (RFC 8785) serialisation of the signed block",
-  };
-}
-
-/** The RFC 8785 bytes of a parsed block, or `undefined` when it has no canonical form (a lone surrogate). */
-function sortedKeyBytes(block: Record<string, unknown>): Buffer | undefined {
-  try {
-    return Buffer.from(canonicalJson(block), "utf8");
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Describes which signatures verified, e.g. `jws verified, sig absent`.

@@ -123,7 +123,7 @@ function submissionOf(attestation: LiveAttestation, jwks: JwksObservation): Orac
   if (!decoded.ok) return { problem: decoded.problem };
   const key = keyOfKid(jwks, kid);
   if (!key.ok) return { problem: key.reason };
-  const { bytes } = signedBytesOfSig(signed, decoded.bytes, key.key);
+  const { bytes } = signedBytesOfSig(signed, sig, key.key);
   return { form: "sig", kid, signedJson: toHex(bytes), signature: toHex(decoded.bytes) };
 }
 

@@ -6,10 +6,8 @@
  *
  * @packageDocumentation
  */
-import { canonicalJson } from "../../attestation/canonical-json.js";
-import { verifyEs256 } from "../../attestation/es256.js";
 import { isCompactJws } from "../../published/attestation.js";
-import { decodeLegacySignature } from "../../attestation/legacy-signature.js";
+import { decodeLegacySignature, findRawSigBytes } from "../../attestation/legacy-signature.js";
 import type { VerificationKey } from "../../attestation/public-key.js";
 import { type JwksObservation, keyOfKid } from "../jwks-probe.js";
 import { type CheckResult, couldNotCheck, differs, holds } from "../report.js";
@@ -18,8 +16,8 @@ import { type LiveAttestations, noAttestationReason } from "./trust-check-attest
 /** The check's id. */
 export const SIG_BYTES_CHECK = "sig-bytes";
 
-/** Which bytes a raw `sig` verified over. */
-export type SigBytes = "insertion" | "sorted" | "neither";
+/** What the check reports of a raw `sig`: the verifier's `SigBytes`, or `neither` when it verified over no serialisation. */
+export type SigCoverage = "insertion" | "sorted" | "neither";
 
 /** What the check found for one trust-check. */
 export interface SigBytesFinding {
@@ -28,7 +26,7 @@ export interface SigBytesFinding {
   /** The kid whose key was used. */
   readonly kid: string;
   /** The bytes the `sig` verified over. */
-  readonly covers: SigBytes;
+  readonly covers: SigCoverage;
 }
 
 /**
@@ -66,7 +64,7 @@ export function checkSigBytes(live: LiveAttestations, jwks: JwksObservation): Ch
       skipped.push(`${agent}: ${decoded.problem}`);
       continue;
     }
-    findings.push({ agent, kid, covers: signedBytesOfSig(signed, decoded.bytes, key.key).covers });
+    findings.push({ agent, kid, covers: signedBytesOfSig(signed, sig, key.key).covers });
   }
   const observed = { findings, ...(skipped.length > 0 ? { skipped } : {}) };
   if (findings.length === 0) return couldNotCheck(SIG_BYTES_CHECK, skipped.join("; "), observed);
@@ -87,28 +85,22 @@ export function checkSigBytes(live: LiveAttestations, jwks: JwksObservation): Ch
 }
 
 /**
- * The bytes a raw `sig` verifies over: `JSON.stringify(signed)` first, then its RFC 8785 canonical form.
+ * The bytes a raw `sig` verifies over, as the verifier finds them (`findRawSigBytes`): `JSON.stringify(signed)`
+ * first, then its RFC 8785 canonical form.
  *
  * @param signed - The signed block.
- * @param signature - The 64 raw bytes of the `sig`.
+ * @param sig - The `sig` field (base64 of the raw `r‖s`).
  * @param key - The JWKS key of the attestation's kid.
  * @returns Which serialisation verified and its bytes (`neither`: the insertion-order bytes).
  */
 export function signedBytesOfSig(
   signed: Record<string, unknown>,
-  signature: Uint8Array,
+  sig: string,
   key: VerificationKey,
-): { readonly covers: SigBytes; readonly bytes: Uint8Array } {
-  const insertion = new TextEncoder().encode(JSON.stringify(signed));
-  if (verifyEs256(insertion, signature, key)) return { covers: "insertion", bytes: insertion };
-  let canonical: Uint8Array | undefined;
-  try {
-    canonical = new TextEncoder().encode(canonicalJson(signed));
-  } catch {
-    canonical = undefined;
-  }
-  if (canonical !== undefined && verifyEs256(canonical, signature, key)) return { covers: "sorted", bytes: canonical };
-  return { covers: "neither", bytes: insertion };
+): { readonly covers: SigCoverage; readonly bytes: Uint8Array } {
+  const found = findRawSigBytes(sig, signed, undefined, key);
+  if (found.ok) return { covers: found.sigBytes === "insertion-order" ? "insertion" : "sorted", bytes: found.bytes };
+  return { covers: "neither", bytes: new TextEncoder().encode(JSON.stringify(signed)) };
 }
 
 function describeKids(findings: readonly SigBytesFinding[]): string {
