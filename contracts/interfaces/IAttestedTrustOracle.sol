@@ -29,13 +29,22 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     /// @param record The packed record word.
     event RecordUpdated(bytes32 indexed key, uint256 record);
 
-    /// @notice A signing key was set (added, or replaced under the same key id).
+    /// @notice A record was stored under a key id: emitted with each `RecordAdded` and `RecordUpdated` of an
+    ///         attestation, so that every record a key made can be listed (filter on topic 2, `keccak256(bytes(kid))`;
+    ///         the latest `RecordSignedBy` of a record key names the key its current record is held under).
+    /// @param key The record key.
+    /// @param kid The key id whose signature the record was stored under (topic: its keccak256).
+    event RecordSignedBy(bytes32 indexed key, string indexed kid);
+
+    /// @notice A signing key was set. A key id names one key for its whole life: it cannot be set to other
+    ///         coordinates (the service rotates by publishing a new key id).
     /// @param kid The key id, as in the service's JWKS and `attestation.kid`.
     /// @param x The P-256 public key's x coordinate.
     /// @param y The P-256 public key's y coordinate.
     event SigningKeySet(string kid, bytes32 x, bytes32 y);
 
-    /// @notice A signing key was revoked; attestations under its key id are refused from now on.
+    /// @notice A signing key was revoked: attestations under its key id are refused from now on, and every record held
+    ///         under it reads as absent (the upstream's record answers, or none).
     /// @param kid The key id.
     event SigningKeyRevoked(string kid);
 
@@ -51,11 +60,17 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     error InvalidUpstream(address upstream);
     /// @notice A key id is empty.
     error EmptyKeyId();
-    /// @notice A public key is not a point of P-256.
+    /// @notice A public key is not a point of P-256, or has `x == 0` (which this oracle keeps for "no key").
     /// @param kid The key id.
     /// @param x The x coordinate refused.
     /// @param y The y coordinate refused.
     error InvalidSigningKey(string kid, bytes32 x, bytes32 y);
+    /// @notice The key id already holds another key (a key id names one key for its whole life; rotate to a new key
+    ///         id).
+    /// @param kid The key id.
+    /// @param x The x coordinate held.
+    /// @param y The y coordinate held.
+    error SigningKeyAlreadySet(string kid, bytes32 x, bytes32 y);
     /// @notice No signing key has this key id.
     /// @param kid The key id.
     error UnknownSigningKey(string kid);
@@ -79,6 +94,11 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     /// @param timestamp The signed time refused (Unix seconds).
     /// @param blockTimestamp The current block's timestamp.
     error AttestationFromFuture(uint40 timestamp, uint256 blockTimestamp);
+    /// @notice The signed `issuedAt` (when the score was computed) is after the signed `verifiedAt` (when it was
+    ///         signed): a block the service does not write.
+    /// @param issuedAt The signed `issuedAt` (Unix seconds).
+    /// @param verifiedAt The signed `verifiedAt` (Unix seconds).
+    error AttestationDatesOutOfOrder(uint40 issuedAt, uint40 verifiedAt);
     /// @notice The attestation is about another agent than the one the caller asked for.
     /// @param agentId The agent id asked for.
     /// @param chainId The chain id asked for.
@@ -100,15 +120,20 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     error AttestationBatchLengthMismatch(uint256 kids, uint256 jwss);
 
     /// @notice Sets the public key of a key id (a JWKS entry: `x` and `y` decoded from base64url). Admin only.
-    /// @dev Reverts with `EmptyKeyId`, `InvalidSigningKey` (not on the curve) or `RevokedSigningKey`. Emits
-    ///      `SigningKeySet`.
+    ///         Install only the service's trust-check key ids (`rnwy-trust-v2`, then the kid the service rotates to):
+    ///         any key held here can sign trust records. Setting a key id again with the coordinates it holds does
+    ///         nothing.
+    /// @dev Reverts with `EmptyKeyId`, `InvalidSigningKey` (not on the curve, or `x == 0`), `SigningKeyAlreadySet`
+    ///      (other coordinates held) or `RevokedSigningKey`. Emits `SigningKeySet`.
     /// @param kid The key id.
     /// @param x The public key's x coordinate.
     /// @param y The public key's y coordinate.
     function setSigningKey(string calldata kid, bytes32 x, bytes32 y) external;
 
-    /// @notice Revokes a key id. Admin only. Emits `SigningKeyRevoked`; reverts with `UnknownSigningKey` or
-    ///         `RevokedSigningKey`.
+    /// @notice Revokes a key id, for good. Admin only. From this call on, attestations under it are refused and every
+    ///         record stored under it reads as absent: reads answer the upstream's record (or none), and the next
+    ///         attestation under a live key replaces it whatever its `issuedAt`. Emits `SigningKeyRevoked`; reverts
+    ///         with `UnknownSigningKey` or `RevokedSigningKey`.
     /// @param kid The key id.
     function revokeSigningKey(string calldata kid) external;
 
