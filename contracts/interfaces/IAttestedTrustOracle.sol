@@ -90,7 +90,7 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     /// @param expiry The signed expiry (Unix seconds).
     /// @param blockTimestamp The current block's timestamp.
     error AttestationExpired(uint40 expiry, uint256 blockTimestamp);
-    /// @notice `issuedAt` or `verifiedAt` is later than the block time plus `MAX_CLOCK_SKEW`.
+    /// @notice `verifiedAt` (so `issuedAt`, which is not after it) is later than the block time plus `MAX_CLOCK_SKEW`.
     /// @param timestamp The signed time refused (Unix seconds).
     /// @param blockTimestamp The current block's timestamp.
     error AttestationFromFuture(uint40 timestamp, uint256 blockTimestamp);
@@ -149,16 +149,18 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     ///      1. the JWS is three canonical base64url parts, the third 64 bytes once decoded; the payload is decoded and
     ///         read as the signed block (every refusal of the reader, with its field and offset);
     ///      2. the attestation is in force: its chain slug has a chain id, the block is not more than `MAX_CLOCK_SKEW`
-    ///         past `expiry`, neither `issuedAt` nor `verifiedAt` is after the block time plus `MAX_CLOCK_SKEW`;
+    ///         past `expiry`, `issuedAt` is not after `verifiedAt` (`AttestationDatesOutOfOrder`), and `verifiedAt` is
+    ///         not after the block time plus `MAX_CLOCK_SKEW`;
     ///      3. no-op: when `issuedAt` is not after the `updatedAt` of the record reads answer for the subject (the
-    ///         fresher of this oracle's own and the upstream's; an upstream record dated after the block does not
-    ///         count), the call returns here, before the header, the key and the signature are checked, storing
+    ///         fresher of this oracle's own record in force and the upstream's; a record stored under a revoked key id
+    ///         and an upstream record dated after the block do not count), the call returns here, before the header, the key and the signature are checked, storing
     ///         nothing and emitting nothing. Safe: nothing read from unauthenticated bytes is kept;
     ///      4. the protected header (`alg` `"ES256"`, `kid` equal to `kid`, `typ` `JWT`/`JOSE` if present, no `crit`,
     ///         `jku`, `x5u`, `jwk`, `x5c`, `b64`, no duplicate or escaped member name), then the key id (known, not
     ///         revoked) and the signature over the ASCII `header.payload` (SHA-256, P-256, low-S or high-S);
     ///      5. the record `(score, tier, sybilSeverity, updatedAt = issuedAt)` is stored under `(agentId, chainId,
-    ///         registry)`, with `RecordAdded` (new key) or `RecordUpdated`.
+    ///         registry)` with the key id's tag, with `RecordAdded` (new key) or `RecordUpdated`, then
+    ///         `RecordSignedBy`.
     /// @param kid The key id (`attestation.kid`; the header's `kid` must equal it).
     /// @param jws The compact serialization, as ASCII bytes.
     /// @return record The record this oracle holds itself for the subject after the call (not the upstream's).
@@ -237,11 +239,11 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     /// @return The upstream oracle.
     function upstream() external view returns (address);
 
-    /// @notice The record this oracle holds itself for a key (no upstream), as `getScore` returns it.
+    /// @notice The record this oracle holds itself in force for a key (no upstream), as `getScore` returns it.
     /// @param agentId The agent's id in its registry.
     /// @param chainId The chain the agent is registered on.
     /// @param registry The registry name.
-    /// @return record The record (zero when none).
+    /// @return record The record (zero when none, or when it was stored under a key id revoked since).
     function attestedRecord(uint256 agentId, uint256 chainId, string calldata registry)
         external
         view

@@ -26,15 +26,31 @@ import {TrustRecord} from "../TrustTypes.sol";
 ///      upstream record", so it never breaks the reads of records held here.
 ///
 ///      Records are stored as in the reference oracle (one word per key: score | tier << 8 | sybil << 16 |
-///      updatedAt << 24, key `keccak256(abi.encodePacked(agentId, chainId, registry))`) with the same events.
-///      `updatedAt` is the attestation's `issuedAt` (when the service computed the score), not its `verifiedAt`,
-///      so that a gate's `maxAge` measures the age of the score itself.
+///      updatedAt << 24, key `keccak256(abi.encodePacked(agentId, chainId, registry))`) with the same events, and
+///      remember the key they were stored under: the word's upper 192 bits hold the key id's tag (the low 192 bits of
+///      `keccak256(bytes(kid))`), and `RecordSignedBy` names the key id. While that key id is revoked, reads treat the
+///      record as absent, so that revoking a leaked key takes back every record it made, and the next attestation
+///      under a live key replaces it whatever its `issuedAt`. `updatedAt` is the attestation's `issuedAt` (when the
+///      service computed the score), not its `verifiedAt`, so that a gate's `maxAge` measures the age of the score
+///      itself.
 ///
-///      Clock skew: one tolerance, `MAX_CLOCK_SKEW` (60 seconds), on both sides, as in the kit's TypeScript
-///      verifier: `issuedAt` and `verifiedAt` may be up to that much after the block time (a service clock slightly
-///      ahead of the chain's), and an attestation is refused as expired only when the block time is more than that
-///      much after its `expiry`. A record dated in the future within that window is stored as signed, and gates
-///      refuse it (`TrustRecordFromFuture`) until the chain catches up.
+///      Dates: `issuedAt` is at most `verifiedAt` (the score is computed before it is signed), and one tolerance,
+///      `MAX_CLOCK_SKEW` (60 seconds), applies on both sides, as in the kit's TypeScript verifier: `verifiedAt` may
+///      be up to that much after the block time (a service clock slightly ahead of the chain's), and an attestation
+///      is refused as expired only when the block time is more than that much after its `expiry`. A record dated in
+///      the future within that window is stored as signed; it never shadows an upstream record dated at or before
+///      the block (reads answer the upstream's until the chain catches up), and with no such upstream record gates
+///      refuse it (`TrustRecordFromFuture`) until then.
+///
+///      Keys: hold only the service's trust-check key ids (any key held here can sign trust records). A key id names
+///      one key for its whole life; the service rotates by publishing a new key id, which `setSigningKey` installs
+///      without any change here.
+///
+///      Gas-bounded reads: the upstream is called with at most `UPSTREAM_GAS` gas. A caller that gives a view
+///      (`getScore`, `hasScore`, `meetsThreshold`, or a gate's view such as `trustVerdict`) too little gas for that
+///      call gets an answer without the upstream's record, as if it had none. A state-changing gate cannot be led
+///      there: under the 63/64 rule a transaction that would starve the upstream call runs out of gas itself. Off-
+///      chain readers that cap a view's gas must give it at least `UPSTREAM_GAS` plus the view's own cost.
 ///
 ///      Signing keys are set and revoked by `DEFAULT_ADMIN_ROLE` (the JWKS entries of the service's trust
 ///      kids); chain slugs map to chain ids through a table the admin extends, seeded with the service's EVM
@@ -54,6 +70,10 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @dev `y` of a revoked key id (with `x == 0`): not a curve point, so it can never verify.
     bytes32 private constant _REVOKED = bytes32(uint256(1));
 
+    /// @dev Where a stored record word keeps the tag of the key id it was stored under (its bits below are the
+    ///      reference oracle's 64-bit record).
+    uint256 private constant _KEY_TAG_SHIFT = 64;
+
     /// @dev A P-256 public key.
     struct SigningKey {
         bytes32 x;
@@ -63,12 +83,15 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @dev What a submission found held for its subject.
     /// @param key The record key.
     /// @param chainId The subject's chain id.
-    /// @param own The record held here (packed; 0 when none).
+    /// @param stored Whether a record is stored here for the key (in force or under a revoked key id).
+    /// @param own The record held here in force (the reference oracle's 64-bit word; 0 when none, or when it was stored
+    ///        under a revoked key id).
     /// @param upstream The upstream's record (packed; 0 when none, or when it was not asked).
     /// @param newer Whether the attestation would change what reads answer (else the submission is a no-op).
     struct Held {
         bytes32 key;
         uint256 chainId;
+        bool stored;
         uint256 own;
         uint256 upstream;
         bool newer;
@@ -78,7 +101,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @dev Checks a signature the precompile did not accept (see `P256Verifier`), deployed with the oracle.
     P256Verifier private immutable _p256Verifier;
 
-    mapping(bytes32 kidHash => SigningKey) private _keys;
+    mapping(uint192 keyTag => SigningKey) private _keys;
     mapping(bytes32 slug => uint256 chainId) private _chainIds;
     mapping(bytes32 key => uint256 record) private _records;
     /// @dev Records held here whose key the upstream did not hold when first attested (for `agentCount`).
@@ -112,9 +135,16 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @inheritdoc IAttestedTrustOracle
     function setSigningKey(string calldata kid, bytes32 x, bytes32 y) external onlyRole(DEFAULT_ADMIN_ROLE) {
         if (bytes(kid).length == 0) revert EmptyKeyId();
-        if (!P256.isValidPublicKey(x, y)) revert InvalidSigningKey(kid, x, y);
-        SigningKey storage key = _keys[keccak256(bytes(kid))];
-        if (key.x == 0 && key.y == _REVOKED) revert RevokedSigningKey(kid);
+        // x == 0 is this oracle's "no key": such a key could be neither used nor revoked.
+        if (x == 0 || !P256.isValidPublicKey(x, y)) revert InvalidSigningKey(kid, x, y);
+        SigningKey storage key = _keys[_keyTag(kid)];
+        bytes32 heldX = key.x;
+        bytes32 heldY = key.y;
+        if (heldX != 0) {
+            if (heldX != x || heldY != y) revert SigningKeyAlreadySet(kid, heldX, heldY);
+            return;
+        }
+        if (heldY == _REVOKED) revert RevokedSigningKey(kid);
         key.x = x;
         key.y = y;
         emit SigningKeySet(kid, x, y);
@@ -122,7 +152,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
 
     /// @inheritdoc IAttestedTrustOracle
     function revokeSigningKey(string calldata kid) external onlyRole(DEFAULT_ADMIN_ROLE) {
-        SigningKey storage key = _keys[keccak256(bytes(kid))];
+        SigningKey storage key = _keys[_keyTag(kid)];
         if (key.x == 0) {
             if (key.y == _REVOKED) revert RevokedSigningKey(kid);
             revert UnknownSigningKey(kid);
@@ -158,8 +188,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         _requireSubject(agentId, chainId, registry, att);
         Held memory held = _held(att, chainId, true);
         if (!held.newer) return _unpack(_fresher(held.own, held.upstream));
-        _requireJws(kid, jws, headerLength, signedLength);
-        record = _unpack(_store(held, att));
+        uint192 keyTag = _requireJws(kid, jws, headerLength, signedLength);
+        record = _unpack(_store(held, att, kid, keyTag));
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -180,8 +210,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parse(signedJson);
         Held memory held = _held(att, _checkedChainId(att), false);
         if (!held.newer) return _unpack(held.own);
-        _requireSignature(kid, sha256(signedJson), signature);
-        record = _unpack(_store(held, att));
+        uint192 keyTag = _requireSignature(kid, sha256(signedJson), signature);
+        record = _unpack(_store(held, att, kid, keyTag));
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -197,8 +227,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         _requireSubject(agentId, chainId, registry, att);
         Held memory held = _held(att, chainId, true);
         if (!held.newer) return _unpack(_fresher(held.own, held.upstream));
-        _requireSignature(kid, sha256(signedJson), signature);
-        record = _unpack(_store(held, att));
+        uint192 keyTag = _requireSignature(kid, sha256(signedJson), signature);
+        record = _unpack(_store(held, att, kid, keyTag));
     }
 
     // ---- reads ----
@@ -249,12 +279,12 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         view
         returns (TrustRecord memory record)
     {
-        record = _unpack(_records[recordKey(agentId, chainId, registry)]);
+        record = _unpack(_inForce(_records[recordKey(agentId, chainId, registry)]));
     }
 
     /// @inheritdoc IAttestedTrustOracle
     function signingKey(string calldata kid) external view returns (bytes32 x, bytes32 y, bool revoked) {
-        SigningKey storage key = _keys[keccak256(bytes(kid))];
+        SigningKey storage key = _keys[_keyTag(kid)];
         revoked = key.x == 0 && key.y == _REVOKED;
         if (!revoked) (x, y) = (key.x, key.y);
     }
@@ -289,18 +319,18 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parse(payload);
         Held memory held = _held(att, _checkedChainId(att), false);
         if (!held.newer) return (held.own, false);
-        _requireJws(kid, jws, headerLength, signedLength);
-        return (_store(held, att), true);
+        uint192 keyTag = _requireJws(kid, jws, headerLength, signedLength);
+        return (_store(held, att, kid, keyTag), true);
     }
 
     /// @dev The chain id of the attestation's slug, once the attestation is known to be in force: the block not more
-    ///      than `MAX_CLOCK_SKEW` past its `expiry`, neither `issuedAt` nor `verifiedAt` more than `MAX_CLOCK_SKEW`
-    ///      after the block.
+    ///      than `MAX_CLOCK_SKEW` past its `expiry`, `issuedAt` not after `verifiedAt`, and `verifiedAt` (so `issuedAt`
+    ///      too) not more than `MAX_CLOCK_SKEW` after the block.
     function _checkedChainId(TrustAttestationLib.TrustAttestation memory att) private view returns (uint256 chainId) {
         chainId = _chainIds[att.chain];
         if (chainId == 0) revert UnknownChainSlug(TrustAttestationLib.chainSlugString(att.chain));
         if (block.timestamp > att.expiry + MAX_CLOCK_SKEW) revert AttestationExpired(att.expiry, block.timestamp);
-        if (att.issuedAt > block.timestamp + MAX_CLOCK_SKEW) revert AttestationFromFuture(att.issuedAt, block.timestamp);
+        if (att.issuedAt > att.verifiedAt) revert AttestationDatesOutOfOrder(att.issuedAt, att.verifiedAt);
         if (att.verifiedAt > block.timestamp + MAX_CLOCK_SKEW) {
             revert AttestationFromFuture(att.verifiedAt, block.timestamp);
         }
@@ -323,8 +353,9 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     }
 
     /// @dev The records held for the attestation's subject, and whether the attestation would change what reads
-    ///      answer: its `issuedAt` must be after this oracle's own record and after the upstream's (an upstream record
-    ///      dated after the block does not count: reads never prefer it to a record held here). The upstream is
+    ///      answer: its `issuedAt` must be after this oracle's own record in force (a record stored under a revoked key
+    ///      id does not count) and after the upstream's (an upstream record dated after the block does not count: reads
+    ///      never prefer it to a record held here). The upstream is
     ///      asked only when that is still open, or when `readUpstream` asks for it (to answer the fresher of the
     ///      two).
     function _held(TrustAttestationLib.TrustAttestation memory att, uint256 chainId, bool readUpstream)
@@ -334,7 +365,9 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     {
         held.key = keccak256(abi.encodePacked(att.agentId, chainId, att.registry));
         held.chainId = chainId;
-        held.own = _records[held.key];
+        uint256 stored = _records[held.key];
+        held.stored = stored != 0;
+        held.own = _inForce(stored);
         uint256 issuedAt = att.issuedAt;
         bool newerThanOwn = issuedAt > held.own >> 24;
         if (newerThanOwn || readUpstream) held.upstream = _upstreamRecord(att.agentId, chainId, att.registry);
@@ -342,18 +375,25 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         held.newer = newerThanOwn && (upstreamAt > block.timestamp || issuedAt > upstreamAt);
     }
 
-    /// @dev Checks the JWS's protected header and its signature over `header.payload` as issued.
+    /// @dev Checks the JWS's protected header and its signature over `header.payload` as issued; the key id's tag.
     function _requireJws(string calldata kid, bytes calldata jws, uint256 headerLength, uint256 signedLength)
         private
         view
+        returns (uint192 keyTag)
     {
         TrustJwsLib.requireHeader(jws, headerLength, kid);
-        _requireSignature(kid, sha256(jws[:signedLength]), TrustJwsLib.signatureOf(jws, signedLength));
+        return _requireSignature(kid, sha256(jws[:signedLength]), TrustJwsLib.signatureOf(jws, signedLength));
     }
 
-    /// @dev Refuses an unknown or revoked key id, and a signature that does not verify under its key.
-    function _requireSignature(string calldata kid, bytes32 digest, bytes memory signature) private view {
-        SigningKey storage key = _keys[keccak256(bytes(kid))];
+    /// @dev Refuses an unknown or revoked key id, and a signature that does not verify under its key; the key id's
+    ///      tag.
+    function _requireSignature(string calldata kid, bytes32 digest, bytes memory signature)
+        private
+        view
+        returns (uint192 keyTag)
+    {
+        keyTag = _keyTag(kid);
+        SigningKey storage key = _keys[keyTag];
         bytes32 x = key.x;
         if (x == 0) {
             if (key.y == _REVOKED) revert RevokedSigningKey(kid);
@@ -362,32 +402,55 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         if (!TrustAttestationLib.verifyDigest(digest, signature, x, key.y, _p256Verifier)) revert InvalidAttestationSignature(kid);
     }
 
-    /// @dev Stores the attested record (newer than what reads answered, so reads now answer it) and emits its event.
-    function _store(Held memory held, TrustAttestationLib.TrustAttestation memory att) private returns (uint256 record) {
+    /// @dev Stores the attested record under the key id's tag (newer than what reads answered, so reads now answer
+    ///      it) and emits its events; the record as reads answer it.
+    function _store(Held memory held, TrustAttestationLib.TrustAttestation memory att, string calldata kid, uint192 keyTag)
+        private
+        returns (uint256 record)
+    {
         record = uint256(att.score) | (uint256(att.tier) << 8) | (uint256(att.sybilSeverity) << 16)
             | (uint256(att.issuedAt) << 24);
-        _records[held.key] = record;
-        if (held.own == 0) {
+        _records[held.key] = record | (uint256(keyTag) << _KEY_TAG_SHIFT);
+        if (held.stored) {
+            emit RecordUpdated(held.key, record);
+        } else {
             // Only keys the upstream does not hold are counted, so that the common case writes no counter.
             if (held.upstream >> 24 == 0) ++_notUpstreamCount;
             emit RecordAdded(held.key, att.agentId, held.chainId, att.registry, record);
-        } else {
-            emit RecordUpdated(held.key, record);
         }
+        emit RecordSignedBy(held.key, kid);
+    }
+
+    /// @dev A stored record word as reads see it: the reference oracle's 64-bit record, or 0 when none is stored or it
+    ///      was stored under a key id revoked since (a record is stored only under a key id held then, so a key slot
+    ///      with `x == 0` is a revoked one).
+    function _inForce(uint256 stored) private view returns (uint256) {
+        if (stored == 0 || _keys[uint192(stored >> _KEY_TAG_SHIFT)].x == 0) return 0;
+        return uint64(stored);
+    }
+
+    /// @dev The tag of a key id: the low 192 bits of its keccak256, the key of its signing key and what a record
+    ///      stored under it keeps.
+    function _keyTag(string calldata kid) private pure returns (uint192) {
+        return uint192(uint256(keccak256(bytes(kid))));
     }
 
     /// @dev The fresher of the record held here and the upstream's, as a packed word (0 when neither).
     function _freshest(uint256 agentId, uint256 chainId, string calldata registry) private view returns (uint256) {
-        return _fresher(_records[recordKey(agentId, chainId, registry)], _upstreamRecord(agentId, chainId, registry));
+        return _fresher(
+            _inForce(_records[recordKey(agentId, chainId, registry)]), _upstreamRecord(agentId, chainId, registry)
+        );
     }
 
-    /// @dev The fresher of two packed records by `updatedAt`: ties keep `own`, and an upstream record dated after the
-    ///      block never replaces a record held here.
+    /// @dev The fresher of two packed records by `updatedAt`, with the block as the judge of dates: ties keep `own`;
+    ///      an upstream record dated after the block never replaces a record held here; a record held here dated
+    ///      after the block never shadows an upstream record that is not.
     function _fresher(uint256 own, uint256 up) private view returns (uint256) {
         uint256 ownAt = own >> 24;
         uint256 upAt = up >> 24;
-        if (upAt > ownAt && (ownAt == 0 || upAt <= block.timestamp)) return up;
-        return own;
+        if (ownAt == 0) return up;
+        if (upAt == 0 || upAt > block.timestamp) return own;
+        return upAt > ownAt || ownAt > block.timestamp ? up : own;
     }
 
     /// @dev The upstream's record as a packed word; 0 when there is no upstream, it fails, or its answer is not a

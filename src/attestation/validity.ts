@@ -7,8 +7,10 @@
  * - expiry: the signed `expiry` (or `expiresAt`, `exp`); without one, issue time + the implied lifetime
  *   (24 h for trust-check attestations); the unsigned `attestation.expiry`, when present, can only make the
  *   window shorter, never longer — it is not covered by the signature;
- * - refused: expired when now > expiry + skew; issued in the future when issue time (or v2 `verifiedAt`)
- *   > now + skew.
+ * - refused: `invalid-time` when the issue time is after the signed `verifiedAt` (the score is computed before it
+ *   is signed; `AttestedTrustOracle` refuses it as `AttestationDatesOutOfOrder`); expired when now > expiry + skew;
+ *   issued in the future when issue time (or v2 `verifiedAt`) > now + skew. The skew is one constant on both sides:
+ *   `DEFAULT_CLOCK_SKEW_SECONDS` here, `MAX_CLOCK_SKEW` on-chain.
  *
  * @packageDocumentation
  */
@@ -106,6 +108,14 @@ export function checkValidity(input: ValidityInput): ValidityCheck {
     const parsed = parseServiceTime(payload[field]);
     if (!parsed.ok) return failed({ issuedAt, verifiedAt, expiresAt }, "invalid-time", field, `signed ${field}: ${parsed.problem}`);
     if (field === "verifiedAt") verifiedAt = new Date(parsed.ms);
+    if (field === "verifiedAt" && issued && issued.ms > parsed.ms) {
+      return failed(
+        { issuedAt, verifiedAt, expiresAt },
+        "invalid-time",
+        issued.field,
+        `signed ${issued.field} (${iso(issued.ms)}) is after verifiedAt (${iso(parsed.ms)}): a score is computed before it is signed`,
+      );
+    }
     if (parsed.ms > nowMs + skewMs) {
       return failed(
         { issuedAt, verifiedAt, expiresAt },

@@ -432,6 +432,14 @@ describe("verifyTrustAttestation — time", () => {
     expect(await verifyTrustAttestation(slightly, opts({ clockSkewSeconds: 0 }))).toMatchObject({ reason: "issued-in-future" });
   });
 
+  it("refuses a signed issuedAt after the signed verifiedAt, as the oracle does (AttestationDatesOutOfOrder)", async () => {
+    const verifiedAt = new Date(TEST_NOW.getTime() - HOUR_MS);
+    const late = await buildTrustCheckResponse(keys.v2, { issuedAt: new Date(verifiedAt.getTime() + 1_000), verifiedAt });
+    expect(await verifyTrustAttestation(late, opts())).toMatchObject({ valid: false, reason: "invalid-time", field: "issuedAt" });
+    const equal = await buildTrustCheckResponse(keys.v2, { issuedAt: verifiedAt, verifiedAt });
+    expect((await verifyTrustAttestation(equal, opts())).valid).toBe(true);
+  });
+
   it("tolerates an expiry within the skew, not beyond", async () => {
     const issuedAt = new Date(TEST_NOW.getTime() - 24 * HOUR_MS - 30_000); // expired 30 s ago
     const response = await buildTrustCheckResponse(keys.v2, { issuedAt });

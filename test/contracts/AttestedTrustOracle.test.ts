@@ -201,20 +201,32 @@ describe("AttestedTrustOracle: submitAttestation", () => {
     await expect(submit(atEdge)).to.emit(oracle, "RecordAdded");
   });
 
-  it("refuses issuedAt or verifiedAt more than the allowed skew (60 s) after the block", async () => {
+  it("refuses verifiedAt more than the allowed skew (60 s) after the block, and accepts it at the limit", async () => {
     const { oracle, submit, now } = await loadFixture(deployOracle);
     const block = now + 100;
-    for (const field of ["issuedAt", "verifiedAt"] as const) {
-      await time.setNextBlockTimestamp(block + (field === "issuedAt" ? 0 : 1));
-      const at = block + (field === "issuedAt" ? 0 : 1);
-      const signed = { ...v2Signed(at), [field]: iso(at + SKEW + 1) };
-      await expect(submit(signed))
-        .to.be.revertedWithCustomError(oracle, "AttestationFromFuture")
-        .withArgs(at + SKEW + 1, at);
-    }
-    const within = { ...v2Signed(block + 2, {}, 0), issuedAt: iso(block + 2 + SKEW), verifiedAt: iso(block + 2 + SKEW) };
-    await time.setNextBlockTimestamp(block + 2);
+    await time.setNextBlockTimestamp(block);
+    const ahead = { ...v2Signed(block), verifiedAt: iso(block + SKEW + 1) };
+    await expect(submit(ahead))
+      .to.be.revertedWithCustomError(oracle, "AttestationFromFuture")
+      .withArgs(block + SKEW + 1, block);
+    const within = { ...v2Signed(block + 1, {}, 0), issuedAt: iso(block + 1 + SKEW), verifiedAt: iso(block + 1 + SKEW) };
+    await time.setNextBlockTimestamp(block + 1);
     await expect(submit(within)).to.emit(oracle, "RecordAdded");
+  });
+
+  it("refuses issuedAt after verifiedAt (a score is computed before it is signed), even by one second in the past", async () => {
+    const { oracle, submit, now } = await loadFixture(deployOracle);
+    const late = { ...v2Signed(now), issuedAt: iso(now - 10), verifiedAt: iso(now - 11) };
+    await expect(submit(late))
+      .to.be.revertedWithCustomError(oracle, "AttestationDatesOutOfOrder")
+      .withArgs(now - 10, now - 11);
+    // A forger's issuedAt ahead of the block (the old bound was the skew on issuedAt alone) is refused the same way.
+    const ahead = { ...v2Signed(now), issuedAt: iso(now + SKEW) };
+    await expect(submit(ahead))
+      .to.be.revertedWithCustomError(oracle, "AttestationDatesOutOfOrder")
+      .withArgs(now + SKEW, now);
+    const equal = { ...v2Signed(now), issuedAt: iso(now), verifiedAt: iso(now) };
+    await expect(submit(equal)).to.emit(oracle, "RecordAdded");
   });
 
   it("refuses a chain slug without an EVM chain id (solana), and accepts one the admin added", async () => {

@@ -136,6 +136,7 @@ export const REQUIRED_COVERAGE: Readonly<Record<string, string>> = {
   "refuse:header-other": "another refused header member or value (x5c, b64, typ, duplicate, escaped name)",
   "refuse:expired": "the signed expiry passed",
   "refuse:future-dated": "issued after the verification time",
+  "refuse:dates-out-of-order": "issuedAt (when the score was computed) after verifiedAt (when it was signed)",
   "refuse:found-false-agent-fields": "a signed found: false beside agent fields in the body",
   "refuse:body-contradicts": "the body says other than the signed block",
   "refuse:jwks-other-origin": "attestation.jwks on another origin than the issuer's",

@@ -278,7 +278,24 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     call: jwsCall(kid, future.jws!),
     offchain: refused("issued-in-future", "issuedAt"),
     sigBytes: "insertion-order",
-    onchain: reverts("AttestationFromFuture", { timestamp: seconds(ahead.signed.issuedAt), blockTimestamp: seconds(nowPlus(0)) }),
+    // The oracle bounds verifiedAt by the block and issuedAt by verifiedAt, so it names the signing time.
+    onchain: reverts("AttestationFromFuture", { timestamp: seconds(ahead.signed.verifiedAt), blockTimestamp: seconds(nowPlus(0)) }),
+  });
+
+  const outOfOrder = await agentAnswer(key, {}, { issuedBeforeMs: HOUR_MS, verifiedBeforeMs: HOUR_MS + 1_000 });
+  const outOfOrderAttestation = await attest(outOfOrder.signed, key);
+  drafts.push({
+    id: "issued-after-verified",
+    covers: ["refuse:dates-out-of-order", "form:both"],
+    description: "Computed (issuedAt) one second after it was signed (verifiedAt), both in the past: a block the service does not write.",
+    response: respond(outOfOrder.body, outOfOrderAttestation),
+    call: jwsCall(kid, outOfOrderAttestation.jws!),
+    offchain: refused("invalid-time", "issuedAt"),
+    sigBytes: "insertion-order",
+    onchain: reverts("AttestationDatesOutOfOrder", {
+      issuedAt: seconds(outOfOrder.signed.issuedAt),
+      verifiedAt: seconds(outOfOrder.signed.verifiedAt),
+    }),
   });
 
   const lateSigned = await agentAnswer(key, {}, { issuedBeforeMs: HOUR_MS, verifiedBeforeMs: -HOUR_MS });
@@ -336,7 +353,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     call: jwsCall(kid, justAheadAttestation.jws!),
     offchain: refused("issued-in-future", "issuedAt"),
     sigBytes: "insertion-order",
-    onchain: reverts("AttestationFromFuture", { timestamp: seconds(justAhead.signed.issuedAt), blockTimestamp: seconds(nowPlus(0)) }),
+    onchain: reverts("AttestationFromFuture", { timestamp: seconds(justAhead.signed.verifiedAt), blockTimestamp: seconds(nowPlus(0)) }),
   });
 
   // The body.
