@@ -83,17 +83,17 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @dev What a submission found held for its subject.
     /// @param key The record key.
     /// @param chainId The subject's chain id.
-    /// @param stored Whether a record is stored here for the key (in force or under a revoked key id).
     /// @param own The record held here in force (the reference oracle's 64-bit word; 0 when none, or when it was stored
     ///        under a revoked key id).
     /// @param upstream The upstream's record (packed; 0 when none, or when it was not asked).
+    /// @param stored Whether a record is stored here for the key (in force or under a revoked key id).
     /// @param newer Whether the attestation would change what reads answer (else the submission is a no-op).
     struct Held {
         bytes32 key;
         uint256 chainId;
-        bool stored;
         uint256 own;
         uint256 upstream;
+        bool stored;
         bool newer;
     }
 

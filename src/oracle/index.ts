@@ -32,5 +32,6 @@ export {
   type OracleReaderMode,
   type ReaderModeDetection,
 } from "./reader-mode.js";
+export { listRecordsSignedBy, type RecordsSignedBy, type SignedRecord } from "./records-by-key.js";
 export { parseTrustRecordKey, recordKeyOf, type TrustRecordKey, type TrustRecordKeyInput } from "./record-key.js";
 export type { TrustRecordRead, TrustRecordReadFailure, TrustRecordResult, TrustRecordResultBase } from "./records.js";
