@@ -33,6 +33,33 @@ export const JWS_GATE_TARGETS = { first: 120_000, newer: 100_000 } as const;
 /** Target: a no-op costs at most this fraction of a verifying submission. */
 export const NOOP_RATIO_TARGET = 0.5;
 
+/**
+ * Figures of the same measurements at commit 8766168, before records remembered their key id (measured by this script
+ * on that commit's contracts; they cannot be measured again from this tree). The key-id check's cost is the
+ * difference with the figures of the run.
+ */
+export const BEFORE_KEY_EPOCHS: Readonly<
+  Record<
+    string,
+    { readonly ownRead: number; readonly jwsFirst: number; readonly jwsNewer: number; readonly submitNewer: number; readonly noop: number }
+  >
+> = {
+  "EIP-7951 precompile (Hardhat default hardfork)": {
+    ownRead: 45_893,
+    jwsFirst: 121_075,
+    jwsNewer: 102_168,
+    submitNewer: 86_297,
+    noop: 58_052,
+  },
+  "RIP-7212 precompile (prague + enableRip7212, Base pricing)": {
+    ownRead: 45_893,
+    jwsFirst: 117_625,
+    jwsNewer: 98_718,
+    submitNewer: 82_847,
+    noop: 58_052,
+  },
+};
+
 /** The network a row was measured on. */
 export type P256Network =
   | "EIP-7951 precompile (Hardhat default hardfork)"
@@ -55,6 +82,8 @@ export interface AttestedGas {
   readonly baseOracleGate: number;
   /** Gated call reading through the AttestedTrustOracle (fresher of two), no attestation. */
   readonly attestedReadGate: number;
+  /** Gated call reading through the AttestedTrustOracle a record it holds itself (its key id checked), no attestation. */
+  readonly attestedOwnReadGate: number;
   /** Submit + gate, the JWS form and the sig form, first record of the agent and a newer one. */
   readonly jwsGateFirst: number;
   readonly jwsGateNewer: number;
@@ -156,6 +185,8 @@ async function measureOn(
   const jwsGateFirst = await gasOf(attestedGate.actWithJwsAttestation(agents[1]!, KID, jwsBytes(signed)));
   const jwsGateNewer = await gasOf(attestedGate.actWithJwsAttestation(agents[1]!, KID, jwsBytes(await block(agents[1]!, HOUR))));
   const jwsGateNoop = await gasOf(attestedGate.actWithJwsAttestation(agents[1]!, KID, jwsBytes(await block(agents[1]!, 2 * HOUR))));
+  // A gated read of a record held here (agent 16901's), steady state: the read that checks the record's key id.
+  const attestedOwnReadGate = await gasOf(attestedGate.act(agents[1]!));
   // The sig form, agent 16902.
   const sigOf = (s: V2Signed) => signText(key, s);
   let call = sigOf(await block(agents[2]!, 2 * HOUR));
@@ -216,6 +247,7 @@ async function measureOn(
     jwsChars,
     baseOracleGate,
     attestedReadGate,
+    attestedOwnReadGate,
     jwsGateFirst,
     jwsGateNewer,
     sigGateFirst,
@@ -333,6 +365,30 @@ export function printAttestedGas(
     table(
       ["network", "JWS parts + payload decoded", "header checked", "block read", "SHA-256 + P-256", "gas / signed byte"],
       rows.map((r) => [r.network, fmt(r.decodeGas), fmt(r.headerGas), fmt(r.parseGas), fmt(r.verifyGas), r.perByte.toFixed(1)]),
+    ),
+  );
+  const delta = (now: number, before: number | undefined) =>
+    before === undefined ? fmt(now) : `${fmt(now)} (${now >= before ? "+" : "−"}${fmt(Math.abs(now - before))})`;
+  console.log(
+    "Records remember their key id: what checking it costs. Whole transactions now; in parentheses the difference with " +
+      "the same measurement at 8766168, before key epochs (recorded figures: BEFORE_KEY_EPOCHS).",
+  );
+  console.log(
+    table(
+      ["network", "gated read, record held here", "JWS first + gate", "JWS newer + gate", "submit, newer", "submit, no-op"],
+      rows
+        .filter((r) => BEFORE_KEY_EPOCHS[r.network] !== undefined)
+        .map((r) => {
+          const before = BEFORE_KEY_EPOCHS[r.network]!;
+          return [
+            r.network,
+            delta(r.attestedOwnReadGate, before.ownRead),
+            delta(r.jwsGateFirst, before.jwsFirst),
+            delta(r.jwsGateNewer, before.jwsNewer),
+            delta(r.jwsSubmitNewer.total, before.submitNewer),
+            delta(r.jwsSubmitNoop.total, before.noop),
+          ];
+        }),
     ),
   );
   const withPrecompile = rows.slice(0, 2);
