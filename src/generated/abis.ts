@@ -605,6 +605,11 @@ export const attestedTrustOracleAbi = [
   },
   {
     type: "error",
+    name: "AttestationDatesOutOfOrder",
+    inputs: [{ name: "issuedAt", type: "uint40" }, { name: "verifiedAt", type: "uint40" }],
+  },
+  {
+    type: "error",
     name: "AttestationExpired",
     inputs: [{ name: "expiry", type: "uint40" }, { name: "blockTimestamp", type: "uint256" }],
   },
@@ -678,6 +683,11 @@ export const attestedTrustOracleAbi = [
   },
   { type: "error", name: "JwsMalformed", inputs: [{ name: "offset", type: "uint256" }] },
   { type: "error", name: "RevokedSigningKey", inputs: [{ name: "kid", type: "string" }] },
+  {
+    type: "error",
+    name: "SigningKeyAlreadySet",
+    inputs: [{ name: "kid", type: "string" }, { name: "x", type: "bytes32" }, { name: "y", type: "bytes32" }],
+  },
   { type: "error", name: "UnknownChainSlug", inputs: [{ name: "slug", type: "string" }] },
   { type: "error", name: "UnknownSigningKey", inputs: [{ name: "kid", type: "string" }] },
   {
@@ -697,6 +707,12 @@ export const attestedTrustOracleAbi = [
       { name: "registry", type: "string", indexed: false },
       { name: "record", type: "uint256", indexed: false },
     ],
+  },
+  {
+    type: "event",
+    name: "RecordSignedBy",
+    anonymous: false,
+    inputs: [{ name: "key", type: "bytes32", indexed: true }, { name: "kid", type: "string", indexed: true }],
   },
   {
     type: "event",
