@@ -667,7 +667,7 @@ describe("AttestedTrustOracle: found, which only a wallet's proof of absence say
 
   it("refuses a wallet's signed proof of absence, found before any missing field", async () => {
     const { oracle, submit, now } = await loadFixture(deployOracle);
-    await expect(submit({ found: false, wallet, issuedAt: iso(now) }))
+    await expect(submit(JSON.stringify({ found: false, wallet, issuedAt: iso(now) })))
       .to.be.revertedWithCustomError(oracle, "AttestationFieldInvalid")
       .withArgs(FIELD.Found, 9);
   });

@@ -160,7 +160,7 @@ describe("TrustAttestationLib.parse: what a JSON serializer may write", () => {
 describe("TrustAttestationLib.parse: where two readers could differ, it refuses", () => {
   it("refuses a second occurrence of each of the 13 known names", async () => {
     const { harness } = await loadFixture(deployHarness);
-    const object = { ...(JSON.parse(BASE) as Record<string, unknown>), found: true };
+    const object: Record<string, unknown> = { ...(JSON.parse(BASE) as Record<string, unknown>), found: true };
     for (const [index, name] of KNOWN_NAMES.entries()) {
       const first = name in JSON.parse(BASE) ? "" : `"${name}":true,`;
       const text = withMember(`${first}"${name}":${JSON.stringify(object[name])}`);
