@@ -29,7 +29,10 @@ import {P256Verifier} from "./P256Verifier.sol";
 ///        slugs), `registry` a non-empty string without escapes, `owner` `"0x"` + 40 hex digits or `null`, `score`
 ///        plain digits 0-`TrustConstants.MAX_SCORE`, `tier` and `sybilSeverity` one of the names below, `issuedAt` /
 ///        `verifiedAt` / `expiry` ISO 8601 `YYYY-MM-DDTHH:MM:SS(.fff)?Z` (UTC, after 1970-01-01T00:00:00Z, year at
-///        most 9999; the milliseconds are dropped).
+///        most 9999; the milliseconds are dropped);
+///      - `found`, when present, is `true`: the service signs `{found: false, wallet, issuedAt}` for a wallet that owns
+///        no agent, so a block that says anything else is no agent's record, whatever agent fields it carries
+///        (`AttestationFieldInvalid(Found)`).
 ///      A document that is not valid JSON reverts at once (`AttestationJsonMalformed`, `AttestationJsonTooDeep`); a
 ///      field error (`AttestationFieldInvalid`, `AttestationFieldDuplicate`) is reported after the whole document
 ///      has been checked, the first one in document order, so that a document both malformed and wrong in a field
@@ -533,18 +536,18 @@ library TrustAttestationLib {
                 }
                 q := add(p, 2)
             }
-            // The name of a member at `p` (its opening quote), looked up among the known names: its id (12 when it
+            // The name of a member at `p` (its opening quote), looked up among the known names: its id (13 when it
             // is not one) and the position of its value (after `:` and whitespace). Refuses an escaped name. A known
             // name is recognised without scanning: a perfect hash of the first 4 bytes after the quote,
-            // `byte(mul(prefix, magic) >> 251, table)` (magic and table at `ctx + 0x1a0`, `ctx + 0x1c0`), gives 1 +
+            // `byte(mul(prefix, magic) >> 251, table)` (magic and table at `ctx + 0x1c0`, `ctx + 0x1e0`), gives 1 +
             // the index of the known name with that prefix, whose entry at `ctx + 32 (index + 1)` holds its text with
             // both quotes (right-aligned), that text's length (bits 248-255) and the next name with the same prefix
             // (bits 240-247, 1 + index, 0 for none); one word comparison settles each. Any other name is scanned as a
             // string.
             function knownName(p, ctx) -> id, q {
                 let w := mload(p)
-                id := 12
-                let candidate := byte(shr(251, mul(and(shr(216, w), 0xffffffff), mload(add(ctx, 0x1a0)))), mload(add(ctx, 0x1c0)))
+                id := 13
+                let candidate := byte(shr(251, mul(and(shr(216, w), 0xffffffff), mload(add(ctx, 0x1c0)))), mload(add(ctx, 0x1e0)))
                 for {} candidate {} {
                     let entry := mload(add(ctx, shl(5, candidate)))
                     let width := shl(3, shr(248, entry))
@@ -555,7 +558,7 @@ library TrustAttestationLib {
                     }
                     candidate := and(shr(240, entry), 0xff)
                 }
-                if eq(id, 12) {
+                if eq(id, 13) {
                     if iszero(eq(byte(0, w), 0x22)) { malformed(p) }
                     let escaped := 0
                     q, escaped := stringEnd(firstStop(add(p, 1)))
@@ -688,6 +691,11 @@ library TrustAttestationLib {
                 case 0 { q := agentIdField(p, out) }
                 case 3 { q := ownerField(p, out) }
                 case 4 { q := scoreField(p, out) }
+                case 12 {
+                    // found: only `true` (a block that says `false` is a wallet's proof of absence, not an agent's
+                    // record).
+                    if eq(shr(224, mload(p)), 0x74727565) { q := add(p, 4) }
+                }
                 default {
                     switch gt(id, 6)
                     case 1 { q := dateField(p, add(out, shl(5, id))) } // issuedAt (7), verifiedAt (8), expiry (9)
@@ -906,7 +914,7 @@ library TrustAttestationLib {
             function headerMember(p, ctx, seen, out) -> q, seenAfter {
                 let id, valueAt := knownName(p, ctx)
                 seenAfter := seen
-                switch lt(id, 12)
+                switch lt(id, 13)
                 case 1 {
                     let bit := shl(id, 1)
                     if and(seen, bit) { failHeaderMember(0xafb403be, p, p) }
@@ -957,7 +965,7 @@ library TrustAttestationLib {
             }
             // ---- the top-level object ----
             // Context at `ctx`: the known names' entries (0x20 + 32 id, see knownName), the perfect hash's magic
-            // (0x1a0) and table (0x1c0), the word the document's end overwrote (0x200), then, for a header, the count
+            // (0x1c0) and table (0x1e0), the word the document's end overwrote (0x200), then, for a header, the count
             // (0x220) and hashes (0x240 on) of its other member names.
             // (The document's start is kept at 0x00 rather than in a variable: the stack is full.)
             mstore(0x00, add(doc, 0x20))
@@ -983,8 +991,8 @@ library TrustAttestationLib {
                 mstore(add(ctx, 0xe0), 0x050000000000000000000000000000000000000000000000000000226a776b22) // "jwk"
                 mstore(add(ctx, 0x100), 0x0500000000000000000000000000000000000000000000000000002278356322) // "x5c"
                 mstore(add(ctx, 0x120), 0x0500000000000000000000000000000000000000000000000000002262363422) // "b64"
-                mstore(add(ctx, 0x1a0), 0xde8cdc5bb28f0392f0911aa78cbe5feccebaf7f8ba1391a268acf9ddbfaff17d)
-                mstore(add(ctx, 0x1c0), 0x0500000000000400000200000000000000060000080000000900070003000100)
+                mstore(add(ctx, 0x1c0), 0xde8cdc5bb28f0392f0911aa78cbe5feccebaf7f8ba1391a268acf9ddbfaff17d)
+                mstore(add(ctx, 0x1e0), 0x0500000000000400000200000000000000060000080000000900070003000100)
             }
             // The first field error of the signed block, in document order (reported after the scan): kind (1
             // invalid, 2 duplicate) << 248 | field << 240 | offset.
@@ -1011,8 +1019,9 @@ library TrustAttestationLib {
                     mstore(add(ctx, 0x140), 0x0800000000000000000000000000000000000000000000002265787069727922) // "expiry"
                     mstore(add(ctx, 0x160), 0x0800000000000000000000000000000000000000000000002262616467657322) // "badges"
                     mstore(add(ctx, 0x180), 0x0e000000000000000000000000000000000022737962696c5369676e616c7322) // "sybilSignals"
-                    mstore(add(ctx, 0x1a0), 0xb73bf6f7f98ce4df3a3e076746c298842d83b0eb802a005b32a41d7f78f9294d)
-                    mstore(add(ctx, 0x1c0), 0x00000002030000070000080004000005000000090b000100000000000006000a)
+                    mstore(add(ctx, 0x1a0), 0x0700000000000000000000000000000000000000000000000022666f756e6422) // "found"
+                    mstore(add(ctx, 0x1c0), 0xe86d8d91dd9e4080cf653c90cdf7a713dfd2255c28b1d4190c3106c78c21766a)
+                    mstore(add(ctx, 0x1e0), 0x00000000000a09030500010000000d000000000000000700020b040806000000)
                 }
                 let empty := 0
                 switch resumeAt
@@ -1051,12 +1060,13 @@ library TrustAttestationLib {
                             // A member of the signed block, inline (the hot loop): its name, then its value.
                             let id, valueAt := knownName(p, ctx)
                             let q := 0
-                            if lt(id, 12) {
+                            if lt(id, 13) {
                                 let bit := shl(id, 1)
                                 switch and(seen, bit)
                                 case 0 {
                                     seen := or(seen, bit)
-                                    if lt(id, 10) {
+                                    // Every known name but badges (10) and sybilSignals (11), only validated.
+                                    if iszero(eq(shr(1, id), 5)) {
                                         q := readField(id, valueAt, att)
                                         if iszero(or(q, firstError)) {
                                             firstError := or(or(shl(248, 1), shl(240, id)), sub(valueAt, mload(0x00)))

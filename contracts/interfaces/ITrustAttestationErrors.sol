@@ -2,7 +2,9 @@
 pragma solidity ^0.8.24;
 
 /// @notice The top-level members of the service's signed trust-check block (v2) that the reader knows, as named in
-///         errors: the ten fields it reads, then the two it validates and skips (a duplicate of either is refused).
+///         errors: the ten fields it reads, the two it validates and skips (a duplicate of either is refused), then
+///         `found`, which it checks: absent or `true` (a signed `found: false` is a wallet's proof of absence, never
+///         an agent's record).
 enum AttestationField {
     AgentId,
     Chain,
@@ -15,7 +17,8 @@ enum AttestationField {
     VerifiedAt,
     Expiry,
     Badges,
-    SybilSignals
+    SybilSignals,
+    Found
 }
 
 /// @title ITrustAttestationErrors

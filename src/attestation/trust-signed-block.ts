@@ -7,8 +7,10 @@
  *
  * The text is read with the strict reader (`strict-json.ts`): UTF-8, one JSON object, RFC 8259 whitespace,
  * every value valid JSON (also the skipped `badges` and `sybilSignals`), no top-level member name written
- * with an escape, none of the twelve known names twice (other names may repeat: neither reader decides on
- * them). The ten fields the oracle records are read from their bytes, each in the one form the service
+ * with an escape, none of the thirteen known names twice (other names may repeat: neither reader decides on
+ * them). `found`, when present, must be `true`: the service signs `{found: false, wallet, issuedAt}` for a
+ * wallet that owns no agent, so a block saying anything else is no agent's record, whatever agent fields it
+ * carries. The ten fields the oracle records are read from their bytes, each in the one form the service
  * writes:
  *
  * | field | accepted bytes |
@@ -23,8 +25,8 @@
  * | `issuedAt`, `verifiedAt`, `expiry` | `"YYYY-MM-DDTHH:MM:SSZ"` or `"YYYY-MM-DDTHH:MM:SS.fffZ"`, a real UTC date after the epoch (milliseconds dropped) |
  *
  * Which refusal, as the on-chain reader orders them: a text that is not JSON by those rules is refused at once
- * (`json`); then the first field fault in document order — a read field's value in another form, or a known
- * name twice; then the first missing field, in the order of {@link TRUST_V2_READ_FIELDS}. A refusal names the
+ * (`json`); then the first field fault in document order — a read field's value in another form, a `found`
+ * other than `true`, or a known name twice; then the first missing field, in the order of {@link TRUST_V2_READ_FIELDS}. A refusal names the
  * field and the byte offset, and its `fault` tells the on-chain error it mirrors: `malformed`
  * `AttestationJsonMalformed`, `too-deep` `AttestationJsonTooDeep`, `invalid` `AttestationFieldInvalid` (at the
  * value), `duplicate` `AttestationFieldDuplicate` (at the second name), `missing` `AttestationFieldMissing` (its
@@ -53,8 +55,11 @@ export const TRUST_V2_READ_FIELDS = [
 /** A field the oracle records. */
 export type TrustV2ReadField = (typeof TRUST_V2_READ_FIELDS)[number];
 
-/** The twelve top-level names of a v2 block: none may appear twice. */
-export const TRUST_V2_KNOWN_FIELDS: ReadonlySet<string> = new Set([...TRUST_V2_READ_FIELDS, "badges", "sybilSignals"]);
+/**
+ * The thirteen top-level names of a v2 block, in the order of the contract's `AttestationField` enumeration: the
+ * read fields, the two only validated, then `found` (checked, not recorded). None may appear twice.
+ */
+export const TRUST_V2_KNOWN_FIELDS: ReadonlySet<string> = new Set([...TRUST_V2_READ_FIELDS, "badges", "sybilSignals", "found"]);
 
 /** The fields of a v2 signed block, as the oracle records them. */
 export interface TrustSignedBlockV2 {
@@ -86,7 +91,7 @@ export interface TrustSignedBlockRefusal {
   /** The on-chain error it mirrors (see the module notes). */
   readonly fault: StrictJsonFault | "missing";
   /** The field (`json` for the text itself). */
-  readonly field: TrustV2ReadField | "badges" | "sybilSignals" | "json";
+  readonly field: TrustV2ReadField | "badges" | "sybilSignals" | "found" | "json";
   /** Byte offset in the signed bytes. */
   readonly offset: number;
   /** What is wrong. */
@@ -157,6 +162,7 @@ const RULES: StrictObjectRules = {
   uniqueNames: TRUST_V2_KNOWN_FIELDS,
   refuseEscapedNames: true,
   readValue: (name, bytes, start, values) => {
+    if (name === "found") return readFound(bytes, start);
     const index = FIELD_INDEX.get(name);
     if (index === undefined) return undefined;
     const read = FIELD_READERS[index]!(bytes, start, name as TrustV2ReadField);
@@ -167,6 +173,15 @@ const RULES: StrictObjectRules = {
 
 /** The index of each read field in {@link TRUST_V2_READ_FIELDS}. */
 const FIELD_INDEX: ReadonlyMap<string, number> = new Map(TRUST_V2_READ_FIELDS.map((field, index) => [field, index]));
+
+/** `found`: only `true` (its value is not recorded). */
+function readFound(bytes: Uint8Array, start: number): FieldRead {
+  if (bytesAre(bytes, start, "true")) return { end: start + 4, value: true };
+  return {
+    field: "found",
+    problem: "found: expected true (a block that says found: false is a wallet's proof of absence, no agent's record)",
+  };
+}
 
 function invalid(field: TrustV2ReadField, problem: string): FieldRead {
   return { field, problem: `${field}: ${problem}` };

@@ -9,7 +9,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readTrustSignedBlockV2, TRUST_V2_READ_FIELDS } from "../../src/attestation/trust-signed-block.js";
 import { createJwksResolver, type JwksResolver, verifyTrustAttestation } from "../../src/attestation/verify.js";
 import { signBytes } from "../../src/harness/signing.js";
-import { buildTrustCheckResponse, generateTestKeys, jwksOf, TEST_NOW, type TestKeys } from "../support/attestations.js";
+import {
+  buildTrustCheckResponse,
+  buildV1TrustCheckResponse,
+  buildWalletNotFoundResponse,
+  generateTestKeys,
+  jwksOf,
+  TEST_NOW,
+  type TestKeys,
+} from "../support/attestations.js";
 
 /** A v2 block as the service writes it, in its order. */
 const BLOCK = {
@@ -220,6 +228,85 @@ describe("readTrustSignedBlockV2: the fields the oracle records", () => {
   });
 });
 
+describe("readTrustSignedBlockV2: found, which only a wallet's proof of absence says false", () => {
+  const withFound = (raw: string) => TEXT.replace(/}$/, `,"found":${raw}}`);
+
+  it("reads a block that says found: true as the block without it, wherever found stands", () => {
+    const plain = readTrustSignedBlockV2(bytes(TEXT));
+    expect(readTrustSignedBlockV2(bytes(withFound("true")))).toEqual(plain);
+    expect(readTrustSignedBlockV2(bytes(TEXT.replace("{", '{"found":true,')))).toEqual(plain);
+    expect(readTrustSignedBlockV2(bytes(TEXT.replace(',"score"', ', "found" : true ,"score"')))).toEqual(plain);
+  });
+
+  it.each([
+    ["false", "false"],
+    ['the string "false"', '"false"'],
+    ['the string "true"', '"true"'],
+    ["0", "0"],
+    ["1", "1"],
+    ["null", "null"],
+    ["an object", '{"found":true}'],
+    ["an array", "[true]"],
+  ])("refuses found as %s, an invalid value of found at its offset", (_name, raw) => {
+    const text = withFound(raw);
+    expect(readTrustSignedBlockV2(bytes(text))).toMatchObject({
+      ok: false,
+      fault: "invalid",
+      field: "found",
+      offset: valueOffset(text, "found"),
+    });
+  });
+
+  it("refuses found: false first in the block, before the agent fields it stands beside", () => {
+    const text = TEXT.replace("{", '{"found":false,"wallet":"0x00000000000000000000000000000000deadbeef",');
+    expect(readTrustSignedBlockV2(bytes(text))).toMatchObject({ ok: false, fault: "invalid", field: "found", offset: 9 });
+  });
+
+  it("refuses found twice at the second name, even twice true; a first found: false is its own fault", () => {
+    for (const [first, second] of [
+      ["true", "true"],
+      ["true", "false"],
+    ]) {
+      const text = withFound(first!).replace(/}$/, `,"found":${second}}`);
+      expect(readTrustSignedBlockV2(bytes(text))).toMatchObject({
+        ok: false,
+        fault: "duplicate",
+        field: "found",
+        offset: text.lastIndexOf('"found"'),
+      });
+    }
+    const falseFirst = withFound("false").replace(/}$/, ',"found":true}');
+    expect(readTrustSignedBlockV2(bytes(falseFirst))).toMatchObject({
+      fault: "invalid",
+      field: "found",
+      offset: valueOffset(falseFirst, "found"),
+    });
+  });
+
+  it("orders found's fault among the others by document order, before any missing field, after the text's", () => {
+    const scoreFirst = withRaw("score", "101").replace(/}$/, ',"found":false}');
+    expect(readTrustSignedBlockV2(bytes(scoreFirst))).toMatchObject({ fault: "invalid", field: "score" });
+    const foundFirst = withRaw("score", "101").replace("{", '{"found":false,');
+    expect(readTrustSignedBlockV2(bytes(foundFirst))).toMatchObject({ fault: "invalid", field: "found" });
+    const walletProof = '{"found":false,"wallet":"0x00000000000000000000000000000000deadbeef","issuedAt":"2025-06-01T10:00:00.000Z"}';
+    expect(readTrustSignedBlockV2(bytes(walletProof))).toMatchObject({ fault: "invalid", field: "found", offset: 9 });
+    expect(readTrustSignedBlockV2(bytes(withFound("false").replace(/}$/, ",}")))).toMatchObject({ fault: "malformed", field: "json" });
+    expect(readTrustSignedBlockV2(bytes(withFound("fals")))).toMatchObject({ fault: "malformed", field: "json" });
+    expect(readTrustSignedBlockV2(bytes(withFound("truex")))).toMatchObject({ fault: "malformed", field: "json" });
+  });
+
+  it("refuses an escaped found as an escaped name (JSON.parse would read found: false from it)", () => {
+    const text = TEXT.replace(/}$/, ',"\\u0066ound":false}');
+    expect(JSON.parse(text)).toMatchObject({ found: false });
+    expect(readTrustSignedBlockV2(bytes(text))).toMatchObject({
+      ok: false,
+      fault: "malformed",
+      field: "json",
+      offset: text.lastIndexOf('"\\u0066'),
+    });
+  });
+});
+
 describe("verifyTrustAttestation refuses a signed v2 block the oracle refuses, on the bytes the signature covers", () => {
   let keys: TestKeys;
   let resolver: JwksResolver;
@@ -261,6 +348,44 @@ describe("verifyTrustAttestation refuses a signed v2 block the oracle refuses, o
   ])("%s", async (_name, text, field) => {
     const verdict = await verifyTrustAttestation(await jwsCarrying(bytes(text())), { jwks: resolver, now: TEST_NOW });
     expect(verdict).toMatchObject({ valid: false, reason: "malformed", field, verified: { jws: true } });
+  });
+
+  it("refuses an agent's block that says found: false (with a wallet or not), at found's value, never as a wallet's proof", async () => {
+    for (const extra of ['"found":false,', '"found":false,"wallet":"0x00000000000000000000000000000000deadbeef",', '"found":null,']) {
+      const text = genuine().replace("{", `{${extra}`);
+      const verdict = await verifyTrustAttestation(await jwsCarrying(bytes(text)), { jwks: resolver, now: TEST_NOW });
+      expect(verdict, extra).toMatchObject({ valid: false, reason: "malformed", field: "found", offset: 9, verified: { jws: true } });
+    }
+    const dropped = genuine().replace('"agentId":"1487",', '"found":false,');
+    expect(await verifyTrustAttestation(await jwsCarrying(bytes(dropped)), { jwks: resolver, now: TEST_NOW })).toMatchObject({
+      valid: false,
+      reason: "malformed",
+      field: "found",
+    });
+  });
+
+  it("accepts an agent's block that says found: true, and still the wallet's signed {found: false, wallet, issuedAt}", async () => {
+    const text = genuine().replace(/}$/, ',"found":true}');
+    expect(await verifyTrustAttestation(await jwsCarrying(bytes(text)), { jwks: resolver, now: TEST_NOW })).toMatchObject({
+      valid: true,
+      version: "v2",
+    });
+    const proof = await buildWalletNotFoundResponse(keys.v2);
+    expect(await verifyTrustAttestation(proof, { jwks: resolver, now: TEST_NOW })).toMatchObject({
+      valid: true,
+      version: "wallet-not-found",
+    });
+  });
+
+  it("refuses found: false in a raw-sig v2 block and in a v1 block (which no on-chain reader reads) alike", async () => {
+    const response = await buildTrustCheckResponse(keys.v2, { extraSigned: { found: false } });
+    delete (response.attestation as Record<string, unknown>).jws;
+    const verdict = await verifyTrustAttestation(response, { jwks: resolver, now: TEST_NOW });
+    expect(verdict).toMatchObject({ valid: false, reason: "malformed", field: "found", verified: { sig: true } });
+    expect(verdict.valid === false && verdict.offset).toBe(JSON.stringify(response.attestation.signed).indexOf('"found":') + 8);
+    const v1 = await buildV1TrustCheckResponse(keys.v1, { extraSigned: { found: false } });
+    const v1Verdict = await verifyTrustAttestation(v1, { jwks: createJwksResolver({ keys: jwksOf(keys.v1) }), now: TEST_NOW });
+    expect(v1Verdict).toMatchObject({ valid: false, reason: "malformed", field: "found" });
   });
 
   it("invalid UTF-8 in the payload is refused before anything reads it, at the offset of the bad byte", async () => {

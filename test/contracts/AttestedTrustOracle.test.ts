@@ -658,3 +658,38 @@ describe("AttestedTrustOracle: the codes stored", () => {
     }
   });
 });
+
+describe("AttestedTrustOracle: found, which only a wallet's proof of absence says false", () => {
+  const wallet = "0x00000000000000000000000000000000deadbeef";
+
+  it("refuses an agent's block that says found: false, by submitAttestation and by submitJwsAttestation, and stores nothing", async () => {
+    const { oracle, submitter, key, submit, now } = await loadFixture(deployOracle);
+    const signed = { found: false, wallet, ...v2Signed(now) };
+    const at = JSON.stringify(signed).indexOf("false");
+    await expect(submit(signed)).to.be.revertedWithCustomError(oracle, "AttestationFieldInvalid").withArgs(FIELD.Found, at);
+    await expect(oracle.connect(submitter).submitJwsAttestation(KID, Buffer.from(signJws(key, signed).jws, "latin1")))
+      .to.be.revertedWithCustomError(oracle, "AttestationFieldInvalid")
+      .withArgs(FIELD.Found, at);
+    const afterFields = { ...v2Signed(now), found: false };
+    await expect(submit(afterFields))
+      .to.be.revertedWithCustomError(oracle, "AttestationFieldInvalid")
+      .withArgs(FIELD.Found, JSON.stringify(afterFields).lastIndexOf("false"));
+    expect(await oracle.hasScore(1n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
+  });
+
+  it("refuses a wallet's signed proof of absence, found before any missing field", async () => {
+    const { oracle, submit, now } = await loadFixture(deployOracle);
+    await expect(submit(JSON.stringify({ found: false, wallet, issuedAt: iso(now) })))
+      .to.be.revertedWithCustomError(oracle, "AttestationFieldInvalid")
+      .withArgs(FIELD.Found, 9);
+  });
+
+  it("stores the record of a block that says found: true, in the JWS and in the sig form", async () => {
+    const { oracle, submitter, key, submit, now } = await loadFixture(deployOracle);
+    await expect(submit({ found: true, ...v2Signed(now, { score: 64 }) })).to.emit(oracle, "RecordAdded");
+    expect((await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(64n);
+    const jws = signJws(key, { ...v2Signed(now, { agentId: "2", score: 71 }), found: true }).jws;
+    await expect(oracle.connect(submitter).submitJwsAttestation(KID, Buffer.from(jws, "latin1"))).to.emit(oracle, "RecordAdded");
+    expect((await oracle.getScore(2n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(71n);
+  });
+});

@@ -7,7 +7,8 @@ import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
 import { expect } from "chai";
 import hre from "hardhat";
 import { describe, it } from "vitest";
-import { AttestationParserHarness__factory } from "../../typechain-types";
+import { readTrustSignedBlockV2 } from "../../src/attestation/trust-signed-block";
+import { type AttestationParserHarness, AttestationParserHarness__factory } from "../../typechain-types";
 import { FIELD, v2Signed } from "../support/onchain-attestations";
 
 const NOW = Date.parse("2026-04-14T10:12:13Z") / 1000;
@@ -157,11 +158,12 @@ describe("TrustAttestationLib.parse: what a JSON serializer may write", () => {
 });
 
 describe("TrustAttestationLib.parse: where two readers could differ, it refuses", () => {
-  it("refuses a second occurrence of each of the 12 known names", async () => {
+  it("refuses a second occurrence of each of the 13 known names", async () => {
     const { harness } = await loadFixture(deployHarness);
-    const object = JSON.parse(BASE) as Record<string, unknown>;
+    const object: Record<string, unknown> = { ...(JSON.parse(BASE) as Record<string, unknown>), found: true };
     for (const [index, name] of KNOWN_NAMES.entries()) {
-      const text = withMember(`"${name}":${JSON.stringify(object[name])}`);
+      const first = name in JSON.parse(BASE) ? "" : `"${name}":true,`;
+      const text = withMember(`${first}"${name}":${JSON.stringify(object[name])}`);
       await expect(harness.parse(Buffer.from(text)), name)
         .to.be.revertedWithCustomError(harness, "AttestationFieldDuplicate")
         .withArgs(index, text.lastIndexOf(`"${name}"`));
@@ -318,3 +320,92 @@ describe("TrustAttestationLib.parse: where two readers could differ, it refuses"
       .withArgs(FIELD.Score, twoBad.indexOf("5.5"));
   });
 });
+
+describe("TrustAttestationLib.parse: found, which only a wallet's proof of absence says false", () => {
+  it("reads a block that says found: true as the block without it: after the service's layout, first, midway", async () => {
+    const { harness } = await loadFixture(deployHarness);
+    const expected = await harness.parse(Buffer.from(BASE));
+    for (const text of [
+      withMember('"found":true'),
+      BASE.replace("{", '{"found":true,'),
+      BASE.replace(',"tier"', ', "found" :\ttrue,"tier"'),
+    ]) {
+      expect(await harness.parse(Buffer.from(text)), text).to.deep.equal(expected);
+    }
+  });
+
+  it("refuses found as false or as any other JSON value than true, at the value, and a second found at its name", async () => {
+    const { harness } = await loadFixture(deployHarness);
+    for (const value of ["false", '"false"', '"true"', "0", "1", "null", "{}", "[true]"]) {
+      const text = withMember(`"found":${value}`);
+      await expect(harness.parse(Buffer.from(text)), value)
+        .to.be.revertedWithCustomError(harness, "AttestationFieldInvalid")
+        .withArgs(FIELD.Found, text.lastIndexOf(value));
+    }
+    const twice = withMember('"found":true,"found":true');
+    await expect(harness.parse(Buffer.from(twice)))
+      .to.be.revertedWithCustomError(harness, "AttestationFieldDuplicate")
+      .withArgs(FIELD.Found, twice.lastIndexOf('"found"'));
+  });
+
+  it("refuses found: false before the agent fields, and a wallet's proof of absence, before any missing field", async () => {
+    const { harness } = await loadFixture(deployHarness);
+    const wallet = '"wallet":"0x00000000000000000000000000000000deadbeef"';
+    for (const text of [
+      BASE.replace("{", `{"found":false,${wallet},`),
+      `{"found":false,${wallet},"issuedAt":"2026-04-14T10:12:13.000Z"}`,
+    ]) {
+      await expect(harness.parse(Buffer.from(text)), text)
+        .to.be.revertedWithCustomError(harness, "AttestationFieldInvalid")
+        .withArgs(FIELD.Found, 9);
+    }
+  });
+
+  it("refuses exactly as the TypeScript reader does, naming the same field at the same byte", async () => {
+    const { harness } = await loadFixture(deployHarness);
+    const badScore = BASE.replace('"score":82', '"score":101');
+    const cases = [
+      withMember('"found":false'),
+      withMember('"found":"false"'),
+      withMember('"found":null'),
+      withMember('"found":0'),
+      withMember('"found":true,"found":false'),
+      withMember('"found":false,"found":true'),
+      withMember('"\\u0066ound":false'),
+      withMember('"found":fals'),
+      withMember('"found":truex'),
+      withMember('"found":false,'),
+      `${badScore.slice(0, -1)},"found":false}`,
+      badScore.replace("{", '{"found":false,'),
+      BASE.replace('"agentId":"16907",', '"found":false,'),
+    ];
+    for (const text of cases) {
+      const offchain = readTrustSignedBlockV2(Buffer.from(text));
+      expect(offchain.ok, text).to.equal(false);
+      if (offchain.ok) continue;
+      await expectRefusal(harness, text, offchain);
+    }
+  });
+});
+
+/** Expects the chain's error for `text` to be the one the TypeScript reader's refusal mirrors, with its field and offset. */
+async function expectRefusal(
+  harness: AttestationParserHarness,
+  text: string,
+  refusal: Exclude<ReturnType<typeof readTrustSignedBlockV2>, { ok: true }>,
+): Promise<void> {
+  const call = harness.parse(Buffer.from(text));
+  const field = FIELD[`${refusal.field[0]!.toUpperCase()}${refusal.field.slice(1)}` as keyof typeof FIELD];
+  switch (refusal.fault) {
+    case "invalid":
+      return expect(call, text).to.be.revertedWithCustomError(harness, "AttestationFieldInvalid").withArgs(field, refusal.offset);
+    case "duplicate":
+      return expect(call, text).to.be.revertedWithCustomError(harness, "AttestationFieldDuplicate").withArgs(field, refusal.offset);
+    case "missing":
+      return expect(call, text).to.be.revertedWithCustomError(harness, "AttestationFieldMissing").withArgs(field);
+    case "malformed":
+      return expect(call, text).to.be.revertedWithCustomError(harness, "AttestationJsonMalformed").withArgs(refusal.offset);
+    case "too-deep":
+      return expect(call, text).to.be.revertedWithCustomError(harness, "AttestationJsonTooDeep").withArgs(refusal.offset);
+  }
+}

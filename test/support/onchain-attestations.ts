@@ -68,6 +68,7 @@ export const FIELD = {
   Expiry: 9,
   Badges: 10,
   SybilSignals: 11,
+  Found: 12,
 } as const;
 
 /** Tier and sybil codes of the kit. */

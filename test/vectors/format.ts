@@ -156,6 +156,7 @@ export const REQUIRED_COVERAGE: Readonly<Record<string, string>> = {
   "parser:agentid-above-2^53": "a numeric agentId that JSON.parse rounds",
   "parser:escaped-tier": "a tier name written with an escape",
   "parser:duplicate-known-field": "a known field twice",
+  "parser:found-not-true": "an agent's block whose found is not true (false beside agent fields, a string, 0, null, twice, escaped)",
   "parser:score-exponent": "a score in exponent (or fraction) form",
   "parser:time-form": "a time that is not YYYY-MM-DDTHH:MM:SS(.fff)Z",
   "parser:missing-field": "a read field absent",

@@ -1,7 +1,10 @@
 /**
  * The trust-check kind: `/api/trust-check` attestations (kids `rnwy-trust-v2`, `rnwy-trust-v1`; type
  * `behavioral_trust`). Its signed block is a v2 block (`issuedAt`, `verifiedAt`, `expiry`), a v1 block
- * (`attestedAt`), or the signed `{found: false, wallet, issuedAt}` of a wallet that owns no agent.
+ * (`attestedAt`), or the signed `{found: false, wallet, issuedAt}` of a wallet that owns no agent. A block that
+ * names an agent (any of {@link AGENT_FIELDS}) is an agent's block whatever its `found` says, and an agent's block
+ * carries `found` only as `true`: one saying anything else is refused (`malformed`, field `found`), never read
+ * as a wallet's proof of absence nor as an agent's record.
  *
  * @packageDocumentation
  */
@@ -43,10 +46,23 @@ export const TRUST_CHECK_KIND: AttestationKind<TrustAttestationVersion> = {
   type: ATTESTATION_TYPES.trust,
   requireTime: true,
   classify(signed, kid): Classification<TrustAttestationVersion> {
-    if (signed.found === false) {
+    const namesAgent = AGENT_FIELDS.some((field) => signed[field] !== undefined);
+    if (signed.found === false && !namesAgent) {
       if (typeof signed.wallet !== "string")
         return { ok: false, reason: "malformed", field: "wallet", message: "the signed found:false block names no wallet" };
       return { ok: true, version: "wallet-not-found" };
+    }
+    if (signed.found !== undefined && signed.found !== true) {
+      const version = versionOf(signed, kid);
+      // A v2 block is refused by its reader (checkSignedBytes), which names the same field at the same byte as the
+      // oracle, in the oracle's order of refusals; no on-chain reader reads the other versions.
+      if (version === "v2") return { ok: true, version };
+      return {
+        ok: false,
+        reason: "malformed",
+        field: "found",
+        message: `the signed block names an agent but says found is ${JSON.stringify(signed.found)}`,
+      };
     }
     if (signed.agentId === undefined || signed.agentId === null) {
       const foreign = FOREIGN_FIELDS.find((f) => signed[f] !== undefined);

@@ -369,7 +369,7 @@ export async function refusalVectors(keys: VectorKeys): Promise<TrustCheckVector
     call: jwsCall(kid, notFoundAttestation.jws!),
     offchain: refused("field-mismatch", "agentId"),
     sigBytes: "insertion-order",
-    onchain: reverts("AttestationFieldMissing", { field: "agentId" }),
+    onchain: reverts("AttestationFieldInvalid", { field: "found" }),
   });
 
   const genuine = await attest(signed, key);

@@ -197,11 +197,11 @@ export async function validFormVectors(keys: VectorKeys): Promise<TrustCheckVect
     description: "A wallet that owns no agent: the signed {found: false, wallet, issuedAt}, a valid proof of absence.",
     response: respond(notFound.body, notFoundAttestation),
     divergence:
-      "A signed found: false is a wallet's proof off-chain; it carries no agent, so the oracle has no record to store and refuses it with its first missing field.",
+      "A signed found: false is a wallet's proof off-chain; it carries no agent, so the oracle has no record to store: its reader refuses any found but true.",
     call: jwsCall(kid, notFoundAttestation.jws!),
     offchain: { valid: true, version: "wallet-not-found" },
     sigBytes: "insertion-order",
-    onchain: reverts("AttestationFieldMissing", { field: "agentId" }),
+    onchain: reverts("AttestationFieldInvalid", { field: "found" }),
   });
 
   return drafts.map((draft) => vectorOf("valid-form", draft));
