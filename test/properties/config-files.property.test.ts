@@ -464,12 +464,17 @@ describe("JWKS file of a deployment (property)", () => {
         async (text, kids) => {
           const path = freshPath("keys.json");
           writeFileSync(path, text);
-          let keys: ReturnType<typeof selectSigningKeys>;
+          let keys: Awaited<ReturnType<typeof selectSigningKeys>>;
           try {
-            keys = selectSigningKeys(await loadJwks(path), kids);
+            // Forced by name: any kid is taken from the file (a kid not forced is refused before the file is read).
+            keys = await selectSigningKeys(await loadJwks(path), { forceKids: kids });
           } catch (error) {
             expectKitError(error, ["CONFIGURATION"]);
             expect(error).toBeInstanceOf(DeploymentError);
+            if ((error as DeploymentError).reason === "refused-kid") {
+              expect(kids?.some((kid) => kid.trim() === "")).toBe(true);
+              return;
+            }
             expect(["bad-jwks", "jwks-unavailable"]).toContain((error as DeploymentError).reason);
             expect(error.message).toContain(path);
             return;
