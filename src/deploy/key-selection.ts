@@ -105,7 +105,7 @@ export function keySelectionProblems(selection: KeySelection): string[] {
     if (!JWK_THUMBPRINT_PATTERN.test(thumbprint)) {
       problems.push(`The thumbprint pinned for "${kid}" is not a base64url SHA-256 JWK thumbprint (43 characters): "${thumbprint}"`);
     } else if (explicit ? !kids.includes(kid) && !forced.includes(kid) : !ONCHAIN_TRUST_ATTESTATION_KIDS.includes(kid)) {
-      problems.push(`A thumbprint is pinned for "${kid}", which is not among the kids to install`);
+      problems.push(pinnedNotInstalled(kid));
     }
   }
   return problems;
@@ -161,8 +161,6 @@ export async function selectSigningKeys(loaded: LoadedJwks, selection: KeySelect
       `The JWKS ${loaded.source} has no on-chain trust kid (${quoted(ONCHAIN_TRUST_ATTESTATION_KIDS)}); its kids: ${quoted(published) || "none"}. Install another by name with --force-kid <kid> (attestedOracle.forceKids)`,
     );
   }
-  // The entries signingKeyArgsOfJwks converts, in the same order: their JWKs give the thumbprints.
-  const chosen = entries.filter((jwk) => typeof jwk?.kid === "string" && wanted.includes(jwk.kid));
   let keys: SigningKeyArgs[];
   try {
     keys = signingKeyArgsOfJwks(loaded.jwks, wanted);
@@ -170,23 +168,21 @@ export async function selectSigningKeys(loaded: LoadedJwks, selection: KeySelect
     throw new DeploymentError("bad-jwks", `${messageOf(cause)} (JWKS ${loaded.source})`, {
       cause,
       details:
-        "Only EC P-256 keys for ES256 (alg ES256 or none, use sig or none) verify on-chain; choose the keys to install with --kid (attestedOracle.kids in deploy/config.json).",
+        "Only EC P-256 keys for ES256 (alg ES256 or none, use sig or none) verify on-chain; only the kids selected are read (--kid / --force-kid, attestedOracle.kids / forceKids in deploy/config.json).",
     });
   }
   const byKid = new Map<string, SelectedSigningKey>();
-  for (const [index, key] of keys.entries()) {
+  for (const key of keys) {
     const seen = byKid.get(key.kid);
     if (seen && (seen.x !== key.x || seen.y !== key.y)) {
       throw new DeploymentError("bad-jwks", `The JWKS ${loaded.source} publishes two different keys with kid "${key.kid}"`);
     }
     if (seen) continue;
-    const jwk = chosen[index]!;
-    const thumbprint = await calculateJwkThumbprint({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y }, "sha256");
-    byKid.set(key.kid, { ...key, thumbprint, forced: !ONCHAIN_TRUST_ATTESTATION_KIDS.includes(key.kid) });
+    byKid.set(key.kid, { ...key, thumbprint: await thumbprintOf(key), forced: !ONCHAIN_TRUST_ATTESTATION_KIDS.includes(key.kid) });
   }
   for (const [kid, expected] of Object.entries(selection.thumbprints ?? {})) {
     const key = byKid.get(kid);
-    if (!key) throw new DeploymentError("refused-kid", `A thumbprint is pinned for "${kid}", which is not among the kids to install`);
+    if (!key) throw new DeploymentError("refused-kid", pinnedNotInstalled(kid));
     if (key.thumbprint !== expected) {
       throw new DeploymentError(
         "thumbprint-mismatch",
@@ -196,6 +192,20 @@ export async function selectSigningKeys(loaded: LoadedJwks, selection: KeySelect
     }
   }
   return [...byKid.values()];
+}
+
+/**
+ * RFC 7638 thumbprint of the key as the oracle holds it: its coordinates re-encoded in canonical base64url, so a
+ * JWK that spells them loosely (padding, stray characters a lenient decoder skips) gets the thumbprint of the key
+ * that is installed, and the computation never throws.
+ */
+function thumbprintOf(key: SigningKeyArgs): Promise<string> {
+  const base64url = (hex: string) => Buffer.from(hex.slice(2), "hex").toString("base64url");
+  return calculateJwkThumbprint({ kty: "EC", crv: "P-256", x: base64url(key.x), y: base64url(key.y) }, "sha256");
+}
+
+function pinnedNotInstalled(kid: string): string {
+  return `A thumbprint is pinned for "${kid}", which is not among the kids to install`;
 }
 
 function quoted(kids: readonly string[]): string {

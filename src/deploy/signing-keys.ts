@@ -352,7 +352,7 @@ export async function updateSigningKeys(options: UpdateSigningKeysOptions): Prom
     } else {
       throw new DeploymentError(
         "key-id-reused",
-        `The oracle ${oracle} holds "${key.kid}" as (x ${held.x}, y ${held.y}), but the JWKS publishes it as (x ${key.x}, y ${key.y}): a key id names one key for its whole life, so it cannot be replaced; revoke "${key.kid}" (--revoke) and install the new key under a new kid`,
+        `The oracle ${oracle} holds "${key.kid}" as (x ${held.x}, y ${held.y}), but the JWKS publishes it as (x ${key.x}, y ${key.y}): a key id names one key for its whole life, so it cannot be replaced: revoke "${key.kid}" (--revoke ${key.kid}) and install the service's new kid`,
       );
     }
   }

@@ -251,7 +251,7 @@ describe("a key id names one key for life", () => {
     const refused = update(s, { jwks: jwksFile(jwksOf(rotated)), revoke: ["rnwy-trust-v1"] });
     await expect(refused).rejects.toMatchObject({
       reason: "key-id-reused",
-      shortMessage: `The oracle ${s.oracle} holds "rnwy-trust-v2" as (x ${coordinateHex(v2.publicJwk.x)}, y ${coordinateHex(v2.publicJwk.y)}), but the JWKS publishes it as (x ${coordinateHex(rotated.publicJwk.x)}, y ${coordinateHex(rotated.publicJwk.y)}): a key id names one key for its whole life, so it cannot be replaced; revoke "rnwy-trust-v2" (--revoke) and install the new key under a new kid`,
+      shortMessage: `The oracle ${s.oracle} holds "rnwy-trust-v2" as (x ${coordinateHex(v2.publicJwk.x)}, y ${coordinateHex(v2.publicJwk.y)}), but the JWKS publishes it as (x ${coordinateHex(rotated.publicJwk.x)}, y ${coordinateHex(rotated.publicJwk.y)}): a key id names one key for its whole life, so it cannot be replaced: revoke "rnwy-trust-v2" (--revoke rnwy-trust-v2) and install the service's new kid`,
     });
     expect(await blockNumber(s)).toBe(before);
     expect(await held(s, "rnwy-trust-v2")).toEqual({ x: coordinateHex(v2.publicJwk.x), y: coordinateHex(v2.publicJwk.y), revoked: false });
