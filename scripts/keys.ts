@@ -3,8 +3,8 @@
  * arguments and calls `updateSigningKeys` (`src/deploy/signing-keys.ts`), which makes every check before sending.
  *
  *   npm run keys -- (--network <name> | --rpc-url <url>) [--oracle <address>] --jwks <url|file> [--kid <kid> ...]
- *                   [--revoke <kid> ...] [--dry-run] [--confirm-mainnet] [--config deploy/config.json]
- *                   [--deployments-dir deployments]
+ *                   [--force-kid <kid> ...] [--thumbprint <kid>=<b64url> ...] [--revoke <kid> ...] [--dry-run]
+ *                   [--confirm-mainnet] [--config deploy/config.json] [--deployments-dir deployments]
  *
  * @packageDocumentation
  */
@@ -16,20 +16,24 @@ import {
   loadDeployConfig,
   type NetworkDeployConfig,
   networkConfig,
+  parseThumbprintPins,
   RPC_URL_VARIABLE,
   resolveRpcUrl,
   updateSigningKeys,
 } from "../src/deploy/index.js";
+import { ONCHAIN_TRUST_ATTESTATION_KIDS } from "../src/config/service.js";
 import { DeploymentError } from "../src/errors.js";
 import { readHardhatVar } from "./lib/hardhat-vars.js";
 import { runCommand } from "./lib/run-command.js";
 
 const USAGE = `Usage: npm run keys -- (--network <name> | --rpc-url <url>) --jwks <url|file> [options]
 
-Sets the service's signing keys (the EC P-256 / ES256 keys of its JWKS) on a deployed AttestedTrustOracle,
-and revokes key ids. A key the oracle already holds with the same coordinates is left alone: a second run
-sends nothing. Everything is checked before the first transaction (the JWKS, each kid, revoked kids, the
-sender's admin role).
+Sets the service's trust-check signing keys (EC P-256 / ES256 keys of its JWKS) on a deployed
+AttestedTrustOracle, and revokes key ids. The oracle accepts a trust record signed under any kid it holds,
+so only ${ONCHAIN_TRUST_ATTESTATION_KIDS.join(", ")} is installed unless another kid is forced by name (--force-kid). A key the oracle already
+holds with the same coordinates is left alone: a second run sends nothing. A key id names one key for life:
+a kid held with other coordinates is refused (revoke it and install the new kid). Everything is checked
+before the first transaction (the JWKS, each kid, thumbprints, revoked kids, the sender's admin role).
 
 Options:
   --network <name>          Network of the configuration (localhost, baseSepolia, base): its chain id is
@@ -38,10 +42,15 @@ Options:
                             rpcUrl); enough alone (without --network) for any chain
   --oracle <address>        The AttestedTrustOracle (default: the one recorded in <deployments-dir>/<chainId>.json)
   --jwks <url|file>         The service's JWKS: an http(s) URL (https://rnwy.com/.well-known/jwks.json) or a
-                            saved copy
-  --kid <kid>               Set only this key of the JWKS (repeatable; default: every key in it)
+                            saved copy; on mainnet, plain http only from this machine (127.0.0.1, ::1, localhost)
+  --kid <kid>               Set only this key of the JWKS (repeatable; an on-chain trust kid, default: those the
+                            JWKS has)
+  --force-kid <kid>         Set this key although it is not an on-chain trust kid, with a warning (repeatable;
+                            e.g. the service's next trust kid before the kit knows it)
+  --thumbprint <kid>=<b64>  Refuse unless the JWKS's key <kid> has this RFC 7638 thumbprint (repeatable; a dry
+                            run prints each key's)
   --revoke <kid>            Revoke this key id (repeatable; final: the oracle refuses its attestations from then on)
-  --dry-run                 Print what would be set, replaced, left alone or revoked; send nothing (no key needed)
+  --dry-run                 Print what would be set, left alone or revoked; send nothing (no key needed)
   --confirm-mainnet         Required to change keys on Base (8453) or Ethereum (1) mainnet
   --config <file>           Configuration (default deploy/config.json)
   --deployments-dir <dir>   Where the deployments files are (default deployments)
@@ -58,6 +67,8 @@ async function main(): Promise<number> {
       oracle: { type: "string" },
       jwks: { type: "string" },
       kid: { type: "string", multiple: true },
+      "force-kid": { type: "string", multiple: true },
+      thumbprint: { type: "string", multiple: true },
       revoke: { type: "string", multiple: true },
       "dry-run": { type: "boolean", default: false },
       "confirm-mainnet": { type: "boolean", default: false },
@@ -97,6 +108,8 @@ async function main(): Promise<number> {
     deploymentsDir: resolve(values["deployments-dir"]),
     jwks: values.jwks,
     kids: values.kid,
+    forceKids: values["force-kid"],
+    thumbprints: values.thumbprint === undefined ? undefined : parseThumbprintPins(values.thumbprint),
     revoke: values.revoke,
     dryRun: values["dry-run"],
     confirmMainnet: values["confirm-mainnet"],

@@ -486,8 +486,9 @@ export function messageOf(error: unknown): string {
 export class DeploymentError extends TrustgateError {
   /**
    * Stable reason: `missing-key`, `bad-key`, `mainnet-not-confirmed`, `chain-mismatch`, `bad-config`, `no-code`,
-   * `unreachable`, `untrusted-record`, `failed`; for signing keys also `jwks-unavailable`, `bad-jwks`,
-   * `not-attested-oracle`, `not-admin`, `revoked-key`, `unknown-key`.
+   * `unreachable`, `untrusted-record`, `failed`; for signing keys also `jwks-unavailable`, `insecure-jwks`,
+   * `bad-jwks`, `refused-kid`, `thumbprint-mismatch`, `not-attested-oracle`, `not-admin`, `revoked-key`,
+   * `key-id-reused`, `unknown-key`.
    */
   readonly reason: string;
 

@@ -23,7 +23,8 @@ export interface SigningKeyArgs {
  *
  * @param jwk - An EC P-256 public key with a `kid` (its `alg`, `use` and `key_ops` must allow ES256 verification).
  * @returns `kid`, `x` and `y` as 32-byte hex.
- * @throws {@link InvalidArgumentError} when the entry is not a usable ES256 key (the reason is in the message).
+ * @throws {@link InvalidArgumentError} when the entry is not a usable ES256 key (the reason is in the message), or
+ *   is the curve point whose x is 0: the oracle reads x = 0 as "no key held" and refuses it.
  */
 export function signingKeyArgsOf(jwk: JWK): SigningKeyArgs {
   const imported = importVerificationKey(jwk);
@@ -34,7 +35,13 @@ export function signingKeyArgsOf(jwk: JWK): SigningKeyArgs {
       throw new InvalidArgumentError(`JWKS entry "${imported.key.kid}": a P-256 coordinate has ${bytes.length} bytes, not 32`);
     return `0x${bytes.toString("hex")}` as Hex;
   };
-  return { kid: imported.key.kid, x: coordinate(jwk.x!), y: coordinate(jwk.y!) };
+  const x = coordinate(jwk.x!);
+  if (BigInt(x) === 0n) {
+    throw new InvalidArgumentError(
+      `JWKS entry "${imported.key.kid}" has x = 0, which an AttestedTrustOracle reads as "no key held": it cannot hold this key`,
+    );
+  }
+  return { kid: imported.key.kid, x, y: coordinate(jwk.y!) };
 }
 
 /**

@@ -19,6 +19,16 @@ export const TRUST_ATTESTATION_KIDS: readonly string[] = ["rnwy-trust-v2", "rnwy
 /** Key id of the legacy v1 trust-check attestations (signed block with `attestedAt`, no `owner`). */
 export const LEGACY_TRUST_ATTESTATION_KID = "rnwy-trust-v1";
 
+/**
+ * Key ids an on-chain `AttestedTrustOracle` holds by default: the trust-check kids whose signed block the on-chain
+ * reader reads (v2; a v1 block has no `owner` and no `verifiedAt`, so it can never be read on-chain). The oracle
+ * accepts a trust record signed under any kid it holds, so the kit's key tooling installs only these unless an
+ * operator forces another by name (the service's next trust kid, before the kit knows it).
+ */
+export const ONCHAIN_TRUST_ATTESTATION_KIDS: readonly string[] = TRUST_ATTESTATION_KIDS.filter(
+  (kid) => kid !== LEGACY_TRUST_ATTESTATION_KID,
+);
+
 /** Key id of `/api/wallet-score` attestations (`wallet_intelligence`, a compact JWS/JWT). */
 export const WALLET_ATTESTATION_KID = "rnwy-wallet-v1";
 

@@ -12,6 +12,7 @@ import { z } from "zod";
 import { DeploymentError } from "../errors.js";
 import { prototypeKeyPaths } from "../util/json-keys.js";
 import { gatePolicyConflicts } from "./gate-requirements.js";
+import { JWK_THUMBPRINT_PATTERN, keySelectionProblems } from "./key-selection.js";
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
 
@@ -46,8 +47,17 @@ const attestedOracleSchema = z.strictObject({
   admin: address.nullable().default(null),
   /** JWKS whose keys are installed in the same run (an http(s) URL or a file path), or `null` for none. */
   jwks: z.string().min(1).nullable().default(null),
-  /** Key ids of the JWKS to install (default: every key in it). */
+  /**
+   * Key ids of the JWKS to install, each an on-chain trust kid (`ONCHAIN_TRUST_ATTESTATION_KIDS`) unless also in
+   * `forceKids` (default: the on-chain trust kids the JWKS publishes).
+   */
   kids: z.array(z.string().min(1)).min(1).optional(),
+  /** Key ids installed although they are not on-chain trust kids (the service's next trust kid), each with a warning. */
+  forceKids: z.array(z.string().min(1)).min(1).optional(),
+  /** Expected RFC 7638 JWK thumbprint (base64url SHA-256) of each kid to install; a JWKS key that differs is refused. */
+  thumbprints: z
+    .record(z.string().min(1), z.string().regex(JWK_THUMBPRINT_PATTERN, "must be a base64url SHA-256 JWK thumbprint (43 characters)"))
+    .optional(),
 });
 
 /** The `attestedOracle` entry of a network. */
@@ -85,8 +95,13 @@ const networkSchema = z
     if (network.gateOracle === "attested" && !network.attestedOracle) {
       ctx.addIssue({ code: "custom", path: ["gateOracle"], message: '"attested" needs an attestedOracle entry' });
     }
-    if (network.attestedOracle?.kids && network.attestedOracle.jwks === null) {
-      ctx.addIssue({ code: "custom", path: ["attestedOracle", "kids"], message: "kids needs attestedOracle.jwks" });
+    for (const field of ["kids", "forceKids", "thumbprints"] as const) {
+      if (network.attestedOracle?.[field] && network.attestedOracle.jwks === null) {
+        ctx.addIssue({ code: "custom", path: ["attestedOracle", field], message: `${field} needs attestedOracle.jwks` });
+      }
+    }
+    for (const problem of network.attestedOracle ? keySelectionProblems(network.attestedOracle) : []) {
+      ctx.addIssue({ code: "custom", path: ["attestedOracle"], message: problem });
     }
     if (network.contracts.includes("AgentTaskBoard") && !network.contracts.includes("TrustAdmissionHook")) {
       ctx.addIssue({ code: "custom", path: ["contracts"], message: "AgentTaskBoard needs TrustAdmissionHook (its admission hook)" });

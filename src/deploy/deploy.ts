@@ -32,7 +32,6 @@ import {
   zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { SigningKeyArgs } from "../attestation/onchain-keys.js";
 import { DeploymentError, messageOf } from "../errors.js";
 import { type AttestedOracleDeployConfig, DEPLOY_MOCK_REGISTRY, DEPLOYABLE_CONTRACTS, type NetworkDeployConfig } from "./config.js";
 import { assertGatePolicyConsistent } from "./gate-requirements.js";
@@ -56,14 +55,14 @@ import {
   unreachableNodeError,
 } from "./sender.js";
 import {
-  ATTESTED_ORACLE,
-  describeChange,
+  forcedKidWarning,
+  type KeySelection,
+  keySelectionProblems,
   type LoadedJwks,
-  loadJwks,
-  type SigningKeysResult,
+  type SelectedSigningKey,
   selectSigningKeys,
-  updateSigningKeys,
-} from "./signing-keys.js";
+} from "./key-selection.js";
+import { ATTESTED_ORACLE, describeChange, loadJwks, plannedChange, type SigningKeysResult, updateSigningKeys } from "./signing-keys.js";
 
 export { DEPLOYER_KEY_VARIABLE, type DeployProvider, MAINNET_CHAIN_IDS, resolveDeployerKey } from "./sender.js";
 
@@ -260,8 +259,9 @@ function loadArtifact(artifactsDir: string, name: string): Artifact {
  * `gateOracle` names (the network's, or the attested one), the identity registry, agent domain and policy; owners
  * (and the reference oracle's admin and publisher) are `config.owner`, default the deployer. The deployments file
  * is written after each creation, so an interrupted run keeps what it did. Then, when `attestedOracle.jwks` is
- * configured, the JWKS's keys are installed on the attested oracle with {@link updateSigningKeys} (the JWKS is
- * fetched and checked before anything is sent, and the attested oracle's admin must then be the deployer).
+ * configured, its keys are installed on the attested oracle with {@link updateSigningKeys}: the on-chain trust kids
+ * it publishes, or `attestedOracle.kids` and `forceKids`, with the thumbprints `attestedOracle.thumbprints` pins (the
+ * JWKS is fetched and checked before anything is sent, and the attested oracle's admin must then be the deployer).
  *
  * @param options - Network, configuration, provider, directories, dry run, confirmation, key source.
  * @returns What was (or would be) done.
@@ -272,18 +272,22 @@ function loadArtifact(artifactsDir: string, name: string): Artifact {
  *
  * Before any request to the chain, a configuration whose policy contradicts what one of its contracts requires
  * (`AgentTaskBoard` or `TrustGatedEscrow` without `policy.requireController`) is refused (`bad-config`, naming the
- * network, the contract and the setting), as the loader refuses it.
+ * network, the contract and the setting), and so is a key selection the loader refuses (`refused-kid`).
  *
  * @throws {@link DeploymentError}: `unreachable` (the node does not answer; one line naming the URL and how to
  *   start a local node), `chain-mismatch`, `mainnet-not-confirmed`, `missing-key`, `bad-key`, `no-code`
- *   (configured oracle, attested upstream or registry absent), `untrusted-record`, `bad-config`,
- *   `jwks-unavailable` / `bad-jwks` (the configured JWKS), `failed` (a creation or a key installation failed), and
+ *   (configured oracle, attested upstream or registry absent), `untrusted-record`, `bad-config`, `refused-kid`,
+ *   `insecure-jwks` / `jwks-unavailable` / `bad-jwks` / `thumbprint-mismatch` (the configured JWKS), `failed` (a creation or a key installation failed), and
  *   those of {@link updateSigningKeys}.
  */
 export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const { config, network } = options;
   // A configuration built in code has not been through the loader: hold it to the same rules before any request.
   assertGatePolicyConsistent(network, config);
+  const attested: AttestedOracleDeployConfig | undefined = config.attestedOracle;
+  const selection: KeySelection = { kids: attested?.kids, forceKids: attested?.forceKids, thumbprints: attested?.thumbprints };
+  const refusedKids = keySelectionProblems(selection);
+  if (refusedKids.length > 0) throw new DeploymentError("refused-kid", `network "${network}": ${refusedKids[0]}`);
   if (config.identityRegistry === DEPLOY_MOCK_REGISTRY && !config.local) {
     throw new DeploymentError("bad-config", `network "${network}": identityRegistry "${DEPLOY_MOCK_REGISTRY}" is for local networks only`);
   }
@@ -331,7 +335,6 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const chain = chainOf(chainId, network);
   const walletClient = createWalletClient({ account, chain, transport });
 
-  const attested: AttestedOracleDeployConfig | undefined = config.attestedOracle;
   const upstreamAddress = attested && attested.upstream !== "oracle" && attested.upstream !== "none" ? attested.upstream : null;
   for (const [label, address] of [
     ["oracle", config.oracle],
@@ -351,7 +354,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
   const attestedAdmin = attested?.admin ? getAddress(attested.admin) : owner;
   // The JWKS is fetched and its keys checked before anything is sent: a bad or unreachable JWKS deploys nothing.
   let jwks: LoadedJwks | undefined;
-  let keysToInstall: SigningKeyArgs[] = [];
+  let keysToInstall: SelectedSigningKey[] = [];
   if (attested?.jwks) {
     if (!keyless && attestedAdmin !== deployer) {
       throw new DeploymentError(
@@ -362,8 +365,8 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
         },
       );
     }
-    jwks = await loadJwks(attested.jwks, options.jwksFetch);
-    keysToInstall = selectSigningKeys(jwks, attested.kids);
+    jwks = await loadJwks(attested.jwks, { ...options.jwksFetch, chainId });
+    keysToInstall = await selectSigningKeys(jwks, selection);
   }
 
   const recordDeployments = options.recordDeployments ?? true;
@@ -544,13 +547,8 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
     if (actions.find((a) => a.name === ATTESTED_ORACLE)?.status === "would-deploy") {
       // A dry run before the oracle exists: every key would be set on it.
       log(`Dry run: signing keys of the new ${ATTESTED_ORACLE} (predicted at ${oracle}), JWKS ${jwks.source}`);
-      const changes = keysToInstall.map((key) => ({
-        kid: key.kid,
-        kind: "set" as const,
-        key: { x: key.x, y: key.y },
-        previous: undefined,
-        transactionHash: undefined,
-      }));
+      for (const key of keysToInstall) if (key.forced) log(forcedKidWarning(key.kid));
+      const changes = keysToInstall.map((key) => plannedChange(key.kid, "set", key));
       for (const change of changes) log(describeChange(change, true));
       log(`Dry run: nothing sent; ${changes.length} signing-key change(s) would be made.`);
       signingKeys = { chainId, oracle, sender: keyless ? undefined : deployer, jwks: jwks.source, dryRun, changes, transactionsSent: 0 };
@@ -559,7 +557,7 @@ export async function deploy(options: DeployOptions): Promise<DeployResult> {
         provider: options.provider,
         oracle,
         jwks,
-        kids: attested?.kids,
+        ...selection,
         dryRun,
         confirmMainnet: options.confirmMainnet,
         network,

@@ -8,6 +8,7 @@ export * from "./config.js";
 export * from "./deploy.js";
 export * from "./deployments-file.js";
 export * from "./gate-requirements.js";
+export * from "./key-selection.js";
 export * from "./rpc-url.js";
 export { chainOf, unreachableNodeError } from "./sender.js";
 export * from "./signing-keys.js";

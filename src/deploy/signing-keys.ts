@@ -5,14 +5,18 @@
  *
  * What an operator can rely on:
  *
- * - only EC P-256 keys usable for ES256 (`alg` absent or `ES256`, `use` absent or `sig`) are installed; any other
- *   entry that would be installed is an error naming its kid (`--kid` picks the keys to install);
- * - a key already held with the same coordinates is left alone, so a second run sends nothing;
+ * - only the trust-check kids the on-chain reader reads are installed unless another is forced by name, and only
+ *   EC P-256 keys usable for ES256 (`alg` absent or `ES256`, `use` absent or `sig`); pinned thumbprints must match
+ *   (`key-selection.ts`);
+ * - a key id names one key for its whole life: a kid held with the same coordinates is left alone, so a second run
+ *   sends nothing, and a kid held with other coordinates is an error (rotation is a new kid, then a revocation);
+ * - on a mainnet, a JWKS is never fetched over plain http from a host other than this machine;
  * - everything is checked before the first transaction: the node answers and is the configured chain, the address
  *   is an `AttestedTrustOracle`, the JWKS is fetched and its keys valid, each kid asked for exists, no kid to set is
- *   revoked on the oracle, each kid to revoke is held, and the sender holds `DEFAULT_ADMIN_ROLE`;
- * - a dry run reads the oracle, prints what would be set, replaced, left alone or revoked, sends nothing and needs
- *   no key;
+ *   revoked or held with another key on the oracle, each kid to revoke is held, and the sender holds
+ *   `DEFAULT_ADMIN_ROLE`;
+ * - a dry run reads the oracle, prints what would be set, left alone or revoked (with each key's thumbprint, to pin
+ *   it), sends nothing and needs no key;
  * - keys are set before kids are revoked, so a rotation never leaves the oracle without a valid key.
  *
  * @packageDocumentation
@@ -36,11 +40,19 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createJwksResolver } from "../attestation/jwks.js";
-import { type SigningKeyArgs, signingKeyArgsOfJwks } from "../attestation/onchain-keys.js";
 import { DeploymentError, messageOf } from "../errors.js";
 import { attestedTrustOracleAbi } from "../generated/abis.js";
 import { type AttestedOracleClients, revokeTrustSigningKeys, setTrustSigningKeys } from "../oracle/attested-oracle.js";
+import { isLoopbackUrl } from "../security/endpoint-url.js";
 import { deploymentsFilePath, readDeploymentsFile } from "./deployments-file.js";
+import {
+  forcedKidWarning,
+  type KeySelection,
+  keySelectionProblems,
+  type LoadedJwks,
+  type SelectedSigningKey,
+  selectSigningKeys,
+} from "./key-selection.js";
 import {
   chainOf,
   DEPLOYER_KEY_VARIABLE,
@@ -56,20 +68,17 @@ export const ATTESTED_ORACLE = "AttestedTrustOracle";
 /** `DEFAULT_ADMIN_ROLE` of OpenZeppelin's `AccessControl`: the role that sets and revokes signing keys. */
 export const DEFAULT_ADMIN_ROLE: Hex = zeroHash;
 
-/** A JWKS and where it came from. */
-export interface LoadedJwks {
-  /** The URL, or the file's absolute path. */
-  readonly source: string;
-  /** The key set. */
-  readonly jwks: JSONWebKeySet;
-}
-
 /** Options of {@link loadJwks}. */
 export interface LoadJwksOptions {
   /** Timeout of the fetch, in ms (default: the JWKS resolver's, 5,000). */
   readonly timeoutMs?: number | undefined;
   /** `fetch` implementation (default: the global `fetch`). */
   readonly fetch?: typeof fetch | undefined;
+  /**
+   * The chain the keys are for: on a mainnet ({@link MAINNET_CHAIN_IDS}) a plain http URL whose host is not this
+   * machine is refused before anything is fetched.
+   */
+  readonly chainId?: number | undefined;
 }
 
 /**
@@ -77,11 +86,12 @@ export interface LoadJwksOptions {
  * file.
  *
  * @param location - `https://…` / `http://…`, or a file path (relative to the working directory).
- * @param options - Fetch timeout and implementation.
+ * @param options - Fetch timeout and implementation, and the chain the keys are for.
  * @returns The key set and its source.
  * @throws {@link DeploymentError} `jwks-unavailable` (one line naming the URL, the reason and what to do) when the
- *   URL cannot be fetched or does not serve a JWKS; `bad-jwks` when the file cannot be read, is not JSON or is not
- *   a JWKS, or the location is neither a file nor an http(s) URL.
+ *   URL cannot be fetched or does not serve a JWKS; `insecure-jwks` for a plain http URL of another host when
+ *   `options.chainId` is a mainnet; `bad-jwks` when the file cannot be read, is not JSON or is not a JWKS, or the
+ *   location is neither a file nor an http(s) URL.
  */
 export async function loadJwks(location: string, options: LoadJwksOptions = {}): Promise<LoadedJwks> {
   const trimmed = location.trim();
@@ -90,6 +100,7 @@ export async function loadJwks(location: string, options: LoadJwksOptions = {}):
     if (!/^https?:\/\//i.test(trimmed)) {
       throw new DeploymentError("bad-jwks", `The JWKS URL must be http(s): "${trimmed}" (or give a file path)`);
     }
+    refuseInsecureJwksUrl(trimmed, options.chainId);
     let resolver: ReturnType<typeof createJwksResolver>;
     try {
       resolver = createJwksResolver({
@@ -137,59 +148,38 @@ export async function loadJwks(location: string, options: LoadJwksOptions = {}):
 }
 
 /**
- * The `setSigningKey` arguments of a JWKS's keys: every entry, or only the kids given.
- *
- * @param loaded - The JWKS ({@link loadJwks}).
- * @param kids - Key ids to take (default: every entry). A kid given and absent is an error.
- * @returns One entry per kid, in the JWKS's order (an entry repeated with the same coordinates counts once).
- * @throws {@link DeploymentError} `bad-jwks` for a JWKS without keys, an entry to install that is not an EC P-256
- *   ES256 signing key (the message names its kid and the reason), a kid not in the JWKS (the message lists the
- *   kids it has), or one kid published with two different keys.
+ * Refuses a plain http JWKS URL of a host other than this machine when the keys are for a mainnet: anyone on the
+ * network path could serve their own key, which would then sign trust records. Loopback http is allowed anywhere,
+ * and any http on a test chain.
  */
-export function selectSigningKeys(loaded: LoadedJwks, kids?: readonly string[]): SigningKeyArgs[] {
-  const entries = loaded.jwks.keys;
-  const published = entries.map((jwk) => (typeof jwk?.kid === "string" ? jwk.kid : undefined));
-  for (const kid of kids ?? []) {
-    if (!published.includes(kid)) {
-      const known = published.filter((k) => k !== undefined).map((k) => `"${k}"`);
-      throw new DeploymentError(
-        "bad-jwks",
-        `The JWKS ${loaded.source} has no key "${kid}" (its kids: ${known.length ? known.join(", ") : "none"})`,
-      );
-    }
-  }
-  let keys: SigningKeyArgs[];
+function refuseInsecureJwksUrl(location: string, chainId: number | undefined): void {
+  if (chainId === undefined || !MAINNET_CHAIN_IDS.has(chainId)) return;
+  let url: URL;
   try {
-    keys = signingKeyArgsOfJwks(loaded.jwks, kids);
+    url = new URL(location);
   } catch (cause) {
-    throw new DeploymentError("bad-jwks", `${messageOf(cause)} (JWKS ${loaded.source})`, {
-      cause,
-      details:
-        "Only EC P-256 keys for ES256 (alg ES256 or none, use sig or none) verify on-chain; choose the keys to install with --kid (attestedOracle.kids in deploy/config.json).",
-    });
+    throw new DeploymentError("bad-jwks", `The JWKS URL "${location}" is not a URL`, { cause });
   }
-  const byKid = new Map<string, SigningKeyArgs>();
-  for (const key of keys) {
-    const seen = byKid.get(key.kid);
-    if (!seen) byKid.set(key.kid, key);
-    else if (seen.x !== key.x || seen.y !== key.y) {
-      throw new DeploymentError("bad-jwks", `The JWKS ${loaded.source} publishes two different keys with kid "${key.kid}"`);
-    }
-  }
-  return [...byKid.values()];
+  if (url.protocol !== "http:" || isLoopbackUrl(url)) return;
+  throw new DeploymentError(
+    "insecure-jwks",
+    `Refusing the JWKS ${url.origin}${url.pathname} over plain http for mainnet (chain ${chainId}): anyone on the network path could substitute their own key; use https, or a saved copy checked against the service's (--jwks <file>)`,
+  );
 }
 
 /**
  * What happens (or would happen) to one key id:
  *
  * - `set`: not held yet, set;
- * - `replace`: held with other coordinates, replaced (same kid, new key);
  * - `unchanged`: held with the same coordinates, left alone;
  * - `revoked-skipped`: in the JWKS but revoked on the oracle, not set again (revocation is final);
  * - `revoke`: revoked;
  * - `already-revoked`: asked to revoke, already revoked.
+ *
+ * A kid held with other coordinates has no change kind: a key id names one key for its whole life, so that is an
+ * error before any transaction (`key-id-reused`).
  */
-export type SigningKeyChangeKind = "set" | "replace" | "unchanged" | "revoked-skipped" | "revoke" | "already-revoked";
+export type SigningKeyChangeKind = "set" | "unchanged" | "revoked-skipped" | "revoke" | "already-revoked";
 
 /** One key id's change. */
 export interface SigningKeyChange {
@@ -197,16 +187,16 @@ export interface SigningKeyChange {
   readonly kid: string;
   /** What happens to it. */
   readonly kind: SigningKeyChangeKind;
-  /** The coordinates to hold (`set`, `replace`, `unchanged`). */
+  /** The coordinates to hold (`set`, `unchanged`). */
   readonly key: { readonly x: Hex; readonly y: Hex } | undefined;
-  /** The coordinates held before, for `replace`. */
-  readonly previous: { readonly x: Hex; readonly y: Hex } | undefined;
+  /** The key's RFC 7638 JWK thumbprint (`set`, `unchanged`), to pin it in the configuration. */
+  readonly thumbprint: string | undefined;
   /** The transaction that made the change; none in a dry run or when nothing was sent for it. */
   readonly transactionHash: Hash | undefined;
 }
 
 /** Options of {@link updateSigningKeys}. */
-export interface UpdateSigningKeysOptions {
+export interface UpdateSigningKeysOptions extends KeySelection {
   /** The chain. */
   readonly provider: DeployProvider;
   /**
@@ -219,8 +209,9 @@ export interface UpdateSigningKeysOptions {
   /** The JWKS: a URL or file ({@link loadJwks}), or a key set already loaded. Optional when only revoking. */
   readonly jwks?: string | LoadedJwks | undefined;
   /**
-   * Key ids of the JWKS to set (default: every key in it). A kid given here must be in the JWKS, and one revoked
-   * on the oracle is an error (without `kids`, revoked kids are skipped and said).
+   * Key ids of the JWKS to set (see {@link KeySelection}; default: the on-chain trust kids it has). A kid given
+   * here (or in `forceKids`) must be in the JWKS, and one revoked on the oracle is an error (without them, revoked
+   * kids are skipped and said).
    */
   readonly kids?: readonly string[] | undefined;
   /** Key ids to revoke (final: the oracle refuses their attestations from then on). */
@@ -267,26 +258,28 @@ export interface SigningKeysResult {
   readonly jwks: string | undefined;
   /** Whether this was a dry run (then nothing was sent). */
   readonly dryRun: boolean;
-  /** One change per key id: sets and replacements first, then revocations. */
+  /** One change per key id: sets first, then revocations. */
   readonly changes: readonly SigningKeyChange[];
   /** Transactions sent. */
   readonly transactionsSent: number;
 }
 
 /** The kinds that send a transaction. */
-const SENDING: ReadonlySet<SigningKeyChangeKind> = new Set(["set", "replace", "revoke"]);
+const SENDING: ReadonlySet<SigningKeyChangeKind> = new Set(["set", "revoke"]);
 
 /**
  * Sets the JWKS's keys on an `AttestedTrustOracle` and revokes key ids, idempotently (see the module notes for
  * every check made before the first transaction).
  *
- * @param options - Node, oracle, JWKS, kids, revocations, dry run, sender.
+ * @param options - Node, oracle, JWKS, kids (forced, pinned), revocations, dry run, sender.
  * @returns The changes made (or that a dry run would make).
- * @throws {@link DeploymentError}: `unreachable` (the node does not answer), `chain-mismatch`,
+ * @throws {@link DeploymentError}: `refused-kid` (a kid outside the on-chain trust kids not forced, checked before
+ *   the node is asked anything), `unreachable` (the node does not answer), `chain-mismatch`,
  *   `mainnet-not-confirmed`, `no-code` / `not-attested-oracle` (the address), `bad-config` (no oracle given or
- *   recorded, nothing to do, a kid both set and revoked), `jwks-unavailable`, `bad-jwks`, `revoked-key` (a kid asked
- *   for is revoked on the oracle), `unknown-key` (a kid to revoke is not held), `missing-key` / `bad-key`,
- *   `not-admin` (the sender lacks `DEFAULT_ADMIN_ROLE`), `failed` (a transaction failed; the contract's error named).
+ *   recorded, nothing to do, a kid both set and revoked), `insecure-jwks`, `jwks-unavailable`, `bad-jwks`,
+ *   `thumbprint-mismatch`, `revoked-key` (a kid asked for is revoked on the oracle), `key-id-reused` (a kid held
+ *   with other coordinates), `unknown-key` (a kid to revoke is not held), `missing-key` / `bad-key`, `not-admin`
+ *   (the sender lacks `DEFAULT_ADMIN_ROLE`), `failed` (a transaction failed; the contract's error named).
  */
 export async function updateSigningKeys(options: UpdateSigningKeysOptions): Promise<SigningKeysResult> {
   const log = options.log ?? (() => {});
@@ -296,9 +289,16 @@ export async function updateSigningKeys(options: UpdateSigningKeysOptions): Prom
   if (options.jwks === undefined && revoke.length === 0) {
     throw new DeploymentError("bad-config", "Nothing to do: give a JWKS (--jwks <url|file>) and/or key ids to revoke (--revoke <kid>)");
   }
-  if (options.jwks === undefined && options.kids?.length) {
-    throw new DeploymentError("bad-config", "--kid picks keys of the JWKS: give the JWKS with --jwks <url|file>");
+  const explicit = Boolean(options.kids?.length || options.forceKids?.length);
+  if (options.jwks === undefined && (explicit || Object.keys(options.thumbprints ?? {}).length > 0)) {
+    throw new DeploymentError(
+      "bad-config",
+      "--kid, --force-kid and --thumbprint are about keys of the JWKS: give the JWKS with --jwks <url|file>",
+    );
   }
+  const selection: KeySelection = { kids: options.kids, forceKids: options.forceKids, thumbprints: options.thumbprints };
+  const refused = keySelectionProblems(selection);
+  if (refused.length > 0) throw new DeploymentError("refused-kid", refused[0]!);
   const transport = custom(options.provider as { request(args: unknown): Promise<unknown> });
   const publicClient = createPublicClient({ transport }) as PublicClient;
 
@@ -326,9 +326,8 @@ export async function updateSigningKeys(options: UpdateSigningKeysOptions): Prom
   const oracle = await attestedOracleAddress(publicClient, chainId, options);
   await assertAttestedOracle(publicClient, oracle, chainId);
 
-  const loaded = typeof options.jwks === "string" ? await loadJwks(options.jwks, options.jwksFetch) : options.jwks;
-  const explicit = options.kids !== undefined && options.kids.length > 0;
-  const keys = loaded ? selectSigningKeys(loaded, explicit ? options.kids : undefined) : [];
+  const loaded = typeof options.jwks === "string" ? await loadJwks(options.jwks, { ...options.jwksFetch, chainId }) : options.jwks;
+  const keys = loaded ? await selectSigningKeys(loaded, selection) : [];
   const both = keys.filter((key) => revoke.includes(key.kid)).map((key) => key.kid);
   if (explicit && both.length) {
     throw new DeploymentError("bad-config", `Key id "${both[0]}" is both to set (--kid) and to revoke (--revoke): pick one`);
@@ -346,18 +345,23 @@ export async function updateSigningKeys(options: UpdateSigningKeysOptions): Prom
           `Key id "${key.kid}" is revoked on the oracle ${oracle}: revocation is final, so it cannot be set again (the service must publish its new key under a new kid)`,
         );
       }
-      changes.push(change(key.kid, "revoked-skipped"));
-    } else if (BigInt(held.x) === 0n) changes.push(change(key.kid, "set", key));
+      changes.push(plannedChange(key.kid, "revoked-skipped"));
+    } else if (BigInt(held.x) === 0n) changes.push(plannedChange(key.kid, "set", key));
     else if (held.x.toLowerCase() === key.x.toLowerCase() && held.y.toLowerCase() === key.y.toLowerCase()) {
-      changes.push(change(key.kid, "unchanged", key));
-    } else changes.push(change(key.kid, "replace", key, held));
+      changes.push(plannedChange(key.kid, "unchanged", key));
+    } else {
+      throw new DeploymentError(
+        "key-id-reused",
+        `The oracle ${oracle} holds "${key.kid}" as (x ${held.x}, y ${held.y}), but the JWKS publishes it as (x ${key.x}, y ${key.y}): a key id names one key for its whole life, so it cannot be replaced: revoke "${key.kid}" (--revoke ${key.kid}) and install the service's new kid`,
+      );
+    }
   }
   for (const kid of revoke) {
     const held = await heldKey(publicClient, oracle, kid);
-    if (held.revoked) changes.push(change(kid, "already-revoked"));
+    if (held.revoked) changes.push(plannedChange(kid, "already-revoked"));
     else if (BigInt(held.x) === 0n) {
       throw new DeploymentError("unknown-key", `Cannot revoke "${kid}": the oracle ${oracle} holds no key with that id`);
-    } else changes.push(change(kid, "revoke"));
+    } else changes.push(plannedChange(kid, "revoke"));
   }
   const pending = changes.filter((c) => SENDING.has(c.kind));
 
@@ -385,6 +389,7 @@ export async function updateSigningKeys(options: UpdateSigningKeysOptions): Prom
     `${dryRun ? "Dry run: signing keys" : "Signing keys"} of the AttestedTrustOracle ${oracle} on ${label}${sender ? ` from ${sender}` : ""}${loaded ? `, JWKS ${loaded.source}` : ""}`,
   );
   if (sender === undefined) log(`No ${DEPLOYER_KEY_VARIABLE}: the sender's admin role is not checked`);
+  for (const key of keys) if (key.forced && !revoke.includes(key.kid)) log(forcedKidWarning(key.kid));
 
   let clients: AttestedOracleClients | undefined;
   if (!dryRun && pending.length > 0) {
@@ -429,18 +434,17 @@ export async function updateSigningKeys(options: UpdateSigningKeysOptions): Prom
  *
  * @param item - The change.
  * @param dryRun - Whether it is only planned.
- * @returns One line, starting with `+` (set), `~` (replace), `-` (revoke), `=` (nothing to do) or `!` (skipped).
+ * @returns One line, starting with `+` (set), `-` (revoke), `=` (nothing to do) or `!` (skipped); a key's line
+ *   names its thumbprint.
  */
 export function describeChange(item: SigningKeyChange, dryRun: boolean): string {
   const would = dryRun ? "would " : "";
   const tx = item.transactionHash ? ` (transaction ${item.transactionHash})` : "";
   switch (item.kind) {
     case "set":
-      return `+ ${would}set signing key "${item.kid}" (x ${item.key!.x}, y ${item.key!.y})${tx}`;
-    case "replace":
-      return `~ ${would}replace signing key "${item.kid}": x ${item.previous!.x} → ${item.key!.x}, y ${item.previous!.y} → ${item.key!.y}${tx}`;
+      return `+ ${would}set signing key "${item.kid}" (x ${item.key!.x}, y ${item.key!.y}, thumbprint ${item.thumbprint})${tx}`;
     case "unchanged":
-      return `= signing key "${item.kid}" already set with the same coordinates`;
+      return `= signing key "${item.kid}" already set with the same coordinates (thumbprint ${item.thumbprint})`;
     case "revoked-skipped":
       return `! signing key "${item.kid}" is revoked on this oracle: not set again (revocation is final)`;
     case "revoke":
@@ -450,19 +454,16 @@ export function describeChange(item: SigningKeyChange, dryRun: boolean): string 
   }
 }
 
-function change(
-  kid: string,
-  kind: SigningKeyChangeKind,
-  key?: { readonly x: Hex; readonly y: Hex },
-  previous?: { readonly x: Hex; readonly y: Hex },
-): SigningKeyChange {
-  return {
-    kid,
-    kind,
-    key: key ? { x: key.x, y: key.y } : undefined,
-    previous: previous ? { x: previous.x, y: previous.y } : undefined,
-    transactionHash: undefined,
-  };
+/**
+ * A change not made yet.
+ *
+ * @param kid - The key id.
+ * @param kind - What happens to it.
+ * @param key - The key to hold, for `set` and `unchanged`.
+ * @returns The change, without a transaction.
+ */
+export function plannedChange(kid: string, kind: SigningKeyChangeKind, key?: SelectedSigningKey): SigningKeyChange {
+  return { kid, kind, key: key ? { x: key.x, y: key.y } : undefined, thumbprint: key?.thumbprint, transactionHash: undefined };
 }
 
 async function heldKey(publicClient: PublicClient, oracle: Address, kid: string): Promise<{ x: Hex; y: Hex; revoked: boolean }> {

@@ -64,14 +64,16 @@ export async function submitTrustAttestation(
 
 /**
  * Installs signing keys on an `AttestedTrustOracle` (admin only), skipping keys it already holds with the same
- * coordinates.
+ * coordinates. The oracle accepts a trust record signed under any kid it holds: give it only the trust-check kids
+ * (`signingKeyArgsOfJwks(jwks, ONCHAIN_TRUST_ATTESTATION_KIDS)`; `npm run keys` enforces it). A key id names one
+ * key for its whole life: a kid held with other coordinates is refused by the contract.
  *
  * @param clients - Wallet (the oracle's admin) and public client.
  * @param oracle - The attested oracle's address.
  * @param keys - Keys to install (`signingKeyArgsOfJwks` makes them from the service's JWKS).
  * @returns For each key, `set` with the transaction hash or `unchanged`.
- * @throws The contract's custom error (e.g. AccessControl's `AccessControlUnauthorizedAccount`, or a revoked kid);
- *   {@link OracleWriteError} when a mined transaction reverted.
+ * @throws The contract's custom error (e.g. AccessControl's `AccessControlUnauthorizedAccount`, a revoked kid, or
+ *   a kid held with another key); {@link OracleWriteError} when a mined transaction reverted.
  */
 export async function setTrustSigningKeys(
   clients: AttestedOracleClients,

@@ -63,3 +63,15 @@ export function parseEndpointUrl(text: string, options: ParseEndpointUrlOptions)
   }
   return trimmed;
 }
+
+/**
+ * Whether a URL's host is this machine: `localhost`, an IPv4 address in 127.0.0.0/8, or `[::1]`. Only such a
+ * host is safe to reach over plain http when what it serves must not be substituted by someone on the network.
+ *
+ * @param url - The URL (its `hostname`, as `URL` normalizes it: lower case, IPv4 dotted, IPv6 in brackets).
+ * @returns True for a loopback host.
+ */
+export function isLoopbackUrl(url: URL): boolean {
+  const host = url.hostname.replace(/\.$/, "");
+  return host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}

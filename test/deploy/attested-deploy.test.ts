@@ -15,6 +15,7 @@ import {
   type PublicClient,
   zeroAddress,
 } from "viem";
+import { calculateJwkThumbprint } from "jose";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import {
   chainOf,
@@ -94,14 +95,15 @@ async function read<T>(client: PublicClient, address: Address, abi: Abi, functio
 }
 
 describe("deploying an AttestedTrustOracle", () => {
-  test("over the reference oracle, with the JWKS's keys, the gates pointed at it; an attestation then admits the agent; a second run sends nothing", async () => {
+  test("over the reference oracle, with the JWKS's on-chain trust key, the gates pointed at it; an attestation then admits the agent; a second run sends nothing", async () => {
     // Over HTTP, as a real node.
     const chain = await chainWithId(31337, true);
     const transport = http(chain.rpcUrl);
     const provider = transport({});
     const publicClient = createPublicClient({ transport }) as PublicClient;
     const server = await serve(jwksOf(v2, v1));
-    const config = configured("hardhat", { attestedOracle: { jwks: server.jwksUrl, kids: ["rnwy-trust-v2"] }, gateOracle: "attested" });
+    // No kids configured: the on-chain trust kids of the JWKS.
+    const config = configured("hardhat", { attestedOracle: { jwks: server.jwksUrl }, gateOracle: "attested" });
     const dir = tempDeploymentsDir();
     const result = await deployWith(provider, config, dir);
     expect(result.actions.map((a) => [a.name, a.status])).toEqual([
@@ -129,7 +131,7 @@ describe("deploying an AttestedTrustOracle", () => {
     expect(file.contracts.AttestedTrustOracle!.constructorArgs).toEqual([result.deployer, reference]);
     expect((file.contracts.TrustAdmissionHook!.constructorArgs[0] as { oracle: string }).oracle).toBe(attested);
 
-    // The configured kid is installed with the JWK's coordinates; the other key of the JWKS is not.
+    // The on-chain trust kid is installed with the JWK's coordinates; the legacy v1 key of the JWKS is not.
     expect(result.signingKeys?.changes.map((c) => [c.kid, c.kind])).toEqual([["rnwy-trust-v2", "set"]]);
     expect(await read<unknown>(publicClient, attested, attestedTrustOracleAbi, "signingKey", ["rnwy-trust-v2"])).toEqual([
       coordinateHex(v2.publicJwk.x),
@@ -211,13 +213,10 @@ describe("deploying an AttestedTrustOracle", () => {
     expect(lines).toContain(`= AttestedTrustOracle unchanged at ${attested}`);
     expect(lines.at(-1)).toBe("Signing keys: nothing to change, the oracle already holds them.");
 
-    // The keys command finds the recorded oracle by itself: without --kid it adds the JWKS's other key.
+    // The keys command finds the recorded oracle by itself, and by default takes the same key.
     const keys = await updateSigningKeys({ provider, deploymentsDir: dir, jwks: server.jwksUrl, network: "localhost", local: true });
     expect(keys.oracle).toBe(attested);
-    expect(keys.changes.map((c) => [c.kid, c.kind])).toEqual([
-      ["rnwy-trust-v2", "unchanged"],
-      ["rnwy-trust-v1", "set"],
-    ]);
+    expect(keys.changes.map((c) => [c.kid, c.kind])).toEqual([["rnwy-trust-v2", "unchanged"]]);
   });
 
   test("upstream none and a configured admin; the gates keep reading the network's oracle", async () => {
@@ -306,11 +305,62 @@ describe("refused before anything is sent", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  test("a dry run without a key plans the attested oracle, the gates on it and its keys, and sends nothing", async () => {
+  test("a kid outside the on-chain trust kids, a thumbprint that differs, and a plain-http JWKS of another host on mainnet", async () => {
+    const chain = await chainWithId(8453);
+    const [deployer] = (await chain.provider.request({ method: "eth_accounts" })) as [Address];
+    const nonce = await nonceOf(chain.provider, deployer);
+    const dir = tempDeploymentsDir();
+    const file = jwksFile(jwksOf(v2, v1));
+    // The hardhat network (local: unlocked accounts, deployed reference oracle and mock registry) on chain 8453.
+    const onMainnet = (attestedOracle: Record<string, unknown>) => configured("hardhat", { chainId: 8453, attestedOracle });
+
+    // Built in code, past the loader: refused before any request.
+    const base = onMainnet({ jwks: file });
+    const legacy = { ...base, attestedOracle: { ...base.attestedOracle!, kids: ["rnwy-trust-v1"] } };
+    await expect(deployWith(chain, legacy, dir, { confirmMainnet: true })).rejects.toMatchObject({
+      reason: "refused-kid",
+      shortMessage:
+        'network "hardhat": Refusing to install "rnwy-trust-v1": "rnwy-trust-v1" signs legacy v1 trust-check blocks, which can never be read on-chain. The oracle holds only "rnwy-trust-v2" unless another kid is forced by name (--force-kid rnwy-trust-v1, or attestedOracle.forceKids)',
+    });
+
+    const pinned = await calculateJwkThumbprint(v1.publicJwk, "sha256");
+    await expect(
+      deployWith(chain, onMainnet({ jwks: file, thumbprints: { "rnwy-trust-v2": pinned } }), dir, { confirmMainnet: true }),
+    ).rejects.toMatchObject({
+      reason: "thumbprint-mismatch",
+      shortMessage: `The JWKS ${file} publishes "rnwy-trust-v2" with thumbprint ${await calculateJwkThumbprint(v2.publicJwk, "sha256")}, not the pinned ${pinned}: refusing to install it`,
+    });
+
+    const fetched: string[] = [];
+    const fetchSpy = (async (input: string | URL | Request) => {
+      fetched.push(String(input));
+      return new Response(JSON.stringify(jwksOf(v2)));
+    }) as typeof fetch;
+    const insecure = onMainnet({ jwks: "http://jwks.example.net/.well-known/jwks.json" });
+    for (const extra of [{ confirmMainnet: true }, { dryRun: true }]) {
+      await expect(deployWith(chain, insecure, dir, { ...extra, jwksFetch: { fetch: fetchSpy } })).rejects.toMatchObject({
+        reason: "insecure-jwks",
+      });
+    }
+    expect(fetched).toEqual([]);
+    expect(await nonceOf(chain.provider, deployer)).toBe(nonce);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  test("a dry run without a key plans the attested oracle, the gates on it and its keys (a forced one said), and sends nothing", async () => {
     const chain = await chainWithId(84532);
     const publicClient = createPublicClient({ transport: custom(chain.provider) }) as PublicClient;
     const dir = tempDeploymentsDir();
-    const config = configured("baseSepolia", { attestedOracle: { jwks: jwksFile(jwksOf(v2, v1)) }, gateOracle: "attested" });
+    const thumbprint = await calculateJwkThumbprint(v2.publicJwk, "sha256");
+    const config = configured("baseSepolia", {
+      attestedOracle: {
+        jwks: jwksFile(jwksOf(v2, v1)),
+        kids: ["rnwy-trust-v2"],
+        forceKids: ["rnwy-trust-v1"],
+        thumbprints: { "rnwy-trust-v2": thumbprint },
+      },
+      gateOracle: "attested",
+    });
     const before = await publicClient.getBlockNumber();
     const lines: string[] = [];
     const dry = await deploy({
@@ -335,7 +385,10 @@ describe("refused before anything is sent", () => {
       ["rnwy-trust-v1", "set"],
     ]);
     expect(lines).toContain(
-      `+ would set signing key "rnwy-trust-v2" (x ${coordinateHex(v2.publicJwk.x)}, y ${coordinateHex(v2.publicJwk.y)})`,
+      `+ would set signing key "rnwy-trust-v2" (x ${coordinateHex(v2.publicJwk.x)}, y ${coordinateHex(v2.publicJwk.y)}, thumbprint ${thumbprint})`,
+    );
+    expect(lines).toContain(
+      '! signing key "rnwy-trust-v1" is forced: "rnwy-trust-v1" signs legacy v1 trust-check blocks, which can never be read on-chain; the oracle will accept trust records it signs',
     );
     expect(lines.at(-1)).toBe("Dry run: nothing sent; 2 signing-key change(s) would be made.");
     expect(dry.transactionsSent).toBe(0);

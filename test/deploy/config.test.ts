@@ -104,6 +104,26 @@ describe("deployment configuration", () => {
       { attestedOracle: { kids: ["rnwy-trust-v2"] } },
       "attestedOracle.kids: kids needs attestedOracle.jwks",
     ],
+    [
+      "attested forceKids without a JWKS",
+      { attestedOracle: { forceKids: ["rnwy-trust-v3"] } },
+      "attestedOracle.forceKids: forceKids needs attestedOracle.jwks",
+    ],
+    [
+      "an MCP kid to install without forcing it",
+      { attestedOracle: { jwks: "deploy/jwks.json", kids: ["rnwy-mcp-v1"] } },
+      'attestedOracle: Refusing to install "rnwy-mcp-v1": "rnwy-mcp-v1" signs MCP attestations, and the oracle would let it sign trust records. The oracle holds only "rnwy-trust-v2" unless another kid is forced by name (--force-kid rnwy-mcp-v1, or attestedOracle.forceKids)',
+    ],
+    [
+      "a thumbprint that is not one",
+      { attestedOracle: { jwks: "deploy/jwks.json", thumbprints: { "rnwy-trust-v2": "abc" } } },
+      "attestedOracle.thumbprints.rnwy-trust-v2: must be a base64url SHA-256 JWK thumbprint (43 characters)",
+    ],
+    [
+      "a thumbprint pinned for a kid not installed",
+      { attestedOracle: { jwks: "deploy/jwks.json", kids: ["rnwy-trust-v2"], thumbprints: { "rnwy-trust-v3": "A".repeat(43) } } },
+      'attestedOracle: A thumbprint is pinned for "rnwy-trust-v3", which is not among the kids to install',
+    ],
     ["a bad attested upstream", { attestedOracle: { upstream: "base" } }, "attestedOracle.upstream:"],
     ["a bad attested admin", { attestedOracle: { admin: "0x12" } }, "attestedOracle.admin:"],
     ["an unknown attested key", { attestedOracle: { jwksUrl: "https://rnwy.com/.well-known/jwks.json" } }, "jwksUrl"],
@@ -133,6 +153,20 @@ describe("deployment configuration", () => {
     );
     expect(onlyOracle.contracts).toEqual([]);
     expect(onlyOracle.attestedOracle).toEqual({ upstream: "none", admin: null, jwks: "deploy/jwks.json", kids: ["rnwy-trust-v2"] });
+    // The service's next trust kid, forced by name, with pinned thumbprints.
+    const pins = { "rnwy-trust-v2": "A".repeat(43), "rnwy-trust-v3": "b_-".repeat(14) + "c" };
+    const forced = networkConfig(
+      parseDeployConfig({
+        networks: {
+          local: {
+            ...validNetwork,
+            attestedOracle: { jwks: "deploy/jwks.json", forceKids: ["rnwy-trust-v3"], kids: ["rnwy-trust-v2"], thumbprints: pins },
+          },
+        },
+      }),
+      "local",
+    );
+    expect(forced.attestedOracle).toMatchObject({ kids: ["rnwy-trust-v2"], forceKids: ["rnwy-trust-v3"], thumbprints: pins });
     // The shipped networks deploy no attested oracle unless asked.
     for (const entry of Object.values(loadDeployConfig(SHIPPED_CONFIG).networks)) {
       expect(entry.attestedOracle).toBeUndefined();

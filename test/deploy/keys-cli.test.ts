@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { type Address, createPublicClient, getAddress, http, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { calculateJwkThumbprint } from "jose";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { deploy, loadDeployConfig, networkConfig } from "../../src/deploy/index.js";
 import { type LocalChain, startLocalChain } from "../../src/harness/devnet/local-chain.js";
@@ -72,7 +73,7 @@ function jwksFile(jwks: unknown): string {
 }
 
 describe("npm run keys", () => {
-  test("localhost: sets the JWKS's keys on the AttestedTrustOracle the deployment recorded; a second run sends nothing; --revoke", async () => {
+  test("localhost: sets the JWKS's on-chain trust key on the AttestedTrustOracle the deployment recorded; a second run sends nothing; --revoke", async () => {
     const chain = await httpChain(31337);
     const server = await startJwksServer(jwksOf(v2, v1));
     cleanups.push(server.close);
@@ -91,21 +92,25 @@ describe("npm run keys", () => {
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(`Signing keys of the AttestedTrustOracle ${oracle} on localhost (chain 31337) from `);
+    const thumbprint = await calculateJwkThumbprint(v2.publicJwk, "sha256");
     expect(first.stdout).toContain(
-      `+ set signing key "rnwy-trust-v2" (x ${coordinateHex(v2.publicJwk.x)}, y ${coordinateHex(v2.publicJwk.y)}) (transaction 0x`,
+      `+ set signing key "rnwy-trust-v2" (x ${coordinateHex(v2.publicJwk.x)}, y ${coordinateHex(v2.publicJwk.y)}, thumbprint ${thumbprint}) (transaction 0x`,
     );
-    expect(first.stdout).toContain("Signing keys: 2 transaction(s) sent.");
-    expect(await heldKey(chain.rpcUrl, oracle, "rnwy-trust-v1")).toEqual([
-      coordinateHex(v1.publicJwk.x),
-      coordinateHex(v1.publicJwk.y),
-      false,
-    ]);
+    expect(first.stdout).toContain("Signing keys: 1 transaction(s) sent.");
+    expect(await heldKey(chain.rpcUrl, oracle, "rnwy-trust-v1")).toEqual([`0x${"0".repeat(64)}`, `0x${"0".repeat(64)}`, false]);
 
-    const second = await keysCli(args);
+    const second = await keysCli([...args, "--thumbprint", `rnwy-trust-v2=${thumbprint}`]);
     expect(second.code).toBe(0);
-    expect(second.stdout).toContain('= signing key "rnwy-trust-v1" already set with the same coordinates');
+    expect(second.stdout).toContain(`= signing key "rnwy-trust-v2" already set with the same coordinates (thumbprint ${thumbprint})`);
     expect(second.stdout).toContain("Signing keys: nothing to change, the oracle already holds them.");
     expect(second.stdout).not.toContain("+ set");
+
+    // The legacy kid only by name, forced, with a warning.
+    const forced = await keysCli([...args, "--force-kid", "rnwy-trust-v1"]);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain('! signing key "rnwy-trust-v1" is forced: ');
+    expect(forced.stdout).toContain('+ set signing key "rnwy-trust-v1"');
+    expect((await heldKey(chain.rpcUrl, oracle, "rnwy-trust-v1"))[0]).toBe(coordinateHex(v1.publicJwk.x));
 
     const revoked = await keysCli(["--network", "localhost", "--rpc-url", chain.rpcUrl, "--oracle", oracle, "--revoke", "rnwy-trust-v1"]);
     expect(revoked.code).toBe(0);
@@ -158,6 +163,15 @@ describe("npm run keys", () => {
         `^Cannot reach the node at http://127\\.0\\.0\\.1:${port} \\([^\\n]+\\): check the RPC URL \\(--rpc-url, TRUSTGATE_RPC_URL\\)$`,
       ),
     );
+
+    const mcp = await keysCli([...common, "--jwks", file, "--kid", "rnwy-mcp-v1", "--dry-run"]);
+    expect(mcp.code).toBe(2);
+    expect(mcp.stderr.trim()).toBe(
+      'Refusing to install "rnwy-mcp-v1": "rnwy-mcp-v1" signs MCP attestations, and the oracle would let it sign trust records. The oracle holds only "rnwy-trust-v2" unless another kid is forced by name (--force-kid rnwy-mcp-v1, or attestedOracle.forceKids)',
+    );
+    const badPin = await keysCli([...common, "--jwks", file, "--thumbprint", "rnwy-trust-v2", "--dry-run"]);
+    expect(badPin.code).toBe(2);
+    expect(badPin.stderr.trim()).toBe('--thumbprint takes kid=<base64url thumbprint>, not "rnwy-trust-v2"');
 
     const nowhere = await keysCli(["--jwks", file]);
     expect(nowhere.code).toBe(2);

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { exportJWK, generateKeyPair, type JSONWebKeySet, type JWK } from "jose";
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JSONWebKeySet, type JWK } from "jose";
 import {
   type Address,
   BaseError,
@@ -22,6 +22,7 @@ import { chainOf, loadJwks, type SigningKeysResult, type UpdateSigningKeysOption
 import { DeploymentError } from "../../src/errors.js";
 import { type LocalChain, startLocalChain } from "../../src/harness/devnet/local-chain.js";
 import { revertDecodingTransport } from "../../src/harness/devnet/revert-transport.js";
+import { resolveServiceKeys, type ServiceKeys } from "../../src/harness/service/keys.js";
 import { type AttestationSigningKey, generateSigningKey } from "../../src/harness/signing.js";
 import { attestedTrustOracleAbi } from "../../src/oracle/abi.js";
 import { submitTrustAttestation } from "../../src/oracle/attested-oracle.js";
@@ -30,15 +31,21 @@ import { coordinateHex, deployAttestedOracle, HARDHAT_KEY_0, nonceOf, tempDeploy
 
 let v1: AttestationSigningKey;
 let v2: AttestationSigningKey;
+let v3: AttestationSigningKey;
 let wallet: AttestationSigningKey;
+/** The local signing service's keys: its JWKS publishes rnwy-trust-v2, rnwy-trust-v1, rnwy-wallet-v1, rnwy-mcp-v1. */
+let service: ServiceKeys;
 
 beforeAll(async () => {
-  [v1, v2, wallet] = await Promise.all([
-    generateSigningKey("rnwy-trust-v1"),
-    generateSigningKey("rnwy-trust-v2"),
-    generateSigningKey("rnwy-wallet-v1"),
-  ]);
+  service = await resolveServiceKeys({});
+  [v1, v2, v3, wallet] = [service.trustV1, service.trust, await generateSigningKey("rnwy-trust-v3"), service.wallet];
 });
+
+const ZERO = `0x${"0".repeat(64)}`;
+
+function thumbprintOf(key: AttestationSigningKey): Promise<string> {
+  return calculateJwkThumbprint(key.publicJwk, "sha256");
+}
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -109,32 +116,30 @@ function revertName(error: unknown): string | undefined {
 }
 
 describe("setting the JWKS's keys", () => {
-  test("installs every key of a JWKS served over HTTP, with the JWK's coordinates; a second run sends nothing", async () => {
+  test("from the service's JWKS (trust v2 and v1, wallet-score, MCP) installs only rnwy-trust-v2, with the JWK's coordinates; a second run sends nothing", async () => {
     const s = await setup();
-    const server = await serve(jwksOf(v2, v1));
+    expect(service.published.map((k) => k.kid)).toEqual(["rnwy-trust-v2", "rnwy-trust-v1", "rnwy-wallet-v1", "rnwy-mcp-v1"]);
+    const server = await serve(jwksOf(...service.published));
     const first = await update(s, { jwks: server.jwksUrl });
-    expect(first.changes.map((c) => [c.kid, c.kind])).toEqual([
-      ["rnwy-trust-v2", "set"],
-      ["rnwy-trust-v1", "set"],
-    ]);
-    expect(first.transactionsSent).toBe(2);
+    expect(first.changes.map((c) => [c.kid, c.kind])).toEqual([["rnwy-trust-v2", "set"]]);
+    expect(first.transactionsSent).toBe(1);
     expect(first.sender).toBe(s.accounts[0]);
     expect(first.jwks).toBe(server.jwksUrl);
-    for (const key of [v1, v2]) {
-      expect(await held(s, key.kid)).toEqual({
-        x: coordinateHex(key.publicJwk.x),
-        y: coordinateHex(key.publicJwk.y),
-        revoked: false,
-      });
-    }
-    expect(first.lines.join("\n")).toContain(`+ set signing key "rnwy-trust-v2" (x ${coordinateHex(v2.publicJwk.x)}`);
+    expect(await held(s, "rnwy-trust-v2")).toEqual({ x: coordinateHex(v2.publicJwk.x), y: coordinateHex(v2.publicJwk.y), revoked: false });
+    for (const kid of ["rnwy-trust-v1", "rnwy-wallet-v1", "rnwy-mcp-v1"])
+      expect(await held(s, kid)).toEqual({ x: ZERO, y: ZERO, revoked: false });
+    const thumbprint = await thumbprintOf(v2);
+    expect(first.changes[0]!.thumbprint).toBe(thumbprint);
+    expect(first.lines.join("\n")).toContain(
+      `+ set signing key "rnwy-trust-v2" (x ${coordinateHex(v2.publicJwk.x)}, y ${coordinateHex(v2.publicJwk.y)}, thumbprint ${thumbprint}) (transaction 0x`,
+    );
 
     const nonce = await nonceOf(s.chain.provider, s.accounts[0]!);
     const second = await update(s, { jwks: server.jwksUrl });
-    expect(second.changes.map((c) => c.kind)).toEqual(["unchanged", "unchanged"]);
+    expect(second.changes.map((c) => c.kind)).toEqual(["unchanged"]);
     expect(second.transactionsSent).toBe(0);
     expect(await nonceOf(s.chain.provider, s.accounts[0]!)).toBe(nonce);
-    expect(second.lines).toContain('= signing key "rnwy-trust-v2" already set with the same coordinates');
+    expect(second.lines).toContain(`= signing key "rnwy-trust-v2" already set with the same coordinates (thumbprint ${thumbprint})`);
     expect(second.lines.at(-1)).toBe("Signing keys: nothing to change, the oracle already holds them.");
   });
 
@@ -165,85 +170,235 @@ describe("setting the JWKS's keys", () => {
     expect(revertName(await submitTrustAttestation(clients, s.oracle, other).catch((e: unknown) => e))).toBe("UnknownSigningKey");
   });
 
-  test("--kid picks keys; a kid the JWKS lacks is an error listing its kids; a new key under a held kid replaces it", async () => {
+  test("--kid picks on-chain trust kids; a kid the JWKS lacks is an error listing its kids", async () => {
     const s = await setup();
     const server = await serve(jwksOf(v2, v1));
-    const picked = await update(s, { jwks: server.jwksUrl, kids: ["rnwy-trust-v1"] });
-    expect(picked.changes.map((c) => [c.kid, c.kind])).toEqual([["rnwy-trust-v1", "set"]]);
-    expect((await held(s, "rnwy-trust-v2")).x).toBe(`0x${"0".repeat(64)}`);
-
     const before = await blockNumber(s);
-    const missing = update(s, { jwks: server.jwksUrl, kids: ["rnwy-trust-v2", "rnwy-trust-v9"] });
+    const missing = update(s, { jwks: server.jwksUrl, kids: ["rnwy-trust-v2"], forceKids: ["rnwy-trust-v9"] });
     await expect(missing).rejects.toMatchObject({
       reason: "bad-jwks",
       shortMessage: `The JWKS ${server.jwksUrl} has no key "rnwy-trust-v9" (its kids: "rnwy-trust-v2", "rnwy-trust-v1")`,
     });
     expect(await blockNumber(s)).toBe(before);
+    const picked = await update(s, { jwks: server.jwksUrl, kids: ["rnwy-trust-v2"] });
+    expect(picked.changes.map((c) => [c.kid, c.kind])).toEqual([["rnwy-trust-v2", "set"]]);
+  });
+});
 
-    // The service rotates v1 in place: same kid, new key.
-    const rotated = await generateSigningKey("rnwy-trust-v1");
-    server.setKeys(jwksOf(v2, rotated));
-    const replaced = await update(s, { jwks: server.jwksUrl, kids: ["rnwy-trust-v1"] });
-    expect(replaced.changes.map((c) => c.kind)).toEqual(["replace"]);
-    expect(replaced.changes[0]!.previous).toEqual({ x: coordinateHex(v1.publicJwk.x), y: coordinateHex(v1.publicJwk.y) });
-    expect(await held(s, "rnwy-trust-v1")).toEqual({
-      x: coordinateHex(rotated.publicJwk.x),
-      y: coordinateHex(rotated.publicJwk.y),
-      revoked: false,
+describe("one purpose per key", () => {
+  test("--kid with a legacy v1, wallet-score or MCP kid is refused before the node is asked, saying why and how to force it", async () => {
+    const s = await setup();
+    const file = jwksFile(jwksOf(...service.published));
+    const why: Record<string, string> = {
+      "rnwy-mcp-v1": '"rnwy-mcp-v1" signs MCP attestations, and the oracle would let it sign trust records',
+      "rnwy-wallet-v1": '"rnwy-wallet-v1" signs wallet-score attestations, and the oracle would let it sign trust records',
+      "rnwy-trust-v1": '"rnwy-trust-v1" signs legacy v1 trust-check blocks, which can never be read on-chain',
+      "rnwy-trust-v3": '"rnwy-trust-v3" is not a trust-check kid whose block the on-chain reader reads',
+    };
+    const requests: string[] = [];
+    const counting = { request: (args: { method: string }) => (requests.push(args.method), s.chain.provider.request(args)) };
+    for (const [kid, reason] of Object.entries(why)) {
+      const refused = (await update(s, { provider: counting, jwks: file, kids: ["rnwy-trust-v2", kid] }).catch(
+        (e: unknown) => e,
+      )) as DeploymentError;
+      expect(refused).toBeInstanceOf(DeploymentError);
+      expect(refused.reason).toBe("refused-kid");
+      expect(refused.shortMessage).toBe(
+        `Refusing to install "${kid}": ${reason}. The oracle holds only "rnwy-trust-v2" unless another kid is forced by name (--force-kid ${kid}, or attestedOracle.forceKids)`,
+      );
+    }
+    expect(requests).toEqual([]);
+    expect(await held(s, "rnwy-trust-v2")).toEqual({ x: ZERO, y: ZERO, revoked: false });
+  });
+
+  test("--force-kid installs a kid outside the on-chain trust kids by name, with a warning; alone, it installs only what it names", async () => {
+    const s = await setup();
+    const file = jwksFile(jwksOf(...service.published));
+    const forced = await update(s, { jwks: file, forceKids: ["rnwy-mcp-v1"] });
+    expect(forced.changes.map((c) => [c.kid, c.kind])).toEqual([["rnwy-mcp-v1", "set"]]);
+    expect(forced.lines).toContain(
+      '! signing key "rnwy-mcp-v1" is forced: "rnwy-mcp-v1" signs MCP attestations, and the oracle would let it sign trust records; the oracle will accept trust records it signs',
+    );
+    expect((await held(s, "rnwy-mcp-v1")).x).toBe(coordinateHex(service.mcp.publicJwk.x));
+    expect((await held(s, "rnwy-trust-v2")).x).toBe(ZERO);
+    // The service's next trust kid, before the kit knows it, next to the current one.
+    const next = await update(s, { jwks: jwksFile(jwksOf(v3, v2)), kids: ["rnwy-trust-v2"], forceKids: ["rnwy-trust-v3"] });
+    expect(next.changes.map((c) => [c.kid, c.kind])).toEqual([
+      ["rnwy-trust-v3", "set"],
+      ["rnwy-trust-v2", "set"],
+    ]);
+    expect(next.lines.filter((line) => line.startsWith("! "))).toEqual([
+      '! signing key "rnwy-trust-v3" is forced: "rnwy-trust-v3" is not a trust-check kid whose block the on-chain reader reads; the oracle will accept trust records it signs',
+    ]);
+  });
+
+  test("a JWKS without any on-chain trust kid is an error naming the kids it has", async () => {
+    const s = await setup();
+    const file = jwksFile(jwksOf(v1, wallet));
+    await expect(update(s, { jwks: file })).rejects.toMatchObject({
+      reason: "bad-jwks",
+      shortMessage: `The JWKS ${file} has no on-chain trust kid ("rnwy-trust-v2"); its kids: "rnwy-trust-v1", "rnwy-wallet-v1". Install another by name with --force-kid <kid> (attestedOracle.forceKids)`,
     });
-    expect(replaced.lines.join("\n")).toContain(`~ replace signing key "rnwy-trust-v1": x ${coordinateHex(v1.publicJwk.x)} → `);
+  });
+});
+
+describe("a key id names one key for life", () => {
+  test("a kid held with other coordinates than the JWKS's is refused before any transaction, naming both keys", async () => {
+    const s = await setup();
+    await update(s, { jwks: jwksFile(jwksOf(v2, v1)), kids: ["rnwy-trust-v2"], forceKids: ["rnwy-trust-v1"] });
+    const rotated = await generateSigningKey("rnwy-trust-v2");
+    const before = await blockNumber(s);
+    const refused = update(s, { jwks: jwksFile(jwksOf(rotated)), revoke: ["rnwy-trust-v1"] });
+    await expect(refused).rejects.toMatchObject({
+      reason: "key-id-reused",
+      shortMessage: `The oracle ${s.oracle} holds "rnwy-trust-v2" as (x ${coordinateHex(v2.publicJwk.x)}, y ${coordinateHex(v2.publicJwk.y)}), but the JWKS publishes it as (x ${coordinateHex(rotated.publicJwk.x)}, y ${coordinateHex(rotated.publicJwk.y)}): a key id names one key for its whole life, so it cannot be replaced: revoke "rnwy-trust-v2" (--revoke rnwy-trust-v2) and install the service's new kid`,
+    });
+    expect(await blockNumber(s)).toBe(before);
+    expect(await held(s, "rnwy-trust-v2")).toEqual({ x: coordinateHex(v2.publicJwk.x), y: coordinateHex(v2.publicJwk.y), revoked: false });
+    expect((await held(s, "rnwy-trust-v1")).revoked).toBe(false);
+  });
+
+  test('a JWK whose x is 0 (a point of P-256, but the oracle\'s "no key") is refused', async () => {
+    const s = await setup();
+    // y² = b mod p: the curve point with x = 0.
+    const zeroX = {
+      kty: "EC",
+      crv: "P-256",
+      kid: "rnwy-trust-v2",
+      x: Buffer.alloc(32).toString("base64url"),
+      y: Buffer.from("66485c780e2f83d72433bd5d84a06bb6541c2af31dae871728bf856a174f93f4", "hex").toString("base64url"),
+    };
+    const before = await blockNumber(s);
+    const file = jwksFile({ keys: [zeroX] });
+    await expect(update(s, { jwks: file })).rejects.toMatchObject({
+      reason: "bad-jwks",
+      shortMessage: `JWKS entry "rnwy-trust-v2" has x = 0, which an AttestedTrustOracle reads as "no key held": it cannot hold this key (JWKS ${file})`,
+    });
+    expect(await blockNumber(s)).toBe(before);
+  });
+});
+
+describe("key sources", () => {
+  test("on mainnet, an http JWKS of another host is refused before any fetch, even confirmed; loopback http is allowed", async () => {
+    const s = await setup(8453);
+    const fetched: string[] = [];
+    const fetchSpy = (async (input: string | URL | Request) => {
+      fetched.push(String(input));
+      return new Response(JSON.stringify(jwksOf(v2)), { headers: { "content-type": "application/json" } });
+    }) as typeof fetch;
+    for (const dryRun of [false, true]) {
+      const refused = update(s, {
+        jwks: "http://jwks.example.net/.well-known/jwks.json",
+        confirmMainnet: true,
+        dryRun,
+        jwksFetch: { fetch: fetchSpy },
+      });
+      await expect(refused).rejects.toMatchObject({
+        reason: "insecure-jwks",
+        shortMessage:
+          "Refusing the JWKS http://jwks.example.net/.well-known/jwks.json over plain http for mainnet (chain 8453): anyone on the network path could substitute their own key; use https, or a saved copy checked against the service's (--jwks <file>)",
+      });
+    }
+    for (const url of ["http://127.0.0.1.example.net/jwks.json", "http://0.0.0.0:8080/jwks.json", "http://10.0.0.1/jwks.json"]) {
+      await expect(update(s, { jwks: url, dryRun: true, jwksFetch: { fetch: fetchSpy } })).rejects.toMatchObject({
+        reason: "insecure-jwks",
+      });
+    }
+    expect(fetched).toEqual([]);
+    // Loopback forms: fetched (here by the stand-in fetch).
+    for (const url of ["http://[::1]:8080/jwks.json", "http://127.8.9.10/jwks.json", "http://LOCALHOST./jwks.json"]) {
+      expect((await update(s, { jwks: url, dryRun: true, jwksFetch: { fetch: fetchSpy } })).changes.map((c) => c.kind)).toEqual(["set"]);
+    }
+    expect(fetched).toHaveLength(3);
+    fetched.length = 0;
+    const server = await serve(jwksOf(v2));
+    expect((await update(s, { jwks: server.jwksUrl, confirmMainnet: true })).transactionsSent).toBe(1);
+  });
+
+  test("on a test chain, an http JWKS of another host is allowed", async () => {
+    const s = await setup(84532);
+    const fetched: string[] = [];
+    const fetchSpy = (async (input: string | URL | Request) => {
+      fetched.push(String(input));
+      return new Response(JSON.stringify(jwksOf(v2)), { headers: { "content-type": "application/json" } });
+    }) as typeof fetch;
+    const result = await update(s, { jwks: "http://jwks.example.net/.well-known/jwks.json", dryRun: true, jwksFetch: { fetch: fetchSpy } });
+    expect(result.changes.map((c) => [c.kid, c.kind])).toEqual([["rnwy-trust-v2", "set"]]);
+    expect(fetched).toEqual(["http://jwks.example.net/.well-known/jwks.json"]);
+  });
+
+  test("pinned thumbprints: a match installs, a mismatch or a pin for a kid not installed is refused before any transaction", async () => {
+    const s = await setup();
+    const file = jwksFile(jwksOf(...service.published));
+    const before = await blockNumber(s);
+    const other = await thumbprintOf(v1);
+    const mismatch = update(s, { jwks: file, thumbprints: { "rnwy-trust-v2": other } });
+    await expect(mismatch).rejects.toMatchObject({
+      reason: "thumbprint-mismatch",
+      shortMessage: `The JWKS ${file} publishes "rnwy-trust-v2" with thumbprint ${await thumbprintOf(v2)}, not the pinned ${other}: refusing to install it`,
+    });
+    await expect(
+      update(s, { jwks: file, thumbprints: { "rnwy-trust-v2": await thumbprintOf(v2), "rnwy-mcp-v1": other } }),
+    ).rejects.toMatchObject({
+      reason: "refused-kid",
+      shortMessage: 'A thumbprint is pinned for "rnwy-mcp-v1", which is not among the kids to install',
+    });
+    await expect(update(s, { jwks: file, thumbprints: { "rnwy-trust-v2": "not-a-thumbprint" } })).rejects.toMatchObject({
+      reason: "refused-kid",
+    });
+    expect(await blockNumber(s)).toBe(before);
+    const pinned = await update(s, { jwks: file, thumbprints: { "rnwy-trust-v2": await thumbprintOf(v2) } });
+    expect(pinned.changes.map((c) => [c.kid, c.kind, c.thumbprint])).toEqual([["rnwy-trust-v2", "set", await thumbprintOf(v2)]]);
   });
 });
 
 describe("revoking", () => {
   test("revokes a kid (final), a second revocation is a no-op, and a JWKS that still publishes it does not set it again", async () => {
     const s = await setup();
-    const file = jwksFile(jwksOf(v2, v1));
-    await update(s, { jwks: file });
-    const revoked = await update(s, { revoke: ["rnwy-trust-v1"] });
-    expect(revoked.changes.map((c) => [c.kid, c.kind])).toEqual([["rnwy-trust-v1", "revoke"]]);
+    const file = jwksFile(jwksOf(v3, v2));
+    await update(s, { jwks: file, kids: ["rnwy-trust-v2"], forceKids: ["rnwy-trust-v3"] });
+    const revoked = await update(s, { revoke: ["rnwy-trust-v2"] });
+    expect(revoked.changes.map((c) => [c.kid, c.kind])).toEqual([["rnwy-trust-v2", "revoke"]]);
     expect(revoked.transactionsSent).toBe(1);
-    expect(await held(s, "rnwy-trust-v1")).toEqual({ x: `0x${"0".repeat(64)}`, y: `0x${"0".repeat(64)}`, revoked: true });
-    expect((await held(s, "rnwy-trust-v2")).revoked).toBe(false);
+    expect(await held(s, "rnwy-trust-v2")).toEqual({ x: ZERO, y: ZERO, revoked: true });
+    expect((await held(s, "rnwy-trust-v3")).revoked).toBe(false);
 
-    const again = await update(s, { revoke: ["rnwy-trust-v1"] });
+    const again = await update(s, { revoke: ["rnwy-trust-v2"] });
     expect(again.changes.map((c) => c.kind)).toEqual(["already-revoked"]);
     expect(again.transactionsSent).toBe(0);
 
-    // Every key of the JWKS: the revoked one is skipped and said.
+    // The default selection: the revoked kid is skipped and said.
     const all = await update(s, { jwks: file });
-    expect(all.changes.map((c) => [c.kid, c.kind])).toEqual([
-      ["rnwy-trust-v2", "unchanged"],
-      ["rnwy-trust-v1", "revoked-skipped"],
-    ]);
+    expect(all.changes.map((c) => [c.kid, c.kind])).toEqual([["rnwy-trust-v2", "revoked-skipped"]]);
     expect(all.transactionsSent).toBe(0);
-    expect(all.lines).toContain('! signing key "rnwy-trust-v1" is revoked on this oracle: not set again (revocation is final)');
+    expect(all.lines).toContain('! signing key "rnwy-trust-v2" is revoked on this oracle: not set again (revocation is final)');
     // Asked for by name: an error.
-    await expect(update(s, { jwks: file, kids: ["rnwy-trust-v1"] })).rejects.toMatchObject({ reason: "revoked-key" });
-    await expect(update(s, { jwks: file, kids: ["rnwy-trust-v1"] })).rejects.toThrow(/revocation is final, so it cannot be set again/);
+    await expect(update(s, { jwks: file, kids: ["rnwy-trust-v2"] })).rejects.toMatchObject({ reason: "revoked-key" });
+    await expect(update(s, { jwks: file, kids: ["rnwy-trust-v2"] })).rejects.toThrow(/revocation is final, so it cannot be set again/);
   });
 
   test("rotation in one run: the new key is set before the old kid is revoked; errors for an unknown kid and a kid both set and revoked", async () => {
     const s = await setup();
-    const server = await serve(jwksOf(v1));
+    const server = await serve(jwksOf(v2));
     await update(s, { jwks: server.jwksUrl });
-    server.setKeys(jwksOf(v2, v1));
-    const rotation = await update(s, { jwks: server.jwksUrl, revoke: ["rnwy-trust-v1"] });
+    // The service publishes its next trust kid; the kit does not know it yet.
+    server.setKeys(jwksOf(v3, v2));
+    const rotation = await update(s, { jwks: server.jwksUrl, forceKids: ["rnwy-trust-v3"], revoke: ["rnwy-trust-v2"] });
     expect(rotation.changes.map((c) => [c.kid, c.kind])).toEqual([
-      ["rnwy-trust-v2", "set"],
-      ["rnwy-trust-v1", "revoke"],
+      ["rnwy-trust-v3", "set"],
+      ["rnwy-trust-v2", "revoke"],
     ]);
-    expect((await held(s, "rnwy-trust-v2")).x).toBe(coordinateHex(v2.publicJwk.x));
-    expect((await held(s, "rnwy-trust-v1")).revoked).toBe(true);
+    expect((await held(s, "rnwy-trust-v3")).x).toBe(coordinateHex(v3.publicJwk.x));
+    expect((await held(s, "rnwy-trust-v2")).revoked).toBe(true);
 
     const before = await blockNumber(s);
     await expect(update(s, { revoke: ["rnwy-mcp-v1"] })).rejects.toMatchObject({
       reason: "unknown-key",
       shortMessage: `Cannot revoke "rnwy-mcp-v1": the oracle ${s.oracle} holds no key with that id`,
     });
-    await expect(update(s, { jwks: server.jwksUrl, kids: ["rnwy-trust-v2"], revoke: ["rnwy-trust-v2"] })).rejects.toMatchObject({
+    await expect(update(s, { jwks: server.jwksUrl, forceKids: ["rnwy-trust-v3"], revoke: ["rnwy-trust-v3"] })).rejects.toMatchObject({
       reason: "bad-config",
-      shortMessage: 'Key id "rnwy-trust-v2" is both to set (--kid) and to revoke (--revoke): pick one',
+      shortMessage: 'Key id "rnwy-trust-v3" is both to set (--kid) and to revoke (--revoke): pick one',
     });
     expect(await blockNumber(s)).toBe(before);
   });
@@ -253,7 +408,12 @@ describe("dry run and the sender", () => {
   test("a dry run needs no key, sends nothing and prints set / already set / revoke", async () => {
     // A non-local network: the sender would come from DEPLOYER_PRIVATE_KEY, which is not set.
     const s = await setup(84532);
-    await update(s, { jwks: jwksFile(jwksOf(v1, wallet)), env: { DEPLOYER_PRIVATE_KEY: HARDHAT_KEY_0 } });
+    await update(s, {
+      jwks: jwksFile(jwksOf(v2, wallet)),
+      kids: ["rnwy-trust-v2"],
+      forceKids: ["rnwy-wallet-v1"],
+      env: { DEPLOYER_PRIVATE_KEY: HARDHAT_KEY_0 },
+    });
     const before = await blockNumber(s);
     const nonces = await Promise.all(s.accounts.slice(0, 3).map((a) => nonceOf(s.chain.provider, a)));
     const lines: string[] = [];
@@ -262,7 +422,9 @@ describe("dry run and the sender", () => {
       oracle: s.oracle,
       network: "baseSepolia",
       expectedChainId: 84532,
-      jwks: jwksFile(jwksOf(v2, v1, wallet)),
+      jwks: jwksFile(jwksOf(v3, v2, wallet)),
+      kids: ["rnwy-trust-v2"],
+      forceKids: ["rnwy-trust-v3"],
       revoke: ["rnwy-wallet-v1"],
       dryRun: true,
       env: {},
@@ -271,19 +433,22 @@ describe("dry run and the sender", () => {
     expect(dry.dryRun).toBe(true);
     expect(dry.sender).toBeUndefined();
     expect(dry.changes.map((c) => [c.kid, c.kind])).toEqual([
-      ["rnwy-trust-v2", "set"],
-      ["rnwy-trust-v1", "unchanged"],
+      ["rnwy-trust-v3", "set"],
+      ["rnwy-trust-v2", "unchanged"],
       ["rnwy-wallet-v1", "revoke"],
     ]);
     expect(dry.transactionsSent).toBe(0);
     expect(lines).toContain("No DEPLOYER_PRIVATE_KEY: the sender's admin role is not checked");
-    expect(lines.join("\n")).toContain(`+ would set signing key "rnwy-trust-v2" (x ${coordinateHex(v2.publicJwk.x)}`);
-    expect(lines).toContain('= signing key "rnwy-trust-v1" already set with the same coordinates');
+    // Each key's thumbprint, to pin it.
+    expect(lines).toContain(
+      `+ would set signing key "rnwy-trust-v3" (x ${coordinateHex(v3.publicJwk.x)}, y ${coordinateHex(v3.publicJwk.y)}, thumbprint ${await thumbprintOf(v3)})`,
+    );
+    expect(lines).toContain(`= signing key "rnwy-trust-v2" already set with the same coordinates (thumbprint ${await thumbprintOf(v2)})`);
     expect(lines).toContain('- would revoke signing key "rnwy-wallet-v1"');
     expect(lines.at(-1)).toBe("Dry run: nothing sent; 2 signing-key change(s) would be made.");
     expect(await blockNumber(s)).toBe(before);
     expect(await Promise.all(s.accounts.slice(0, 3).map((a) => nonceOf(s.chain.provider, a)))).toEqual(nonces);
-    expect((await held(s, "rnwy-trust-v2")).x).toBe(`0x${"0".repeat(64)}`);
+    expect((await held(s, "rnwy-trust-v3")).x).toBe(ZERO);
     expect((await held(s, "rnwy-wallet-v1")).revoked).toBe(false);
 
     // The same run for real needs the key.
@@ -353,7 +518,7 @@ describe("dry run and the sender", () => {
 });
 
 describe("refusals", () => {
-  test("a JWKS entry that is not an EC P-256 ES256 signing key is refused, naming its kid; --kid can leave it out", async () => {
+  test("a JWKS entry to install that is not an EC P-256 ES256 signing key is refused, naming its kid; one not selected is left out", async () => {
     const s = await setup();
     const p384 = { ...(await exportJWK((await generateKeyPair("ES384", { extractable: true })).publicKey)), kid: "p384-key" };
     const rsa = { ...(await exportJWK((await generateKeyPair("RS256", { extractable: true })).publicKey)), kid: "rsa-key", alg: "RS256" };
@@ -367,15 +532,15 @@ describe("refusals", () => {
     const before = await blockNumber(s);
     for (const [bad, message] of cases) {
       const file = jwksFile({ keys: [v2.publicJwk, bad] });
-      const attempt = update(s, { jwks: file });
+      const attempt = update(s, { jwks: file, kids: ["rnwy-trust-v2"], forceKids: [bad.kid!] });
       await expect(attempt).rejects.toMatchObject({ reason: "bad-jwks" });
       await expect(attempt).rejects.toThrow(message);
       await expect(attempt).rejects.toThrow(`(JWKS ${file})`);
     }
     expect(await blockNumber(s)).toBe(before);
     expect((await held(s, "rnwy-trust-v2")).x).toBe(`0x${"0".repeat(64)}`);
-    // Only the good key asked for: installed.
-    const picked = await update(s, { jwks: jwksFile({ keys: [v2.publicJwk, rsa] }), kids: ["rnwy-trust-v2"] });
+    // Not selected (the default takes only the on-chain trust kids): left out.
+    const picked = await update(s, { jwks: jwksFile({ keys: [v2.publicJwk, rsa, { ...v1.publicJwk, alg: "ES384" }] }) });
     expect(picked.changes.map((c) => [c.kid, c.kind])).toEqual([["rnwy-trust-v2", "set"]]);
   });
 

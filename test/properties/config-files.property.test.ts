@@ -20,7 +20,14 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { main, type RunDriftFunction } from "../../src/cli/main.js";
-import { loadDeployConfig, loadJwks, networkConfig, readDeploymentsFile, selectSigningKeys } from "../../src/deploy/index.js";
+import {
+  JWK_THUMBPRINT_PATTERN,
+  loadDeployConfig,
+  loadJwks,
+  networkConfig,
+  readDeploymentsFile,
+  selectSigningKeys,
+} from "../../src/deploy/index.js";
 import type { DriftConfig } from "../../src/drift/config.js";
 import { readDriftState, stateHeader, stateLine } from "../../src/drift/state-file.js";
 import { ConfigurationError, DeploymentError } from "../../src/errors.js";
@@ -464,12 +471,17 @@ describe("JWKS file of a deployment (property)", () => {
         async (text, kids) => {
           const path = freshPath("keys.json");
           writeFileSync(path, text);
-          let keys: ReturnType<typeof selectSigningKeys>;
+          let keys: Awaited<ReturnType<typeof selectSigningKeys>>;
           try {
-            keys = selectSigningKeys(await loadJwks(path), kids);
+            // Forced by name: any kid is taken from the file (a kid not forced is refused before the file is read).
+            keys = await selectSigningKeys(await loadJwks(path), { forceKids: kids });
           } catch (error) {
             expectKitError(error, ["CONFIGURATION"]);
             expect(error).toBeInstanceOf(DeploymentError);
+            if ((error as DeploymentError).reason === "refused-kid") {
+              expect(kids?.some((kid) => kid.trim() === "")).toBe(true);
+              return;
+            }
             expect(["bad-jwks", "jwks-unavailable"]).toContain((error as DeploymentError).reason);
             expect(error.message).toContain(path);
             return;
@@ -482,6 +494,7 @@ describe("JWKS file of a deployment (property)", () => {
             expect(key.kid).toBeTypeOf("string");
             expect(key.x).toMatch(/^0x[0-9a-fA-F]{64}$/);
             expect(key.y).toMatch(/^0x[0-9a-fA-F]{64}$/);
+            expect(key.thumbprint).toMatch(JWK_THUMBPRINT_PATTERN);
             if (kids !== undefined) expect(kids).toContain(key.kid);
           }
         },

@@ -72,6 +72,7 @@ export const MAIN_ENTRY_EXPORTS: readonly string[] = [
   "McpError",
   "NO_SYBIL_SIGNAL",
   "NetworkError",
+  "ONCHAIN_TRUST_ATTESTATION_KIDS",
   "ORACLE_READER_MODES",
   "OracleReadError",
   "PUBLISHED_SYBIL_SEVERITIES",
