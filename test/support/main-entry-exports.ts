@@ -143,6 +143,7 @@ export const MAIN_ENTRY_EXPORTS: readonly string[] = [
   "jsonRpcErrorSchema",
   "jsonRpcResponseSchema",
   "jwksUrlOf",
+  "listRecordsSignedBy",
   "mcpAttestationSchema",
   "mcpContentSchema",
   "mcpInitializeResultSchema",
