@@ -1,10 +1,12 @@
 /**
- * Sets the service's signing keys (its JWKS) on a deployed `AttestedTrustOracle`, and revokes key ids. Thin: parses
- * arguments and calls `updateSigningKeys` (`src/deploy/signing-keys.ts`), which makes every check before sending.
+ * Sets the service's signing keys (its JWKS) on a deployed `AttestedTrustOracle`, revokes key ids, and lists the records
+ * a key id stored. Thin: parses arguments and calls `updateSigningKeys` or `listKeyRecords`
+ * (`src/deploy/signing-keys.ts`), which make every check before sending.
  *
  *   npm run keys -- (--network <name> | --rpc-url <url>) [--oracle <address>] --jwks <url|file> [--kid <kid> ...]
  *                   [--force-kid <kid> ...] [--thumbprint <kid>=<b64url> ...] [--revoke <kid> ...] [--dry-run]
  *                   [--confirm-mainnet] [--config deploy/config.json] [--deployments-dir deployments]
+ *   npm run keys -- (--network <name> | --rpc-url <url>) [--oracle <address>] --records <kid> [--from-block <n>]
  *
  * @packageDocumentation
  */
@@ -19,6 +21,7 @@ import {
   parseThumbprintPins,
   RPC_URL_VARIABLE,
   resolveRpcUrl,
+  listKeyRecords,
   updateSigningKeys,
 } from "../src/deploy/index.js";
 import { ONCHAIN_TRUST_ATTESTATION_KIDS } from "../src/config/service.js";
@@ -27,6 +30,7 @@ import { readHardhatVar } from "./lib/hardhat-vars.js";
 import { runCommand } from "./lib/run-command.js";
 
 const USAGE = `Usage: npm run keys -- (--network <name> | --rpc-url <url>) --jwks <url|file> [options]
+       npm run keys -- (--network <name> | --rpc-url <url>) --records <kid> [--from-block <n>] [--oracle <address>]
 
 Sets the service's trust-check signing keys (EC P-256 / ES256 keys of its JWKS) on a deployed
 AttestedTrustOracle, and revokes key ids. The oracle accepts a trust record signed under any kid it holds,
@@ -49,7 +53,11 @@ Options:
                             e.g. the service's next trust kid before the kit knows it)
   --thumbprint <kid>=<b64>  Refuse unless the JWKS's key <kid> has this RFC 7638 thumbprint (repeatable; a dry
                             run prints each key's)
-  --revoke <kid>            Revoke this key id (repeatable; final: the oracle refuses its attestations from then on)
+  --revoke <kid>            Revoke this key id (repeatable; final: the oracle refuses its attestations from then on,
+                            and every record stored under it reads as absent)
+  --records <kid>           List the records the oracle stored under this key id (from its RecordSignedBy events),
+                            and whether each is still current; sends nothing. After a leak: what revoking takes back
+  --from-block <n>          First block --records scans (default: the recorded deployment block, else 0)
   --dry-run                 Print what would be set, left alone or revoked; send nothing (no key needed)
   --confirm-mainnet         Required to change keys on Base (8453) or Ethereum (1) mainnet
   --config <file>           Configuration (default deploy/config.json)
@@ -70,6 +78,8 @@ async function main(): Promise<number> {
       "force-kid": { type: "string", multiple: true },
       thumbprint: { type: "string", multiple: true },
       revoke: { type: "string", multiple: true },
+      records: { type: "string" },
+      "from-block": { type: "string" },
       "dry-run": { type: "boolean", default: false },
       "confirm-mainnet": { type: "boolean", default: false },
       config: { type: "string", default: "deploy/config.json" },
@@ -97,6 +107,32 @@ async function main(): Promise<number> {
     throw new DeploymentError("bad-config", `Give --network <name> or --rpc-url <url> (or set ${RPC_URL_VARIABLE})`);
   }
   const rpcUrl = resolveRpcUrl(network ?? "(given by URL)", config ?? {}, values["rpc-url"], process.env).url;
+  if (values.records !== undefined) {
+    const changes = ["jwks", "kid", "force-kid", "thumbprint", "revoke"] as const;
+    const mixed = changes.filter((name) => values[name] !== undefined);
+    if (mixed.length > 0) {
+      throw new DeploymentError("bad-config", `--records lists and changes nothing: run it without --${mixed.join(", --")}`);
+    }
+    const fromBlock = values["from-block"];
+    if (fromBlock !== undefined && !/^\d+$/.test(fromBlock)) {
+      throw new DeploymentError("bad-config", `--from-block must be a block number, not "${fromBlock}"`);
+    }
+    await listKeyRecords({
+      provider: http(rpcUrl, { retryCount: 2 })({}),
+      rpcUrl,
+      network,
+      expectedChainId: config?.chainId,
+      local: config?.local ?? false,
+      rpcUrlEnv: config?.rpcUrlEnv,
+      oracle: values.oracle as `0x${string}` | undefined,
+      deploymentsDir: resolve(values["deployments-dir"]),
+      kid: values.records,
+      fromBlock: fromBlock === undefined ? undefined : BigInt(fromBlock),
+      log: (line) => console.log(line),
+    });
+    return 0;
+  }
+  if (values["from-block"] !== undefined) throw new DeploymentError("bad-config", "--from-block goes with --records <kid>");
   await updateSigningKeys({
     provider: http(rpcUrl, { retryCount: 2 })({}),
     rpcUrl,

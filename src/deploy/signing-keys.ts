@@ -40,9 +40,10 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createJwksResolver } from "../attestation/jwks.js";
-import { DeploymentError, messageOf } from "../errors.js";
+import { DeploymentError, InvalidArgumentError, messageOf } from "../errors.js";
 import { attestedTrustOracleAbi } from "../generated/abis.js";
 import { type AttestedOracleClients, revokeTrustSigningKeys, setTrustSigningKeys } from "../oracle/attested-oracle.js";
+import { listRecordsSignedBy, type RecordsSignedBy } from "../oracle/records-by-key.js";
 import { isLoopbackUrl } from "../security/endpoint-url.js";
 import { deploymentsFilePath, readDeploymentsFile } from "./deployments-file.js";
 import {
@@ -477,12 +478,102 @@ async function heldKey(publicClient: PublicClient, oracle: Address, kid: string)
 }
 
 /** The oracle given, else the one the deployment recorded for this chain. */
-async function attestedOracleAddress(publicClient: PublicClient, chainId: number, options: UpdateSigningKeysOptions): Promise<Address> {
+/** Options of {@link listKeyRecords}. */
+export interface ListKeyRecordsOptions extends OracleTarget {
+  /** The chain. */
+  readonly provider: DeployProvider;
+  /** The key id whose records to list. */
+  readonly kid: string;
+  /**
+   * First block to scan. Default: the oracle's deployment block when the oracle is the one recorded in the deployments
+   * file, else 0 (every block: give the deployment block on a long chain).
+   */
+  readonly fromBlock?: bigint | undefined;
+  /** The chain id the node must have (the network's configured one). */
+  readonly expectedChainId?: number | undefined;
+  /** The network is local (for the hint of an unreachable node). */
+  readonly local?: boolean | undefined;
+  /** The RPC URL, for the hint of an unreachable node. */
+  readonly rpcUrl?: string | undefined;
+  /** The network's variable for its RPC URL, for the hint of an unreachable node. */
+  readonly rpcUrlEnv?: string | undefined;
+  /** Receives the report's lines (default: none). */
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+/**
+ * Lists the records an `AttestedTrustOracle` stored under a key id (`npm run keys -- --records <kid>`): after a key
+ * leaks, the subjects whose records read as absent once it is revoked, and which of them a later attestation under
+ * another key id has replaced already. Sends nothing.
+ *
+ * @param options - Chain, oracle, key id, first block, output.
+ * @returns The key id's state and its records ({@link listRecordsSignedBy}).
+ * @throws {@link DeploymentError} for an unreachable node, a chain other than the configured one, no oracle, or a
+ *   contract that is not an `AttestedTrustOracle`; `bad-config` when the scan starts after one of the records (its
+ *   subject cannot be named).
+ */
+export async function listKeyRecords(options: ListKeyRecordsOptions): Promise<RecordsSignedBy> {
+  const log = options.log ?? (() => {});
+  if (options.kid.trim() === "") throw new DeploymentError("bad-config", "The key id whose records to list is empty");
+  const publicClient = createPublicClient({ transport: custom(options.provider as { request(args: unknown): Promise<unknown> }) }) as PublicClient;
+  let chainId: number;
+  try {
+    chainId = await publicClient.getChainId();
+  } catch (error) {
+    throw unreachableNodeError(options.network, { local: options.local ?? false, rpcUrlEnv: options.rpcUrlEnv }, options.rpcUrl, error);
+  }
+  if (options.expectedChainId !== undefined && chainId !== options.expectedChainId) {
+    throw new DeploymentError(
+      "chain-mismatch",
+      `The RPC endpoint is chain ${chainId}, but ${options.network === undefined ? "the network" : `network "${options.network}"`} is configured as chain ${options.expectedChainId}`,
+    );
+  }
+  const target = await attestedOracleTarget(publicClient, chainId, options);
+  await assertAttestedOracle(publicClient, target.address, chainId);
+  const fromBlock = options.fromBlock ?? target.deployedAt ?? 0n;
+  let listed: RecordsSignedBy;
+  try {
+    listed = await listRecordsSignedBy(publicClient, target.address, options.kid, { fromBlock });
+  } catch (cause) {
+    if (cause instanceof InvalidArgumentError) throw new DeploymentError("bad-config", `${cause.shortMessage}`, { cause });
+    throw cause;
+  }
+  const current = listed.records.filter((record) => record.current).length;
+  log(
+    `Records stored under "${options.kid}" by the oracle ${target.address} on chain ${chainId} (blocks ${fromBlock} on): ` +
+      `${listed.records.length}, of which ${current} still current` +
+      (listed.revoked ? "; the key id is revoked: its current records read as absent" : "; the key id is not revoked"),
+  );
+  for (const record of listed.records) {
+    log(
+      `  agent ${record.agentId} on chain ${record.chainId} (${record.registry})  ${record.current ? "current " : "replaced"}  ` +
+        `last stored in block ${record.blockNumber}, tx ${record.transactionHash}`,
+    );
+  }
+  return listed;
+}
+
+async function attestedOracleAddress(publicClient: PublicClient, chainId: number, options: OracleTarget): Promise<Address> {
+  return (await attestedOracleTarget(publicClient, chainId, options)).address;
+}
+
+/** Where the oracle is: given, or recorded by the deployment (with the block it was deployed in). */
+interface OracleTarget {
+  readonly oracle?: Address | undefined;
+  readonly deploymentsDir?: string | undefined;
+  readonly network?: string | undefined;
+}
+
+async function attestedOracleTarget(
+  publicClient: PublicClient,
+  chainId: number,
+  options: OracleTarget,
+): Promise<{ address: Address; deployedAt: bigint | undefined }> {
   if (options.oracle !== undefined) {
     if (!/^0x[0-9a-fA-F]{40}$/.test(options.oracle)) {
       throw new DeploymentError("bad-config", `The oracle address "${options.oracle}" is not a 0x-prefixed 20-byte hex address`);
     }
-    return getAddress(options.oracle);
+    return { address: getAddress(options.oracle), deployedAt: undefined };
   }
   if (options.deploymentsDir === undefined) throw new DeploymentError("bad-config", "No oracle: pass --oracle <address>");
   const file = readDeploymentsFile(options.deploymentsDir, chainId, options.network ?? "");
@@ -498,7 +589,7 @@ async function attestedOracleAddress(publicClient: PublicClient, chainId: number
       `${path} was written for another chain with id ${chainId} (block 0 ${file.genesisHash}; this chain's is ${genesisHash}): pass --oracle <address>`,
     );
   }
-  return getAddress(recorded.address);
+  return { address: getAddress(recorded.address), deployedAt: BigInt(recorded.blockNumber) };
 }
 
 async function assertAttestedOracle(publicClient: PublicClient, oracle: Address, chainId: number): Promise<void> {
