@@ -515,7 +515,9 @@ export interface ListKeyRecordsOptions extends OracleTarget {
 export async function listKeyRecords(options: ListKeyRecordsOptions): Promise<RecordsSignedBy> {
   const log = options.log ?? (() => {});
   if (options.kid.trim() === "") throw new DeploymentError("bad-config", "The key id whose records to list is empty");
-  const publicClient = createPublicClient({ transport: custom(options.provider as { request(args: unknown): Promise<unknown> }) }) as PublicClient;
+  const publicClient = createPublicClient({
+    transport: custom(options.provider as { request(args: unknown): Promise<unknown> }),
+  }) as PublicClient;
   let chainId: number;
   try {
     chainId = await publicClient.getChainId();
