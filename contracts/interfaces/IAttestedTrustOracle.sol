@@ -29,11 +29,14 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     /// @param record The packed record word.
     event RecordUpdated(bytes32 indexed key, uint256 record);
 
-    /// @notice A record was stored under a key id: emitted with each `RecordAdded` and `RecordUpdated` of an
-    ///         attestation, so that every record a key made can be listed (filter on topic 2, `keccak256(bytes(kid))`;
-    ///         the latest `RecordSignedBy` of a record key names the key its current record is held under).
+    /// @notice The records of a key are stored under a key id from this one on: emitted just before the `RecordAdded`
+    ///         or `RecordUpdated` of a subject's first record, and of each record stored under another key id than the
+    ///         one it replaces (a refresh under the same key id emits none). So every record a key id made can be
+    ///         listed: the `RecordAdded`/`RecordUpdated` of a record key, from a `RecordSignedBy` naming the key id
+    ///         (topic 2: `keccak256(bytes(kid))`) to the record key's next `RecordSignedBy`; the latest one names the
+    ///         key id its current record is held under.
     /// @param key The record key.
-    /// @param kid The key id whose signature the record was stored under (topic: its keccak256).
+    /// @param kid The key id whose signature the records are stored under (topic: its keccak256).
     event RecordSignedBy(bytes32 indexed key, string indexed kid);
 
     /// @notice A signing key was set. A key id names one key for its whole life: it cannot be set to other
@@ -159,8 +162,8 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     ///         `jku`, `x5u`, `jwk`, `x5c`, `b64`, no duplicate or escaped member name), then the key id (known, not
     ///         revoked) and the signature over the ASCII `header.payload` (SHA-256, P-256, low-S or high-S);
     ///      5. the record `(score, tier, sybilSeverity, updatedAt = issuedAt)` is stored under `(agentId, chainId,
-    ///         registry)` with the key id's tag, with `RecordAdded` (new key) or `RecordUpdated`, then
-    ///         `RecordSignedBy`.
+    ///         registry)` with the key id's tag, with `RecordSignedBy` when the key id changes (see the event), then
+    ///         `RecordAdded` (new key) or `RecordUpdated`.
     /// @param kid The key id (`attestation.kid`; the header's `kid` must equal it).
     /// @param jws The compact serialization, as ASCII bytes.
     /// @return record The record this oracle holds itself for the subject after the call (not the upstream's).

@@ -86,14 +86,14 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @param own The record held here in force (the reference oracle's 64-bit word; 0 when none, or when it was stored
     ///        under a revoked key id).
     /// @param upstream The upstream's record (packed; 0 when none, or when it was not asked).
-    /// @param stored Whether a record is stored here for the key (in force or under a revoked key id).
+    /// @param stored The word stored here for the key, with its key id's tag (0 when none; in force or not).
     /// @param newer Whether the attestation would change what reads answer (else the submission is a no-op).
     struct Held {
         bytes32 key;
         uint256 chainId;
         uint256 own;
         uint256 upstream;
-        bool stored;
+        uint256 stored;
         bool newer;
     }
 
@@ -365,9 +365,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     {
         held.key = keccak256(abi.encodePacked(att.agentId, chainId, att.registry));
         held.chainId = chainId;
-        uint256 stored = _records[held.key];
-        held.stored = stored != 0;
-        held.own = _inForce(stored);
+        held.stored = _records[held.key];
+        held.own = _inForce(held.stored);
         uint256 issuedAt = att.issuedAt;
         bool newerThanOwn = issuedAt > held.own >> 24;
         if (newerThanOwn || readUpstream) held.upstream = _upstreamRecord(att.agentId, chainId, att.registry);
@@ -403,22 +402,24 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     }
 
     /// @dev Stores the attested record under the key id's tag (newer than what reads answered, so reads now answer
-    ///      it) and emits its events; the record as reads answer it.
+    ///      it) and emits its events (`RecordSignedBy` first, when the key id changes); the record as reads answer it.
     function _store(Held memory held, TrustAttestationLib.TrustAttestation memory att, string calldata kid, uint192 keyTag)
         private
         returns (uint256 record)
     {
         record = uint256(att.score) | (uint256(att.tier) << 8) | (uint256(att.sybilSeverity) << 16)
             | (uint256(att.issuedAt) << 24);
+        // The key id is named when it changes: the subject's first record, or one stored under another key id than
+        // the record it replaces (so a refresh under the same key id, the common case, emits no more than before).
+        if (uint192(held.stored >> _KEY_TAG_SHIFT) != keyTag) emit RecordSignedBy(held.key, kid);
         _records[held.key] = record | (uint256(keyTag) << _KEY_TAG_SHIFT);
-        if (held.stored) {
+        if (held.stored != 0) {
             emit RecordUpdated(held.key, record);
         } else {
             // Only keys the upstream does not hold are counted, so that the common case writes no counter.
             if (held.upstream >> 24 == 0) ++_notUpstreamCount;
             emit RecordAdded(held.key, att.agentId, held.chainId, att.registry, record);
         }
-        emit RecordSignedBy(held.key, kid);
     }
 
     /// @dev A stored record word as reads see it: the reference oracle's 64-bit record, or 0 when none is stored or it

@@ -1,8 +1,9 @@
 /**
  * The records an `AttestedTrustOracle` stored under one signing key id: what an operator lists after a key leaks.
- * The oracle announces a subject's first record with `RecordAdded` and names the key id of every record it stores
- * with `RecordSignedBy` (topic: `keccak256(kid)`); replaying both in block order gives, for each record key, its
- * subject and the key id its current record was stored under.
+ * The oracle announces a subject's first record with `RecordAdded` and each later one with `RecordUpdated`, and
+ * names the key id records are stored under with `RecordSignedBy` (topic: `keccak256(kid)`) just before the first
+ * record and before each record stored under another key id than the one it replaces; replaying the three in log
+ * order attributes every record to its key id.
  *
  * @packageDocumentation
  */
@@ -45,6 +46,7 @@ export interface RecordsSignedBy {
 }
 
 const recordAdded = getAbiItem({ abi: attestedTrustOracleAbi, name: "RecordAdded" });
+const recordUpdated = getAbiItem({ abi: attestedTrustOracleAbi, name: "RecordUpdated" });
 const recordSignedBy = getAbiItem({ abi: attestedTrustOracleAbi, name: "RecordSignedBy" });
 
 /**
@@ -55,8 +57,8 @@ const recordSignedBy = getAbiItem({ abi: attestedTrustOracleAbi, name: "RecordSi
  * @param kid - The key id, as in the JWKS and `setSigningKey`.
  * @param options - Block range (start at the oracle's deployment block to save requests) and request size.
  * @returns The key id's revocation state and its records.
- * @throws {@link InvalidArgumentError} when `fromBlock` is after a listed record's `RecordAdded` (its subject cannot
- *   be named); the node's error when it cannot serve the logs or the `signingKey` read.
+ * @throws {@link InvalidArgumentError} when `fromBlock` is after a record's `RecordSignedBy` or `RecordAdded` (its key
+ *   id or its subject cannot be named: start at the oracle's deployment block); the node's error when it cannot serve the logs or the `signingKey` read.
  */
 export async function listRecordsSignedBy(
   client: AnyClient,
@@ -66,24 +68,35 @@ export async function listRecordsSignedBy(
 ): Promise<RecordsSignedBy> {
   const kidTopic = keccak256(stringToBytes(kid));
   const subjects = new Map<Hex, { agentId: bigint; chainId: number; registry: string }>();
-  /** The key id topic of each record key's latest record. */
-  const latestKid = new Map<Hex, Hex>();
+  /** The key id topic the records of each record key are stored under, from its latest RecordSignedBy. */
+  const signer = new Map<Hex, Hex>();
+  /** The last record the key id stored, per record key. */
   const mine = new Map<Hex, { blockNumber: bigint; transactionHash: Hash }>();
   await scanLogs(
     client,
     oracle,
-    [recordAdded, recordSignedBy],
+    [recordAdded, recordUpdated, recordSignedBy],
     (logs) => {
       for (const log of logs) {
-        if (log.eventName === "RecordAdded") {
-          const { key, agentId, chainId, registry } = log.args as { key: Hex; agentId: bigint; chainId: bigint; registry: string };
-          subjects.set(key, { agentId, chainId: Number(chainId), registry });
+        const key = (log.args as { key: Hex }).key;
+        if (log.eventName === "RecordSignedBy") {
+          // An indexed string is logged as its keccak256: the topic, not the text.
+          signer.set(key, (log.args as { kid: Hex }).kid);
           continue;
         }
-        // An indexed string is logged as its keccak256: the topic, not the text.
-        const { key, kid: topic } = log.args as { key: Hex; kid: Hex };
-        latestKid.set(key, topic);
-        if (topic === kidTopic) mine.set(key, { blockNumber: log.blockNumber!, transactionHash: log.transactionHash! });
+        if (log.eventName === "RecordAdded") {
+          const { agentId, chainId, registry } = log.args as { agentId: bigint; chainId: bigint; registry: string };
+          subjects.set(key, { agentId, chainId: Number(chainId), registry });
+        }
+        const kidOfRecord = signer.get(key);
+        // Every RecordAdded comes after its RecordSignedBy; a RecordUpdated without one is under a key id named before
+        // the scanned range, which cannot say whose record it is.
+        if (kidOfRecord === undefined) {
+          throw new InvalidArgumentError(
+            `record ${key} was stored in block ${log.blockNumber} under a key id named before the scanned range: start the scan at the oracle's deployment block`,
+          );
+        }
+        if (kidOfRecord === kidTopic) mine.set(key, { blockNumber: log.blockNumber!, transactionHash: log.transactionHash! });
       }
     },
     options,
@@ -91,14 +104,14 @@ export async function listRecordsSignedBy(
   const records: SignedRecord[] = [];
   for (const [key, at] of mine) {
     const subject = subjects.get(key);
-    // A record key's first record always comes with its RecordAdded, in the same transaction; one missing means the
-    // scan started after it: the range is too short to name the subject.
+    // A record key's first record always comes with its RecordAdded; one missing means the scan started after it:
+    // the range is too short to name the subject.
     if (subject === undefined) {
       throw new InvalidArgumentError(
         `record ${key} was stored under "${kid}" but its RecordAdded is before the scanned range: start the scan earlier`,
       );
     }
-    records.push({ key, ...subject, current: latestKid.get(key) === kidTopic, ...at });
+    records.push({ key, ...subject, current: signer.get(key) === kidTopic, ...at });
   }
   const [, , revoked] = await readContract(client, {
     address: oracle,

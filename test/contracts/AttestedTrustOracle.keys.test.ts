@@ -153,6 +153,19 @@ describe("AttestedTrustOracle: records remember their key id", () => {
     ]);
     expect(byLeaked.every((log) => log.topics[2] === hre.ethers.id(LEAKED))).to.equal(true);
   });
+
+  it("names the kid when it changes: a refresh under the same kid emits no RecordSignedBy, one under another kid does", async () => {
+    const { oracle, leaked, next, admin, now } = await loadFixture(deployStack);
+    await oracle.connect(admin).setSigningKey(NEXT, next.x, next.y);
+    await oracle.submitAttestation(LEAKED, ...signedArgs(leaked, v2Signed(now, {}, 600)));
+    const t = await latestTimestamp();
+    await expect(oracle.submitAttestation(LEAKED, ...signedArgs(leaked, v2Signed(t, {}, 300))))
+      .to.emit(oracle, "RecordUpdated")
+      .and.not.to.emit(oracle, "RecordSignedBy");
+    await expect(oracle.submitAttestation(NEXT, ...signedArgs(next, v2Signed(t, {}, 100))))
+      .to.emit(oracle, "RecordSignedBy")
+      .withArgs(await oracle.recordKey(1n, BASE_CHAIN_ID, ERC8004), NEXT);
+  });
 });
 
 describe("AttestedTrustOracle: dates bounded by the block", () => {

@@ -29,6 +29,8 @@ describe("listRecordsSignedBy", () => {
     await submit(leaked, "2", 600);
     await submit(next, "3", 600);
     await submit(next, "2", 60); // a later score under the next key replaces agent 2's record
+    await submit(leaked, "1", 300); // a refresh under the same key: no RecordSignedBy, still the leaked key's record
+    const refreshBlock = BigInt(await hre.ethers.provider.getBlockNumber());
     await deployed.revokeSigningKey(leaked.kid);
 
     const client = createPublicClient({ transport: custom(hre.network.provider) });
@@ -40,6 +42,7 @@ describe("listRecordsSignedBy", () => {
       { agentId: 2n, chainId: Number(BASE_CHAIN_ID), registry: ERC8004, current: false },
     ]);
     expect(listed.records[0]!.key).toBe(await deployed.recordKey(1n, BASE_CHAIN_ID, ERC8004));
+    expect(listed.records[0]!.blockNumber).toBe(refreshBlock);
 
     const nextListed = await listRecordsSignedBy(client, oracle, next.kid, { fromBlock, blockRange: 1 });
     expect(nextListed.revoked).toBe(false);
@@ -49,8 +52,8 @@ describe("listRecordsSignedBy", () => {
     ]);
     expect(keccak256(stringToBytes(next.kid))).not.toBe(keccak256(stringToBytes(leaked.kid)));
 
-    // A scan that starts after a subject's first record cannot name it: said, not skipped.
-    const late = BigInt(await hre.ethers.provider.getBlockNumber()) - 1n;
+    // A scan that starts after a key id was named cannot say whose its records are: said, not skipped.
+    const late = BigInt(await hre.ethers.provider.getBlockNumber()) - 2n;
     await expect(listRecordsSignedBy(client, oracle, next.kid, { fromBlock: late })).rejects.toThrow(InvalidArgumentError);
   });
 });
