@@ -107,6 +107,18 @@ async function main(): Promise<number> {
     throw new DeploymentError("bad-config", `Give --network <name> or --rpc-url <url> (or set ${RPC_URL_VARIABLE})`);
   }
   const rpcUrl = resolveRpcUrl(network ?? "(given by URL)", config ?? {}, values["rpc-url"], process.env).url;
+  // The node and the oracle, as both modes take them.
+  const target = {
+    provider: http(rpcUrl, { retryCount: 2 })({}),
+    rpcUrl,
+    network,
+    expectedChainId: config?.chainId,
+    local: config?.local ?? false,
+    rpcUrlEnv: config?.rpcUrlEnv,
+    oracle: values.oracle as `0x${string}` | undefined,
+    deploymentsDir: resolve(values["deployments-dir"]),
+    log: (line: string) => console.log(line),
+  };
   if (values.records !== undefined) {
     const changes = ["jwks", "kid", "force-kid", "thumbprint", "revoke"] as const;
     const mixed = changes.filter((name) => values[name] !== undefined);
@@ -117,31 +129,12 @@ async function main(): Promise<number> {
     if (fromBlock !== undefined && !/^\d+$/.test(fromBlock)) {
       throw new DeploymentError("bad-config", `--from-block must be a block number, not "${fromBlock}"`);
     }
-    await listKeyRecords({
-      provider: http(rpcUrl, { retryCount: 2 })({}),
-      rpcUrl,
-      network,
-      expectedChainId: config?.chainId,
-      local: config?.local ?? false,
-      rpcUrlEnv: config?.rpcUrlEnv,
-      oracle: values.oracle as `0x${string}` | undefined,
-      deploymentsDir: resolve(values["deployments-dir"]),
-      kid: values.records,
-      fromBlock: fromBlock === undefined ? undefined : BigInt(fromBlock),
-      log: (line) => console.log(line),
-    });
+    await listKeyRecords({ ...target, kid: values.records, fromBlock: fromBlock === undefined ? undefined : BigInt(fromBlock) });
     return 0;
   }
   if (values["from-block"] !== undefined) throw new DeploymentError("bad-config", "--from-block goes with --records <kid>");
   await updateSigningKeys({
-    provider: http(rpcUrl, { retryCount: 2 })({}),
-    rpcUrl,
-    network,
-    expectedChainId: config?.chainId,
-    local: config?.local ?? false,
-    rpcUrlEnv: config?.rpcUrlEnv,
-    oracle: values.oracle as `0x${string}` | undefined,
-    deploymentsDir: resolve(values["deployments-dir"]),
+    ...target,
     jwks: values.jwks,
     kids: values.kid,
     forceKids: values["force-kid"],
@@ -150,7 +143,6 @@ async function main(): Promise<number> {
     dryRun: values["dry-run"],
     confirmMainnet: values["confirm-mainnet"],
     readVar: readHardhatVar,
-    log: (line) => console.log(line),
   });
   return 0;
 }

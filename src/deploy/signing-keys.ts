@@ -300,22 +300,8 @@ export async function updateSigningKeys(options: UpdateSigningKeysOptions): Prom
   const selection: KeySelection = { kids: options.kids, forceKids: options.forceKids, thumbprints: options.thumbprints };
   const refused = keySelectionProblems(selection);
   if (refused.length > 0) throw new DeploymentError("refused-kid", refused[0]!);
-  const transport = custom(options.provider as { request(args: unknown): Promise<unknown> });
-  const publicClient = createPublicClient({ transport }) as PublicClient;
-
-  let chainId: number;
-  try {
-    chainId = await publicClient.getChainId();
-  } catch (error) {
-    throw unreachableNodeError(options.network, { local: options.local ?? false, rpcUrlEnv: options.rpcUrlEnv }, options.rpcUrl, error);
-  }
+  const { publicClient, chainId } = await connectedNode(options);
   const label = `${options.network ?? "the node"} (chain ${chainId})`;
-  if (options.expectedChainId !== undefined && chainId !== options.expectedChainId) {
-    throw new DeploymentError(
-      "chain-mismatch",
-      `The RPC endpoint is chain ${chainId}, but ${options.network === undefined ? "the network" : `network "${options.network}"`} is configured as chain ${options.expectedChainId}`,
-    );
-  }
   if (MAINNET_CHAIN_IDS.has(chainId) && !options.confirmMainnet && !dryRun) {
     throw new DeploymentError(
       "mainnet-not-confirmed",
@@ -395,7 +381,11 @@ export async function updateSigningKeys(options: UpdateSigningKeysOptions): Prom
   let clients: AttestedOracleClients | undefined;
   if (!dryRun && pending.length > 0) {
     clients = {
-      wallet: createWalletClient({ account: account!, chain: chainOf(chainId, options.network ?? `chain ${chainId}`), transport }),
+      wallet: createWalletClient({
+        account: account!,
+        chain: chainOf(chainId, options.network ?? `chain ${chainId}`),
+        transport: custom(options.provider as { request(args: unknown): Promise<unknown> }),
+      }),
       public: publicClient,
     };
   }
@@ -479,9 +469,7 @@ async function heldKey(publicClient: PublicClient, oracle: Address, kid: string)
 
 /** The oracle given, else the one the deployment recorded for this chain. */
 /** Options of {@link listKeyRecords}. */
-export interface ListKeyRecordsOptions extends OracleTarget {
-  /** The chain. */
-  readonly provider: DeployProvider;
+export interface ListKeyRecordsOptions extends OracleTarget, NodeTarget {
   /** The key id whose records to list. */
   readonly kid: string;
   /**
@@ -489,14 +477,6 @@ export interface ListKeyRecordsOptions extends OracleTarget {
    * file, else 0 (every block: give the deployment block on a long chain).
    */
   readonly fromBlock?: bigint | undefined;
-  /** The chain id the node must have (the network's configured one). */
-  readonly expectedChainId?: number | undefined;
-  /** The network is local (for the hint of an unreachable node). */
-  readonly local?: boolean | undefined;
-  /** The RPC URL, for the hint of an unreachable node. */
-  readonly rpcUrl?: string | undefined;
-  /** The network's variable for its RPC URL, for the hint of an unreachable node. */
-  readonly rpcUrlEnv?: string | undefined;
   /** Receives the report's lines (default: none). */
   readonly log?: ((line: string) => void) | undefined;
 }
@@ -515,21 +495,7 @@ export interface ListKeyRecordsOptions extends OracleTarget {
 export async function listKeyRecords(options: ListKeyRecordsOptions): Promise<RecordsSignedBy> {
   const log = options.log ?? (() => {});
   if (options.kid.trim() === "") throw new DeploymentError("bad-config", "The key id whose records to list is empty");
-  const publicClient = createPublicClient({
-    transport: custom(options.provider as { request(args: unknown): Promise<unknown> }),
-  }) as PublicClient;
-  let chainId: number;
-  try {
-    chainId = await publicClient.getChainId();
-  } catch (error) {
-    throw unreachableNodeError(options.network, { local: options.local ?? false, rpcUrlEnv: options.rpcUrlEnv }, options.rpcUrl, error);
-  }
-  if (options.expectedChainId !== undefined && chainId !== options.expectedChainId) {
-    throw new DeploymentError(
-      "chain-mismatch",
-      `The RPC endpoint is chain ${chainId}, but ${options.network === undefined ? "the network" : `network "${options.network}"`} is configured as chain ${options.expectedChainId}`,
-    );
-  }
+  const { publicClient, chainId } = await connectedNode(options);
   const target = await attestedOracleTarget(publicClient, chainId, options);
   await assertAttestedOracle(publicClient, target.address, chainId);
   const fromBlock = options.fromBlock ?? target.deployedAt ?? 0n;
@@ -553,6 +519,36 @@ export async function listKeyRecords(options: ListKeyRecordsOptions): Promise<Re
     );
   }
   return listed;
+}
+
+/** The node the keys command talks to, as both of its modes reach it. */
+interface NodeTarget {
+  readonly provider: DeployProvider;
+  readonly network?: string | undefined;
+  readonly expectedChainId?: number | undefined;
+  readonly local?: boolean | undefined;
+  readonly rpcUrl?: string | undefined;
+  readonly rpcUrlEnv?: string | undefined;
+}
+
+/** A client of the node and its chain id, checked against the configured one. */
+async function connectedNode(options: NodeTarget): Promise<{ publicClient: PublicClient; chainId: number }> {
+  const publicClient = createPublicClient({
+    transport: custom(options.provider as { request(args: unknown): Promise<unknown> }),
+  }) as PublicClient;
+  let chainId: number;
+  try {
+    chainId = await publicClient.getChainId();
+  } catch (error) {
+    throw unreachableNodeError(options.network, { local: options.local ?? false, rpcUrlEnv: options.rpcUrlEnv }, options.rpcUrl, error);
+  }
+  if (options.expectedChainId !== undefined && chainId !== options.expectedChainId) {
+    throw new DeploymentError(
+      "chain-mismatch",
+      `The RPC endpoint is chain ${chainId}, but ${options.network === undefined ? "the network" : `network "${options.network}"`} is configured as chain ${options.expectedChainId}`,
+    );
+  }
+  return { publicClient, chainId };
 }
 
 async function attestedOracleAddress(publicClient: PublicClient, chainId: number, options: OracleTarget): Promise<Address> {
