@@ -11,6 +11,7 @@ import { lstat, readlink, realpath, stat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import type { DriftReport, DriftReportHead } from "../drift/index.js";
 import { InvalidArgumentError } from "../errors.js";
+import { sanitizeText } from "../security/outside-text.js";
 import type { DriftOutputOptions } from "./drift-args.js";
 import { formatSummary } from "./format-summary.js";
 import { formatTable } from "./format-table.js";
@@ -134,8 +135,9 @@ export async function writeStreamedOutputs(stream: ReportStream, head: DriftRepo
   };
 
   const { files } = await stream.finish(head);
-  if (files.json !== undefined) notice(`JSON report written to ${files.json}`);
-  if (files.markdown !== undefined) notice(`Markdown report written to ${files.markdown}`);
+  // The paths are the caller's argv, which may hold control characters: the line stays one clear line.
+  if (files.json !== undefined) notice(`JSON report written to ${sanitizeText(files.json)}`);
+  if (files.markdown !== undefined) notice(`Markdown report written to ${sanitizeText(files.markdown)}`);
 
   const people = stdoutIsTaken(output) ? stderr : stdout;
   if (!output.quiet && !stdoutIsTaken(output)) {

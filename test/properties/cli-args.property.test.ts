@@ -231,6 +231,10 @@ describe("trustgate CLI arguments (property)", () => {
     expect(seen.usage).toBeGreaterThan(0);
   }, 60_000);
 
+  it("a report file named with control characters: the notice saying where it was written stays one clear line", async () => {
+    for (const flag of ["--json", "--markdown"]) await checkMain(["drift", "--demo", flag, "\u001b[2J\u001b[H"]);
+  });
+
   it("a valid invocation with one hostile flag: refused with a usage error naming the flag, or run with the key kept whole", async () => {
     const base = ["drift", "--rpc", "http://127.0.0.1:1", "--api", "http://127.0.0.1:2", "--agents", "base:1"];
     await fc.assert(
