@@ -1,0 +1,183 @@
+/**
+ * The package's contracts under the toolchains' default compiler settings: Hardhat 2, Hardhat 3's `default` build
+ * profile and Foundry all compile with the optimizer off and the legacy code generator (no `viaIR`). Each file of
+ * `contracts/` that the package ships (not `contracts/test`) is compiled alone, as a user's project that imports only
+ * it would (solc stops at the first "Stack too deep", so one compilation of everything would name one file only).
+ *
+ * Every file compiles so, except the two that hold OpenZeppelin's Solidity P-256 fallback (`P256Verifier` and
+ * `AttestedTrustOracle`, which deploys it): OpenZeppelin's `P256._jAdd` is too deep for the stack without the
+ * optimizer. The README ("When the oracle is stale") names the setting and quotes the error; this file pins both, and
+ * checks the quoted text against what Hardhat 2 prints in a fresh project.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_CODE_BYTES } from "../../src/oracle/deployless-budget";
+import { compileWithSolc, type CompileResult } from "../support/solc-standard-json";
+
+const ROOT = resolve(__dirname, "../..");
+const OPTIMIZER_OFF = { optimizer: { enabled: false } } as const;
+
+/** The files that compile only with the optimizer: those whose code holds OpenZeppelin's `P256.verify`. */
+const OPTIMIZER_REQUIRED = ["contracts/attestation/P256Verifier.sol", "contracts/oracle/AttestedTrustOracle.sol"];
+const P256_SOURCE = "@openzeppelin/contracts/utils/cryptography/P256.sol";
+const ORACLE = "contracts/oracle/AttestedTrustOracle.sol";
+
+/** The package's Solidity files (`contracts/`, less the kit's own fixtures in `contracts/test`), as source names. */
+function packageContracts(dir = join(ROOT, "contracts")): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return path === join(ROOT, "contracts/test") ? [] : packageContracts(path);
+    return entry.name.endsWith(".sol") ? [relative(ROOT, path)] : [];
+  });
+}
+
+const compileAlone = (file: string, settings: Parameters<typeof compileWithSolc>[1]): CompileResult =>
+  compileWithSolc({ [file]: readFileSync(join(ROOT, file), "utf8") }, settings);
+
+/** The README's quoted compiler output: the lines of the `text` block holding "Stack too deep", less the "…". */
+function readmeQuotedError(): string[] {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const at = readme.indexOf("CompilerError: Stack too deep");
+  const start = readme.lastIndexOf("```text\n", at);
+  const end = readme.indexOf("\n```", at);
+  expect(at > 0 && start >= 0 && end > at, "README.md quotes the compiler's error in a text block").toBe(true);
+  const block = readme.slice(start + "```text\n".length, end);
+  return block.split("\n").filter((line) => line.trim() !== "" && line.trim() !== "…");
+}
+
+describe("the package's contracts under the default compiler settings (optimizer off, no viaIR)", () => {
+  const files = packageContracts();
+  const unoptimized = new Map(files.map((file) => [file, compileAlone(file, OPTIMIZER_OFF)]));
+
+  it("finds the package's contracts", () => {
+    expect(files.length).toBeGreaterThanOrEqual(25);
+    expect(files).toContain(ORACLE);
+    expect(files).toContain("contracts/TrustGated.sol");
+  });
+
+  it("compiles every file but the P-256 fallback's two, which fail only inside OpenZeppelin's P256", () => {
+    const failing = files.filter((file) => unoptimized.get(file)!.errors.length > 0);
+    expect(failing.sort()).toEqual([...OPTIMIZER_REQUIRED].sort());
+    for (const file of OPTIMIZER_REQUIRED) {
+      const errors = unoptimized.get(file)!.errors;
+      expect(errors.map((e) => [e.file, e.message.includes("Stack too deep")])).toEqual([[P256_SOURCE, true]]);
+    }
+  });
+
+  it("keeps every contract that compiles so under EIP-170, so default networks deploy it", () => {
+    const sizes = [...unoptimized.values()].flatMap((result) => Object.entries(result.runtimeBytes));
+    expect(sizes.length).toBeGreaterThanOrEqual(10);
+    for (const [contract, bytes] of sizes) expect(bytes, contract).toBeLessThanOrEqual(MAX_CODE_BYTES);
+  });
+
+  it("quotes solc's error in the README as solc gives it", () => {
+    const [message, location] = unoptimized.get(ORACLE)!.errors[0]!.formattedMessage.split("\n");
+    const quoted = readmeQuotedError();
+    expect(quoted).toContain(message);
+    expect(quoted).toContain(location);
+  });
+});
+
+describe("the files that need the optimizer", () => {
+  it.each([200, 10_000])("compile with it at %i runs, the oracle's runtime code under EIP-170", (runs) => {
+    for (const file of OPTIMIZER_REQUIRED) {
+      const result = compileAlone(file, { optimizer: { enabled: true, runs } });
+      expect(result.errors, file).toEqual([]);
+    }
+    const oracle = compileAlone(ORACLE, { optimizer: { enabled: true, runs } }).runtimeBytes.AttestedTrustOracle!;
+    expect(oracle).toBeLessThan(MAX_CODE_BYTES);
+  });
+
+  it("compile with viaIR and no optimizer, but the oracle's code is then over EIP-170 (the README says so)", () => {
+    const oracle = compileAlone(ORACLE, { optimizer: { enabled: false }, viaIR: true });
+    expect(oracle.errors).toEqual([]);
+    expect(oracle.runtimeBytes.AttestedTrustOracle).toBeGreaterThan(MAX_CODE_BYTES);
+  });
+});
+
+/** Runs Hardhat 2's CLI in a project; its exit code and both outputs together. */
+function hardhat(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
+  return new Promise((done) => {
+    const cli = join(ROOT, "node_modules/hardhat/internal/cli/cli.js");
+    const child = spawn(process.execPath, [cli, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+    child.on("exit", (code) => done({ code, output }));
+  });
+}
+
+/**
+ * A fresh Hardhat 2 project with its defaults (optimizer off, the default network's EIP-170 check) but the kit's
+ * EVM version, that deploys `AttestedTrustOracle` from the package (`trustgate/contracts/…`). The compiler is the
+ * `solc` package's solc-js build, since no compiler can be downloaded here; `VIA_IR=1` turns `viaIR` on.
+ */
+function createHardhatProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), "trustgate-defaults-"));
+  mkdirSync(join(dir, "node_modules"));
+  symlinkSync(ROOT, join(dir, "node_modules/trustgate"), "dir");
+  for (const name of ["@openzeppelin", "@nomicfoundation", "hardhat", "solc", "ethers"]) {
+    symlinkSync(join(ROOT, "node_modules", name), join(dir, "node_modules", name), "dir");
+  }
+  mkdirSync(join(dir, "contracts"));
+  writeFileSync(
+    join(dir, "contracts/Oracles.sol"),
+    '// SPDX-License-Identifier: MIT\npragma solidity ^0.8.24;\n\nimport {AttestedTrustOracle} from "trustgate/contracts/oracle/AttestedTrustOracle.sol";\n',
+  );
+  writeFileSync(
+    join(dir, "hardhat.config.js"),
+    `require("@nomicfoundation/hardhat-ethers");
+const { subtask } = require("hardhat/config");
+const { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } = require("hardhat/builtin-tasks/task-names");
+subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async () => ({
+  compilerPath: require.resolve("solc/soljson.js"),
+  isSolcJs: true,
+  version: "0.8.28",
+  longVersion: require("solc").version(),
+}));
+module.exports = { solidity: { version: "0.8.28", settings: { evmVersion: "cancun", viaIR: process.env.VIA_IR === "1" } } };
+`,
+  );
+  writeFileSync(
+    join(dir, "deploy.js"),
+    `const hre = require("hardhat");
+hre.ethers.getSigners().then(async ([admin]) => {
+  const oracle = await hre.ethers.deployContract("AttestedTrustOracle", [admin.address, hre.ethers.ZeroAddress]);
+  await oracle.waitForDeployment();
+  console.log("deployed");
+}).catch((error) => {
+  console.log("deployment failed: " + error.message);
+  process.exitCode = 1;
+});
+`,
+  );
+  return dir;
+}
+
+describe("a fresh Hardhat 2 project with its default settings, deploying AttestedTrustOracle", () => {
+  let project: string;
+  beforeAll(() => {
+    project = createHardhatProject();
+  });
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  it("fails to compile with the error the README quotes", async () => {
+    const run = await hardhat(project, ["compile"]);
+    expect(run.code).not.toBe(0);
+    for (const line of readmeQuotedError()) expect(run.output, line).toContain(line);
+  });
+
+  it("with viaIR alone compiles, and the default network refuses the deployment as the README says", async () => {
+    const compile = await hardhat(project, ["compile"], { VIA_IR: "1" });
+    expect(compile.code, compile.output).toBe(0);
+    expect(compile.output).toContain("exceeds 24576 bytes");
+    const deploy = await hardhat(project, ["run", "deploy.js"], { VIA_IR: "1" });
+    expect(deploy.code).not.toBe(0);
+    const refusal = "trying to deploy a contract whose code is too large";
+    expect(deploy.output).toContain(refusal);
+    expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain(refusal);
+  }, 180_000);
+});
