@@ -13,6 +13,8 @@ interface SolcJs {
 export interface CompileSettings {
   readonly optimizer: { readonly enabled: boolean; readonly runs?: number };
   readonly viaIR?: boolean;
+  /** Imported sources to compile with another text instead of the file's (source name → text). */
+  readonly replacedImports?: Readonly<Record<string, string>>;
 }
 
 /** One compiler error, as solc reports it. */
@@ -55,7 +57,8 @@ function findImport(path: string): { contents: string } | { error: string } {
 /**
  * Compiles the given sources (source name → text) with the `solc` npm package through standard JSON, EVM version
  * `cancun` (the kit's), and the given optimizer and codegen settings. Only the given sources' contracts are asked
- * for; their imports are compiled as far as those need them (a contract created with `new` is compiled whole).
+ * for; their imports are compiled as far as those need them (a contract created with `new` is compiled whole), each
+ * from its file or from `settings.replacedImports`.
  */
 export function compileWithSolc(sources: Readonly<Record<string, string>>, settings: CompileSettings): CompileResult {
   const solc = createRequire(__filename)("solc") as SolcJs;
@@ -65,12 +68,14 @@ export function compileWithSolc(sources: Readonly<Record<string, string>>, setti
     sources: Object.fromEntries(names.map((name) => [name, { content: sources[name] }])),
     settings: {
       evmVersion: "cancun",
-      optimizer: settings.optimizer,
+      optimizer: { enabled: settings.optimizer.enabled, runs: settings.optimizer.runs ?? 200 },
       viaIR: settings.viaIR ?? false,
       outputSelection: Object.fromEntries(names.map((name) => [name, { "*": ["evm.deployedBytecode.object"] }])),
     },
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport })) as {
+  const replaced = settings.replacedImports ?? {};
+  const resolveImport = (path: string) => (path in replaced ? { contents: replaced[path]! } : findImport(path));
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: resolveImport })) as {
     errors?: { severity: string; message: string; formattedMessage: string; sourceLocation?: { file: string } }[];
     contracts?: Record<string, Record<string, { evm: { deployedBytecode: { object: string } } }>>;
   };
