@@ -21,8 +21,7 @@ import type { TrustEncoding } from "../../config/encodings.js";
 import { DevnetError, InvalidArgumentError } from "../../errors.js";
 import { DEFAULT_BASE_FORK_BLOCK } from "../testing/fork-block.js";
 import { type BaseSimulation, startBaseSimulation } from "./base-simulation.js";
-import type { OracleRecordInput } from "./publish-records.js";
-import { DEFAULT_SIMULATED_AGENTS, seedBasePopulation } from "./seeded-population.js";
+import { DEFAULT_SIMULATED_AGENTS, type SeededRecord, seedBasePopulation } from "./seeded-population.js";
 
 /** Options of {@link startForkableBase}. */
 export interface ForkableBaseOptions {
@@ -43,7 +42,7 @@ export interface ForkableBase {
   /** The simulation behind it, to read or change what the chain holds after the fork block. */
   readonly simulation: BaseSimulation;
   /** Every record the oracle holds at the fork block: Base `erc8004` agents 1…n first, then other keys. */
-  readonly records: readonly OracleRecordInput[];
+  readonly records: readonly SeededRecord[];
   /** Owner of each registered agent in the identity registry, by agent id. */
   readonly owners: ReadonlyMap<bigint, Address>;
   /** Stops the HTTP server. */

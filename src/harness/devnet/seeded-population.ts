@@ -20,6 +20,16 @@ export const DEFAULT_SIMULATED_AGENTS = 24;
 
 const registerAbi = parseAbi(["function registerWithId(address owner, uint256 agentId)"]);
 
+/** A seeded record: an {@link OracleRecordInput} with a bigint agent id, a number chain id and Unix seconds. */
+export interface SeededRecord extends OracleRecordInput {
+  /** Agent id in its registry. */
+  readonly agentId: bigint;
+  /** Chain the agent is registered on. */
+  readonly chainId: number;
+  /** Time of the scoring, Unix seconds. */
+  readonly updatedAt: number;
+}
+
 /** Options of {@link seedBasePopulation}. */
 export interface SeedBasePopulationOptions {
   /** How many agents (ids 1…n on Base, `erc8004`) to register and score; default {@link DEFAULT_SIMULATED_AGENTS}. */
@@ -31,7 +41,7 @@ export interface SeedBasePopulationOptions {
 /** What {@link seedBasePopulation} put on the chain. */
 export interface SeededBasePopulation {
   /** Every record published, the Base `erc8004` agents 1…n first (in id order), then the other keys. */
-  readonly records: readonly OracleRecordInput[];
+  readonly records: readonly SeededRecord[];
   /** Owner of each registered agent, by agent id (1…n). */
   readonly owners: ReadonlyMap<bigint, Address>;
 }
@@ -79,8 +89,8 @@ export async function seedBasePopulation(
  * days earlier, as if its refresh had stopped), scores (17 + 37 i) mod 96 with the tier of the score, sybil
  * codes i mod 5; plus records on another chain and on two other registries.
  */
-function seededRecords(agents: number, nightly: number, encoding: TrustEncoding | undefined): OracleRecordInput[] {
-  const records: OracleRecordInput[] = [];
+function seededRecords(agents: number, nightly: number, encoding: TrustEncoding | undefined): SeededRecord[] {
+  const records: SeededRecord[] = [];
   for (let i = 0; i < agents; i++) {
     const score = (17 + i * 37) % 96;
     records.push({

@@ -7,7 +7,7 @@ import { type Abi, decodeErrorResult, decodeFunctionResult, encodeFunctionData, 
 import { base } from "viem/chains";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BASE_TRUST_ORACLE_ADDRESS } from "../../../src/config/addresses.js";
-import type { OracleRecordInput } from "../../../src/harness/devnet/publish-records.js";
+import type { SeededRecord } from "../../../src/harness/devnet/seeded-population.js";
 import { DevnetError } from "../../../src/errors.js";
 import {
   type BaseContext,
@@ -39,15 +39,15 @@ afterAll(async () => {
   await target?.close();
 });
 
-const valueOf = (r: OracleRecordInput): OracleRecordValue => ({
+const valueOf = (r: SeededRecord): OracleRecordValue => ({
   score: r.score,
   tier: r.tier,
   sybilSeverity: r.sybilSeverity,
-  updatedAt: Number(r.updatedAt),
+  updatedAt: r.updatedAt,
 });
 
 /** The record the loopback Base itself answers for `r`'s key (read from the chain that was forked). */
-async function targetRecord(r: OracleRecordInput): Promise<OracleRecordValue> {
+async function targetRecord(r: SeededRecord): Promise<OracleRecordValue> {
   const [score, tier, sybilSeverity, updatedAt] = (await target.simulation.provider
     .request({
       method: "eth_call",
@@ -57,7 +57,7 @@ async function targetRecord(r: OracleRecordInput): Promise<OracleRecordValue> {
   return { score, tier, sybilSeverity, updatedAt: Number(updatedAt) };
 }
 
-const encodeGetScore = (r: OracleRecordInput): Hex =>
+const encodeGetScore = (r: SeededRecord): Hex =>
   encodeFunctionData({ abi: trustOracleAbi, functionName: "getScore", args: [r.agentId, BigInt(r.chainId), r.registry] });
 const decodeGetScore = (data: Hex) => decodeFunctionResult({ abi: trustOracleAbi, functionName: "getScore", data });
 
@@ -99,7 +99,7 @@ describe("Base context forking a loopback Base at the pinned block (Hardhat 2; r
   it("forks the pinned block, not the head: a record published on the loopback chain afterwards is absent", async () => {
     const sim = target.simulation;
     const now = await sim.latestTimestamp();
-    const late = { agentId: 9000n, chainId: 8453, registry: "erc8004", score: 70, tier: 2, sybilSeverity: 0, updatedAt: now };
+    const late: SeededRecord = { agentId: 9000n, chainId: 8453, registry: "erc8004", score: 70, tier: 2, sybilSeverity: 0, updatedAt: now };
     await sim.publish([late]);
     expect(await targetRecord(late)).to.deep.equal(valueOf(late));
     expect((await ctx.readRecord(late)).updatedAt).to.equal(0);
@@ -153,7 +153,12 @@ describe("Base context forking a loopback Base at the pinned block (Hardhat 2; r
     });
     expect((await ctx.publicClient.waitForTransactionReceipt({ hash })).status).to.equal("success");
     expect((await ctx.readRecord({ agentId: 5000n })).score).to.equal(60);
-    expect(await targetRecord({ ...record, chainId: 8453 })).to.deep.equal({ score: 0, tier: 0, sybilSeverity: 0, updatedAt: 0 });
+    expect(await targetRecord({ ...record, chainId: 8453, updatedAt: now })).to.deep.equal({
+      score: 0,
+      tier: 0,
+      sybilSeverity: 0,
+      updatedAt: 0,
+    });
     const stranger = await ctx.impersonate("0x5757575757575757575757575757575757575757");
     await expect(
       ctx.publicClient.simulateContract({
@@ -197,9 +202,9 @@ describe("Base context forking a loopback Base at the pinned block (Hardhat 2; r
 });
 
 /** Whether a seeded record is fresh at the fork (the simulation backdates every sixth by three days). */
-function isFresh(r: OracleRecordInput): boolean {
-  const newest = Math.max(...target.records.map((x) => Number(x.updatedAt)));
-  return newest - Number(r.updatedAt) < MAX_AGE / 2;
+function isFresh(r: SeededRecord): boolean {
+  const newest = Math.max(...target.records.map((x) => x.updatedAt));
+  return newest - r.updatedAt < MAX_AGE / 2;
 }
 
 /** The custom error (name and first three values) a simulated call failed with. */
