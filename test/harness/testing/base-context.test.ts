@@ -471,38 +471,35 @@ describe(`Base context (${MODE} mode)`, () => {
     });
   });
 
-  it.skipIf(!FORK)(
-    "the forked records satisfy the service's invariants (needs BASE_RPC_URL; real Base only when a user sets it, never in CI)",
-    async () => {
-      const records = await readAll(ctx.sampleKeys);
-      const now = await ctx.latestTimestamp();
-      const tiers = new Map<string, number[]>();
-      const sybils = new Set<number>();
-      const contradictions: string[] = [];
-      records.forEach((r, i) => {
-        expect(r.score, `agent ${ctx.sampleKeys[i]!.agentId}`).to.be.at.most(95);
-        expect(r.updatedAt, `agent ${ctx.sampleKeys[i]!.agentId}`).to.be.at.most(now);
-        const expectedTier = tierForScore(r.score);
-        tiers.set(`${r.tier}`, [...(tiers.get(`${r.tier}`) ?? []), r.score]);
-        sybils.add(r.sybilSeverity);
-        if (DEFAULT_TRUST_ENCODING.tiers[r.tier] !== expectedTier) {
-          contradictions.push(`agent ${ctx.sampleKeys[i]!.agentId}: score ${r.score}, tier code ${r.tier}`);
-        }
-      });
-      console.log(`fork block ${ctx.forkBlock}: ${records.length} records among agent ids probed`);
-      for (const [tier, scores] of [...tiers].sort()) {
-        console.log(`  tier code ${tier}: scores ${Math.min(...scores)}–${Math.max(...scores)} (${scores.length} records)`);
+  it.skipIf(!FORK)("forked records satisfy the service's invariants (needs BASE_RPC_URL; real Base never in CI)", async () => {
+    const records = await readAll(ctx.sampleKeys);
+    const now = await ctx.latestTimestamp();
+    const tiers = new Map<string, number[]>();
+    const sybils = new Set<number>();
+    const contradictions: string[] = [];
+    records.forEach((r, i) => {
+      expect(r.score, `agent ${ctx.sampleKeys[i]!.agentId}`).to.be.at.most(95);
+      expect(r.updatedAt, `agent ${ctx.sampleKeys[i]!.agentId}`).to.be.at.most(now);
+      const expectedTier = tierForScore(r.score);
+      tiers.set(`${r.tier}`, [...(tiers.get(`${r.tier}`) ?? []), r.score]);
+      sybils.add(r.sybilSeverity);
+      if (DEFAULT_TRUST_ENCODING.tiers[r.tier] !== expectedTier) {
+        contradictions.push(`agent ${ctx.sampleKeys[i]!.agentId}: score ${r.score}, tier code ${r.tier}`);
       }
-      console.log(`  sybil codes seen: ${[...sybils].sort((a, b) => a - b).join(", ")}`);
-      if (contradictions.length > 0) console.log(`  tier codes contradicting the kit's encoding:\n    ${contradictions.join("\n    ")}`);
-      // Tier codes are consistent with scores under *some* monotone encoding: a higher code never has a lower score range.
-      const ranges = [...tiers].map(([tier, scores]) => ({ tier: Number(tier), min: Math.min(...scores), max: Math.max(...scores) }));
-      for (const a of ranges)
-        for (const b of ranges)
-          if (a.tier !== b.tier && a.max >= b.min && a.min <= b.max) {
-            expect.fail(`tier codes ${a.tier} and ${b.tier} have overlapping score ranges`);
-          }
-      expect(contradictions, "tier codes under the kit's encoding").to.deep.equal([]);
-    },
-  );
+    });
+    console.log(`fork block ${ctx.forkBlock}: ${records.length} records among agent ids probed`);
+    for (const [tier, scores] of [...tiers].sort()) {
+      console.log(`  tier code ${tier}: scores ${Math.min(...scores)}–${Math.max(...scores)} (${scores.length} records)`);
+    }
+    console.log(`  sybil codes seen: ${[...sybils].sort((a, b) => a - b).join(", ")}`);
+    if (contradictions.length > 0) console.log(`  tier codes contradicting the kit's encoding:\n    ${contradictions.join("\n    ")}`);
+    // Tier codes are consistent with scores under *some* monotone encoding: a higher code never has a lower score range.
+    const ranges = [...tiers].map(([tier, scores]) => ({ tier: Number(tier), min: Math.min(...scores), max: Math.max(...scores) }));
+    for (const a of ranges)
+      for (const b of ranges)
+        if (a.tier !== b.tier && a.max >= b.min && a.min <= b.max) {
+          expect.fail(`tier codes ${a.tier} and ${b.tier} have overlapping score ranges`);
+        }
+    expect(contradictions, "tier codes under the kit's encoding").to.deep.equal([]);
+  });
 });
