@@ -1,7 +1,13 @@
 /**
  * `npm run test:forge [-- forge test options]`: the kit's forge suite (test/foundry: the gate's refusals through a
  * consumer contract, fuzz tests of the gate against a model of its policy, invariant tests of the reference oracle,
- * a Base fork test that runs only with `BASE_RPC_URL`), with the forge 1.7.1 that `tools/foundry` pins.
+ * the Base fork tests), with the forge 1.7.1 that `tools/foundry` pins.
+ *
+ * The fork tests fork what `BASE_RPC_URL` names. When it is not set, this script serves a Base to fork on loopback
+ * (`startForkableBase`: the kit's simulation with its seeded agents, mined up to the pinned block, or to
+ * `BASE_FORK_BLOCK`) and gives forge its URL, and `BASE_FORK_LOOPBACK_AGENTS` so that LoopbackBaseFork.t.sol checks
+ * the values only that chain holds: the fork path (`createSelectFork`, the overlay over forked records) runs on every
+ * run. Real Base is forked only when the user sets `BASE_RPC_URL` to a Base node.
  *
  * forge is installed into `tools/foundry` first when it is missing. Where it cannot run (no binary for the platform,
  * or the install failed), the suite is skipped with the reason, and exits 0, except under CI (`CI` set) on a platform
@@ -10,7 +16,9 @@
  *
  * @packageDocumentation
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { type ForkableBase, startForkableBase } from "../src/harness/devnet/forkable-base";
+import { baseForkBlockFromEnv } from "../src/harness/testing/fork-block";
 import { FORGE_SOLC_SHIM, FORGE_TOOLCHAIN_DIR, REPO_ROOT, locateForge } from "./lib/forge-binary";
 
 function installForge(): boolean {
@@ -20,7 +28,19 @@ function installForge(): boolean {
   return install.status === 0;
 }
 
-function main(args: readonly string[]): number {
+/** Runs forge without blocking this process's event loop (the loopback Base answers forge from here). */
+function runForge(path: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolveExit) => {
+    const child = spawn(path, args, { cwd: REPO_ROOT, stdio: "inherit", env });
+    child.once("error", (error) => {
+      console.error(`test:forge: could not start forge (${path}): ${error.message}`);
+      resolveExit(1);
+    });
+    child.once("exit", (code) => resolveExit(code ?? 1));
+  });
+}
+
+async function main(args: readonly string[]): Promise<number> {
   let forge = locateForge();
   if (!forge.ok && forge.installable && installForge()) forge = locateForge();
   if (!forge.ok) {
@@ -31,12 +51,29 @@ function main(args: readonly string[]): number {
     console.log(`test:forge skipped: ${forge.reason}`);
     return 0;
   }
-  const run = spawnSync(forge.path, ["test", "--offline", "--use", FORGE_SOLC_SHIM, ...args], { cwd: REPO_ROOT, stdio: "inherit" });
-  if (run.error) {
-    console.error(`test:forge: could not start forge (${forge.path}): ${run.error.message}`);
-    return 1;
+  let loopback: ForkableBase | undefined;
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  const forgeArgs = ["test", "--offline", "--use", FORGE_SOLC_SHIM];
+  if (!process.env.BASE_RPC_URL?.trim()) {
+    loopback = await startForkableBase({ forkBlock: baseForkBlockFromEnv() });
+    env.BASE_RPC_URL = loopback.rpcUrl;
+    env.BASE_FORK_BLOCK = String(loopback.forkBlock);
+    env.BASE_FORK_LOOPBACK_AGENTS = String(loopback.owners.size);
+    // forge caches forked state per chain and block; the loopback chain's state differs from run to run.
+    forgeArgs.push("--no-storage-caching");
+    console.log(`test:forge: fork tests fork a loopback Base (${loopback.rpcUrl}, block ${loopback.forkBlock}; not real Base)`);
   }
-  return run.status ?? 1;
+  try {
+    return await runForge(forge.path, [...forgeArgs, ...args], env);
+  } finally {
+    await loopback?.close();
+  }
 }
 
-process.exitCode = main(process.argv.slice(2));
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error("test:forge failed:", error);
+    process.exit(1);
+  },
+);

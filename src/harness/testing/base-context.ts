@@ -30,9 +30,8 @@ import { parseAddress } from "../../inputs/address.js";
 import { trustOracleAbi } from "../../oracle/abi.js";
 import { BASE_SIMULATION_CHAIN_ID, startBaseSimulation } from "../devnet/base-simulation.js";
 import { type LocalChain, startLocalChain } from "../devnet/local-chain.js";
-import { latestNightlyRun } from "../devnet/nightly-snapshot.js";
-import type { OracleRecordInput } from "../devnet/publish-records.js";
 import { revertDecodingTransport } from "../devnet/revert-transport.js";
+import { DEFAULT_SIMULATED_AGENTS, seedBasePopulation } from "../devnet/seeded-population.js";
 import { baseForkBlockFromEnv } from "./fork-block.js";
 import {
   type InstalledOracleOverride,
@@ -46,8 +45,7 @@ import {
   writeOverride,
 } from "./oracle-override.js";
 
-/** Agents the simulation registers and scores by default. */
-export const DEFAULT_SIMULATED_AGENTS = 24;
+export { DEFAULT_SIMULATED_AGENTS };
 
 /** Agent ids (1…n, Base, `erc8004`) probed on a fork for {@link BaseContext.sampleKeys}, by default. */
 export const DEFAULT_FORK_PROBE = 64;
@@ -55,10 +53,7 @@ export const DEFAULT_FORK_PROBE = 64;
 /** Balance {@link BaseContext.impersonate} tops an account up to by default: 100 ether. */
 export const DEFAULT_IMPERSONATION_BALANCE = 10n ** 20n;
 
-const identityRegistryAbi = parseAbi([
-  "function ownerOf(uint256 agentId) view returns (address)",
-  "function registerWithId(address owner, uint256 agentId)",
-]);
+const identityRegistryAbi = parseAbi(["function ownerOf(uint256 agentId) view returns (address)"]);
 
 /** Options of {@link startBaseContext}. */
 export interface BaseContextOptions {
@@ -235,29 +230,11 @@ async function startSimulation(options: BaseContextOptions): Promise<BaseContext
   const agents = positiveInteger(options.agents ?? DEFAULT_SIMULATED_AGENTS, "agents");
   const sim = await startBaseSimulation({ http: options.http ?? false });
   try {
-    const { provider } = sim;
-    const owners = sim.accounts.slice(1, 5);
-    if (owners.length === 0) throw new DevnetError("The local chain has too few accounts to own agents");
-    const wallet = createWalletClient({ chain: base, transport: revertDecodingTransport(provider) });
-    const publicClient = createPublicClient({ chain: base, transport: revertDecodingTransport(provider) });
-    for (let id = 1; id <= agents; id++) {
-      const hash = await wallet.writeContract({
-        account: sim.publisher,
-        address: sim.identityRegistry,
-        abi: identityRegistryAbi,
-        functionName: "registerWithId",
-        args: [owners[(id - 1) % owners.length]!, BigInt(id)],
-      });
-      await publicClient.waitForTransactionReceipt({ hash });
-    }
-    const now = await sim.latestTimestamp();
-    const nightly = Math.floor(latestNightlyRun(new Date(now * 1000)).getTime() / 1000);
-    const records = seededRecords(agents, nightly, options.encoding);
-    await sim.publish(records);
+    const { records } = await seedBasePopulation(sim, { agents, encoding: options.encoding });
     const sampleKeys = records
       .filter((r) => r.chainId === BASE_SIMULATION_CHAIN_ID && r.registry === "erc8004")
       .map((r) => resolveRecordKey(r));
-    const chain: LocalChain = { chainId: sim.chainId, provider, rpcUrl: sim.rpcUrl, close: () => sim.close() };
+    const chain: LocalChain = { chainId: sim.chainId, provider: sim.provider, rpcUrl: sim.rpcUrl, close: () => sim.close() };
     return await finishContext(
       {
         mode: "simulation",
@@ -274,43 +251,6 @@ async function startSimulation(options: BaseContextOptions): Promise<BaseContext
     await sim.close();
     throw error;
   }
-}
-
-/**
- * The simulation's seeded population: agents 1…n on Base (`erc8004`) dated at the latest nightly run (every
- * sixth one three days earlier, as if its refresh had stopped), scores spread over 0–95 with the tier of the
- * score, sybil codes 0–4 in turn; plus a few records on other chains and registries.
- */
-function seededRecords(agents: number, nightly: number, encoding: TrustEncoding | undefined): OracleRecordInput[] {
-  const records: OracleRecordInput[] = [];
-  for (let i = 0; i < agents; i++) {
-    const score = (17 + i * 37) % 96;
-    records.push({
-      agentId: BigInt(i + 1),
-      chainId: BASE_SIMULATION_CHAIN_ID,
-      registry: "erc8004",
-      score,
-      tier: tierCode(tierForScore(score), encoding),
-      sybilSeverity: i % 5,
-      updatedAt: i % 6 === 5 ? nightly - 3 * 86_400 : nightly - (i % 4) * 60,
-    });
-  }
-  for (const [agentId, chainId, registry, score] of [
-    [7n, 1, "erc8004", 66],
-    [1001n, 8453, "olas", 81],
-    [42n, 8453, "virtuals", 28],
-  ] as const) {
-    records.push({
-      agentId,
-      chainId,
-      registry,
-      score,
-      tier: tierCode(tierForScore(score), encoding),
-      sybilSeverity: 1,
-      updatedAt: nightly,
-    });
-  }
-  return records;
 }
 
 async function startFork(rpcUrl: string, options: BaseContextOptions): Promise<BaseContext> {
@@ -331,6 +271,10 @@ async function startFork(rpcUrl: string, options: BaseContextOptions): Promise<B
     const { provider } = chain;
     try {
       await provider.request({ method: "hardhat_reset", params: [{ forking: { jsonRpcUrl: rpcUrl, blockNumber: forkBlock } }] });
+      // One local block on top of the fork block: calls at "latest" then run on it, under the node's own hardfork.
+      // At the fork block itself the node refuses them for chain 8453 ("No known hardfork for execution on
+      // historical block"), since it has no hardfork activation history of Base.
+      await provider.request({ method: "evm_mine", params: [] });
     } catch (error) {
       throw new DevnetError(`Could not fork Base at block ${forkBlock}`, {
         cause: error,

@@ -11,6 +11,8 @@
  */
 
 export { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
+export { type ForkableBase, type ForkableBaseOptions, startForkableBase } from "../devnet/forkable-base.js";
+export type { SeededRecord } from "../devnet/seeded-population.js";
 export { describeContractError, type Eip1193Provider, revertDecodingTransport } from "../devnet/revert-transport.js";
 export * from "./base-context.js";
 export * from "./fork-block.js";

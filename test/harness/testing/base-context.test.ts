@@ -1,4 +1,6 @@
-// The Base test context: a fork of Base when BASE_RPC_URL is set, the local simulation otherwise. Its helpers
+// The Base test context: a fork of Base when BASE_RPC_URL is set, the local simulation otherwise (CI runs the
+// simulation; base-context.fork.test.ts runs fork mode against a loopback Base; real Base only when a user sets
+// BASE_RPC_URL to it). Its helpers
 // change single oracle records (through TrustOracleOverride) without touching any other record, and the gates
 // and examples, driven through the contracts that really call the oracle, decide accordingly.
 import { readFileSync } from "node:fs";
@@ -469,7 +471,7 @@ describe(`Base context (${MODE} mode)`, () => {
     });
   });
 
-  it.skipIf(!FORK)("real Base records satisfy the service's invariants (needs BASE_RPC_URL)", async () => {
+  it.skipIf(!FORK)("forked records satisfy the service's invariants (needs BASE_RPC_URL; real Base never in CI)", async () => {
     const records = await readAll(ctx.sampleKeys);
     const now = await ctx.latestTimestamp();
     const tiers = new Map<string, number[]>();
