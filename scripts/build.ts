@@ -2,13 +2,32 @@
  * `npm run build`: compiles `src/` to an ES-module distribution in `dist/` (JavaScript, declarations, source
  * maps). The repository itself is CommonJS (Hardhat 2 loads its TypeScript config that way), so `dist/`
  * gets its own `package.json` marking its files as ES modules.
+ *
+ * Each entry's `require` condition names a CommonJS declaration file (`index.d.cts`) re-exporting the entry's
+ * declarations: TypeScript under `"module": "Node16"` (what `npx hardhat init` writes) refuses a CommonJS file
+ * importing declarations it sees as an ES module (TS1479), although Node ≥ 20.19 `require`s the ES module itself.
+ *
+ * Last, `dist/.build-complete` marks the build done; `scripts/prepare.mjs` compares it with the sources.
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 
 const root = join(__dirname, "..");
 const dist = join(root, "dist");
+
+/** The marker file `scripts/prepare.mjs` reads: written last, so it exists only after a complete build. */
+const BUILD_COMPLETE_MARKER = ".build-complete";
+
+/** The `require`-condition declaration files package.json's exports name (`./dist/….d.cts`). */
+function commonJsDeclarations(): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> };
+  return Object.values(pkg.exports).flatMap((target) => {
+    const types = (target as { require?: { types?: unknown } }).require?.types;
+    return typeof types === "string" && types.endsWith(".d.cts") ? [types] : [];
+  });
+}
+
 rmSync(dist, { recursive: true, force: true });
 execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], {
   stdio: "inherit",
@@ -17,3 +36,8 @@ mkdirSync(dist, { recursive: true });
 writeFileSync(join(dist, "package.json"), `${JSON.stringify({ type: "module" }, null, 2)}\n`);
 // The `trustgate` command (package.json "bin").
 chmodSync(join(dist, "cli", "bin.js"), 0o755);
+for (const declaration of commonJsDeclarations()) {
+  const esmTwin = `./${basename(declaration, ".d.cts")}.js`;
+  writeFileSync(join(root, declaration), `export * from ${JSON.stringify(esmTwin)};\n`);
+}
+writeFileSync(join(dist, BUILD_COMPLETE_MARKER), `${new Date().toISOString()}\n`);

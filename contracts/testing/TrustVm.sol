@@ -6,13 +6,13 @@ pragma solidity ^0.8.24;
 address constant TRUST_VM_ADDRESS = 0x7109709ECfa91a80626fF3989D68f67F5b1DD12D;
 
 /// @title ITrustVm
-/// @notice The few cheatcodes the kit's Solidity test helpers (`trustgate/testing/...`) and test suites use,
+/// @notice The few cheatcodes the kit's Solidity test helpers (`trustgate/contracts/testing/...`) and test suites use,
 ///         declared here so that they need no forge-std. Each signature is one forge 1.7 answers (every one is called
 ///         by `test/package/foundry-project/test/TrustVm.t.sol`); a test file that also imports forge-std's `Vm` can
 ///         use both: they call the same address.
 /// @dev Only for tests run by forge (or another EVM with the same cheatcodes, such as Hardhat 3's Solidity
 ///      tests). On a real chain the address has no code and every call reverts. Use it through the constant
-///      `TRUST_VM` declared next to it (`import {TRUST_VM} from "trustgate/testing/TrustVm.sol";`).
+///      `TRUST_VM` declared next to it (`import {TRUST_VM} from "trustgate/contracts/testing/TrustVm.sol";`).
 interface ITrustVm {
     // ---- state ----
 

@@ -4,10 +4,11 @@
 //   package's own "exports" map), run with tsx against the local signing service and the local Base simulation
 //   started here: TRUSTGATE_API_URL and BASE_RPC_URL point at them, as a user's environment would point at the
 //   real ones (the examples fall back to https://rnwy.com and viem's Base RPC when they are unset);
-// - `solidity`: compiled (solc, the kit's contracts and OpenZeppelin resolved as a user's project would);
+// - `solidity`: compiled (solc, the kit's contracts and OpenZeppelin resolved as a user's project would), with no
+//   error and no warning; every Solidity block, a Foundry project's files included, opens with an SPDX line and a pragma;
 // - a block marked `<!-- doc-test: foundry: <path> -->` is that file of a Foundry project (any language: a contract, a
 //   test, `foundry.toml`, `remappings.txt`): the marked blocks of a document make one fresh project, with the kit
-//   and OpenZeppelin in `lib/` as `forge install` puts them (test/support/foundry-project.ts), and its forge tests
+//   and OpenZeppelin installed from npm into `node_modules` (test/support/foundry-project.ts), and its forge tests
 //   run, without `BASE_RPC_URL` and then with `BASE_RPC_URL` at a local chain holding the reference oracle at the
 //   Base oracle's address (a fork test forks it); skipped, with the reason in its name, where forge is absent;
 // - a block with no language (or `text`) is program output, not code;
@@ -141,7 +142,7 @@ function runTs(file: string, env: NodeJS.ProcessEnv): Promise<{ code: number | n
   });
 }
 
-/** Compiles a Solidity block with the kit's sources and OpenZeppelin resolved as in a user's project. */
+/** Compiles a Solidity block with the kit's sources and OpenZeppelin resolved as in a user's project: its errors and warnings. */
 function compileSolidity(source: string): string[] {
   const require = createRequire(__filename);
   const solc = require("solc") as {
@@ -168,7 +169,7 @@ function compileSolidity(source: string): string[] {
   const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport })) as {
     errors?: { severity: string; formattedMessage: string }[];
   };
-  return (output.errors ?? []).filter((e) => e.severity === "error").map((e) => e.formattedMessage);
+  return (output.errors ?? []).map((e) => e.formattedMessage);
 }
 
 describe("the documents' code blocks", () => {
@@ -186,11 +187,21 @@ describe("the documents' code blocks", () => {
     expect(placeholders.map((b) => `${b.file}:${b.line} holds a placeholder that cannot run`)).toEqual([]);
   });
 
+  it("open every Solidity block with an SPDX license line and a pragma, so that a copied snippet compiles clean", () => {
+    const solidity = BLOCKS.filter((b) => b.lang === "solidity" && b.skip === undefined);
+    expect(solidity.length).toBeGreaterThanOrEqual(5);
+    const bare = solidity.filter((b) => !/^\/\/ SPDX-License-Identifier: \S+\npragma solidity [^;]+;\n/.test(b.code));
+    expect(bare.map((b) => `${b.file}:${b.line} does not open with // SPDX-License-Identifier and pragma solidity`)).toEqual([]);
+  });
+
   describe("solidity", () => {
     const blocks = BLOCKS.filter((b) => b.lang === "solidity" && b.skip === undefined && b.foundry === undefined);
-    it.each(blocks.map((b) => [`${b.file}:${b.line}`, b] as const))("%s compiles against the kit's contracts", (_name, block) => {
-      expect(compileSolidity(block.code)).toEqual([]);
-    });
+    it.each(blocks.map((b) => [`${b.file}:${b.line}`, b] as const))(
+      "%s compiles against the kit's contracts, without a warning",
+      (_name, block) => {
+        expect(compileSolidity(block.code)).toEqual([]);
+      },
+    );
   });
 
   const FORGE = forgeBinary();

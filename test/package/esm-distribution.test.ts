@@ -19,15 +19,16 @@ describe("the ESM distribution", () => {
   it("marks dist/ as ES modules and points package exports at it", () => {
     expect(JSON.parse(readFileSync(join(root, "dist/package.json"), "utf8"))).toEqual({ type: "module" });
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
-      exports: Record<string, { import: string; require: string; default: string; types: string }>;
+      exports: Record<string, { import: string; require: { types: string; default: string }; default: string; types: string }>;
     };
     expect(pkg.exports["."]).toEqual({
+      require: { types: "./dist/index.d.cts", default: "./dist/index.js" },
       types: "./dist/index.d.ts",
       import: "./dist/index.js",
-      require: "./dist/index.js",
       default: "./dist/index.js",
     });
     expect(readFileSync(join(root, pkg.exports["."]!.types), "utf8")).toContain("verifyTrustAttestation");
+    expect(readFileSync(join(root, pkg.exports["."]!.require.types), "utf8")).toBe('export * from "./index.js";\n');
     // The harness's entries point into dist/harness/.
     for (const [entry, file] of [
       ["./service", "harness/service/index"],
@@ -35,11 +36,13 @@ describe("the ESM distribution", () => {
       ["./harness", "harness/index"],
     ]) {
       expect(pkg.exports[entry!]).toMatchObject({
+        require: { types: `./dist/${file}.d.cts`, default: `./dist/${file}.js` },
         types: `./dist/${file}.d.ts`,
         import: `./dist/${file}.js`,
-        require: `./dist/${file}.js`,
       });
       expect(readFileSync(join(root, `dist/${file}.js`), "utf8")).toMatch(/export/);
+      // CommonJS declarations (TypeScript's Node16 module setting) re-export the entry's own declarations.
+      expect(readFileSync(join(root, `dist/${file}.d.cts`), "utf8")).toBe('export * from "./index.js";\n');
     }
   });
 

@@ -1,5 +1,6 @@
-// The kit from a Foundry user's side: a fresh Foundry project in the system's temporary folder installs it as
-// `forge install` would (test/support/foundry-project.ts), compiles a contract that inherits `TrustGated`
+// The kit from a Foundry user's side: a fresh Foundry project in the system's temporary folder installs it by the
+// route that needs only the npm registry (the kit and OpenZeppelin in `node_modules`, remapped; the kit's solc-js shim
+// as forge's compiler: test/support/foundry-project.ts), compiles a contract that inherits `TrustGated`
 // (foundry-project/src/AgentVault.sol) and runs a forge test that uses the Solidity helpers of
 // `contracts/testing/` (foundry-project/test/AgentVault.t.sol): the gated call passes, each refusal reverts with
 // its custom error and values, the override keeps the other records, an attestation signed in the test refreshes
@@ -8,7 +9,8 @@
 // `Date.toISOString`, and the fixed test key's public coordinates equal node:crypto's. Then the gate is broken on
 // purpose (its modifier removed) to show that the refusal tests fail. A third checks that the Solidity helpers mirror
 // the TypeScript ones (override slots and words, addresses, defaults, the test accounts); TrustVm.t.sol calls every
-// cheatcode TrustVm.sol declares (forking a local chain served here for `createSelectFork`).
+// cheatcode TrustVm.sol declares (forking a local chain served here for `createSelectFork`). Last, the `forge install`
+// route (the kit and OpenZeppelin in `lib/`) runs the same gate tests with the same import paths.
 import { createECDH } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -97,9 +99,9 @@ function serviceShapeTest(): string {
   return `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {TrustAttestationLib} from "trustgate/attestation/TrustAttestationLib.sol";
-import {TrustSignedV2, TrustTestAttestations} from "trustgate/testing/TrustTestAttestations.sol";
-import {TRUST_VM} from "trustgate/testing/TrustVm.sol";
+import {TrustAttestationLib} from "trustgate/contracts/attestation/TrustAttestationLib.sol";
+import {TrustSignedV2, TrustTestAttestations} from "trustgate/contracts/testing/TrustTestAttestations.sol";
+import {TRUST_VM} from "trustgate/contracts/testing/TrustVm.sol";
 
 contract ServiceShapeTest {
     function _same(bytes memory actual, string memory expected) internal pure {
@@ -160,14 +162,14 @@ function typeScriptTwinTest(): string {
   return `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {TrustRecord} from "trustgate/TrustTypes.sol";
+import {TrustRecord} from "trustgate/contracts/TrustTypes.sol";
 import {
     BASE_TRUST_ORACLE_ADDRESS,
     BaseContext,
     DEFAULT_BASE_FORK_BLOCK,
     ERC8004_IDENTITY_REGISTRY_ADDRESS
-} from "trustgate/testing/BaseContext.sol";
-import {OracleOverride, TestRecordKey} from "trustgate/testing/OracleOverride.sol";
+} from "trustgate/contracts/testing/BaseContext.sol";
+import {OracleOverride, TestRecordKey} from "trustgate/contracts/testing/OracleOverride.sol";
 
 contract TypeScriptTwinTest is BaseContext {
     function test_constantsEqualTheTypeScriptOnes() public pure {
@@ -199,11 +201,9 @@ ${accounts.map((a, i) => `        require(account(${i}) == ${a.address}, "accoun
 `;
 }
 
-const title = FORGE
-  ? "a fresh Foundry project with the kit in lib/"
-  : `a fresh Foundry project with the kit in lib/ (skipped: ${forgeUnavailableReason()})`;
+const skipped = FORGE ? "" : ` (skipped: ${forgeUnavailableReason()})`;
 
-describe.skipIf(!FORGE)(title, () => {
+describe.skipIf(!FORGE)(`a fresh Foundry project with the kit and OpenZeppelin from npm, in node_modules${skipped}`, () => {
   const files = {
     "src/AgentVault.sol": fixture("src/AgentVault.sol"),
     "test/AgentVault.t.sol": fixture("test/AgentVault.t.sol"),
@@ -254,7 +254,7 @@ describe.skipIf(!FORGE)(title, () => {
     expect(attested.stderr + attested.stdout).toContain("Stack too deep");
   }, 600_000);
 
-  it("fails the refusal tests when the gate's modifier is removed (the tests can fail)", async () => {
+  it("fails the refusal tests when the gate's modifier is removed, and forge (the platform binary) exits non-zero", async () => {
     const vault = files["src/AgentVault.sol"];
     const broken = vault.replace(
       "function withdrawFor(uint256 agentId, uint256 amount) external onlyTrustedAgent(agentId) {",
@@ -282,6 +282,23 @@ describe.skipIf(!FORGE)(title, () => {
       expect(tests["test_trustedAgentPasses()"]?.status).toBe("Success");
     } finally {
       project.write("src/AgentVault.sol", vault);
+    }
+  }, 600_000);
+});
+
+describe.skipIf(!FORGE)(`a fresh Foundry project with the kit and OpenZeppelin in lib/, as forge install puts them${skipped}`, () => {
+  it("runs the same gate tests with the same import paths (trustgate/contracts/…)", async () => {
+    const files = { "src/AgentVault.sol": fixture("src/AgentVault.sol"), "test/AgentVault.t.sol": fixture("test/AgentVault.t.sol") };
+    const project = createFoundryProject(files, FORGE!, "git");
+    try {
+      const run = await project.forge(["test", "--json"], { BASE_RPC_URL: "" });
+      expect(run.code, `${run.stderr}\n${run.stdout.slice(0, 4000)}`).toBe(0);
+      const results = forgeTestResults(run.stdout);
+      const [suite, tests] = Object.entries(declaredForgeTests(files))[0]!;
+      expect(Object.keys(results[suite] ?? {}).sort()).toEqual([...tests].sort());
+      for (const test of tests) expect(results[suite]![test]!.status, test).toBe("Success");
+    } finally {
+      project.remove();
     }
   }, 600_000);
 });

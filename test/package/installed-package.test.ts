@@ -3,7 +3,8 @@
  *
  * 1. a clean copy of the repository (its tracked and unignored files) is built (`npm run build`) and packed
  *    (`npm pack`); the copy, with its production dependencies installed, also serves as a path dependency;
- * 2. `hardhat-project`: a Hardhat 2 TypeScript project (CommonJS, ts-node, as `npx hardhat init` writes it) with
+ * 2. `hardhat-project`: a Hardhat 2 TypeScript project (CommonJS, ts-node, the tsconfig.json `npx hardhat init`
+ *    writes, the README's hardhat.config.ts) with
  *    the tarball, hardhat, hardhat-toolbox, OpenZeppelin, solc, ts-node and TypeScript;
  * 3. `plain-project`: the tarball alone (no Hardhat);
  * 4. `linked-project`: the Hardhat project again, with the copy as a path dependency (`file:../trustgate`).
@@ -14,7 +15,18 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +36,7 @@ import type { DriftReport } from "../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { MAIN_ENTRY_EXPORTS } from "../support/main-entry-exports";
 import { type LockEntry, type Lockfile, lockfileFor } from "../support/offline-lockfile";
+import { readmeHardhatConfig } from "../support/readme-hardhat-config";
 
 const root = resolve(__dirname, "../..");
 const repoPackage = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
@@ -137,46 +150,25 @@ async function installProject(
   await must("npm", ["ci", "--offline", "--no-audit", "--no-fund", ...npmArgs], dir);
 }
 
+/**
+ * The tsconfig.json of Hardhat's own TypeScript template, the one `npx hardhat init` writes (CommonJS under
+ * `"module": "Node16"`), read from the Hardhat this repository installs (the project's version).
+ */
+const HARDHAT_INIT_TSCONFIG = readFileSync(join(root, "node_modules/hardhat/sample-projects/typescript/tsconfig.json"), "utf8");
+
 /** The files of a Hardhat 2 TypeScript project using the kit. */
 const HARDHAT_PROJECT_FILES: Record<string, string> = {
-  // As `npx hardhat init` writes it, plus the compiler override this machine needs (README, "Toolchain notes"): Hardhat cannot
-  // download solc here, so it compiles with the solc npm package of the same version.
-  "hardhat.config.ts": `import { subtask } from "hardhat/config";
-import { TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD } from "hardhat/builtin-tasks/task-names";
-import type { HardhatUserConfig } from "hardhat/config";
-import "@nomicfoundation/hardhat-toolbox";
-
-const SOLC_VERSION = "${HARDHAT_PROJECT_DEPENDENCIES.solc}";
-
-subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD).setAction(async (args: { solcVersion: string }, _hre, runSuper) => {
-  if (args.solcVersion !== SOLC_VERSION) return runSuper(args);
-  const solc = require("solc") as { version(): string };
-  return { compilerPath: require.resolve("solc/soljson.js"), isSolcJs: true, version: SOLC_VERSION, longVersion: solc.version() };
-});
-
-const config: HardhatUserConfig = {
-  solidity: { version: SOLC_VERSION, settings: { evmVersion: "cancun", optimizer: { enabled: true, runs: 200 } } },
-};
-
-export default config;
-`,
-  "tsconfig.json": `${JSON.stringify(
-    {
-      compilerOptions: {
-        target: "es2020",
-        module: "commonjs",
-        esModuleInterop: true,
-        forceConsistentCasingInFileNames: true,
-        strict: true,
-        skipLibCheck: true,
-        resolveJsonModule: true,
-      },
-    },
-    null,
-    2,
-  )}\n`,
+  // The README's config (evmVersion cancun, and the solc npm package as the compiler: Hardhat cannot download solc
+  // here), and the TypeScript settings of `npx hardhat init`.
+  "hardhat.config.ts": readmeHardhatConfig(),
+  "tsconfig.json": HARDHAT_INIT_TSCONFIG,
   // The one line that brings the kit's mock into the project's artifacts (README, "The mock oracle").
-  "contracts/TrustgateMocks.sol": `import "trustgate/contracts/testing/MockTrustOracle.sol";\n`,
+  "contracts/TrustgateMocks.sol": `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+import "trustgate/contracts/testing/MockTrustOracle.sol";
+import "trustgate/contracts/testing/MockIdentityRegistry.sol";
+`,
   "contracts/AgentVault.sol": `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
@@ -255,6 +247,7 @@ export const starters: [() => Promise<RunningTrustService>, () => Promise<BaseCo
 import { startTrustService as notInTheKit } from "trustgate";
 export const absent = notInTheKit;
 `,
+  "typecheck/tsconfig.node10.json": `{ "extends": "../tsconfig.json", "compilerOptions": { "module": "commonjs", "moduleResolution": "node10", "noEmit": true }, "files": ["entries.ts"] }\n`,
   "typecheck/tsconfig.bundler.json": `{ "extends": "../tsconfig.json", "compilerOptions": { "module": "esnext", "moduleResolution": "bundler", "noEmit": true }, "files": ["entries.ts"] }\n`,
   "typecheck/tsconfig.nodenext.json": `{ "extends": "../tsconfig.json", "compilerOptions": { "module": "nodenext", "moduleResolution": "nodenext", "noEmit": true }, "files": ["entries.ts"] }\n`,
   "typecheck/tsconfig.node16.json": `{ "extends": "../tsconfig.json", "compilerOptions": { "module": "node16", "moduleResolution": "node16", "noEmit": true }, "files": ["entries-esm.mts"] }\n`,
@@ -286,6 +279,7 @@ let tarball: string;
 let hardhatProject: string;
 let plainProject: string;
 let linkedProject: string;
+let checkoutBuiltAt: number;
 let devnet: EmbeddedDriftEnvironment | undefined;
 
 beforeAll(async () => {
@@ -336,8 +330,9 @@ beforeAll(async () => {
   writeFiles(plainProject, NODE_PROGRAMS);
 
   linkedProject = join(work, "linked-project");
-  // `npm ci` runs a linked folder's `prepare` (the build, which needs the checkout's devDependencies); the
-  // checkout is already built, so scripts are skipped.
+  // `npm ci` runs a linked folder's `prepare`. The checkout is built and has no devDependencies: the install passes
+  // only if prepare sees that dist/ is current and skips the build (checked below: dist/ is not rewritten).
+  checkoutBuiltAt = statSync(join(checkout, "dist/.build-complete")).mtimeMs;
   await installProject(
     linkedProject,
     { trustgate: "file:../trustgate", ...HARDHAT_PROJECT_DEPENDENCIES },
@@ -354,7 +349,6 @@ beforeAll(async () => {
         engines: repoPackage.engines,
       },
     },
-    ["--ignore-scripts"],
   );
   writeFiles(linkedProject, { ...HARDHAT_PROJECT_FILES, ...NODE_PROGRAMS });
 }, 1_500_000);
@@ -375,6 +369,8 @@ describe("the packed tarball", () => {
       "package/dist/harness/index.js",
       "package/dist/harness/service/index.js",
       "package/dist/harness/testing/index.d.ts",
+      "package/dist/harness/testing/index.d.cts",
+      "package/tools/foundry/solc",
       "package/contracts/TrustGated.sol",
       "package/contracts/testing/MockTrustOracle.sol",
     ]) {
@@ -383,21 +379,25 @@ describe("the packed tarball", () => {
     expect(
       listing.filter((file) => /^package\/(contracts\/test|test|scripts|node_modules|artifacts|typechain-types)\//.test(file)),
     ).toEqual([]);
+    expect(listing).not.toContain("package/dist/.build-complete");
   });
 });
 
 describe("a Hardhat 2 TypeScript project (CommonJS, ts-node) with the tarball", () => {
-  it("(a, b) compiles a TrustGated contract and the kit's mock, and runs a test importing trustgate/testing", async () => {
-    const result = await run("npx", ["hardhat", "test"], hardhatProject);
+  it("(a, b) with the README's config, compiles a TrustGated contract and the kit's mocks, and runs a test importing trustgate/testing, type-checked", async () => {
+    expect(JSON.parse(HARDHAT_INIT_TSCONFIG)).toMatchObject({ compilerOptions: { module: "Node16", moduleResolution: "Node16" } });
+    const result = await run("npx", ["hardhat", "test", "--typecheck"], hardhatProject);
     expect(result.code, withoutNpmNoise(result.stdout + result.stderr)).toBe(0);
     expect(result.stdout).toMatch(/2 passing/);
     expect(existsSync(join(hardhatProject, "artifacts/contracts/AgentVault.sol/AgentVault.json"))).toBe(true);
-    expect(existsSync(join(hardhatProject, "artifacts/trustgate/contracts/testing/MockTrustOracle.sol/MockTrustOracle.json"))).toBe(true);
+    for (const mock of ["MockTrustOracle", "MockIdentityRegistry"])
+      expect(existsSync(join(hardhatProject, `artifacts/trustgate/contracts/testing/${mock}.sol/${mock}.json`)), mock).toBe(true);
   }, 600_000);
 
-  it("type-checks every entry under moduleResolution node10 (typesVersions), bundler, node16 (ESM) and nodenext (CommonJS)", async () => {
+  it("type-checks every entry under npx hardhat init's tsconfig (Node16, CommonJS), node10 (typesVersions), bundler, node16 (ESM) and nodenext (CommonJS)", async () => {
     for (const project of [
       "tsconfig.json",
+      "typecheck/tsconfig.node10.json",
       "typecheck/tsconfig.bundler.json",
       "typecheck/tsconfig.node16.json",
       "typecheck/tsconfig.nodenext.json",
@@ -498,6 +498,10 @@ describe("a project with the tarball and without Hardhat", () => {
 });
 
 describe("a Hardhat project with the checkout as a path dependency (file:../trustgate)", () => {
+  it("installs without rebuilding the kit: its prepare script finds dist/ current", () => {
+    expect(statSync(join(checkout, "dist/.build-complete")).mtimeMs).toBe(checkoutBuiltAt);
+  });
+
   it("links it, and (a, b) compiles and runs the same Hardhat test with the project's Hardhat", async () => {
     const result = await run("npx", ["hardhat", "test"], linkedProject);
     expect(result.code, withoutNpmNoise(result.stdout + result.stderr)).toBe(0);

@@ -1,34 +1,49 @@
 /**
- * A fresh Foundry project under the system's temporary folder that installs the kit as `forge install` would: a copy of
- * this repository's tracked and unignored files at `lib/trustgate` (what a clone holds: no `node_modules`),
- * OpenZeppelin at `lib/openzeppelin-contracts` laid out as its git repository is (`contracts/…`, copied from
- * `node_modules/@openzeppelin/contracts`), and the remappings a user writes. forge is the pinned one of
- * `tools/foundry` and compiles with `tools/foundry/solc` (`--offline --use`), since forge cannot download solc here.
+ * A fresh Foundry project under the system's temporary folder with the kit installed by one of the two routes the
+ * README gives, and the remappings and `foundry.toml` it gives for that route:
+ *
+ * - `npm`, the route that needs only the npm registry: the kit at `node_modules/trustgate` (the files `npm pack`
+ *   puts in the package) and OpenZeppelin at `node_modules/@openzeppelin/contracts` (its npm package), compiled
+ *   with the kit's solc-js shim (`node_modules/trustgate/tools/foundry/solc`) over the project's `solc` package;
+ * - `git`, as `forge install` would: a copy of this repository's tracked and unignored files at `lib/trustgate`
+ *   (what a clone holds: no `node_modules`), OpenZeppelin at `lib/openzeppelin-contracts` laid out as its git
+ *   repository is (`contracts/…`), compiled with `tools/foundry/solc` of this repository.
+ *
+ * Both map `trustgate/` to the kit's root, so a project imports `trustgate/contracts/…`, as a Hardhat project does.
+ * forge is the pinned one of `tools/foundry`, run with `--offline --use <solc>`: it cannot download solc here.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { FORGE_SOLC_SHIM, REPO_ROOT, locateForge } from "../../scripts/lib/forge-binary";
 
 export { REPO_ROOT };
 
-/** The solc executable forge is given (`--use`). */
-export const FORGE_SOLC = FORGE_SOLC_SHIM;
+/** How the kit and OpenZeppelin are installed in the project (see the module's description). */
+export type FoundryInstallRoute = "npm" | "git";
 
-/** The remappings a Foundry user of the kit writes (`remappings.txt`), as the README gives them. */
-export const USER_REMAPPINGS = ["trustgate/=lib/trustgate/contracts/", "@openzeppelin/contracts/=lib/openzeppelin-contracts/contracts/"];
+/** Per route: the remappings a Foundry user of the kit writes (`remappings.txt`), as the README gives them. */
+export const USER_REMAPPINGS: Readonly<Record<FoundryInstallRoute, readonly string[]>> = {
+  npm: ["trustgate/=node_modules/trustgate/", "@openzeppelin/contracts/=node_modules/@openzeppelin/contracts/"],
+  git: ["trustgate/=lib/trustgate/", "@openzeppelin/contracts/=lib/openzeppelin-contracts/contracts/"],
+};
 
-/** The user's `foundry.toml`, as the README gives it. */
-export const USER_FOUNDRY_TOML = `[profile.default]
+/** The user's `foundry.toml` for a route, as the README gives it. */
+export function userFoundryToml(route: FoundryInstallRoute): string {
+  return `[profile.default]
 src = "src"
 test = "test"
 out = "out"
-libs = ["lib"]
+libs = ["${route === "npm" ? "node_modules" : "lib"}"]
 solc_version = "0.8.28"
 evm_version = "cancun"
 optimizer = true
 `;
+}
+
+/** The kit's solc-js shim as the npm route installs it (a path in the project), which the README tells forge to use. */
+export const NPM_ROUTE_SOLC = "node_modules/trustgate/tools/foundry/solc";
 
 /**
  * The pinned forge binary of this platform, when `tools/foundry` has one installed and `tools/foundry/solc` (a
@@ -88,34 +103,54 @@ function repositoryFiles(): string[] {
   return listed.stdout.split("\0").filter((file) => file !== "" && existsSync(join(REPO_ROOT, file)));
 }
 
+/** The files `npm pack` puts in the kit's package (its package.json's `files`), as npm lists them. */
+function packageFiles(): string[] {
+  const packed = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO_ROOT, encoding: "utf8" });
+  if (packed.status !== 0) throw new Error(`npm pack --dry-run failed: ${packed.stderr}`);
+  const [listing] = JSON.parse(packed.stdout) as [{ files: { path: string }[] }];
+  return listing.files.map((file) => file.path);
+}
+
+/** Copies the kit and OpenZeppelin into the project as the route installs them; returns the solc forge is given. */
+function installKit(dir: string, route: FoundryInstallRoute): string {
+  const openZeppelin = join(REPO_ROOT, "node_modules/@openzeppelin/contracts");
+  if (route === "git") {
+    for (const file of repositoryFiles()) cpSync(join(REPO_ROOT, file), join(dir, "lib/trustgate", file), { recursive: true });
+    cpSync(openZeppelin, join(dir, "lib/openzeppelin-contracts/contracts"), { recursive: true });
+    return FORGE_SOLC_SHIM; // the clone has no node_modules: this repository's shim, over its solc package
+  }
+  for (const file of packageFiles()) cpSync(join(REPO_ROOT, file), join(dir, "node_modules/trustgate", file), { recursive: true });
+  cpSync(openZeppelin, join(dir, "node_modules/@openzeppelin/contracts"), { recursive: true });
+  // The project's `solc` package (`npm i -D solc@0.8.28`), which the kit's shim runs: this repository's copy.
+  symlinkSync(join(REPO_ROOT, "node_modules/solc"), join(dir, "node_modules/solc"), "dir");
+  return join(dir, NPM_ROUTE_SOLC);
+}
+
 /**
- * Makes a Foundry project with the kit and OpenZeppelin installed in `lib/`, the user's `foundry.toml` and
- * remappings, and the given files.
+ * Makes a Foundry project with the kit and OpenZeppelin installed by the given route, the user's `foundry.toml` and
+ * remappings for it, and the given files (which may replace those two).
  *
  * @param files - Project files by path (`src/…`, `test/…`).
  * @param forge - The forge binary.
+ * @param route - How the kit is installed: from npm into `node_modules` (default), or by `forge install` into `lib`.
  * @returns The project.
  */
-export function createFoundryProject(files: Record<string, string>, forge: string): FoundryProject {
+export function createFoundryProject(files: Record<string, string>, forge: string, route: FoundryInstallRoute = "npm"): FoundryProject {
   const dir = mkdtempSync(join(tmpdir(), "trustgate-foundry-"));
   const write = (path: string, text: string) => {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   };
-  for (const file of repositoryFiles()) {
-    mkdirSync(dirname(join(dir, "lib/trustgate", file)), { recursive: true });
-    cpSync(join(REPO_ROOT, file), join(dir, "lib/trustgate", file));
-  }
-  cpSync(join(REPO_ROOT, "node_modules/@openzeppelin/contracts"), join(dir, "lib/openzeppelin-contracts/contracts"), { recursive: true });
-  write("foundry.toml", USER_FOUNDRY_TOML);
-  write("remappings.txt", `${USER_REMAPPINGS.join("\n")}\n`);
+  const solc = installKit(dir, route);
+  write("foundry.toml", userFoundryToml(route));
+  write("remappings.txt", `${USER_REMAPPINGS[route].join("\n")}\n`);
   for (const [path, text] of Object.entries(files)) write(path, text);
   return {
     dir,
     write,
     forge: (args, env = {}) =>
       new Promise((done) => {
-        const child = spawn(forge, [...args, "--offline", "--use", FORGE_SOLC], {
+        const child = spawn(forge, [...args, "--offline", "--use", solc], {
           cwd: dir,
           env: { ...process.env, FOUNDRY_DISABLE_NIGHTLY_WARNING: "1", NO_COLOR: "1", ...env },
           stdio: ["ignore", "pipe", "pipe"],

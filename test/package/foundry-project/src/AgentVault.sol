@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {TrustGated} from "trustgate/TrustGated.sol";
+import {TrustGated} from "trustgate/contracts/TrustGated.sol";
 
 /// A user's contract: pays out for an agent only while the trust oracle vouches for it.
 contract AgentVault is TrustGated {

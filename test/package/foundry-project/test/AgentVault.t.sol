@@ -2,22 +2,22 @@
 // A user's forge test of a gated contract, with the kit's Solidity helpers (run by test/package/foundry-project.test.ts).
 pragma solidity ^0.8.24;
 
-import {ITrustGated} from "trustgate/interfaces/ITrustGated.sol";
-import {AttestedTrustOracle} from "trustgate/oracle/AttestedTrustOracle.sol";
-import {TrustGated} from "trustgate/TrustGated.sol";
-import {TrustConstants} from "trustgate/TrustConstants.sol";
-import {TrustPolicy, TrustRecord} from "trustgate/TrustTypes.sol";
+import {ITrustGated} from "trustgate/contracts/interfaces/ITrustGated.sol";
+import {AttestedTrustOracle} from "trustgate/contracts/oracle/AttestedTrustOracle.sol";
+import {TrustGated} from "trustgate/contracts/TrustGated.sol";
+import {TrustConstants} from "trustgate/contracts/TrustConstants.sol";
+import {TrustPolicy, TrustRecord} from "trustgate/contracts/TrustTypes.sol";
 import {
     BASE_CHAIN_ID,
     BASE_TRUST_ORACLE_ADDRESS,
     BaseContext,
     ERC8004_IDENTITY_REGISTRY_ADDRESS
-} from "trustgate/testing/BaseContext.sol";
-import {MockTrustOracle} from "trustgate/testing/MockTrustOracle.sol";
-import {TestRecordKey} from "trustgate/testing/OracleOverride.sol";
-import {TrustOracleOverride} from "trustgate/testing/TrustOracleOverride.sol";
-import {SignedTrustAttestation} from "trustgate/testing/TrustTestAttestations.sol";
-import {TRUST_VM} from "trustgate/testing/TrustVm.sol";
+} from "trustgate/contracts/testing/BaseContext.sol";
+import {MockTrustOracle} from "trustgate/contracts/testing/MockTrustOracle.sol";
+import {TestRecordKey} from "trustgate/contracts/testing/OracleOverride.sol";
+import {TrustOracleOverride} from "trustgate/contracts/testing/TrustOracleOverride.sol";
+import {SignedTrustAttestation} from "trustgate/contracts/testing/TrustTestAttestations.sol";
+import {TRUST_VM} from "trustgate/contracts/testing/TrustVm.sol";
 import {AgentVault} from "../src/AgentVault.sol";
 
 contract AgentVaultTest is BaseContext {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Every cheatcode `trustgate/testing/TrustVm.sol` declares, called once, so that a signature forge does not answer
+// Every cheatcode `trustgate/contracts/testing/TrustVm.sol` declares, called once, so that a signature forge does not answer
 // fails here (run by test/package/foundry-project.test.ts, which serves a local chain at LOCAL_RPC_URL).
 pragma solidity ^0.8.24;
 
-import {TRUST_VM, TRUST_VM_ADDRESS} from "trustgate/testing/TrustVm.sol";
+import {TRUST_VM, TRUST_VM_ADDRESS} from "trustgate/contracts/testing/TrustVm.sol";
 
 contract Target {
     event Ping(uint256 value);
