@@ -62,7 +62,7 @@ const CONFIG_FILES = [
  * npm puts a peer next to the package; also this repository's own `node_modules`). The first matters when the
  * kit is linked into a project (a path dependency): its real location is outside the project.
  *
- * @param subpath - `hardhat` or one of its files (`hardhat/internal/…js`).
+ * @param subpath - `hardhat`, or a file of the package by its path under it.
  * @returns The module.
  * @throws {@link ConfigurationError} when Hardhat is not installed, naming the command that installs it.
  */
