@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // The Hardhat 3 consumer project's node:test files run there, under Node 22 (test/package/hardhat3-project.test.ts).
+    exclude: ["**/node_modules/**", "test/package/hardhat3-project/**"],
     // Registers ts-node in each test process so that Hardhat can load hardhat.config.ts in-process.
     setupFiles: ["test/support/register-ts-node.ts"],
     // Compiles the contracts (and regenerates the typechain types) once, before any test file runs.

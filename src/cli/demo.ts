@@ -34,11 +34,17 @@ export interface EmbeddedEnvironment extends EmbeddedEndpoints {
 /** Starts the embedded environment; `now` is the scenario's clock (default the system clock). */
 export type StartEmbeddedEnvironment = (options?: { readonly now?: Date }) => Promise<EmbeddedEnvironment>;
 
-/** The Hardhat version `--demo` is tested with: the one the install hint names. */
+/** The Hardhat 2 version `--demo` is tested with: one of the two the install hint names. */
 export const DEMO_HARDHAT_VERSION = "2.29.1";
 
+/** The Hardhat 3 version `--demo` is tested with (on Node 22): one of the two the install hint names. */
+export const DEMO_HARDHAT3_VERSION = "3.18.0";
+
+/** How to install Hardhat for `--demo` and the local chain: either major. */
+export const HARDHAT_INSTALL_HINT = `npm install --save-dev hardhat@${DEMO_HARDHAT3_VERSION} (Hardhat 3, Node 22 or later) or hardhat@${DEMO_HARDHAT_VERSION} (Hardhat 2)`;
+
 /** The one line printed when `--demo` cannot run because Hardhat is not installed (after `trustgate: `). */
-export const DEMO_NEEDS_HARDHAT = `trustgate drift --demo needs the optional peer dependency hardhat: npm install --save-dev hardhat@${DEMO_HARDHAT_VERSION}`;
+export const DEMO_NEEDS_HARDHAT = `trustgate drift --demo needs the optional peer dependency hardhat: ${HARDHAT_INSTALL_HINT}`;
 
 /**
  * The stderr line that says which parts of a `--demo` run are embedded.

@@ -13,7 +13,7 @@ import { formatDoctorJson, formatDoctorTable } from "../doctor/format.js";
 import { type DoctorConfig, type DoctorDependencies, runDoctor } from "../doctor/run.js";
 import type { DoctorReport } from "../doctor/report.js";
 import type { StartSubmissionSimulator } from "../doctor/submission-simulator.js";
-import { DEMO_HARDHAT_VERSION } from "./demo.js";
+import { HARDHAT_INSTALL_HINT } from "./demo.js";
 import { parseDoctorArgs } from "./doctor-args.js";
 import { type HarnessLoader, isHardhatInstalled, loadHarnessExport } from "./harness-loader.js";
 import { DOCTOR_HELP } from "./help.js";
@@ -23,7 +23,7 @@ import { packageVersion } from "./version.js";
 import { checkOutputTargets } from "./write-outputs.js";
 
 /** Why `onchain-submit` could not be checked without Hardhat (the install command included). */
-export const DOCTOR_NEEDS_HARDHAT = `the local chain needs the optional peer dependency hardhat: npm install --save-dev hardhat@${DEMO_HARDHAT_VERSION}`;
+export const DOCTOR_NEEDS_HARDHAT = `the local chain needs the optional peer dependency hardhat: ${HARDHAT_INSTALL_HINT}`;
 
 /** Runs the doctor (the signature of `runDoctor`). */
 export type RunDoctorFunction = (config: DoctorConfig, deps?: DoctorDependencies) => Promise<DoctorReport>;

@@ -45,8 +45,9 @@ Where to look (--rpc and --api are required unless --demo is given):
                             a file holds a JWKS as JSON ({"keys": [...]})
   --demo                    Use the embedded local Base chain and trust service for whichever of
                             --rpc and --api is not given (both, usually). Needs the optional peer
-                            dependency hardhat (npm install --save-dev hardhat@2.29.1); in the
-                            trustgate repository itself: npm start
+                            dependency hardhat: Hardhat 3 (npm install --save-dev hardhat@3.18.0,
+                            Node 22+) or Hardhat 2 (hardhat@2.29.1); in the trustgate repository
+                            itself: npm start
 
 Which agents (--agents or --all; required when --rpc or --api is given):
   --agents <list>           chain:id[:registry],... e.g. base:1234,ethereum:7:olas (repeatable)

@@ -3,13 +3,20 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { DEMO_HARDHAT_VERSION, DEMO_NEEDS_HARDHAT, HARNESS_ENTRY, loadDemoEnvironment } from "../../src/cli/demo";
+import {
+  DEMO_HARDHAT_VERSION,
+  DEMO_HARDHAT3_VERSION,
+  DEMO_NEEDS_HARDHAT,
+  HARDHAT_INSTALL_HINT,
+  HARNESS_ENTRY,
+  loadDemoEnvironment,
+} from "../../src/cli/demo";
 import { checkDemoEndpoints } from "../../src/cli/drift-args";
 import { type EmbeddedEnvironment, main, type RunDriftFunction, type StartEmbeddedEnvironment } from "../../src/cli/main";
 import type { DriftReport } from "../../src/drift/types";
 import { InvalidArgumentError } from "../../src/errors";
 import { startDemoDriftEnvironment } from "../../src/harness/demo";
-import { HARDHAT_INSTALL_COMMAND, HARDHAT_PEER_VERSION } from "../../src/harness/devnet/hardhat-network";
+import { HARDHAT_INSTALL_COMMAND, HARDHAT_PEER_VERSION, HARDHAT3_PEER_VERSION } from "../../src/harness/devnet/hardhat-network";
 
 const root = join(__dirname, "../..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
@@ -17,6 +24,9 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   devDependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
+};
+const hardhat3ProjectPkg = JSON.parse(readFileSync(join(root, "test/package/hardhat3-project/package.json"), "utf8")) as {
+  devDependencies: Record<string, string>;
 };
 
 // The harness's starter satisfies the command line's contract (a compile-time check).
@@ -76,7 +86,7 @@ describe("--demo: loading the harness", () => {
     expect(code).toBe(2);
     expect(h.stderr()).toBe(`trustgate: ${DEMO_NEEDS_HARDHAT}\n`);
     expect(DEMO_NEEDS_HARDHAT).toBe(
-      "trustgate drift --demo needs the optional peer dependency hardhat: npm install --save-dev hardhat@2.29.1",
+      "trustgate drift --demo needs the optional peer dependency hardhat: npm install --save-dev hardhat@3.18.0 (Hardhat 3, Node 22 or later) or hardhat@2.29.1 (Hardhat 2)",
     );
     expect(importHarness).not.toHaveBeenCalled();
   });
@@ -99,11 +109,17 @@ describe("--demo: loading the harness", () => {
     expect(startDemo).toHaveBeenCalledWith({ now });
   });
 
-  it("names the Hardhat version this repository is built and tested with, a version the optional peer range admits", () => {
+  it("names the Hardhat 2 version this repository is built with and the Hardhat 3 version its Hardhat 3 project pins, both in the optional peer range", () => {
+    const hardhat3 = hardhat3ProjectPkg.devDependencies.hardhat;
     expect(DEMO_HARDHAT_VERSION).toBe(pkg.devDependencies.hardhat);
     expect(HARDHAT_PEER_VERSION).toBe(pkg.devDependencies.hardhat);
-    expect(HARDHAT_INSTALL_COMMAND).toBe(`npm install --save-dev hardhat@${pkg.devDependencies.hardhat}`);
-    expect(pkg.peerDependencies.hardhat).toBe(`^${pkg.devDependencies.hardhat}`);
+    expect(DEMO_HARDHAT3_VERSION).toBe(hardhat3);
+    expect(HARDHAT3_PEER_VERSION).toBe(hardhat3);
+    expect(HARDHAT_INSTALL_COMMAND).toBe(HARDHAT_INSTALL_HINT);
+    expect(HARDHAT_INSTALL_HINT).toBe(
+      `npm install --save-dev hardhat@${hardhat3} (Hardhat 3, Node 22 or later) or hardhat@${pkg.devDependencies.hardhat} (Hardhat 2)`,
+    );
+    expect(pkg.peerDependencies.hardhat).toBe(`^${pkg.devDependencies.hardhat} || ^3`);
     expect(pkg.peerDependenciesMeta.hardhat).toEqual({ optional: true });
     expect(typeof contract).toBe("function");
   });

@@ -34,6 +34,7 @@ import { DEMO_NEEDS_HARDHAT } from "../../src/cli/demo";
 import { MAIN_HELP } from "../../src/cli/help";
 import type { DriftReport } from "../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+import { HARDHAT3_PEER_VERSION } from "../../src/harness/devnet/hardhat-network";
 import { MAIN_ENTRY_EXPORTS } from "../support/main-entry-exports";
 import { type LockEntry, type Lockfile, lockfileFor } from "../support/offline-lockfile";
 import { readmeHardhatConfig } from "../support/readme-hardhat-config";
@@ -492,7 +493,7 @@ describe("a project with the tarball and without Hardhat", () => {
     const attempt = JSON.parse((await must("node", ["-e", program], plainProject)).stdout) as { code: string; message: string };
     expect(attempt.code).toBe("CONFIGURATION");
     expect(attempt.message).toContain(
-      `needs the optional peer dependency hardhat: npm install --save-dev hardhat@${HARDHAT_PROJECT_DEPENDENCIES.hardhat}`,
+      `needs the optional peer dependency hardhat: npm install --save-dev hardhat@${HARDHAT3_PEER_VERSION} (Hardhat 3, Node 22 or later) or hardhat@${HARDHAT_PROJECT_DEPENDENCIES.hardhat} (Hardhat 2)`,
     );
   }, 300_000);
 });

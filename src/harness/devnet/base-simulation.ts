@@ -18,11 +18,12 @@
  * @packageDocumentation
  */
 import type { Address } from "viem";
-import { DevnetError } from "../../errors.js";
+import { DevnetError, InvalidArgumentError } from "../../errors.js";
 import { parseAddress } from "../../inputs/address.js";
 import type { HardhatConfigSource } from "./hardhat-network.js";
 import { placeIdentityRegistry } from "./identity-registry.js";
 import { type LocalChain, startLocalChain } from "./local-chain.js";
+import type { Eip1193Provider } from "./revert-transport.js";
 import { installMulticall3 } from "./multicall3.js";
 import { type OracleRecordInput, type PublishTrustRecordsResult, publishTrustRecords } from "./publish-records.js";
 import { placeTrustScoreOracle } from "./trust-oracle.js";
@@ -46,6 +47,12 @@ export interface BaseSimulationOptions {
   readonly stackTraces?: boolean | undefined;
   /** Where the Hardhat network configuration comes from (see `startLocalChain`); default `auto`. */
   readonly hardhatConfig?: HardhatConfigSource | undefined;
+  /**
+   * Build the simulation on this chain instead of starting one: the caller's own EIP-1193 provider (a Hardhat 3
+   * `network.create()` connection's, Hardhat 2's `network.provider`), whose chain id must be 8453 and which must
+   * answer Hardhat's methods (`hardhat_setCode`…). `http` and `hardhatConfig` do not apply; `close` leaves it running.
+   */
+  readonly provider?: Eip1193Provider | undefined;
 }
 
 /** A running local Base simulation. */
@@ -113,12 +120,14 @@ export interface BaseSimulation {
  */
 export async function startBaseSimulation(options: BaseSimulationOptions = {}): Promise<BaseSimulation> {
   const requested = options.publisher === undefined ? undefined : parseAddress(options.publisher, "publisher");
-  const chain = await startLocalChain({
-    chainId: BASE_SIMULATION_CHAIN_ID,
-    http: options.http ?? false,
-    stackTraces: options.stackTraces ?? false,
-    hardhatConfig: options.hardhatConfig ?? "auto",
-  });
+  const chain = options.provider
+    ? await callerChain(options.provider, options)
+    : await startLocalChain({
+        chainId: BASE_SIMULATION_CHAIN_ID,
+        http: options.http ?? false,
+        stackTraces: options.stackTraces ?? false,
+        hardhatConfig: options.hardhatConfig ?? "auto",
+      });
   try {
     const { provider } = chain;
     const request = (method: string, params: unknown[] = []): Promise<unknown> => provider.request({ method, params });
@@ -179,4 +188,28 @@ export async function startBaseSimulation(options: BaseSimulationOptions = {}): 
     await chain.close();
     throw error;
   }
+}
+
+/**
+ * The caller's chain as a {@link LocalChain} (closing it stops nothing: it is the caller's).
+ *
+ * @param provider - The caller's provider.
+ * @param options - The other options, refused when they ask for a chain of the kit's own.
+ * @returns The chain.
+ * @throws {@link InvalidArgumentError} when `http` is asked too, or the chain id is not 8453 (naming the override).
+ */
+export async function callerChain(
+  provider: Eip1193Provider,
+  options: { readonly http?: boolean | undefined; readonly rpcUrl?: string | undefined },
+): Promise<LocalChain> {
+  if (options.http || options.rpcUrl !== undefined) {
+    throw new InvalidArgumentError("A provider given is already a chain: http and rpcUrl apply only to a chain the kit starts");
+  }
+  const chainId = Number(await provider.request({ method: "eth_chainId" }));
+  if (chainId !== BASE_SIMULATION_CHAIN_ID) {
+    throw new InvalidArgumentError(
+      `The provider's chain id is ${chainId}, not Base's ${BASE_SIMULATION_CHAIN_ID}: create the network with chain id ${BASE_SIMULATION_CHAIN_ID} (Hardhat 3: network.create({ override: { chainId: ${BASE_SIMULATION_CHAIN_ID} } }))`,
+    );
+  }
+  return { chainId, provider, rpcUrl: undefined, close: async () => {} };
 }

@@ -1,35 +1,42 @@
 /**
- * Where a local chain's Hardhat network configuration comes from, and loading Hardhat itself.
+ * Loading Hardhat, whichever major version the project installed, and where a local chain's network
+ * configuration comes from.
  *
- * Hardhat is an optional peer dependency of the kit, needed only by the harness's local chains. It is loaded
- * here, lazily, and its absence is reported as a {@link ConfigurationError} that says what to install.
+ * Hardhat is an optional peer dependency of the kit (Hardhat 2 from 2.29.1, or Hardhat 3), needed only by the
+ * harness's local chains. It is loaded here, lazily, and its absence is reported as a {@link ConfigurationError}
+ * that says what to install.
  *
  * Two sources of configuration:
  * - `project`: the Hardhat project around the working folder (its `hardhat.config.ts`, loaded by Hardhat as
  *   `import("hardhat")` does), so that a test suite's chain has the project's accounts, hardfork and limits;
- * - `standalone`: Hardhat's defaults resolved in memory, with the block gas limit below. No configuration
- *   file is read, so it runs in any folder (what `trustgate drift --demo` uses).
+ * - `standalone`: Hardhat's defaults, with the block gas limit below. No configuration file is read, so it runs
+ *   in any folder (what `trustgate drift --demo` uses).
  *
  * `auto` picks `project` when a Hardhat runtime already exists (under `npx hardhat test`), `HARDHAT_CONFIG` is
  * set, or a Hardhat configuration file is found from the working folder up; else `standalone`.
  *
  * @packageDocumentation
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Artifacts, HardhatConfig, HardhatRuntimeEnvironment, HardhatUserConfig } from "hardhat/types";
 import { ConfigurationError } from "../../errors.js";
 
 /** Where a local chain's Hardhat network configuration comes from (see the module notes). */
 export type HardhatConfigSource = "auto" | "project" | "standalone";
 
-/** The Hardhat version the harness is tested with, and that the install hint names. */
+/** The Hardhat 2 version the harness is tested with (this repository's own), and that the install hint names. */
 export const HARDHAT_PEER_VERSION = "2.29.1";
 
-/** The command that installs the optional peer dependency the harness's local chains need. */
-export const HARDHAT_INSTALL_COMMAND = `npm install --save-dev hardhat@${HARDHAT_PEER_VERSION}`;
+/** The Hardhat 3 version the harness is tested with (in a Hardhat 3 project, on Node 22), and that the install hint names. */
+export const HARDHAT3_PEER_VERSION = "3.18.0";
+
+/** The command that installs the optional peer dependency the harness's local chains need, for either major. */
+export const HARDHAT_INSTALL_COMMAND = `npm install --save-dev hardhat@${HARDHAT3_PEER_VERSION} (Hardhat 3, Node 22 or later) or hardhat@${HARDHAT_PEER_VERSION} (Hardhat 2)`;
+
+/** The Hardhat majors the harness runs on. */
+export type HardhatMajor = 2 | 3;
 
 /**
  * Block gas limit of a standalone network: that of this repository's `hardhat.config.ts`, so that large
@@ -37,62 +44,15 @@ export const HARDHAT_INSTALL_COMMAND = `npm install --save-dev hardhat@${HARDHAT
  */
 export const STANDALONE_BLOCK_GAS_LIMIT = 60_000_000;
 
-const CONFIG_FILES = ["hardhat.config.ts", "hardhat.config.cts", "hardhat.config.cjs", "hardhat.config.js"] as const;
-
-/** A resolved Hardhat configuration to build a network from. */
-export interface ResolvedHardhatNetwork {
-  /** Which source it came from. */
-  readonly source: "project" | "standalone";
-  /** The configuration; its `hardhat` network has the requested chain id. */
-  readonly config: HardhatConfig;
-  /** The project's artifacts, for Solidity stack traces (project source only). */
-  readonly artifacts: Artifacts | undefined;
-}
-
-/** Options of {@link resolveHardhatNetwork}. */
-export interface ResolveHardhatNetworkOptions {
-  /** Chain id of the network. */
-  readonly chainId: number;
-  /** Source of the configuration; default `auto`. */
-  readonly source?: HardhatConfigSource | undefined;
-  /** Hand the project's artifacts over for Solidity stack traces (needs the `project` source). */
-  readonly stackTraces?: boolean | undefined;
-}
-
-/**
- * Resolves the Hardhat configuration of a local chain.
- *
- * @param options - Chain id, source, stack traces.
- * @returns The configuration, with the chain id applied to its `hardhat` network.
- * @throws {@link ConfigurationError} when Hardhat is not installed (naming the command that installs it), or
- *   when stack traces are asked of a standalone network (they need a project's artifacts).
- */
-export async function resolveHardhatNetwork(options: ResolveHardhatNetworkOptions): Promise<ResolvedHardhatNetwork> {
-  const source = options.source ?? "auto";
-  const chosen = source === "auto" ? ((await insideHardhatProject()) ? "project" : "standalone") : source;
-  if (chosen === "standalone") {
-    if (options.stackTraces) {
-      throw new ConfigurationError("Solidity stack traces need a Hardhat project's artifacts: use the project configuration source");
-    }
-    const { resolveConfig } = await importHardhat<typeof import("hardhat/internal/core/config/config-resolution")>(
-      "hardhat/internal/core/config/config-resolution",
-    );
-    const userConfig: HardhatUserConfig = {
-      networks: { hardhat: { chainId: options.chainId, blockGasLimit: STANDALONE_BLOCK_GAS_LIMIT } },
-      // Paths (the fork cache among them) are under the working folder, as in a project there.
-      paths: { root: process.cwd() },
-    };
-    // Hardhat resolves its paths from the configuration file's real path, which must exist; there is none here,
-    // so this module's own file stands in (only its location is read, and `paths.root` overrides it).
-    const config = resolveConfig(fileURLToPath(import.meta.url), userConfig);
-    return { source: "standalone", config, artifacts: undefined };
-  }
-  ensureTypeScriptConfigLoader();
-  const { default: hre } = await importHardhat<{ default: HardhatRuntimeEnvironment }>("hardhat");
-  const hardhatNetwork = { ...hre.config.networks.hardhat, chainId: options.chainId };
-  const config = { ...hre.config, networks: { ...hre.config.networks, hardhat: hardhatNetwork } };
-  return { source: "project", config, artifacts: options.stackTraces ? hre.artifacts : undefined };
-}
+/** Configuration file names of Hardhat 2 and Hardhat 3 projects. */
+const CONFIG_FILES = [
+  "hardhat.config.ts",
+  "hardhat.config.mts",
+  "hardhat.config.cts",
+  "hardhat.config.js",
+  "hardhat.config.mjs",
+  "hardhat.config.cjs",
+] as const;
 
 /**
  * Imports a Hardhat module, turning its absence into a clear error.
@@ -102,7 +62,7 @@ export async function resolveHardhatNetwork(options: ResolveHardhatNetworkOption
  * npm puts a peer next to the package; also this repository's own `node_modules`). The first matters when the
  * kit is linked into a project (a path dependency): its real location is outside the project.
  *
- * @param subpath - `hardhat` or one of its files (`hardhat/internal/…js`).
+ * @param subpath - `hardhat`, or a file of the package by its path under it.
  * @returns The module.
  * @throws {@link ConfigurationError} when Hardhat is not installed, naming the command that installs it.
  */
@@ -124,26 +84,45 @@ function resolveHardhatFile(subpath: string): string {
   });
 }
 
-/** Whether a Hardhat runtime exists or a Hardhat configuration applies to the working folder. */
-async function insideHardhatProject(): Promise<boolean> {
-  if (process.env.HARDHAT_CONFIG) return true;
-  const { HardhatContext } = await importHardhat<typeof import("hardhat/internal/context")>("hardhat/internal/context");
-  if (HardhatContext.isCreated()) return true;
-  for (let dir = process.cwd(); ;) {
-    if (CONFIG_FILES.some((file) => existsSync(join(dir, file)))) return true;
-    const parent = join(dir, "..");
-    if (parent === dir) return false;
-    dir = parent;
-  }
+/**
+ * The major version of the Hardhat the harness would load (found as {@link importHardhat} finds it).
+ *
+ * @returns 2 or 3.
+ * @throws {@link ConfigurationError} when Hardhat is not installed, or when its version is neither 2 nor 3 (naming
+ *   the versions to install).
+ */
+export function installedHardhatMajor(): HardhatMajor {
+  const file = resolveHardhatFile("hardhat/package.json");
+  const version = (JSON.parse(readFileSync(file, "utf8")) as { version?: unknown }).version;
+  const major = typeof version === "string" ? Number(version.split(".")[0]) : Number.NaN;
+  if (major === 2 || major === 3) return major;
+  throw new ConfigurationError(
+    `The harness's local chain runs on Hardhat 2 or 3, not hardhat@${String(version)}: ${HARDHAT_INSTALL_COMMAND}`,
+    {
+      details: `found ${file}`,
+    },
+  );
 }
 
 /**
- * Hardhat loads `hardhat.config.ts` with `require`. Its own command line registers a TypeScript hook first;
- * a program importing Hardhat as a library (the built command line, under plain Node) must do it itself.
+ * Resolves a configuration source: `auto` becomes `project` when `HARDHAT_CONFIG` is set, when `runtimeExists`
+ * says so (a Hardhat command is running), or when a Hardhat configuration file is found from the working folder
+ * up; else `standalone`.
+ *
+ * @param source - The source asked for; default `auto`.
+ * @param runtimeExists - Whether the installed Hardhat already runs in this process (each major knows how to tell).
+ * @returns `project` or `standalone`.
  */
-function ensureTypeScriptConfigLoader(): void {
-  const requireFromProject = createRequire(join(process.cwd(), "package.json"));
-  if (requireFromProject.extensions[".ts"] || !existsSync(join(process.cwd(), "hardhat.config.ts"))) return;
-  const tsNode = requireFromProject("ts-node") as { register(options: object): unknown };
-  tsNode.register({ transpileOnly: true, compilerOptions: { module: "commonjs", moduleResolution: "node" } });
+export async function chooseConfigSource(
+  source: HardhatConfigSource | undefined,
+  runtimeExists: () => Promise<boolean>,
+): Promise<"project" | "standalone"> {
+  if (source === "project" || source === "standalone") return source;
+  if (process.env.HARDHAT_CONFIG || (await runtimeExists())) return "project";
+  for (let dir = process.cwd(); ;) {
+    if (CONFIG_FILES.some((file) => existsSync(join(dir, file)))) return "project";
+    const parent = join(dir, "..");
+    if (parent === dir) return "standalone";
+    dir = parent;
+  }
 }

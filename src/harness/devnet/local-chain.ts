@@ -3,14 +3,16 @@
  * kit's local Base simulation), optionally served as a JSON-RPC node on loopback so that code under test
  * reaches it through plain HTTP, exactly as it reaches a remote node.
  *
- * Needs the `hardhat` package (an optional peer dependency of the kit); it is loaded only when a chain starts.
- * The network's configuration comes from the Hardhat project around the working folder, or from Hardhat's
- * defaults when there is none (see `hardhat-network.ts`).
+ * Needs the `hardhat` package (an optional peer dependency of the kit), Hardhat 2 or Hardhat 3; it is loaded
+ * only when a chain starts. This is the one place that knows which major is installed: it reads the installed
+ * Hardhat's version and hands the chain to `hardhat2-chain.ts` or `hardhat3-chain.ts`. The network's
+ * configuration comes from the Hardhat project around the working folder, or from Hardhat's defaults when there
+ * is none (see `hardhat-network.ts`).
  *
  * @packageDocumentation
  */
-import type { EIP1193Provider } from "hardhat/types";
-import { type HardhatConfigSource, importHardhat, resolveHardhatNetwork } from "./hardhat-network.js";
+import { type HardhatConfigSource, installedHardhatMajor } from "./hardhat-network.js";
+import type { Eip1193Provider } from "./revert-transport.js";
 
 /** Options of {@link startLocalChain}. */
 export interface LocalChainOptions {
@@ -21,6 +23,7 @@ export interface LocalChainOptions {
   /**
    * Keep Solidity stack traces (Hardhat reads every build-info for them). Off by default: without them each
    * call executes several times faster, and the chain's callers see plain revert data, as from a real node.
+   * Hardhat 2 only: Hardhat 3 decides this itself.
    */
   readonly stackTraces?: boolean;
   /**
@@ -29,6 +32,16 @@ export interface LocalChainOptions {
    * is one). See `hardhat-network.ts`.
    */
   readonly hardhatConfig?: HardhatConfigSource;
+  /** Fork this chain from a node (the chain id above is kept); default no fork. */
+  readonly fork?: LocalChainFork | undefined;
+}
+
+/** A fork of a chain: the node to fork and the block to fork at. */
+export interface LocalChainFork {
+  /** JSON-RPC URL of the node to fork. */
+  readonly url: string;
+  /** Block to fork at; default the node's latest. */
+  readonly blockNumber?: number | undefined;
 }
 
 /** A running local chain. */
@@ -36,7 +49,7 @@ export interface LocalChain {
   /** The chain id. */
   readonly chainId: number;
   /** EIP-1193 provider of the chain (Hardhat's JSON-RPC methods included: `hardhat_setCode`, `evm_mine`…). */
-  readonly provider: EIP1193Provider;
+  readonly provider: Eip1193Provider;
   /** `http://127.0.0.1:<port>` when served over HTTP. */
   readonly rpcUrl: string | undefined;
   /** Stops the HTTP server, if any. */
@@ -45,25 +58,19 @@ export interface LocalChain {
 
 /**
  * Starts a local chain with Hardhat's network configuration (accounts, hardfork, gas limit) and the given
- * chain id.
+ * chain id, on the installed Hardhat (2 or 3).
  *
- * @param options - Chain id, HTTP, stack traces, configuration source.
+ * @param options - Chain id, HTTP, stack traces, configuration source, fork.
  * @returns The chain.
- * @throws `ConfigurationError` when Hardhat is not installed (the message names the command that installs it).
+ * @throws `ConfigurationError` when Hardhat is not installed (the message names the command that installs it), or
+ *   cannot load the project's configuration, or (Hardhat 2) stack traces are asked of a standalone network.
  */
 export async function startLocalChain(options: LocalChainOptions = {}): Promise<LocalChain> {
-  const chainId = options.chainId ?? 8453;
-  const network = await resolveHardhatNetwork({ chainId, source: options.hardhatConfig, stackTraces: options.stackTraces });
-  const { createProvider } = await importHardhat<typeof import("hardhat/internal/core/providers/construction")>(
-    "hardhat/internal/core/providers/construction",
-  );
-  const provider = await createProvider(network.config, "hardhat", network.artifacts);
-  if (!options.http) return { chainId, provider, rpcUrl: undefined, close: async () => {} };
-
-  const { JsonRpcServer } = await importHardhat<typeof import("hardhat/internal/hardhat-network/jsonrpc/server")>(
-    "hardhat/internal/hardhat-network/jsonrpc/server",
-  );
-  const server = new JsonRpcServer({ hostname: "127.0.0.1", port: 0, provider });
-  const { address, port } = await server.listen();
-  return { chainId, provider, rpcUrl: `http://${address}:${port}`, close: () => server.close() };
+  const resolved = { ...options, chainId: options.chainId ?? 8453 };
+  if (installedHardhatMajor() === 3) {
+    const { startHardhat3Chain } = await import("./hardhat3-chain.js");
+    return startHardhat3Chain(resolved);
+  }
+  const { startHardhat2Chain } = await import("./hardhat2-chain.js");
+  return startHardhat2Chain(resolved);
 }

@@ -17,7 +17,7 @@ import type {
   SubmissionSimulator,
   SubmissionSimulatorOptions,
 } from "../../doctor/submission-simulator.js";
-import { DevnetError } from "../../errors.js";
+import { ConfigurationError, DevnetError } from "../../errors.js";
 import { attestedTrustOracleAbi } from "../../generated/abis.js";
 import { ATTESTED_TRUST_ORACLE_CREATION_CODE } from "../../generated/creation-bytecode.js";
 import { parseAddress } from "../../inputs/address.js";
@@ -43,15 +43,17 @@ export interface StartSubmissionSimulatorOptions extends SubmissionSimulatorOpti
  *   a key installation fails.
  */
 export async function startSubmissionSimulator(options: StartSubmissionSimulatorOptions): Promise<SubmissionSimulator> {
-  const local = await startLocalChain({ chainId: BASE_SIMULATION_CHAIN_ID, hardhatConfig: options.hardhatConfig ?? "standalone" });
+  if (options.forkUrl !== undefined) await checkForkable(options.forkUrl, options.timeoutMs ?? DEFAULT_FORK_PROBE_TIMEOUT_MS);
+  const local = await startLocalChain({
+    chainId: BASE_SIMULATION_CHAIN_ID,
+    hardhatConfig: options.hardhatConfig ?? "standalone",
+    fork: options.forkUrl === undefined ? undefined : { url: options.forkUrl },
+  }).catch((error: unknown) => {
+    if (options.forkUrl === undefined || error instanceof ConfigurationError) throw error;
+    throw new DevnetError(`Forking ${redactUrl(options.forkUrl)} failed`, { cause: error, details: (error as Error)?.message });
+  });
   try {
     const request = (method: string, params: unknown[] = []) => local.provider.request({ method, params });
-    if (options.forkUrl !== undefined) {
-      await checkForkable(options.forkUrl, options.timeoutMs ?? DEFAULT_FORK_PROBE_TIMEOUT_MS);
-      await request("hardhat_reset", [{ forking: { jsonRpcUrl: options.forkUrl } }]).catch((error: unknown) => {
-        throw new DevnetError(`Forking ${redactUrl(options.forkUrl!)} failed`, { cause: error, details: (error as Error)?.message });
-      });
-    }
     const [admin] = ((await request("eth_accounts")) as string[]).map((a) => parseAddress(a));
     if (!admin) throw new DevnetError("The local chain has no unlocked account to deploy from");
     const chain = defineChain({
@@ -127,11 +129,7 @@ export async function startSubmissionSimulator(options: StartSubmissionSimulator
           return { accepted: false, error: describeContractError(error) };
         }
       },
-      close: async () => {
-        // A fork keeps connections to the forked node open; dropping the fork closes them, so that node can stop.
-        if (options.forkUrl !== undefined) await request("hardhat_reset", []).catch(() => undefined);
-        await local.close();
-      },
+      close: () => local.close(),
     };
   } catch (error) {
     await local.close();

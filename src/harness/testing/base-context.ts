@@ -28,9 +28,9 @@ import { type TrustEncoding, tierCode, tierForScore } from "../../config/encodin
 import { DevnetError, InvalidArgumentError } from "../../errors.js";
 import { parseAddress } from "../../inputs/address.js";
 import { trustOracleAbi } from "../../oracle/abi.js";
-import { BASE_SIMULATION_CHAIN_ID, startBaseSimulation } from "../devnet/base-simulation.js";
+import { BASE_SIMULATION_CHAIN_ID, callerChain, startBaseSimulation } from "../devnet/base-simulation.js";
 import { type LocalChain, startLocalChain } from "../devnet/local-chain.js";
-import { revertDecodingTransport } from "../devnet/revert-transport.js";
+import { type Eip1193Provider, revertDecodingTransport } from "../devnet/revert-transport.js";
 import { DEFAULT_SIMULATED_AGENTS, seedBasePopulation } from "../devnet/seeded-population.js";
 import { baseForkBlockFromEnv } from "./fork-block.js";
 import {
@@ -74,6 +74,15 @@ export interface BaseContextOptions {
   readonly http?: boolean | undefined;
   /** Tier code table used when a record given to `setRecord` has no tier; default the kit's assumed encoding. */
   readonly encoding?: TrustEncoding | undefined;
+  /**
+   * Put the context on this chain instead of starting one: the caller's own EIP-1193 provider, so that a test's
+   * contracts and the context share one chain (Hardhat 3: `(await network.create({ override: { chainId: 8453 } })).provider`;
+   * Hardhat 2: `network.provider` with chain id 8453). Its chain id must be 8453. In simulation the simulation is
+   * built on it; in fork mode it must already fork Base (Hardhat 3: `override: { chainId: 8453, forking: { url,
+   * blockNumber } }`), and `auto` means fork when the oracle has code there. `rpcUrl`, `forkBlock` and `http` do
+   * not apply; `close` leaves the chain running.
+   */
+  readonly provider?: Eip1193Provider | undefined;
 }
 
 /** A record to write with {@link BaseContext.setRecord}; omitted fields get defaults. */
@@ -203,10 +212,12 @@ export interface BaseContext {
  *
  * @param options - Mode, RPC URL, fork block, population, HTTP, encoding.
  * @returns The running context.
- * @throws {@link InvalidArgumentError} for inconsistent options (fork mode without a URL, bad numbers);
+ * @throws {@link InvalidArgumentError} for inconsistent options (fork mode without a URL, bad numbers, a provider
+ *   whose chain id is not 8453);
  *   {@link DevnetError} when the chain cannot be set up (no oracle code at the fork block, node refusal).
  */
 export async function startBaseContext(options: BaseContextOptions = {}): Promise<BaseContext> {
+  if (options.provider) return startOnCallerChain(options.provider, options);
   const rpcUrl = options.rpcUrl ?? (process.env.BASE_RPC_URL?.trim() || undefined);
   const requested = options.mode ?? "auto";
   if (!["auto", "fork", "simulation"].includes(requested)) throw new InvalidArgumentError(`Unknown mode "${String(requested)}"`);
@@ -228,7 +239,7 @@ interface ContextSetup {
 
 async function startSimulation(options: BaseContextOptions): Promise<BaseContext> {
   const agents = positiveInteger(options.agents ?? DEFAULT_SIMULATED_AGENTS, "agents");
-  const sim = await startBaseSimulation({ http: options.http ?? false });
+  const sim = await startBaseSimulation({ http: options.http ?? false, provider: options.provider });
   try {
     const { records } = await seedBasePopulation(sim, { agents, encoding: options.encoding });
     const sampleKeys = records
@@ -255,32 +266,49 @@ async function startSimulation(options: BaseContextOptions): Promise<BaseContext
 
 async function startFork(rpcUrl: string, options: BaseContextOptions): Promise<BaseContext> {
   const forkBlock = options.forkBlock === undefined ? baseForkBlockFromEnv() : positiveInteger(Number(options.forkBlock), "forkBlock");
-  const probe = positiveInteger(options.probe ?? DEFAULT_FORK_PROBE, "probe");
   let chain: LocalChain;
   try {
-    // When hardhat.config.ts forks (BASE_RPC_URL set), the provider already forks here; the reset below pins
-    // the URL and block asked for.
-    chain = await startLocalChain({ chainId: BASE_SIMULATION_CHAIN_ID, http: options.http ?? false });
+    chain = await startLocalChain({
+      chainId: BASE_SIMULATION_CHAIN_ID,
+      http: options.http ?? false,
+      fork: { url: rpcUrl, blockNumber: forkBlock },
+    });
   } catch (error) {
-    throw new DevnetError(`Could not start a Base fork at block ${forkBlock}`, {
+    throw new DevnetError(`Could not fork Base at block ${forkBlock}`, {
       cause: error,
       details: `Check BASE_RPC_URL (is the node reachable? an archive node is needed for old blocks) and BASE_FORK_BLOCK. ${(error as Error)?.message ?? ""}`,
     });
   }
+  // One local block on top of the fork block: calls at "latest" then run on it, under the node's own hardfork. At the
+  // fork block itself Hardhat 2 refuses them for chain 8453 ("No known hardfork for execution on historical block"),
+  // since it has no hardfork activation history of Base.
+  await chain.provider.request({ method: "evm_mine", params: [] });
+  return onFork(chain, forkBlock, options);
+}
+
+/** The context on the caller's chain: a fork of Base when asked, or (`auto`) when the oracle has code there. */
+async function startOnCallerChain(provider: Eip1193Provider, options: BaseContextOptions): Promise<BaseContext> {
+  if (options.forkBlock !== undefined) {
+    throw new InvalidArgumentError("forkBlock applies only to a fork the kit starts: fork the provider's network at the block instead");
+  }
+  const chain = await callerChain(provider, options);
+  const requested = options.mode ?? "auto";
+  if (!["auto", "fork", "simulation"].includes(requested)) throw new InvalidArgumentError(`Unknown mode "${String(requested)}"`);
+  const oracleCode = (await provider.request({ method: "eth_getCode", params: [BASE_TRUST_ORACLE_ADDRESS, "latest"] })) as string;
+  const forked = oracleCode !== "0x" && oracleCode !== "";
+  const mode = requested === "auto" ? (forked ? "fork" : "simulation") : requested;
+  if (mode === "simulation") return startSimulation(options);
+  if (!forked)
+    throw new DevnetError(`Fork mode needs the Base oracle's code on the provider's chain, and ${BASE_TRUST_ORACLE_ADDRESS} has none`);
+  const forkBlock = Number(await provider.request({ method: "eth_blockNumber" }));
+  return onFork(chain, forkBlock, options);
+}
+
+/** Probes a fork of Base for sample keys, then finishes the context on it. */
+async function onFork(chain: LocalChain, forkBlock: number, options: BaseContextOptions): Promise<BaseContext> {
+  const probe = positiveInteger(options.probe ?? DEFAULT_FORK_PROBE, "probe");
   try {
     const { provider } = chain;
-    try {
-      await provider.request({ method: "hardhat_reset", params: [{ forking: { jsonRpcUrl: rpcUrl, blockNumber: forkBlock } }] });
-      // One local block on top of the fork block: calls at "latest" then run on it, under the node's own hardfork.
-      // At the fork block itself the node refuses them for chain 8453 ("No known hardfork for execution on
-      // historical block"), since it has no hardfork activation history of Base.
-      await provider.request({ method: "evm_mine", params: [] });
-    } catch (error) {
-      throw new DevnetError(`Could not fork Base at block ${forkBlock}`, {
-        cause: error,
-        details: "Check BASE_RPC_URL (an archive node is needed for old blocks) and BASE_FORK_BLOCK.",
-      });
-    }
     const accounts = ((await provider.request({ method: "eth_accounts" })) as string[]).map((a) => parseAddress(a));
     const publicClient = createPublicClient({ chain: base, transport: revertDecodingTransport(provider) });
     const ids = Array.from({ length: probe }, (_, i) => BigInt(i + 1));
