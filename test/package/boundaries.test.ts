@@ -99,7 +99,7 @@ describe("the line between the kit and the harness", () => {
     expect(
       references.some(
         (ref) =>
-          ref.file === join(harness, "devnet", "hardhat-network.ts") && ref.specifier.startsWith("hardhat/internal/") && ref.typeOnly,
+          ref.file === join(harness, "devnet", "hardhat2-chain.ts") && ref.specifier.startsWith("hardhat/internal/") && ref.typeOnly,
       ),
     ).toBe(true);
   });
