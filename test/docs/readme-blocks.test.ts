@@ -11,6 +11,9 @@
 //   and OpenZeppelin installed from npm into `node_modules` (test/support/foundry-project.ts), and its forge tests
 //   run, without `BASE_RPC_URL` and then with `BASE_RPC_URL` at a local chain holding the reference oracle at the
 //   Base oracle's address (a fork test forks it); skipped, with the reason in its name, where forge is absent;
+// - a block marked `<!-- doc-test: hardhat3: <path> -->` is that file of a Hardhat 3 project (the config, a contract,
+//   a node:test or Solidity test): run elsewhere, by test/package/hardhat3-project.test.ts, which writes the marked
+//   blocks into a Hardhat 3 project installed from the packed kit and runs `npx hardhat test` there (Node 22);
 // - a block with no language (or `text`) is program output, not code;
 // - anything else (`sh`, `json`, `jsonc`, …), and any block that truly cannot run here (a real Base RPC, a real
 //   key), needs `<!-- doc-test: skip: <reason> -->` on the line before it. An unmarked block that does not run
@@ -25,6 +28,7 @@ import { base as baseChain } from "viem/chains";
 import { startBaseSimulation } from "../../src/harness/devnet/base-simulation";
 import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { revertDecodingTransport } from "../../src/harness/devnet/revert-transport";
+import { docBlocks, docProjectFiles } from "../support/doc-blocks";
 import {
   createFoundryProject,
   declaredForgeTests,
@@ -41,48 +45,9 @@ const DOCS = [
     .filter((f) => f.endsWith(".md"))
     .map((f) => `docs/${f}`),
 ];
-const SKIP = /^<!--\s*doc-test:\s*skip:\s*(\S.*?)\s*-->$/;
-const FOUNDRY = /^<!--\s*doc-test:\s*foundry:\s*(\S+)\s*-->$/;
 const OUTPUT_LANGUAGES = new Set(["", "text"]);
 
-interface Block {
-  readonly file: string;
-  readonly line: number;
-  readonly lang: string;
-  readonly code: string;
-  readonly skip: string | undefined;
-  /** The block's path in the document's Foundry project, when it is marked as one of its files. */
-  readonly foundry: string | undefined;
-}
-
-/** Fenced blocks of a Markdown file, with the skip marker on the line before each, if any. */
-function blocksOf(file: string): Block[] {
-  const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
-  const blocks: Block[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^```(\S*)\s*$/.exec(lines[i]!);
-    if (!open) continue;
-    const start = i;
-    let end = i + 1;
-    while (end < lines.length && !/^```\s*$/.test(lines[end]!)) end++;
-    let before = start - 1;
-    while (before >= 0 && lines[before]!.trim() === "") before--;
-    const marker = before >= 0 ? SKIP.exec(lines[before]!.trim()) : null;
-    const foundry = before >= 0 ? FOUNDRY.exec(lines[before]!.trim()) : null;
-    blocks.push({
-      file,
-      line: start + 1,
-      lang: open[1]!.toLowerCase(),
-      code: lines.slice(start + 1, end).join("\n"),
-      skip: marker?.[1],
-      foundry: foundry?.[1],
-    });
-    i = end;
-  }
-  return blocks;
-}
-
-const BLOCKS = DOCS.flatMap(blocksOf);
+const BLOCKS = DOCS.flatMap(docBlocks);
 
 /** `trustgate`, `trustgate/service`… → this repository's source entry, read from package.json's "exports". */
 function sourceEntries(): Map<string, string> {
@@ -176,7 +141,13 @@ describe("the documents' code blocks", () => {
   it("are found, and each is runnable code, output, or marked with a reason", () => {
     expect(BLOCKS.filter((b) => b.lang === "ts").length).toBeGreaterThanOrEqual(6);
     const unmarked = BLOCKS.filter(
-      (b) => !OUTPUT_LANGUAGES.has(b.lang) && b.lang !== "ts" && b.lang !== "solidity" && b.skip === undefined && b.foundry === undefined,
+      (b) =>
+        !OUTPUT_LANGUAGES.has(b.lang) &&
+        b.lang !== "ts" &&
+        b.lang !== "solidity" &&
+        b.skip === undefined &&
+        b.foundry === undefined &&
+        b.hardhat3 === undefined,
     );
     expect(unmarked.map((b) => `${b.file}:${b.line} (${b.lang}) does not run and is not marked <!-- doc-test: skip: <reason> -->`)).toEqual(
       [],
@@ -195,7 +166,9 @@ describe("the documents' code blocks", () => {
   });
 
   describe("solidity", () => {
-    const blocks = BLOCKS.filter((b) => b.lang === "solidity" && b.skip === undefined && b.foundry === undefined);
+    const blocks = BLOCKS.filter(
+      (b) => b.lang === "solidity" && b.skip === undefined && b.foundry === undefined && b.hardhat3 === undefined,
+    );
     it.each(blocks.map((b) => [`${b.file}:${b.line}`, b] as const))(
       "%s compiles against the kit's contracts, without a warning",
       (_name, block) => {
@@ -204,12 +177,17 @@ describe("the documents' code blocks", () => {
     );
   });
 
+  it("mark the README's Hardhat 3 project (run by test/package/hardhat3-project.test.ts): config, contract, node:test and Solidity tests", () => {
+    const paths = Object.keys(docProjectFiles("README.md", "hardhat3"));
+    expect(paths).toEqual(expect.arrayContaining(["hardhat.config.ts", "contracts/AgentVault.sol"]));
+    expect(paths.filter((path) => /^test\/.+\.test\.ts$/.test(path)).length).toBeGreaterThanOrEqual(2);
+    expect(paths.some((path) => /^test\/.+\.t\.sol$/.test(path))).toBe(true);
+  });
+
   const FORGE = forgeBinary();
   const FOUNDRY_DOCS = [...new Set(BLOCKS.filter((b) => b.foundry !== undefined).map((b) => b.file))];
   for (const doc of FOUNDRY_DOCS) {
-    const files = Object.fromEntries(
-      BLOCKS.filter((b) => b.file === doc && b.foundry !== undefined).map((b) => [b.foundry!, `${b.code}\n`]),
-    );
+    const files = docProjectFiles(doc, "foundry");
     const title = FORGE
       ? `${doc}: the Foundry project of its marked blocks`
       : `${doc}: the Foundry project of its marked blocks (skipped: ${forgeUnavailableReason()})`;
@@ -321,7 +299,7 @@ describe("the documents' code blocks", () => {
       await env?.close();
     });
 
-    const blocks = BLOCKS.filter((b) => b.lang === "ts" && b.skip === undefined);
+    const blocks = BLOCKS.filter((b) => b.lang === "ts" && b.skip === undefined && b.hardhat3 === undefined);
     it.each(blocks.map((b) => [`${b.file}:${b.line}`, b] as const))("%s runs", async (_name, block) => {
       const file = join(dir, `${block.file.replace(/\W+/g, "-")}-${block.line}.ts`);
       writeFileSync(file, asModule(rewriteImports(block.code, entries)));

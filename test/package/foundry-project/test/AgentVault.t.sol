@@ -3,6 +3,7 @@
 pragma solidity ^0.8.24;
 
 import {ITrustGated} from "trustgate/contracts/interfaces/ITrustGated.sol";
+import {ITrustOracle} from "trustgate/contracts/interfaces/ITrustOracle.sol";
 import {AttestedTrustOracle} from "trustgate/contracts/oracle/AttestedTrustOracle.sol";
 import {TrustGated} from "trustgate/contracts/TrustGated.sol";
 import {TrustConstants} from "trustgate/contracts/TrustConstants.sol";
@@ -137,6 +138,15 @@ contract AgentVaultTest is BaseContext {
         _withdrawAsOwner();
         restoreOracle();
         require(keccak256(abi.encode(readRecord(AGENT))) == keccak256(abi.encode(original)), "original answers again");
+    }
+
+    // makeOracleRevert() reverts in the override's code, not through mockCallRevert: a direct read's revert is then
+    // seen by expectRevert under forge and under Hardhat 3's EDR alike (a mocked revert is, on a direct call, only
+    // under forge).
+    function test_oracleRevertSeenOnADirectRead() public {
+        makeOracleRevert();
+        TRUST_VM.expectRevert(TrustOracleOverride.TrustOracleOverrideUnavailable.selector);
+        ITrustOracle(BASE_TRUST_ORACLE_ADDRESS).getScore(AGENT, BASE_CHAIN_ID, "erc8004");
     }
 
     function test_oracleRevertsWithGivenData() public {

@@ -23,6 +23,14 @@ contract Target {
     }
 }
 
+/// A caller between the test and `Target`: a revert mocked on `Target` then comes from below the test's own call, which
+/// is where `expectRevert` looks for it under both forge and Hardhat 3's EDR.
+contract Relay {
+    function valueOf(Target target) external pure returns (uint256) {
+        return target.value();
+    }
+}
+
 contract TrustVmTest {
     event Ping(uint256 value);
 
@@ -74,17 +82,20 @@ contract TrustVmTest {
         TRUST_VM.clearMockedCalls();
     }
 
+    // A mocked revert is expected through `Relay`: on a direct call to the mocked contract, forge accepts it but EDR
+    // (Hardhat 3) fails with "call didn't revert at a lower depth than cheatcode call depth".
     function test_expectations() public {
+        Relay relay = new Relay();
         TRUST_VM.mockCallRevert(address(target), "", abi.encodeWithSelector(Target.Nope.selector, 1));
         TRUST_VM.expectRevert(abi.encodeWithSelector(Target.Nope.selector, 1));
-        target.value();
+        relay.valueOf(target);
         TRUST_VM.expectPartialRevert(Target.Nope.selector);
-        target.value();
+        relay.valueOf(target);
         TRUST_VM.expectRevert();
-        target.value();
+        relay.valueOf(target);
         TRUST_VM.mockCallRevert(address(target), "", abi.encodeWithSelector(Target.Nope.selector));
         TRUST_VM.expectRevert(Target.Nope.selector);
-        target.value();
+        relay.valueOf(target);
         TRUST_VM.clearMockedCalls();
         TRUST_VM.expectEmit();
         emit Ping(1);
