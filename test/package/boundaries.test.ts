@@ -98,8 +98,7 @@ describe("the line between the kit and the harness", () => {
     ).toBe(true);
     expect(
       references.some(
-        (ref) =>
-          ref.file === join(harness, "devnet", "hardhat2-chain.ts") && ref.specifier.startsWith("hardhat/internal/") && ref.typeOnly,
+        (ref) => ref.file === join(harness, "devnet", "hardhat2-chain.ts") && ref.specifier.startsWith("hardhat/internal/") && ref.typeOnly,
       ),
     ).toBe(true);
   });

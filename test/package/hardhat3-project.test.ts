@@ -23,6 +23,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeF
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startForkableBase } from "../../src/harness/devnet/forkable-base.js";
 import { docProjectFiles } from "../support/doc-blocks";
 
 const root = resolve(__dirname, "../..");
@@ -36,9 +37,18 @@ interface Run {
   readonly ms: number;
 }
 
-/** Runs a command with Node 22 first on the PATH (so `npm` and `npx` run under it), without this run's variables. */
-function run(command: string, args: readonly string[], cwd: string, timeoutMs = 600_000): Promise<Run> {
-  const env: Record<string, string | undefined> = { ...process.env, CI: "1", FORCE_COLOR: "0", NO_COLOR: "1" };
+/**
+ * Runs a command with Node 22 first on the PATH (so `npm` and `npx` run under it), without this run's variables,
+ * with `extraEnv` added.
+ */
+function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  timeoutMs = 600_000,
+  extraEnv: Record<string, string> = {},
+): Promise<Run> {
+  const env: Record<string, string | undefined> = { ...process.env, CI: "1", FORCE_COLOR: "0", NO_COLOR: "1", ...extraEnv };
   for (const key of Object.keys(env)) if (/^(VITEST|TS_NODE|NODE_OPTIONS|TRUSTGATE_)/.test(key)) delete env[key];
   env.PATH = `${dirname(node22)}${delimiter}${env.PATH ?? ""}`;
   const started = Date.now();
@@ -169,6 +179,21 @@ describe("a Hardhat 3 project (Node 22) with the packed kit", () => {
     }
     expect(result.stdout).toMatch(/\b33 passing/); // the suite's 30 and the README's Hardhat 3 test's 3
     expect(result.stdout).toMatch(/\b2 skipped/);
+  }, 600_000);
+
+  it("forks a loopback Base on Hardhat 3: startBaseContext() through the forking override, and on the test's own forked connection", async () => {
+    const target = await startForkableBase();
+    try {
+      const result = await run("npx", ["hardhat", "test", "nodejs", "test/base-context.fork.test.ts"], project, 600_000, {
+        BASE_RPC_URL: target.rpcUrl,
+      });
+      console.log(`hardhat3-project: the fork suite took ${result.ms} ms`);
+      expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+      expect(result.stdout).toMatch(/3 passing/);
+      expect(result.stdout).not.toMatch(/skipped|pending/);
+    } finally {
+      await target.close();
+    }
   }, 600_000);
 
   it("runs trustgate drift --demo on Hardhat 3: the embedded report, exit code 3", async () => {

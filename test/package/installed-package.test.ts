@@ -225,6 +225,36 @@ describe("trustgate from a Hardhat 2 TypeScript project", () => {
   });
 });
 `,
+  // The README's "one chain" setup: the Base context on Hardhat's own network (chain id 8453 in the config), so that
+  // hardhat-ethers deploys on it and chai's matchers decode the gate's reverts there.
+  "test/base-context-on-hardhat-network.test.ts": `import { expect } from "chai";
+import { ethers, network } from "hardhat";
+import { startBaseContext } from "trustgate/testing";
+
+describe("the Base context on Hardhat's own network", () => {
+  it("gates a vault deployed with hardhat-ethers on the context's oracle and registry", async () => {
+    const base = await startBaseContext({ provider: network.provider });
+    expect(base.mode).to.equal("simulation");
+    expect((await ethers.provider.getNetwork()).chainId).to.equal(8453n);
+    const [owner] = await ethers.getSigners();
+    const policy = { minScore: 51, maxSybilSeverity: 2, maxAge: 36 * 3600, requireController: true };
+    const config = { oracle: base.oracle, identityRegistry: base.identityRegistry, agentChainId: 8453n, agentRegistry: "erc8004", policy };
+    const vault = await ethers.deployContract("AgentVault", [config, owner!.address]);
+    const key = base.sampleKeys[0]!;
+    const byController = vault.connect(await ethers.getSigner(await base.controllerOf(key.agentId))) as typeof vault;
+    await base.setRecord(key, { score: 80 });
+    await byController.withdrawFor(key.agentId);
+    await base.setRecord(key, { score: 10 });
+    await expect(byController.withdrawFor(key.agentId))
+      .to.be.revertedWithCustomError(vault, "TrustScoreTooLow")
+      .withArgs(key.agentId, 10, 51);
+    await base.setRecord(key, { score: 80 });
+    await expect(vault.withdrawFor(key.agentId)).to.be.revertedWithCustomError(vault, "NotAgentController"); // sent by owner
+    expect(await vault.withdrawals()).to.equal(1n);
+    await base.close();
+  });
+});
+`,
   // Type checks of every entry (compiled by tsc only: not a test file).
   "typecheck/entries.ts": `import { runDrift, verifyTrustAttestation, exitCodeOf, type DriftConfig, type DriftReport } from "trustgate";
 import { startTrustService, createPopulation, type RunningTrustService } from "trustgate/service";
@@ -389,7 +419,8 @@ describe("a Hardhat 2 TypeScript project (CommonJS, ts-node) with the tarball", 
     expect(JSON.parse(HARDHAT_INIT_TSCONFIG)).toMatchObject({ compilerOptions: { module: "Node16", moduleResolution: "Node16" } });
     const result = await run("npx", ["hardhat", "test", "--typecheck"], hardhatProject);
     expect(result.code, withoutNpmNoise(result.stdout + result.stderr)).toBe(0);
-    expect(result.stdout).toMatch(/2 passing/);
+    expect(result.stdout).toMatch(/3 passing/);
+    expect(result.stdout).toContain("gates a vault deployed with hardhat-ethers on the context's oracle and registry");
     expect(existsSync(join(hardhatProject, "artifacts/contracts/AgentVault.sol/AgentVault.json"))).toBe(true);
     for (const mock of ["MockTrustOracle", "MockIdentityRegistry"])
       expect(existsSync(join(hardhatProject, `artifacts/trustgate/contracts/testing/${mock}.sol/${mock}.json`)), mock).toBe(true);
@@ -506,7 +537,8 @@ describe("a Hardhat project with the checkout as a path dependency (file:../trus
   it("links it, and (a, b) compiles and runs the same Hardhat test with the project's Hardhat", async () => {
     const result = await run("npx", ["hardhat", "test"], linkedProject);
     expect(result.code, withoutNpmNoise(result.stdout + result.stderr)).toBe(0);
-    expect(result.stdout).toMatch(/2 passing/);
+    expect(result.stdout).toMatch(/3 passing/);
+    expect(result.stdout).toContain("gates a vault deployed with hardhat-ethers on the context's oracle and registry");
     expect(existsSync(join(checkout, "node_modules/hardhat"))).toBe(false); // only the project's Hardhat exists
   }, 600_000);
 

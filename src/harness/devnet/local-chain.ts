@@ -32,7 +32,10 @@ export interface LocalChainOptions {
    * is one). See `hardhat-network.ts`.
    */
   readonly hardhatConfig?: HardhatConfigSource;
-  /** Fork this chain from a node (the chain id above is kept); default no fork. */
+  /**
+   * Fork this chain from a node (the chain id above is kept), one local block mined on top of the forked block;
+   * default no fork.
+   */
   readonly fork?: LocalChainFork | undefined;
 }
 
@@ -67,10 +70,24 @@ export interface LocalChain {
  */
 export async function startLocalChain(options: LocalChainOptions = {}): Promise<LocalChain> {
   const resolved = { ...options, chainId: options.chainId ?? 8453 };
-  if (installedHardhatMajor() === 3) {
-    const { startHardhat3Chain } = await import("./hardhat3-chain.js");
-    return startHardhat3Chain(resolved);
+  const chain =
+    installedHardhatMajor() === 3
+      ? await (await import("./hardhat3-chain.js")).startHardhat3Chain(resolved)
+      : await (await import("./hardhat2-chain.js")).startHardhat2Chain(resolved);
+  if (options.fork) await mineOnTopOfFork(chain);
+  return chain;
+}
+
+/**
+ * Mines one local block on top of a fresh fork, so that calls at `latest` run on it under the node's own hardfork.
+ * At the forked block itself both Hardhat 2 and Hardhat 3 refuse calls when they know no hardfork history of the
+ * chain id (Base's 8453 among them: "No known hardfork for execution on historical block").
+ */
+async function mineOnTopOfFork(chain: LocalChain): Promise<void> {
+  try {
+    await chain.provider.request({ method: "evm_mine", params: [] });
+  } catch (error) {
+    await chain.close();
+    throw error;
   }
-  const { startHardhat2Chain } = await import("./hardhat2-chain.js");
-  return startHardhat2Chain(resolved);
 }

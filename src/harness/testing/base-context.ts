@@ -79,8 +79,8 @@ export interface BaseContextOptions {
    * contracts and the context share one chain (Hardhat 3: `(await network.create({ override: { chainId: 8453 } })).provider`;
    * Hardhat 2: `network.provider` with chain id 8453). Its chain id must be 8453. In simulation the simulation is
    * built on it; in fork mode it must already fork Base (Hardhat 3: `override: { chainId: 8453, forking: { url,
-   * blockNumber } }`), and `auto` means fork when the oracle has code there. `rpcUrl`, `forkBlock` and `http` do
-   * not apply; `close` leaves the chain running.
+   * blockNumber } }`; the context mines one block on top), and `auto` means fork when the oracle has code there.
+   * `rpcUrl`, `forkBlock` and `http` do not apply; `close` leaves the chain running.
    */
   readonly provider?: Eip1193Provider | undefined;
 }
@@ -279,10 +279,6 @@ async function startFork(rpcUrl: string, options: BaseContextOptions): Promise<B
       details: `Check BASE_RPC_URL (is the node reachable? an archive node is needed for old blocks) and BASE_FORK_BLOCK. ${(error as Error)?.message ?? ""}`,
     });
   }
-  // One local block on top of the fork block: calls at "latest" then run on it, under the node's own hardfork. At the
-  // fork block itself Hardhat 2 refuses them for chain 8453 ("No known hardfork for execution on historical block"),
-  // since it has no hardfork activation history of Base.
-  await chain.provider.request({ method: "evm_mine", params: [] });
   return onFork(chain, forkBlock, options);
 }
 
@@ -301,6 +297,9 @@ async function startOnCallerChain(provider: Eip1193Provider, options: BaseContex
   if (!forked)
     throw new DevnetError(`Fork mode needs the Base oracle's code on the provider's chain, and ${BASE_TRUST_ORACLE_ADDRESS} has none`);
   const forkBlock = Number(await provider.request({ method: "eth_blockNumber" }));
+  // The caller's fork may still be at the block it forked, where Hardhat refuses calls for chain 8453: one local
+  // block on top lets them run (see `startLocalChain`).
+  await provider.request({ method: "evm_mine", params: [] });
   return onFork(chain, forkBlock, options);
 }
 
