@@ -9,12 +9,12 @@
  * optimizer. The README ("When the oracle is stale") names the setting and quotes the error; this file pins both, and
  * checks the quoted text against what Hardhat 2 prints in a fresh project.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_CODE_BYTES } from "../../src/oracle/deployless-budget";
+import { runChild } from "../support/child-run";
 import { compileWithSolc, type CompileResult } from "../support/solc-standard-json";
 
 const ROOT = resolve(__dirname, "../..");
@@ -117,16 +117,14 @@ contract P256Verifier {
   });
 });
 
-/** Runs Hardhat 2's CLI in a project; its exit code and both outputs together. */
-function hardhat(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
-  return new Promise((done) => {
-    const cli = join(ROOT, "node_modules/hardhat/internal/cli/cli.js");
-    const child = spawn(process.execPath, [cli, ...args], { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    child.on("exit", (code) => done({ code, output }));
-  });
+/** Runs Hardhat 2's CLI in a project (without colours: a CI environment turns them on); its exit code and output. */
+async function hardhat(
+  cwd: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
+  const run = await runChild(process.execPath, [join(ROOT, "node_modules/hardhat/internal/cli/cli.js"), ...args], cwd, { env });
+  return { code: run.code, output: `${run.stdout}${run.stderr}` };
 }
 
 /**
