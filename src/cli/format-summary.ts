@@ -251,10 +251,7 @@ export function formatAudit(t: NonNullable<DriftReport["summary"]["triage"]>): s
   const seed = t.seed !== undefined ? `seed ${t.seed}` : "";
   const a = t.audit;
   if (!a) return `audit ${formatPercent(t.auditFraction)}${seed ? ` (${seed})` : ""}`;
-  const why =
-    a.confidence !== undefined && a.lieRate !== undefined
-      ? `${formatPercent(a.confidence)} to catch a listing lying about ${formatPercent(a.lieRate)}`
-      : `flat ${formatPercent(a.fraction ?? 0)}`;
+  const why = `${formatPercent(a.confidence)} to catch a listing lying about ${formatPercent(a.lieRate)}`;
   return `audit ${a.sampleSize} of ${a.eligible} (${why}${seed ? `; ${seed}` : ""})`;
 }
 

@@ -11,26 +11,26 @@
  *
  * and `n` is the smallest with `P(miss) ≤ 1 − c` ({@link auditSampleSize}). It is never larger than the binomial
  * bound `⌈ln(1−c) / ln(1−p)⌉` (459 for 99 % and 1 %), and it hardly depends on `N` once `N` is large: 456 of 132,000.
- * A flat share (`--audit <fraction>`, the older form) samples `⌈fraction·N⌉` instead.
  *
  * **Draw.** Each eligible agent is ranked by a 53-bit hash of its key keyed by the seed (two MurmurHash3 passes under
  * keys derived from the seed with SHA-256), and the `n` lowest are taken: a uniform sample without replacement,
  * independent of the listing's order. The seed is drawn at random for each run ({@link randomAuditSeed}: nobody but
  * the run knows it while the listing is served, so a listing cannot steer its lies around the sample) and printed in
- * the report, so that `--seed` reproduces a run's sample. (The seed used to be the UTC day number, which anyone can
- * work out in advance.)
+ * the report, so that `--seed` reproduces a run's sample. A seed anyone could work out in advance (the day, say) would
+ * let a listing lie only about agents outside the sample.
  *
  * @packageDocumentation
  */
 import { createHash, randomBytes } from "node:crypto";
 import { InvalidArgumentError } from "../errors.js";
 
-/** How the audit sample is sized. */
-export type AuditPlan =
-  /** Detect a listing that lies about at least `lieRate` of the eligible agents with probability `confidence`. */
-  | { readonly kind: "confidence"; readonly confidence: number; readonly lieRate: number }
-  /** A flat share of the eligible agents (the older `--audit <fraction>`); 0 turns the audit off. */
-  | { readonly kind: "fraction"; readonly fraction: number };
+/** How the audit sample is sized: to detect a listing that lies about at least `lieRate` of the eligible agents with probability `confidence`. */
+export interface AuditPlan {
+  /** Probability of catching such a listing, above 0 and below 1. */
+  readonly confidence: number;
+  /** The least share of lying entries to catch, above 0 and at most 1. */
+  readonly lieRate: number;
+}
 
 /** Default confidence of the audit (`--audit-confidence`): 99 %. */
 export const DEFAULT_AUDIT_CONFIDENCE = 0.99;
@@ -40,7 +40,6 @@ export const DEFAULT_AUDIT_LIE_RATE = 0.01;
 
 /** The default audit plan: 99 % confidence of catching a listing that lies about 1 % of the agents. */
 export const DEFAULT_AUDIT_PLAN: AuditPlan = Object.freeze({
-  kind: "confidence",
   confidence: DEFAULT_AUDIT_CONFIDENCE,
   lieRate: DEFAULT_AUDIT_LIE_RATE,
 });
@@ -50,26 +49,16 @@ export const DEFAULT_AUDIT_PLAN: AuditPlan = Object.freeze({
  *
  * @param plan - The plan.
  * @returns The same plan.
- * @throws {@link InvalidArgumentError} for a confidence outside (0, 1), a lie rate outside (0, 1] or a fraction
- *   outside [0, 1].
+ * @throws {@link InvalidArgumentError} for a confidence outside (0, 1) or a lie rate outside (0, 1].
  */
 export function checkAuditPlan(plan: AuditPlan): AuditPlan {
-  if (plan.kind === "confidence") {
-    if (!(plan.confidence > 0 && plan.confidence < 1)) {
-      throw new InvalidArgumentError(`The audit confidence must be above 0 and below 1, got ${String(plan.confidence)}`);
-    }
-    if (!(plan.lieRate > 0 && plan.lieRate <= 1)) {
-      throw new InvalidArgumentError(`The audit lie rate must be above 0 and at most 1, got ${String(plan.lieRate)}`);
-    }
-    return plan;
+  if (!(plan.confidence > 0 && plan.confidence < 1)) {
+    throw new InvalidArgumentError(`The audit confidence must be above 0 and below 1, got ${String(plan.confidence)}`);
   }
-  if (plan.kind === "fraction") {
-    if (!(plan.fraction >= 0 && plan.fraction <= 1)) {
-      throw new InvalidArgumentError(`The audit fraction must be from 0 to 1, got ${String(plan.fraction)}`);
-    }
-    return plan;
+  if (!(plan.lieRate > 0 && plan.lieRate <= 1)) {
+    throw new InvalidArgumentError(`The audit lie rate must be above 0 and at most 1, got ${String(plan.lieRate)}`);
   }
-  throw new InvalidArgumentError(`Unknown audit plan kind "${String((plan as { kind?: unknown }).kind)}"`);
+  return plan;
 }
 
 /**
@@ -107,13 +96,12 @@ export function detectionProbability(population: number, lies: number, n: number
  * The size of the audit sample among `population` eligible agents (see the module notes).
  *
  * @param population - Eligible agents (`N`).
- * @param plan - Confidence and lie rate, or a flat fraction.
+ * @param plan - Confidence and lie rate.
  * @returns `n`, from 0 to `population`.
  */
 export function auditSampleSize(population: number, plan: AuditPlan): number {
   checkAuditPlan(plan);
   if (population <= 0) return 0;
-  if (plan.kind === "fraction") return Math.min(population, Math.max(0, Math.ceil(plan.fraction * population - 1e-9)));
   const lies = liesAtLeast(population, plan.lieRate);
   const target = 1 - plan.confidence;
   let miss = 1;

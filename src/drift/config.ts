@@ -9,7 +9,6 @@ import type { AgentRef } from "../agent/agent-ref.js";
 import type { TrustEncoding } from "../config/encodings.js";
 import { type AuditPlan, checkAuditPlan, DEFAULT_AUDIT_CONFIDENCE, DEFAULT_AUDIT_LIE_RATE } from "./audit.js";
 import type { ErrorLimit } from "./error-limit.js";
-import { InvalidArgumentError } from "../errors.js";
 
 /** Which agents a run covers. */
 export type AgentScope =
@@ -19,11 +18,6 @@ export type AgentScope =
   | {
       readonly kind: "all";
       readonly chain?: string;
-      /**
-       * Audit a flat share of the agents compared with the listing (0–1; the older `--audit`), instead of a sample
-       * sized by confidence. Exclusive with `auditConfidence` and `auditLieRate`.
-       */
-      readonly auditFraction?: number;
       /**
        * Size the audit sample to catch, with this probability (0–1 exclusive), a listing that lies about at least
        * `auditLieRate` of the agents compared with it (`--audit-confidence`; default {@link DEFAULT_AUDIT_CONFIDENCE}).
@@ -118,33 +112,18 @@ export interface DriftConfig {
 export const DEFAULT_DECISION_THRESHOLD = 51;
 /** Default staleness limit: 36 hours (a nightly refresh plus margin). */
 export const DEFAULT_MAX_AGE_SECONDS = 36 * 3600;
-/**
- * The flat audit share `--audit` used to default to (1 % of the agents compared with the listing). The audit is now
- * sized by confidence by default (`DEFAULT_AUDIT_CONFIDENCE`, `DEFAULT_AUDIT_LIE_RATE`); a flat share is used only
- * when asked for (`auditFraction`, `--audit`).
- */
-export const DEFAULT_AUDIT_FRACTION = 0.01;
 
 export { DEFAULT_AUDIT_CONFIDENCE, DEFAULT_AUDIT_LIE_RATE } from "./audit.js";
 
 /**
- * The audit plan of an `--all` scope: a flat share when `auditFraction` is given, else a sample sized by confidence
- * (`auditConfidence`, `auditLieRate`, each defaulted).
+ * The audit plan of an `--all` scope: a sample sized by confidence (`auditConfidence`, `auditLieRate`, each defaulted).
  *
  * @param scope - The scope.
  * @returns The plan, checked.
- * @throws {@link InvalidArgumentError} when both forms are given, or for a value out of range.
+ * @throws `InvalidArgumentError` for a value out of range.
  */
 export function auditPlanOf(scope: Extract<AgentScope, { kind: "all" }>): AuditPlan {
-  const confidenceGiven = scope.auditConfidence !== undefined || scope.auditLieRate !== undefined;
-  if (scope.auditFraction !== undefined) {
-    if (confidenceGiven) {
-      throw new InvalidArgumentError("A flat audit share (auditFraction, --audit) excludes auditConfidence/auditLieRate: give one form");
-    }
-    return checkAuditPlan({ kind: "fraction", fraction: scope.auditFraction });
-  }
   return checkAuditPlan({
-    kind: "confidence",
     confidence: scope.auditConfidence ?? DEFAULT_AUDIT_CONFIDENCE,
     lieRate: scope.auditLieRate ?? DEFAULT_AUDIT_LIE_RATE,
   });

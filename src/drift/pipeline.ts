@@ -116,8 +116,6 @@ export interface ScanPlan {
     | {
         /** How the audit sample is sized; default 99 % confidence of catching a listing that lies about 1 %. */
         readonly audit?: AuditPlan;
-        /** A flat audit share instead (the older form). */
-        readonly auditFraction?: number;
         readonly seed: number;
         /** What earlier runs verified (`--state`); absent: triage as a first run. */
         readonly state?: ScanStateSource;
@@ -189,7 +187,6 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
           now: now(),
           encoding: options.encoding,
           ...(plan.triage.audit ? { audit: plan.triage.audit } : {}),
-          ...(plan.triage.auditFraction !== undefined ? { auditFraction: plan.triage.auditFraction } : {}),
           seed: plan.triage.seed,
           ...(state ? { evidence: state.evidence } : {}),
         });

@@ -15,19 +15,13 @@ export interface ScanAllOptions extends DriftScanOptions {
   readonly chainFilter?: string;
   /** How the audit sample is sized; default 99 % confidence of catching a listing that lies about 1 %. */
   readonly audit?: AuditPlan;
-  /** A flat share of agents fetched at random to audit the listing (0–1), instead of `audit` (the older form). */
-  readonly auditFraction?: number;
   /** Seed of the audit sample. */
   readonly seed: number;
   /** What earlier runs verified (the state file); absent: triage as a first run. */
   readonly state?: ScanStateSource;
-  /** Also replay the oracle's `RecordAdded`/`RecordRemoved` events from this block to find records the listing lacks. */
-  readonly enumerateOnchainFrom?: bigint;
-  /** Why records the listing lacks are not looked for (recorded in the triage summary), when `enumerateOnchainFrom` is absent. */
-  readonly enumerationSkipped?: string;
   /**
-   * The oracles whose events to replay, each from its own block or skipped (with an attested oracle: its own and
-   * its upstream's); replaces `enumerateOnchainFrom` and `enumerationSkipped` when given.
+   * The oracles whose events to replay to find records the listing lacks, each from its own block or skipped with a
+   * reason recorded in the triage summary (with an attested oracle: its own and its upstream's); absent: none.
    */
   readonly eventSources?: readonly OnchainEventSource[];
 }
@@ -53,14 +47,11 @@ export async function scanAllAgents(options: ScanAllOptions): Promise<ScanAllRes
           oracle: options.attestedOracle ?? options.oracle,
           ...(options.eventSources ? { eventSources: options.eventSources } : {}),
           ...(options.chainFilter ? { chainFilter: options.chainFilter } : {}),
-          ...(options.enumerateOnchainFrom !== undefined ? { enumerateOnchainFrom: options.enumerateOnchainFrom } : {}),
-          ...(options.enumerationSkipped !== undefined ? { enumerationSkipped: options.enumerationSkipped } : {}),
           ...(options.blockNumber !== undefined ? { blockNumber: options.blockNumber } : {}),
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
         }),
       triage: {
         ...(options.audit ? { audit: options.audit } : {}),
-        ...(options.auditFraction !== undefined ? { auditFraction: options.auditFraction } : {}),
         seed: options.seed,
         ...(options.state ? { state: options.state } : {}),
       },

@@ -281,24 +281,22 @@ export interface TriageSummary {
 }
 
 /**
- * How the audit sample of an `--all` scan was sized: by confidence (`confidence`, `lieRate`, and what follows:
- * `liesAtLeast`, `detectionProbability`) or as a flat share (`fraction`, the older `--audit`).
+ * How the audit sample of an `--all` scan was sized: by confidence (`confidence`, `lieRate`), and what follows
+ * (`liesAtLeast`, `detectionProbability`).
  */
 export interface TriageAudit {
   /** Asked probability of catching a listing that lies about at least `lieRate` of the eligible agents. */
-  readonly confidence?: number;
+  readonly confidence: number;
   /** The share of lying entries the sample is sized to catch. */
-  readonly lieRate?: number;
-  /** A flat share of the eligible agents, instead of `confidence` and `lieRate`. */
-  readonly fraction?: number;
+  readonly lieRate: number;
   /** Agents the audit could pick: those compared with the listing, or with an attestation from the state. */
   readonly eligible: number;
   /** Agents it fetched. */
   readonly sampleSize: number;
   /** The fewest lying entries a listing lying about `lieRate` of the eligible agents tells: ⌈lieRate × eligible⌉. */
-  readonly liesAtLeast?: number;
+  readonly liesAtLeast: number;
   /** The probability that the sample holds at least one of those (hypergeometric), at least `confidence`. */
-  readonly detectionProbability?: number;
+  readonly detectionProbability: number;
 }
 
 /** The state file of a run (`--state`), in the report. */

@@ -174,7 +174,7 @@ describe("parseDriftArgs: every flag", () => {
   it("accepts --audit as a percentage and at both ends of 0..1", () => {
     const audit = (text: string) => {
       const scope = run(["--demo", "--audit", text]).settings.scope;
-      return scope.kind === "all" ? scope.auditFraction : undefined;
+      return scope.kind === "all" ? (scope as { auditFraction?: number }).auditFraction : undefined;
     };
     expect(audit("5%")).toBeCloseTo(0.05);
     expect(audit("0")).toBe(0);

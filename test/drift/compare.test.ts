@@ -215,7 +215,7 @@ describe("report", () => {
 });
 
 describe("triage", () => {
-  const options = { rule: context.rule, maxAgeSeconds: 36 * HOUR, now: NOW, encoding: DEFAULT_TRUST_ENCODING, auditFraction: 0, seed: 1 };
+  const options = { rule: context.rule, maxAgeSeconds: 36 * HOUR, now: NOW, encoding: DEFAULT_TRUST_ENCODING, seed: 1 };
   const listed = (score: number, sybilSeverity = "none") => ({ score, tier: tierOf(score), sybilSeverity });
 
   it("fetches where chain and listing disagree, records are missing or stale, or scores sit near the threshold", () => {
@@ -232,8 +232,9 @@ describe("triage", () => {
     expect(triageReason(listed(80), onchain(80), options)).toBeNull();
     expect(triageReason(listed(80), readFailure, options)).toBeNull();
     const candidates = [{ agent: { chain: "base", chainId: 8453, agentId: 1n, registry: "erc8004" }, listed: listed(80) }];
-    expect(triageCandidates(candidates, [onchain(80)], { ...options, auditFraction: 1 }).reasons).toEqual({ audit: 1 });
-    expect(triageCandidates(candidates, [onchain(80)], { ...options, auditFraction: 0 }).reasons).toEqual({});
+    // One agent compared with the listing: catching a listing that lies about it takes fetching it.
+    expect(triageCandidates(candidates, [onchain(80)], options).reasons).toEqual({ audit: 1 });
+    expect(triageCandidates(candidates, [onchain(81)], options).reasons).toEqual({ mismatch: 1 });
   });
 
   it("watches a gate's sybil and age edges", () => {

@@ -401,7 +401,6 @@ describe("trustgate drift against explicit endpoints", () => {
         maxAgeSeconds: 10 * 86_400,
         encoding: DEFAULT_TRUST_ENCODING,
         concurrency: 8,
-        auditFraction: 0,
         seed: 3,
       });
     const withNone = await scan("none");
@@ -449,7 +448,8 @@ describe("trustgate drift against explicit endpoints", () => {
         maxAgeSeconds: 10 * 86_400,
         encoding: DEFAULT_TRUST_ENCODING,
         concurrency: 8,
-        auditFraction: 0.25,
+        // Sized to catch, nearly surely, a listing that lies about a fifth of the agents.
+        audit: { confidence: 0.999, lieRate: 0.2 },
         seed: 3,
       });
       const drifted = result.rows.filter((r) => r.status === "drifted");

@@ -130,7 +130,7 @@ describe("a null sybil severity (no sybil signal) reads as none, everywhere", ()
   });
 
   it("triage: a listed null matches on-chain code 0, contradicts code 2, and an absent severity is incomplete", () => {
-    const options = { rule: context.rule, maxAgeSeconds: 36 * HOUR, now: NOW, encoding: DEFAULT_TRUST_ENCODING, auditFraction: 0, seed: 1 };
+    const options = { rule: context.rule, maxAgeSeconds: 36 * HOUR, now: NOW, encoding: DEFAULT_TRUST_ENCODING, seed: 1 };
     expect(triageReason({ score: 80, tier: "established", sybilSeverity: null }, onchain(80, 0), options)).toBeNull();
     expect(triageReason({ score: 80, tier: "established", sybilSeverity: null }, onchain(80, 2), options)).toBe("mismatch");
     expect(triageReason({ score: 80, tier: "established" }, onchain(80, 0), options)).toBe("incomplete-listing");

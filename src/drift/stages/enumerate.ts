@@ -83,14 +83,9 @@ export interface EnumerateListingOptions {
   readonly api: TrustApiClient;
   /** Restrict the listing (and the event replay) to one chain (slug). */
   readonly chainFilter?: string;
-  /** Also replay the oracle's `RecordAdded`/`RecordRemoved` events from this block. */
-  readonly enumerateOnchainFrom?: bigint;
-  /** Why records the listing lacks are not looked for (recorded in the summary), when `enumerateOnchainFrom` is absent. */
-  readonly enumerationSkipped?: string;
   /**
    * The oracles whose events announce the records read, each replayed from its own block or skipped with a reason
-   * (an attested oracle's own records, and its upstream's). When given, it replaces `enumerateOnchainFrom` and
-   * `enumerationSkipped`, which describe the one source `oracle`.
+   * (an attested oracle's own records, and its upstream's); absent: records the listing lacks are not looked for.
    */
   readonly eventSources?: readonly OnchainEventSource[];
   /** The scan's pinned block: the replay stops there. */
@@ -131,7 +126,7 @@ export async function enumerateListing(options: EnumerateListingOptions): Promis
     seen.add(key);
     candidates.push({ agent, listed: listedData(item) });
   }
-  const sources = eventSourcesOf(options);
+  const sources = options.eventSources ?? [];
   let onchainEnumeration: TriageSummary["onchainEnumeration"];
   if (sources.length > 0) {
     const replayed = await Promise.all(sources.map((source) => replaySource(source, options)));
@@ -160,15 +155,6 @@ export async function enumerateListing(options: EnumerateListingOptions): Promis
   }
   options.onProgress?.({ stage: "listing", done: listed, total: listed });
   return { candidates, unscannable, listing: { listed, ...(onchainEnumeration ? { onchainEnumeration } : {}) } };
-}
-
-/** The event sources of a listing scan: `eventSources`, else the one source `oracle` described by the older options. */
-function eventSourcesOf(options: EnumerateListingOptions): readonly OnchainEventSource[] {
-  if (options.eventSources) return options.eventSources;
-  if (options.enumerateOnchainFrom !== undefined)
-    return [{ oracle: options.oracle, role: "oracle", fromBlock: options.enumerateOnchainFrom }];
-  if (options.enumerationSkipped !== undefined) return [{ oracle: options.oracle, role: "oracle", skipped: options.enumerationSkipped }];
-  return [];
 }
 
 /** One source's replay: its keys, and its part of the summary. */

@@ -88,8 +88,6 @@ export interface TriageOptions {
   readonly encoding: TrustEncoding;
   /** How the audit sample is sized; default {@link DEFAULT_AUDIT_PLAN} (99 % confidence of catching 1 % lies). */
   readonly audit?: AuditPlan;
-  /** A flat audit share (0–1) instead of `audit` (the older form; `audit` wins when both are given). */
-  readonly auditFraction?: number;
   /** Seed of the audit sample. */
   readonly seed: number;
   /** Score distance from the threshold that counts as near (default 2). */
@@ -305,8 +303,7 @@ export function triageCandidates(
     if (decision.avoided) avoidedOf.set(i, decision.avoided);
     if (decision.auditable) eligible.push(i);
   });
-  const plan: AuditPlan =
-    options.audit ?? (options.auditFraction !== undefined ? { kind: "fraction", fraction: options.auditFraction } : DEFAULT_AUDIT_PLAN);
+  const plan = options.audit ?? DEFAULT_AUDIT_PLAN;
   const sampleSize = auditSampleSize(eligible.length, plan);
   const sample = drawAuditSample(
     eligible.map((i) => agentKey(candidates[i]!.agent)),
@@ -324,7 +321,7 @@ export function triageCandidates(
   }
   const fetch = [...chosen.keys()].sort((a, b) => a - b);
   for (const i of fetch) reasons[chosen.get(i)!] = (reasons[chosen.get(i)!] ?? 0) + 1;
-  const lies = plan.kind === "confidence" ? liesAtLeast(eligible.length, plan.lieRate) : null;
+  const lies = liesAtLeast(eligible.length, plan.lieRate);
   return {
     fetch,
     reasons,
@@ -332,10 +329,12 @@ export function triageCandidates(
     avoidedBy,
     fromState: [...fromState].sort((a, b) => a - b),
     audit: {
-      ...(plan.kind === "confidence" ? { confidence: plan.confidence, lieRate: plan.lieRate } : { fraction: plan.fraction }),
+      confidence: plan.confidence,
+      lieRate: plan.lieRate,
       eligible: eligible.length,
       sampleSize,
-      ...(lies !== null ? { liesAtLeast: lies, detectionProbability: detectionProbability(eligible.length, lies, sampleSize) } : {}),
+      liesAtLeast: lies,
+      detectionProbability: detectionProbability(eligible.length, lies, sampleSize),
     },
     seed: options.seed,
   };
@@ -348,14 +347,14 @@ export function triageCandidates(
  * @param enumeration - The enumeration (its listing counts).
  * @param selection - The selection.
  * @param outcomes - What the service said, by candidate index (every selected candidate has one; others may be holes).
- * @param settings - The encoding (and, for a selection without an audit record, the flat audit fraction).
+ * @param settings - The encoding.
  * @returns The summary the report carries.
  */
 export function summarizeTriage(
   enumeration: Enumeration,
   selection: TriageSelection,
   outcomes: readonly (ServiceOutcome | undefined)[],
-  settings: { readonly auditFraction?: number; readonly encoding: TrustEncoding },
+  settings: { readonly encoding: TrustEncoding },
 ): TriageSummary {
   let listingContradictions = 0;
   for (const i of selection.fetch) {
@@ -366,7 +365,7 @@ export function summarizeTriage(
   }
   const onchainEnumeration = enumeration.listing?.onchainEnumeration;
   const audit = selection.audit;
-  const auditFraction = audit ? (audit.eligible > 0 ? audit.sampleSize / audit.eligible : 0) : (settings.auditFraction ?? 0);
+  const auditFraction = audit && audit.eligible > 0 ? audit.sampleSize / audit.eligible : 0;
   return {
     listed: enumeration.listing?.listed ?? 0,
     signedFetches: selection.fetch.length,

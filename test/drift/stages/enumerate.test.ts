@@ -82,7 +82,7 @@ describe("enumerate: from the service's listing", () => {
       api: listingApi(items.slice(0, 1)),
       chain: deadChain,
       oracle: ORACLE,
-      enumerateOnchainFrom: 10n,
+      eventSources: [{ oracle: ORACLE, role: "oracle", fromBlock: 10n }],
     });
     expect(enumeration.candidates).toHaveLength(1);
     expect(enumeration.listing?.onchainEnumeration).toMatchObject({

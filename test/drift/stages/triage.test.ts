@@ -17,7 +17,6 @@ const options = {
   maxAgeSeconds: 36 * HOUR,
   now: NOW,
   encoding: ENCODING,
-  auditFraction: 0,
   seed: 1,
 };
 const gate: DecisionRule = {
@@ -152,15 +151,23 @@ describe("triage with the state: fetch only where something could have changed",
       listed: { ...listed(id === 3 ? 53 : 52), at: computed },
     }));
     const records = [1, 2, 3, 4].map(() => record(52, { ageSeconds: 30 * HOUR })); // written before the computation
+    // 300 more agents the listing stands in for, so that the audit (a small sample: it is sized to catch a listing
+    // lying about half of them) need not pick agent 1.
+    const others = Array.from({ length: 300 }, (_, i) => ({ agent: agent(i + 101), listed: listed(80) }));
     const byKey = new Map([
       ["base:erc8004:1", evidence()],
       ["base:erc8004:3", evidence()],
     ]);
-    const selection = triageCandidates(candidates, records, { ...options, evidence: (key) => byKey.get(key) });
+    const selection = triageCandidates([...candidates, ...others], [...records, ...others.map(() => record(80))], {
+      ...options,
+      audit: { confidence: 0.9, lieRate: 0.5 },
+      evidence: (key) => byKey.get(key),
+    });
     // 1: state covers it; 2: no state, the listing not the record's computation → near-threshold; 3: listing changed;
     // 4: no state → near-threshold.
-    expect(selection.fetch).toEqual([1, 2, 3]);
-    expect(selection.reasons).toEqual({ "near-threshold": 2, "listing-changed": 1 });
+    expect(selection.audit).toMatchObject({ eligible: 301, sampleSize: 4 });
+    expect(selection.fetch.filter((i) => i < 4)).toEqual([1, 2, 3]);
+    expect(selection.reasons).toEqual({ "near-threshold": 2, "listing-changed": 1, audit: 4 });
     expect(selection.avoided).toEqual({ "near-threshold": 1 });
     expect(selection.avoidedBy).toEqual({ state: 1, chain: 0 });
     expect(selection.fromState).toEqual([0]);
@@ -170,16 +177,14 @@ describe("triage with the state: fetch only where something could have changed",
 describe("the audit sample", () => {
   it("is sized by confidence: the smallest sample that holds a lie with the asked probability (hypergeometric)", () => {
     // Binomial bound ⌈ln(0.01)/ln(0.99)⌉ = 459; without replacement from a finite population a little fewer.
-    expect(auditSampleSize(1_000_000, { kind: "confidence", confidence: 0.99, lieRate: 0.01 })).toBe(459);
-    const n = auditSampleSize(132_000, { kind: "confidence", confidence: 0.99, lieRate: 0.01 });
+    expect(auditSampleSize(1_000_000, { confidence: 0.99, lieRate: 0.01 })).toBe(459);
+    const n = auditSampleSize(132_000, { confidence: 0.99, lieRate: 0.01 });
     expect(n).toBeLessThanOrEqual(459);
     expect(detectionProbability(132_000, 1320, n)).toBeGreaterThanOrEqual(0.99);
     expect(detectionProbability(132_000, 1320, n - 1)).toBeLessThan(0.99);
     // Small populations: 100 agents, 1 % lies = 1 liar: 99 % confidence needs 99 of them.
-    expect(auditSampleSize(100, { kind: "confidence", confidence: 0.99, lieRate: 0.01 })).toBe(99);
-    expect(auditSampleSize(0, { kind: "confidence", confidence: 0.99, lieRate: 0.01 })).toBe(0);
-    expect(auditSampleSize(1000, { kind: "fraction", fraction: 0.01 })).toBe(10);
-    expect(auditSampleSize(1000, { kind: "fraction", fraction: 0 })).toBe(0);
+    expect(auditSampleSize(100, { confidence: 0.99, lieRate: 0.01 })).toBe(99);
+    expect(auditSampleSize(0, { confidence: 0.99, lieRate: 0.01 })).toBe(0);
   });
 
   it("catches a listing that lies about the asked share of agents at the asked confidence, over 200 seeds", () => {
@@ -197,8 +202,7 @@ describe("the audit sample", () => {
       for (let seed = 1; seed <= 200; seed++) {
         const selection = triageCandidates(candidates, records, {
           ...options,
-          auditFraction: undefined,
-          audit: { kind: "confidence", confidence, lieRate },
+          audit: { confidence, lieRate },
           seed,
         });
         expect(selection.reasons).toEqual({ audit: selection.audit!.sampleSize });
@@ -208,11 +212,10 @@ describe("the audit sample", () => {
       // And not by oversampling: the sample is the computed size, far below the population.
       const one = triageCandidates(candidates, records, {
         ...options,
-        auditFraction: undefined,
-        audit: { kind: "confidence", confidence, lieRate },
+        audit: { confidence, lieRate },
         seed: 1,
       });
-      expect(one.audit!.sampleSize).toBe(auditSampleSize(size, { kind: "confidence", confidence, lieRate }));
+      expect(one.audit!.sampleSize).toBe(auditSampleSize(size, { confidence, lieRate }));
       expect(one.audit!.detectionProbability).toBeGreaterThanOrEqual(confidence);
     }
   });
@@ -220,9 +223,9 @@ describe("the audit sample", () => {
   it("draws among the agents left after triage, and another seed draws another sample", () => {
     const candidates: Candidate[] = Array.from({ length: 5000 }, (_, i) => ({ agent: agent(i + 1), listed: listed(i % 2 ? 80 : 60) }));
     const records = candidates.map((_, i) => record(i % 10 === 0 ? 70 : i % 2 ? 80 : 60)); // every 10th a mismatch
-    const audit = { kind: "confidence", confidence: 0.95, lieRate: 0.02 } as const;
-    const a = triageCandidates(candidates, records, { ...options, auditFraction: undefined, audit, seed: 5 });
-    const b = triageCandidates(candidates, records, { ...options, auditFraction: undefined, audit, seed: 6 });
+    const audit = { confidence: 0.95, lieRate: 0.02 };
+    const a = triageCandidates(candidates, records, { ...options, audit, seed: 5 });
+    const b = triageCandidates(candidates, records, { ...options, audit, seed: 6 });
     expect(a.audit!.eligible).toBe(4500);
     expect(a.reasons.mismatch).toBe(500);
     const audited = (s: typeof a) => s.fetch.filter((i) => i % 10 !== 0);
@@ -246,9 +249,10 @@ describe("triage as a stage", () => {
   });
 
   it("a listing selects the subset that needs a signed attestation, and counts why", () => {
+    // Agent 1, the one the listing stands in for, is the whole audit sample: catching a lie about it takes fetching it.
     expect(triageCandidates(candidates, records, options)).toMatchObject({
-      fetch: [1, 2, 3],
-      reasons: { mismatch: 1, "not-listed": 1, "near-threshold": 1 },
+      fetch: [0, 1, 2, 3],
+      reasons: { audit: 1, mismatch: 1, "not-listed": 1, "near-threshold": 1 },
     });
   });
 
@@ -262,13 +266,13 @@ describe("triage as a stage", () => {
     const outcomes = [verified(80), verified(61), { kind: "missing", message: "x" } as const, verified(52)];
     expect(summarizeTriage(enumeration, selection, outcomes, { encoding: ENCODING })).toEqual({
       listed: 3,
-      signedFetches: 3,
-      fetchesSaved: 1,
-      reasons: { mismatch: 1, "not-listed": 1, "near-threshold": 1 },
+      signedFetches: 4,
+      fetchesSaved: 0,
+      reasons: { audit: 1, mismatch: 1, "not-listed": 1, "near-threshold": 1 },
       avoided: {},
       avoidedBy: { state: 0, chain: 0 },
-      auditFraction: 0,
-      audit: { fraction: 0, eligible: 1, sampleSize: 0 },
+      auditFraction: 1,
+      audit: { confidence: 0.99, lieRate: 0.01, eligible: 1, sampleSize: 1, liesAtLeast: 1, detectionProbability: 1 },
       seed: 1,
       listingContradictions: 1, // agent 2: listed 60, attested 61
       onchainEnumeration: { fromBlock: "0", records: 1 },
