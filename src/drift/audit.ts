@@ -151,18 +151,7 @@ function rankWith(keys: readonly [number, number], key: string): number {
 }
 
 /**
- * The rank of an agent in the audit draw under a seed (see the module notes).
- *
- * @param seed - The run's seed.
- * @param key - The agent's key (`chain:registry:id`).
- * @returns An integer in [0, 2^53).
- */
-export function auditRank(seed: number, key: string): number {
-  return rankWith(rankKeys(seed), key);
-}
-
-/**
- * Draws the audit sample: the `n` eligible agents with the lowest {@link auditRank}.
+ * Draws the audit sample: the `n` eligible agents with the lowest rank under the seed (see the module notes).
  *
  * @param keys - The eligible agents' keys (any order).
  * @param n - Sample size.

@@ -186,9 +186,9 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
           maxAgeSeconds: options.maxAgeSeconds,
           now: now(),
           encoding: options.encoding,
-          ...(plan.triage.audit ? { audit: plan.triage.audit } : {}),
+          audit: plan.triage.audit,
           seed: plan.triage.seed,
-          ...(state ? { evidence: state.evidence } : {}),
+          evidence: state?.evidence,
         });
 
   // 4. fetch and verify (answers of an interrupted run on the same inputs are reused; each new one is checkpointed)

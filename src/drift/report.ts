@@ -97,16 +97,6 @@ export function countFlips(rows: readonly DriftRow[]): DecisionFlips {
 }
 
 /**
- * Rows whose record the service's signed attestation could refresh through an `AttestedTrustOracle`.
- *
- * @param rows - The rows.
- * @returns How many have `refresh.possible`.
- */
-export function countRefreshable(rows: readonly DriftRow[]): number {
-  return rows.filter((row) => row.refresh?.possible === true).length;
-}
-
-/**
  * What a report's summary counts of its rows, added up one row at a time ({@link createRowTally}), so that a run
  * that does not keep its rows (they went to a file as they were produced) still has its summary.
  */

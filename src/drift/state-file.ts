@@ -34,10 +34,10 @@ import { redactUrl } from "../security/redact-url.js";
 import type { ServiceData, ServiceOutcome } from "./service-data.js";
 
 /** The `format` of a state file's header. */
-export const DRIFT_STATE_FORMAT = "trustgate-drift-state";
+const DRIFT_STATE_FORMAT = "trustgate-drift-state";
 
 /** The version of the state file format this kit writes and reads. */
-export const DRIFT_STATE_VERSION = 1;
+const DRIFT_STATE_VERSION = 1;
 
 const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "expected an ISO-8601 time");
 

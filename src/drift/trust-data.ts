@@ -15,7 +15,7 @@ import { canonicalSybilSeverity, sybilSeverityCode, sybilSeverityName, type Trus
 export type TrustField = "score" | "tier" | "sybilSeverity";
 
 /** The fields, in the order differences are reported. */
-export const TRUST_FIELDS: readonly TrustField[] = ["score", "tier", "sybilSeverity"];
+const TRUST_FIELDS: readonly TrustField[] = ["score", "tier", "sybilSeverity"];
 
 /** Trust data as an oracle record stores it: codes. */
 export interface RecordedTrustData {

@@ -401,6 +401,8 @@ describe("trustgate drift against explicit endpoints", () => {
         maxAgeSeconds: 10 * 86_400,
         encoding: DEFAULT_TRUST_ENCODING,
         concurrency: 8,
+        // A small audit (sized for a listing lying about half the agents), so that most rows keep the listing's data.
+        audit: { confidence: 0.5, lieRate: 0.5 },
         seed: 3,
       });
     const withNone = await scan("none");

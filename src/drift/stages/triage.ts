@@ -97,7 +97,7 @@ export interface TriageOptions {
 }
 
 /** Default distance from a threshold within which an agent is at a decision edge. */
-export const DEFAULT_TRIAGE_MARGIN = 2;
+const DEFAULT_TRIAGE_MARGIN = 2;
 
 /** What triage decided for one agent, before the audit. */
 export type AgentTriage =
