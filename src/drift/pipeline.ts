@@ -202,7 +202,7 @@ export async function runScan(plan: ScanPlan, options: DriftScanOptions): Promis
     ? await readAttestedOracleFacts(options.chain, options.attestedOracle, {
         ...refreshSubjects(candidates, outcomes),
         jwks: options.attestations.jwks,
-        ...(options.blockNumber === undefined ? {} : { blockNumber: options.blockNumber }),
+        blockNumber: options.blockNumber,
       })
     : undefined;
   const context = {

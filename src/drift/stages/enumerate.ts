@@ -108,7 +108,7 @@ export async function enumerateListing(options: EnumerateListingOptions): Promis
   const unscannable: Unscannable[] = [];
   const seen = new Set<string>();
   let listed = 0;
-  for await (const item of options.api.iterateAgents({ ...(options.chainFilter ? { chain: options.chainFilter } : {}), limit: 1000 })) {
+  for await (const item of options.api.iterateAgents({ chain: options.chainFilter || undefined, limit: 1000 })) {
     listed++;
     if (listed % 1000 === 0) options.onProgress?.({ stage: "listing", done: listed, total: listed });
     const agent = listedAgent(item);
@@ -169,7 +169,7 @@ async function replaySource(
   try {
     const keys = await listOracleKeys(options.chain, source.oracle, {
       fromBlock: source.fromBlock,
-      ...(options.blockNumber !== undefined ? { toBlock: options.blockNumber } : {}),
+      toBlock: options.blockNumber,
     });
     return { keys, summary: { ...part, fromBlock: source.fromBlock.toString(), records: keys.length } };
   } catch (error) {

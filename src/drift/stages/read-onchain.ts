@@ -37,8 +37,8 @@ export async function readOnchain(agents: readonly EvmAgentRef[], options: ReadO
   return readTrustRecords(options.chain, {
     oracle: options.oracle,
     encoding: options.encoding,
-    ...(options.blockNumber === undefined ? {} : { blockNumber: options.blockNumber }),
-    ...(options.readerMode === undefined ? {} : { mode: options.readerMode }),
+    blockNumber: options.blockNumber,
+    mode: options.readerMode,
     keys: agents.map(recordKeyOf),
   });
 }
