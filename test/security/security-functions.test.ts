@@ -1,5 +1,5 @@
 /**
- * The functions of `src/security/` one by one: the exact rules the README's "Security" section states.
+ * The functions of `src/security/` one by one: the exact rules docs/security.md states.
  */
 import { describe, expect, test } from "vitest";
 import {
