@@ -7,10 +7,10 @@
  * 2. copy the project to a temporary folder and `npm i -D <tarball>` there with a plain install (no overrides,
  *    no `--legacy-peer-deps`): the kit's optional peer range admits Hardhat 3;
  * 3. write the documented Hardhat 3 files into it: every block of README.md and docs/ marked
- *    `<!-- doc-test: hardhat3: <path> -->` (the config, compiling offline with the `solc` package's `soljson.js` and
- *    naming the mocks in `npmFilesToBuild`; docs/contracts.md's `AgentVault`; a node:test + viem test behind the mocks; `startBaseContext` on
- *    `network.create()`; a Solidity test), and the Solidity files of docs/testing.md's Foundry project (`src/AgentVault.sol` and
- *    its tests, which run unchanged under Hardhat 3);
+ *    `<!-- doc-test: hardhat3: <path> -->` (the config, compiling offline with the `solc` package's `soljson.js`
+ *    and naming the mocks in `npmFilesToBuild`; docs/contracts.md's `AgentVault`; a node:test + viem test behind
+ *    the mocks; `startBaseContext` on `network.create()`; a Solidity test), and the Solidity files of
+ *    docs/testing.md's Foundry project (`src/AgentVault.sol` and its tests, which run unchanged under Hardhat 3);
  * 4. `npx hardhat test nodejs` and `npx hardhat test solidity` pass, each test by name;
  * 5. the kit's Foundry user suite (`test/package/foundry-project`: `src/` and `test/`, copied over the documented
  *    Foundry files) passes `npx hardhat test solidity` as it passes forge (test/package/foundry-project.test.ts);

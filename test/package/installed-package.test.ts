@@ -137,8 +137,8 @@ const HARDHAT_INIT_TSCONFIG = readFileSync(join(root, "node_modules/hardhat/samp
 
 /** The files of a Hardhat 2 TypeScript project using the kit. */
 const HARDHAT_PROJECT_FILES: Record<string, string> = {
-  // The documented config (docs/contracts.md) (evmVersion cancun, and the solc npm package as the compiler: Hardhat cannot download solc
-  // here), and the TypeScript settings of `npx hardhat init`.
+  // The config of docs/contracts.md (evmVersion cancun, and the solc npm package as the compiler: Hardhat cannot
+  // download solc here), and the TypeScript settings of `npx hardhat init`.
   "hardhat.config.ts": documentedHardhatConfig(),
   "tsconfig.json": HARDHAT_INIT_TSCONFIG,
   // The one line that brings the kit's mock into the project's artifacts (docs/contracts.md, "The mock oracle").
