@@ -50,7 +50,7 @@ import { type RecordContext, resultFromAnswer, resultFromRequestFailure, resultF
  * Records per `aggregate3` call by default: about 3.5 M gas, 176 KB of calldata and 128 KB of answer per call,
  * well inside the `eth_call` limits of public RPC nodes (geth's default gas cap is 50 M), and few round trips:
  * behind a simulated 40 ms round trip, chunks of 500 read faster than chunks of 250 (`scripts/bench/reader.ts`
- * measures both; README, "Benchmark figures").
+ * measures both; docs/benchmarks.md).
  */
 export const DEFAULT_CHUNK_SIZE = 500;
 /** `aggregate3` calls (or, in `eth-call` mode, `eth_call`s) in flight at once by default. */

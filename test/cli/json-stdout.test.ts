@@ -1,4 +1,4 @@
-// `npm start --silent -- --json - | jq` (the README's command): stdout carries the JSON report and nothing else —
+// `npm start --silent -- --json - | jq` (docs/drift.md's command): stdout carries the JSON report and nothing else —
 // notices, progress and the summary go to stderr, and so does anything a dependency prints with console.log.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";

@@ -6,7 +6,7 @@ import { ITrustOracle__factory, MockTrustOracle__factory, TrustScoreOracle__fact
 
 /**
  * The read functions of the oracle deployed on Base (0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4), written out
- * by hand from its published signatures (README, "The contracts"): name, argument types and return types.
+ * by hand from its published signatures (docs/contracts.md): name, argument types and return types.
  */
 const DEPLOYED_ORACLE = [
   { signature: "getScore(uint256,uint256,string)", returns: ["uint8", "uint8", "uint8", "uint40"] },

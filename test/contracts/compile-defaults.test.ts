@@ -6,7 +6,7 @@
  *
  * Every file compiles so, except the two that hold OpenZeppelin's Solidity P-256 fallback (`P256Verifier` and
  * `AttestedTrustOracle`, which deploys it): OpenZeppelin's `P256._jAdd` is too deep for the stack without the
- * optimizer. The README ("When the oracle is stale") names the setting and quotes the error; this file pins both, and
+ * optimizer. docs/onchain-attestations.md ("Compiler settings") names the setting and quotes the error; this file pins both, and
  * checks the quoted text against what Hardhat 2 prints in a fresh project.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -37,14 +37,17 @@ function packageContracts(dir = join(ROOT, "contracts")): string[] {
 const compileAlone = (file: string, settings: Parameters<typeof compileWithSolc>[1]): CompileResult =>
   compileWithSolc({ [file]: readFileSync(join(ROOT, file), "utf8") }, settings);
 
-/** The README's quoted compiler output: the lines of the `text` block holding "Stack too deep", less the "…". */
-function readmeQuotedError(): string[] {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const at = readme.indexOf("CompilerError: Stack too deep");
-  const start = readme.lastIndexOf("```text\n", at);
-  const end = readme.indexOf("\n```", at);
-  expect(at > 0 && start >= 0 && end > at, "README.md quotes the compiler's error in a text block").toBe(true);
-  const block = readme.slice(start + "```text\n".length, end);
+/** The page that names the compiler setting the attested oracle needs, and quotes the error without it. */
+const SETTINGS_PAGE = "docs/onchain-attestations.md";
+
+/** The page's quoted compiler output: the lines of the `text` block holding "Stack too deep", less the "…". */
+function documentedQuotedError(): string[] {
+  const page = readFileSync(join(ROOT, SETTINGS_PAGE), "utf8");
+  const at = page.indexOf("CompilerError: Stack too deep");
+  const start = page.lastIndexOf("```text\n", at);
+  const end = page.indexOf("\n```", at);
+  expect(at > 0 && start >= 0 && end > at, `${SETTINGS_PAGE} quotes the compiler's error in a text block`).toBe(true);
+  const block = page.slice(start + "```text\n".length, end);
   return block.split("\n").filter((line) => line.trim() !== "" && line.trim() !== "…");
 }
 
@@ -73,9 +76,9 @@ describe("the package's contracts under the default compiler settings (optimizer
     for (const [contract, bytes] of sizes) expect(bytes, contract).toBeLessThanOrEqual(MAX_CODE_BYTES);
   });
 
-  it("quotes solc's error in the README as solc gives it", () => {
+  it("quotes solc's error in the manual as solc gives it", () => {
     const [message, location] = unoptimized.get(ORACLE)!.errors[0]!.formattedMessage.split("\n");
-    const quoted = readmeQuotedError();
+    const quoted = documentedQuotedError();
     expect(quoted).toContain(message);
     expect(quoted).toContain(location);
   });
@@ -181,13 +184,13 @@ describe("a fresh Hardhat 2 project with its default settings, deploying Atteste
   });
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-  it("fails to compile with the error the README quotes", async () => {
+  it("fails to compile with the error the manual quotes", async () => {
     const run = await hardhat(project, ["compile"]);
     expect(run.code).not.toBe(0);
-    for (const line of readmeQuotedError()) expect(run.output, line).toContain(line);
+    for (const line of documentedQuotedError()) expect(run.output, line).toContain(line);
   });
 
-  it("with viaIR alone compiles, and the default network refuses the deployment as the README says", async () => {
+  it("with viaIR alone compiles, and the default network refuses the deployment as the manual says", async () => {
     const compile = await hardhat(project, ["compile"], { VIA_IR: "1" });
     expect(compile.code, compile.output).toBe(0);
     expect(compile.output).toContain("exceeds 24576 bytes");
@@ -195,6 +198,6 @@ describe("a fresh Hardhat 2 project with its default settings, deploying Atteste
     expect(deploy.code).not.toBe(0);
     const refusal = "trying to deploy a contract whose code is too large";
     expect(deploy.output).toContain(refusal);
-    expect(readFileSync(join(ROOT, "README.md"), "utf8").replace(/\s+/g, " ")).toContain(refusal);
+    expect(readFileSync(join(ROOT, SETTINGS_PAGE), "utf8").replace(/\s+/g, " ")).toContain(refusal);
   }, 180_000);
 });

@@ -230,6 +230,6 @@ describe("deployments/ is not committed by accident", () => {
     expect(existsSync(".gitignore")).toBe(true);
     expect(() => execFileSync("git", ["check-ignore", "-q", "deployments/31337.json"])).not.toThrow();
     expect(() => execFileSync("git", ["check-ignore", "-q", "deployments/8453/TrustAdmissionHook.args.js"])).not.toThrow();
-    expect(readFileSync("deploy/README.md", "utf8")).toContain("git add -f deployments/");
+    expect(readFileSync("docs/deployment.md", "utf8")).toContain("git add -f deployments/");
   });
 });

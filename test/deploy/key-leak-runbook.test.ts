@@ -1,5 +1,5 @@
-// The README's runbook "If a signing key leaks", end to end on a Hardhat chain over HTTP: a forged record passes a
-// gate; the runbook's own commands (read from the README, run with bash as an operator would) install the next kid
+// The runbook of docs/security.md, "If a signing key leaks", end to end on a Hardhat chain over HTTP: a forged record passes a
+// gate; the runbook's own commands (read from that page, run with bash as an operator would) install the next kid
 // and revoke the leaked one, then list the records the leaked kid stored; the gate no longer passes on the forged
 // record; the service's honest, older-scored attestation under the next kid is stored and decides the gate.
 import { execFile } from "node:child_process";
@@ -34,13 +34,13 @@ const LEAKED = "rnwy-trust-v2";
 const NEXT = "rnwy-trust-v3";
 const BASE = 8453n;
 
-/** The shell blocks of the README's section "If a signing key leaks", in order. */
+/** The shell blocks of the security manual's section "If a signing key leaks" (docs/security.md), in order. */
 function runbookCommands(): string[] {
-  const readme = readFileSync(join(process.cwd(), "README.md"), "utf8");
-  const start = readme.indexOf("## If a signing key leaks");
-  const end = readme.indexOf("\n## ", start + 1);
+  const page = readFileSync(join(process.cwd(), "docs", "security.md"), "utf8");
+  const start = page.indexOf("## If a signing key leaks");
+  const next = page.indexOf("\n## ", start + 1);
   expect(start).toBeGreaterThan(0);
-  const section = readme.slice(start, end);
+  const section = page.slice(start, next < 0 ? undefined : next);
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!.trim());
 }
 
@@ -85,7 +85,7 @@ async function gateAnswer(gate: Address, gateAbi: Abi): Promise<string> {
   }
 }
 
-describe("README: If a signing key leaks", () => {
+describe("docs/security.md: If a signing key leaks", () => {
   test("the runbook's commands take the forged record back, list it, and the next kid's honest attestation decides the gate", async () => {
     const [revokeCommand, recordsCommand, ...rest] = runbookCommands();
     expect(rest).toEqual([]);

@@ -1,4 +1,4 @@
-// Every code block of README.md and docs/*.md runs (or is marked, with a reason, as one that cannot):
+// Every code block of the documentation (README.md, CHANGELOG.md, CONTRIBUTING.md, docs/*.md) runs (or is marked, with a reason, as one that cannot):
 //
 // - `ts`: written to a file with its `trustgate…` imports mapped to this repository's sources (through the
 //   package's own "exports" map), run with tsx against the local signing service and the local Base simulation
@@ -11,15 +11,15 @@
 //   and OpenZeppelin installed from npm into `node_modules` (test/support/foundry-project.ts), and its forge tests
 //   run, without `BASE_RPC_URL` and then with `BASE_RPC_URL` at a local chain holding the reference oracle at the
 //   Base oracle's address (a fork test forks it); skipped, with the reason in its name, where forge is absent;
-// - a block marked `<!-- doc-test: hardhat3: <path> -->` is that file of a Hardhat 3 project (the config, a contract,
-//   a node:test or Solidity test): run elsewhere, by test/package/hardhat3-project.test.ts, which writes the marked
+// - a block marked `<!-- doc-test: hardhat3: <path> -->` is that file of the one Hardhat 3 project the documents
+//   describe together (the config, a contract, a node:test or Solidity test): run elsewhere, by test/package/hardhat3-project.test.ts, which writes the marked
 //   blocks into a Hardhat 3 project installed from the packed kit and runs `npx hardhat test` there (Node 22);
 // - a block with no language (or `text`) is program output, not code;
 // - anything else (`sh`, `json`, `jsonc`, …), and any block that truly cannot run here (a real Base RPC, a real
 //   key), needs `<!-- doc-test: skip: <reason> -->` on the line before it. An unmarked block that does not run
 //   fails this test.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,7 +28,7 @@ import { base as baseChain } from "viem/chains";
 import { startBaseSimulation } from "../../src/harness/devnet/base-simulation";
 import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { revertDecodingTransport } from "../../src/harness/devnet/revert-transport";
-import { docBlocks, docProjectFiles } from "../support/doc-blocks";
+import { docBlocks, docProjectFiles, DOCUMENTS } from "../support/doc-blocks";
 import {
   createFoundryProject,
   declaredForgeTests,
@@ -39,15 +39,9 @@ import {
 } from "../support/foundry-project";
 
 const ROOT = resolve(__dirname, "../..");
-const DOCS = [
-  "README.md",
-  ...readdirSync(join(ROOT, "docs"))
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => `docs/${f}`),
-];
 const OUTPUT_LANGUAGES = new Set(["", "text"]);
 
-const BLOCKS = DOCS.flatMap(docBlocks);
+const BLOCKS = DOCUMENTS.flatMap(docBlocks);
 
 /** `trustgate`, `trustgate/service`… → this repository's source entry, read from package.json's "exports". */
 function sourceEntries(): Map<string, string> {
@@ -177,8 +171,8 @@ describe("the documents' code blocks", () => {
     );
   });
 
-  it("mark the README's Hardhat 3 project (run by test/package/hardhat3-project.test.ts): config, contract, node:test and Solidity tests", () => {
-    const paths = Object.keys(docProjectFiles("README.md", "hardhat3"));
+  it("mark one Hardhat 3 project across the documents (run by test/package/hardhat3-project.test.ts): config, contract, node:test and Solidity tests", () => {
+    const paths = Object.keys(docProjectFiles(DOCUMENTS, "hardhat3"));
     expect(paths).toEqual(expect.arrayContaining(["hardhat.config.ts", "contracts/AgentVault.sol"]));
     expect(paths.filter((path) => /^test\/.+\.test\.ts$/.test(path)).length).toBeGreaterThanOrEqual(2);
     expect(paths.some((path) => /^test\/.+\.t\.sol$/.test(path))).toBe(true);

@@ -35,7 +35,7 @@ contract TrustGatedFuzzTest is Assertions {
         identity.setAgentWallet(AGENT, wallet);
     }
 
-    /// @dev What the documented policy says about a record (README "How a gate decides"), as revert data; empty when
+    /// @dev What the documented policy (docs/contracts.md) says about a record, as revert data; empty when
     ///      the agent passes. Deliberately not `TrustPolicyLib`: the test would otherwise compare the code with itself.
     function modelRefusal(
         uint256 agentId,

@@ -2,15 +2,15 @@
  * The kit's contracts need the Cancun instruction set (OpenZeppelin's `Bytes.sol`, under `MockIdentityRegistry`,
  * uses `mcopy`), while Hardhat 2 compiles solc ≥ 0.8.20 for `paris` unless told otherwise, as in the config
  * `npx hardhat init` writes (`solidity: "0.8.28"`). Checked here with Hardhat's own config resolution and the pinned
- * solc: that default fails with the error the README quotes, and the README's `evmVersion: "cancun"` compiles; the
- * README's Hardhat 2 config, which the packaged-project test uses as its `hardhat.config.ts`, says `cancun`.
+ * solc: that default fails with the error docs/contracts.md quotes, and its `evmVersion: "cancun"` compiles; the
+ * documented Hardhat 2 config, which the packaged-project test uses as its `hardhat.config.ts`, says `cancun`.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { resolveConfig } from "hardhat/internal/core/config/config-resolution";
 import { describe, expect, it } from "vitest";
-import { readmeHardhatConfig } from "../support/readme-hardhat-config";
+import { documentedHardhatConfig, HARDHAT2_CONFIG_PAGE } from "../support/documented-hardhat-config";
 
 const root = resolve(__dirname, "../..");
 const solc = createRequire(__filename)("solc") as { compile(input: string, callbacks: object): string };
@@ -45,10 +45,10 @@ describe("the EVM version a Hardhat 2 project compiles the kit for", () => {
     expect(new Set(errors)).toEqual(new Set([MCOPY_ERROR]));
   }, 120_000);
 
-  it("is cancun in the README's Hardhat 2 config, which compiles the kit's mocks, and the README quotes the paris error", () => {
-    const config = readmeHardhatConfig();
+  it("is cancun in the documented Hardhat 2 config, which compiles the kit's mocks, and the same page quotes the paris error", () => {
+    const config = documentedHardhatConfig();
     expect(config).toMatch(/evmVersion: "cancun"/);
     expect(compileMockIdentityRegistry("cancun")).toEqual([]);
-    expect(readFileSync(join(root, "README.md"), "utf8")).toContain(MCOPY_ERROR);
+    expect(readFileSync(join(root, HARDHAT2_CONFIG_PAGE), "utf8")).toContain(MCOPY_ERROR);
   }, 120_000);
 });

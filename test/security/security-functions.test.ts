@@ -1,5 +1,5 @@
 /**
- * The functions of `src/security/` one by one: the exact rules the README's "Security" section states.
+ * The functions of `src/security/` one by one: the exact rules docs/security.md states.
  */
 import { describe, expect, test } from "vitest";
 import {
@@ -134,5 +134,18 @@ describe("sanitizeText and markdownText", () => {
     expect(markdownText("![i](https://a.example/p.png) [l](u) <img src=x> **b** _i_ ~~s~~ `c` a|b \\ &amp;")).toBe(
       "!\\[i\\](https://a.example/p.png) \\[l\\](u) &lt;img src=x&gt; \\*\\*b\\*\\* \\_i\\_ \\~\\~s\\~\\~ \\`c\\` a\\|b \\\\ &amp;amp;",
     );
+  });
+});
+
+describe("the examples docs/security.md gives", () => {
+  test("each rule does to its example what the page's table says", () => {
+    expect(redactUrl("https://base-mainnet.g.alchemy.com/v2/Zx81kQpLm3RtYv7Wn2Bc")).toBe(
+      `https://base-mainnet.g.alchemy.com/v2/${HIDDEN_SEGMENT}`,
+    );
+    expect(HIDDEN_SEGMENT).toBe("…");
+    expect(redactUrl("https://rnwy.com/api/trust-check?id=1&chain=base")).toBe("https://rnwy.com/api/trust-check?id=1&chain=base");
+    expect(scrubSecrets("invalid key tgk_123456", ["tgk_123456"])).toBe("invalid key ***");
+    expect(sanitizeText("\u001b[31mREVOKED\u001b[0m\r\nnext")).toBe("REVOKED  next");
+    expect(markdownText("![img](https://attacker.example/p.png)")).toBe("!\\[img\\](https://attacker.example/p.png)");
   });
 });

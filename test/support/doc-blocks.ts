@@ -9,11 +9,22 @@
  * test/docs/readme-blocks.test.ts runs or checks every block by its marker; the project tests take the blocks of
  * their own tool from here, so that the files a document prints are the files a test runs.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /** The repository's root, against which documents are named. */
 export const REPOSITORY_ROOT = resolve(__dirname, "../..");
+
+/** The documentation, relative to the repository's root: the front page, the manual in `docs/`, and the two guides. */
+export const DOCUMENTS: readonly string[] = [
+  "README.md",
+  "CHANGELOG.md",
+  "CONTRIBUTING.md",
+  ...readdirSync(join(REPOSITORY_ROOT, "docs"))
+    .filter((file) => file.endsWith(".md"))
+    .sort()
+    .map((file) => `docs/${file}`),
+];
 
 const SKIP = /^<!--\s*doc-test:\s*skip:\s*(\S.*?)\s*-->$/;
 const PROJECT_FILE = /^<!--\s*doc-test:\s*(foundry|hardhat3):\s*(\S+)\s*-->$/;
@@ -73,20 +84,23 @@ export function docBlocks(file: string): DocBlock[] {
 }
 
 /**
- * The files of a document's project for one tool: each marked block under its path, ending with a newline.
+ * The files of a project for one tool, gathered from one or more documents: each marked block under its path,
+ * ending with a newline.
  *
- * @param file The document, relative to the repository's root.
+ * @param documents The documents, relative to the repository's root.
  * @param tool The toolchain whose marked blocks to take.
  * @returns The project's files by path.
  * @throws Error when two blocks claim the same path.
  */
-export function docProjectFiles(file: string, tool: DocProjectTool): Record<string, string> {
+export function docProjectFiles(documents: string | readonly string[], tool: DocProjectTool): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const block of docBlocks(file)) {
-    const path = block[tool];
-    if (path === undefined) continue;
-    if (path in files) throw new Error(`${file}:${block.line}: a second block for ${tool} file ${path}`);
-    files[path] = `${block.code}\n`;
+  for (const file of typeof documents === "string" ? [documents] : documents) {
+    for (const block of docBlocks(file)) {
+      const path = block[tool];
+      if (path === undefined) continue;
+      if (path in files) throw new Error(`${file}:${block.line}: a second block for ${tool} file ${path}`);
+      files[path] = `${block.code}\n`;
+    }
   }
   return files;
 }

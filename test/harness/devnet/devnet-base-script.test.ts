@@ -1,5 +1,5 @@
 // scripts/devnet-base.ts (`npm run devnet:base`), run as a user runs it: prints the URL of a Base to fork and the
-// commands that fork it, serves until SIGINT, then exits cleanly; the fork the README describes reads its records.
+// commands that fork it, serves until SIGINT, then exits cleanly; the fork docs/testing.md describes reads its records.
 import { type ChildProcess, spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
