@@ -10,8 +10,19 @@ describe("one agent reference", () => {
     expect(formatAgentRef(ref)).toBe("bnb:42:olas");
     expect(parseAgentRef(formatAgentRef(ref))).toEqual(ref);
     expect(agentKey(ref)).toBe("bnb:olas:42");
-    const sorted = ["base:10", "base:9:olas", "base:9", "arbitrum:100"].map(parseAgentRef).sort(compareAgentRefs).map(formatAgentRef);
+    const sorted = ["base:10", "base:9:olas", "base:9", "arbitrum:100"]
+      .map(parseAgentRef)
+      .sort(compareAgentRefs)
+      .map((agent) => formatAgentRef(agent));
     expect(sorted).toEqual(["arbitrum:100:erc8004", "base:9:erc8004", "base:9:olas", "base:10:erc8004"]);
+  });
+
+  it("formats without the default registry when asked, and what it writes reads back", () => {
+    const short = (text: string) => formatAgentRef(parseAgentRef(text), { omitDefaultRegistry: true });
+    expect(short("base:9")).toBe("base:9");
+    expect(short("base:9:olas")).toBe("base:9:olas");
+    expect(parseAgentRef(short("base:9"))).toEqual(parseAgentRef("base:9:erc8004"));
+    expect(formatAgentRef({ chain: "base", agentId: "12", registry: "erc8004" })).toBe("base:12:erc8004");
   });
 
   it("becomes an oracle record key in one place, and only on an EVM chain", () => {
