@@ -57,8 +57,35 @@ export interface ReportColumn {
   readonly markdown?: MarkdownColumn;
 }
 
-const onchainScore: RowCell = (row) => (row.onchain ? String(row.onchain.score) : NONE);
-const attestedScore: RowCell = (row) => (row.attested ? String(row.attested.score) : NONE);
+/** A side of a row: the on-chain record, or the attested data. */
+type Side = "onchain" | "attested";
+
+const scoreOf =
+  (side: Side): RowCell =>
+  (row) => {
+    const data = row[side];
+    return data ? String(data.score) : NONE;
+  };
+const onchainScore = scoreOf("onchain");
+const attestedScore = scoreOf("attested");
+
+/** The tier and sybil severity columns of one side. */
+function tierAndSybil(side: Side): ReportColumn[] {
+  return [
+    {
+      align: "left",
+      cell: (row) => row[side]?.tier ?? NONE,
+      terminal: { header: "TIER", droppedBy: "drop-tiers" },
+      markdown: { header: "Tier" },
+    },
+    {
+      align: "left",
+      cell: (row) => row[side]?.sybilSeverity ?? NONE,
+      terminal: { header: "SYBIL", droppedBy: "drop-sybil" },
+      markdown: { header: "Sybil" },
+    },
+  ];
+}
 
 /** The merged score cell: `62→47`, `62→-`, `-→47`, or `62` when both sides agree. */
 const mergedScore: RowCell = (row) => {
@@ -84,18 +111,7 @@ export const REPORT_COLUMNS: readonly ReportColumn[] = [
   },
   { align: "right", cell: onchainScore, terminal: { header: "ON-CHAIN", droppedBy: "merge-scores" }, markdown: { header: "On-chain" } },
   { align: "left", cell: mergedScore, terminal: { header: "SCORE", addedBy: "merge-scores" } },
-  {
-    align: "left",
-    cell: (row) => row.onchain?.tier ?? NONE,
-    terminal: { header: "TIER", droppedBy: "drop-tiers" },
-    markdown: { header: "Tier" },
-  },
-  {
-    align: "left",
-    cell: (row) => row.onchain?.sybilSeverity ?? NONE,
-    terminal: { header: "SYBIL", droppedBy: "drop-sybil" },
-    markdown: { header: "Sybil" },
-  },
+  ...tierAndSybil("onchain"),
   {
     align: "left",
     cell: (row) => row.onchain?.updatedAt ?? NONE,
@@ -103,18 +119,7 @@ export const REPORT_COLUMNS: readonly ReportColumn[] = [
     markdown: { header: "Updated" },
   },
   { align: "right", cell: attestedScore, terminal: { header: "ATTESTED", droppedBy: "merge-scores" }, markdown: { header: "Attested" } },
-  {
-    align: "left",
-    cell: (row) => row.attested?.tier ?? NONE,
-    terminal: { header: "TIER", droppedBy: "drop-tiers" },
-    markdown: { header: "Tier" },
-  },
-  {
-    align: "left",
-    cell: (row) => row.attested?.sybilSeverity ?? NONE,
-    terminal: { header: "SYBIL", droppedBy: "drop-sybil" },
-    markdown: { header: "Sybil" },
-  },
+  ...tierAndSybil("attested"),
   { align: "right", cell: deltaCell, terminal: { header: "Δ", droppedBy: "merge-scores" }, markdown: { header: "Δ" } },
   { align: "left", cell: (row) => row.attestedComputedAt ?? NONE, markdown: { header: "Computed" } },
   { align: "left", cell: refreshCell, markdown: { header: "vs. refresh" } },
