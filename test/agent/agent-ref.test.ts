@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agentKey, compareAgentRefs, formatAgentRef, parseAgentRef, parseAgentRefList as parseAgentList } from "../../src/agent/agent-ref";
 import { InvalidArgumentError } from "../../src/errors";
-import { recordKeyOf } from "../../src/oracle/record-key";
+import { formatRecordKey, recordKeyOf } from "../../src/oracle/record-key";
 
 describe("one agent reference", () => {
   it("parses, formats back, orders and keys an agent", () => {
@@ -29,6 +29,7 @@ describe("one agent reference", () => {
     const ref = parseAgentRef("base:7:virtuals");
     expect(ref.chainId).toBe(8453);
     expect(recordKeyOf({ ...ref, chainId: 8453 })).toEqual({ agentId: 7n, chainId: 8453, registry: "virtuals" });
+    expect(formatRecordKey(recordKeyOf({ ...ref, chainId: 8453 }))).toBe("8453:7:virtuals");
     expect(parseAgentRef("solana:7:sati").chainId).toBeNull();
   });
 
