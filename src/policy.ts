@@ -82,7 +82,7 @@ export interface TrustPolicyCondition {
 }
 
 /** Share of `maxAge` past which a record's age is at the staleness edge (the last tenth before the limit, and after). */
-export const AGE_EDGE_SHARE = 0.9;
+const AGE_EDGE_SHARE = 0.9;
 
 /**
  * The conditions of a gate policy, by the refusal each gives, in the order `TrustGated` checks them (the order of
