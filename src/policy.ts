@@ -1,7 +1,8 @@
 /**
  * The gate's decision as plain TypeScript: the same rules, in the same order, as `TrustGated` and
- * `TrustPolicyLib` on-chain. The drift job uses it to tell which gate decisions would change, and the
- * property test proves it equal to the contract.
+ * `TrustPolicyLib` on-chain, one entry per condition ({@link TRUST_POLICY_CONDITIONS}), each with its decision
+ * edge. The drift job uses it to tell which gate decisions would change and, from the edges, which agents are close
+ * enough to a limit to fetch a signed attestation for; the property test proves it equal to the contract.
  *
  * @packageDocumentation
  */
@@ -89,7 +90,7 @@ const AGE_EDGE_SHARE = 0.9;
  * {@link TRUST_REFUSALS}): a new condition is one entry here, with its decision edge.
  */
 export const TRUST_POLICY_CONDITIONS: { readonly [R in TrustPolicyRefusal]: TrustPolicyCondition } = {
-  OracleUnavailable: { refuses: () => false, edge: null }, // the oracle call failed: only the contract sees it
+  OracleUnavailable: { refuses: () => false, edge: null }, // the oracle call reverted: a record in hand was read
   OracleMalformedResponse: { refuses: (record) => record.score > MAX_SCORE, edge: null },
   RecordMissing: { refuses: (record) => record.updatedAt === 0, edge: null },
   RecordFromFuture: { refuses: (record, _policy, now) => record.updatedAt > now, edge: null },
