@@ -1,7 +1,8 @@
 /**
  * The gate's decision as plain TypeScript: the same rules, in the same order, as `TrustGated` and
- * `TrustPolicyLib` on-chain. The drift job uses it to tell which gate decisions would change, and the
- * property test proves it equal to the contract.
+ * `TrustPolicyLib` on-chain, one entry per condition ({@link TRUST_POLICY_CONDITIONS}), each with its decision
+ * edge. The drift job uses it to tell which gate decisions would change and, from the edges, which agents are close
+ * enough to a limit to fetch a signed attestation for; the property test proves it equal to the contract.
  *
  * @packageDocumentation
  */
@@ -55,6 +56,83 @@ export type TrustRefusal = (typeof TRUST_REFUSALS)[number];
 /** What is known of the account's control of the agent, for policies that require it. */
 export type ControllerStatus = "controller" | "not-controller" | "unknown-agent";
 
+/** A refusal a policy condition gives: every {@link TrustRefusal} but `None`. */
+export type TrustPolicyRefusal = Exclude<TrustRefusal, "None">;
+
+/**
+ * Whether a record sits at a condition's decision edge: so close to the condition's limit that the service's next
+ * scoring, or a little time, could flip the gate's decision on it.
+ *
+ * @param record - The oracle record (present: `updatedAt > 0`).
+ * @param policy - The gate policy.
+ * @param now - The current time in Unix seconds.
+ * @param scoreMargin - Score distance from `minScore` that counts as near.
+ * @returns True at the edge.
+ */
+export type TrustPolicyEdge = (record: OracleRecord, policy: TrustPolicy, now: number, scoreMargin: number) => boolean;
+
+/** One condition of a gate policy. */
+export interface TrustPolicyCondition {
+  /** Whether the condition refuses the record (the conditions before it let it through). */
+  readonly refuses: (record: OracleRecord, policy: TrustPolicy, now: number, controller: ControllerStatus) => boolean;
+  /**
+   * Its decision edge, or `null` for a condition with none: one that looks at whether something is there (a record,
+   * a well-formed answer, the caller's control of the agent) rather than at a value near a limit.
+   */
+  readonly edge: TrustPolicyEdge | null;
+}
+
+/** Share of `maxAge` past which a record's age is at the staleness edge (the last tenth before the limit, and after). */
+const AGE_EDGE_SHARE = 0.9;
+
+/**
+ * The conditions of a gate policy, by the refusal each gives, in the order `TrustGated` checks them (the order of
+ * {@link TRUST_REFUSALS}): a new condition is one entry here, with its decision edge.
+ */
+export const TRUST_POLICY_CONDITIONS: { readonly [R in TrustPolicyRefusal]: TrustPolicyCondition } = {
+  OracleUnavailable: { refuses: () => false, edge: null }, // the oracle call reverted: a record in hand was read
+  OracleMalformedResponse: { refuses: (record) => record.score > MAX_SCORE, edge: null },
+  RecordMissing: { refuses: (record) => record.updatedAt === 0, edge: null },
+  RecordFromFuture: { refuses: (record, _policy, now) => record.updatedAt > now, edge: null },
+  RecordStale: {
+    refuses: (record, policy, now) => now - record.updatedAt > policy.maxAge,
+    edge: (record, policy, now) => now - record.updatedAt > policy.maxAge * AGE_EDGE_SHARE,
+  },
+  ScoreTooLow: {
+    refuses: (record, policy) => record.score < policy.minScore,
+    edge: (record, policy, _now, margin) => Math.abs(record.score - policy.minScore) <= margin,
+  },
+  SybilSeverityTooHigh: {
+    refuses: (record, policy) => record.sybilSeverity > policy.maxSybilSeverity,
+    edge: (record, policy) => record.sybilSeverity === policy.maxSybilSeverity,
+  },
+  AgentIdentityUnavailable: {
+    refuses: (_record, policy, _now, controller) => policy.requireController && controller === "unknown-agent",
+    edge: null,
+  },
+  NotAgentController: {
+    refuses: (_record, policy, _now, controller) => policy.requireController && controller === "not-controller",
+    edge: null,
+  },
+};
+
+/** The refusals of {@link TRUST_POLICY_CONDITIONS}, in the order they are checked. */
+const CONDITION_ORDER = TRUST_REFUSALS.filter((refusal): refusal is TrustPolicyRefusal => refusal !== "None");
+
+/**
+ * The conditions at whose decision edge a record sits (see {@link TrustPolicyCondition.edge}), in the order they are
+ * checked.
+ *
+ * @param record - The oracle record (present).
+ * @param policy - The gate policy.
+ * @param now - The current time in Unix seconds.
+ * @param scoreMargin - Score distance from `minScore` that counts as near.
+ * @returns The refusals of the conditions at their edge; empty when none is.
+ */
+export function trustPolicyEdges(record: OracleRecord, policy: TrustPolicy, now: number, scoreMargin: number): TrustPolicyRefusal[] {
+  return CONDITION_ORDER.filter((refusal) => TRUST_POLICY_CONDITIONS[refusal].edge?.(record, policy, now, scoreMargin) === true);
+}
+
 /**
  * Evaluates a record against a policy at time `now` (seconds), exactly as `TrustGated` does: record
  * present, not from the future, not older than `maxAge`, score at least `minScore`, sybil severity at most
@@ -72,13 +150,5 @@ export function evaluateTrustPolicy(
   now: number,
   controller: ControllerStatus = "controller",
 ): TrustRefusal {
-  if (record.score > MAX_SCORE) return "OracleMalformedResponse";
-  if (record.updatedAt === 0) return "RecordMissing";
-  if (record.updatedAt > now) return "RecordFromFuture";
-  if (now - record.updatedAt > policy.maxAge) return "RecordStale";
-  if (record.score < policy.minScore) return "ScoreTooLow";
-  if (record.sybilSeverity > policy.maxSybilSeverity) return "SybilSeverityTooHigh";
-  if (!policy.requireController) return "None";
-  if (controller === "unknown-agent") return "AgentIdentityUnavailable";
-  return controller === "controller" ? "None" : "NotAgentController";
+  return CONDITION_ORDER.find((refusal) => TRUST_POLICY_CONDITIONS[refusal].refuses(record, policy, now, controller)) ?? "None";
 }

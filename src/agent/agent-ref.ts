@@ -4,7 +4,8 @@
  *
  * Text forms:
  * - `chain:id[:registry]` (`base:1234`, `bsc:7:olas`) is what people type: {@link parseAgentRef} reads it,
- *   {@link formatAgentRef} writes it (always with the registry: `base:1234:erc8004`, as reports show agents).
+ *   {@link formatAgentRef} writes it (with the registry, `base:1234:erc8004`, as reports show agents; without a
+ *   default registry where room is short). Every agent shown or sent as text is written by it.
  * - `chain:registry:id` (`base:erc8004:1234`) is the map key: {@link agentKey}. It also seeds the `--all`
  *   audit sample, so it is pinned.
  *
@@ -109,14 +110,22 @@ export function parseAgentRefList(text: string, label = "--agents"): AgentRef[] 
   return agents;
 }
 
+/** Options of {@link formatAgentRef}. */
+export interface FormatAgentRefOptions {
+  /** Leave out a registry that is the default one (`erc8004`): `base:1234` (default `false`). */
+  readonly omitDefaultRegistry?: boolean;
+}
+
 /**
  * Writes an agent as `chain:id:registry` (what {@link parseAgentRef} reads back, and how reports show agents).
  *
  * @param agent - The agent.
- * @returns For example `base:1234:erc8004`.
+ * @param options - Whether to leave out the default registry.
+ * @returns For example `base:1234:erc8004` (or `base:1234` with `omitDefaultRegistry`).
  */
-export function formatAgentRef(agent: Pick<AgentRef, "chain" | "agentId" | "registry">): string {
-  return `${agent.chain}:${agent.agentId}:${agent.registry}`;
+export function formatAgentRef(agent: AgentKeyParts, options: FormatAgentRefOptions = {}): string {
+  const head = `${agent.chain}:${agent.agentId}`;
+  return options.omitDefaultRegistry === true && agent.registry === DEFAULT_REGISTRY ? head : `${head}:${agent.registry}`;
 }
 
 /**

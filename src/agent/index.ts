@@ -10,6 +10,7 @@ export {
   compareAgentRefs,
   type EvmAgentRef,
   formatAgentRef,
+  type FormatAgentRefOptions,
   isEvmAgent,
   parseAgentRef,
   parseAgentRefList,

@@ -1,8 +1,8 @@
 /**
  * The one reader of an attestation object's envelope (the insumer multi-attestation spec §1 entry, as the
  * service fills it): which signatures it carries and in which form, its signed block, and the names it gives
- * itself. The verifier (`signature-check.ts`), the on-chain call builder (`onchain-call.ts`) and the worker pool
- * read attestations through it, so that they agree on what a response carries. Nothing is verified here.
+ * itself. The verifiers (`signature-check.ts`, the response split of each `verify*Attestation`) and the on-chain call
+ * builder (`onchain-call.ts`) read attestations through it, so that they agree on what a response carries. Nothing is verified here.
  *
  * The forms:
  * - `jws`: a compact JWS (the service's trust-check answers carry one beside a raw `sig` and `signed`);
@@ -66,15 +66,25 @@ export interface AttestationEnvelope {
 export type EnvelopeRead =
   { readonly ok: true; readonly envelope: AttestationEnvelope } | { readonly ok: false; readonly field: string; readonly problem: string };
 
+/** A response body, split into the attestation object it carries and the body around it. */
+export interface AttestationResponse {
+  /** `response.attestation`, or the value itself when it has no `attestation` member (an attestation given alone). */
+  readonly attestation: unknown;
+  /** The body around the attestation (whose fields must agree with the signed block), or `undefined` for an attestation given alone. */
+  readonly body: Record<string, unknown> | undefined;
+}
+
 /**
- * The attestation object of a response body: `response.attestation` when it is an object, else the value
- * itself (an attestation given alone).
+ * Splits a response body into its attestation and the body around it: an object with an `attestation` member is a
+ * response body (its attestation is that member, whatever it holds), anything else is the attestation itself.
  *
- * @param response - A response body, or an attestation object.
- * @returns The attestation object candidate (untrusted, any shape).
+ * @param response - A response body, or an attestation object (untrusted, any shape).
+ * @returns The attestation candidate (any shape) and the body, if any.
  */
-export function attestationOf(response: unknown): unknown {
-  return isRecord(response) && isRecord(response.attestation) ? response.attestation : response;
+export function splitAttestationResponse(response: unknown): AttestationResponse {
+  return isRecord(response) && "attestation" in response
+    ? { attestation: response.attestation, body: response }
+    : { attestation: response, body: undefined };
 }
 
 /**

@@ -18,7 +18,7 @@
 import type { Hex } from "viem";
 import { InvalidArgumentError } from "../errors.js";
 import { canonicalJson } from "./canonical-json.js";
-import { attestationOf, readAttestationEnvelope } from "./envelope.js";
+import { readAttestationEnvelope, splitAttestationResponse } from "./envelope.js";
 import { readCompactJws } from "./jws.js";
 import { decodeLegacySignature } from "./legacy-signature.js";
 import type { SigBytes } from "./result.js";
@@ -73,7 +73,7 @@ function hexOf(bytes: Uint8Array): Hex {
  *   (named with their field and byte offset).
  */
 export function toAttestationCall(response: unknown, verdict?: AttestationCallVerdict): AttestationCall {
-  const read = readAttestationEnvelope(attestationOf(response));
+  const read = readAttestationEnvelope(splitAttestationResponse(response).attestation);
   if (!read.ok) throw new InvalidArgumentError(`The attestation cannot be submitted: ${read.problem}`, { details: `field: ${read.field}` });
   const { envelope } = read;
   if (verdict?.valid === false) throw new InvalidArgumentError("The attestation cannot be submitted: its verdict is not valid");

@@ -5,12 +5,12 @@
  * @packageDocumentation
  */
 import { ATTESTATION_LIFETIME_SECONDS, MCP_ATTESTATION_KID } from "../config/service.js";
+import { splitAttestationResponse } from "./envelope.js";
 import type { ExpectedSubject } from "./expected-subject.js";
 import { MCP_KIND } from "./kinds/mcp.js";
 import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.js";
 import { verifyAttestationOfKind } from "./pipeline.js";
 import type { McpAttestationVerification } from "./result.js";
-import { isRecord } from "../util/is-record.js";
 
 /** Options of {@link verifyMcpAttestation}. */
 export interface VerifyMcpAttestationOptions extends VerifyAttestationOptions {
@@ -35,6 +35,6 @@ export interface VerifyMcpAttestationOptions extends VerifyAttestationOptions {
  */
 export async function verifyMcpAttestation(response: unknown, options?: VerifyMcpAttestationOptions): Promise<McpAttestationVerification> {
   const resolved = resolveVerifyOptions(options, { acceptedKids: [MCP_ATTESTATION_KID], lifetimeSeconds: ATTESTATION_LIFETIME_SECONDS });
-  const [attestation, body] = isRecord(response) && "attestation" in response ? [response.attestation, response] : [response, undefined];
+  const { attestation, body } = splitAttestationResponse(response);
   return verifyAttestationOfKind(attestation, body, MCP_KIND, resolved, options?.expected);
 }

@@ -5,12 +5,12 @@
  * @packageDocumentation
  */
 import { ATTESTATION_LIFETIME_SECONDS, WALLET_ATTESTATION_KID } from "../config/service.js";
+import { splitAttestationResponse } from "./envelope.js";
 import type { ExpectedSubject } from "./expected-subject.js";
 import { WALLET_SCORE_KIND } from "./kinds/wallet-score.js";
 import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.js";
 import { verifyAttestationOfKind } from "./pipeline.js";
 import type { WalletScoreVerification } from "./result.js";
-import { isRecord } from "../util/is-record.js";
 
 /** Options of {@link verifyWalletScoreAttestation}. */
 export interface VerifyWalletScoreOptions extends VerifyAttestationOptions {
@@ -36,6 +36,6 @@ export async function verifyWalletScoreAttestation(
   options?: VerifyWalletScoreOptions,
 ): Promise<WalletScoreVerification> {
   const resolved = resolveVerifyOptions(options, { acceptedKids: [WALLET_ATTESTATION_KID], lifetimeSeconds: ATTESTATION_LIFETIME_SECONDS });
-  const [attestation, body] = isRecord(response) && "attestation" in response ? [response.attestation, response] : [response, undefined];
+  const { attestation, body } = splitAttestationResponse(response);
   return verifyAttestationOfKind(attestation, body, WALLET_SCORE_KIND, resolved, options?.expected);
 }

@@ -33,7 +33,8 @@ import {
   formatUnverified,
   formatVerdict,
 } from "./format-summary.js";
-import { agentCell, deltaCell, flipCell, NONE, refreshableCell, refreshCell } from "./row-cells.js";
+import { REPORT_COLUMNS } from "./report-columns.js";
+import { NONE } from "./row-cells.js";
 
 /**
  * Formats a report as Markdown.
@@ -50,10 +51,15 @@ export function formatMarkdown(report: DriftReport): string {
 /** What stands for the rows when there are none. */
 export const MARKDOWN_NO_ROWS = "No agents scanned.";
 
+/** The columns of the rows' table, in order. */
+const MARKDOWN_COLUMNS = REPORT_COLUMNS.flatMap(({ align, cell, markdown }) =>
+  markdown === undefined ? [] : [{ align, header: markdown.header, cell: markdown.cell ?? cell, code: markdown.code === true }],
+);
+
 /** The two header lines of the rows' table. */
 export const MARKDOWN_ROWS_HEADER: readonly string[] = [
-  "| Status | Flip | Agent | On-chain | Tier | Sybil | Updated | Attested | Tier | Sybil | Δ | Computed | vs. refresh | Refresh on-chain | Reason |",
-  "|---|---|---|--:|---|---|---|--:|---|---|--:|---|---|---|---|",
+  `| ${MARKDOWN_COLUMNS.map((column) => column.header).join(" | ")} |`,
+  `|${MARKDOWN_COLUMNS.map((column) => (column.align === "right" ? "--:" : "---")).join("|")}|`,
 ];
 
 /**
@@ -126,25 +132,10 @@ export function markdownHead(report: DriftReportHead, rows: Pick<RowTally, "refr
  * @returns The line, without a newline.
  */
 export function markdownRow(row: DriftRow): string {
-  return [
-    row.status,
-    flipCell(row),
-    code(agentCell(row)),
-    row.onchain ? String(row.onchain.score) : NONE,
-    row.onchain?.tier ?? NONE,
-    row.onchain?.sybilSeverity ?? NONE,
-    row.onchain?.updatedAt ?? NONE,
-    row.attested ? String(row.attested.score) : NONE,
-    row.attested?.tier ?? NONE,
-    row.attested?.sybilSeverity ?? NONE,
-    deltaCell(row),
-    row.attestedComputedAt ?? NONE,
-    refreshCell(row),
-    row.refresh ? `${refreshableCell(row)} — ${row.refresh.reason}` : NONE,
-    row.reason ?? "",
-  ]
-    .map((cell, i) => (i === 2 ? cell : markdownText(cell)))
-    .reduce((line, cell) => `${line} ${cell} |`, "|");
+  return MARKDOWN_COLUMNS.map((column) => {
+    const cell = column.cell(row);
+    return column.code ? code(cell) : markdownText(cell);
+  }).reduce((line, cell) => `${line} ${cell} |`, "|");
 }
 
 /** Inline code, for a table cell: control characters removed, no backtick to end it, pipes escaped. */

@@ -18,12 +18,12 @@
  *
  * @packageDocumentation
  */
-import { DEFAULT_REGISTRY } from "../config/service.js";
 import { compareRows, sortRows } from "../drift/report.js";
 import type { DriftReport, DriftRow } from "../drift/types.js";
 import { sanitizeText } from "../security/outside-text.js";
 import { DEFAULT_TABLE_ROWS } from "./drift-args.js";
-import { ageCell, agentCell, deltaCell, flipCell, NONE, refreshableCell, truncate } from "./row-cells.js";
+import { type NarrowingStep, type TableCell, REPORT_COLUMNS } from "./report-columns.js";
+import { truncate } from "./row-cells.js";
 
 /** Options of {@link formatTable}. */
 export interface TableOptions {
@@ -44,9 +44,6 @@ export interface TableOptions {
   readonly totalRows?: number;
 }
 
-/** A way to narrow the table, in the order they are applied. */
-export type NarrowingStep = "drop-tiers" | "drop-age" | "drop-sybil" | "drop-refresh" | "merge-scores" | "short-agent" | "short-flip";
-
 /** The fixed order in which columns are dropped or shortened to fit a width. */
 export const NARROWING_STEPS: readonly NarrowingStep[] = [
   "drop-tiers",
@@ -61,12 +58,11 @@ export const NARROWING_STEPS: readonly NarrowingStep[] = [
 /** Fewest characters of reason the narrowing keeps room for before it cuts whole lines. */
 export const MIN_REASON_WIDTH = 20;
 
+/** A column of the table, as laid out after the narrowing steps taken. */
 interface Column {
   readonly header: string;
   readonly align: "left" | "right";
-  readonly cell: (row: DriftRow, generatedAt: string) => string;
-  /** The step that removes this column, if any. */
-  readonly droppedBy?: NarrowingStep;
+  readonly cell: TableCell;
 }
 
 const GAP = "  ";
@@ -76,36 +72,14 @@ const GAP = "  ";
  * assessment (else the REFRESH column is left out: it would only say `-`).
  */
 function columnsFor(steps: ReadonlySet<NarrowingStep>, refresh: boolean): Column[] {
-  const agent = (row: DriftRow) =>
-    steps.has("short-agent") && row.registry === DEFAULT_REGISTRY ? `${row.chain}:${row.agentId}` : agentCell(row);
-  const flip = (row: DriftRow) => (steps.has("short-flip") ? flipCell(row).slice(0, 1) : flipCell(row));
-  const all: Column[] = [
-    { header: "STATUS", align: "left", cell: (row) => row.status },
-    { header: "FLIP", align: "left", cell: flip },
-    { header: "AGENT", align: "left", cell: agent },
-    ...(steps.has("merge-scores")
-      ? [{ header: "SCORE", align: "left", cell: scoreCell } as const]
-      : [{ header: "ON-CHAIN", align: "right", cell: (row: DriftRow) => (row.onchain ? String(row.onchain.score) : NONE) } as const]),
-    { header: "TIER", align: "left", cell: (row) => row.onchain?.tier ?? NONE, droppedBy: "drop-tiers" },
-    { header: "SYBIL", align: "left", cell: (row) => row.onchain?.sybilSeverity ?? NONE, droppedBy: "drop-sybil" },
-    { header: "AGE", align: "left", cell: (row, at) => ageCell(row.onchain?.updatedAt, at), droppedBy: "drop-age" },
-    ...(steps.has("merge-scores")
-      ? []
-      : [{ header: "ATTESTED", align: "right", cell: (row: DriftRow) => (row.attested ? String(row.attested.score) : NONE) } as const]),
-    { header: "TIER", align: "left", cell: (row) => row.attested?.tier ?? NONE, droppedBy: "drop-tiers" },
-    { header: "SYBIL", align: "left", cell: (row) => row.attested?.sybilSeverity ?? NONE, droppedBy: "drop-sybil" },
-    ...(steps.has("merge-scores") ? [] : [{ header: "Δ", align: "right", cell: deltaCell } as const]),
-    ...(refresh ? [{ header: "REFRESH", align: "left", cell: refreshableCell, droppedBy: "drop-refresh" } as const] : []),
-    { header: "REASON", align: "left", cell: (row) => (row.reason ?? "").replace(/\s+/g, " ").trim() },
-  ];
-  return all.filter((column) => column.droppedBy === undefined || !steps.has(column.droppedBy));
-}
-
-/** The merged score column: `62→47`, `62→-`, `-→47`, or `62` when both sides agree. */
-function scoreCell(row: DriftRow): string {
-  const onchain = row.onchain ? String(row.onchain.score) : NONE;
-  const attested = row.attested ? String(row.attested.score) : NONE;
-  return onchain === attested ? onchain : `${onchain}→${attested}`;
+  return REPORT_COLUMNS.flatMap(({ align, cell, terminal }) => {
+    if (terminal === undefined) return [];
+    if (terminal.droppedBy !== undefined && steps.has(terminal.droppedBy)) return [];
+    if (terminal.addedBy !== undefined && !steps.has(terminal.addedBy)) return [];
+    if (terminal.onlyWithRefresh && !refresh) return [];
+    const shortened = terminal.shortenedBy !== undefined && steps.has(terminal.shortenedBy.step) ? terminal.shortenedBy.cell : undefined;
+    return [{ header: terminal.header, align, cell: shortened ?? terminal.cell ?? cell }];
+  });
 }
 
 /** Rows that are shown whatever `maxRows` says: decision flips and invalid attestations. */

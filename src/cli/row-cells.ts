@@ -22,16 +22,6 @@ export function flipCell(row: DriftRow): string {
 }
 
 /**
- * The agent as `chain:id:registry`.
- *
- * @param row - The row.
- * @returns For example `base:1234:erc8004`.
- */
-export function agentCell(row: DriftRow): string {
-  return `${row.chain}:${row.agentId}:${row.registry}`;
-}
-
-/**
  * The score change, signed: `+5`, `-14`, `0`, or `-` when unknown.
  *
  * @param row - The row.

@@ -7,7 +7,7 @@
  *
  * @packageDocumentation
  */
-import { type AgentRef, isEvmAgent } from "../agent/agent-ref.js";
+import { type AgentRef, formatAgentRef, isEvmAgent } from "../agent/agent-ref.js";
 import { agentIdToJson } from "../api/arguments.js";
 import type { HttpRequest, HttpTransport } from "../api/http.js";
 import { agentListItemSchema } from "../published/index.js";
@@ -125,7 +125,7 @@ export async function probeService(options: ProbeServiceOptions): Promise<Servic
   else missing("explorer-profile", noAgent);
   endpoints.set("stats", await ask("stats", { path: "/api/stats" }));
   if (agents.length >= 2) {
-    const entries = agents.map((a) => `${a.chain}:${a.agentId}:${a.registry}`).join(",");
+    const entries = agents.map((agent) => formatAgentRef(agent)).join(",");
     endpoints.set("compare", await ask("compare", { path: "/api/compare", query: { agents: entries } }));
   } else missing("compare", agents.length === 1 ? "only one agent to compare" : noAgent);
 

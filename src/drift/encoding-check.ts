@@ -11,6 +11,7 @@
  * @packageDocumentation
  */
 import { canonicalSybilSeverity, type TrustEncoding, tierForScore, tierName } from "../config/encodings.js";
+import { formatRecordKey } from "../oracle/record-key.js";
 import type { TrustRecordResult } from "../oracle/records.js";
 import type { ServiceData } from "./service-data.js";
 import { computedAfterRefresh } from "./stages/compare.js";
@@ -65,8 +66,7 @@ export function checkTierEncoding(records: Iterable<TrustRecordResult>, encoding
     if (tierName(record.tierCode, encoding) !== expected) {
       contradictions++;
       if (examples.length < MAX_EXAMPLES) {
-        const k = record.key;
-        examples.push(`${k.chainId}:${k.agentId}:${k.registry} score=${record.score} tierCode=${record.tierCode} (expected ${expected})`);
+        examples.push(`${formatRecordKey(record.key)} score=${record.score} tierCode=${record.tierCode} (expected ${expected})`);
       }
     }
   }
@@ -112,10 +112,9 @@ export function checkSybilEncoding(
     if (expected === record.sybilSeverityCode) return;
     contradictions++;
     if (examples.length < MAX_EXAMPLES) {
-      const k = record.key;
       const code = expected === undefined ? "no code" : `code ${expected}`;
       examples.push(
-        `${k.chainId}:${k.agentId}:${k.registry} score=${record.score} sybilCode=${record.sybilSeverityCode} (stated ${stated}, ${code}; ${statement.source})`,
+        `${formatRecordKey(record.key)} score=${record.score} sybilCode=${record.sybilSeverityCode} (stated ${stated}, ${code}; ${statement.source})`,
       );
     }
   });

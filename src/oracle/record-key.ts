@@ -72,3 +72,13 @@ export function parseTrustRecordKey(input: TrustRecordKeyInput, label = "key"): 
 export function recordKeyOf(agent: EvmAgentRef): TrustRecordKey {
   return { agentId: agent.agentId, chainId: agent.chainId, registry: agent.registry };
 }
+
+/**
+ * Writes a record key as `chainId:agentId:registry` (for example `8453:1234:erc8004`), as messages name a record.
+ *
+ * @param key - The record key.
+ * @returns The text.
+ */
+export function formatRecordKey(key: TrustRecordKey): string {
+  return `${key.chainId}:${key.agentId}:${key.registry}`;
+}

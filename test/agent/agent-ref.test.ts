@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { agentKey, compareAgentRefs, formatAgentRef, parseAgentRef, parseAgentRefList as parseAgentList } from "../../src/agent/agent-ref";
 import { InvalidArgumentError } from "../../src/errors";
-import { recordKeyOf } from "../../src/oracle/record-key";
+import { formatRecordKey, recordKeyOf } from "../../src/oracle/record-key";
 
 describe("one agent reference", () => {
   it("parses, formats back, orders and keys an agent", () => {
@@ -10,14 +10,26 @@ describe("one agent reference", () => {
     expect(formatAgentRef(ref)).toBe("bnb:42:olas");
     expect(parseAgentRef(formatAgentRef(ref))).toEqual(ref);
     expect(agentKey(ref)).toBe("bnb:olas:42");
-    const sorted = ["base:10", "base:9:olas", "base:9", "arbitrum:100"].map(parseAgentRef).sort(compareAgentRefs).map(formatAgentRef);
+    const sorted = ["base:10", "base:9:olas", "base:9", "arbitrum:100"]
+      .map(parseAgentRef)
+      .sort(compareAgentRefs)
+      .map((agent) => formatAgentRef(agent));
     expect(sorted).toEqual(["arbitrum:100:erc8004", "base:9:erc8004", "base:9:olas", "base:10:erc8004"]);
+  });
+
+  it("formats without the default registry when asked, and what it writes reads back", () => {
+    const short = (text: string) => formatAgentRef(parseAgentRef(text), { omitDefaultRegistry: true });
+    expect(short("base:9")).toBe("base:9");
+    expect(short("base:9:olas")).toBe("base:9:olas");
+    expect(parseAgentRef(short("base:9"))).toEqual(parseAgentRef("base:9:erc8004"));
+    expect(formatAgentRef({ chain: "base", agentId: "12", registry: "erc8004" })).toBe("base:12:erc8004");
   });
 
   it("becomes an oracle record key in one place, and only on an EVM chain", () => {
     const ref = parseAgentRef("base:7:virtuals");
     expect(ref.chainId).toBe(8453);
     expect(recordKeyOf({ ...ref, chainId: 8453 })).toEqual({ agentId: 7n, chainId: 8453, registry: "virtuals" });
+    expect(formatRecordKey(recordKeyOf({ ...ref, chainId: 8453 }))).toBe("8453:7:virtuals");
     expect(parseAgentRef("solana:7:sati").chainId).toBeNull();
   });
 

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/attestation/canonical-json.js";
-import { attestationOf, readAttestationEnvelope } from "../../src/attestation/envelope.js";
+import { readAttestationEnvelope, splitAttestationResponse } from "../../src/attestation/envelope.js";
 import {
   createJwksResolver,
   type JwksResolver,
@@ -74,11 +74,18 @@ describe("readAttestationEnvelope", () => {
     expect(readAttestationEnvelope(value)).toMatchObject({ ok: false, field });
   });
 
-  it("attestationOf: the body's attestation object, else the value itself", () => {
+  it("splitAttestationResponse: the body's attestation member and the body, else the value itself alone", () => {
     const attestation = { sig: "AAAA" };
-    expect(attestationOf({ attestation })).toBe(attestation);
-    expect(attestationOf(attestation)).toBe(attestation);
-    expect(attestationOf({ attestation: "x" })).toEqual({ attestation: "x" });
+    const body = { attestation, score: 60 };
+    expect(splitAttestationResponse(body)).toEqual({ attestation, body });
+    expect(splitAttestationResponse(attestation)).toEqual({ attestation, body: undefined });
+    // A member that is not an object is still the attestation (refused as malformed by the reader), never the body.
+    expect(splitAttestationResponse({ attestation: "x" })).toEqual({ attestation: "x", body: { attestation: "x" } });
+    expect(readAttestationEnvelope(splitAttestationResponse({ attestation: "x" }).attestation)).toMatchObject({
+      ok: false,
+      field: "attestation",
+    });
+    expect(splitAttestationResponse("nope")).toEqual({ attestation: "nope", body: undefined });
   });
 });
 

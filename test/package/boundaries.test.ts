@@ -139,3 +139,13 @@ describe("the line between the kit and the harness", () => {
     expect(staticHardhat.map(show)).toEqual([]);
   });
 });
+
+describe("the service's published shapes", () => {
+  it("verification (src/attestation/) and the harness take them from src/published/, never from the API client (src/api/)", () => {
+    const api = join(src, "api");
+    const readers = references.filter((ref) => inside(ref.file, join(src, "attestation")) || inside(ref.file, harness));
+    expect(readers.some((ref) => isRelative(ref.specifier) && inside(target(ref), join(src, "published")))).toBe(true);
+    const offending = readers.filter((ref) => isRelative(ref.specifier) && inside(target(ref), api));
+    expect(offending.map(show)).toEqual([]);
+  });
+});

@@ -40,6 +40,7 @@
 import { agentKey } from "../../agent/agent-ref.js";
 import type { TrustEncoding } from "../../config/encodings.js";
 import type { TrustRecordResult } from "../../oracle/records.js";
+import { type TrustPolicy, trustPolicyEdges } from "../../policy.js";
 import { type AuditPlan, auditSampleSize, DEFAULT_AUDIT_PLAN, detectionProbability, drawAuditSample, liesAtLeast } from "../audit.js";
 import type { DecisionRule } from "../decision.js";
 import type { ServiceData, ServiceOutcome } from "../service-data.js";
@@ -155,16 +156,36 @@ function dataReason(
 ): TriageReason | null {
   if (listed.score === undefined || listed.tier === undefined || listed.sybilSeverity === undefined) return "incomplete-listing";
   if (sameTrustData(onchain, listed, options.encoding).length > 0) return "mismatch";
+  // The policy's decision edges, on the chain's sybil code and on the listing's (they differ only where the encoding
+  // names two codes alike). A record past the staleness limit (`age` null) is past the age edge too, which then adds
+  // nothing: it is taken at age 0.
+  const policy = decisionPolicy(options.rule);
+  const now = onchain.updatedAtSeconds + (age ?? 0);
   const margin = options.margin ?? DEFAULT_TRIAGE_MARGIN;
-  const threshold = options.rule.kind === "threshold" ? options.rule.threshold : options.rule.policy.minScore;
-  if (Math.abs(onchain.score - threshold) <= margin) return "near-threshold";
-  if (options.rule.kind === "gate") {
-    const { maxSybilSeverity, maxAge } = options.rule.policy;
-    const listedSybil = sybilSeverityCodeOf(listed.sybilSeverity, options.encoding);
-    if (onchain.sybilSeverityCode === maxSybilSeverity || listedSybil === maxSybilSeverity) return "policy-edge";
-    if (age !== null && age > maxAge * 0.9) return "policy-edge";
-  }
-  return null;
+  const record = {
+    score: onchain.score,
+    tier: onchain.tierCode,
+    sybilSeverity: onchain.sybilSeverityCode,
+    updatedAt: onchain.updatedAtSeconds,
+  };
+  const listedSybil = sybilSeverityCodeOf(listed.sybilSeverity, options.encoding) ?? record.sybilSeverity;
+  const edges = [
+    ...trustPolicyEdges(record, policy, now, margin),
+    ...trustPolicyEdges({ ...record, sybilSeverity: listedSybil }, policy, now, margin),
+  ];
+  if (edges.includes("ScoreTooLow")) return "near-threshold";
+  return edges.length > 0 ? "policy-edge" : null;
+}
+
+/** The policy a rule decides by: a gate's own, or, for a threshold, a policy whose only limit is the score. */
+function decisionPolicy(rule: DecisionRule): TrustPolicy {
+  if (rule.kind === "gate") return rule.policy;
+  return {
+    minScore: rule.threshold,
+    maxSybilSeverity: Number.POSITIVE_INFINITY,
+    maxAge: Number.POSITIVE_INFINITY,
+    requireController: false,
+  };
 }
 
 /**
