@@ -22,7 +22,7 @@ import { DEFAULT_REGISTRY } from "../config/service.js";
 import { compareRows, sortRows } from "../drift/report.js";
 import type { DriftReport, DriftRow } from "../drift/types.js";
 import { sanitizeText } from "../security/outside-text.js";
-import { DEFAULT_TABLE_ROWS } from "./drift-args.js";
+import { DEFAULT_TABLE_ROWS } from "./drift-options.js";
 import { ageCell, agentCell, deltaCell, flipCell, NONE, refreshableCell, truncate } from "./row-cells.js";
 
 /** Options of {@link formatTable}. */
