@@ -177,8 +177,7 @@ export const DRIFT_OPTIONS = [
     kind: "string",
     arg: "n",
     group: "agents",
-    description:
-      "seed of the audit sample (default: a random one per run, printed in the report; the same seed draws the same sample)",
+    description: "seed of the audit sample (default: a random one per run, printed in the report; the same seed draws the same sample)",
     scope: { selection: "all" },
     parse: (value: string) => parseIntegerInRange(value, "--seed", 0, Number.MAX_SAFE_INTEGER),
   },
@@ -196,8 +195,7 @@ export const DRIFT_OPTIONS = [
     name: "full",
     kind: "boolean",
     group: "agents",
-    description:
-      "ignore what it holds and fetch as a first run would (it is still written); also starts over a state from another setup",
+    description: "ignore what it holds and fetch as a first run would (it is still written); also starts over a state from another setup",
     scope: {
       selection: "all",
       needs: {
