@@ -30,12 +30,12 @@
  * - `--rpc`, `--api`, `--issuer` and a `--jwks` URL are refused with credentials (`user:pass@`), a query or a fragment,
  *   which would carry a secret into messages (the issuer is written whole into the report and the state file); a key in
  *   the RPC URL's path is accepted and shown redacted everywhere.
- * - `--timeout` applies to each request (RPC, service, JWKS); `ms` is accepted besides the duration forms.
  * - `--attested-oracle` is an endpoint (an address on the chain of `--rpc`), not a setting: the records are read
  *   from it, and `--oracle` (default the Base oracle) names the upstream it is expected to fall back on.
  *
  * @packageDocumentation
  */
+import { createTrustEncoding } from "../config/encodings.js";
 import {
   type AgentScope,
   DEFAULT_AUDIT_CONFIDENCE,
@@ -45,7 +45,6 @@ import {
   DEFAULT_MAX_AGE_SECONDS,
   type DriftConfig,
 } from "../drift/index.js";
-import { createTrustEncoding } from "../config/encodings.js";
 import { InvalidArgumentError } from "../errors.js";
 import {
   checkDriftScope,

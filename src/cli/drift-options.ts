@@ -16,7 +16,14 @@ import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
 import { parseEndpointUrl } from "../security/endpoint-url.js";
 import { parseDuration } from "./duration.js";
 import { parseJwksArgument } from "./jwks-argument.js";
-import { type CommandOption, type OptionName, type OptionValues, formatOptionGroup, type RawOptionValues } from "./option-table.js";
+import {
+  checkOptionScope,
+  type CommandOption,
+  formatOptionGroup,
+  type OptionName,
+  type OptionValues,
+  type RawOptionValues,
+} from "./option-table.js";
 import { parseApiKey, parseEncoding, parseTimeout, withFlag } from "./shared-args.js";
 
 /** Default of `--concurrency`. */
@@ -31,26 +38,11 @@ export interface DriftParseContext {
 }
 
 /**
- * Which other options a drift option goes with. The rules are checked from the options given, before any value is
- * parsed, and the help prefixes the description with what the option goes with (`With --all: `).
+ * One option of `trustgate drift`. An option whose scope `belongsTo` `all` goes with `--all` (or the embedded
+ * default, which scans every agent) and is refused with an `--agents` list; the help prefixes a scoped option's
+ * description with what it goes with (`With --all: `, `With --state: `).
  */
-export interface DriftOptionScope {
-  /**
-   * The agent selection the option belongs to: `"all"` goes with `--all` (or the embedded default, which scans
-   * every agent) and is refused with an `--agents` list.
-   */
-  readonly selection?: "all";
-  /** An option it needs, and the message when that one is missing. */
-  readonly needs?: { readonly option: string; readonly message: string };
-  /** An option it cannot be given with. */
-  readonly excludes?: string;
-}
-
-/** One option of `trustgate drift`. */
-export type DriftOption = CommandOption<DriftParseContext> & {
-  readonly group: keyof typeof DRIFT_HELP_GROUPS;
-  readonly scope?: DriftOptionScope;
-};
+export type DriftOption = CommandOption<DriftParseContext> & { readonly group: keyof typeof DRIFT_HELP_GROUPS };
 
 /** Help sections of the drift options, by key, with their titles (in the order they are shown). */
 export const DRIFT_HELP_GROUPS = {
@@ -150,7 +142,7 @@ export const DRIFT_OPTIONS = [
     arg: "slug",
     group: "agents",
     description: "only the agents of this chain",
-    scope: { selection: "all" },
+    scope: { belongsTo: "all" },
     parse: parseEvmChain,
   },
   {
@@ -160,7 +152,7 @@ export const DRIFT_OPTIONS = [
     group: "agents",
     description:
       "size the random audit of the listing so that it catches, with probability c, a listing that lies about at least --audit-lie-rate of the agents compared with it (default 0.99)",
-    scope: { selection: "all" },
+    scope: { belongsTo: "all" },
     parse: (value: string) => parseOpenFraction("--audit-confidence", value, false),
   },
   {
@@ -169,7 +161,7 @@ export const DRIFT_OPTIONS = [
     arg: "p",
     group: "agents",
     description: "that share of lying entries (default 0.01; 1% also works)",
-    scope: { selection: "all" },
+    scope: { belongsTo: "all" },
     parse: (value: string) => parseOpenFraction("--audit-lie-rate", value, true),
   },
   {
@@ -178,7 +170,7 @@ export const DRIFT_OPTIONS = [
     arg: "n",
     group: "agents",
     description: "seed of the audit sample (default: a random one per run, printed in the report; the same seed draws the same sample)",
-    scope: { selection: "all" },
+    scope: { belongsTo: "all" },
     parse: (value: string) => parseIntegerInRange(value, "--seed", 0, Number.MAX_SAFE_INTEGER),
   },
   {
@@ -188,7 +180,7 @@ export const DRIFT_OPTIONS = [
     group: "agents",
     description:
       "keep what was verified between runs in this file (created if missing) and fetch only where something could have changed since; a run killed or stopped continues where it was when run again",
-    scope: { selection: "all" },
+    scope: { belongsTo: "all" },
     parse: (value: string) => nonEmpty("--state", value, "a file name"),
   },
   {
@@ -197,7 +189,7 @@ export const DRIFT_OPTIONS = [
     group: "agents",
     description: "ignore what it holds and fetch as a first run would (it is still written); also starts over a state from another setup",
     scope: {
-      selection: "all",
+      belongsTo: "all",
       needs: {
         option: "state",
         message: "--full ignores the state file, so it needs --state <file> (without a state file every run is full)",
@@ -211,7 +203,7 @@ export const DRIFT_OPTIONS = [
     group: "agents",
     description:
       "also replay the oracle's RecordAdded/RecordRemoved events from this block to find on-chain records the listing lacks (delisted agents). Default auto: from the oracle's deployment block when it can be found and is at most 1,000,000 blocks back; otherwise, and with off, the summary says loudly that they were not looked for",
-    scope: { selection: "all" },
+    scope: { belongsTo: "all" },
     parse: parseEventsFrom,
   },
   {
@@ -357,18 +349,11 @@ export const DRIFT_OPTION_NAMES: readonly DriftOptionName[] = DRIFT_OPTIONS.map(
  *   it excludes, without one it needs, or with an `--agents` list when it belongs to `--all`.
  */
 export function checkDriftScope(given: RawOptionValues): void {
-  const has = (name: string) => given[name] !== undefined;
-  for (const option of DRIFT_OPTIONS as readonly DriftOption[]) {
-    const scope = option.scope;
-    if (scope === undefined || !has(option.name)) continue;
-    if (scope.excludes !== undefined && has(scope.excludes)) {
-      throw new InvalidArgumentError(`--${option.name} and --${scope.excludes} exclude each other: give one of them`);
-    }
-    if (scope.selection === "all" && has("agents")) {
-      throw new InvalidArgumentError(`--${option.name} applies only to --all, not to an --agents list`);
-    }
-    if (scope.needs !== undefined && !has(scope.needs.option)) throw new InvalidArgumentError(scope.needs.message);
-  }
+  checkOptionScope(DRIFT_OPTIONS as readonly DriftOption[], given, (option) =>
+    option.scope?.belongsTo === "all" && given.agents !== undefined
+      ? `--${option.name} applies only to --all, not to an --agents list`
+      : undefined,
+  );
 }
 
 /**
@@ -386,7 +371,7 @@ export function formatDriftOptionsHelp(): string {
 
 /** A drift option's description as the help shows it: prefixed with the option it goes with, if any. */
 function describeWithScope(option: DriftOption): string {
-  const within = option.scope?.needs?.option ?? (option.scope?.selection === "all" ? "all" : undefined);
+  const within = option.scope?.needs?.option ?? option.scope?.belongsTo;
   return within === undefined ? option.description : `With --${within}: ${option.description}`;
 }
 

@@ -3,11 +3,13 @@
  * `node:util` `parseArgs` configuration, the options' part of the `--help` text, the typed values (each option's
  * value through its own `parse`), and the TypeScript type of those values.
  *
- * A command adds its own scope vocabulary (which options go together) on top; see `drift-options.ts`.
+ * Scope rules (an option that excludes another, or needs one) are declared on the option and checked from the
+ * options given, before any value is parsed; a command may add rules of its own (see `drift-options.ts`).
  *
  * @packageDocumentation
  */
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { InvalidArgumentError } from "../errors.js";
 import { translateParseArgsError } from "./parse-args-error.js";
 
 /** Column at which the help's descriptions start (two spaces of indent, then the option's label). */
@@ -17,6 +19,19 @@ export const HELP_LINE_WIDTH = 98;
 
 /** One option of a command. `Context` is what `parse` may need besides the value (a file reader, for instance). */
 export type CommandOption<Context = never> = FlagOption | ValueOption<Context> | RepeatableOption<Context>;
+
+/** Which other options an option goes with. */
+export interface OptionScope {
+  /** An option it cannot be given with (the rule holds both ways; it is declared on one side). */
+  readonly excludes?: string;
+  /** An option it needs, and the message when that one is missing. */
+  readonly needs?: { readonly option: string; readonly message: string };
+  /**
+   * The option (or mode) it belongs to, when it belongs to one without needing it: the command says what refuses it
+   * (the `ownRule` of {@link checkOptionScope}).
+   */
+  readonly belongsTo?: string;
+}
 
 /** What every kind of option declares. */
 interface OptionBase {
@@ -31,6 +46,8 @@ interface OptionBase {
    * wording reads better with one.
    */
   readonly description: string;
+  /** Which other options it goes with; default: any. */
+  readonly scope?: OptionScope;
 }
 
 /** An option that takes no value (`--all`); its value is `true` when given. */
@@ -148,6 +165,33 @@ export function parseOptionValues<Table extends readonly CommandOption<never>[],
     else values[option.name] = option.parse(given as string[], context);
   }
   return values as OptionValues<Table>;
+}
+
+/**
+ * Checks the scope rules of a table against the options given, option by option in the table's order: for each, the
+ * option it excludes, then the command's own rule if any, then the option it needs.
+ *
+ * @param table - The options.
+ * @param given - What {@link readRawOptions} read (only which options are present matters).
+ * @param ownRule - A command's own rule: the message when the option does not belong, else `undefined`.
+ * @throws {@link InvalidArgumentError} (one line) for the first rule broken.
+ */
+export function checkOptionScope<O extends CommandOption<never>>(
+  table: readonly O[],
+  given: RawOptionValues,
+  ownRule: (option: O) => string | undefined = () => undefined,
+): void {
+  const has = (name: string) => given[name] !== undefined;
+  for (const option of table) {
+    if (!has(option.name)) continue;
+    const { excludes, needs } = option.scope ?? {};
+    if (excludes !== undefined && has(excludes)) {
+      throw new InvalidArgumentError(`--${option.name} and --${excludes} exclude each other: give one of them`);
+    }
+    const own = ownRule(option);
+    if (own !== undefined) throw new InvalidArgumentError(own);
+    if (needs !== undefined && !has(needs.option)) throw new InvalidArgumentError(needs.message);
+  }
 }
 
 /**

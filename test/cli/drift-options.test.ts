@@ -55,7 +55,7 @@ describe("the drift option table", () => {
     expect([...DRIFT_OPTION_NAMES]).toEqual(TABLE.map((option) => option.name));
     for (const option of TABLE) {
       expect(Object.keys(DRIFT_HELP_GROUPS), option.name).toContain(option.group);
-      for (const other of [option.scope?.excludes, option.scope?.needs?.option]) {
+      for (const other of [option.scope?.excludes, option.scope?.needs?.option, option.scope?.belongsTo]) {
         if (other !== undefined) expect(NAMES, `${option.name} → ${other}`).toContain(other);
       }
     }
@@ -76,7 +76,7 @@ describe.each(TABLE.map((option) => [option.name, option] as const))("--%s", (na
     const at = section.findIndex((line) => line.startsWith(`  ${label} `) || line === `  ${label}`);
     expect(at, label).toBeGreaterThanOrEqual(0);
     const described = section[at] === `  ${label}` ? section[at + 1]! : section[at]!;
-    const within = option.scope?.needs?.option ?? (option.scope?.selection === "all" ? "all" : undefined);
+    const within = option.scope?.needs?.option ?? option.scope?.belongsTo;
     if (within !== undefined) expect(described).toContain(`With --${within}: `);
   });
 
@@ -98,7 +98,7 @@ describe.each(TABLE.map((option) => [option.name, option] as const))("--%s", (na
 
   it("enforces its scope rules", () => {
     const scope = option.scope;
-    if (scope?.selection === "all") {
+    if (scope?.belongsTo === "all") {
       expect(refusal(["--demo", "--agents", "base:1", ...given(option)])).toBe(`--${name} applies only to --all, not to an --agents list`);
     }
     if (scope?.excludes !== undefined) {
