@@ -35,7 +35,6 @@
  *
  * @packageDocumentation
  */
-import { createTrustEncoding } from "../config/encodings.js";
 import {
   type AgentScope,
   DEFAULT_AUDIT_CONFIDENCE,
@@ -55,7 +54,7 @@ import {
 } from "./drift-options.js";
 import { isCi } from "./io.js";
 import { parseOptionValues, readRawOptions } from "./option-table.js";
-import { API_KEY_ENV, parseApiKey } from "./shared-args.js";
+import { API_KEY_ENV, encodingOf, parseApiKey } from "./shared-args.js";
 
 export { API_KEY_ENV } from "./shared-args.js";
 
@@ -185,10 +184,7 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
     scope: agentScope(values, embedded),
     maxAgeSeconds: values["max-age"] ?? DEFAULT_MAX_AGE_SECONDS,
     concurrency: values.concurrency ?? DEFAULT_SERVICE_CONCURRENCY,
-    encoding: createTrustEncoding({
-      ...(values["tier-encoding"] !== undefined ? { tiers: values["tier-encoding"] } : {}),
-      ...(values["sybil-encoding"] !== undefined ? { sybilSeverities: values["sybil-encoding"] } : {}),
-    }),
+    encoding: encodingOf(values["tier-encoding"], values["sybil-encoding"]),
     maxErrors: values["max-errors"] ?? DEFAULT_ERROR_LIMIT,
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(threshold !== undefined ? { threshold } : {}),

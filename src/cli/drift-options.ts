@@ -13,7 +13,6 @@ import { InvalidArgumentError } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
 import { parseChain } from "../inputs/chain.js";
 import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
-import { parseEndpointUrl } from "../security/endpoint-url.js";
 import { parseDuration } from "./duration.js";
 import { parseJwksArgument } from "./jwks-argument.js";
 import {
@@ -24,7 +23,17 @@ import {
   type OptionValues,
   type RawOptionValues,
 } from "./option-table.js";
-import { parseApiKey, parseEncoding, parseTimeout, withFlag } from "./shared-args.js";
+import {
+  parseApiKey,
+  parseApiUrl,
+  parseIssuerUrl,
+  parseNonBlank,
+  parseRpcUrl,
+  parseSybilEncoding,
+  parseTierEncoding,
+  parseTimeout,
+  withFlag,
+} from "./shared-args.js";
 
 /** Default of `--concurrency`. */
 export const DEFAULT_SERVICE_CONCURRENCY = 8;
@@ -62,7 +71,7 @@ export const DRIFT_OPTIONS = [
     group: "where",
     description:
       "JSON-RPC URL of the chain with the oracle; a key in its path is accepted and shown redacted (user:pass@, ?query, #fragment refused)",
-    parse: (value: string) => parseEndpointUrl(value, { name: "--rpc", protocols: ["http:", "https:", "ws:", "wss:"] }),
+    parse: parseRpcUrl,
   },
   {
     name: "oracle",
@@ -87,7 +96,7 @@ export const DRIFT_OPTIONS = [
     arg: "url",
     group: "where",
     description: "Trust API base URL (user:pass@, ?query, #fragment refused)",
-    parse: (value: string) => withoutTrailingSlashes(parseEndpointUrl(value, { name: "--api", protocols: ["http:", "https:"] })),
+    parse: parseApiUrl,
   },
   {
     name: "api-key",
@@ -103,8 +112,7 @@ export const DRIFT_OPTIONS = [
     arg: "url",
     group: "where",
     description: "Issuer the attestations must name (default: the origin of --api)",
-    // Written whole into the report and the state file: refused with credentials, a query or a fragment.
-    parse: (value: string) => withoutTrailingSlashes(parseEndpointUrl(value, { name: "--issuer", protocols: ["http:", "https:"] })),
+    parse: parseIssuerUrl,
   },
   {
     name: "jwks",
@@ -181,7 +189,7 @@ export const DRIFT_OPTIONS = [
     description:
       "keep what was verified between runs in this file (created if missing) and fetch only where something could have changed since; a run killed or stopped continues where it was when run again",
     scope: { belongsTo: "all" },
-    parse: (value: string) => nonEmpty("--state", value, "a file name"),
+    parse: (value: string) => parseNonBlank("--state", value, "a file name"),
   },
   {
     name: "full",
@@ -237,7 +245,7 @@ export const DRIFT_OPTIONS = [
     arg: "names",
     group: "rule",
     description: "Tier names by on-chain code\n(default flagged,limited,developing,established)",
-    parse: (value: string) => parseEncoding(value, undefined).tiers,
+    parse: parseTierEncoding,
   },
   {
     name: "sybil-encoding",
@@ -245,7 +253,7 @@ export const DRIFT_OPTIONS = [
     arg: "names",
     group: "rule",
     description: "Sybil severity names by on-chain code\n(default none,low,moderate,elevated,heavy)",
-    parse: (value: string) => parseEncoding(undefined, value).sybilSeverities,
+    parse: parseSybilEncoding,
   },
   {
     name: "concurrency",
@@ -297,7 +305,7 @@ export const DRIFT_OPTIONS = [
     group: "output",
     description:
       'Write the JSON report to a file, or to stdout with "-" (stdout then carries nothing else; the summary goes to stderr). Through npm:\nnpm start --silent -- --json - | jq .summary',
-    parse: (value: string) => nonEmpty("--json", value),
+    parse: (value: string) => parseNonBlank("--json", value),
   },
   {
     name: "markdown",
@@ -305,7 +313,7 @@ export const DRIFT_OPTIONS = [
     arg: "file|-",
     group: "output",
     description: 'Write the report as Markdown to a file, or to stdout with "-"',
-    parse: (value: string) => nonEmpty("--markdown", value),
+    parse: (value: string) => parseNonBlank("--markdown", value),
   },
   {
     name: "rows",
@@ -375,10 +383,6 @@ function describeWithScope(option: DriftOption): string {
   return within === undefined ? option.description : `With --${within}: ${option.description}`;
 }
 
-function withoutTrailingSlashes(url: string): string {
-  return url.replace(/\/+$/, "");
-}
-
 /** `--chain`: a chain slug or id (aliases resolved) of an EVM chain, as its canonical slug. */
 function parseEvmChain(value: string): string {
   const found = withFlag("--chain", () => parseChain(value));
@@ -429,9 +433,4 @@ function parseOpenFraction(flag: string, text: string, allowOne: boolean): numbe
     );
   }
   return value;
-}
-
-function nonEmpty(flag: string, text: string, what = 'a file name or "-"'): string {
-  if (text.trim() === "") throw new InvalidArgumentError(`${flag} needs ${what}`);
-  return text.trim();
 }

@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import { BASE_TRUST_ORACLE_ADDRESS } from "../config/addresses.js";
+import { formatDoctorOptionsHelp } from "./doctor-options.js";
 import { formatDriftOptionsHelp } from "./drift-options.js";
 
 /** Help of `trustgate` itself (`trustgate --help`, or `trustgate` with no command). */
@@ -64,7 +64,10 @@ Examples:
                   --gate 0x... --json - | jq .summary
 `;
 
-/** Help of `trustgate doctor` (`trustgate doctor --help`). */
+/**
+ * Help of `trustgate doctor` (`trustgate doctor --help`): what the command checks, its options (generated from
+ * `DOCTOR_OPTIONS`), exit codes, environment and examples.
+ */
 export const DOCTOR_HELP = `Usage: trustgate doctor --api <url> [options]
 
 Checks, against the live trust service (and chain, with --rpc), every assumption the kit
@@ -90,33 +93,7 @@ Checks:
                             AttestedTrustOracle in an eth_call on a local chain (Hardhat's
                             in-process network, or a local fork of --rpc); needs hardhat
 
-Where to look:
-  --api <url>               Trust API base URL (required; user:pass@, ?query, #fragment refused)
-  --api-key <key>           API key (default: $TRUSTGATE_API_KEY); never printed
-  --issuer <url>            Issuer whose JWKS to use (default: the origin of --api)
-  --jwks <url|file>         JWKS to verify against (default: <issuer>/.well-known/jwks.json when
-                            --issuer is given, else <api>/.well-known/jwks.json); a file holds a
-                            JWKS as JSON ({"keys": [...]})
-  --rpc <url>               JSON-RPC URL of the chain with the oracle (a key in its path is
-                            accepted and never shown); enables onchain-encodings, and
-                            onchain-submit forks it instead of starting an empty chain
-  --oracle <address>        Oracle whose records are compared (default: ${BASE_TRUST_ORACLE_ADDRESS}, Base)
-
-What to ask about:
-  --agents <list>           One or two agents for the trust-checks, chain:id[:registry],...
-                            (default: the first agents of the service's listing)
-  --mcp-server <owner/name> MCP server for /api/mcp-attestation when the owner's entity names
-                            none
-  --tier-encoding <names>   Tier names by on-chain code (default flagged,limited,developing,established)
-  --sybil-encoding <names>  Sybil severity names by on-chain code
-                            (default none,low,moderate,elevated,heavy)
-  --timeout <duration>      Time limit of each request: 30s, 2m, 500ms (default 15s)
-
-Output:
-  --json <file|->           Write the JSON report to a file, or to stdout with "-" (the table then
-                            goes to stderr)
-  -h, --help                Show this help
-
+${formatDoctorOptionsHelp()}
 Exit codes:
   0  every check holds
   3  at least one check differs (wins over 4)
