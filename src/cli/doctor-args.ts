@@ -57,7 +57,7 @@ export function parseDoctorArgs(argv: readonly string[], options: ParseDoctorArg
     throw new InvalidArgumentError("Give the trust service to check with --api <url> (for example --api https://rnwy.com)");
   }
   checkOptionScope(DOCTOR_OPTIONS, raw);
-  const values = parseOptionValues(DOCTOR_OPTIONS, raw, { ...(options.readFile ? { readFile: options.readFile } : {}) });
+  const values = parseOptionValues(DOCTOR_OPTIONS, raw, options);
   const apiKey = values["api-key"] ?? parseApiKey(undefined, env[API_KEY_ENV]);
   const encodingGiven = values["tier-encoding"] !== undefined || values["sybil-encoding"] !== undefined;
 

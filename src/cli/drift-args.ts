@@ -27,9 +27,6 @@
  * - `--events-from` defaults to `auto` with `--all`: records the oracle holds but the listing lacks are looked
  *   for in the oracle's events from its deployment block, when that block can be found and the span is small;
  *   otherwise (or with `--events-from off`) the summary says, loudly, that they were not looked for and how to.
- * - `--rpc`, `--api`, `--issuer` and a `--jwks` URL are refused with credentials (`user:pass@`), a query or a fragment,
- *   which would carry a secret into messages (the issuer is written whole into the report and the state file); a key in
- *   the RPC URL's path is accepted and shown redacted everywhere.
  * - `--attested-oracle` is an endpoint (an address on the chain of `--rpc`), not a setting: the records are read
  *   from it, and `--oracle` (default the Base oracle) names the upstream it is expected to fall back on.
  *
@@ -166,7 +163,7 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
   const raw = readRawOptions(DRIFT_OPTIONS, argv, "trustgate drift");
   if (raw.help) return { kind: "help" };
   checkDriftScope(raw);
-  const values = parseOptionValues(DRIFT_OPTIONS, raw, { ...(options.readFile ? { readFile: options.readFile } : {}) });
+  const values = parseOptionValues(DRIFT_OPTIONS, raw, options);
 
   const endpoints: DriftEndpointArgs = {
     ...(values.rpc !== undefined ? { rpcUrl: values.rpc } : {}),
