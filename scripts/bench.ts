@@ -13,10 +13,8 @@
  * `--only <part>[,<part>…]` runs some parts only: `gas`, `attested`, `verification`, `reader`, `limiter`, `drift`, `memory`
  * (for example `npx tsx scripts/bench.ts --only reader`).
  */
-import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
-import { MAX_VERIFY_WORKERS } from "../src/drift/stages/fetch-verify";
-import { measureAttestationVerification, measureWorkerVerification } from "./bench/attestation";
+import { measureAttestationVerification } from "./bench/attestation";
 import { measureAttestedGas, printAttestedGas } from "./bench/attested";
 import { type DriftNightsResult, measureDriftNights, type NightFigures } from "./bench/drift";
 import { measureForgeGateGas } from "./bench/forge-gas";
@@ -110,11 +108,6 @@ async function benchAttested(): Promise<void> {
 
 async function benchVerification(): Promise<void> {
   const verification = await measureAttestationVerification({ durationMs: 3_000, includeBoth: true });
-  const cores = availableParallelism();
-  // The drift job's default (a worker per core but one), and one worker per core.
-  const workerCounts = cores > 1 ? [...new Set([Math.min(cores - 1, MAX_VERIFY_WORKERS), Math.min(cores, MAX_VERIFY_WORKERS)])] : [];
-  const workers = [];
-  for (const threads of workerCounts) workers.push(await measureWorkerVerification({ threads, durationMs: 3_000 }));
   console.log(
     "Attestation verification (v2 trust-check carrying jws + sig, local JWKS): one thread, the kit and a bare crypto.verify loop over the same signatures in alternating 50 ms slices",
   );
@@ -138,7 +131,6 @@ async function benchVerification(): Promise<void> {
     row("bare crypto.verify loop, one core (the limit)", verification.raw),
     row('kit, verify: "one" (default: 1 ECDSA check)', kit),
     ...(verification.both ? [row('kit, verify: "both" (2 ECDSA checks)', verification.both)] : []),
-    ...workers.map((w) => row(`kit on ${w.threads} worker thread${w.threads > 1 ? "s" : ""}, ${16 * w.threads} in flight`, w)),
   ];
   console.log(table(["path", "verified", "wall ms", "per second", "CPU ms", "per CPU-second", "× limit"], rows));
   // Judged on the lower of the two CPU estimates (the paired-slice median, the totals' ratio in the column).
@@ -150,12 +142,6 @@ async function benchVerification(): Promise<void> {
   console.log(
     `target: ≥ ${fmt(VERIFICATIONS_PER_SECOND_TARGET)}/s on one core → ${fmt(verification.verificationsPerSecond)}/s ${met(verification.verificationsPerSecond >= VERIFICATIONS_PER_SECOND_TARGET)}`,
   );
-  for (const w of workers) {
-    console.log(
-      `worker threads: ${fmt(w.perSecond)}/s with ${w.threads} worker${w.threads > 1 ? "s" : ""} on ${cores} cores (${(w.perSecond / verification.verificationsPerSecond).toFixed(2)}× one thread, wall; ` +
-        `${fmt(w.perCpuSecond)} per CPU-second of all threads), ${fmt(w.onWorkers)} verdicts from workers`,
-    );
-  }
 }
 
 async function benchReader(): Promise<void> {

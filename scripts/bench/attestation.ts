@@ -4,11 +4,9 @@
  * signatures (the JWS first, over its `header.payload`), the signed bytes read as the oracle reads them, the
  * response's fields, the time window — next to the limit on the same core: a bare `crypto.verify` loop (P-256, a
  * pre-imported `KeyObject`, `ieee-p1363`) over the same JWS signing inputs and signatures. The kit and the bare loop run in alternating 50 ms slices on the same thread, so that whatever
- * else the machine does weighs on both alike. And the same responses verified on worker threads.
+ * else the machine does weighs on both alike.
  */
 import { createPublicKey, type KeyObject, verify } from "node:crypto";
-import { availableParallelism } from "node:os";
-import { startVerifierPool } from "../../src/attestation/verifier-pool.js";
 import type { SignaturePolicy } from "../../src/attestation/options.js";
 import type { TrustCheck } from "../../src/published/index.js";
 import { createJwksResolver, type JwksResolver, verifyTrustAttestation } from "../../src/attestation/verify.js";
@@ -200,71 +198,4 @@ export async function measureAttestationVerification(options: AttestationBenchOp
     totalRatio: one.perCpuSecond / raw.perCpuSecond,
     wallRatio: one.perSecond / raw.perSecond,
   };
-}
-
-/** Options of {@link measureWorkerVerification}. */
-export interface WorkerBenchOptions {
-  /** Worker threads (default `os.availableParallelism()`). */
-  threads?: number;
-  /** Measure for this long, in ms (default 2,000 when `count` is not given). */
-  durationMs?: number;
-  /** Verify this many responses. */
-  count?: number;
-  /** Verifications in flight (default 16 per thread). */
-  inFlight?: number;
-  /** Distinct signed responses cycled through (default 256). */
-  distinctResponses?: number;
-  /** Verifications before measuring (default 500). */
-  warmup?: number;
-}
-
-/** Result of {@link measureWorkerVerification}. */
-export interface WorkerBenchResult extends VerificationRate {
-  /** Worker threads that verified. */
-  threads: number;
-  /** Verdicts that came from a worker while measured (all of them, unless a worker failed). */
-  onWorkers: number;
-}
-
-/**
- * Measures verification of the same responses on worker threads (`verifier-pool.ts`, default policy), with
- * `inFlight` verifications outstanding, as the drift job keeps its requests in flight.
- *
- * @param options - Threads, duration and/or count, verifications in flight.
- * @returns The rate, the thread count and how many verdicts came from workers.
- * @throws When the workers cannot start, or a verification does not succeed.
- */
-export async function measureWorkerVerification(options: WorkerBenchOptions = {}): Promise<WorkerBenchResult> {
-  const threads = options.threads ?? availableParallelism();
-  const corpus = await buildCorpus(options.distinctResponses ?? 256);
-  const started = await startVerifierPool({ threads });
-  if (!started.ok) throw new Error(`worker threads did not start: ${started.problem}`);
-  const pool = started.pool;
-  try {
-    const inFlight = options.inFlight ?? 16 * threads;
-    const count = options.count ?? Number.POSITIVE_INFINITY;
-    const durationMs = options.durationMs ?? (options.count === undefined ? 2_000 : Number.POSITIVE_INFINITY);
-    const verifyOne = async (i: number) => {
-      const result = await pool.verify(corpus.responses[i % corpus.responses.length], { jwks: corpus.resolver, now: TEST_NOW });
-      if (!result.valid) throw new Error(`benchmark response ${i} did not verify on a worker: ${result.message}`);
-    };
-    let next = 0;
-    const run = async (limit: number, deadline: number) => {
-      const lane = async () => {
-        while (next < limit && performance.now() < deadline) await verifyOne(next++);
-      };
-      await Promise.all(Array.from({ length: inFlight }, lane));
-    };
-    await run(options.warmup ?? 500, Number.POSITIVE_INFINITY);
-    const onWorkersBefore = pool.stats.onWorkers;
-    next = 0;
-    const cpuStart = process.cpuUsage();
-    const start = performance.now();
-    await run(count, start + durationMs);
-    const ms = performance.now() - start;
-    const cpu = process.cpuUsage(cpuStart);
-    return { ...rate(next, ms, (cpu.user + cpu.system) / 1000), threads: pool.threads, onWorkers: pool.stats.onWorkers - onWorkersBefore };
-  } finally {
-    await pool.close();
-  }
 }

@@ -21,7 +21,7 @@
 import { compareRows, sortRows } from "../drift/report.js";
 import type { DriftReport, DriftRow } from "../drift/types.js";
 import { sanitizeText } from "../security/outside-text.js";
-import { DEFAULT_TABLE_ROWS } from "./drift-args.js";
+import { DEFAULT_TABLE_ROWS } from "./drift-options.js";
 import { type NarrowingStep, type TableCell, REPORT_COLUMNS } from "./report-columns.js";
 import { truncate } from "./row-cells.js";
 

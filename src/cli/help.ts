@@ -3,7 +3,8 @@
  *
  * @packageDocumentation
  */
-import { BASE_TRUST_ORACLE_ADDRESS } from "../config/addresses.js";
+import { formatDoctorOptionsHelp } from "./doctor-options.js";
+import { formatDriftOptionsHelp } from "./drift-options.js";
 
 /** Help of `trustgate` itself (`trustgate --help`, or `trustgate` with no command). */
 export const MAIN_HELP = `Usage: trustgate <command> [options]
@@ -19,7 +20,10 @@ Options:
   --version    Print the version
 `;
 
-/** Help of `trustgate drift` (`trustgate drift --help`). */
+/**
+ * Help of `trustgate drift` (`trustgate drift --help`): what the command does, its options (generated from
+ * `DRIFT_OPTIONS`), exit codes, environment and examples.
+ */
 export const DRIFT_HELP = `Usage: trustgate drift [options]
 
 Reads each agent's record in the on-chain trust oracle, asks the trust service for its signed
@@ -28,94 +32,7 @@ would change. Give the chain with --rpc and the service with --api; --demo runs 
 embedded local Base chain and trust service instead (synthetic data, no network needed) and
 covers every agent that service lists.
 
-Where to look (--rpc and --api are required unless --demo is given):
-  --rpc <url>               JSON-RPC URL of the chain with the oracle; a key in its path is
-                            accepted and shown redacted (user:pass@, ?query, #fragment refused)
-  --oracle <address>        Oracle address (default: ${BASE_TRUST_ORACLE_ADDRESS}, Base)
-  --attested-oracle <address>
-                            Read the records from this AttestedTrustOracle instead: the fresher of
-                            its own record and its upstream's (warned about when that is not
-                            --oracle); each stale, missing or drifted row says whether the signed
-                            attestation could refresh it there (REFRESH; its kid checked against
-                            the oracle's keys, unchecked without this flag)
-  --api <url>               Trust API base URL (user:pass@, ?query, #fragment refused)
-  --api-key <key>           API key, raises the rate limit (default: $TRUSTGATE_API_KEY)
-  --issuer <url>            Issuer the attestations must name (default: the origin of --api)
-  --jwks <url|file>         JWKS to verify against (default: <api>/.well-known/jwks.json);
-                            a file holds a JWKS as JSON ({"keys": [...]})
-  --demo                    Use the embedded local Base chain and trust service for whichever of
-                            --rpc and --api is not given (both, usually). Needs the optional peer
-                            dependency hardhat: Hardhat 3 (npm install --save-dev hardhat@3.18.0,
-                            Node 22+) or Hardhat 2 (hardhat@2.29.1); in the trustgate repository
-                            itself: npm start
-
-Which agents (--agents or --all; required when --rpc or --api is given):
-  --agents <list>           chain:id[:registry],... e.g. base:1234,ethereum:7:olas (repeatable)
-  --all                     Every agent the service lists; triage decides which signed
-                            attestations to fetch
-  --chain <slug>            With --all: only the agents of this chain
-  --audit-confidence <c>    With --all: size the random audit of the listing so that it catches,
-                            with probability c, a listing that lies about at least
-                            --audit-lie-rate of the agents compared with it (default 0.99)
-  --audit-lie-rate <p>      With --all: that share of lying entries (default 0.01; 1% also works)
-  --audit <fraction>        With --all: audit a flat share instead, 0 to 1 or a percentage (the
-                            older form; excludes the two above)
-  --seed <n>                With --all: seed of the audit sample (default: a random one per run,
-                            printed in the report; the same seed draws the same sample)
-  --state <file>            With --all: keep what was verified between runs in this file (created
-                            if missing) and fetch only where something could have changed since;
-                            a run killed or stopped continues where it was when run again
-  --full                    With --state: ignore what it holds and fetch as a first run would (it
-                            is still written); also starts over a state from another setup
-  --events-from <block|auto|off>
-                            With --all: also replay the oracle's RecordAdded/RecordRemoved events
-                            from this block to find on-chain records the listing lacks (delisted
-                            agents). Default auto: from the oracle's deployment block when it can be
-                            found and is at most 1,000,000 blocks back; otherwise, and with off, the
-                            summary says loudly that they were not looked for
-
-Decision rule (default: score >= 51):
-  --threshold <n>           A gate admits an agent when score >= n (integer 0-100)
-  --gate <address>          Evaluate the policy of this deployed TrustGated contract (score,
-                            sybil severity, age); with --threshold, n replaces its minScore
-  --max-age <duration>      On-chain records older than this are stale (default 36h;
-                            forms: 90m, 36h, 2d, 1h30m, or seconds)
-  --tier-encoding <names>   Tier names by on-chain code
-                            (default flagged,limited,developing,established)
-  --sybil-encoding <names>  Sybil severity names by on-chain code
-                            (default none,low,moderate,elevated,heavy)
-
-Limits:
-  --concurrency <n>         Service requests in flight (1-64, default 8)
-  --verify-workers <n>      Threads verifying attestations: 0 or 1 for the main thread only, 2-64
-                            worker threads (default: one per core but one when there is more
-                            than one core and at least 256 attestations to verify)
-  --rate <per-minute>       Client-side request limit and cap (default: the limit the service
-                            announces, else 30, or 300 with an API key; none against the
-                            embedded service)
-  --timeout <duration>      Time-out of each RPC, service and JWKS request: 30s, 2m, 500ms
-                            (default 30s for RPC, 15s per service attempt)
-  --max-errors <n|%>        Agents that may end unverified (status error or missing-attestation)
-                            before the run fails with exit 4: a count (10) or a percentage of the
-                            scanned agents (2.5%); default 1%
-  --max-duration <duration> Start no signed fetch after this long (30m, 1h): the run ends partial
-                            (exit 4, the agents left are error rows); with --state, running it
-                            again continues where it stopped
-
-Output:
-  --json <file|->           Write the JSON report to a file, or to stdout with "-" (stdout then
-                            carries nothing else; the summary goes to stderr). Through npm:
-                            npm start --silent -- --json - | jq .summary
-  --markdown <file|->       Write the report as Markdown to a file, or to stdout with "-"
-  --rows <n|all>            Rows shown in the table besides decision flips and invalid
-                            attestations, which are always shown (default 50; JSON and Markdown
-                            hold all rows)
-  --wide                    Every column and whole reasons; otherwise the table fits the
-                            terminal's width (columns dropped or shortened; no limit when stdout
-                            is not a terminal)
-  -q, --quiet               Print only the summary: no table, progress bar or notices
-  -h, --help                Show this help
-
+${formatDriftOptionsHelp()}
 Exit codes (after a scan, the first that applies):
   4  the run could not verify enough to be trusted: more agents in error or
      missing-attestation than --max-errors allows, no agent scanned at all, or the
@@ -147,7 +64,10 @@ Examples:
                   --gate 0x... --json - | jq .summary
 `;
 
-/** Help of `trustgate doctor` (`trustgate doctor --help`). */
+/**
+ * Help of `trustgate doctor` (`trustgate doctor --help`): what the command checks, its options (generated from
+ * `DOCTOR_OPTIONS`), exit codes, environment and examples.
+ */
 export const DOCTOR_HELP = `Usage: trustgate doctor --api <url> [options]
 
 Checks, against the live trust service (and chain, with --rpc), every assumption the kit
@@ -173,33 +93,7 @@ Checks:
                             AttestedTrustOracle in an eth_call on a local chain (Hardhat's
                             in-process network, or a local fork of --rpc); needs hardhat
 
-Where to look:
-  --api <url>               Trust API base URL (required; user:pass@, ?query, #fragment refused)
-  --api-key <key>           API key (default: $TRUSTGATE_API_KEY); never printed
-  --issuer <url>            Issuer whose JWKS to use (default: the origin of --api)
-  --jwks <url|file>         JWKS to verify against (default: <issuer>/.well-known/jwks.json when
-                            --issuer is given, else <api>/.well-known/jwks.json); a file holds a
-                            JWKS as JSON ({"keys": [...]})
-  --rpc <url>               JSON-RPC URL of the chain with the oracle (a key in its path is
-                            accepted and never shown); enables onchain-encodings, and
-                            onchain-submit forks it instead of starting an empty chain
-  --oracle <address>        Oracle whose records are compared (default: ${BASE_TRUST_ORACLE_ADDRESS}, Base)
-
-What to ask about:
-  --agents <list>           One or two agents for the trust-checks, chain:id[:registry],...
-                            (default: the first agents of the service's listing)
-  --mcp-server <owner/name> MCP server for /api/mcp-attestation when the owner's entity names
-                            none
-  --tier-encoding <names>   Tier names by on-chain code (default flagged,limited,developing,established)
-  --sybil-encoding <names>  Sybil severity names by on-chain code
-                            (default none,low,moderate,elevated,heavy)
-  --timeout <duration>      Time limit of each request: 30s, 2m, 500ms (default 15s)
-
-Output:
-  --json <file|->           Write the JSON report to a file, or to stdout with "-" (the table then
-                            goes to stderr)
-  -h, --help                Show this help
-
+${formatDoctorOptionsHelp()}
 Exit codes:
   0  every check holds
   3  at least one check differs (wins over 4)

@@ -1,12 +1,13 @@
 /**
- * Argument parsing shared by the commands (`trustgate drift`, `trustgate doctor`): the API key (flag or
- * environment), the tier and sybil encodings, the per-request time limit, and how a kit error about one flag's
- * value becomes a usage error naming that flag.
+ * Value parsers of the options both commands have (`trustgate drift`, `trustgate doctor`): the chain and service
+ * URLs, the API key (flag or environment), the tier and sybil encodings, the per-request time limit, a non-blank file
+ * name, and how a kit error about one flag's value becomes a usage error naming that flag.
  *
  * @packageDocumentation
  */
 import { createTrustEncoding, type TrustEncoding } from "../config/encodings.js";
 import { InvalidArgumentError, TrustgateError } from "../errors.js";
+import { parseEndpointUrl } from "../security/endpoint-url.js";
 import { parseDuration } from "./duration.js";
 
 /** Environment variable read for the API key when `--api-key` is not given. */
@@ -51,26 +52,76 @@ export function parseApiKey(flag: string | undefined, fromEnv: string | undefine
 }
 
 /**
- * `--tier-encoding` and `--sybil-encoding`: comma-separated names by on-chain code, each a permutation of the known
- * names; the one not given keeps the kit's default.
+ * `--tier-encoding`: comma-separated tier names by on-chain code, a permutation of the known names.
  *
- * @param tiers - `--tier-encoding`, if given.
- * @param sybil - `--sybil-encoding`, if given.
- * @returns The encoding.
- * @throws {@link InvalidArgumentError} naming the flag when a list is not a permutation of the known names.
+ * @param text - The value given.
+ * @returns The names, by code.
+ * @throws {@link InvalidArgumentError} naming `--tier-encoding` when the list is not a permutation of the known names.
  */
-export function parseEncoding(tiers: string | undefined, sybil: string | undefined): TrustEncoding {
-  const list = (text: string) => text.split(",").map((name) => name.trim().toLowerCase());
-  const overrides: Partial<{ tiers: string[]; sybilSeverities: string[] }> = {};
-  if (tiers !== undefined) overrides.tiers = list(tiers);
-  if (sybil !== undefined) overrides.sybilSeverities = list(sybil);
-  const flag =
-    tiers !== undefined && sybil !== undefined
-      ? "--tier-encoding/--sybil-encoding"
-      : tiers !== undefined
-        ? "--tier-encoding"
-        : "--sybil-encoding";
-  return withFlag(flag, () => createTrustEncoding(overrides as Partial<TrustEncoding>));
+export function parseTierEncoding(text: string): TrustEncoding["tiers"] {
+  return withFlag("--tier-encoding", () => createTrustEncoding({ tiers: nameList(text) as TrustEncoding["tiers"] })).tiers;
+}
+
+/**
+ * `--sybil-encoding`: comma-separated sybil severity names by on-chain code, a permutation of the known names.
+ *
+ * @param text - The value given.
+ * @returns The names, by code.
+ * @throws {@link InvalidArgumentError} naming `--sybil-encoding` when the list is not a permutation of the known names.
+ */
+export function parseSybilEncoding(text: string): TrustEncoding["sybilSeverities"] {
+  return withFlag("--sybil-encoding", () => createTrustEncoding({ sybilSeverities: nameList(text) as TrustEncoding["sybilSeverities"] }))
+    .sybilSeverities;
+}
+
+/**
+ * The encoding of `--tier-encoding` and `--sybil-encoding` as parsed: the one not given keeps the kit's default.
+ *
+ * @param tiers - Parsed `--tier-encoding`, if given.
+ * @param sybilSeverities - Parsed `--sybil-encoding`, if given.
+ * @returns The encoding.
+ */
+export function encodingOf(
+  tiers: TrustEncoding["tiers"] | undefined,
+  sybilSeverities: TrustEncoding["sybilSeverities"] | undefined,
+): TrustEncoding {
+  return createTrustEncoding({ ...(tiers !== undefined ? { tiers } : {}), ...(sybilSeverities !== undefined ? { sybilSeverities } : {}) });
+}
+
+/** `--rpc`: an http(s) or ws(s) URL; a key in its path is accepted (shown redacted), credentials, a query or a fragment are not. */
+export function parseRpcUrl(text: string): string {
+  return parseEndpointUrl(text, { name: "--rpc", protocols: ["http:", "https:", "ws:", "wss:"] });
+}
+
+/** `--api`: an http(s) URL without credentials, query or fragment, without trailing slashes. */
+export function parseApiUrl(text: string): string {
+  return parseEndpointUrl(text, { name: "--api", protocols: ["http:", "https:"] }).replace(/\/+$/, "");
+}
+
+/**
+ * `--issuer`: an http(s) URL without trailing slashes. It is written whole into reports and state files, so
+ * credentials, a query or a fragment are refused.
+ */
+export function parseIssuerUrl(text: string): string {
+  return parseEndpointUrl(text, { name: "--issuer", protocols: ["http:", "https:"] }).replace(/\/+$/, "");
+}
+
+/**
+ * A value that must not be blank (a file name, for instance), trimmed.
+ *
+ * @param flag - The flag, as written (`--json`).
+ * @param text - The value given.
+ * @param what - What the flag needs, for the message.
+ * @returns The value, trimmed.
+ * @throws {@link InvalidArgumentError} `<flag> needs <what>` for a blank value.
+ */
+export function parseNonBlank(flag: string, text: string, what = 'a file name or "-"'): string {
+  if (text.trim() === "") throw new InvalidArgumentError(`${flag} needs ${what}`);
+  return text.trim();
+}
+
+function nameList(text: string): string[] {
+  return text.split(",").map((name) => name.trim().toLowerCase());
 }
 
 /**

@@ -84,12 +84,6 @@ export interface DriftConfig {
    */
   readonly maxErrors?: ErrorLimit;
   /**
-   * Threads that verify the signed attestations: 0 or 1 for this thread only, `n` ≥ 2 for `n` worker threads.
-   * Default: one worker thread per available core but one, when more than one is available and the scan
-   * verifies at least 256 attestations (`verifyWorkers` of the fetch-and-verify stage).
-   */
-  readonly verifyWorkers?: number;
-  /**
    * State file kept between runs (`--state`, `--all` only): what earlier runs verified, so that a run fetches a signed
    * attestation only where something could have changed (see `stages/triage.ts`), and the journal of the run in
    * progress, so that a run killed or stopped continues where it was when started again. Created when missing.

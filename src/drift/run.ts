@@ -107,7 +107,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     oracle: config.oracle,
     attestedOracle: config.attestedOracle,
     api,
-    attestations: { issuer: config.issuer, jwks: checked.jwks, now, stats, verifyWorkers: config.verifyWorkers },
+    attestations: { issuer: config.issuer, jwks: checked.jwks, now, stats },
     rule: checked.rule,
     maxAgeSeconds: config.maxAgeSeconds,
     encoding: config.encoding,

@@ -67,7 +67,6 @@ describe("parseDriftArgs: defaults", () => {
     expect(scope(["--audit-confidence", "0.999"])).toMatchObject({ auditConfidence: 0.999, auditLieRate: 0.01 });
     expect(scope(["--audit-lie-rate", "0.5%"])).toMatchObject({ auditConfidence: 0.99, auditLieRate: 0.005 });
     expect(scope(["--audit-confidence", "95%", "--audit-lie-rate", "1"])).toMatchObject({ auditConfidence: 0.95, auditLieRate: 1 });
-    expect(scope(["--audit", "2%"])).not.toHaveProperty("auditConfidence");
   });
 
   it("returns help for --help and -h, even with other flags", () => {
@@ -165,20 +164,17 @@ describe("parseDriftArgs: every flag", () => {
     });
   });
 
-  it("reads --all with --chain (aliases resolved), --audit and --seed", () => {
-    const args = run([...REAL, "--all", "--chain", "bsc", "--audit", "0.25", "--seed", "42"]);
-    expect(args.settings.scope).toEqual({ kind: "all", chain: "bnb", auditFraction: 0.25, seed: 42, eventsFromBlock: "auto" });
+  it("reads --all with --chain (aliases resolved) and --seed", () => {
+    const args = run([...REAL, "--all", "--chain", "bsc", "--seed", "42"]);
+    expect(args.settings.scope).toEqual({
+      kind: "all",
+      chain: "bnb",
+      auditConfidence: 0.99,
+      auditLieRate: 0.01,
+      seed: 42,
+      eventsFromBlock: "auto",
+    });
     expect(run([...REAL, "--all", "--seed", "0"]).settings.scope).toMatchObject({ seed: 0 });
-  });
-
-  it("accepts --audit as a percentage and at both ends of 0..1", () => {
-    const audit = (text: string) => {
-      const scope = run(["--demo", "--audit", text]).settings.scope;
-      return scope.kind === "all" ? (scope as { auditFraction?: number }).auditFraction : undefined;
-    };
-    expect(audit("5%")).toBeCloseTo(0.05);
-    expect(audit("0")).toBe(0);
-    expect(audit("1")).toBe(1);
   });
 
   it("with --gate and no --threshold, leaves the threshold to the gate's policy", () => {
@@ -191,12 +187,6 @@ describe("parseDriftArgs: every flag", () => {
     expect(run(["--demo", "--threshold", "0"]).settings.threshold).toBe(0);
     expect(run(["--demo", "--threshold", "100"]).settings.threshold).toBe(100);
     expect(run(["--demo", "--concurrency", "1"]).settings.concurrency).toBe(1);
-  });
-
-  it("reads --verify-workers (0-64), and leaves it out, for the drift job to decide, when not given", () => {
-    expect(run(["--demo", "--verify-workers", "0"]).settings.verifyWorkers).toBe(0);
-    expect(run(["--demo", "--verify-workers", "4"]).settings.verifyWorkers).toBe(4);
-    expect("verifyWorkers" in run(["--demo"]).settings).toBe(false);
   });
 
   it("reads --rows as a count, 0 included", () => {
@@ -329,8 +319,6 @@ describe("parseDriftArgs: refusals (one line each)", () => {
     [["--threshold", "abc"], /--threshold must be an integer from 0 to 100/],
     [["--concurrency", "0"], /--concurrency must be an integer from 1 to 64, got "0"/],
     [["--concurrency", "65"], /--concurrency must be an integer from 1 to 64, got "65"/],
-    [["--verify-workers", "65"], /--verify-workers must be an integer from 0 to 64, got "65"/],
-    [["--verify-workers", "two"], /--verify-workers must be an integer from 0 to 64/],
     [["--rate", "0"], /--rate must be a positive number, got "0"/],
     [["--rate", "fast"], /--rate must be a positive number/],
     [["--max-age", "3y"], /--max-age: Invalid duration "3y"/],
@@ -350,25 +338,19 @@ describe("parseDriftArgs: refusals (one line each)", () => {
     [["--agents", "base:1:nowhere"], /unknown registry "nowhere"/],
     [["--agents", ","], /--agents is empty/],
     [["--agents", "base:1", "--chain", "base"], /--chain applies only to --all/],
-    [["--agents", "base:1", "--audit", "0.1"], /--audit applies only to --all/],
     [["--agents", "base:1", "--seed", "1"], /--seed applies only to --all/],
     [["--chain", "atlantis"], /--chain: Unknown chain "atlantis"/],
     [["--chain", "solana"], /--chain solana: not an EVM chain/],
-    [["--audit", "1.5"], /--audit must be a fraction from 0 to 1/],
-    [["--audit", "150%"], /--audit must be a fraction from 0 to 1/],
-    [["--audit", "lots"], /--audit must be a fraction from 0 to 1/],
     [["--seed", "1.5"], /--seed must be an integer >= 0, got "1.5"/],
     [["--agents", "base:1", "--state", "s.jsonl"], /--state applies only to --all/],
+    [["--agents", "base:1", "--full", "--state", "s.jsonl"], /applies only to --all/],
+    [["--audit", "0.1"], /Unknown option --audit \(did you mean --audit-confidence\?\)/],
+    [["--verify-workers", "2"], /Unknown option --verify-workers/],
     [["--agents", "base:1", "--audit-confidence", "0.9"], /--audit-confidence applies only to --all/],
     [["--full"], /--full ignores the state file, so it needs --state <file>/],
     [["--state", " "], /--state needs a file name/],
     [["--max-duration", "0"], /--max-duration: Invalid duration "0": must be greater than zero/],
     [["--max-duration", "soon"], /--max-duration: Invalid duration "soon"/],
-    [
-      ["--audit", "0.1", "--audit-confidence", "0.9"],
-      /--audit \(a flat share\) and --audit-confidence \(a sample sized by confidence\) exclude each other/,
-    ],
-    [["--audit-lie-rate", "0.1", "--audit", "0.1"], /--audit \(a flat share\) and --audit-lie-rate/],
     [["--audit-confidence", "1"], /--audit-confidence must be a fraction above 0 and below 1/],
     [["--audit-confidence", "0"], /--audit-confidence must be a fraction above 0 and below 1/],
     [["--audit-lie-rate", "0"], /--audit-lie-rate must be a fraction above 0 and at most 1/],

@@ -271,7 +271,16 @@ describe("drift --attested-oracle", () => {
     });
     await submitTrustAttestation(clients, attested, body);
 
-    const { report } = await drift([...endpoints(), "--all", "--audit", "0", "--max-errors", "50%", "--attested-oracle", attested]);
+    const { report } = await drift([
+      ...endpoints(),
+      "--all",
+      "--audit-lie-rate",
+      "1",
+      "--max-errors",
+      "50%",
+      "--attested-oracle",
+      attested,
+    ]);
     const enumeration = report!.summary.triage!.onchainEnumeration!;
     const sources = enumeration.sources!;
     expect(sources.map((s) => [s.role, s.oracle])).toEqual([

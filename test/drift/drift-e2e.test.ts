@@ -103,7 +103,7 @@ describe("trustgate drift --demo, the embedded default", () => {
   });
 
   it("prints only JSON on stdout with --json -", async () => {
-    const { code, stdout } = await cli(["--demo", "--json", "-", "--audit", "0"]);
+    const { code, stdout } = await cli(["--demo", "--json", "-", "--audit-lie-rate", "1"]);
     expect(code).toBe(3);
     const report = JSON.parse(stdout) as DriftReport;
     expect(report.version).toBe(1);
@@ -111,7 +111,15 @@ describe("trustgate drift --demo, the embedded default", () => {
   });
 
   it("reports a sybil mapping the chain contradicts: --sybil-encoding with heavy and elevated swapped", async () => {
-    const { stdout } = await cli(["--demo", "--json", "-", "--audit", "0", "--sybil-encoding", "none,low,moderate,heavy,elevated"]);
+    const { stdout } = await cli([
+      "--demo",
+      "--json",
+      "-",
+      "--audit-lie-rate",
+      "1",
+      "--sybil-encoding",
+      "none,low,moderate,heavy,elevated",
+    ]);
     const report = JSON.parse(stdout) as DriftReport;
     const sybil = report.summary.encoding.sybil;
     expect(sybil.consistent).toBe(false);

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DRIFT_OPTION_NAMES } from "../../src/cli/drift-args.js";
+import { DRIFT_OPTION_NAMES } from "../../src/cli/drift-options.js";
 import { MAIN_HELP } from "../../src/cli/help.js";
 import { type EmbeddedEnvironment, main, type MainDependencies, type RunDriftFunction } from "../../src/cli/main.js";
 import type { DriftConfig } from "../../src/drift/config.js";

@@ -229,8 +229,6 @@ describe("drift scan rows (property)", () => {
             "60000",
             "--timeout",
             "2s",
-            "--verify-workers",
-            "0",
             "--rows",
             "all",
             "--wide",
@@ -298,20 +296,7 @@ describe("drift scan rows (property)", () => {
         const json = join(dir, `issuer-${run}.json`);
         const markdown = join(dir, `issuer-${run}.md`);
         const { printed, io } = capturedIo();
-        const argv = [
-          "drift",
-          "--demo",
-          "--api",
-          apiUrl,
-          "--issuer",
-          makeIssuer(apiUrl),
-          "--agents",
-          "base:1",
-          "--rate",
-          "60000",
-          "--verify-workers",
-          "0",
-        ];
+        const argv = ["drift", "--demo", "--api", apiUrl, "--issuer", makeIssuer(apiUrl), "--agents", "base:1", "--rate", "60000"];
         const code = await within(
           main([...argv, "--json", json, "--markdown", markdown], io, {
             startEmbedded: async () => ({ ...embedded, close: async () => {} }),

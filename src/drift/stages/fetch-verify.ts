@@ -5,20 +5,14 @@
  * failure) into a {@link ServiceOutcome}, never a throw. Candidates triage did not select keep what the
  * listing said.
  *
- * Verification runs on worker threads (`verifier-pool.ts`) when more than one core is available and the
- * stage has at least {@link AUTO_VERIFY_WORKERS_MIN_FETCHES} attestations to verify, or when
- * `verifyWorkers` asks for them; the verdicts are those of in-process verification. By default the workers
- * start while the first requests are made, and this thread verifies until they are ready (a count given in
- * `verifyWorkers` is waited for). When no worker can start (a
- * source checkout without tsx, for instance), the stage verifies in process and `stats.verifyNote` says why.
+ * Verification runs on this thread: the service's rate (a few requests a second) is far below what one thread
+ * verifies (`npm run bench` measures it).
  *
  * @packageDocumentation
  */
-import { availableParallelism } from "node:os";
 import type { AgentRef } from "../../agent/agent-ref.js";
 import type { TrustApiClient } from "../../api/client.js";
 import type { JwksResolver } from "../../attestation/jwks.js";
-import { startVerifierPool, type VerifierPool } from "../../attestation/verifier-pool.js";
 import { normalizeSybilSeverity, verifyTrustAttestation } from "../../attestation/verify.js";
 import { HttpRequestError, messageOf } from "../../errors.js";
 import { mapConcurrently } from "../../util/concurrency.js";
@@ -40,15 +34,6 @@ export interface AttestationPolicy {
   readonly now?: () => Date;
   /** Counters to add time and requests to, if given (for reports and benchmarks). */
   readonly stats?: ServiceStats;
-  /**
-   * Threads that verify attestations in {@link fetchAndVerify}. Default (`undefined`): when
-   * `os.availableParallelism()` is above 1 and at least {@link AUTO_VERIFY_WORKERS_MIN_FETCHES} attestations are
-   * to be verified, one worker thread per core but one (at most {@link MAX_VERIFY_WORKERS}): this thread keeps a
-   * core for the requests and for handing out the work, which costs it about a quarter of a verification each; else
-   * this thread. `0` or `1`: this thread only. `n` ≥ 2: `n` worker threads, whatever the count, started before
-   * the first request.
-   */
-  readonly verifyWorkers?: number;
 }
 
 /** Time spent asking the service, split into the request and the verification. */
@@ -57,26 +42,12 @@ export interface ServiceStats {
   requests: number;
   /** Milliseconds spent in requests (including waits for the rate limit). */
   requestMs: number;
-  /**
-   * Milliseconds spent verifying attestations (on worker threads: from handing the response to a worker to
-   * its verdict, waits included).
-   */
+  /** Milliseconds spent verifying attestations. */
   verifyMs: number;
-  /** Worker threads that verified in the last {@link fetchAndVerify} (0: in process); absent before it runs. */
-  verifyWorkers?: number;
-  /** Attestations verified on worker threads in the last {@link fetchAndVerify}; absent before it runs. */
-  verifiedOnWorkers?: number;
-  /** Why verification ran in process although worker threads were wanted, if it did. */
-  verifyNote?: string;
 }
 
 /** The reason of a row whose attestation the verifier failed to judge (it threw instead of giving a verdict). */
 export const VERIFIER_FAILED = "verifier-failed";
-
-/** Worker threads started at most by default. */
-export const MAX_VERIFY_WORKERS = 8;
-/** Attestations to verify from which {@link fetchAndVerify} starts worker threads by default. */
-export const AUTO_VERIFY_WORKERS_MIN_FETCHES = 256;
 
 /**
  * Fresh, zeroed {@link ServiceStats}.
@@ -88,32 +59,17 @@ export function newServiceStats(): ServiceStats {
 }
 
 /**
- * How many worker threads verify a stage's attestations (see {@link AttestationPolicy.verifyWorkers}).
- *
- * @param verifyWorkers - The setting (`undefined`: automatic).
- * @param fetches - Attestations the stage will verify.
- * @param cores - Cores available (default `os.availableParallelism()`).
- * @returns 0 for this thread only, else the number of worker threads.
- */
-export function verifyWorkerCount(verifyWorkers: number | undefined, fetches: number, cores = availableParallelism()): number {
-  if (verifyWorkers !== undefined) return verifyWorkers >= 2 ? Math.floor(verifyWorkers) : 0;
-  return cores > 1 && fetches >= AUTO_VERIFY_WORKERS_MIN_FETCHES ? Math.min(cores - 1, MAX_VERIFY_WORKERS) : 0;
-}
-
-/**
  * Fetches and verifies one agent's attestation. Never throws: every failure is an outcome with a reason.
  *
  * @param api - The API client.
  * @param agent - The agent.
  * @param policy - Issuer, keys and accepted kids.
- * @param pool - Worker threads to verify on; default this thread.
  * @returns The outcome.
  */
 export async function fetchServiceOutcome(
   api: TrustApiClient,
   agent: Pick<AgentRef, "chain" | "agentId" | "registry">,
   policy: AttestationPolicy,
-  pool?: VerifierPool,
 ): Promise<ServiceOutcome> {
   let body: Awaited<ReturnType<TrustApiClient["trustCheck"]>>;
   const requested = performance.now();
@@ -140,10 +96,10 @@ export async function fetchServiceOutcome(
   };
   let result: Awaited<ReturnType<typeof verifyTrustAttestation>>;
   try {
-    result = pool ? await pool.verify(body, verifyOptions) : await verifyTrustAttestation(body, verifyOptions);
+    result = await verifyTrustAttestation(body, verifyOptions);
   } catch (error) {
-    // The verifier returns verdicts for bad responses; a throw is the kit's own failure (bad options, a worker
-    // that died and could not be replaced): the row says so rather than the run stopping.
+    // The verifier returns verdicts for bad responses; a throw is the kit's own failure (bad options, for
+    // instance): the row says so rather than the run stopping.
     return { kind: "invalid", reason: VERIFIER_FAILED, message: `the attestation could not be verified: ${messageOf(error)}` };
   } finally {
     if (policy.stats) policy.stats.verifyMs += performance.now() - verifying;
@@ -234,39 +190,13 @@ export async function fetchSelected(
   options: FetchVerifyOptions,
 ): Promise<(ServiceOutcome | undefined)[]> {
   const outcomes = new Array<ServiceOutcome | undefined>(candidates.length);
-  const policy = options.attestations;
-  const threads = verifyWorkerCount(policy.verifyWorkers, selection.fetch.length);
-  const stats = policy.stats;
-  if (stats) {
-    stats.verifyWorkers = 0;
-    stats.verifiedOnWorkers = 0;
-  }
-  let pool: VerifierPool | undefined;
-  const starting =
-    threads > 0
-      ? startVerifierPool({ threads }).then((started) => {
-          if (started.ok) pool = started.pool;
-          if (stats && started.ok) stats.verifyWorkers = started.pool.threads;
-          else if (stats && !started.ok) stats.verifyNote = `verified in process: ${started.problem}`;
-        })
-      : undefined;
-  // A count asked for is waited for; by default, the workers load while the first requests go out, and this
-  // thread verifies until they are ready.
-  if (policy.verifyWorkers !== undefined) await starting;
   let done = 0;
-  try {
-    await mapConcurrently(selection.fetch, options.concurrency, async (i) => {
-      if (options.shouldStart && !options.shouldStart()) return;
-      outcomes[i] = await fetchServiceOutcome(options.api, candidates[i]!.agent, policy, pool);
-      options.onOutcome?.(i, outcomes[i]!);
-      options.onProgress?.({ stage: "attestations", done: ++done, total: selection.fetch.length });
-    });
-  } finally {
-    await starting;
-    const used = pool as VerifierPool | undefined;
-    if (stats && used) stats.verifiedOnWorkers = used.stats.onWorkers;
-    await used?.close();
-  }
+  await mapConcurrently(selection.fetch, options.concurrency, async (i) => {
+    if (options.shouldStart && !options.shouldStart()) return;
+    outcomes[i] = await fetchServiceOutcome(options.api, candidates[i]!.agent, options.attestations);
+    options.onOutcome?.(i, outcomes[i]!);
+    options.onProgress?.({ stage: "attestations", done: ++done, total: selection.fetch.length });
+  });
   return outcomes;
 }
 

@@ -1,16 +1,9 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TrustApiClient } from "../../../src/api/client";
 import { createJwksResolver } from "../../../src/attestation/jwks";
 import { compareCandidates } from "../../../src/drift/stages/compare";
 import type { Candidate } from "../../../src/drift/stages/enumerate";
-import {
-  AUTO_VERIFY_WORKERS_MIN_FETCHES,
-  fetchAndVerify,
-  listingOutcome,
-  MAX_VERIFY_WORKERS,
-  newServiceStats,
-  verifyWorkerCount,
-} from "../../../src/drift/stages/fetch-verify";
+import { fetchAndVerify, listingOutcome, newServiceStats } from "../../../src/drift/stages/fetch-verify";
 import { HttpRequestError, TimeoutError } from "../../../src/errors";
 import {
   buildTrustCheckResponse,
@@ -24,17 +17,6 @@ import {
   TEST_NOW,
 } from "../../support/attestations";
 import { agent, context, listed, record } from "./fixtures";
-
-/** Lets a test make the worker pool fail to start, as it would without a loadable worker module. */
-const poolControl = vi.hoisted(() => ({ refuse: false }));
-vi.mock("../../../src/attestation/verifier-pool", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../../src/attestation/verifier-pool")>();
-  return {
-    ...real,
-    startVerifierPool: (options: Parameters<typeof real.startVerifierPool>[0]) =>
-      poolControl.refuse ? Promise.resolve({ ok: false, problem: "no worker module (test)" }) : real.startVerifierPool(options),
-  };
-});
 
 describe("fetch and verify: every failure becomes an outcome, then a row with a reason", () => {
   it("verified, invalid, unknown to the service, transport failure, unparseable body — and nothing throws", async () => {
@@ -117,19 +99,8 @@ describe("fetch and verify: every failure becomes an outcome, then a row with a 
   });
 });
 
-describe("fetch and verify on worker threads", () => {
-  it("chooses the thread count: automatic (a core per worker but one) from 256 attestations, 0 or 1 for this thread, n forced", () => {
-    expect(verifyWorkerCount(undefined, AUTO_VERIFY_WORKERS_MIN_FETCHES, 4)).toBe(3);
-    expect(verifyWorkerCount(undefined, AUTO_VERIFY_WORKERS_MIN_FETCHES, 2)).toBe(1);
-    expect(verifyWorkerCount(undefined, AUTO_VERIFY_WORKERS_MIN_FETCHES - 1, 4)).toBe(0);
-    expect(verifyWorkerCount(undefined, 10_000, 1)).toBe(0);
-    expect(verifyWorkerCount(undefined, 10_000, 64)).toBe(MAX_VERIFY_WORKERS);
-    expect(verifyWorkerCount(0, 10_000, 4)).toBe(0);
-    expect(verifyWorkerCount(1, 10_000, 4)).toBe(0);
-    expect(verifyWorkerCount(3, 1, 1)).toBe(3);
-  });
-
-  it("gives the outcomes of in-process verification (valid v1/v2, high-S, tampered, wrong kid, expired), and says it used workers", async () => {
+describe("fetch and verify: the verifier's verdicts", () => {
+  it("gives each response's verdict (valid v1/v2, high-S, tampered, wrong kid, expired)", async () => {
     const keys = await generateTestKeys();
     const other = await generateTestKeys();
     const responses = new Map<string, unknown>();
@@ -156,19 +127,13 @@ describe("fetch and verify on worker threads", () => {
     const api = { trustCheck: async ({ id }: { id: bigint }) => responses.get(id.toString()) } as unknown as TrustApiClient;
     const candidates: Candidate[] = [1, 2, 3, 4, 5, 6, 7, 8].map((id) => ({ agent: agent(id) }));
     const jwks = createJwksResolver({ keys: jwksOf(keys.v1, keys.v2, keys.mcp) });
-    const run = async (verifyWorkers: number) => {
-      const stats = newServiceStats();
-      const outcomes = await fetchAndVerify(
-        candidates,
-        { fetch: candidates.map((_, i) => i), reasons: {} },
-        { api, attestations: { issuer: TEST_ISSUER, jwks, now: () => TEST_NOW, stats, verifyWorkers }, concurrency: 4 },
-      );
-      return { outcomes, stats };
-    };
-    const inProcess = await run(0);
-    const onWorkers = await run(2);
-    expect(onWorkers.outcomes).toEqual(inProcess.outcomes);
-    expect(inProcess.outcomes.map((o) => o.kind)).toEqual([
+    const stats = newServiceStats();
+    const outcomes = await fetchAndVerify(
+      candidates,
+      { fetch: candidates.map((_, i) => i), reasons: {} },
+      { api, attestations: { issuer: TEST_ISSUER, jwks, now: () => TEST_NOW, stats }, concurrency: 4 },
+    );
+    expect(outcomes.map((o) => o.kind)).toEqual([
       "verified",
       "verified",
       "invalid",
@@ -178,7 +143,7 @@ describe("fetch and verify on worker threads", () => {
       "invalid",
       "verified",
     ]);
-    expect(inProcess.outcomes.map((o) => (o.kind === "invalid" ? o.reason : o.kind))).toEqual([
+    expect(outcomes.map((o) => (o.kind === "invalid" ? o.reason : o.kind))).toEqual([
       "verified",
       "verified",
       "field-mismatch",
@@ -188,38 +153,6 @@ describe("fetch and verify on worker threads", () => {
       "expired",
       "verified",
     ]);
-    expect(inProcess.stats).toMatchObject({ requests: 8, verifyWorkers: 0, verifiedOnWorkers: 0 });
-    expect(inProcess.stats.verifyNote).toBeUndefined();
-    expect(onWorkers.stats).toMatchObject({ requests: 8, verifyWorkers: 2, verifiedOnWorkers: 8 });
-    expect(onWorkers.stats.verifyNote).toBeUndefined();
-  }, 120_000);
-
-  it("verifies in process, with a note, when no worker can start", async () => {
-    const keys = await generateTestKeys();
-    const good = await buildTrustCheckResponse(keys.v2, { agent: { agentId: "1" } });
-    const api = { trustCheck: async () => good } as unknown as TrustApiClient;
-    const stats = newServiceStats();
-    poolControl.refuse = true;
-    try {
-      const outcomes = await fetchAndVerify(
-        [{ agent: agent(1) }],
-        { fetch: [0], reasons: {} },
-        {
-          api,
-          attestations: {
-            issuer: TEST_ISSUER,
-            jwks: createJwksResolver({ keys: jwksOf(keys.v2) }),
-            now: () => TEST_NOW,
-            stats,
-            verifyWorkers: 4,
-          },
-          concurrency: 1,
-        },
-      );
-      expect(outcomes.map((o) => o.kind)).toEqual(["verified"]);
-      expect(stats).toMatchObject({ verifyWorkers: 0, verifiedOnWorkers: 0, verifyNote: "verified in process: no worker module (test)" });
-    } finally {
-      poolControl.refuse = false;
-    }
+    expect(stats.requests).toBe(8);
   });
 });
