@@ -2,10 +2,9 @@
  * The deployment's plan, without a chain: which contracts a configuration asks for and in which order, and, given
  * what the deployments file records and whether each record holds on the chain, which are kept and which deployed.
  */
-import { join } from "node:path";
-import { type Address, getAddress, type Hash } from "viem";
+import { type Abi, type AbiParameter, type Address, getAddress, type Hash, type Hex } from "viem";
 import { describe, expect, it } from "vitest";
-import { loadArtifacts } from "../../src/deploy/deploy-artifacts.js";
+import type { ContractArtifact } from "../../src/deploy/deploy-artifacts.js";
 import {
   type ContractStep,
   creationOf,
@@ -22,8 +21,49 @@ import { shippedNetwork } from "./support.js";
 const OWNER = getAddress("0x00000000000000000000000000000000000000a1");
 const ADMIN = getAddress("0x00000000000000000000000000000000000000a2");
 const parties = { owner: OWNER, attestedAdmin: ADMIN };
-const ALL_NAMES = [REFERENCE_ORACLE, ATTESTED_ORACLE, MOCK_IDENTITY_REGISTRY, "TrustAdmissionHook", "AgentTaskBoard", "TrustGatedEscrow"];
-const artifacts = loadArtifacts(join(process.cwd(), "artifacts"), ALL_NAMES);
+
+/** The gates' constructor: `(TrustGateConfig config, address initialOwner)`. */
+const GATE_CONSTRUCTOR: AbiParameter[] = [
+  {
+    name: "config",
+    type: "tuple",
+    components: [
+      { name: "oracle", type: "address" },
+      { name: "identityRegistry", type: "address" },
+      { name: "agentChainId", type: "uint256" },
+      { name: "agentRegistry", type: "string" },
+      {
+        name: "policy",
+        type: "tuple",
+        components: [
+          { name: "minScore", type: "uint8" },
+          { name: "maxSybilSeverity", type: "uint8" },
+          { name: "maxAge", type: "uint32" },
+          { name: "requireController", type: "bool" },
+        ],
+      },
+    ],
+  },
+  { name: "initialOwner", type: "address" },
+];
+const address = (name: string): AbiParameter => ({ name, type: "address" });
+
+/** Stand-ins of the compiled contracts: their constructors' parameters, and a distinct bytecode each. */
+const CONSTRUCTORS: Record<string, AbiParameter[]> = {
+  [REFERENCE_ORACLE]: [address("admin")],
+  [ATTESTED_ORACLE]: [address("admin"), address("upstream")],
+  [MOCK_IDENTITY_REGISTRY]: [],
+  TrustAdmissionHook: GATE_CONSTRUCTOR,
+  AgentTaskBoard: [address("admissionHook"), address("initialOwner")],
+  TrustGatedEscrow: GATE_CONSTRUCTOR,
+};
+const artifacts = new Map<string, ContractArtifact>(
+  Object.entries(CONSTRUCTORS).map(([name, inputs], index) => {
+    const abi: Abi = [{ type: "constructor", stateMutability: "nonpayable", inputs }];
+    const bytecode: Hex = `0x60${(index + 1).toString(16).padStart(2, "0")}00`;
+    return [name, { abi, bytecode, deployedBytecode: "0x00" }];
+  }),
+);
 const context = { local: true, chainId: 31337, deploymentsFile: "deployments/31337.json" };
 
 /** The local network of the shipped configuration (reference oracle, mock registry, hook and board) and the escrow. */
