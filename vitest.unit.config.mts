@@ -53,6 +53,7 @@ export const UNIT_TESTS = [
   "test/harness/service/population.test.ts",
   "test/harness/signing.test.ts",
   "test/inputs/inputs.test.ts",
+  "test/package/bench-page.test.ts",
   "test/package/boundaries.test.ts",
   "test/package/hardhat-evm-version.test.ts",
   "test/package/replace-directory.test.ts",
