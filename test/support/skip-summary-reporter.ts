@@ -4,7 +4,7 @@
  * Listed beside the default reporter in vitest.config.mts, so that `npm test` says what did not run and why.
  */
 import { relative } from "node:path";
-import type { Reporter, TestModule } from "vitest/node";
+import type { Reporter, TestModule, Vitest } from "vitest/node";
 
 /** A skipped test, as the summary names it. */
 export interface SkippedTest {
@@ -51,9 +51,22 @@ export function skipSummary(skipped: readonly SkippedTest[]): string[] {
   ];
 }
 
-/** Prints {@link skipSummary} when the run ends. */
+/**
+ * Prints {@link skipSummary} when the run ends; under a name filter (`-t`), which skips every other test, only how
+ * many were skipped.
+ */
 export default class SkipSummaryReporter implements Reporter {
+  private nameFilter: RegExp | undefined;
+
+  onInit(vitest: Vitest): void {
+    this.nameFilter = vitest.config.testNamePattern;
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    console.log(`\n${skipSummary(skippedTests(testModules)).join("\n")}`);
+    const skipped = skippedTests(testModules);
+    const lines = this.nameFilter
+      ? [`Skipped: ${skipped.length} (the name filter ${String(this.nameFilter)} left them out).`]
+      : skipSummary(skipped);
+    console.log(`\n${lines.join("\n")}`);
   }
 }
