@@ -16,11 +16,15 @@ import {
 } from "../../src/deploy/deploy-plan.js";
 import type { DeploymentRecord } from "../../src/deploy/deployments-file.js";
 import { ATTESTED_ORACLE } from "../../src/deploy/signing-keys.js";
+import { attestedTrustOracleAbi, trustGatedAbi, trustScoreOracleAbi } from "../../src/generated/abis.js";
 import { shippedNetwork } from "./support.js";
 
 const OWNER = getAddress("0x00000000000000000000000000000000000000a1");
 const ADMIN = getAddress("0x00000000000000000000000000000000000000a2");
 const parties = { owner: OWNER, attestedAdmin: ADMIN };
+
+/** The gate policy parameter, as the generated gate ABI declares it. */
+const POLICY = trustGatedAbi.find((entry) => entry.type === "function" && entry.name === "setTrustPolicy")!.inputs[0] as AbiParameter;
 
 /** The gates' constructor: `(TrustGateConfig config, address initialOwner)`. */
 const GATE_CONSTRUCTOR: AbiParameter[] = [
@@ -32,26 +36,18 @@ const GATE_CONSTRUCTOR: AbiParameter[] = [
       { name: "identityRegistry", type: "address" },
       { name: "agentChainId", type: "uint256" },
       { name: "agentRegistry", type: "string" },
-      {
-        name: "policy",
-        type: "tuple",
-        components: [
-          { name: "minScore", type: "uint8" },
-          { name: "maxSybilSeverity", type: "uint8" },
-          { name: "maxAge", type: "uint32" },
-          { name: "requireController", type: "bool" },
-        ],
-      },
+      POLICY,
     ],
   },
   { name: "initialOwner", type: "address" },
 ];
 const address = (name: string): AbiParameter => ({ name, type: "address" });
+const constructorOf = (abi: Abi): AbiParameter[] => [...(abi.find((entry) => entry.type === "constructor")?.inputs ?? [])];
 
 /** Stand-ins of the compiled contracts: their constructors' parameters, and a distinct bytecode each. */
 const CONSTRUCTORS: Record<string, AbiParameter[]> = {
-  [REFERENCE_ORACLE]: [address("admin")],
-  [ATTESTED_ORACLE]: [address("admin"), address("upstream")],
+  [REFERENCE_ORACLE]: constructorOf(trustScoreOracleAbi),
+  [ATTESTED_ORACLE]: constructorOf(attestedTrustOracleAbi),
   [MOCK_IDENTITY_REGISTRY]: [],
   TrustAdmissionHook: GATE_CONSTRUCTOR,
   AgentTaskBoard: [address("admissionHook"), address("initialOwner")],
@@ -152,6 +148,14 @@ describe("deploymentOrder", () => {
 
 describe("planDeployment", () => {
   const steps = deploymentOrder(withEscrow, parties);
+  /** The reference oracle deployed anew, and every contract reading it; the registry kept. */
+  const ORACLE_AND_ITS_READERS_DEPLOYED = [
+    `${REFERENCE_ORACLE}:deploy`,
+    `${MOCK_IDENTITY_REGISTRY}:keep`,
+    "TrustAdmissionHook:deploy",
+    "AgentTaskBoard:deploy",
+    "TrustGatedEscrow:deploy",
+  ];
 
   it("nothing recorded: every contract is deployed", () => {
     expect(kinds(planDeployment(steps, artifacts, onChain({}), context))).toEqual(steps.map((s) => `${s.name}:deploy`));
@@ -180,13 +184,7 @@ describe("planDeployment", () => {
     const recorded = recordsOf(steps);
     const moved = deploymentOrder(withEscrow, { owner: ADMIN, attestedAdmin: ADMIN });
     const plan = planDeployment(moved, artifacts, onChain(recorded), context);
-    expect(kinds(plan)).toEqual([
-      `${REFERENCE_ORACLE}:deploy`,
-      `${MOCK_IDENTITY_REGISTRY}:keep`,
-      "TrustAdmissionHook:deploy",
-      "AgentTaskBoard:deploy",
-      "TrustGatedEscrow:deploy",
-    ]);
+    expect(kinds(plan)).toEqual(ORACLE_AND_ITS_READERS_DEPLOYED);
   });
 
   it("a record that does not hold: set aside on a local network (with why), refused elsewhere before anything is sent", () => {
@@ -194,13 +192,7 @@ describe("planDeployment", () => {
     const problem = "there is no code at that address";
     const plan = planDeployment(steps, artifacts, onChain(recorded, { [REFERENCE_ORACLE]: problem }), context);
     // The oracle is deployed again, and everything reading it with it.
-    expect(kinds(plan)).toEqual([
-      `${REFERENCE_ORACLE}:deploy`,
-      `${MOCK_IDENTITY_REGISTRY}:keep`,
-      "TrustAdmissionHook:deploy",
-      "AgentTaskBoard:deploy",
-      "TrustGatedEscrow:deploy",
-    ]);
+    expect(kinds(plan)).toEqual(ORACLE_AND_ITS_READERS_DEPLOYED);
     expect(plan[0]).toMatchObject({ kind: "deploy", distrusted: { record: recorded[REFERENCE_ORACLE], problem } });
     expect(plan[2]).toMatchObject({ kind: "deploy", distrusted: undefined });
 
