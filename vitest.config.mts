@@ -11,6 +11,8 @@ export default defineConfig({
     globalSetup: ["test/support/compile-contracts.ts"],
     // Each test file runs in its own process with its own in-process Hardhat network.
     pool: "forks",
+    // The default report, then every skipped test with its reason.
+    reporters: ["default", "./test/support/skip-summary-reporter.ts"],
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

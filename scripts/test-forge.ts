@@ -16,17 +16,10 @@
  *
  * @packageDocumentation
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { type ForkableBase, startForkableBase } from "../src/harness/devnet/forkable-base";
 import { baseForkBlockFromEnv } from "../src/harness/testing/fork-block";
-import { FORGE_SOLC_SHIM, FORGE_TOOLCHAIN_DIR, REPO_ROOT, locateForge } from "./lib/forge-binary";
-
-function installForge(): boolean {
-  console.log("test:forge: installing forge 1.7.1 into tools/foundry (npm ci --prefix tools/foundry)");
-  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const install = spawnSync(npm, ["ci", "--prefix", FORGE_TOOLCHAIN_DIR, "--no-audit", "--no-fund"], { stdio: "inherit" });
-  return install.status === 0;
-}
+import { ensureForge, FORGE_SOLC_SHIM, REPO_ROOT } from "./lib/forge-binary";
 
 /** Runs forge without blocking this process's event loop (the loopback Base answers forge from here). */
 function runForge(path: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -41,8 +34,7 @@ function runForge(path: string, args: readonly string[], env: NodeJS.ProcessEnv)
 }
 
 async function main(args: readonly string[]): Promise<number> {
-  let forge = locateForge();
-  if (!forge.ok && forge.installable && installForge()) forge = locateForge();
+  const forge = ensureForge((line) => console.log(`test:forge: ${line}`));
   if (!forge.ok) {
     if (forge.installable && process.env.CI) {
       console.error(`test:forge failed: ${forge.reason} (under CI a platform with a forge binary must run the suite)`);

@@ -1,10 +1,11 @@
 /**
  * Where this repository's forge is: the platform package of forge 1.7.1 that `tools/foundry` pins (installed with
- * `npm ci --prefix tools/foundry`), and the solc shim forge compiles with where it cannot download solc. The one
- * locator of forge for `npm run test:forge`, `npm run bench` and the tests that run forge.
+ * `npm ci --prefix tools/foundry`), its installation, and the solc shim forge compiles with where it cannot download
+ * solc. The one locator of forge for `npm test`, `npm run test:forge`, `npm run bench` and the tests that run forge.
  *
  * @packageDocumentation
  */
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 
@@ -52,4 +53,30 @@ export function locateForge(): ForgeLocation {
     return { ok: false, installable: true, reason: `forge is not installed (${path}): run npm ci --prefix tools/foundry` };
   }
   return { ok: true, path };
+}
+
+/**
+ * The forge binary for this platform, installed first when the platform has one and none is installed
+ * (`npm ci --prefix tools/foundry`, preferring npm's cache, so that an installed or cached forge needs no network).
+ * Does nothing when forge is installed or the platform has no binary.
+ *
+ * @param log - Receives what is done.
+ * @returns Its path, or why there is none (with the install's failure, when it failed).
+ */
+export function ensureForge(log: (line: string) => void): ForgeLocation {
+  const found = locateForge();
+  if (found.ok || !found.installable) return found;
+  log("installing forge 1.7.1 into tools/foundry (npm ci --prefix tools/foundry)");
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const install = spawnSync(npm, ["ci", "--prefix", FORGE_TOOLCHAIN_DIR, "--no-audit", "--no-fund", "--prefer-offline"], {
+    stdio: "inherit",
+    shell: process.platform === "win32",
+  });
+  const after = locateForge();
+  if (after.ok || install.status === 0) return after;
+  return {
+    ok: false,
+    installable: true,
+    reason: `installing forge failed (npm ci --prefix tools/foundry exited ${install.status ?? "on a signal"}; offline, with an empty npm cache?)`,
+  };
 }

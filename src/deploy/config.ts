@@ -11,27 +11,11 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { DeploymentError } from "../errors.js";
 import { prototypeKeyPaths } from "../util/json-keys.js";
+import { DEPLOYABLE_CONTRACTS, deployPolicySchema } from "./deployable-contracts.js";
 import { gatePolicyConflicts } from "./gate-requirements.js";
 import { JWK_THUMBPRINT_PATTERN, keySelectionProblems } from "./key-selection.js";
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
-
-/** Contracts the deployment knows how to deploy, in dependency order. */
-export const DEPLOYABLE_CONTRACTS = ["TrustAdmissionHook", "AgentTaskBoard", "TrustGatedEscrow"] as const;
-
-/** A contract the deployment can deploy besides the reference oracle. */
-export type DeployableContract = (typeof DEPLOYABLE_CONTRACTS)[number];
-
-const policySchema = z.strictObject({
-  minScore: z.number().int().min(0).max(100),
-  maxSybilSeverity: z.number().int().min(0).max(4),
-  maxAge: z
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 32 - 1),
-  requireController: z.boolean(),
-});
 
 /**
  * The optional `AttestedTrustOracle` of a network (`attestedOracle` in `deploy/config.json`): an oracle fed by the
@@ -83,7 +67,7 @@ const networkSchema = z
     agentChainId: z.number().int().positive(),
     agentRegistry: z.string().min(1).max(31),
     owner: address.nullable().default(null),
-    policy: policySchema,
+    policy: deployPolicySchema,
     contracts: z.array(z.enum(DEPLOYABLE_CONTRACTS)),
     attestedOracle: attestedOracleSchema.optional(),
     gateOracle: z.enum(GATE_ORACLES).default("oracle"),
@@ -121,8 +105,7 @@ const networkSchema = z
 /** Configuration of one network. */
 export type NetworkDeployConfig = z.output<typeof networkSchema>;
 
-/** The gate policy (`TrustPolicy`) of a network. */
-export type DeployPolicy = NetworkDeployConfig["policy"];
+export { DEPLOYABLE_CONTRACTS, type DeployableContract, type DeployPolicy } from "./deployable-contracts.js";
 
 const configSchema = z
   .strictObject({

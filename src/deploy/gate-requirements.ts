@@ -1,12 +1,12 @@
 /**
  * What each deployable contract requires of the gate policy it is deployed with, and the check that a network's
- * configuration does not contradict it. Run when the configuration is loaded ({@link parseDeployConfig}) and again
+ * configuration does not contradict it. Run when the configuration is loaded (`parseDeployConfig`) and again
  * by `deploy()` before it talks to the chain, so a configuration built in code is held to the same rules.
  *
  * @packageDocumentation
  */
 import { DeploymentError } from "../errors.js";
-import type { DeployableContract, DeployPolicy } from "./config.js";
+import type { DeployableContract, DeployPolicy } from "./deployable-contracts.js";
 
 /** A policy setting a contract requires, with the reason it does. */
 export interface GatePolicyRequirement {

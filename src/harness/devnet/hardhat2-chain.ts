@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { Artifacts, HardhatConfig, HardhatRuntimeEnvironment, HardhatUserConfig } from "hardhat/types";
 import { ConfigurationError } from "../../errors.js";
 import { chooseConfigSource, importHardhat, STANDALONE_BLOCK_GAS_LIMIT } from "./hardhat-network.js";
-import type { LocalChain, LocalChainOptions } from "./local-chain.js";
+import type { LocalChain, LocalChainOptions } from "./local-chain-types.js";
 
 /** A resolved Hardhat 2 configuration to build a network from. */
 interface ResolvedHardhat2Network {

@@ -11,7 +11,7 @@
  */
 import { ConfigurationError } from "../../errors.js";
 import { chooseConfigSource, HARDHAT_INSTALL_COMMAND, importHardhat, STANDALONE_BLOCK_GAS_LIMIT } from "./hardhat-network.js";
-import type { LocalChain, LocalChainOptions } from "./local-chain.js";
+import type { LocalChain, LocalChainOptions } from "./local-chain-types.js";
 import type { Eip1193Provider } from "./revert-transport.js";
 
 /** The Node major Hardhat 3 runs on, at least. */

@@ -1,0 +1,61 @@
+/**
+ * The deployment's record: the deployments file (`deployments/<chainId>.json`) rewritten after each creation, so an
+ * interrupted run keeps what it did, with each contract's constructor arguments beside it for hardhat-verify; and
+ * the run's closing line.
+ *
+ * @packageDocumentation
+ */
+import { type DeploymentRecord, type DeploymentsFile, writeConstructorArgsFile, writeDeploymentsFile } from "./deployments-file.js";
+
+/** Records the creations of one run. */
+export interface DeploymentRecorder {
+  /** Adds a creation to the file and, unless recording is off, writes the file and its constructor arguments. */
+  add(record: DeploymentRecord): void;
+}
+
+/**
+ * A recorder over the trusted deployments file.
+ *
+ * @param dir - Directory of the deployments files.
+ * @param file - The file as trusted for this chain.
+ * @param enabled - False for a throw-away chain: nothing is written.
+ * @returns The recorder.
+ */
+export function deploymentRecorder(dir: string, file: DeploymentsFile, enabled: boolean): DeploymentRecorder {
+  let current = file;
+  return {
+    add(record) {
+      current = { ...current, contracts: { ...current.contracts, [record.name]: record } };
+      if (!enabled) return;
+      writeDeploymentsFile(dir, current);
+      writeConstructorArgsFile(dir, current.chainId, record.name, record.constructorArgs);
+    },
+  };
+}
+
+/** What a run did, for its closing line. */
+export interface RunOutcome {
+  /** A dry run. */
+  readonly dryRun: boolean;
+  /** Whether the deployments file is written. */
+  readonly recorded: boolean;
+  /** Creations sent. */
+  readonly sent: number;
+  /** Creations a dry run would send. */
+  readonly wouldDeploy: number;
+  /** The deployments file. */
+  readonly deploymentsFile: string;
+}
+
+/**
+ * The run's closing line: what was (or would be) deployed, and where it is recorded.
+ *
+ * @param outcome - What the run did.
+ * @returns One line.
+ */
+export function runSummary(outcome: RunOutcome): string {
+  if (outcome.dryRun) return `Dry run: nothing sent; ${outcome.wouldDeploy} contract(s) would be deployed.`;
+  if (!outcome.recorded) return `Deployed ${outcome.sent} contract(s) to the throw-away chain; nothing recorded.`;
+  if (outcome.sent === 0) return `Nothing to deploy: every contract in ${outcome.deploymentsFile} is up to date.`;
+  return `Deployed ${outcome.sent} contract(s); recorded in ${outcome.deploymentsFile}.`;
+}

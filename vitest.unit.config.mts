@@ -1,0 +1,78 @@
+import { defineConfig } from "vitest/config";
+
+/**
+ * `npm run test:unit`: the suites that start no chain, no subprocess, no server and no worker thread, and read no
+ * compiled contract (so no compilation runs first). The whole suite is `npm test` (vitest.config.mts); a suite
+ * that starts any of these belongs there only. test/package/unit-suite.test.ts holds this list to that rule.
+ */
+export const UNIT_TESTS = [
+  "test/agent/agent-ref.test.ts",
+  "test/api/rate-limit-headers.test.ts",
+  "test/api/rate-limiter.test.ts",
+  "test/attestation/canonical-json.test.ts",
+  "test/attestation/envelope.test.ts",
+  "test/attestation/jws.test.ts",
+  "test/attestation/onchain-call.test.ts",
+  "test/attestation/signature-policy.test.ts",
+  "test/attestation/strict-json.test.ts",
+  "test/attestation/time.test.ts",
+  "test/attestation/trust-signed-block.test.ts",
+  "test/attestation/variants.test.ts",
+  "test/attestation/verify-mcp.test.ts",
+  "test/attestation/verify-trust-check.test.ts",
+  "test/cli/drift-args.test.ts",
+  "test/cli/drift-config.test.ts",
+  "test/cli/error-exit.test.ts",
+  "test/cli/format-projection.test.ts",
+  "test/cli/formatters.test.ts",
+  "test/cli/heap.test.ts",
+  "test/cli/parsing.test.ts",
+  "test/cli/progress.test.ts",
+  "test/cli/refresh-format.test.ts",
+  "test/cli/report-stream.test.ts",
+  "test/cli/table-width.test.ts",
+  "test/deploy/config.test.ts",
+  "test/deploy/deploy-plan.test.ts",
+  "test/doctor/report-format.test.ts",
+  "test/drift/compare.test.ts",
+  "test/drift/encoding-check.test.ts",
+  "test/drift/error-limit.test.ts",
+  "test/drift/onchain-enumeration.test.ts",
+  "test/drift/projection.test.ts",
+  "test/drift/reader-mode-note.test.ts",
+  "test/drift/since-refresh.test.ts",
+  "test/drift/stages/compare.test.ts",
+  "test/drift/stages/enumerate.test.ts",
+  "test/drift/stages/read-onchain.test.ts",
+  "test/drift/stages/refresh.test.ts",
+  "test/drift/stages/report.test.ts",
+  "test/drift/stages/triage.test.ts",
+  "test/drift/stages/trust-data.test.ts",
+  "test/drift/state/state-file.test.ts",
+  "test/harness/devnet/snapshot.test.ts",
+  "test/harness/service/population.test.ts",
+  "test/harness/signing.test.ts",
+  "test/inputs/inputs.test.ts",
+  "test/package/bench-page.test.ts",
+  "test/package/boundaries.test.ts",
+  "test/package/hardhat-evm-version.test.ts",
+  "test/package/replace-directory.test.ts",
+  "test/package/unit-suite.test.ts",
+  "test/properties/config-files.property.test.ts",
+  "test/properties/env.property.test.ts",
+  "test/published/sybil-vocabulary.test.ts",
+  "test/published/variants.test.ts",
+  "test/security/outputs.test.ts",
+  "test/security/security-functions.test.ts",
+  "test/util/json-difference.test.ts",
+];
+
+export default defineConfig({
+  test: {
+    include: UNIT_TESTS,
+    // Worker threads start faster than the whole suite's forks; these suites need no process of their own.
+    pool: "threads",
+    testTimeout: 120_000,
+    reporters: ["default", "./test/support/skip-summary-reporter.ts"],
+  },
+});
