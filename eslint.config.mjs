@@ -5,7 +5,19 @@ import prettier from "eslint-config-prettier";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["artifacts/", "cache/", "coverage/", "dist/", ".dist-next*/", "typechain-types/", "src/generated/", "deployments/", ".doc-test-*/"] },
+  {
+    ignores: [
+      "artifacts/",
+      "cache/",
+      "coverage/",
+      "dist/",
+      ".dist-next*/",
+      "typechain-types/",
+      "src/generated/",
+      "deployments/",
+      ".doc-test-*/",
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.recommended,
   prettier,
