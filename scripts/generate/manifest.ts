@@ -56,6 +56,12 @@ export const RUNTIME_BYTECODE_FILE = "runtime-bytecode.ts";
  */
 export const CREATION_BYTECODE_FILE = "creation-bytecode.ts";
 
+/**
+ * File of the kit's version, inside {@link GENERATED_DIR}: `package.json`'s `version`, for the default user agent,
+ * the MCP client's `clientInfo` and `trustgate --version`, so that the version is written in one place.
+ */
+export const VERSION_FILE = "version.ts";
+
 /** Every generated ABI, in file order. */
 export const ABI_OUTPUTS: readonly AbiOutput[] = [
   {

@@ -30,9 +30,7 @@ import { createSecretScrubber, scrubSecretsDeep } from "../security/secrets.js";
 import { isEmptyAnnouncement, parseRateLimitHeaders, type RateLimitAnnouncement } from "./rate-limit-headers.js";
 import { type Clock, type RateLimiter, type Sleep, systemClock, systemSleep } from "./rate-limiter.js";
 import { errorBodySchema } from "../published/index.js";
-
-/** Version of the kit, sent in the default user agent. */
-export const TRUSTGATE_VERSION = "0.1.0";
+import { TRUSTGATE_VERSION } from "../generated/version.js";
 
 /** The default `User-Agent` header. */
 export const DEFAULT_USER_AGENT = `trustgate/${TRUSTGATE_VERSION}`;

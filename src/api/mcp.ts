@@ -12,7 +12,8 @@ import { type AgentIdInput, parseAgentId } from "../inputs/agent-id.js";
 import { type ChainInput, parseChain } from "../inputs/chain.js";
 import { parseRegistry } from "../inputs/registry.js";
 import { agentIdToJson } from "./arguments.js";
-import { type HttpTransport, TRUSTGATE_VERSION } from "./http.js";
+import type { HttpTransport } from "./http.js";
+import { TRUSTGATE_VERSION } from "../generated/version.js";
 import { type TransportOption, type TrustApiClientOptions, transportFromOptions } from "./options.js";
 import {
   jsonRpcResponseSchema,
