@@ -62,6 +62,12 @@ export const CREATION_BYTECODE_FILE = "creation-bytecode.ts";
  */
 export const VERSION_FILE = "version.ts";
 
+/**
+ * File of the service's response types, inside {@link GENERATED_DIR}: each `z.infer` type of `src/published/` written
+ * out, so that the public declarations name no zod type.
+ */
+export const PUBLISHED_TYPES_FILE = "published-types.ts";
+
 /** Every generated ABI, in file order. */
 export const ABI_OUTPUTS: readonly AbiOutput[] = [
   {

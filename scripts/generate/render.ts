@@ -15,9 +15,11 @@ import {
   type BytecodeOutput,
   CREATION_BYTECODE_FILE,
   GENERATED_DIR,
+  PUBLISHED_TYPES_FILE,
   RUNTIME_BYTECODE_FILE,
   VERSION_FILE,
 } from "./manifest";
+import { renderPublishedTypes } from "./published-types";
 import { type JsonValue, toTsLiteral } from "./ts-literal";
 
 /** The command that regenerates `src/generated/`. */
@@ -50,6 +52,7 @@ export function renderGeneratedFiles(read: ArtifactReader, version = repositoryV
     [`${GENERATED_DIR}/${ABIS_FILE}`]: renderAbisFile(read),
     [`${GENERATED_DIR}/${CREATION_BYTECODE_FILE}`]: renderBytecodeFile(read, "creation"),
     [`${GENERATED_DIR}/${RUNTIME_BYTECODE_FILE}`]: renderBytecodeFile(read, "runtime"),
+    [`${GENERATED_DIR}/${PUBLISHED_TYPES_FILE}`]: renderPublishedTypesFile(),
     [`${GENERATED_DIR}/${VERSION_FILE}`]: renderVersionFile(version),
   };
 }
@@ -63,6 +66,20 @@ export function repositoryVersion(): string {
   const pkg = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as { version?: unknown };
   if (typeof pkg.version !== "string") throw new Error("package.json has no version");
   return pkg.version;
+}
+
+/**
+ * The response types file: the service's response types without zod.
+ *
+ * @returns The file's text.
+ */
+export function renderPublishedTypesFile(): string {
+  const header = fileHeader(
+    "The service's response types, each the `z.infer` type of its schema in `src/published/` written out by the " +
+      "TypeScript checker (`scripts/generate/published-types.ts`), so that the kit's public declarations name no zod " +
+      "type. The schemas stay the one definition.",
+  );
+  return `${header}\n${renderPublishedTypes(join(__dirname, "..", ".."))}`;
 }
 
 /**

@@ -15,20 +15,22 @@ import { agentIdToJson } from "./arguments.js";
 import type { HttpTransport } from "./http.js";
 import { TRUSTGATE_VERSION } from "../generated/version.js";
 import { type TransportOption, type TrustApiClientOptions, transportFromOptions } from "./options.js";
+import type {
+  McpContent,
+  McpInitializeResult,
+  McpTool,
+  McpToolCallResult,
+  NetworkStats,
+  RiskTerms,
+  TrustCheck,
+} from "../generated/published-types.js";
 import {
   jsonRpcResponseSchema,
-  type McpContent,
-  type McpInitializeResult,
-  type McpTool,
-  type McpToolCallResult,
   mcpInitializeResultSchema,
   mcpToolCallResultSchema,
   mcpToolsListResultSchema,
-  type NetworkStats,
-  type RiskTerms,
   riskTermsSchema,
   statsSchema,
-  type TrustCheck,
   trustCheckSchema,
 } from "../published/index.js";
 import { parseResponse } from "./validate.js";
