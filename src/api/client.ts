@@ -55,10 +55,10 @@ import {
 import { parseResponse } from "./validate.js";
 
 /** Largest page of `/api/agents` and `/api/explorer`. */
-export const MAX_PAGE_SIZE = 1000;
+const MAX_PAGE_SIZE = 1000;
 
 /** Fewest and most agents of one `/api/compare` request. */
-export const COMPARE_LIMITS = { min: 2, max: 10 } as const;
+const COMPARE_LIMITS = { min: 2, max: 10 } as const;
 
 const TIER_NAMES = ["flagged", "limited", "developing", "established"] as const;
 

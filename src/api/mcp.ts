@@ -36,10 +36,10 @@ import {
 import { parseResponse } from "./validate.js";
 
 /** Path of the MCP endpoint. */
-export const MCP_PATH = "/api/mcp";
+const MCP_PATH = "/api/mcp";
 
 /** MCP protocol version the client asks for in `initialize`. */
-export const MCP_PROTOCOL_VERSION = "2025-06-18";
+const MCP_PROTOCOL_VERSION = "2025-06-18";
 
 /** The outcome of a successful `tools/call`. */
 export interface McpToolOutput {
