@@ -326,8 +326,11 @@ beforeAll(async () => {
     { filename: string },
   ];
   tarball = join(work, packed[0].filename);
-  // The checkout as a path dependency needs its own dependencies, as after `npm ci` there.
+  // The checkout as a path dependency needs its own dependencies, as after `npm ci` there; and viem, the peer
+  // dependency a linked folder cannot take from the project (Node resolves a linked package's imports from its real
+  // folder): the checkout's development copy, read through a link.
   await must("npm", ["ci", "--offline", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"], checkout);
+  symlinkSync(join(root, "node_modules", "viem"), join(checkout, "node_modules", "viem"));
 
   hardhatProject = join(work, "hardhat-project");
   await installProject(
