@@ -1,67 +1,147 @@
 /**
- * trustgate: integration kit for the on-chain AI-agent trust-score oracle on Base.
+ * trustgate: integration kit for the on-chain AI-agent trust-score oracle on Base. This entry holds what a
+ * TypeScript developer calls, each name listed here (nothing reaches the package by `export *`):
  *
- * - `readTrustRecord` / `readTrustRecords` / `readGatePolicy`: the oracle and gates, through viem.
- * - `createTrustApiClient` / `createTrustMcpClient`: the service's HTTP API and MCP endpoint.
- * - `trustCheckSchema`, `TrustSignedV2`, `Attestation`, …: what the service publishes, its response shapes.
- * - `verifyTrustAttestation` and friends: signed attestations, verified against the issuer's JWKS.
- * - `evaluateTrustPolicy`: the gate's decision in TypeScript.
- * - configuration: chains, addresses, tier and sybil encodings, service defaults.
- * - `AgentRef` (`parseAgentRef`, `formatAgentRef`, `agentKey`) and the input checks every entry point uses.
- * - `runDrift` / `exitCodeOf`: the drift job as a library (its configuration, report and exit-code rule).
+ * - `readTrustRecord` / `readTrustRecords` / `readGatePolicy` and the ABIs: the oracle and gates, through viem;
+ * - `createTrustApiClient` / `createTrustMcpClient`: the service's HTTP API and MCP endpoint, with the response
+ *   types they return;
+ * - `verifyTrustAttestation` and the other `verify*Attestation` functions, with their verdict types;
+ * - `toAttestationCall`, `submitTrustAttestation` and the signing-key helpers: attestations on chain;
+ * - `evaluateTrustPolicy`: the gate's decision in TypeScript;
+ * - the agent reference (`parseAgentRef`, `formatAgentRef`, `agentKey`, …);
+ * - the errors, and the addresses, chains and encodings a caller passes or compares with.
  *
- * Only the kit is exported here. The stand-ins for the outside world (the local signing service, the local
- * Base simulation, the fork context, the signing helpers) are the harness: `trustgate/service`,
- * `trustgate/testing` and `trustgate/harness`.
+ * The drift job is `trustgate/drift`, the deploy functions `trustgate/deploy`; the stand-ins for the outside
+ * world (the local signing service, the local Base simulation, the fork context, the signing helpers) are the
+ * harness: `trustgate/service`, `trustgate/testing` and `trustgate/harness`.
  *
  * @packageDocumentation
  */
 
-export * from "./agent/index.js";
-export * from "./api/index.js";
-export * from "./attestation/index.js";
-export * from "./config/index.js";
-// The drift job's public surface, by name (its stages and helpers stay in `src/drift/index.ts`).
 export {
-  type AgentScope,
-  type AttestedOracleSource,
-  type AttestedSide,
-  DEFAULT_AUDIT_CONFIDENCE,
-  DEFAULT_AUDIT_LIE_RATE,
-  DEFAULT_DECISION_THRESHOLD,
-  DEFAULT_ERROR_LIMIT,
-  DEFAULT_MAX_AGE_SECONDS,
-  type DecisionFlips,
-  type DecisionPair,
-  DRIFT_EXIT_CODES,
-  DRIFT_STATUSES,
-  type DriftConfig,
-  type DriftHooks,
-  type DriftReport,
-  type DriftReportHead,
-  type DriftRow,
-  type DriftRuntime,
-  type DriftStateSummary,
-  type DriftStatus,
-  type EncodingCheck,
-  type ErrorLimit,
-  exitCodeOf,
-  type FetchProjection,
-  type OnchainSide,
-  type PartialRun,
-  REFRESH_BLOCKERS,
-  type RefreshBlocker,
-  type RefreshKeyStatus,
-  type RowRefresh,
-  runDrift,
-  type SybilEncodingCheck,
-  type TriageAudit,
-  type TriageSummary,
-  type UnverifiedSummary,
-} from "./drift/index.js";
-export * from "./errors.js";
-export * from "./inputs/index.js";
-export * from "./oracle/index.js";
-export * from "./policy.js";
-export * from "./published/index.js";
-export * from "./security/index.js";
+  type AgentKeyParts,
+  type AgentRef,
+  agentKey,
+  compareAgentRefs,
+  type EvmAgentRef,
+  formatAgentRef,
+  isEvmAgent,
+  parseAgentRef,
+  parseAgentRefList,
+} from "./agent/agent-ref.js";
+export {
+  type AddressAgeParams,
+  type AgentParams,
+  type AgentsParams,
+  createTrustApiClient,
+  type ExplorerParams,
+  isWalletNotFound,
+  type ReviewerParams,
+  type RiskTermsParams,
+  type TrustApiClient,
+  type TrustCheckParams,
+} from "./api/client.js";
+export {
+  createTrustMcpClient,
+  type McpCommerceStatsArgs,
+  type McpRiskTermsArgs,
+  type McpToolOutput,
+  type McpTrustCheckArgs,
+  type TrustMcpClient,
+} from "./api/mcp.js";
+export type { TrustApiClientOptions } from "./api/options.js";
+export type { ExpectedSubject } from "./attestation/expected-subject.js";
+export { createJwksResolver, type JwksResolver, type JwksResolverOptions, type JwksSource } from "./attestation/jwks.js";
+export { type AttestationCall, type AttestationCallVerdict, toAttestationCall } from "./attestation/onchain-call.js";
+export { type SigningKeyArgs, signingKeyArgsOf, signingKeyArgsOfJwks } from "./attestation/onchain-keys.js";
+export type { SignaturePolicy, VerifyAttestationOptions } from "./attestation/options.js";
+export {
+  ATTESTATION_FAILURE_REASONS,
+  type AttestationFailureReason,
+  type AttestationInvalid,
+  type AttestationValid,
+  assertAttestationValid,
+  type FieldMismatch,
+  type McpAttestationVerification,
+  type SignedAttestationVerification,
+  type TrustAttestationVerification,
+  type WalletScoreVerification,
+} from "./attestation/result.js";
+export { type VerifyTrustAttestationOptions, verifyTrustAttestation } from "./attestation/verify.js";
+export { verifyMcpAttestation } from "./attestation/verify-mcp.js";
+export { verifySignedAttestation } from "./attestation/verify-signed.js";
+export { verifyWalletScoreAttestation } from "./attestation/verify-wallet-score.js";
+export { BASE_TRUST_ORACLE_ADDRESS, TRUST_ORACLE_ADDRESSES } from "./config/addresses.js";
+export { TRUST_CHAINS, type TrustChain } from "./config/chains.js";
+export { type SybilSeverityName, sybilSeverityName, type TierName, tierForScore, tierName } from "./config/encodings.js";
+export { DEFAULT_API_URL, type RegistryName } from "./config/service.js";
+export {
+  AttestationVerificationError,
+  ConfigurationError,
+  GateReadError,
+  HttpRequestError,
+  InvalidArgumentError,
+  InvalidResponseError,
+  JwksUnavailableError,
+  McpError,
+  NetworkError,
+  OracleReadError,
+  OracleWriteError,
+  RateLimitedError,
+  ResponseTooLargeError,
+  TimeoutError,
+  TrustgateError,
+  type TrustgateErrorCode,
+  UnknownChainError,
+} from "./errors.js";
+export type {
+  AddressAge,
+  AgentListItem,
+  AgentsPage,
+  Attestation,
+  CompareResult,
+  EntityProfile,
+  ExplorerProfile,
+  ExplorerResult,
+  JsonObject,
+  McpServerAttestation,
+  McpTool,
+  McpToolCallResult,
+  NetworkStats,
+  ReviewerAnalysis,
+  ReviewerProfile,
+  RiskTerms,
+  TrustCheck,
+  TrustSignedV1,
+  TrustSignedV2,
+  WalletNotFound,
+  WalletScore,
+} from "./generated/published-types.js";
+export {
+  type AttestedOracleClients,
+  revokeTrustSigningKeys,
+  setTrustSigningKeys,
+  submitTrustAttestation,
+} from "./oracle/attested-oracle.js";
+export { attestedTrustOracleAbi, trustOracleAbi } from "./oracle/abi.js";
+export type { AnyClient } from "./oracle/client.js";
+export { type GatePolicy, type ReadGatePolicyOptions, readGatePolicy } from "./oracle/gate.js";
+export { trustGatedAbi } from "./oracle/gate-abi.js";
+export {
+  type ReadTrustRecordParameters,
+  type ReadTrustRecordsParameters,
+  readTrustRecord,
+  readTrustRecords,
+  type TrustRecordRequest,
+} from "./oracle/reader.js";
+export type { TrustRecordKeyInput } from "./oracle/record-key.js";
+export type { TrustRecordRead, TrustRecordReadFailure, TrustRecordResult } from "./oracle/records.js";
+export {
+  type ControllerStatus,
+  evaluateTrustPolicy,
+  type OracleRecord,
+  TIER_MIN_SCORE,
+  TRUST_REFUSALS,
+  type TrustPolicy,
+  type TrustRefusal,
+} from "./policy.js";

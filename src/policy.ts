@@ -13,9 +13,6 @@ export const TIER_MIN_SCORE = { established: 75, developing: 51, limited: 30 } a
 /** Highest score a well-formed oracle answer may carry; larger values are treated as malformed. */
 export const MAX_SCORE = 100;
 
-/** Highest sybil severity code of the kit's default encoding (`heavy`). */
-export const MAX_SYBIL_SEVERITY_CODE = 4;
-
 /** An oracle record as `getScore` returns it; `updatedAt` is a Unix time in seconds, 0 when absent. */
 export interface OracleRecord {
   readonly score: number;

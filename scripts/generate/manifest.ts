@@ -56,6 +56,18 @@ export const RUNTIME_BYTECODE_FILE = "runtime-bytecode.ts";
  */
 export const CREATION_BYTECODE_FILE = "creation-bytecode.ts";
 
+/**
+ * File of the kit's version, inside {@link GENERATED_DIR}: `package.json`'s `version`, for the default user agent,
+ * the MCP client's `clientInfo` and `trustgate --version`, so that the version is written in one place.
+ */
+export const VERSION_FILE = "version.ts";
+
+/**
+ * File of the service's response types, inside {@link GENERATED_DIR}: each `z.infer` type of `src/published/` written
+ * out, so that the public declarations name no zod type.
+ */
+export const PUBLISHED_TYPES_FILE = "published-types.ts";
+
 /** Every generated ABI, in file order. */
 export const ABI_OUTPUTS: readonly AbiOutput[] = [
   {

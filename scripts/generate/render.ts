@@ -3,6 +3,8 @@
  * `scripts/generate.ts` writes the result, and `test/generated/generated-files.test.ts` compares it with the
  * committed files.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { ArtifactReader } from "./artifacts";
 import {
   ABI_OUTPUTS,
@@ -13,8 +15,11 @@ import {
   type BytecodeOutput,
   CREATION_BYTECODE_FILE,
   GENERATED_DIR,
+  PUBLISHED_TYPES_FILE,
   RUNTIME_BYTECODE_FILE,
+  VERSION_FILE,
 } from "./manifest";
+import { renderPublishedTypes } from "./published-types";
 import { type JsonValue, toTsLiteral } from "./ts-literal";
 
 /** The command that regenerates `src/generated/`. */
@@ -39,14 +44,56 @@ const PARAMETER_LISTS = new Set(["inputs", "outputs", "components"]);
  * The text of every generated file.
  *
  * @param read - Gives the artifact of a contract by fully qualified name.
+ * @param version - The kit's version; default the one in the repository's `package.json`.
  * @returns File text by path relative to the repository root (`src/generated/…`).
  */
-export function renderGeneratedFiles(read: ArtifactReader): Record<string, string> {
+export function renderGeneratedFiles(read: ArtifactReader, version = repositoryVersion()): Record<string, string> {
   return {
     [`${GENERATED_DIR}/${ABIS_FILE}`]: renderAbisFile(read),
     [`${GENERATED_DIR}/${CREATION_BYTECODE_FILE}`]: renderBytecodeFile(read, "creation"),
     [`${GENERATED_DIR}/${RUNTIME_BYTECODE_FILE}`]: renderBytecodeFile(read, "runtime"),
+    [`${GENERATED_DIR}/${PUBLISHED_TYPES_FILE}`]: renderPublishedTypesFile(),
+    [`${GENERATED_DIR}/${VERSION_FILE}`]: renderVersionFile(version),
   };
+}
+
+/**
+ * The `version` of the repository's `package.json`.
+ *
+ * @returns For example `0.1.0`.
+ */
+export function repositoryVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as { version?: unknown };
+  if (typeof pkg.version !== "string") throw new Error("package.json has no version");
+  return pkg.version;
+}
+
+/**
+ * The response types file: the service's response types without zod.
+ *
+ * @returns The file's text.
+ */
+export function renderPublishedTypesFile(): string {
+  const header = fileHeader(
+    "The service's response types, each the `z.infer` type of its schema in `src/published/` written out by the " +
+      "TypeScript checker (`scripts/generate/published-types.ts`), so that the kit's public declarations name no zod " +
+      "type. The schemas stay the one definition.",
+  );
+  return `${header}\n${renderPublishedTypes(join(__dirname, "..", ".."))}`;
+}
+
+/**
+ * The version file: one constant, the kit's version.
+ *
+ * @param version - The kit's version.
+ * @returns The file's text.
+ */
+export function renderVersionFile(version: string): string {
+  const header = fileHeader(
+    "The kit's version, `package.json`'s `version`, written here by `scripts/generate.ts` (`npm run generate`, which " +
+      "`npm version` runs through the `version` script) so that the kit reads it without reading `package.json`.",
+  );
+  return `${header}\n/** The kit's version, for example \`0.1.0\`. */\nexport const TRUSTGATE_VERSION = ${JSON.stringify(version)};\n`;
 }
 
 /**

@@ -19,44 +19,46 @@ import { addressAsGiven, agentIdToJson, type CompareAgentInput, compareEntry } f
 import type { HttpRequest, HttpTransport, QueryValue } from "./http.js";
 import { createTrustMcpClient, type TrustMcpClient } from "./mcp.js";
 import { type TransportOption, type TrustApiClientOptions, transportFromOptions } from "./options.js";
+import type {
+  AddressAge,
+  AgentListItem,
+  AgentsPage,
+  CompareResult,
+  EntityProfile,
+  ExplorerProfile,
+  ExplorerResult,
+  McpServerAttestation,
+  NetworkStats,
+  ReviewerAnalysis,
+  ReviewerProfile,
+  RiskTerms,
+  TrustCheck,
+  WalletNotFound,
+  WalletScore,
+} from "../generated/published-types.js";
 import {
-  type AddressAge,
-  type AgentListItem,
-  type AgentsPage,
   addressAgeSchema,
   agentsPageSchema,
-  type CompareResult,
   compareSchema,
-  type EntityProfile,
-  type ExplorerProfile,
-  type ExplorerResult,
   entitySchema,
   explorerProfileSchema,
   explorerSchema,
-  type McpServerAttestation,
   mcpAttestationSchema,
-  type NetworkStats,
-  type ReviewerAnalysis,
-  type ReviewerProfile,
-  type RiskTerms,
   reviewerAnalysisSchema,
   reviewerSchema,
   riskTermsSchema,
   statsSchema,
-  type TrustCheck,
   trustCheckSchema,
-  type WalletNotFound,
-  type WalletScore,
   walletNotFoundSchema,
   walletScoreSchema,
 } from "../published/index.js";
 import { parseResponse } from "./validate.js";
 
 /** Largest page of `/api/agents` and `/api/explorer`. */
-export const MAX_PAGE_SIZE = 1000;
+const MAX_PAGE_SIZE = 1000;
 
 /** Fewest and most agents of one `/api/compare` request. */
-export const COMPARE_LIMITS = { min: 2, max: 10 } as const;
+const COMPARE_LIMITS = { min: 2, max: 10 } as const;
 
 const TIER_NAMES = ["flagged", "limited", "developing", "established"] as const;
 

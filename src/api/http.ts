@@ -30,15 +30,13 @@ import { createSecretScrubber, scrubSecretsDeep } from "../security/secrets.js";
 import { isEmptyAnnouncement, parseRateLimitHeaders, type RateLimitAnnouncement } from "./rate-limit-headers.js";
 import { type Clock, type RateLimiter, type Sleep, systemClock, systemSleep } from "./rate-limiter.js";
 import { errorBodySchema } from "../published/index.js";
-
-/** Version of the kit, sent in the default user agent. */
-export const TRUSTGATE_VERSION = "0.1.0";
+import { TRUSTGATE_VERSION } from "../generated/version.js";
 
 /** The default `User-Agent` header. */
 export const DEFAULT_USER_AGENT = `trustgate/${TRUSTGATE_VERSION}`;
 
 /** Default time limit of one attempt, in milliseconds. */
-export const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_TIMEOUT_MS = 15_000;
 
 /** Retry policy of the transport. */
 export interface RetryOptions {
@@ -172,7 +170,7 @@ export interface HttpTransport {
  * @returns The policy with defaults filled in.
  * @throws {@link InvalidArgumentError} for negative or non-integer counts and delays.
  */
-export function resolveRetryOptions(retries: number | RetryOptions | undefined): ResolvedRetryOptions {
+function resolveRetryOptions(retries: number | RetryOptions | undefined): ResolvedRetryOptions {
   const given: RetryOptions = typeof retries === "number" ? { retries } : (retries ?? {});
   const resolved: ResolvedRetryOptions = {
     retries: given.retries ?? 3,

@@ -12,31 +12,34 @@ import { type AgentIdInput, parseAgentId } from "../inputs/agent-id.js";
 import { type ChainInput, parseChain } from "../inputs/chain.js";
 import { parseRegistry } from "../inputs/registry.js";
 import { agentIdToJson } from "./arguments.js";
-import { type HttpTransport, TRUSTGATE_VERSION } from "./http.js";
+import type { HttpTransport } from "./http.js";
+import { TRUSTGATE_VERSION } from "../generated/version.js";
 import { type TransportOption, type TrustApiClientOptions, transportFromOptions } from "./options.js";
+import type {
+  McpContent,
+  McpInitializeResult,
+  McpTool,
+  McpToolCallResult,
+  NetworkStats,
+  RiskTerms,
+  TrustCheck,
+} from "../generated/published-types.js";
 import {
   jsonRpcResponseSchema,
-  type McpContent,
-  type McpInitializeResult,
-  type McpTool,
-  type McpToolCallResult,
   mcpInitializeResultSchema,
   mcpToolCallResultSchema,
   mcpToolsListResultSchema,
-  type NetworkStats,
-  type RiskTerms,
   riskTermsSchema,
   statsSchema,
-  type TrustCheck,
   trustCheckSchema,
 } from "../published/index.js";
 import { parseResponse } from "./validate.js";
 
 /** Path of the MCP endpoint. */
-export const MCP_PATH = "/api/mcp";
+const MCP_PATH = "/api/mcp";
 
 /** MCP protocol version the client asks for in `initialize`. */
-export const MCP_PROTOCOL_VERSION = "2025-06-18";
+const MCP_PROTOCOL_VERSION = "2025-06-18";
 
 /** The outcome of a successful `tools/call`. */
 export interface McpToolOutput {

@@ -74,7 +74,7 @@ export function rateLimiterFromOptions(options: TrustApiClientOptions): RateLimi
  * @returns The limiter, or `undefined` when `rateLimit` is `false`.
  * @throws {@link InvalidArgumentError} for a limit that is not a positive integer.
  */
-export function riskTermsRateLimiterFromOptions(options: TrustApiClientOptions): RateLimiter | undefined {
+function riskTermsRateLimiterFromOptions(options: TrustApiClientOptions): RateLimiter | undefined {
   const { rateLimit } = options;
   if (rateLimit === false) return undefined;
   const cap = typeof rateLimit === "object" && rateLimit !== null ? undefined : checkedCap(rateLimit);

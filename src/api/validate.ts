@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { InvalidResponseError } from "../errors.js";
 
 /** Most issues listed in an {@link InvalidResponseError}; the rest are counted. */
-export const MAX_LISTED_ISSUES = 6;
+const MAX_LISTED_ISSUES = 6;
 
 /**
  * Formats zod issues as short lines: `attestation.kid: Invalid input: expected string, received undefined`.

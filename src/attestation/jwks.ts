@@ -91,13 +91,13 @@ export interface JwksResolverOptions {
 }
 
 /** Default minimum time between fetches caused by an unknown `kid`, in ms. */
-export const DEFAULT_JWKS_COOLDOWN_MS = 30_000;
+const DEFAULT_JWKS_COOLDOWN_MS = 30_000;
 /** Default maximum age of a cached key set, in ms. */
-export const DEFAULT_JWKS_CACHE_MAX_AGE_MS = 600_000;
+const DEFAULT_JWKS_CACHE_MAX_AGE_MS = 600_000;
 /** Default time without fetches after a failed fetch, in ms. */
-export const DEFAULT_JWKS_FAILURE_COOLDOWN_MS = 10_000;
+const DEFAULT_JWKS_FAILURE_COOLDOWN_MS = 10_000;
 /** Default timeout of one JWKS fetch, in ms. */
-export const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
+const DEFAULT_JWKS_TIMEOUT_MS = 5_000;
 
 /** Imported keys of one key set: each kid with its key, or why its entry is unusable. */
 type KeyTable = Map<string, { ok: true; key: VerificationKey } | { ok: false; problem: string }>;

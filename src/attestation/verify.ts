@@ -25,7 +25,7 @@
  * @packageDocumentation
  */
 
-import type { TrustCheck, WalletNotFound } from "../published/index.js";
+import type { TrustCheck, WalletNotFound } from "../generated/published-types.js";
 import { ATTESTATION_LIFETIME_SECONDS, TRUST_ATTESTATION_KIDS } from "../config/service.js";
 import type { ExpectedSubject } from "./expected-subject.js";
 import { TRUST_CHECK_KIND } from "./kinds/trust-check.js";

@@ -19,7 +19,7 @@ import { type HarnessLoader, isHardhatInstalled, loadHarnessExport } from "./har
 import { DOCTOR_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
 import { guardStdout } from "./stdout-guard.js";
-import { packageVersion } from "./version.js";
+import { TRUSTGATE_VERSION } from "../generated/version.js";
 import { checkOutputTargets } from "./write-outputs.js";
 
 /** Why `onchain-submit` could not be checked without Hardhat (the install command included). */
@@ -78,7 +78,7 @@ export async function doctorCommand(argv: readonly string[], cli: CliIo, deps: D
     const run = deps.runDoctor ?? runDoctor;
     report = await run(args.config, {
       submissionSimulator: harnessSubmissionSimulator(deps.harnessLoader),
-      version: packageVersion(),
+      version: TRUSTGATE_VERSION,
       ...(deps.now ? { now: deps.now } : {}),
     });
   } finally {

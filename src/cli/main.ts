@@ -32,7 +32,7 @@ import { type CliIo, isFlagSet, processIo } from "./io.js";
 import { createProgressBar, shouldShowProgress } from "./progress.js";
 import { createReportStream } from "./report-stream.js";
 import { guardStdout } from "./stdout-guard.js";
-import { packageVersion } from "./version.js";
+import { TRUSTGATE_VERSION } from "../generated/version.js";
 import { checkOutputTargets, stdoutIsTaken, writeStreamedOutputs } from "./write-outputs.js";
 
 /**
@@ -83,7 +83,7 @@ export async function main(argv: readonly string[], io: Partial<CliIo> = {}, dep
       return 0;
     }
     if (command === "--version") {
-      cli.stdout.write(`${packageVersion()}\n`);
+      cli.stdout.write(`${TRUSTGATE_VERSION}\n`);
       return 0;
     }
     if (command === "doctor") return await doctorCommand(rest, cli, { ...deps.doctor, ...(deps.now ? { now: deps.now } : {}) });

@@ -17,9 +17,3 @@ export const MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11" a
 export const TRUST_ORACLE_ADDRESSES: Readonly<Record<number, `0x${string}`>> = {
   8453: BASE_TRUST_ORACLE_ADDRESS,
 };
-
-/** The ERC-8004 identity registry by chain id. */
-export const IDENTITY_REGISTRY_ADDRESSES: Readonly<Record<number, `0x${string}`>> = {
-  1: ERC8004_IDENTITY_REGISTRY_ADDRESS,
-  8453: ERC8004_IDENTITY_REGISTRY_ADDRESS,
-};

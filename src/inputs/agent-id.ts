@@ -9,7 +9,7 @@ import { InvalidArgumentError } from "../errors.js";
 import { describeInput } from "./describe.js";
 
 /** Largest uint256: the oracle's agent ids are uint256. */
-export const MAX_AGENT_ID = (1n << 256n) - 1n;
+const MAX_AGENT_ID = (1n << 256n) - 1n;
 
 /** An agent id as callers give it: a non-negative integer as a bigint, a safe-integer number or a decimal string. */
 export type AgentIdInput = bigint | number | string;

@@ -8,7 +8,7 @@
  */
 
 export { parseAddress, parseWallet } from "./address.js";
-export { type AgentIdInput, MAX_AGENT_ID, parseAgentId } from "./agent-id.js";
+export { type AgentIdInput, parseAgentId } from "./agent-id.js";
 export { type ChainInput, parseChain, parseChainId, parseEvmChain } from "./chain.js";
 export { describeInput } from "./describe.js";
 export { parseCanonicalId, parseMcpServer } from "./mcp-server.js";

@@ -16,8 +16,6 @@ export {
   DEFAULT_CHUNK_SIZE,
   DEFAULT_CONCURRENCY,
   getScoreCallData,
-  MAX_CHUNK_SIZE,
-  MAX_CONCURRENCY,
   type ReadOptionsBase,
   type ReadTrustRecordParameters,
   type ReadTrustRecordsParameters,

@@ -27,7 +27,7 @@ export const ownershipSchema = z.looseObject({
 });
 
 /** The `agent` of an explorer profile (SDK `Agent`): `id` and `owner` required, the rest kept as served. */
-export const explorerAgentSchema = z.looseObject({
+const explorerAgentSchema = z.looseObject({
   id: agentIdSchema,
   name: z.string().nullish(),
   owner: z.string(),

@@ -15,7 +15,7 @@ import { attestationSchema } from "./attestation.js";
 import { jsonObjectSchema, serviceTimeSchema } from "./common.js";
 
 /** Highest `qualityScore` of the `?server=` form (insumer spec v1.2 §3.12: "Composite quality (0–100)"). */
-export const MAX_MCP_QUALITY_SCORE = 100;
+const MAX_MCP_QUALITY_SCORE = 100;
 
 /**
  * The signed block of the `?server=` form (insumer spec v1.2 §3.12); other fields kept. Every field the spec

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { agentIdSchema, jsonObjectSchema, serviceTimeSchema } from "./common.js";
 
 /** One reviewer of `/api/reviewer-analysis` (SDK `ReviewerWallet`). */
-export const analysedReviewerSchema = z.looseObject({
+const analysedReviewerSchema = z.looseObject({
   address: z.string(),
   ageAtReviewDays: z.number().nullish(),
   currentAgeDays: z.number().nullish(),
@@ -30,7 +30,7 @@ export const reviewerAnalysisSchema = z.looseObject({
 });
 
 /** The `summary` of `/api/reviewer` (SDK `ReviewerSummary`). */
-export const reviewerSummarySchema = z.looseObject({
+const reviewerSummarySchema = z.looseObject({
   unique_agents_reviewed: z.number().nullish(),
   avg_score: z.number().nullish(),
   score_variance: z.number().nullish(),

@@ -11,7 +11,7 @@
  * @param b - Second string.
  * @returns The number of single-character edits turning `a` into `b`.
  */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let previous = row[0]!;

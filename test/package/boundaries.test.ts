@@ -120,8 +120,11 @@ describe("the line between the kit and the harness", () => {
     expect(outside.map(show)).toEqual([]);
   });
 
-  it("the kit needs only its dependencies at run time (never Hardhat)", () => {
-    const dependencies = Object.keys(pkg.dependencies);
+  it("the kit needs only its dependencies and the required peer viem at run time (never Hardhat)", () => {
+    expect(pkg.peerDependencies.viem).toBe("^2.57.0");
+    expect(pkg.peerDependenciesMeta.viem).toBeUndefined();
+    expect(Object.keys(pkg.dependencies)).not.toContain("viem");
+    const dependencies = [...Object.keys(pkg.dependencies), "viem"];
     const bare = kitReferences.filter((ref) => !isRelative(ref.specifier) && !isBuiltin(ref.specifier));
     const undeclared = bare.filter((ref) => !ref.typeOnly && !dependencies.includes(packageName(ref.specifier)));
     expect(undeclared.map(show)).toEqual([]);
@@ -129,7 +132,7 @@ describe("the line between the kit and the harness", () => {
   });
 
   it("the harness needs only the dependencies and the optional peer hardhat, which it loads lazily", () => {
-    const allowed = [...Object.keys(pkg.dependencies), "hardhat"];
+    const allowed = [...Object.keys(pkg.dependencies), "viem", "hardhat"];
     const bare = harnessReferences.filter((ref) => !isRelative(ref.specifier) && !isBuiltin(ref.specifier));
     const undeclared = bare.filter((ref) => !ref.typeOnly && !allowed.includes(packageName(ref.specifier)));
     expect(undeclared.map(show)).toEqual([]);

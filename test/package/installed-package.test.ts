@@ -35,7 +35,7 @@ import { MAIN_HELP } from "../../src/cli/help";
 import type { DriftReport } from "../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { HARDHAT3_PEER_VERSION } from "../../src/harness/devnet/hardhat-network";
-import { MAIN_ENTRY_EXPORTS } from "../support/main-entry-exports";
+import { MAX_MAIN_ENTRY_NAMES, runtimeNamesOf } from "../support/entry-names";
 import { type LockEntry, type Lockfile, lockfileFor } from "../support/offline-lockfile";
 import { documentedHardhatConfig } from "../support/documented-hardhat-config";
 
@@ -234,7 +234,9 @@ describe("the Base context on Hardhat's own network", () => {
 });
 `,
   // Type checks of every entry (compiled by tsc only: not a test file).
-  "typecheck/entries.ts": `import { runDrift, verifyTrustAttestation, exitCodeOf, type DriftConfig, type DriftReport } from "trustgate";
+  "typecheck/entries.ts": `import { verifyTrustAttestation, type TrustAttestationVerification } from "trustgate";
+import { runDrift, exitCodeOf, type DriftConfig, type DriftReport } from "trustgate/drift";
+import { deploy, loadDeployConfig, type DeployResult } from "trustgate/deploy";
 import { startTrustService, createPopulation, type RunningTrustService } from "trustgate/service";
 import { startBaseContext, type BaseContext } from "trustgate/testing";
 import { startDemoDriftEnvironment, generateSigningKey } from "trustgate/harness";
@@ -242,8 +244,11 @@ import { startDemoDriftEnvironment, generateSigningKey } from "trustgate/harness
 export async function typed(config: DriftConfig): Promise<[DriftReport, 0 | 3 | 4, boolean]> {
   const report = await runDrift(config);
   const verdict = await verifyTrustAttestation({}, { issuer: "https://rnwy.com", jwks: { keys: [] } });
-  return [report, exitCodeOf(report), verdict.valid];
+  const checked: TrustAttestationVerification = verdict;
+  return [report, exitCodeOf(report), checked.valid];
 }
+
+export const deployer: [typeof deploy, typeof loadDeployConfig, DeployResult | undefined] = [deploy, loadDeployConfig, undefined];
 
 export const starters: [() => Promise<RunningTrustService>, () => Promise<BaseContext>, typeof startDemoDriftEnvironment, typeof generateSigningKey] = [
   () => startTrustService({ population: createPopulation({ seed: 1, size: 10 }) }),
@@ -265,16 +270,23 @@ export const absent = notInTheKit;
 /** A plain Node ESM program using the main entry, and a CommonJS one requiring every entry. */
 const NODE_PROGRAMS: Record<string, string> = {
   "esm.mjs": `import * as kit from "trustgate";
-import { verifyTrustAttestation, runDrift } from "trustgate";
+import { verifyTrustAttestation } from "trustgate";
+import { runDrift } from "trustgate/drift";
+import { deploy } from "trustgate/deploy";
 const verdict = await verifyTrustAttestation({ nope: true }, { issuer: "https://rnwy.com", jwks: { keys: [] } });
-console.log(JSON.stringify({ keys: Object.keys(kit).sort(), runDrift: typeof runDrift, valid: verdict.valid }));
+const zodSchemas = Object.keys(kit).filter((name) => typeof kit[name] === "object" && kit[name] !== null && "_zod" in kit[name]);
+console.log(JSON.stringify({ keys: Object.keys(kit).sort(), zodSchemas, runDrift: typeof runDrift, deploy: typeof deploy, valid: verdict.valid }));
 `,
   "cjs.cjs": `const kit = require("trustgate");
+const drift = require("trustgate/drift");
+const deployer = require("trustgate/deploy");
 const service = require("trustgate/service");
 const testing = require("trustgate/testing");
 const harness = require("trustgate/harness");
 console.log(JSON.stringify({
-  kit: typeof kit.runDrift,
+  kit: typeof kit.verifyTrustAttestation,
+  drift: typeof drift.runDrift,
+  deploy: typeof deployer.deploy,
   service: typeof service.startTrustService,
   testing: typeof testing.startBaseContext,
   harness: typeof harness.startDemoDriftEnvironment,
@@ -314,8 +326,11 @@ beforeAll(async () => {
     { filename: string },
   ];
   tarball = join(work, packed[0].filename);
-  // The checkout as a path dependency needs its own dependencies, as after `npm ci` there.
+  // The checkout as a path dependency needs its own dependencies, as after `npm ci` there; and viem, the peer
+  // dependency a linked folder cannot take from the project (Node resolves a linked package's imports from its real
+  // folder): the checkout's development copy, read through a link.
   await must("npm", ["ci", "--offline", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"], checkout);
+  symlinkSync(join(root, "node_modules", "viem"), join(checkout, "node_modules", "viem"));
 
   hardhatProject = join(work, "hardhat-project");
   await installProject(
@@ -420,13 +435,22 @@ describe("a Hardhat 2 TypeScript project (CommonJS, ts-node) with the tarball", 
   it("(c) runs the main entry from plain Node ESM (exactly the kit's exports) and every entry from CommonJS", async () => {
     const esm = JSON.parse((await must("node", ["esm.mjs"], hardhatProject)).stdout) as {
       keys: string[];
+      zodSchemas: string[];
       runDrift: string;
       valid: boolean;
     };
-    expect(esm.keys).toEqual([...MAIN_ENTRY_EXPORTS].sort());
-    expect(esm).toMatchObject({ runDrift: "function", valid: false });
+    expect(esm.keys).toEqual(await runtimeNamesOf("trustgate"));
+    expect(esm.keys.length).toBeLessThanOrEqual(MAX_MAIN_ENTRY_NAMES);
+    expect(esm).toMatchObject({ zodSchemas: [], runDrift: "function", deploy: "function", valid: false });
     const cjs = await must("node", ["cjs.cjs"], hardhatProject);
-    expect(JSON.parse(cjs.stdout)).toEqual({ kit: "function", service: "function", testing: "function", harness: "function" });
+    expect(JSON.parse(cjs.stdout)).toEqual({
+      kit: "function",
+      drift: "function",
+      deploy: "function",
+      service: "function",
+      testing: "function",
+      harness: "function",
+    });
     expect(cjs.stderr).toBe("");
   }, 300_000);
 
@@ -488,9 +512,11 @@ describe("a project with the tarball and without Hardhat", () => {
 
   it("(c) loads every entry, ESM and CommonJS; the harness's chain says what to install", async () => {
     const esm = JSON.parse((await must("node", ["esm.mjs"], plainProject)).stdout) as { keys: string[] };
-    expect(esm.keys).toEqual([...MAIN_ENTRY_EXPORTS].sort());
+    expect(esm.keys).toEqual(await runtimeNamesOf("trustgate"));
     expect(JSON.parse((await must("node", ["cjs.cjs"], plainProject)).stdout)).toEqual({
       kit: "function",
+      drift: "function",
+      deploy: "function",
       service: "function",
       testing: "function",
       harness: "function",
@@ -522,7 +548,7 @@ describe("a Hardhat project with the checkout as a path dependency (file:../trus
 
   it("(c, d, e) loads the main entry from ESM, prints the help and runs a --demo scan", async () => {
     const esm = JSON.parse((await must("node", ["esm.mjs"], linkedProject)).stdout) as { keys: string[] };
-    expect(esm.keys).toEqual([...MAIN_ENTRY_EXPORTS].sort());
+    expect(esm.keys).toEqual(await runtimeNamesOf("trustgate"));
     const help = await run("npx", ["trustgate", "--help"], linkedProject);
     expect(help.stdout).toBe(MAIN_HELP);
     const demo = await run("npx", ["trustgate", "drift", "--demo", "--agents", "base:1,base:2", "--json", "-"], linkedProject);

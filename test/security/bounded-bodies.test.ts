@@ -4,7 +4,8 @@
  * error naming the limit, and never retry. Real loopback servers.
  */
 import { afterEach, describe, expect, test } from "vitest";
-import { createJwksResolver, createTrustApiClient, MAX_API_RESPONSE_BYTES, MAX_JWKS_RESPONSE_BYTES } from "../../src/index.js";
+import { createJwksResolver, createTrustApiClient } from "../../src/index.js";
+import { MAX_API_RESPONSE_BYTES, MAX_JWKS_RESPONSE_BYTES } from "../../src/security/index.js";
 import { announcedBody, endlessBody, type HostileServer, startHostileServer } from "./hostile-service.js";
 
 const servers: HostileServer[] = [];

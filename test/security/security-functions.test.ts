@@ -4,7 +4,6 @@
 import { describe, expect, test } from "vitest";
 import {
   HIDDEN_SEGMENT,
-  InvalidArgumentError,
   markdownText,
   parseEndpointUrl,
   printableText,
@@ -15,7 +14,8 @@ import {
   sanitizeText,
   scrubSecrets,
   scrubSecretsDeep,
-} from "../../src/index.js";
+} from "../../src/security/index.js";
+import { InvalidArgumentError } from "../../src/errors.js";
 
 /** A response whose body arrives in the given chunks, with an optional Content-Length. */
 function responseOf(chunks: Uint8Array[], contentLength?: string): Response {
@@ -27,6 +27,18 @@ function responseOf(chunks: Uint8Array[], contentLength?: string): Response {
   });
   return new Response(stream, { headers: contentLength === undefined ? {} : { "content-length": contentLength } });
 }
+
+describe("the README's Security examples", () => {
+  test("hold, one by one", () => {
+    expect(redactUrl("https://base-mainnet.g.alchemy.com/v2/Zx81kQpLm3RtYv7Wn2Bc")).toBe(
+      `https://base-mainnet.g.alchemy.com/v2/${HIDDEN_SEGMENT}`,
+    );
+    expect(redactUrl("https://rnwy.com/api/trust-check?id=1&chain=base")).toBe("https://rnwy.com/api/trust-check?id=1&chain=base");
+    expect(scrubSecrets("invalid key tgk_123456", ["tgk_123456"])).toBe("invalid key ***");
+    expect(sanitizeText("\u001b[31mREVOKED\u001b[0m\r\nnext")).toBe("REVOKED  next");
+    expect(markdownText("![img](https://attacker.example/p.png)")).toBe("!\\[img\\](https://attacker.example/p.png)");
+  });
+});
 
 describe("readBoundedText", () => {
   const read = (response: Response, maxBytes: number) => readBoundedText(response, { maxBytes, method: "GET", url: "http://127.0.0.1/x" });

@@ -14,6 +14,32 @@ export { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../../generated/runtime-
 export { type ForkableBase, type ForkableBaseOptions, startForkableBase } from "../devnet/forkable-base.js";
 export type { SeededRecord } from "../devnet/seeded-population.js";
 export { describeContractError, type Eip1193Provider, revertDecodingTransport } from "../devnet/revert-transport.js";
-export * from "./base-context.js";
-export * from "./fork-block.js";
-export * from "./oracle-override.js";
+export {
+  type BaseContext,
+  type BaseContextOptions,
+  DEFAULT_FORK_PROBE,
+  DEFAULT_IMPERSONATION_BALANCE,
+  DEFAULT_SIMULATED_AGENTS,
+  startBaseContext,
+  type TrustRecordPatch,
+} from "./base-context.js";
+export { baseForkBlockFromEnv, DEFAULT_BASE_FORK_BLOCK } from "./fork-block.js";
+export {
+  type InstalledOracleOverride,
+  installOracleOverride,
+  type InstallOracleOverrideOptions,
+  ORACLE_ORIGINAL_CODE_ADDRESS,
+  ORACLE_OVERRIDE_NAMESPACE,
+  ORACLE_OVERRIDE_SLOTS,
+  ORACLE_OVERRIDE_STORAGE_LOCATION,
+  type OracleRecordValue,
+  overrideRecordKey,
+  overrideRecordSlot,
+  overrideWord,
+  type ResolvedTestRecordKey,
+  resolveRecordKey,
+  setOracleReverting,
+  type TestRecordKey,
+  uninstallOracleOverride,
+  writeOverride,
+} from "./oracle-override.js";

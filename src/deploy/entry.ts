@@ -1,0 +1,38 @@
+/**
+ * The package entry `trustgate/deploy`: what a deployer calls from their own scripts, listed by name. `deploy`
+ * deploys the gates, the reference oracle and the attested oracle a network's configuration names and records
+ * them in `deployments/<chainId>.json`; `updateSigningKeys` and `listKeyRecords` install, revoke and audit the
+ * service's signing keys on an attested oracle. (`scripts/deploy.ts` and `scripts/keys.ts` are thin shells over
+ * these.)
+ *
+ * @packageDocumentation
+ */
+
+export {
+  type AttestedOracleDeployConfig,
+  DEPLOYABLE_CONTRACTS,
+  type DeployableContract,
+  type DeployConfig,
+  type DeployPolicy,
+  loadDeployConfig,
+  type NetworkDeployConfig,
+  networkConfig,
+  parseDeployConfig,
+} from "./config.js";
+export { type DeployAction, type DeployOptions, type DeployResult, deploy } from "./deploy.js";
+export { type DeploymentRecord, type DeploymentsFile, readDeploymentsFile } from "./deployments-file.js";
+export { type KeySelection, type LoadedJwks, parseThumbprintPins, type SelectedSigningKey } from "./key-selection.js";
+export { type ResolvedRpcUrl, RPC_URL_VARIABLE, resolveRpcUrl } from "./rpc-url.js";
+export { DEPLOYER_KEY_VARIABLE, type DeployProvider } from "./sender.js";
+export {
+  type ListKeyRecordsOptions,
+  listKeyRecords,
+  type LoadJwksOptions,
+  loadJwks,
+  type SigningKeyChange,
+  type SigningKeyChangeKind,
+  type SigningKeysResult,
+  type UpdateSigningKeysOptions,
+  updateSigningKeys,
+} from "./signing-keys.js";
+export { DeploymentError } from "../errors.js";

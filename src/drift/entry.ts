@@ -1,0 +1,38 @@
+/**
+ * The package entry `trustgate/drift`: the drift job as a library. `runDrift(config)` checks the endpoints, scans
+ * and returns the report; `exitCodeOf(report)` is the command line's exit-code rule. Its configuration, report
+ * and row types, statuses and defaults are listed here by name; the stages behind them stay internal
+ * (`./index.ts` gathers them for the command line and the tests).
+ *
+ * @packageDocumentation
+ */
+
+export { type AgentScope, DEFAULT_DECISION_THRESHOLD, DEFAULT_MAX_AGE_SECONDS, type DriftConfig } from "./config.js";
+export { DEFAULT_ERROR_LIMIT } from "./error-limit.js";
+export { DRIFT_EXIT_CODES, exitCodeOf } from "./report.js";
+export { type DriftHooks, runDrift } from "./run.js";
+export {
+  type AttestedOracleSource,
+  type AttestedSide,
+  type DecisionFlips,
+  type DecisionPair,
+  DRIFT_STATUSES,
+  type DriftReport,
+  type DriftReportHead,
+  type DriftRow,
+  type DriftRuntime,
+  type DriftStateSummary,
+  type DriftStatus,
+  type EncodingCheck,
+  type ErrorLimit,
+  type FetchProjection,
+  type OnchainSide,
+  type PartialRun,
+  REFRESH_BLOCKERS,
+  type RefreshBlocker,
+  type RefreshKeyStatus,
+  type RowRefresh,
+  type SybilEncodingCheck,
+  type TriageSummary,
+  type UnverifiedSummary,
+} from "./types.js";
