@@ -1,16 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createTrustApiClient } from "../../src/api/client";
 import { InvalidArgumentError, UnknownChainError } from "../../src/errors";
-import {
-  parseAddress,
-  parseAgentId,
-  parseChain,
-  parseChainId,
-  parseEvmChain,
-  parseRegistry,
-  parseThreshold,
-  parseWallet,
-} from "../../src/inputs";
+import { parseAddress, parseWallet } from "../../src/inputs/address";
+import { parseAgentId } from "../../src/inputs/agent-id";
+import { parseChain, parseChainId, parseEvmChain } from "../../src/inputs/chain";
+import { parseThreshold } from "../../src/inputs/numbers";
+import { parseRegistry } from "../../src/inputs/registry";
 import { parseTrustRecordKey } from "../../src/oracle/record-key";
 
 const CHECKSUMMED = "0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4";
