@@ -6,6 +6,7 @@
  */
 
 import type { OracleReaderMode } from "../oracle/reader-mode.js";
+import type { DriftVerdict } from "./verdict.js";
 
 /** Status of one agent's row, from the most to the least alarming family. */
 export type DriftStatus =
@@ -354,6 +355,8 @@ export interface DriftReport {
   /** Report format version. */
   readonly version: 1;
   readonly generatedAt: string;
+  /** The exit code the report calls for and its reason in one sentence (`verdictOf`). */
+  readonly verdict: DriftVerdict;
   readonly source: {
     readonly rpc: string;
     readonly oracle: string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatMarkdown } from "../../src/cli/format-markdown";
 import { formatSummary, formatVerdict } from "../../src/cli/format-summary";
 import { formatTable } from "../../src/cli/format-table";
-import { exitCodeOf } from "../../src/drift/report";
+import { exitCodeOf } from "../../src/drift/verdict";
 import { CONSISTENT, errorRow, failToPass, invalid, passToFail, report, row } from "./report-fixture";
 
 /** Data lines of a table (header and footer removed). */

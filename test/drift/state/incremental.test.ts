@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainIdOf } from "../../../src/config/chains";
 import { DEFAULT_TRUST_ENCODING, sybilSeverityCode, tierCode, tierForScore } from "../../../src/config/encodings";
 import type { DriftConfig } from "../../../src/drift/config";
-import { exitCodeOf } from "../../../src/drift/report";
+import { exitCodeOf } from "../../../src/drift/verdict";
 import { type DriftHooks, runDrift } from "../../../src/drift/run";
 import { type DriftStateEntry, readDriftState } from "../../../src/drift/state-file";
 import type { DriftReport, DriftRow } from "../../../src/drift/types";
