@@ -167,7 +167,7 @@ function checkConfig(config: DriftConfig): AuditPlan | undefined {
 /** Opens the run's use of its state file, for the setup it was written for (refused for another unless `full`). */
 function openStateRun(
   path: string,
-  settings: Pick<DriftConfig, "oracle" | "attestedOracle" | "apiUrl" | "issuer" | "encoding" | "full" | "scope">,
+  settings: Pick<DriftConfig, "oracle" | "attestedOracle" | "apiUrl" | "issuer" | "serviceIdentity" | "encoding" | "full" | "scope">,
   checked: Pick<Preflight, "chainId" | "rule">,
   loaded: ReturnType<typeof readDriftState> | null,
   now: () => Date,
@@ -179,8 +179,8 @@ function openStateRun(
       oracle: settings.oracle,
       attestedOracle: settings.attestedOracle ?? null,
       chainId: checked.chainId,
-      api: redactUrl(settings.apiUrl),
-      issuer: settings.issuer,
+      api: settings.serviceIdentity ?? redactUrl(settings.apiUrl),
+      issuer: settings.serviceIdentity ?? settings.issuer,
       rule: describeRule(checked.rule),
       encoding: { tiers: [...settings.encoding.tiers], sybilSeverities: [...settings.encoding.sybilSeverities] },
     },
