@@ -21,6 +21,8 @@ export {
   type DriftReportHead,
   type DriftRow,
   type DriftRuntime,
+  type DriftNightSummary,
+  type DriftStateHistory,
   type DriftStateSummary,
   type DriftStatus,
   type EncodingCheck,

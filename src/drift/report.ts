@@ -13,6 +13,7 @@ import {
   type DriftReportHead,
   type DriftRow,
   type DriftRuntime,
+  type DriftStateHistory,
   type DriftStatus,
   type EncodingCheck,
   type FetchProjection,
@@ -208,6 +209,8 @@ export interface ReportContext {
   readonly errorLimit?: ErrorLimit;
   /** Present when the run stopped before fetching everything it selected (`--max-duration`). */
   readonly partial?: PartialRun;
+  /** With a state file: its history of nights (see {@link DriftReport.state}). */
+  readonly state?: DriftStateHistory;
 }
 
 /**
@@ -255,6 +258,7 @@ export function buildReportHead(tally: RowTally, context: ReportContext): DriftR
     summary,
     ...(context.notes && context.notes.length > 0 ? { notes: [...context.notes] } : {}),
     ...(context.projection ? { projection: context.projection } : {}),
+    ...(context.state ? { state: context.state } : {}),
     ...(context.runtime ? { runtime: context.runtime } : {}),
   };
 }

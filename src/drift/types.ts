@@ -300,6 +300,34 @@ export interface TriageAudit {
   readonly detectionProbability: number;
 }
 
+/**
+ * One completed run of a state file ("a night"), as the state keeps it in its history and the report shows it in
+ * `state.history`. Field names are pinned.
+ */
+export interface DriftNightSummary {
+  /** When the run started (a run continued after a kill or `--max-duration`: when the first part started). */
+  readonly startedAt: string;
+  /** When it completed. */
+  readonly finishedAt: string;
+  /** Its exit code. */
+  readonly exitCode: 0 | 3 | 4;
+  /** Rows per status. */
+  readonly statuses: Readonly<Record<DriftStatus, number>>;
+  /** Decision flips in each direction. */
+  readonly flips: DecisionFlips;
+  /** Signed attestations it asked the service for (triage's selection). */
+  readonly signedFetches: number;
+}
+
+/** The state file's history in the report (`report.state`), present with `--state`. */
+export interface DriftStateHistory {
+  /**
+   * The last completed runs of the state file, oldest first, at most 60, this run last when it completed (a run
+   * stopped by `--max-duration` joins the history when the run continuing it completes).
+   */
+  readonly history: readonly DriftNightSummary[];
+}
+
 /** The state file of a run (`--state`), in the report. */
 export interface DriftStateSummary {
   /** The file, as given. */
@@ -409,6 +437,8 @@ export interface DriftReport {
    * long they take at the client's rate limit in force then. Absent in reports built without a scan.
    */
   readonly projection?: FetchProjection;
+  /** With `--state`: the state file's history of nights. */
+  readonly state?: DriftStateHistory;
   /** Where the run's time went (not a pinned field: informational). */
   readonly runtime?: DriftRuntime;
   /** Rows, most severe first (flips first). */

@@ -53,7 +53,10 @@ export const DRIFT_EXIT_CODES = {
  * @param report - The report.
  * @returns 0, 3 or 4.
  */
-export function exitCodeOf(report: Pick<DriftReport, "summary">): 0 | 3 | 4 {
+export function exitCodeOf(report: {
+  /** Only whether the run was partial matters, not how. */
+  readonly summary: Pick<DriftReport["summary"], "flips" | "byStatus" | "unverified"> & { readonly partial?: object | undefined };
+}): 0 | 3 | 4 {
   const { flips, byStatus, unverified, partial } = report.summary;
   if (unverified.exceeded || partial) return DRIFT_EXIT_CODES.unverified;
   return flips.passToFail + flips.failToPass > 0 || byStatus["invalid-attestation"] > 0 ? DRIFT_EXIT_CODES.drift : DRIFT_EXIT_CODES.ok;
