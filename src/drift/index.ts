@@ -32,6 +32,7 @@ export {
   type AttestedSide,
   type DecisionFlips,
   type DecisionPair,
+  DRIFT_STATUS_MEANINGS,
   DRIFT_STATUSES,
   type DriftReport,
   type DriftReportHead,

@@ -23,6 +23,20 @@ export const DRIFT_STATUSES: readonly DriftStatus[] = [
   "in-sync",
 ];
 
+/**
+ * What each status means, in one line: the `--help` of `trustgate drift`, the Markdown report's legend and the
+ * page read it from here.
+ */
+export const DRIFT_STATUS_MEANINGS: Readonly<Record<DriftStatus, string>> = {
+  "invalid-attestation": "the signed attestation does not verify (signature, key, fields or times)",
+  error: "the record or the attestation could not be read (RPC or service failure, bad body)",
+  drifted: "score, tier or sybil severity differ between the chain and the attestation",
+  "stale-onchain": "the on-chain record is older than --max-age",
+  "missing-onchain": "the service knows the agent, the oracle holds no record for it",
+  "missing-attestation": "the oracle holds a record, the service has no attestation (404)",
+  "in-sync": "the chain and the signed attestation agree",
+};
+
 /** The on-chain side of a row. */
 export interface OnchainSide {
   readonly score: number;

@@ -3,6 +3,7 @@ import { formatMarkdown } from "../../src/cli/format-markdown";
 import { formatSummary, formatVerdict } from "../../src/cli/format-summary";
 import { formatTable } from "../../src/cli/format-table";
 import { exitCodeOf } from "../../src/drift/verdict";
+import { DRIFT_STATUS_MEANINGS, type DriftStatus } from "../../src/drift/types";
 import { CONSISTENT, errorRow, failToPass, invalid, passToFail, report, row } from "./report-fixture";
 
 /** Data lines of a table (header and footer removed). */
@@ -325,16 +326,20 @@ describe("formatMarkdown", () => {
     const start = lines.indexOf("## Status");
     const table = lines.slice(start + 2, start + 11);
     expect(table).toEqual([
-      "| Status | Agents |",
-      "|---|--:|",
-      "| invalid-attestation | 1 |",
-      "| error | 1 |",
-      "| drifted | 1 |",
-      "| stale-onchain | 0 |",
-      "| missing-onchain | 0 |",
-      "| missing-attestation | 0 |",
-      "| in-sync | 1 |",
+      "| Status | Agents | Meaning |",
+      "|---|--:|---|",
+      ...[
+        ["invalid-attestation", 1],
+        ["error", 1],
+        ["drifted", 1],
+        ["stale-onchain", 0],
+        ["missing-onchain", 0],
+        ["missing-attestation", 0],
+        ["in-sync", 1],
+      ].map(([status, n]) => `| ${status} | ${n} | ${DRIFT_STATUS_MEANINGS[status as DriftStatus]} |`),
     ]);
+    // Each status is defined where it is shown.
+    expect(DRIFT_STATUS_MEANINGS["stale-onchain"]).toContain("--max-age");
   });
 
   it("lists every row, flips first, with the same number of cells as the header", () => {
