@@ -242,9 +242,12 @@ describe("formatSummary", () => {
         },
       }),
     );
-    expect(text).toContain(
-      "triage:           2000 listed, 180 signed fetches, 1820 saved (91% of listed); fetched for: mismatch 150, audit 20, stale 10; audit 1%; listing contradictions 2",
-    );
+    expect(text.split("\n").filter((line) => /^ {2}triage: | {20}\S/.test(line))).toEqual([
+      "  triage:           180 of 2000 listed agents fetched and verified; the other 1820 (91%) taken from the listing",
+      "                    fetched because: mismatch 150, stale 10",
+      "                    random audit 1%",
+      "                    the listing was contradicted by 2 signed answers and lacks 0 on-chain records",
+    ]);
   });
 
   it("reports fetches avoided by reason, the audit's sizing and seed, and the state file", () => {
@@ -271,10 +274,14 @@ describe("formatSummary", () => {
         },
       }),
     );
+    // A few plain lines: what was avoided, and by what, stays in the JSON.
     expect(text).toContain(
-      "fetched for: audit 456, listing-changed 24; avoided: near-threshold 300, mismatch 30 (by the state 320, by the on-chain record 10); " +
-        "audit 456 of 1900 (99% to catch a listing lying about 1%; seed 123456789); listing contradictions 0",
+      "  triage:           480 of 2000 listed agents fetched and verified; the other 1520 (76%) taken from the listing\n" +
+        "                    fetched because: listing-changed 24\n" +
+        "                    random audit 456 of 1900 (99% to catch a listing lying about 1%; seed 123456789)\n",
     );
+    expect(text).not.toContain("avoided");
+    for (const line of text.split("\n").filter((l) => /^ {2}triage: | {20}\S/.test(l))) expect(line.length).toBeLessThanOrEqual(120);
     expect(text).toContain(
       "state:            night.jsonl: 900 agents, 330 rows from it; oldest verified attestation base:erc8004:7, verified 2d ago (computed 3d ago)",
     );
