@@ -240,9 +240,11 @@ export function formatTriage(t: NonNullable<DriftReport["summary"]["triage"]>): 
   }
   lines.push(`random ${formatAudit(t)}`);
   const notListed = t.onchainEnumeration?.notListed ?? 0;
-  if (t.listingContradictions > 0 || notListed > 0) {
-    lines.push(`the listing was contradicted by ${t.listingContradictions} signed answers and lacks ${notListed} on-chain records`);
-  }
+  const against = [
+    ...(t.listingContradictions > 0 ? [`contradicted by ${t.listingContradictions} signed answers`] : []),
+    ...(notListed > 0 ? [`lacks ${notListed} agents the chain holds records for`] : []),
+  ];
+  if (against.length > 0) lines.push(`the listing ${against.join(" and ")}`);
   return lines;
 }
 

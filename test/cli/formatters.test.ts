@@ -246,7 +246,7 @@ describe("formatSummary", () => {
       "  triage:           180 of 2000 listed agents fetched and verified; the other 1820 (91%) taken from the listing",
       "                    fetched because: mismatch 150, stale 10",
       "                    random audit 1%",
-      "                    the listing was contradicted by 2 signed answers and lacks 0 on-chain records",
+      "                    the listing contradicted by 2 signed answers",
     ]);
   });
 
