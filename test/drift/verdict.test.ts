@@ -36,6 +36,13 @@ describe("verdictOf: the exit code and its reason in one sentence", () => {
       reason: "could not verify: 2 of 3 agents unverified, more than --max-errors 1 allows; so far 1 gate decision flips",
     });
     expect(verdictOf(report([]))).toEqual({ exitCode: 4, reason: "could not verify: no agent was scanned" });
+    const stopped = report([row({ agentId: "1" })]);
+    const partial = { reason: "max-duration", maxDurationSeconds: 60, notFetched: 7, resumable: true } as const;
+    expect(verdictOf({ summary: { ...stopped.summary, partial } })).toEqual({
+      exitCode: 4,
+      reason:
+        "could not verify: stopped at --max-duration with 7 signed attestations not fetched (run it again with the same --state to continue)",
+    });
   });
 
   it("is what the report carries as its verdict", () => {
