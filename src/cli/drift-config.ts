@@ -17,6 +17,12 @@ import type { DriftRunArgs } from "./drift-args.js";
  */
 export const EMBEDDED_RATE_PER_MINUTE = 60_000;
 
+/**
+ * What the state file records for the embedded trust service instead of its URL: it takes a free loopback port each
+ * run, and a state written by one `--demo` run must serve the next.
+ */
+export const EMBEDDED_SERVICE_IDENTITY = "embedded:demo";
+
 /** The endpoints of an embedded drift environment (local chain and local trust service). */
 export interface EmbeddedEndpoints {
   readonly rpcUrl: string;
@@ -34,7 +40,8 @@ export interface EmbeddedEndpoints {
  * - service: `--api`, else the embedded service; issuer: `--issuer`, else the origin of `--api` (or the
  *   embedded issuer); JWKS: `--jwks`, else `<api>/.well-known/jwks.json` (or the embedded JWKS);
  * - rate: `--rate`, else {@link EMBEDDED_RATE_PER_MINUTE} against the embedded service, else the client's
- *   default (30 or 300 a minute, by API key).
+ *   default (30 or 300 a minute, by API key);
+ * - the embedded service is recorded in the state file as {@link EMBEDDED_SERVICE_IDENTITY}, not by its URL.
  *
  * @param args - Validated `trustgate drift` arguments.
  * @param embedded - The embedded environment; required when `--rpc` or `--api` was not given.
@@ -53,6 +60,7 @@ export function resolveDriftConfig(args: DriftRunArgs, embedded?: EmbeddedEndpoi
   const issuer = endpoints.issuer ?? (apiGiven ? new URL(apiUrl).origin : embedded!.issuer);
   const jwks = endpoints.jwks ?? (apiGiven ? `${apiUrl.replace(/\/+$/, "")}${JWKS_PATH}` : embedded!.jwksUrl);
   const rate = args.settings.ratePerMinute === undefined && !apiGiven ? { ratePerMinute: EMBEDDED_RATE_PER_MINUTE } : {};
+  const identity = apiGiven ? {} : { serviceIdentity: EMBEDDED_SERVICE_IDENTITY };
   const attested = endpoints.attestedOracle === undefined ? {} : { attestedOracle: endpoints.attestedOracle };
-  return { ...args.settings, ...rate, rpcUrl, oracle, ...attested, apiUrl, issuer, jwks };
+  return { ...args.settings, ...rate, rpcUrl, oracle, ...attested, apiUrl, issuer, ...identity, jwks };
 }

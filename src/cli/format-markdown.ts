@@ -11,6 +11,7 @@
  * @packageDocumentation
  */
 import {
+  DRIFT_STATUS_MEANINGS,
   DRIFT_STATUSES,
   type DriftReport,
   type DriftReportHead,
@@ -116,9 +117,11 @@ export function markdownHead(report: DriftReportHead, rows: Pick<RowTally, "refr
     "",
     "## Status",
     "",
-    "| Status | Agents |",
-    "|---|--:|",
-    ...DRIFT_STATUSES.map((status) => `| ${markdownText(status)} | ${s.byStatus[status]} |`),
+    "| Status | Agents | Meaning |",
+    "|---|--:|---|",
+    ...DRIFT_STATUSES.map(
+      (status) => `| ${markdownText(status)} | ${s.byStatus[status]} | ${markdownText(DRIFT_STATUS_MEANINGS[status])} |`,
+    ),
     "",
     "## Agents",
     "",

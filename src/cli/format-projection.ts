@@ -20,7 +20,8 @@ import { formatDuration } from "./duration.js";
 export function formatProjection(projection: FetchProjection): string[] {
   const what = `${projection.signedFetches} signed attestation${projection.signedFetches === 1 ? "" : "s"} to fetch`;
   if (projection.ratePerMinute === null || projection.projectedSeconds === null) return [`${what}, no client-side rate limit`];
-  const key = projection.apiKey ? "" : " (no API key)";
+  // "No API key" explains a low rate only where a key would raise it (not with --rate, nor against the embedded service).
+  const key = projection.apiKey || projection.withApiKey === null ? "" : " (no API key)";
   const lines = [`${what} at ${formatRate(projection.ratePerMinute)}${key}: about ${formatDuration(projection.projectedSeconds)}`];
   const keyed = projection.withApiKey;
   if (keyed) {

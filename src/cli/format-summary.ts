@@ -164,17 +164,7 @@ export function formatSummary(
   if (refresh !== null) lines.push(`  refreshable:      ${refresh}`);
   if (s.triage) {
     const t = s.triage;
-    const saved = t.listed > 0 ? ` (${Math.round((100 * t.fetchesSaved) / t.listed)}% of listed)` : "";
-    const reasons = Object.entries(t.reasons)
-      .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
-      .map(([reason, n]) => `${reason} ${n}`)
-      .join(", ");
-    const avoided = formatCounts(t.avoided ?? {});
-    lines.push(
-      `  triage:           ${t.listed} listed, ${t.signedFetches} signed fetches, ${t.fetchesSaved} saved${saved}` +
-        `${reasons ? `; fetched for: ${reasons}` : ""}${avoided ? `; avoided: ${avoided}${formatAvoidedBy(t)}` : ""}` +
-        `; ${formatAudit(t)}; listing contradictions ${t.listingContradictions}${formatEnumeration(t)}`,
-    );
+    lines.push(...formatTriage(t).map((line, i) => `${i === 0 ? "  triage:           " : "                    "}${line}`));
     if (t.state) lines.push(`  state:            ${formatState(t.state, report.generatedAt)}`);
   }
   for (const note of report.notes ?? []) lines.push(`  note:             ${note}`);
@@ -226,19 +216,36 @@ export function formatRefreshable(
   }; ${kids}`;
 }
 
-/** `reason n, …`, largest first. */
-function formatCounts(counts: Readonly<Record<string, number>>): string {
-  return Object.entries(counts)
-    .filter(([, n]) => n > 0)
-    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
-    .map(([reason, n]) => `${reason} ${n}`)
-    .join(", ");
-}
-
-function formatAvoidedBy(t: NonNullable<DriftReport["summary"]["triage"]>): string {
-  const by = t.avoidedBy;
-  if (!by) return "";
-  return ` (by the state ${by.state}, by the on-chain record ${by.chain})`;
+/**
+ * What triage did, in a few plain lines (every count by reason, what was avoided and by what, stays in the JSON's
+ * `summary.triage`): how many agents were fetched and verified out of those listed, why, the audit, and what the
+ * listing or the chain contradicted, when anything did.
+ *
+ * @param t - The report's triage summary.
+ * @returns For example `["627 of 3030 listed agents fetched and verified; the other 2408 (79%) taken from the listing",
+ *   "fetched because: mismatch 136, near-threshold 34, missing-onchain 30 (more in the JSON)",
+ *   "random audit: 413 of 2821 (99% to catch a listing lying about 1%; seed 123)"]`.
+ */
+export function formatTriage(t: NonNullable<DriftReport["summary"]["triage"]>): string[] {
+  const share = t.listed > 0 ? ` (${Math.round((100 * t.fetchesSaved) / t.listed)}%)` : "";
+  const lines = [
+    `${t.signedFetches} of ${t.listed} listed agents fetched and verified; the other ${t.fetchesSaved}${share} taken from the listing`,
+  ];
+  const reasons = Object.entries(t.reasons)
+    .filter(([reason, n]) => reason !== "audit" && n > 0)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  if (reasons.length > 0) {
+    const shown = reasons.slice(0, 3).map(([reason, n]) => `${reason} ${n}`);
+    lines.push(`fetched because: ${shown.join(", ")}${reasons.length > 3 ? " (more in the JSON)" : ""}`);
+  }
+  lines.push(`random ${formatAudit(t)}`);
+  const notListed = t.onchainEnumeration?.notListed ?? 0;
+  const against = [
+    ...(t.listingContradictions > 0 ? [`contradicted by ${t.listingContradictions} signed answers`] : []),
+    ...(notListed > 0 ? [`lacks ${notListed} agents the chain holds records for`] : []),
+  ];
+  if (against.length > 0) lines.push(`the listing ${against.join(" and ")}`);
+  return lines;
 }
 
 /**
@@ -273,13 +280,6 @@ export function formatState(state: NonNullable<NonNullable<DriftReport["summary"
     `${state.file}: ${state.entries} agents, ${state.fromState} rows from it${state.full ? " (--full: not used for triage)" : ""}; ${oldestText}` +
     (state.truncatedLine !== undefined ? `; its cut-short line ${state.truncatedLine} was ignored` : "")
   );
-}
-
-/** What the replay of the oracle's events found, for the triage line (the loud cases are notes). */
-function formatEnumeration(t: NonNullable<DriftReport["summary"]["triage"]>): string {
-  const e = t.onchainEnumeration;
-  if (!e || e.fromBlock === null || e.error !== undefined) return "";
-  return `; on-chain records not listed ${e.notListed ?? 0} (oracle events from block ${e.fromBlock})`;
 }
 
 function formatDates(report: DriftReportHead): string {

@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 import { formatDoctorOptionsHelp } from "./doctor-options.js";
+import { DRIFT_STATUS_MEANINGS, DRIFT_STATUSES } from "../drift/types.js";
 import { formatDriftOptionsHelp } from "./drift-options.js";
 
 /** Help of `trustgate` itself (`trustgate --help`, or `trustgate` with no command). */
@@ -20,6 +21,12 @@ Options:
   --version    Print the version
 `;
 
+/** The statuses and their meanings, one line each, for the drift help. */
+function formatStatusesHelp(): string {
+  const width = Math.max(...DRIFT_STATUSES.map((status) => status.length));
+  return DRIFT_STATUSES.map((status) => `  ${status.padEnd(width)}  ${DRIFT_STATUS_MEANINGS[status]}\n`).join("");
+}
+
 /**
  * Help of `trustgate drift` (`trustgate drift --help`): what the command does, its options (generated from
  * `DRIFT_OPTIONS`), exit codes, environment and examples.
@@ -33,6 +40,8 @@ embedded local Base chain and trust service instead (synthetic data, no network 
 covers every agent that service lists.
 
 ${formatDriftOptionsHelp()}
+Statuses (one per agent, worst first):
+${formatStatusesHelp()}
 Exit codes (after a scan, the first that applies):
   4  the run could not verify enough to be trusted: more agents in error or
      missing-attestation than --max-errors allows, no agent scanned at all, or the
@@ -47,6 +56,7 @@ Before or instead of a scan:
      before the scan starts; a state file that is malformed or written for another
      oracle, chain, API, rule or encoding)
   1  the scan failed unexpectedly
+  130  interrupted (Ctrl-C); with --state, the same command continues where it stopped
 
 Environment:
   TRUSTGATE_API_KEY  API key, when --api-key is not given

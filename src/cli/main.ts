@@ -12,7 +12,8 @@
  * could not verify enough to be trusted (more agents in `error` or `missing-attestation` than `--max-errors`
  * allows, default 1 % of the scanned agents, or no agent scanned at all) — 4 wins over 3; else 3 for at least
  * one decision flip or invalid attestation; else 0. Without a report: 2 for a usage or configuration error
- * found before the scan, 1 for an unexpected failure (`exitCodeForError` in `error-exit.ts`). `doctor` numbers
+ * found before the scan, 1 for an unexpected failure (`exitCodeForError` in `error-exit.ts`), 130 when Ctrl-C
+ * interrupts a run (`interrupt.ts`: one line on stderr says whether `--state` lets it continue). `doctor` numbers
  * alike: 3 when a check differs (wins over 4), 4 when one could not be made, else 0; 2 and 1 as for drift.
  *
  * @packageDocumentation
@@ -26,6 +27,7 @@ import { resolveDriftConfig } from "./drift-config.js";
 export type { EmbeddedEnvironment, StartEmbeddedEnvironment } from "./demo.js";
 import { exitCodeForError, formatError } from "./error-exit.js";
 import { formatProjection } from "./format-projection.js";
+import { onInterrupt } from "./interrupt.js";
 import { doctorCommand, type DoctorCommandDependencies } from "./doctor-command.js";
 import { DOCTOR_HELP, DRIFT_HELP, MAIN_HELP } from "./help.js";
 import { type CliIo, isFlagSet, processIo } from "./io.js";
@@ -143,6 +145,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
     tableRows: args.output.tableRows,
     stdout: cli.stdout,
   });
+  const stopHandlingInterrupt = onInterrupt({ stderr: cli.stderr, stateFile: args.settings.state, before: () => progress.finish() });
   try {
     if (args.embedded.chain || args.embedded.api) {
       const start = deps.startEmbedded ?? (await loadDemoEnvironment(deps.demoLoader));
@@ -167,6 +170,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
     await writeStreamedOutputs(rows, head, { output: args.output, stdout: cli.stdout, stderr: cli.stderr, columns: cli.columns });
     return exitCodeOf(head);
   } finally {
+    stopHandlingInterrupt();
     rows.close();
     progress.finish();
     restoreConsole();

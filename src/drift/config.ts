@@ -59,6 +59,12 @@ export interface DriftConfig {
   readonly apiKey?: string;
   /** Issuer attestations must name: the API's origin unless overridden. */
   readonly issuer: string;
+  /**
+   * The name the state file (`state`) records for the trust service, as its API and issuer, instead of `apiUrl` and
+   * `issuer`: for a service whose address changes from run to run while it stays the same service (the embedded
+   * one takes a free loopback port each time). Default: the URL and the issuer.
+   */
+  readonly serviceIdentity?: string;
   /** JWKS: a URL, or a file's parsed content. Default `<api>/.well-known/jwks.json`. */
   readonly jwks: string | { readonly keys: readonly Record<string, unknown>[] };
   readonly scope: AgentScope;

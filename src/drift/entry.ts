@@ -9,18 +9,21 @@
 
 export { type AgentScope, DEFAULT_DECISION_THRESHOLD, DEFAULT_MAX_AGE_SECONDS, type DriftConfig } from "./config.js";
 export { DEFAULT_ERROR_LIMIT } from "./error-limit.js";
-export { DRIFT_EXIT_CODES, exitCodeOf } from "./report.js";
 export { type DriftHooks, runDrift } from "./run.js";
+export { DRIFT_EXIT_CODES, type DriftVerdict, exitCodeOf, verdictOf } from "./verdict.js";
 export {
   type AttestedOracleSource,
   type AttestedSide,
   type DecisionFlips,
   type DecisionPair,
+  DRIFT_STATUS_MEANINGS,
   DRIFT_STATUSES,
   type DriftReport,
   type DriftReportHead,
   type DriftRow,
   type DriftRuntime,
+  type DriftNightSummary,
+  type DriftStateHistory,
   type DriftStateSummary,
   type DriftStatus,
   type EncodingCheck,

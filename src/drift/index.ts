@@ -24,13 +24,15 @@ export {
   type UnverifiedSummary,
 } from "./error-limit.js";
 export type { ScanProgress, ScanStage } from "./progress.js";
-export { createRowTally, DRIFT_EXIT_CODES, exitCodeOf, type RowTally, rowDeltaSize, rowRank, sortRows, tallyRows } from "./report.js";
+export { createRowTally, type RowTally, rowDeltaSize, rowRank, sortRows, tallyRows } from "./report.js";
 export { type DriftHooks, runDrift } from "./run.js";
+export { DRIFT_EXIT_CODES, type DriftVerdict, exitCodeOf, verdictOf } from "./verdict.js";
 export {
   type AttestedOracleSource,
   type AttestedSide,
   type DecisionFlips,
   type DecisionPair,
+  DRIFT_STATUS_MEANINGS,
   DRIFT_STATUSES,
   type DriftReport,
   type DriftReportHead,

@@ -1,6 +1,6 @@
 /**
- * Assembling the drift report: ordering rows by severity and summarising them, and the exit code a report
- * calls for ({@link exitCodeOf}, the one place that rule lives).
+ * Assembling the drift report: ordering rows by severity and summarising them, with the verdict the summary calls
+ * for (`verdict.ts`, where the exit-code rule lives).
  *
  * @packageDocumentation
  */
@@ -13,6 +13,7 @@ import {
   type DriftReportHead,
   type DriftRow,
   type DriftRuntime,
+  type DriftStateHistory,
   type DriftStatus,
   type EncodingCheck,
   type FetchProjection,
@@ -20,6 +21,7 @@ import {
   type RefreshBlocker,
   type TriageSummary,
 } from "./types.js";
+import { verdictOf } from "./verdict.js";
 
 const SEVERITY = new Map(DRIFT_STATUSES.map((status, index) => [status, index]));
 
@@ -207,6 +209,8 @@ export interface ReportContext {
   readonly errorLimit?: ErrorLimit;
   /** Present when the run stopped before fetching everything it selected (`--max-duration`). */
   readonly partial?: PartialRun;
+  /** With a state file: its history of nights (see {@link DriftReport.state}). */
+  readonly state?: DriftStateHistory;
 }
 
 /**
@@ -232,71 +236,31 @@ export function buildReport(rows: readonly DriftRow[], context: ReportContext): 
  */
 export function buildReportHead(tally: RowTally, context: ReportContext): DriftReportHead {
   const byStatus = { ...tally.byStatus };
+  const summary: DriftReport["summary"] = {
+    agents: tally.agents,
+    byStatus,
+    flips: { passToFail: tally.flips.passToFail, failToPass: tally.flips.failToPass },
+    oldestUpdatedAt: tally.oldestUpdatedAt,
+    newestUpdatedAt: tally.newestUpdatedAt,
+    encoding: context.encoding,
+    ...(context.triage ? { triage: context.triage } : {}),
+    unverified: evaluateErrorLimit(byStatus, tally.agents, context.errorLimit ?? DEFAULT_ERROR_LIMIT),
+    refreshable: tally.refreshable,
+    ...(context.partial ? { partial: context.partial } : {}),
+  };
   return {
     version: 1,
     generatedAt: context.generatedAt.toISOString(),
+    verdict: verdictOf({ summary }),
     source: context.source,
     decisionRule: context.decisionRule,
     maxAgeSeconds: context.maxAgeSeconds,
-    summary: {
-      agents: tally.agents,
-      byStatus,
-      flips: { passToFail: tally.flips.passToFail, failToPass: tally.flips.failToPass },
-      oldestUpdatedAt: tally.oldestUpdatedAt,
-      newestUpdatedAt: tally.newestUpdatedAt,
-      encoding: context.encoding,
-      ...(context.triage ? { triage: context.triage } : {}),
-      unverified: evaluateErrorLimit(byStatus, tally.agents, context.errorLimit ?? DEFAULT_ERROR_LIMIT),
-      refreshable: tally.refreshable,
-      ...(context.partial ? { partial: context.partial } : {}),
-    },
+    summary,
     ...(context.notes && context.notes.length > 0 ? { notes: [...context.notes] } : {}),
     ...(context.projection ? { projection: context.projection } : {}),
+    ...(context.state ? { state: context.state } : {}),
     ...(context.runtime ? { runtime: context.runtime } : {}),
   };
-}
-
-/** Exit codes of `trustgate drift`. */
-export const DRIFT_EXIT_CODES = {
-  /** Every agent that could be verified agrees on the decision, no attestation is invalid, and few enough went unverified. */
-  ok: 0,
-  /** The command failed unexpectedly (a bug, or the environment broke mid-run). */
-  unexpected: 1,
-  /** Usage or configuration error, found before any agent is scanned (bad flag; chain, oracle, gate or JWKS unreachable). */
-  usage: 2,
-  /** At least one decision flip or invalid attestation. */
-  drift: 3,
-  /**
-   * The run could not verify enough to be trusted: more agents unverified than `--max-errors` allows, none scanned, or
-   * the run stopped before fetching everything it selected (`--max-duration`: partial).
-   */
-  unverified: 4,
-} as const;
-
-/**
- * The exit code a report calls for — the one rule, in order:
- *
- * 1. `4` when the run could not verify enough to be trusted: `summary.unverified.exceeded` (more agents in
- *    status `error` or `missing-attestation` than `--max-errors` allows, or no agent scanned at all), or
- *    `summary.partial` (the run stopped at `--max-duration` before fetching every signed attestation it selected: a
- *    partial run is never green, whatever it found so far). This wins over 3: flips counted among the few verified
- *    rows say little when most rows were not verified, and the verdict line still names them.
- * 2. `3` when a decision flips or an attestation is invalid.
- * 3. `0` otherwise.
- *
- * Rows a fresh attestation could refresh (`summary.refreshable`) do not change it: refreshing is what an operator
- * may do about a stale, missing or drifted record, not a verdict of its own.
- *
- * (`2`, usage or configuration errors before the scan, and `1`, unexpected failures, come from errors, not
- * from a report: see `exitCodeForError` in `src/cli/error-exit.ts`.)
- *
- * @param report - The report.
- * @returns 0, 3 or 4.
- */
-export function exitCodeOf(report: Pick<DriftReport, "summary">): 0 | 3 | 4 {
-  const { flips, byStatus, unverified, partial } = report.summary;
-  if (unverified.exceeded || partial) return DRIFT_EXIT_CODES.unverified;
-  return flips.passToFail + flips.failToPass > 0 || byStatus["invalid-attestation"] > 0 ? DRIFT_EXIT_CODES.drift : DRIFT_EXIT_CODES.ok;
 }
 
 /** A row's agent (its `agentId` is a decimal string, as every row the kit builds carries). */

@@ -19,22 +19,23 @@ import { redactUrl } from "../security/redact-url.js";
 import { type AuditPlan, randomAuditSeed } from "./audit.js";
 import { type AgentScope, auditPlanOf, type DriftConfig } from "./config.js";
 import { describeRule } from "./decision.js";
-import { checkErrorLimit } from "./error-limit.js";
+import { checkErrorLimit, DEFAULT_ERROR_LIMIT, type ErrorLimit, evaluateErrorLimit } from "./error-limit.js";
 import { onchainEnumerationNote, planOnchainEnumeration } from "./onchain-enumeration.js";
 import type { DriftScanOptions, ScanResult } from "./pipeline.js";
 import { type Preflight, preflight } from "./preflight.js";
 import type { ScanProgress } from "./progress.js";
 import { projectFetches, ratePerMinuteOf } from "./projection.js";
 import { readerModeNote } from "./reader-mode-note.js";
-import { sortRows } from "./report.js";
+import { sortRows, tallyRows } from "./report.js";
 import { scanAgents } from "./scan.js";
 import { scanAllAgents } from "./scan-all.js";
 import type { OnchainEventSource } from "./stages/enumerate.js";
 import { newServiceStats, type ServiceStats } from "./stages/fetch-verify.js";
 import { reportScanHead } from "./stages/report.js";
 import { readDriftState } from "./state-file.js";
-import { type DriftStateRun, openDriftStateRun } from "./state-run.js";
+import { type DriftNightOutcome, type DriftStateRun, openDriftStateRun } from "./state-run.js";
 import type { AttestedOracleSource, DriftReport, DriftReportHead, DriftRow, FetchProjection, PartialRun } from "./types.js";
+import { exitCodeOf } from "./verdict.js";
 
 /** Optional hooks of {@link runDrift}. */
 export interface DriftHooks {
@@ -128,6 +129,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     stateRun,
     attested: checked.attested,
     blockNumber: checked.blockNumber,
+    errorLimit: config.maxErrors || undefined,
   });
   const report = reportRun(result, {
     config,
@@ -167,7 +169,7 @@ function checkConfig(config: DriftConfig): AuditPlan | undefined {
 /** Opens the run's use of its state file, for the setup it was written for (refused for another unless `full`). */
 function openStateRun(
   path: string,
-  settings: Pick<DriftConfig, "oracle" | "attestedOracle" | "apiUrl" | "issuer" | "encoding" | "full" | "scope">,
+  settings: Pick<DriftConfig, "oracle" | "attestedOracle" | "apiUrl" | "issuer" | "serviceIdentity" | "encoding" | "full" | "scope">,
   checked: Pick<Preflight, "chainId" | "rule">,
   loaded: ReturnType<typeof readDriftState> | null,
   now: () => Date,
@@ -179,8 +181,8 @@ function openStateRun(
       oracle: settings.oracle,
       attestedOracle: settings.attestedOracle ?? null,
       chainId: checked.chainId,
-      api: redactUrl(settings.apiUrl),
-      issuer: settings.issuer,
+      api: settings.serviceIdentity ?? redactUrl(settings.apiUrl),
+      issuer: settings.serviceIdentity ?? settings.issuer,
       rule: describeRule(checked.rule),
       encoding: { tiers: [...settings.encoding.tiers], sybilSeverities: [...settings.encoding.sybilSeverities] },
     },
@@ -236,6 +238,25 @@ interface ScopeRun {
   readonly attested: AttestedOracleSource | undefined;
   /** The block the run is pinned to: the event replay ends there, and the state's journal records it. */
   readonly blockNumber: bigint;
+  /** `maxErrors`, for the exit code the state's history records. */
+  readonly errorLimit: ErrorLimit | undefined;
+}
+
+/** What a scan found, as the state's history records it: counts, flips, signed fetches and the exit code. */
+function nightOutcome(result: ScanResult, errorLimit: ErrorLimit | undefined): DriftNightOutcome {
+  const tally = result.tally ?? tallyRows(result.rows);
+  const summary = {
+    byStatus: tally.byStatus,
+    flips: tally.flips,
+    unverified: evaluateErrorLimit(tally.byStatus, tally.agents, errorLimit ?? DEFAULT_ERROR_LIMIT),
+    ...(result.partial ? { partial: result.partial } : {}),
+  };
+  return {
+    exitCode: exitCodeOf({ summary }),
+    statuses: { ...tally.byStatus },
+    flips: { ...tally.flips },
+    signedFetches: result.triage?.signedFetches ?? 0,
+  };
 }
 
 /**
@@ -267,7 +288,7 @@ async function scanScope(scope: AgentScope, options: DriftScanOptions, run: Scop
     stateRun?.abandon();
     throw error;
   }
-  const stateSummary = stateRun?.finish(result, blockNumber);
+  const stateSummary = stateRun?.finish(result, blockNumber, nightOutcome(result, run.errorLimit));
   return result.triage && stateSummary ? { ...result, triage: { ...result.triage, state: stateSummary } } : result;
 }
 
@@ -335,6 +356,7 @@ function reportRun(result: ScanResult, facts: RunFacts): DriftReportHead {
       partialNote(partial),
     ].filter((note): note is string => note !== null),
     projection: facts.projection,
+    ...(stateRun ? { state: { history: stateRun.history() } } : {}),
     runtime: facts.runtime,
     generatedAt: facts.generatedAt,
     errorLimit: config.maxErrors || undefined,

@@ -7,7 +7,8 @@
  *
  * 1. one `header` line: the format (`trustgate-drift-state`) and its version (1), and what the state is valid for —
  *    the oracle, the attested oracle read instead (or `null`), the chain id, the API URL, the issuer, the decision
- *    rule and the tier/sybil encoding — plus when it was written and the last run that completed;
+ *    rule and the tier/sybil encoding — plus when it was written, the last run that completed, and the history of
+ *    the last completed runs (each one's counts per status, flips, signed fetches and exit code; the last 60);
  * 2. one `agent` line per agent that a run asked the service about: the last verified attestation's signed fields
  *    (`verified`: score, tier, sybil severity, `computedAt` — the signed `issuedAt` —, kid, signed expiry, whether it
  *    can be submitted on-chain) and when the run verified it (`verifiedAt`), or, when the last answer did not verify,
@@ -32,6 +33,7 @@ import { ConfigurationError } from "../errors.js";
 import type { TrustRecordResult } from "../oracle/records.js";
 import { redactUrl } from "../security/redact-url.js";
 import type { ServiceData, ServiceOutcome } from "./service-data.js";
+import type { DriftNightSummary } from "./types.js";
 
 /** The `format` of a state file's header. */
 const DRIFT_STATE_FORMAT = "trustgate-drift-state";
@@ -40,6 +42,28 @@ const DRIFT_STATE_FORMAT = "trustgate-drift-state";
 const DRIFT_STATE_VERSION = 1;
 
 const isoTime = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "expected an ISO-8601 time");
+
+const countSchema = z.number().int().nonnegative();
+
+const nightSchema: z.ZodType<DriftNightSummary> = z.object({
+  startedAt: isoTime,
+  finishedAt: isoTime,
+  exitCode: z.union([z.literal(0), z.literal(3), z.literal(4)]),
+  statuses: z.object({
+    "invalid-attestation": countSchema,
+    error: countSchema,
+    drifted: countSchema,
+    "stale-onchain": countSchema,
+    "missing-onchain": countSchema,
+    "missing-attestation": countSchema,
+    "in-sync": countSchema,
+  }),
+  flips: z.object({ passToFail: countSchema, failToPass: countSchema }),
+  signedFetches: countSchema,
+});
+
+/** The nights a state file keeps in its history (the last ones; older nights are dropped). */
+export const DRIFT_STATE_HISTORY_NIGHTS = 60;
 
 const headerSchema = z.object({
   type: z.literal("header"),
@@ -56,6 +80,8 @@ const headerSchema = z.object({
   lastRun: z
     .object({ run: z.string(), seed: z.number(), startedAt: isoTime, finishedAt: isoTime, blockNumber: z.string().nullable() })
     .nullable(),
+  /** The last completed runs' summaries, oldest first (absent in files written before the kit kept them). */
+  history: z.array(nightSchema).optional(),
 });
 
 const submissionSchema = z.union([
@@ -143,7 +169,7 @@ export type DriftStateOutcomeLine = Omit<z.infer<typeof outcomeSchema>, "type">;
 export type DriftStateStopLine = Omit<z.infer<typeof stopSchema>, "type">;
 
 /** What the header must say for the state to be used by a run (everything but the times and the last run). */
-export type DriftStateScope = Omit<DriftStateHeader, "type" | "format" | "version" | "writtenAt" | "lastRun">;
+export type DriftStateScope = Omit<DriftStateHeader, "type" | "format" | "version" | "writtenAt" | "lastRun" | "history">;
 
 /** A state file, read. */
 export interface LoadedDriftState {
@@ -314,9 +340,15 @@ export function stateScopeMismatches(header: DriftStateHeader, scope: DriftState
  * @param scope - What it is valid for.
  * @param writtenAt - When.
  * @param lastRun - The last run that completed, if any.
+ * @param history - The completed runs' summaries, oldest first; only the last {@link DRIFT_STATE_HISTORY_NIGHTS} are kept.
  * @returns The header.
  */
-export function stateHeader(scope: DriftStateScope, writtenAt: Date, lastRun: DriftStateHeader["lastRun"]): DriftStateHeader {
+export function stateHeader(
+  scope: DriftStateScope,
+  writtenAt: Date,
+  lastRun: DriftStateHeader["lastRun"],
+  history: readonly DriftNightSummary[] = [],
+): DriftStateHeader {
   return {
     type: "header",
     format: DRIFT_STATE_FORMAT,
@@ -324,6 +356,7 @@ export function stateHeader(scope: DriftStateScope, writtenAt: Date, lastRun: Dr
     ...scope,
     writtenAt: writtenAt.toISOString(),
     lastRun,
+    history: history.slice(-DRIFT_STATE_HISTORY_NIGHTS),
   };
 }
 

@@ -17,6 +17,7 @@ import { ConfigurationError } from "../errors.js";
 import { randomAuditSeed } from "./audit.js";
 import type { ScanCheckpoint, ScanResult, ScanStateSource } from "./pipeline.js";
 import {
+  DRIFT_STATE_HISTORY_NIGHTS,
   type DriftStateEntry,
   type DriftStateHeader,
   DriftStateJournal,
@@ -34,7 +35,10 @@ import {
   writeDriftStateAtomically,
 } from "./state-file.js";
 import type { TriageEvidence } from "./stages/triage.js";
-import type { DriftStateSummary } from "./types.js";
+import type { DriftNightSummary, DriftStateSummary } from "./types.js";
+
+/** What a completed run adds to the state's history besides its times. */
+export type DriftNightOutcome = Omit<DriftNightSummary, "startedAt" | "finishedAt">;
 
 /** What {@link openDriftStateRun} needs. */
 export interface DriftStateRunOptions {
@@ -74,9 +78,12 @@ export interface DriftStateRun {
    *
    * @param result - The scan.
    * @param blockNumber - The block read at.
+   * @param night - What the run found (counts, flips, signed fetches, exit code), for the state's history.
    * @returns The state's part of the report.
    */
-  finish(result: ScanResult, blockNumber: bigint | null): DriftStateSummary;
+  finish(result: ScanResult, blockNumber: bigint | null, night: DriftNightOutcome): DriftStateSummary;
+  /** The state's history of nights, oldest first: after {@link finish}, with this run last when it completed. */
+  history(): readonly DriftNightSummary[];
   /** Closes the journal without ending the run (it was abandoned or failed): the next run continues it. */
   abandon(): void;
 }
@@ -145,7 +152,8 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
     },
   };
 
-  const header = (lastRun: DriftStateHeader["lastRun"]) => stateHeader(scope, now(), lastRun);
+  let history: readonly DriftNightSummary[] = (usable?.header.history ?? []).slice(-DRIFT_STATE_HISTORY_NIGHTS);
+  const header = (lastRun: DriftStateHeader["lastRun"]) => stateHeader(scope, now(), lastRun, history);
   const runLine = (blockNumber: bigint | null): DriftStateRunLine => ({
     run: runId,
     startedAt: now().toISOString(),
@@ -169,7 +177,8 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
       writeDriftStateAtomically(path, [stateLine.header(header(null)), stateLine.run(runLine(blockNumber))]);
       journal = DriftStateJournal.open(path, statSync(path).size);
     },
-    finish(result, blockNumber) {
+    history: () => history,
+    finish(result, blockNumber, night) {
       const verifiedAt = startedAt.toISOString();
       const next = foldAnswers(entries, result, verifiedAt);
       if (result.partial) {
@@ -184,6 +193,9 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
           finishedAt: now().toISOString(),
           blockNumber: blockNumber === null ? null : blockNumber.toString(),
         };
+        history = [...history, { startedAt: lastRun.startedAt, finishedAt: lastRun.finishedAt, ...night }].slice(
+          -DRIFT_STATE_HISTORY_NIGHTS,
+        );
         writeDriftStateAtomically(path, stateLines(header(lastRun), next));
       }
       const fromState = (result.scanned?.outcomes ?? []).filter((o) => o?.kind === "verified" && o.fromState).length;

@@ -6,6 +6,7 @@
  */
 
 import type { OracleReaderMode } from "../oracle/reader-mode.js";
+import type { DriftVerdict } from "./verdict.js";
 
 /** Status of one agent's row, from the most to the least alarming family. */
 export type DriftStatus =
@@ -21,6 +22,20 @@ export const DRIFT_STATUSES: readonly DriftStatus[] = [
   "missing-attestation",
   "in-sync",
 ];
+
+/**
+ * What each status means, in one line: the `--help` of `trustgate drift`, the Markdown report's legend and the
+ * page read it from here.
+ */
+export const DRIFT_STATUS_MEANINGS: Readonly<Record<DriftStatus, string>> = {
+  "invalid-attestation": "the signed attestation does not verify (signature, key, fields or times)",
+  error: "the record or the attestation could not be read (RPC or service failure, bad body)",
+  drifted: "score, tier or sybil severity differ between the chain and the attestation",
+  "stale-onchain": "the on-chain record is older than --max-age",
+  "missing-onchain": "the service knows the agent, the oracle holds no record for it",
+  "missing-attestation": "the oracle holds a record, the service has no attestation (404)",
+  "in-sync": "the chain and the signed attestation agree",
+};
 
 /** The on-chain side of a row. */
 export interface OnchainSide {
@@ -299,6 +314,34 @@ export interface TriageAudit {
   readonly detectionProbability: number;
 }
 
+/**
+ * One completed run of a state file ("a night"), as the state keeps it in its history and the report shows it in
+ * `state.history`. Field names are pinned.
+ */
+export interface DriftNightSummary {
+  /** When the run started (a run continued after a kill or `--max-duration`: when the first part started). */
+  readonly startedAt: string;
+  /** When it completed. */
+  readonly finishedAt: string;
+  /** Its exit code. */
+  readonly exitCode: 0 | 3 | 4;
+  /** Rows per status. */
+  readonly statuses: Readonly<Record<DriftStatus, number>>;
+  /** Decision flips in each direction. */
+  readonly flips: DecisionFlips;
+  /** Signed attestations it asked the service for (triage's selection). */
+  readonly signedFetches: number;
+}
+
+/** The state file's history in the report (`report.state`), present with `--state`. */
+export interface DriftStateHistory {
+  /**
+   * The last completed runs of the state file, oldest first, at most 60, this run last when it completed (a run
+   * stopped by `--max-duration` joins the history when the run continuing it completes).
+   */
+  readonly history: readonly DriftNightSummary[];
+}
+
 /** The state file of a run (`--state`), in the report. */
 export interface DriftStateSummary {
   /** The file, as given. */
@@ -354,6 +397,8 @@ export interface DriftReport {
   /** Report format version. */
   readonly version: 1;
   readonly generatedAt: string;
+  /** The exit code the report calls for and its reason in one sentence (`verdictOf`). */
+  readonly verdict: DriftVerdict;
   readonly source: {
     readonly rpc: string;
     readonly oracle: string;
@@ -406,6 +451,8 @@ export interface DriftReport {
    * long they take at the client's rate limit in force then. Absent in reports built without a scan.
    */
   readonly projection?: FetchProjection;
+  /** With `--state`: the state file's history of nights. */
+  readonly state?: DriftStateHistory;
   /** Where the run's time went (not a pinned field: informational). */
   readonly runtime?: DriftRuntime;
   /** Rows, most severe first (flips first). */

@@ -12,10 +12,12 @@ import {
   loadDemoEnvironment,
 } from "../../src/cli/demo";
 import { checkDemoEndpoints } from "../../src/cli/drift-args";
+import { EMBEDDED_SERVICE_IDENTITY } from "../../src/cli/drift-config";
 import { type EmbeddedEnvironment, main, type RunDriftFunction, type StartEmbeddedEnvironment } from "../../src/cli/main";
 import type { DriftReport } from "../../src/drift/types";
 import { InvalidArgumentError } from "../../src/errors";
 import { startDemoDriftEnvironment } from "../../src/harness/demo";
+import { runChild } from "../support/child-run";
 import { HARDHAT_INSTALL_COMMAND, HARDHAT_PEER_VERSION, HARDHAT3_PEER_VERSION } from "../../src/harness/devnet/hardhat-network";
 
 const root = join(__dirname, "../..");
@@ -162,5 +164,38 @@ describe("npm start: trustgate drift --demo on the sources", () => {
     expect(parsed.source.rpc).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(parsed.summary.agents).toBe(3);
     expect(parsed.agents.map((r) => `${r.chain}:${r.agentId}`).sort()).toEqual(["base:1", "base:2", "polygon:3"]);
+  });
+
+  it("runs twice in a row with the same --state, the second run incremental (the embedded service is one identity, whatever its port)", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "trustgate-demo-state-"));
+    const night = (report: string) =>
+      runChild(
+        join(root, "node_modules/.bin/tsx"),
+        [
+          "--conditions=trustgate-source",
+          join(root, "src/cli/bin.ts"),
+          "drift",
+          "--demo",
+          "--state",
+          "s.jsonl",
+          "--json",
+          report,
+          "--quiet",
+        ],
+        cwd,
+      );
+    try {
+      const first = await night("first.json");
+      const second = await night("second.json");
+      for (const run of [first, second]) expect([3, 4], run.stderr).toContain(run.code);
+      expect(second.stderr).not.toContain("another setup");
+      const stateOf = (file: string) => (JSON.parse(readFileSync(join(cwd, file), "utf8")) as DriftReport).summary.triage?.state;
+      expect(stateOf("first.json")?.fromState).toBe(0);
+      expect(stateOf("second.json")?.fromState).toBeGreaterThan(0);
+      const header = JSON.parse(readFileSync(join(cwd, "s.jsonl"), "utf8").split("\n")[0]!) as { api: string; issuer: string };
+      expect(header).toMatchObject({ api: EMBEDDED_SERVICE_IDENTITY, issuer: EMBEDDED_SERVICE_IDENTITY });
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });

@@ -19,7 +19,8 @@ describe("formatProjection", () => {
       "600 signed attestations to fetch at 300 requests/min: about 2m",
     ]);
     expect(formatProjection(projectFetches({ signedFetches: 1, ratePerMinute: 60_000, apiKey: false, rateConfigured: true }))).toEqual([
-      "1 signed attestation to fetch at 60000 requests/min (no API key): about 1s",
+      // A rate set by hand (as against the embedded service): a key would not change it, so it is not mentioned.
+      "1 signed attestation to fetch at 60000 requests/min: about 1s",
     ]);
     expect(formatProjection(projectFetches({ signedFetches: 3, ratePerMinute: null, apiKey: false, rateConfigured: false }))).toEqual([
       "3 signed attestations to fetch, no client-side rate limit",

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { formatMarkdown } from "../../src/cli/format-markdown";
 import { formatSummary, formatVerdict } from "../../src/cli/format-summary";
 import { formatTable } from "../../src/cli/format-table";
-import { exitCodeOf } from "../../src/drift/report";
+import { exitCodeOf } from "../../src/drift/verdict";
+import { DRIFT_STATUS_MEANINGS, type DriftStatus } from "../../src/drift/types";
 import { CONSISTENT, errorRow, failToPass, invalid, passToFail, report, row } from "./report-fixture";
 
 /** Data lines of a table (header and footer removed). */
@@ -241,9 +242,12 @@ describe("formatSummary", () => {
         },
       }),
     );
-    expect(text).toContain(
-      "triage:           2000 listed, 180 signed fetches, 1820 saved (91% of listed); fetched for: mismatch 150, audit 20, stale 10; audit 1%; listing contradictions 2",
-    );
+    expect(text.split("\n").filter((line) => /^ {2}triage: | {20}\S/.test(line))).toEqual([
+      "  triage:           180 of 2000 listed agents fetched and verified; the other 1820 (91%) taken from the listing",
+      "                    fetched because: mismatch 150, stale 10",
+      "                    random audit 1%",
+      "                    the listing contradicted by 2 signed answers",
+    ]);
   });
 
   it("reports fetches avoided by reason, the audit's sizing and seed, and the state file", () => {
@@ -270,10 +274,14 @@ describe("formatSummary", () => {
         },
       }),
     );
+    // A few plain lines: what was avoided, and by what, stays in the JSON.
     expect(text).toContain(
-      "fetched for: audit 456, listing-changed 24; avoided: near-threshold 300, mismatch 30 (by the state 320, by the on-chain record 10); " +
-        "audit 456 of 1900 (99% to catch a listing lying about 1%; seed 123456789); listing contradictions 0",
+      "  triage:           480 of 2000 listed agents fetched and verified; the other 1520 (76%) taken from the listing\n" +
+        "                    fetched because: listing-changed 24\n" +
+        "                    random audit 456 of 1900 (99% to catch a listing lying about 1%; seed 123456789)\n",
     );
+    expect(text).not.toContain("avoided");
+    for (const line of text.split("\n").filter((l) => /^ {2}triage: | {20}\S/.test(l))) expect(line.length).toBeLessThanOrEqual(120);
     expect(text).toContain(
       "state:            night.jsonl: 900 agents, 330 rows from it; oldest verified attestation base:erc8004:7, verified 2d ago (computed 3d ago)",
     );
@@ -325,16 +333,20 @@ describe("formatMarkdown", () => {
     const start = lines.indexOf("## Status");
     const table = lines.slice(start + 2, start + 11);
     expect(table).toEqual([
-      "| Status | Agents |",
-      "|---|--:|",
-      "| invalid-attestation | 1 |",
-      "| error | 1 |",
-      "| drifted | 1 |",
-      "| stale-onchain | 0 |",
-      "| missing-onchain | 0 |",
-      "| missing-attestation | 0 |",
-      "| in-sync | 1 |",
+      "| Status | Agents | Meaning |",
+      "|---|--:|---|",
+      ...[
+        ["invalid-attestation", 1],
+        ["error", 1],
+        ["drifted", 1],
+        ["stale-onchain", 0],
+        ["missing-onchain", 0],
+        ["missing-attestation", 0],
+        ["in-sync", 1],
+      ].map(([status, n]) => `| ${status} | ${n} | ${DRIFT_STATUS_MEANINGS[status as DriftStatus]} |`),
     ]);
+    // Each status is defined where it is shown.
+    expect(DRIFT_STATUS_MEANINGS["stale-onchain"]).toContain("--max-age");
   });
 
   it("lists every row, flips first, with the same number of cells as the header", () => {

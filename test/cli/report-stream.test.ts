@@ -107,6 +107,7 @@ describe("createReportStream: the documents of a streamed report", () => {
     expect(Object.keys(parsed)).toEqual([
       "version",
       "generatedAt",
+      "verdict",
       "source",
       "decisionRule",
       "maxAgeSeconds",

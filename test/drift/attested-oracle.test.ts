@@ -8,7 +8,7 @@ import { type Abi, type Address, createPublicClient, createWalletClient, getAddr
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signingKeyArgsOf, signingKeyArgsOfJwks } from "../../src/attestation/onchain-keys";
 import { main } from "../../src/cli/main";
-import { exitCodeOf } from "../../src/drift/report";
+import { exitCodeOf } from "../../src/drift/verdict";
 import type { DriftReport, DriftRow } from "../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { snapshotRecords } from "../../src/harness/devnet/nightly-snapshot";

@@ -335,7 +335,7 @@ describe("trustgate drift against explicit endpoints", () => {
         "10000",
       ]);
       expect(code).toBe(4);
-      expect(stdout).toMatch(/on-chain records not listed [1-9]\d* \(oracle events from block \d+\)/);
+      expect(stdout).toMatch(/the listing lacks [1-9]\d* agents the chain holds records for/);
       expect(stdout).toMatch(/^[1-9]\d* agents checked/m); // the oracle's records, each a row, not "0 agents checked"
     });
   });

@@ -9,7 +9,8 @@ import {
   evaluateErrorLimit,
   parseErrorLimit,
 } from "../../src/drift/error-limit";
-import { buildReport, countByStatus, DRIFT_EXIT_CODES, exitCodeOf } from "../../src/drift/report";
+import { buildReport, countByStatus } from "../../src/drift/report";
+import { DRIFT_EXIT_CODES, exitCodeOf } from "../../src/drift/verdict";
 import { DRIFT_STATUSES, type DriftRow, type DriftStatus } from "../../src/drift/types";
 import { InvalidArgumentError } from "../../src/errors";
 

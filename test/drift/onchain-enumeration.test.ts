@@ -98,7 +98,7 @@ describe("the report says, loudly, when records the listing lacks were not looke
     const found = triage({ fromBlock: "7", records: 12, notListed: 2 });
     expect(onchainEnumerationNote(found as never)).toBeNull();
     expect(formatSummary(report([row({ agentId: "1" })], { triage: found as never }))).toContain(
-      "on-chain records not listed 2 (oracle events from block 7)",
+      "the listing lacks 2 agents the chain holds records for",
     );
     expect(onchainEnumerationNote(undefined)).toBeNull();
   });

@@ -3,7 +3,7 @@
  * keeps answering meanwhile), with a clean environment: none of this run's own variables (vitest's, ts-node's,
  * `NODE_OPTIONS`, the kit's `TRUSTGATE_*`), no colours, `CI` set.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 
 /** What a program did. */
 export interface ChildRun {
@@ -20,6 +20,8 @@ export interface RunChildOptions {
   readonly timeoutMs?: number | undefined;
   /** Variables added to (or replacing) the cleaned environment, `PATH` included. */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Called with the started process, e.g. to send it a signal when the test sees it reach some point. */
+  readonly onSpawn?: ((child: ChildProcess) => void) | undefined;
 }
 
 /**
@@ -39,6 +41,7 @@ export function runChild(command: string, args: readonly string[], cwd: string, 
   const started = Date.now();
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    options.onSpawn?.(child);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

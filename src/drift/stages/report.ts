@@ -11,7 +11,7 @@ import { checkEncodings, type SybilStatement } from "../encoding-check.js";
 import type { ErrorLimit } from "../error-limit.js";
 import type { ScanResult } from "../pipeline.js";
 import { buildReportHead, sortRows, tallyRows } from "../report.js";
-import type { DriftReport, DriftReportHead, FetchProjection, PartialRun } from "../types.js";
+import type { DriftReport, DriftReportHead, DriftStateHistory, FetchProjection, PartialRun } from "../types.js";
 import { listingOutcome, type ServiceStats } from "./fetch-verify.js";
 
 /** What the report stage needs besides the scan. */
@@ -28,6 +28,8 @@ export interface ReportStageContext {
   readonly runtime: { readonly totalMs: number; readonly service: ServiceStats };
   /** The projected cost of the signed fetches, made before they started. */
   readonly projection?: FetchProjection;
+  /** With a state file: its history of nights. */
+  readonly state?: DriftStateHistory;
   readonly generatedAt: Date;
   /** How many agents may go unverified before the run fails (default 1 %). */
   readonly errorLimit?: ErrorLimit;
@@ -65,6 +67,7 @@ export function reportScanHead(scan: ScanResult, context: ReportStageContext): D
     ...(scan.triage ? { triage: scan.triage } : {}),
     notes: context.notes,
     ...(context.projection ? { projection: context.projection } : {}),
+    ...(context.state ? { state: context.state } : {}),
     runtime: {
       totalMs: context.runtime.totalMs,
       listingMs: scan.timings.listing,

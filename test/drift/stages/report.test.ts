@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ScanResult } from "../../../src/drift/pipeline";
-import { exitCodeOf } from "../../../src/drift/report";
+import { exitCodeOf } from "../../../src/drift/verdict";
 import { compareCandidates } from "../../../src/drift/stages/compare";
 import { newServiceStats } from "../../../src/drift/stages/fetch-verify";
 import { reportScan } from "../../../src/drift/stages/report";

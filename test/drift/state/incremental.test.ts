@@ -1,13 +1,13 @@
 // The state file between nights (--state): a real Hardhat chain with the reference oracle over loopback HTTP and the
 // local signing service; signed fetches are counted by the service itself (its requests to /api/trust-check).
-import { copyFileSync, mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chainIdOf } from "../../../src/config/chains";
 import { DEFAULT_TRUST_ENCODING, sybilSeverityCode, tierCode, tierForScore } from "../../../src/config/encodings";
 import type { DriftConfig } from "../../../src/drift/config";
-import { exitCodeOf } from "../../../src/drift/report";
+import { exitCodeOf } from "../../../src/drift/verdict";
 import { type DriftHooks, runDrift } from "../../../src/drift/run";
 import { type DriftStateEntry, readDriftState } from "../../../src/drift/state-file";
 import type { DriftReport, DriftRow } from "../../../src/drift/types";
@@ -254,5 +254,44 @@ describe("the state between nights", () => {
     const lines = readFileSync(state(), "utf8").trimEnd().split("\n");
     expect(JSON.parse(lines[0]!)).toMatchObject({ type: "header", format: "trustgate-drift-state", version: 1 });
     expect(lines.slice(1).every((l) => JSON.parse(l).type === "agent")).toBe(true);
+  });
+});
+
+describe("the state's history of nights", () => {
+  const state = () => join(dir, "history.jsonl");
+  const nightOf = (report: DriftReport) => ({
+    exitCode: exitCodeOf(report),
+    statuses: report.summary.byStatus,
+    flips: report.summary.flips,
+    signedFetches: report.summary.triage!.signedFetches,
+  });
+
+  it("after two nights holds both, oldest first, with each night's counts, and the report shows it", async () => {
+    const first = await run(config(state()));
+    expect(first.report.state?.history).toEqual([expect.objectContaining(nightOf(first.report))]);
+    const second = await run(config(state()));
+    expect(second.report.state?.history).toEqual([
+      expect.objectContaining(nightOf(first.report)),
+      expect.objectContaining(nightOf(second.report)),
+    ]);
+    expect(second.report.state!.history.map((n) => n.startedAt)).toEqual([clock.toISOString(), clock.toISOString()]);
+    expect(readDriftState(state())!.header.history).toEqual(second.report.state!.history);
+  });
+
+  it("keeps the last 60 nights, and reads a state written without a history", async () => {
+    const file = state();
+    const [header, ...rest] = readFileSync(file, "utf8").split("\n");
+    const parsed = JSON.parse(header!) as { history: unknown[] };
+    const old = { ...(parsed.history[0] as object), startedAt: "2020-01-01T00:00:00.000Z" };
+    writeFileSync(file, [JSON.stringify({ ...parsed, history: Array.from({ length: 60 }, () => old) }), ...rest].join("\n"));
+    const full = await run(config(file));
+    expect(full.report.state!.history).toHaveLength(60);
+    expect(full.report.state!.history.at(-1)).toMatchObject(nightOf(full.report));
+
+    const { history: _dropped, ...withoutHistory } = JSON.parse(readFileSync(file, "utf8").split("\n")[0]!) as { history: unknown[] };
+    writeFileSync(file, [JSON.stringify(withoutHistory), ...readFileSync(file, "utf8").split("\n").slice(1)].join("\n"));
+    const next = await run(config(file));
+    expect(next.report.summary.triage!.state!.fromState).toBeGreaterThan(0);
+    expect(next.report.state!.history).toEqual([expect.objectContaining(nightOf(next.report))]);
   });
 });

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_TRUST_ENCODING } from "../../../src/config/encodings";
 import type { DriftConfig } from "../../../src/drift/config";
-import { exitCodeOf } from "../../../src/drift/report";
+import { exitCodeOf } from "../../../src/drift/verdict";
 import { runDrift } from "../../../src/drift/run";
 import { readDriftState } from "../../../src/drift/state-file";
 import type { DriftReport } from "../../../src/drift/types";
