@@ -59,7 +59,9 @@ export interface ReportStream {
    * @param head - The report without its rows (its summary counts the rows taken).
    * @returns Which documents went to files.
    */
-  finish(head: DriftReportHead): Promise<{ readonly files: { readonly json?: string; readonly markdown?: string; readonly html?: string } }>;
+  finish(
+    head: DriftReportHead,
+  ): Promise<{ readonly files: { readonly json?: string; readonly markdown?: string; readonly html?: string } }>;
   /** Removes the spool (safe to call more than once, and after {@link finish}). */
   close(): void;
 }

@@ -79,7 +79,11 @@ export async function checkOutputTargets(output: Pick<DriftOutputOptions, "json"
 
 type OutputFlag = "--json" | "--markdown" | "--html";
 
-const OUTPUT_NAMES: Readonly<Record<OutputFlag, string>> = { "--json": "JSON report", "--markdown": "Markdown report", "--html": "HTML page" };
+const OUTPUT_NAMES: Readonly<Record<OutputFlag, string>> = {
+  "--json": "JSON report",
+  "--markdown": "Markdown report",
+  "--html": "HTML page",
+};
 
 /** Refuses two outputs that are one file (see {@link checkOutputTargets}). */
 async function checkDistinct([flagA, pathA]: readonly [OutputFlag, string], [flagB, pathB]: readonly [OutputFlag, string]): Promise<void> {

@@ -22,7 +22,10 @@ export function verdictOf(report: Pick<DriftReport, "summary">): DriftVerdict {
   const exitCode = exitCodeOf(report);
   const { flips, byStatus, unverified, partial } = report.summary;
   if (partial) {
-    return { exitCode, reason: `The run stopped at --max-duration before ${partial.notFetched} signed fetches: a partial run is never green.` };
+    return {
+      exitCode,
+      reason: `The run stopped at --max-duration before ${partial.notFetched} signed fetches: a partial run is never green.`,
+    };
   }
   if (unverified.exceeded) {
     return {

@@ -11,6 +11,7 @@
 /** The script's text, inlined into the page (its SHA-256 hash is in the page's Content-Security-Policy). */
 export const CLIENT_SCRIPT = String.raw`(function () {
 "use strict";
+performance.mark("page-script-start");
 var byId = function (id) { return document.getElementById(id); };
 var head = JSON.parse(byId("page-head").textContent);
 var rows = JSON.parse(byId("page-rows").textContent);
@@ -338,6 +339,7 @@ function paint() {
 }
 tableView.addEventListener("scroll", function () { requestAnimationFrame(paint); }, { passive: true });
 update();
+performance.measure("page-script", "page-script-start");
 document.documentElement.dataset.ready = "true";
 })();
 `;

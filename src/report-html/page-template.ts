@@ -27,7 +27,8 @@ export const ROWS_ELEMENT_ID = "page-rows";
  * @returns The policy.
  */
 export function pagePolicy(scripts: readonly string[], styles: readonly string[]): string {
-  const hashes = (texts: readonly string[]) => texts.map((text) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`).join(" ");
+  const hashes = (texts: readonly string[]) =>
+    texts.map((text) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`).join(" ");
   return [
     "default-src 'none'",
     `script-src ${hashes(scripts)}`,

@@ -82,7 +82,7 @@ describe("pageHead", () => {
 });
 
 describe("scriptJson", () => {
-  const hostile = ['</script><script>alert(1)</script>', '"><img src=x onerror=alert(1)>', "<!-- a & b -->", "line\u2028sep\u2029"];
+  const hostile = ["</script><script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "<!-- a & b -->", "line\u2028sep\u2029"];
 
   test("writes no character that could end the element or open markup, and reads back the same value", () => {
     const text = scriptJson({ names: hostile });

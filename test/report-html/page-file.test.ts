@@ -70,7 +70,10 @@ describe("--html", () => {
 
   test.each([
     [["--html", "-"], /^trustgate: --html takes a file, not "-"/],
-    [["--json", "same.out", "--html", "./same.out"], /--json same\.out and --html \.\/same\.out are the same file .*the HTML page would overwrite/],
+    [
+      ["--json", "same.out", "--html", "./same.out"],
+      /--json same\.out and --html \.\/same\.out are the same file .*the HTML page would overwrite/,
+    ],
   ])("refuses %j before the scan (exit 2)", async (args, message) => {
     const dir = mkdtempSync(join(tmpdir(), "trustgate-html-"));
     const resolved = args.map((a) => (a.endsWith("same.out") ? join(dir, a) : a));

@@ -102,7 +102,12 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
 
   test("sorting by the on-chain score orders the rows up, then down", async () => {
     const scores = async () =>
-      page.$$eval("#table-body .table-row", (rows) => rows.map((row) => row.children[2]!.textContent!).filter((text) => text !== "—").map(Number));
+      page.$$eval("#table-body .table-row", (rows) =>
+        rows
+          .map((row) => row.children[2]!.textContent!)
+          .filter((text) => text !== "—")
+          .map(Number),
+      );
     await page.click('#table-head button[data-column="2"]');
     const up = await scores();
     expect(up.length).toBeGreaterThan(1);
