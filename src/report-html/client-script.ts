@@ -35,7 +35,7 @@ function tierKey(tier) { return tier === null ? "(none)" : tier; }
 /* The verdict, the counts, the --max-errors state. */
 byId("run").textContent = "Generated " + head.generatedAt + " · oracle " + head.source.oracle + " on chain " + head.source.chainId +
   (head.source.blockNumber === null ? "" : " at block " + head.source.blockNumber) + " · rule " + head.decisionRule +
-  " · stale after " + head.maxAgeSeconds + " s · service " + head.source.api;
+  " · stale after " + Math.round(head.maxAgeSeconds / 360) / 10 + " h · service " + head.source.api;
 byId("verdict").className = "verdict exit-" + head.verdict.exitCode;
 byId("verdict-code").textContent = "exit " + head.verdict.exitCode;
 byId("verdict-reason").textContent = head.verdict.reason;
@@ -159,7 +159,7 @@ new uPlot({
   scales: { x: { time: false, range: [0, 100] }, y: { range: [0, 100] } },
   axes: [{ label: "on-chain score" }, { label: "attested score" }],
   cursor: { show: false },
-  legend: { show: true, live: false },
+  legend: { live: false },
   series: [{}, pointSeries("agents", "rgba(9,105,218,0.35)", 3), pointSeries("flips", "#cf222e", 5)],
   hooks: { draw: [function (u) { drawLines(u, threshold, threshold, "#57606a"); }] }
 }, [null, plain, flips], byId("scatter"));
@@ -193,6 +193,7 @@ new uPlot({
   scales: { x: { time: false, range: [0, BINS * binHours] } },
   axes: [{ label: "age (hours)" }, { label: "agents" }],
   cursor: { show: false },
+  legend: { live: false },
   series: [{}, { label: "on-chain updatedAt", fill: "rgba(9,105,218,0.6)", stroke: "#0969da", paths: bars, points: { show: false } },
     { label: "attested issuedAt", fill: "rgba(130,80,223,0.6)", stroke: "#8250df", paths: barsAfter, points: { show: false } }],
   hooks: { draw: [function (u) { drawLines(u, [maxAgeHours], [], "#cf222e"); }] }
@@ -206,7 +207,8 @@ if (head.history.length > 0) {
     var box = el("div");
     box.appendChild(el("h3", "muted", title));
     byId("history").appendChild(box);
-    new uPlot({ width: 360, height: 180, cursor: { show: false }, series: [{}].concat(series) }, [nights].concat(data), box);
+    new uPlot({ width: 360, height: 180, cursor: { show: false },
+  legend: { live: false }, series: [{}].concat(series) }, [nights].concat(data), box);
   };
   var palette = ["#cf222e", "#bc4c00", "#9a6700", "#8250df", "#0969da", "#57606a", "#2da44e"];
   small("agents per status", head.statuses.map(function (status, k) { return { label: status, stroke: palette[k % palette.length] }; }),
