@@ -124,6 +124,7 @@ export function pageRow(row: DriftRow): PageRow {
  */
 export function pageHead(head: DriftReportHead): PageHead {
   const { summary } = head;
+  const verdict = verdictOf(head);
   const { limit } = summary.unverified;
   return {
     columns: PAGE_COLUMNS,
@@ -138,7 +139,7 @@ export function pageHead(head: DriftReportHead): PageHead {
     decisionRule: pageText(head.decisionRule),
     threshold: thresholdOf(head.decisionRule),
     maxAgeSeconds: head.maxAgeSeconds,
-    verdict: (({ exitCode, reason }) => ({ exitCode, reason: pageText(reason) }))(verdictOf(head)),
+    verdict,
     agents: summary.agents,
     byStatus: summary.byStatus,
     flips: summary.flips,
