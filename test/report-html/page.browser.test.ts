@@ -1,8 +1,9 @@
 /**
  * The HTML page in a real browser: Debian's Chromium (`/usr/bin/chromium`, installed by `.ci/run`) driven by
  * playwright-core opens the page a devnet run wrote beside its JSON report, and the page shows the JSON's numbers,
- * filters the rows from the tier matrix, sorts them, shows a hostile registry name as text, and asks the network for
- * nothing. A screenshot of the first view is kept under `test-output/report-html/`.
+ * filters the rows from the tier matrix, sorts them, and asks the network for nothing; a page written from a report
+ * whose agents carry hostile names (the devnet accepts only known registries and chains) shows them as text. Screenshots
+ * of the first views are kept under `test-output/report-html/`.
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,12 +12,13 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { verdictOf } from "../../src/drift/verdict.js";
 import { DRIFT_STATUSES, type DriftReport, type DriftRow } from "../../src/drift/types.js";
+import { errorRow, report as fixtureReport, row as fixtureRow } from "../cli/report-fixture.js";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const HAS_CHROMIUM = existsSync(CHROMIUM);
 const OUTPUT = join(__dirname, "../../test-output/report-html");
-const HOSTILE_REGISTRY = '"><img src=x onerror=alert(1)><script>alert(2)</script>';
+const HOSTILE = '"><img src=x onerror=alert(1)></script><script>alert(2)</script>';
 
 const suiteName = HAS_CHROMIUM
   ? "the HTML page of a devnet run, in Chromium"
@@ -35,7 +37,7 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
 
   beforeAll(async () => {
     mkdirSync(OUTPUT, { recursive: true });
-    env = await startEmbeddedDriftEnvironment({ size: 60, registries: ["erc8004", HOSTILE_REGISTRY], faults: false });
+    env = await startEmbeddedDriftEnvironment({ size: 60, faults: false });
     const json = join(OUTPUT, "report.json");
     const html = join(OUTPUT, "report.html");
     const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: { CI: "true" }, isTTY: false };
@@ -64,8 +66,8 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
     await env?.close();
   });
 
-  test("the run found the hostile registry's agents and the page ran without an error or a policy violation", () => {
-    expect(report.agents.some((row) => row.registry === HOSTILE_REGISTRY)).toBe(true);
+  test("the page ran without an error or a Content-Security-Policy violation", () => {
+    expect(report.agents.length).toBeGreaterThan(0);
     expect(problems).toEqual([]);
   });
 
@@ -118,14 +120,32 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
     expect(down[0]).toBe(Math.max(...report.agents.flatMap((row) => (row.onchain ? [row.onchain.score] : []))));
   });
 
-  test("shows the hostile registry name as text: no element made from it", async () => {
-    await page.fill("#filter-text", "onerror");
-    const agents = await page.$$eval("#table-body .table-row", (rows) => rows.map((row) => row.children[1]!.textContent!));
-    expect(agents.length).toBeGreaterThan(0);
-    for (const agent of agents) expect(agent).toContain(HOSTILE_REGISTRY);
-    expect(await page.$$eval("img", (images) => images.length)).toBe(0);
-    expect(await page.$$eval("script", (scripts) => scripts.length)).toBe(4);
-    await page.fill("#filter-text", "");
+  test("shows hostile names as text: no element made from them, nothing run", async () => {
+    const dir = join(OUTPUT, "hostile");
+    mkdirSync(dir, { recursive: true });
+    const html = join(dir, "report.html");
+    const hostile = fixtureReport([fixtureRow({ agentId: "1", registry: HOSTILE }), errorRow("2", `the service said ${HOSTILE}`)]);
+    const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: {}, isTTY: false };
+    const argv = ["drift", "--rpc", "http://127.0.0.1:9", "--api", "http://127.0.0.1:9", "--agents", "base:1", "--html", html, "--quiet"];
+    await main(argv, io, { runDrift: async () => hostile });
+    const other = await browser.newPage();
+    const seen: string[] = [];
+    other.on("request", (request) => seen.push(request.url()));
+    other.on("dialog", (dialog) => {
+      seen.push(`dialog: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    await other.goto(`file://${html}`);
+    await other.waitForSelector("html[data-ready=true]");
+    await other.screenshot({ path: join(dir, "first-view.png") });
+    const agents = await other.$$eval("#table-body .table-row", (rows) => rows.map((row) => row.children[1]!.textContent!));
+    expect(agents).toContain(`base:1:${HOSTILE}`);
+    const reasons = await other.$$eval("#table-body .table-row", (rows) => rows.map((row) => row.children[10]!.textContent!));
+    expect(reasons).toContain(`the service said ${HOSTILE}`);
+    expect(await other.$$eval("img", (images) => images.length)).toBe(0);
+    expect(await other.$$eval("script", (scripts) => scripts.length)).toBe(4);
+    expect(seen).toEqual([`file://${html}`]);
+    await other.close();
   });
 
   test("asks the network for nothing: the request log holds the page alone", () => {
