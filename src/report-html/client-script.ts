@@ -220,7 +220,7 @@ if (head.history.length > 0) {
 
 /* The rows table: filters, sorting, and only the rows on screen in the document. */
 var COLUMNS = [
-  { title: "Status", value: function (r) { return head.statuses[r[C.status]]; }, cls: function (r) { return "status-" + head.statuses[r[C.status]]; } },
+  { title: "Status", value: function (r) { return head.statuses[r[C.status]]; }, sortBy: function (r) { return r[C.status]; }, cls: function (r) { return "status-" + head.statuses[r[C.status]]; } },
   { title: "Agent", value: agentOf },
   { title: "On-chain", key: C.onchainScore, num: true },
   { title: "Tier", key: C.onchainTier },
@@ -289,7 +289,7 @@ function update() {
   var kept = [];
   for (var k = 0; k < rows.length; k++) if (matches(rows[k])) kept.push(k);
   if (sort.column >= 0) {
-    var value = COLUMNS[sort.column].value;
+    var value = COLUMNS[sort.column].sortBy || COLUMNS[sort.column].value;
     var keys = new Map();
     kept.forEach(function (k) { keys.set(k, value(rows[k])); });
     var sign = sort.descending ? -1 : 1;
@@ -339,7 +339,12 @@ function paint() {
     tableBody.appendChild(line);
   }
 }
-tableView.addEventListener("scroll", function () { requestAnimationFrame(paint); }, { passive: true });
+var paintPending = false;
+tableView.addEventListener("scroll", function () {
+  if (paintPending) return;
+  paintPending = true;
+  requestAnimationFrame(function () { paintPending = false; paint(); });
+}, { passive: true });
 update();
 performance.measure("page-script", "page-script-start");
 document.documentElement.dataset.ready = "true";

@@ -102,6 +102,20 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
     expect(await page.getAttribute("#rows-count", "data-shown")).toBe(String(report.agents.length));
   });
 
+  test("keeps only the rows on screen in the document, and shows the last ones once scrolled there", async () => {
+    const inDocument = () => page.$$eval("#table-body .table-row", (rows) => rows.map((row) => Number((row as HTMLElement).dataset.index)));
+    const first = await inDocument();
+    expect(first.length).toBeLessThan(report.agents.length);
+    expect(first[0]).toBe(0);
+    await page.$eval("#table-view", (view) => view.scrollTo(0, view.scrollHeight));
+    await page.waitForFunction(
+      (last) => document.querySelector(`#table-body .table-row[data-index="${last}"]`) !== null,
+      report.agents.length - 1,
+    );
+    expect((await inDocument()).length).toBeLessThan(report.agents.length);
+    await page.$eval("#table-view", (view) => view.scrollTo(0, 0));
+  });
+
   test("sorting by the on-chain score orders the rows up, then down", async () => {
     const scores = async () =>
       page.$$eval("#table-body .table-row", (rows) =>
