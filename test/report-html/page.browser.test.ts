@@ -95,7 +95,7 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
     expect(cell.count).toBe(expected.length);
     await page.click(`#matrix button[data-onchain="${cell.onchain}"][data-attested="${cell.attested}"]`);
     expect(await page.getAttribute("#rows-count", "data-shown")).toBe(String(expected.length));
-    const shown = await page.$$eval("#table-body .table-row", (rows) => rows.map((row) => (row as HTMLElement).dataset.index!));
+    const shown = await page.$$eval("#table-body .table-row", (rows) => rows.map((row) => row.getAttribute("data-index")!));
     expect(shown).toEqual(expected.slice(0, shown.length));
     expect(shown.length).toBe(Math.min(expected.length, shown.length));
     await page.click("#filter-matrix");
@@ -103,15 +103,12 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
   });
 
   test("keeps only the rows on screen in the document, and shows the last ones once scrolled there", async () => {
-    const inDocument = () => page.$$eval("#table-body .table-row", (rows) => rows.map((row) => Number((row as HTMLElement).dataset.index)));
+    const inDocument = () => page.$$eval("#table-body .table-row", (rows) => rows.map((row) => Number(row.getAttribute("data-index"))));
     const first = await inDocument();
     expect(first.length).toBeLessThan(report.agents.length);
     expect(first[0]).toBe(0);
     await page.$eval("#table-view", (view) => view.scrollTo(0, view.scrollHeight));
-    await page.waitForFunction(
-      (last) => document.querySelector(`#table-body .table-row[data-index="${last}"]`) !== null,
-      report.agents.length - 1,
-    );
+    await page.waitForSelector(`#table-body .table-row[data-index="${report.agents.length - 1}"]`);
     expect((await inDocument()).length).toBeLessThan(report.agents.length);
     await page.$eval("#table-view", (view) => view.scrollTo(0, 0));
   });
