@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { writeOutputs } from "../../src/cli/write-outputs";
+import { checkEncodings } from "../../src/drift/encoding-check";
 import { buildReport } from "../../src/drift/report";
 import type { DriftReport, DriftRow, DriftStatus } from "../../src/drift/types";
 import { DEFAULT_TRUST_ENCODING, tierForScore } from "../../src/config/encodings";
@@ -135,16 +136,8 @@ function syntheticReport(size: number): DriftReport {
     },
     decisionRule: "score >= 51",
     maxAgeSeconds: 36 * 3600,
-    encoding: {
-      tiers: DEFAULT_TRUST_ENCODING.tiers,
-      sybilSeverities: DEFAULT_TRUST_ENCODING.sybilSeverities,
-      checked: 0,
-      contradictions: 0,
-      consistent: true,
-      examples: [],
-      observed: {},
-      sybil: { checked: 0, contradictions: 0, consistent: true, examples: [], observed: {} },
-    },
+    // No records read: the page does not show the encoding check.
+    encoding: checkEncodings([], [], DEFAULT_TRUST_ENCODING),
     generatedAt: GENERATED_AT,
   });
 }
