@@ -62,6 +62,8 @@ export const UNIT_TESTS = [
   "test/properties/env.property.test.ts",
   "test/published/sybil-vocabulary.test.ts",
   "test/published/variants.test.ts",
+  "test/report-html/page-data.test.ts",
+  "test/report-html/page-file.test.ts",
   "test/security/outputs.test.ts",
   "test/security/security-functions.test.ts",
   "test/util/json-difference.test.ts",

@@ -10,7 +10,8 @@
  * Figures, not assertions: targets are shown next to the measured values, and the run never fails
  * because a target is missed.
  *
- * `--only <part>[,<part>…]` runs some parts only: `gas`, `attested`, `verification`, `reader`, `limiter`, `drift`, `memory`
+ * `--only <part>[,<part>…]` runs some parts only: `gas`, `attested`, `verification`, `reader`, `limiter`, `drift`, `memory`,
+ * `html` (the `--html` page at 150,000 agents: file size, time to write, time for headless Chromium to show it)
  * (for example `npx tsx scripts/bench.ts --only reader`).
  *
  * Besides printing, each run writes what it measured into `docs/benchmarks.md` (`scripts/bench/page.ts`): each part
@@ -25,6 +26,7 @@ import { measureAttestedGas, printAttestedGas } from "./bench/attested";
 import { type DriftNightsResult, measureDriftNights, type NightFigures } from "./bench/drift";
 import { measureForgeGateGas } from "./bench/forge-gas";
 import { measureGateGas, measurePublishGas } from "./bench/gas";
+import { measureHtmlPage } from "./bench/html-page";
 import { measureCliMemory } from "./bench/memory";
 import { measureRateLimiter } from "./bench/rate-limiter";
 import { BENCH_PAGE_PATH, BENCH_PART_TITLES, BENCH_PARTS, type BenchPart, markdownTable, mergeBenchPage } from "./bench/page";
@@ -277,6 +279,22 @@ async function benchMemory(): Promise<void> {
   }
 }
 
+const HTML_PAGE_SIZE = 150_000;
+
+async function benchHtmlPage(): Promise<void> {
+  const f = await measureHtmlPage(Number(process.env.BENCH_HTML_SIZE ?? HTML_PAGE_SIZE));
+  const ms = (value: number | null) => (value === null ? "not measured (no /usr/bin/chromium)" : fmt(value));
+  console.log(
+    `\nThe HTML report page (trustgate drift --html), ${fmt(f.agents)} agents; headless Debian Chromium opening it from disk (BENCH_HTML_SIZE changes the size)`,
+  );
+  console.log(
+    table(
+      ["agents", "file", "write ms", "first view ms", "of which the page's script ms"],
+      [[fmt(f.agents), `${(f.fileBytes / 1024 / 1024).toFixed(1)} MB`, fmt(f.writeMs), ms(f.firstViewMs), ms(f.scriptMs)]],
+    ),
+  );
+}
+
 const FIRST_NIGHT_TARGET = 18_000;
 const SECOND_NIGHT_TARGET = 4_500;
 
@@ -363,6 +381,7 @@ const SECTIONS: Record<BenchPart, () => Promise<void>> = {
   limiter: benchLimiter,
   drift: benchDrift,
   memory: benchMemory,
+  html: benchHtmlPage,
 };
 
 function selectedParts(): BenchPart[] {

@@ -80,6 +80,8 @@ export interface DriftOutputOptions {
   readonly json?: string;
   /** `--markdown`: a file path, or `-` for stdout. */
   readonly markdown?: string;
+  /** `--html`: a file path for the self-contained HTML page. */
+  readonly html?: string;
   /**
    * `--rows`: rows shown in the table (`Infinity` for `all`). Decision flips and invalid attestations are
    * shown whatever this says; the cap applies to the other rows.
@@ -219,7 +221,7 @@ function agentScope(values: DriftOptionValues, embedded: DriftRunArgs["embedded"
 
 /** Where the report goes: two outputs may not both be stdout, nor the same file. */
 function outputOptions(values: DriftOptionValues, env: Readonly<Record<string, string | undefined>>): DriftOutputOptions {
-  const { json, markdown } = values;
+  const { json, markdown, html } = values;
   if (json === "-" && markdown === "-") {
     throw new InvalidArgumentError("--json - and --markdown - both ask for stdout: send one of them to a file");
   }
@@ -229,6 +231,7 @@ function outputOptions(values: DriftOptionValues, env: Readonly<Record<string, s
   return {
     ...(json !== undefined ? { json } : {}),
     ...(markdown !== undefined ? { markdown } : {}),
+    ...(html !== undefined ? { html } : {}),
     tableRows: values.rows ?? DEFAULT_TABLE_ROWS,
     wide: values.wide === true,
     quiet: values.quiet === true,

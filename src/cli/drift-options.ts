@@ -316,6 +316,15 @@ export const DRIFT_OPTIONS = [
     parse: (value: string) => parseNonBlank("--markdown", value),
   },
   {
+    name: "html",
+    kind: "string",
+    arg: "file",
+    group: "output",
+    description:
+      "Write the report as one self-contained HTML page (the verdict, the tier matrix, the score and age charts, every row; with --state the nights before): it loads nothing, and opens offline",
+    parse: (value: string) => parseHtmlFile(value),
+  },
+  {
     name: "rows",
     kind: "string",
     arg: "n|all",
@@ -433,4 +442,11 @@ function parseOpenFraction(flag: string, text: string, allowOne: boolean): numbe
     );
   }
   return value;
+}
+
+/** `--html`: a file (a page is not a stream for a pipe: `-` is refused). */
+function parseHtmlFile(text: string): string {
+  const file = parseNonBlank("--html", text);
+  if (file === "-") throw new InvalidArgumentError('--html takes a file, not "-": the page is meant to be opened, not piped');
+  return file;
 }

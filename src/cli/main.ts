@@ -142,6 +142,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
   const rows = createReportStream({
     json: args.output.json,
     markdown: args.output.markdown,
+    html: args.output.html,
     tableRows: args.output.tableRows,
     stdout: cli.stdout,
   });

@@ -1,8 +1,8 @@
 /**
  * Writing a drift report whose rows stream past: each row, as the scan produces it, goes to a spool file on disk
- * (its JSON text and its Markdown line, for the outputs asked for) and its place in the report's order goes to a
+ * (its JSON text, its Markdown line and its HTML page tuple, for the outputs asked for) and its place in the report's order goes to a
  * compact index; the table keeps only the rows it may show ({@link createTopRows}). When the run is done, the JSON
- * and Markdown documents are written from the report's head and the spooled rows, read back in the report's order.
+ * and Markdown documents and the HTML page are written from the report's head and the spooled rows, read back in the report's order.
  *
  * So the documents are exactly what the in-memory report would have given — the same keys in the same order
  * (`summary` before `agents`), rows most severe first, byte for byte — while the command line's memory does not grow
@@ -19,6 +19,9 @@ import { dirname, join, resolve } from "node:path";
 import { createRowTally, type DriftReportHead, type DriftRow, type RowTally, rowDeltaSize, rowRank } from "../drift/index.js";
 import { MARKDOWN_NO_ROWS, MARKDOWN_ROWS_HEADER, markdownHead, markdownRow } from "./format-markdown.js";
 import { createTopRows, type TopRows } from "./format-table.js";
+import { pageEnd, pageStart } from "../report-html/page-template.js";
+import { pageHead } from "../report-html/page-data.js";
+import { pageRowText } from "../report-html/page-rows.js";
 import type { CliStream } from "./io.js";
 
 /** Where a document goes: a file path, or `-` for stdout. */
@@ -30,6 +33,8 @@ export interface ReportStreamOptions {
   readonly json?: OutputTarget | undefined;
   /** `--markdown`: the Markdown report's target, if any. */
   readonly markdown?: OutputTarget | undefined;
+  /** `--html`: the HTML page's file, if any. */
+  readonly html?: string | undefined;
   /** `--rows`: the table's cap on the rows besides flips and invalid attestations (`Infinity` for all). */
   readonly tableRows: number;
   /** Where `-` writes (stdout). */
@@ -49,12 +54,14 @@ export interface ReportStream {
   /** The rows the table may show (see {@link createTopRows}). */
   readonly top: TopRows;
   /**
-   * Writes the JSON and Markdown documents: `head`, then the rows taken, most severe first.
+   * Writes the JSON, Markdown and HTML documents: `head`, then the rows taken, most severe first.
    *
    * @param head - The report without its rows (its summary counts the rows taken).
    * @returns Which documents went to files.
    */
-  finish(head: DriftReportHead): Promise<{ readonly files: { readonly json?: string; readonly markdown?: string } }>;
+  finish(
+    head: DriftReportHead,
+  ): Promise<{ readonly files: { readonly json?: string; readonly markdown?: string; readonly html?: string } }>;
   /** Removes the spool (safe to call more than once, and after {@link finish}). */
   close(): void;
 }
@@ -75,19 +82,23 @@ export function createReportStream(options: ReportStreamOptions): ReportStream {
   const top = createTopRows(options.tableRows);
   const wantJson = options.json !== undefined;
   const wantMarkdown = options.markdown !== undefined;
+  const wantHtml = options.html !== undefined;
   const index = new RowIndex();
   let spool: Spool | undefined;
-  const spoolOf = (): Spool => (spool ??= new Spool(options.spoolDir ?? spoolFolder(options), { json: wantJson, markdown: wantMarkdown }));
+  const spoolOf = (): Spool =>
+    (spool ??= new Spool(options.spoolDir ?? spoolFolder(options), { json: wantJson, markdown: wantMarkdown, html: wantHtml }));
 
   return {
     add(row) {
       tally.add(row);
       top.add(row);
-      if (!wantJson && !wantMarkdown) return;
+      if (!wantJson && !wantMarkdown && !wantHtml) return;
       const s = spoolOf();
-      const json = wantJson ? s.append("json", jsonRowText(row)) : undefined;
-      const markdown = wantMarkdown ? s.append("markdown", markdownRow(row)) : undefined;
-      index.push(row, json, markdown);
+      index.push(row, {
+        ...(wantJson ? { json: s.append("json", jsonRowText(row)) } : {}),
+        ...(wantMarkdown ? { markdown: s.append("markdown", markdownRow(row)) } : {}),
+        ...(wantHtml ? { html: s.append("html", pageRowText(row)) } : {}),
+      });
     },
     get count() {
       return tally.agents;
@@ -97,7 +108,7 @@ export function createReportStream(options: ReportStreamOptions): ReportStream {
     async finish(head) {
       spool?.flush();
       const order = index.order();
-      const files: { json?: string; markdown?: string } = {};
+      const files: { json?: string; markdown?: string; html?: string } = {};
       if (options.json !== undefined) {
         const target = await openTarget(options.json, options.stdout);
         await target.write(jsonHeadText(head, order.length));
@@ -119,6 +130,14 @@ export function createReportStream(options: ReportStreamOptions): ReportStream {
         }
         await target.close();
         if (options.markdown !== "-") files.markdown = options.markdown;
+      }
+      if (options.html !== undefined) {
+        const target = await openTarget(options.html, options.stdout);
+        await target.write(pageStart(pageHead(head)));
+        if (order.length > 0) await copyRows(spool!, "html", index, order, target, ",\n");
+        await target.write(pageEnd());
+        await target.close();
+        files.html = options.html;
       }
       return { files };
     },
@@ -157,21 +176,23 @@ export function jsonHeadText(head: DriftReportHead, rows: number): string {
 }
 
 /** The folder the spool goes in: next to the first output file (the disk chosen for the report), else the system's. */
-function spoolFolder(options: Pick<ReportStreamOptions, "json" | "markdown">): string {
-  const file = [options.json, options.markdown].find((target) => target !== undefined && target !== "-");
+function spoolFolder(options: Pick<ReportStreamOptions, "json" | "markdown" | "html">): string {
+  const file = [options.json, options.markdown, options.html].find((target) => target !== undefined && target !== "-");
   return file === undefined ? tmpdir() : dirname(resolve(file));
 }
 
-type SpoolPart = "json" | "markdown";
+type SpoolPart = "json" | "markdown" | "html";
+
+const SPOOL_PARTS: readonly SpoolPart[] = ["json", "markdown", "html"];
 
 /** Append-only files of row texts in a temporary folder, written in chunks. */
 class Spool {
   private readonly dir: string;
   private readonly parts: Partial<Record<SpoolPart, { fd: number; size: number; pending: string[]; pendingBytes: number }>> = {};
 
-  constructor(parent: string, wanted: { readonly json: boolean; readonly markdown: boolean }) {
+  constructor(parent: string, wanted: Readonly<Record<SpoolPart, boolean>>) {
     this.dir = mkdtempSync(join(parent, ".trustgate-rows-"));
-    for (const part of ["json", "markdown"] as const) {
+    for (const part of SPOOL_PARTS) {
       if (wanted[part]) this.parts[part] = { fd: openSync(join(this.dir, `${part}.spool`), "w+"), size: 0, pending: [], pendingBytes: 0 };
     }
   }
@@ -237,14 +258,21 @@ class RowIndex {
   /** The agent id when it is a safe integer, else NaN (then it is in `bigIds`). */
   private agentId = new Float64Array(INITIAL_ROWS);
   private readonly bigIds = new Map<number, bigint>();
-  private jsonAt = new Float64Array(INITIAL_ROWS);
-  private jsonLength = new Uint32Array(INITIAL_ROWS);
-  private markdownAt = new Float64Array(INITIAL_ROWS);
-  private markdownLength = new Uint32Array(INITIAL_ROWS);
+  /** Per spool part: where each row's text starts, and its length. */
+  private readonly at: Record<SpoolPart, Float64Array> = {
+    json: new Float64Array(INITIAL_ROWS),
+    markdown: new Float64Array(INITIAL_ROWS),
+    html: new Float64Array(INITIAL_ROWS),
+  };
+  private readonly length: Record<SpoolPart, Uint32Array> = {
+    json: new Uint32Array(INITIAL_ROWS),
+    markdown: new Uint32Array(INITIAL_ROWS),
+    html: new Uint32Array(INITIAL_ROWS),
+  };
   private readonly chains = new Interned();
   private readonly registries = new Interned();
 
-  push(row: DriftRow, json?: { offset: number; length: number }, markdown?: { offset: number; length: number }): void {
+  push(row: DriftRow, texts: Partial<Record<SpoolPart, { offset: number; length: number }>>): void {
     if (this.size === this.rank.length) this.grow();
     const i = this.size++;
     this.rank[i] = rowRank(row);
@@ -257,21 +285,17 @@ class RowIndex {
       this.agentId[i] = Number.NaN;
       this.bigIds.set(i, BigInt(row.agentId));
     }
-    if (json) {
-      this.jsonAt[i] = json.offset;
-      this.jsonLength[i] = json.length;
-    }
-    if (markdown) {
-      this.markdownAt[i] = markdown.offset;
-      this.markdownLength[i] = markdown.length;
+    for (const part of SPOOL_PARTS) {
+      const text = texts[part];
+      if (text === undefined) continue;
+      this.at[part][i] = text.offset;
+      this.length[part][i] = text.length;
     }
   }
 
   /** Where row `i`'s text of `part` is. */
   where(part: SpoolPart, i: number): { offset: number; length: number } {
-    return part === "json"
-      ? { offset: this.jsonAt[i]!, length: this.jsonLength[i]! }
-      : { offset: this.markdownAt[i]!, length: this.markdownLength[i]! };
+    return { offset: this.at[part][i]!, length: this.length[part][i]! };
   }
 
   /** The rows' indexes in the report's order (a stable sort: rows of the same place keep their arrival order). */
@@ -305,10 +329,10 @@ class RowIndex {
     this.chain = bigger(this.chain);
     this.registry = bigger(this.registry);
     this.agentId = bigger(this.agentId);
-    this.jsonAt = bigger(this.jsonAt);
-    this.jsonLength = bigger(this.jsonLength);
-    this.markdownAt = bigger(this.markdownAt);
-    this.markdownLength = bigger(this.markdownLength);
+    for (const part of SPOOL_PARTS) {
+      this.at[part] = bigger(this.at[part]);
+      this.length[part] = bigger(this.length[part]);
+    }
   }
 }
 

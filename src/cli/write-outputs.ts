@@ -49,7 +49,7 @@ export function stdoutIsTaken(output: Pick<DriftOutputOptions, "json" | "markdow
 
 /**
  * Checks, before a scan, that the report files can be written where asked: their directory exists, the path is
- * not a directory, and `--json` and `--markdown` are not the same file once resolved (`./r.json` and `r.json`, a
+ * not a directory, and no two of `--json`, `--markdown` and `--html` are the same file once resolved (`./r.json` and `r.json`, a
  * symbolic link to the other, or a link in the directory path) nor, when both exist, one file under two names (a
  * hard link, another case on a case-insensitive file system), so that one report never overwrites the other. (A
  * scan can take long; a typo in a path should not waste it.)
@@ -57,11 +57,13 @@ export function stdoutIsTaken(output: Pick<DriftOutputOptions, "json" | "markdow
  * @param output - Output options.
  * @throws {@link InvalidArgumentError} naming the option and the problem.
  */
-export async function checkOutputTargets(output: Pick<DriftOutputOptions, "json" | "markdown">): Promise<void> {
-  for (const [flag, path] of [
+export async function checkOutputTargets(output: Pick<DriftOutputOptions, "json" | "markdown" | "html">): Promise<void> {
+  const targets = [
     ["--json", output.json],
     ["--markdown", output.markdown],
-  ] as const) {
+    ["--html", output.html],
+  ] as const;
+  for (const [flag, path] of targets) {
     if (path === undefined || path === "-") continue;
     const directory = dirname(resolve(path));
     const dirStat = await stat(directory).catch(() => undefined);
@@ -69,17 +71,30 @@ export async function checkOutputTargets(output: Pick<DriftOutputOptions, "json"
     const fileStat = await stat(path).catch(() => undefined);
     if (fileStat?.isDirectory()) throw new InvalidArgumentError(`${flag} ${path}: is a directory`);
   }
-  if (output.json !== undefined && output.json !== "-" && output.markdown !== undefined && output.markdown !== "-") {
-    const [json, markdown] = await Promise.all([resolvedFile(output.json), resolvedFile(output.markdown)]);
-    // Two existing paths to one file (a hard link, a case-insensitive file system) share device and inode.
-    const [jsonStat, markdownStat] = await Promise.all([stat(json).catch(() => undefined), stat(markdown).catch(() => undefined)]);
-    const sameInode =
-      jsonStat !== undefined && markdownStat !== undefined && jsonStat.dev === markdownStat.dev && jsonStat.ino === markdownStat.ino;
-    if (json === markdown || sameInode) {
-      throw new InvalidArgumentError(
-        `--json ${output.json} and --markdown ${output.markdown} are the same file (${json}): the Markdown report would overwrite the JSON one; give two files`,
-      );
-    }
+  const files = targets.flatMap(([flag, path]) => (path === undefined || path === "-" ? [] : [[flag, path] as const]));
+  for (let i = 0; i < files.length; i++) {
+    for (let k = i + 1; k < files.length; k++) await checkDistinct(files[i]!, files[k]!);
+  }
+}
+
+type OutputFlag = "--json" | "--markdown" | "--html";
+
+const OUTPUT_NAMES: Readonly<Record<OutputFlag, string>> = {
+  "--json": "JSON report",
+  "--markdown": "Markdown report",
+  "--html": "HTML page",
+};
+
+/** Refuses two outputs that are one file (see {@link checkOutputTargets}). */
+async function checkDistinct([flagA, pathA]: readonly [OutputFlag, string], [flagB, pathB]: readonly [OutputFlag, string]): Promise<void> {
+  const [a, b] = await Promise.all([resolvedFile(pathA), resolvedFile(pathB)]);
+  // Two existing paths to one file (a hard link, a case-insensitive file system) share device and inode.
+  const [statA, statB] = await Promise.all([stat(a).catch(() => undefined), stat(b).catch(() => undefined)]);
+  const sameInode = statA !== undefined && statB !== undefined && statA.dev === statB.dev && statA.ino === statB.ino;
+  if (a === b || sameInode) {
+    throw new InvalidArgumentError(
+      `${flagA} ${pathA} and ${flagB} ${pathB} are the same file (${a}): the ${OUTPUT_NAMES[flagB]} would overwrite the ${OUTPUT_NAMES[flagA]}; give two files`,
+    );
   }
 }
 
@@ -108,6 +123,7 @@ export async function writeOutputs(report: DriftReport, options: WriteOutputsOpt
   const stream = createReportStream({
     json: options.output.json,
     markdown: options.output.markdown,
+    html: options.output.html,
     tableRows: options.output.tableRows,
     stdout: options.stdout,
   });
@@ -138,6 +154,7 @@ export async function writeStreamedOutputs(stream: ReportStream, head: DriftRepo
   // The paths are the caller's argv, which may hold control characters: the line stays one clear line.
   if (files.json !== undefined) notice(`JSON report written to ${sanitizeText(files.json)}`);
   if (files.markdown !== undefined) notice(`Markdown report written to ${sanitizeText(files.markdown)}`);
+  if (files.html !== undefined) notice(`HTML page written to ${sanitizeText(files.html)}`);
 
   const people = stdoutIsTaken(output) ? stderr : stdout;
   if (!output.quiet && !stdoutIsTaken(output)) {

@@ -81,7 +81,7 @@ describe("--json and --markdown", () => {
       const result = await drift(["--json", json, "--markdown", markdown], report([row({ agentId: "1" })]));
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toMatch(
-        /^trustgate: --json .* and --markdown .* are the same file \(.*\): the Markdown report would overwrite the JSON one/,
+        /^trustgate: --json .* and --markdown .* are the same file \(.*\): the Markdown report would overwrite the JSON report/,
       );
       expect(result.runs).toBe(0);
     });

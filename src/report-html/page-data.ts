@@ -1,0 +1,179 @@
+/**
+ * What the HTML report page carries as data: the report's head reduced to what the page shows, and each row as a
+ * compact tuple of its columns ({@link PAGE_COLUMNS}), so that 150,000 rows are a few megabytes of JSON the page's
+ * script reads once, not 150,000 table rows of markup.
+ *
+ * Every string that came from the service or the chain goes through the kit's outside-text rules here
+ * (`sanitizeText`: no control or bidirectional characters) and through `redactUrlsIn` (no credential in a URL);
+ * the page then shows it with `textContent` only.
+ *
+ * @packageDocumentation
+ */
+import { DRIFT_STATUSES, type DriftReportHead, type DriftRow, type DriftStatus } from "../drift/index.js";
+import { verdictOf } from "../drift/verdict.js";
+import { sanitizeText } from "../security/outside-text.js";
+import { redactUrlsIn } from "../security/redact-url.js";
+
+/** The columns of a page row, in tuple order. Times are Unix seconds; `status` indexes `DRIFT_STATUSES`. */
+export const PAGE_COLUMNS = [
+  "chain",
+  "agentId",
+  "registry",
+  "status",
+  "onchainScore",
+  "onchainTier",
+  "onchainUpdatedAt",
+  "attestedScore",
+  "attestedTier",
+  "attestedIssuedAt",
+  "scoreDelta",
+  "flip",
+  "reason",
+] as const;
+
+/** A row's decision flip on the page: 0 none, 1 pass→fail, 2 fail→pass. */
+export type PageFlip = 0 | 1 | 2;
+
+/** One row as the page carries it, in {@link PAGE_COLUMNS} order. */
+export type PageRow = readonly [
+  chain: string,
+  agentId: string,
+  registry: string,
+  status: number,
+  onchainScore: number | null,
+  onchainTier: string | null,
+  onchainUpdatedAt: number | null,
+  attestedScore: number | null,
+  attestedTier: string | null,
+  attestedIssuedAt: number | null,
+  scoreDelta: number | null,
+  flip: PageFlip,
+  reason: string | null,
+];
+
+/** One night of the state file's history (`report.state.history`), as the page reads it. */
+export interface PageNight {
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly exitCode: number;
+  readonly statuses: Readonly<Partial<Record<DriftStatus, number>>>;
+  readonly flips: { readonly passToFail: number; readonly failToPass: number };
+  readonly signedFetches: number;
+}
+
+/** The head of the page's data: what the page shows besides the rows. */
+export interface PageHead {
+  readonly columns: readonly string[];
+  readonly statuses: readonly DriftStatus[];
+  readonly generatedAt: string;
+  readonly source: { readonly oracle: string; readonly chainId: number; readonly blockNumber: string | null; readonly api: string };
+  readonly decisionRule: string;
+  /** The score threshold of the decision rule, when it has one (drawn on the score chart). */
+  readonly threshold: number | null;
+  readonly maxAgeSeconds: number;
+  readonly verdict: { readonly exitCode: number; readonly reason: string };
+  readonly agents: number;
+  readonly byStatus: Readonly<Record<DriftStatus, number>>;
+  readonly flips: { readonly passToFail: number; readonly failToPass: number };
+  readonly unverified: { readonly count: number; readonly allowed: number; readonly exceeded: boolean; readonly limit: string };
+  readonly notes: readonly string[];
+  readonly history: readonly PageNight[];
+}
+
+/**
+ * Outside text made safe to carry: printable, on one line, with any URL in it redacted.
+ *
+ * @param text - Text from the service, the chain or an error.
+ * @returns The text as the page carries it.
+ */
+export function pageText(text: string): string {
+  return sanitizeText(redactUrlsIn(text));
+}
+
+/**
+ * A row as the page carries it.
+ *
+ * @param row - A report row.
+ * @returns Its tuple ({@link PAGE_COLUMNS}).
+ */
+export function pageRow(row: DriftRow): PageRow {
+  const { onchain, attested, decision } = row;
+  const flip: PageFlip = !decision.flipped ? 0 : decision.onchain === true ? 1 : 2;
+  return [
+    pageText(row.chain),
+    pageText(row.agentId),
+    pageText(row.registry),
+    DRIFT_STATUSES.indexOf(row.status),
+    onchain?.score ?? null,
+    onchain ? pageText(onchain.tier) : null,
+    onchain ? unixSeconds(onchain.updatedAt) : null,
+    attested?.score ?? null,
+    attested ? pageText(attested.tier) : null,
+    row.attestedComputedAt === null ? null : unixSeconds(row.attestedComputedAt),
+    row.scoreDelta,
+    flip,
+    row.reason === undefined ? null : pageText(row.reason),
+  ];
+}
+
+/**
+ * The head of the page's data.
+ *
+ * @param head - The report without its rows; `state.history`, when the report carries it, becomes the nights' charts.
+ * @returns What the page shows besides the rows.
+ */
+export function pageHead(head: DriftReportHead): PageHead {
+  const { summary } = head;
+  const verdict = verdictOf(head);
+  const { limit } = summary.unverified;
+  return {
+    columns: PAGE_COLUMNS,
+    statuses: DRIFT_STATUSES,
+    generatedAt: head.generatedAt,
+    source: {
+      oracle: pageText(head.source.oracle),
+      chainId: head.source.chainId,
+      blockNumber: head.source.blockNumber,
+      api: pageText(head.source.api),
+    },
+    decisionRule: pageText(head.decisionRule),
+    threshold: thresholdOf(head.decisionRule),
+    maxAgeSeconds: head.maxAgeSeconds,
+    verdict,
+    agents: summary.agents,
+    byStatus: summary.byStatus,
+    flips: summary.flips,
+    unverified: {
+      count: summary.unverified.count,
+      allowed: summary.unverified.allowed,
+      exceeded: summary.unverified.exceeded,
+      limit: limit.kind === "percent" ? `${limit.value}% of the agents` : `${limit.value} agents`,
+    },
+    notes: (head.notes ?? []).map(pageText),
+    history: historyOf(head),
+  };
+}
+
+/** The score threshold in a decision rule (`score >= 51`, `gate … (minScore 51, …)`), if any. */
+function thresholdOf(rule: string): number | null {
+  const match = /(?:score >=|minScore) (\d+(?:\.\d+)?)/.exec(rule);
+  return match ? Number(match[1]) : null;
+}
+
+/** The night summaries of the state file, when the report carries them (`state.history`, oldest first). */
+function historyOf(head: DriftReportHead): readonly PageNight[] {
+  const state = (head as { readonly state?: { readonly history?: readonly PageNight[] } }).state;
+  return (state?.history ?? []).map((night) => ({
+    startedAt: night.startedAt,
+    finishedAt: night.finishedAt,
+    exitCode: night.exitCode,
+    statuses: night.statuses,
+    flips: night.flips,
+    signedFetches: night.signedFetches,
+  }));
+}
+
+function unixSeconds(iso: string): number | null {
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? Math.round(ms / 1000) : null;
+}
