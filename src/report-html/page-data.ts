@@ -9,7 +9,7 @@
  *
  * @packageDocumentation
  */
-import { DRIFT_STATUSES, type DriftReportHead, type DriftRow, type DriftStatus } from "../drift/index.js";
+import { DRIFT_STATUSES, type DriftNightSummary, type DriftReportHead, type DriftRow, type DriftStatus } from "../drift/types.js";
 import { verdictOf } from "../drift/verdict.js";
 import { sanitizeText } from "../security/outside-text.js";
 import { redactUrlsIn } from "../security/redact-url.js";
@@ -51,16 +51,6 @@ export type PageRow = readonly [
   reason: string | null,
 ];
 
-/** One night of the state file's history (`report.state.history`), as the page reads it. */
-export interface PageNight {
-  readonly startedAt: string;
-  readonly finishedAt: string;
-  readonly exitCode: number;
-  readonly statuses: Readonly<Partial<Record<DriftStatus, number>>>;
-  readonly flips: { readonly passToFail: number; readonly failToPass: number };
-  readonly signedFetches: number;
-}
-
 /** The head of the page's data: what the page shows besides the rows. */
 export interface PageHead {
   readonly columns: readonly string[];
@@ -77,7 +67,7 @@ export interface PageHead {
   readonly flips: { readonly passToFail: number; readonly failToPass: number };
   readonly unverified: { readonly count: number; readonly allowed: number; readonly exceeded: boolean; readonly limit: string };
   readonly notes: readonly string[];
-  readonly history: readonly PageNight[];
+  readonly history: readonly DriftNightSummary[];
 }
 
 /**
@@ -161,16 +151,8 @@ function thresholdOf(rule: string): number | null {
 }
 
 /** The night summaries of the state file, when the report carries them (`state.history`, oldest first). */
-function historyOf(head: DriftReportHead): readonly PageNight[] {
-  const state = (head as { readonly state?: { readonly history?: readonly PageNight[] } }).state;
-  return (state?.history ?? []).map((night) => ({
-    startedAt: night.startedAt,
-    finishedAt: night.finishedAt,
-    exitCode: night.exitCode,
-    statuses: night.statuses,
-    flips: night.flips,
-    signedFetches: night.signedFetches,
-  }));
+function historyOf(head: DriftReportHead): readonly DriftNightSummary[] {
+  return head.state?.history ?? [];
 }
 
 function unixSeconds(iso: string): number | null {

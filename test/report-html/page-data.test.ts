@@ -4,7 +4,7 @@
  * `<script>` element cannot end it.
  */
 import { describe, expect, test } from "vitest";
-import { DRIFT_STATUSES } from "../../src/drift/types.js";
+import { DRIFT_STATUSES, type DriftStatus } from "../../src/drift/types.js";
 import { verdictOf } from "../../src/drift/verdict.js";
 import { PAGE_COLUMNS, pageHead, pageRow } from "../../src/report-html/page-data.js";
 import { pageRowText } from "../../src/report-html/page-rows.js";
@@ -72,12 +72,12 @@ describe("pageHead", () => {
     const night = {
       startedAt: "2026-11-21T02:00:00.000Z",
       finishedAt: "2026-11-21T02:10:00.000Z",
-      exitCode: 0,
-      statuses: { "in-sync": 1 },
+      exitCode: 0 as const,
+      statuses: { ...Object.fromEntries(DRIFT_STATUSES.map((status) => [status, 0])), "in-sync": 1 } as Record<DriftStatus, number>,
       flips: { passToFail: 0, failToPass: 0 },
       signedFetches: 4,
     };
-    expect(pageHead({ ...head, state: { history: [night] } } as typeof head).history).toEqual([night]);
+    expect(pageHead({ ...head, state: { history: [night] } }).history).toEqual([night]);
   });
 });
 
