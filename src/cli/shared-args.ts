@@ -117,6 +117,8 @@ export function parseIssuerUrl(text: string): string {
  */
 export function parseNonBlank(flag: string, text: string, what = 'a file name or "-"'): string {
   if (text.trim() === "") throw new InvalidArgumentError(`${flag} needs ${what}`);
+  // No file name or other value holds a NUL: the system would refuse it later, with a less clear message.
+  if (text.includes("\u0000")) throw new InvalidArgumentError(`${flag} cannot contain a NUL character`);
   return text.trim();
 }
 

@@ -174,7 +174,7 @@ describe("trustgate drift against a plain hardhat node (no Multicall3)", () => {
       file,
     ]);
     // Before the fetches, the projected cost (at the rate the local service announces); after, where the report went.
-    expect(stderr).toMatch(/^trustgate: 120 signed attestations to fetch at \d+ requests\/min \(no API key\): about \d+s\n/);
+    expect(stderr).toMatch(/^trustgate: 120 signed attestations to fetch at \d+ requests\/min: about \d+s\n/);
     expect(stderr.endsWith(`trustgate: JSON report written to ${file}\n`)).toBe(true);
     expect(stderr.trim().split("\n")).toHaveLength(2);
     expect(code).toBe(0); // README: 0 = no decision flip and no invalid attestation
