@@ -1,6 +1,7 @@
 /**
- * The page's own script: reads the head and the rows from their JSON elements, then draws the verdict, the counts,
- * the flips, the tier matrix, the score chart, the age histogram, the nights' charts and the virtual rows table.
+ * The page's own script: reads the head and the rows from their JSON elements, then draws the verdict, the counts
+ * (each with its status's meaning), the flips, the tier matrix, the score chart, the age histogram, the nights' charts
+ * and the virtual rows table.
  *
  * Every value is set with `textContent` (never as markup), and the table keeps in the document only the rows on
  * screen, whatever the number of rows. It runs in the browser: plain ES2017, no module, uPlot as the global `uPlot`.
@@ -32,7 +33,7 @@ function show(value) { return value === null ? NONE : String(value); }
 function agentOf(row) { return row[C.chain] + ":" + row[C.agentId] + ":" + row[C.registry]; }
 function tierKey(tier) { return tier === null ? "(none)" : tier; }
 
-/* The verdict, the counts, the --max-errors state. */
+/* The verdict, the counts with what each status means, the --max-errors state. */
 byId("run").textContent = "Generated " + head.generatedAt + " · oracle " + head.source.oracle + " on chain " + head.source.chainId +
   (head.source.blockNumber === null ? "" : " at block " + head.source.blockNumber) + " · rule " + head.decisionRule +
   " · stale after " + Math.round(head.maxAgeSeconds / 360) / 10 + " h · service " + head.source.api;
@@ -47,6 +48,7 @@ head.statuses.forEach(function (status) {
   item.dataset.status = status;
   item.appendChild(el("dfn", null, status));
   item.appendChild(el("span", "count", head.byStatus[status]));
+  item.appendChild(el("span", "meaning", head.statusMeanings[status]));
   byId("counts").appendChild(item);
 });
 byId("notes").textContent = head.notes.join(" ");

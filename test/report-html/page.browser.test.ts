@@ -11,7 +11,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { verdictOf } from "../../src/drift/verdict.js";
-import { DRIFT_STATUSES, type DriftReport, type DriftRow } from "../../src/drift/types.js";
+import { DRIFT_STATUS_MEANINGS, DRIFT_STATUSES, type DriftReport, type DriftRow, type DriftStatus } from "../../src/drift/types.js";
 import { errorRow, report as fixtureReport, row as fixtureRow } from "../cli/report-fixture.js";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift.js";
 
@@ -81,6 +81,16 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
     const { passToFail, failToPass } = report.summary.flips;
     expect(await page.textContent("#flip-counts")).toBe(`${passToFail} pass→fail, ${failToPass} fail→pass`);
     expect(await page.getAttribute("#rows-count", "data-shown")).toBe(String(report.agents.length));
+  });
+
+  test("defines each status it shows beside its count, as the status table does", async () => {
+    const shown = await page.$$eval("#counts li", (items) => items.map((item) => item.dataset.status!));
+    expect(shown).toEqual([...DRIFT_STATUSES]);
+    for (const status of shown) {
+      expect(await page.textContent(`#counts li[data-status="${status}"] .meaning`), status).toBe(
+        DRIFT_STATUS_MEANINGS[status as DriftStatus],
+      );
+    }
   });
 
   test("clicking a tier matrix cell filters the rows to exactly that transition", async () => {
