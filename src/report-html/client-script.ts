@@ -201,23 +201,40 @@ new uPlot({
   hooks: { draw: [function (u) { drawLines(u, [maxAgeHours], [], "#cf222e"); }] }
 }, [binStarts, onchainAges, attestedAges], byId("ages"));
 
-/* The nights before (the state file's history). */
+/* The nights before (the state file's history): a small chart per measure, its numbers in a table under it. */
 if (head.history.length > 0) {
   byId("history-section").hidden = false;
   var nights = head.history.map(function (night) { return Date.parse(night.finishedAt) / 1000; });
-  var small = function (title, series, data) {
-    var box = el("div");
-    box.appendChild(el("h3", "muted", title));
+  var small = function (name, title, series, data) {
+    var box = el("figure", "night-chart");
+    box.dataset.chart = name;
+    box.appendChild(el("figcaption", "muted", title));
     byId("history").appendChild(box);
     new uPlot({ width: 360, height: 180, cursor: { show: false },
-  legend: { live: false }, series: [{}].concat(series) }, [nights].concat(data), box);
+      legend: { live: false }, series: [{}].concat(series) }, [nights].concat(data), box);
+    var numbers = el("details");
+    numbers.appendChild(el("summary", "muted", "numbers"));
+    var table = el("table", "night-values");
+    var titles = el("tr");
+    titles.appendChild(el("th", null, "night finished"));
+    series.forEach(function (s) { titles.appendChild(el("th", null, s.label)); });
+    table.appendChild(el("thead")).appendChild(titles);
+    var body = table.appendChild(el("tbody"));
+    head.history.forEach(function (night, n) {
+      var line = el("tr");
+      line.appendChild(el("th", null, night.finishedAt));
+      data.forEach(function (values) { line.appendChild(el("td", null, values[n])); });
+      body.appendChild(line);
+    });
+    numbers.appendChild(table);
+    box.appendChild(numbers);
   };
   var palette = ["#cf222e", "#bc4c00", "#9a6700", "#8250df", "#0969da", "#57606a", "#2da44e"];
-  small("agents per status", head.statuses.map(function (status, k) { return { label: status, stroke: palette[k % palette.length] }; }),
+  small("statuses", "agents per status", head.statuses.map(function (status, k) { return { label: status, stroke: palette[k % palette.length] }; }),
     head.statuses.map(function (status) { return head.history.map(function (night) { return night.statuses[status] || 0; }); }));
-  small("flips", [{ label: "pass→fail", stroke: "#cf222e" }, { label: "fail→pass", stroke: "#2da44e" }],
+  small("flips", "flips", [{ label: "pass→fail", stroke: "#cf222e" }, { label: "fail→pass", stroke: "#2da44e" }],
     [head.history.map(function (n) { return n.flips.passToFail; }), head.history.map(function (n) { return n.flips.failToPass; })]);
-  small("signed fetches", [{ label: "signed fetches", stroke: "#0969da" }], [head.history.map(function (n) { return n.signedFetches; })]);
+  small("signed-fetches", "signed fetches", [{ label: "signed fetches", stroke: "#0969da" }], [head.history.map(function (n) { return n.signedFetches; })]);
 }
 
 /* The rows table: filters, sorting, and only the rows on screen in the document. */

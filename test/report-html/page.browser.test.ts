@@ -5,7 +5,7 @@
  * whose agents carry hostile names (the devnet accepts only known registries and chains) shows them as text. Screenshots
  * of the first views are kept under `test-output/report-html/`.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -81,6 +81,7 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
     const { passToFail, failToPass } = report.summary.flips;
     expect(await page.textContent("#flip-counts")).toBe(`${passToFail} pass→fail, ${failToPass} fail→pass`);
     expect(await page.getAttribute("#rows-count", "data-shown")).toBe(String(report.agents.length));
+    expect(await page.isVisible("#history-section"), "no --state, no nights").toBe(false);
   });
 
   test("defines each status it shows beside its count, as the status table does", async () => {
@@ -171,5 +172,65 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
 
   test("asks the network for nothing: the request log holds the page alone", () => {
     expect(requests).toEqual([expect.stringMatching(/^file:\/\/.*report\.html$/)]);
+  });
+
+  describe("after two nights with --state", () => {
+    let nightsEnv: EmbeddedDriftEnvironment;
+    let nightsPage: Page;
+    let second: DriftReport;
+
+    beforeAll(async () => {
+      const dir = join(OUTPUT, "nights");
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      nightsEnv = await startEmbeddedDriftEnvironment({ size: 20, faults: false });
+      const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: { CI: "true" }, isTTY: false };
+      const night = ["drift", "--rpc", nightsEnv.rpcUrl, "--api", nightsEnv.apiUrl, "--oracle", nightsEnv.oracle, "--all"];
+      const state = ["--state", join(dir, "state.jsonl"), "--rate", "10000", "--quiet"];
+      await main([...night, ...state], io);
+      const json = join(dir, "report.json");
+      const html = join(dir, "report.html");
+      await main([...night, ...state, "--json", json, "--html", html], io);
+      second = JSON.parse(readFileSync(json, "utf8")) as DriftReport;
+      nightsPage = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
+      await nightsPage.goto(`file://${html}`);
+      await nightsPage.waitForSelector("html[data-ready=true]");
+      await nightsPage.locator("#history-section").screenshot({ path: join(dir, "nights.png") });
+    });
+
+    afterAll(async () => {
+      await nightsPage?.close();
+      await nightsEnv?.close();
+    });
+
+    /** The numbers table under one night chart: its header's series labels, and per night its cells. */
+    const numbersOf = (chart: string) =>
+      nightsPage.$eval(`#history [data-chart="${chart}"] table.night-values`, (table) => ({
+        series: [...table.querySelectorAll("thead th")].slice(1).map((th) => th.textContent!),
+        nights: [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((cell) => cell.textContent!)),
+      }));
+
+    test("the nights' section is shown, with a chart for each measure, each series drawn from both nights", async () => {
+      const history = second.state!.history;
+      expect(history).toHaveLength(2);
+      expect(await nightsPage.isVisible("#history-section")).toBe(true);
+      expect(await nightsPage.$$eval("#history .night-chart canvas", (canvases) => canvases.length)).toBe(3);
+
+      const statuses = await numbersOf("statuses");
+      expect(statuses.series).toEqual([...DRIFT_STATUSES]);
+      expect(statuses.nights).toEqual(history.map((n) => [n.finishedAt, ...DRIFT_STATUSES.map((status) => String(n.statuses[status]))]));
+      const flips = await numbersOf("flips");
+      expect(flips.series).toEqual(["pass→fail", "fail→pass"]);
+      expect(flips.nights).toEqual(history.map((n) => [n.finishedAt, String(n.flips.passToFail), String(n.flips.failToPass)]));
+      const fetches = await numbersOf("signed-fetches");
+      expect(fetches.nights).toEqual(history.map((n) => [n.finishedAt, String(n.signedFetches)]));
+    });
+
+    test("the second night is tonight's report: its counts are the last point", () => {
+      const tonight = second.state!.history.at(-1)!;
+      expect(tonight.statuses).toEqual(second.summary.byStatus);
+      expect(tonight.flips).toEqual(second.summary.flips);
+      expect(tonight.exitCode).toBe(verdictOf(second).exitCode);
+    });
   });
 });
