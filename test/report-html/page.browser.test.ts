@@ -2,10 +2,12 @@
  * The HTML page in a real browser: Debian's Chromium (`/usr/bin/chromium`, installed by `.ci/run`) driven by
  * playwright-core opens the page a devnet run wrote beside its JSON report, and the page shows the JSON's numbers,
  * filters the rows from the tier matrix, sorts them, and asks the network for nothing; a page written from a report
- * whose agents carry hostile names (the devnet accepts only known registries and chains) shows them as text. Screenshots
- * of the first views are kept under `test-output/report-html/`.
+ * whose agents carry hostile names (the devnet accepts only known registries and chains) shows them as text; after two
+ * nights with `--state` it shows the nights before. Screenshots of the first views are kept under
+ * `test-output/report-html/`; `UPDATE_SCREENSHOT=1` also copies the devnet run's to `docs/images/drift-report.png`, the
+ * README's.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -18,6 +20,8 @@ import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "..
 const CHROMIUM = "/usr/bin/chromium";
 const HAS_CHROMIUM = existsSync(CHROMIUM);
 const OUTPUT = join(__dirname, "../../test-output/report-html");
+/** The README's screenshot of the page: this first view, copied there with `UPDATE_SCREENSHOT=1`. */
+const README_SCREENSHOT = join(__dirname, "../../docs/images/drift-report.png");
 const HOSTILE = '"><img src=x onerror=alert(1)></script><script>alert(2)</script>';
 
 const suiteName = HAS_CHROMIUM
@@ -59,6 +63,7 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
     await page.goto(`file://${html}`);
     await page.waitForSelector("html[data-ready=true]");
     await page.screenshot({ path: join(OUTPUT, "first-view.png") });
+    if (process.env.UPDATE_SCREENSHOT === "1") copyFileSync(join(OUTPUT, "first-view.png"), README_SCREENSHOT);
   });
 
   afterAll(async () => {
