@@ -12,10 +12,10 @@ import {
   type DriftReport,
   type DriftReportHead,
   describeErrorLimit,
-  exitCodeOf,
   type RowTally,
   tallyRows,
   UNVERIFIED_STATUSES,
+  verdictOf,
 } from "../drift/index.js";
 import { sanitizeText } from "../security/outside-text.js";
 import { formatDuration } from "./duration.js";
@@ -44,33 +44,23 @@ export function formatFlips(report: Pick<DriftReport, "summary">): string {
 }
 
 /**
- * The verdict line: what makes the exit code, and the code. Exit 4 (the run could not verify enough) names the
- * unverified count, its share, its split by status and the limit, and still names flips and invalid
- * attestations when there are some.
+ * The verdict line: a label for the exit code, the reason `verdictOf` gives (the same sentence as the JSON report's
+ * `verdict.reason` and the HTML page's), and the code. The label is `OK` (0), `DRIFT` (3), `PARTIAL` (4, stopped at
+ * `--max-duration`) or `FAILED` (4, too much unverified); the details of exit 4 are the summary's `unverified:` line.
  *
  * @param report - The report.
- * @returns For example `DRIFT: 3 decision flips, 1 invalid attestation (exit 3)`, or
- *   `FAILED: 12 of 12 agents (100%) could not be verified (error 12, missing-attestation 0); limit --max-errors 1% (at most 0) (exit 4)`.
+ * @returns For example `DRIFT: 3 gate decisions flip and 1 attestation is invalid (exit 3)`, or
+ *   `FAILED: could not verify: 12 of 12 agents unverified, more than --max-errors 1% allows (exit 4)`.
  */
 export function formatVerdict(report: Pick<DriftReport, "summary">): string {
-  const code = exitCodeOf(report);
-  const { passToFail, failToPass } = report.summary.flips;
-  const flips = passToFail + failToPass;
-  const invalid = report.summary.byStatus["invalid-attestation"];
-  const parts = [...(flips > 0 ? [plural(flips, "decision flip")] : []), ...(invalid > 0 ? [plural(invalid, "invalid attestation")] : [])];
-  if (code === 4) {
-    const s = report.summary;
-    if (s.partial) {
-      const also = parts.length > 0 ? `; so far ${parts.join(", ")}` : "";
-      const next = s.partial.resumable ? "run it again with the same --state to continue" : "it cannot be continued without --state";
-      return `PARTIAL: stopped at --max-duration ${formatDuration(s.partial.maxDurationSeconds)} with ${s.partial.notFetched} selected signed attestations not fetched; ${next}${also} (exit ${code})`;
-    }
-    if (s.agents === 0) return `FAILED: no agent was scanned, so nothing was verified (exit ${code})`;
-    const also = parts.length > 0 ? `; also ${parts.join(", ")}` : "";
-    return `FAILED: ${s.unverified.count} of ${plural(s.agents, "agent")} (${formatShare(s.unverified.count, s.agents)}) could not be verified (${formatUnverifiedSplit(report)}); limit ${formatLimit(report)}${also} (exit ${code})`;
-  }
-  if (code === 0) return "OK: no decision flip, no invalid attestation (exit 0)";
-  return `DRIFT: ${parts.join(", ")} (exit ${code})`;
+  const { exitCode, reason } = verdictOf(report);
+  return `${verdictLabel(exitCode, report.summary.partial !== undefined)}: ${reason} (exit ${exitCode})`;
+}
+
+function verdictLabel(exitCode: 0 | 3 | 4, partial: boolean): string {
+  if (exitCode === 0) return "OK";
+  if (exitCode === 3) return "DRIFT";
+  return partial ? "PARTIAL" : "FAILED";
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * The page's own script: reads the head and the rows from their JSON elements, then draws the verdict, the counts,
- * the flips, the tier matrix, the score chart, the age histogram, the nights' charts and the virtual rows table.
+ * The page's own script: reads the head and the rows from their JSON elements, then draws the verdict, the counts
+ * (each with its status's meaning), the flips, the tier matrix, the score chart, the age histogram, the nights' charts
+ * and the virtual rows table.
  *
  * Every value is set with `textContent` (never as markup), and the table keeps in the document only the rows on
  * screen, whatever the number of rows. It runs in the browser: plain ES2017, no module, uPlot as the global `uPlot`.
@@ -32,7 +33,7 @@ function show(value) { return value === null ? NONE : String(value); }
 function agentOf(row) { return row[C.chain] + ":" + row[C.agentId] + ":" + row[C.registry]; }
 function tierKey(tier) { return tier === null ? "(none)" : tier; }
 
-/* The verdict, the counts, the --max-errors state. */
+/* The verdict, the counts with what each status means, the --max-errors state. */
 byId("run").textContent = "Generated " + head.generatedAt + " · oracle " + head.source.oracle + " on chain " + head.source.chainId +
   (head.source.blockNumber === null ? "" : " at block " + head.source.blockNumber) + " · rule " + head.decisionRule +
   " · stale after " + Math.round(head.maxAgeSeconds / 360) / 10 + " h · service " + head.source.api;
@@ -47,6 +48,7 @@ head.statuses.forEach(function (status) {
   item.dataset.status = status;
   item.appendChild(el("dfn", null, status));
   item.appendChild(el("span", "count", head.byStatus[status]));
+  item.appendChild(el("span", "meaning", head.statusMeanings[status]));
   byId("counts").appendChild(item);
 });
 byId("notes").textContent = head.notes.join(" ");
@@ -199,23 +201,40 @@ new uPlot({
   hooks: { draw: [function (u) { drawLines(u, [maxAgeHours], [], "#cf222e"); }] }
 }, [binStarts, onchainAges, attestedAges], byId("ages"));
 
-/* The nights before (the state file's history). */
+/* The nights before (the state file's history): a small chart per measure, its numbers in a table under it. */
 if (head.history.length > 0) {
   byId("history-section").hidden = false;
   var nights = head.history.map(function (night) { return Date.parse(night.finishedAt) / 1000; });
-  var small = function (title, series, data) {
-    var box = el("div");
-    box.appendChild(el("h3", "muted", title));
+  var small = function (name, title, series, data) {
+    var box = el("figure", "night-chart");
+    box.dataset.chart = name;
+    box.appendChild(el("figcaption", "muted", title));
     byId("history").appendChild(box);
     new uPlot({ width: 360, height: 180, cursor: { show: false },
-  legend: { live: false }, series: [{}].concat(series) }, [nights].concat(data), box);
+      legend: { live: false }, series: [{}].concat(series) }, [nights].concat(data), box);
+    var numbers = el("details");
+    numbers.appendChild(el("summary", "muted", "numbers"));
+    var table = el("table", "night-values");
+    var titles = el("tr");
+    titles.appendChild(el("th", null, "night finished"));
+    series.forEach(function (s) { titles.appendChild(el("th", null, s.label)); });
+    table.appendChild(el("thead")).appendChild(titles);
+    var body = table.appendChild(el("tbody"));
+    head.history.forEach(function (night, n) {
+      var line = el("tr");
+      line.appendChild(el("th", null, night.finishedAt));
+      data.forEach(function (values) { line.appendChild(el("td", null, values[n])); });
+      body.appendChild(line);
+    });
+    numbers.appendChild(table);
+    box.appendChild(numbers);
   };
   var palette = ["#cf222e", "#bc4c00", "#9a6700", "#8250df", "#0969da", "#57606a", "#2da44e"];
-  small("agents per status", head.statuses.map(function (status, k) { return { label: status, stroke: palette[k % palette.length] }; }),
+  small("statuses", "agents per status", head.statuses.map(function (status, k) { return { label: status, stroke: palette[k % palette.length] }; }),
     head.statuses.map(function (status) { return head.history.map(function (night) { return night.statuses[status] || 0; }); }));
-  small("flips", [{ label: "pass→fail", stroke: "#cf222e" }, { label: "fail→pass", stroke: "#2da44e" }],
+  small("flips", "flips", [{ label: "pass→fail", stroke: "#cf222e" }, { label: "fail→pass", stroke: "#2da44e" }],
     [head.history.map(function (n) { return n.flips.passToFail; }), head.history.map(function (n) { return n.flips.failToPass; })]);
-  small("signed fetches", [{ label: "signed fetches", stroke: "#0969da" }], [head.history.map(function (n) { return n.signedFetches; })]);
+  small("signed-fetches", "signed fetches", [{ label: "signed fetches", stroke: "#0969da" }], [head.history.map(function (n) { return n.signedFetches; })]);
 }
 
 /* The rows table: filters, sorting, and only the rows on screen in the document. */

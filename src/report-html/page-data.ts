@@ -9,7 +9,14 @@
  *
  * @packageDocumentation
  */
-import { DRIFT_STATUSES, type DriftNightSummary, type DriftReportHead, type DriftRow, type DriftStatus } from "../drift/types.js";
+import {
+  DRIFT_STATUS_MEANINGS,
+  DRIFT_STATUSES,
+  type DriftNightSummary,
+  type DriftReportHead,
+  type DriftRow,
+  type DriftStatus,
+} from "../drift/types.js";
 import { verdictOf } from "../drift/verdict.js";
 import { sanitizeText } from "../security/outside-text.js";
 import { redactUrlsIn } from "../security/redact-url.js";
@@ -55,6 +62,8 @@ export type PageRow = readonly [
 export interface PageHead {
   readonly columns: readonly string[];
   readonly statuses: readonly DriftStatus[];
+  /** What each status means, shown beside its count (the same definitions as `--help` and the Markdown). */
+  readonly statusMeanings: Readonly<Record<DriftStatus, string>>;
   readonly generatedAt: string;
   readonly source: { readonly oracle: string; readonly chainId: number; readonly blockNumber: string | null; readonly api: string };
   readonly decisionRule: string;
@@ -119,6 +128,7 @@ export function pageHead(head: DriftReportHead): PageHead {
   return {
     columns: PAGE_COLUMNS,
     statuses: DRIFT_STATUSES,
+    statusMeanings: DRIFT_STATUS_MEANINGS,
     generatedAt: head.generatedAt,
     source: {
       oracle: pageText(head.source.oracle),

@@ -46,4 +46,7 @@ h2 { font-size: 1.1rem; margin: 28px 0 8px; }
 .status-stale-onchain, .status-missing-onchain, .status-missing-attestation { color: #9a6700; }
 .flip-1, .flip-2 { font-weight: 700; }
 .nights { display: flex; flex-wrap: wrap; gap: 16px; }
+.night-chart { margin: 0; }
+.night-values { border-collapse: collapse; font-size: 0.75rem; font-variant-numeric: tabular-nums; }
+.night-values th, .night-values td { border: 1px solid #d0d7de; padding: 2px 6px; text-align: right; }
 `;

@@ -68,7 +68,7 @@ export function pageStart(head: PageHead): string {
 <span class="verdict-code" id="verdict-code"></span><span id="verdict-reason"></span>
 <p id="unverified"></p>
 </section>
-<ul class="counts" id="counts" aria-label="agents per status"></ul>
+<ul class="counts" id="counts" aria-label="agents per status, and what each status means"></ul>
 <p id="notes" class="muted"></p>
 <h2>Decision flips <span class="muted" id="flip-counts"></span></h2>
 <ol class="flips" id="flips"></ol>

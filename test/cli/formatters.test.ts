@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { formatMarkdown } from "../../src/cli/format-markdown";
 import { formatSummary, formatVerdict } from "../../src/cli/format-summary";
 import { formatTable } from "../../src/cli/format-table";
-import { exitCodeOf } from "../../src/drift/verdict";
-import { DRIFT_STATUS_MEANINGS, type DriftStatus } from "../../src/drift/types";
+import { exitCodeOf, verdictOf } from "../../src/drift/verdict";
+import { DRIFT_STATUS_MEANINGS, type DriftReport, type DriftStatus } from "../../src/drift/types";
 import { CONSISTENT, errorRow, failToPass, invalid, passToFail, report, row } from "./report-fixture";
 
 /** Data lines of a table (header and footer removed). */
@@ -131,23 +131,23 @@ describe("formatSummary", () => {
       "sybil encoding:   consistent with sybil none,low,moderate,elevated,heavy (3 records checked against the service's severity)",
     );
     expect(text).toContain("unverified:       1 of 7 agents (14.29%): error 1, missing-attestation 0; limit --max-errors 1\n");
-    expect(lines.at(-1)).toBe("DRIFT: 3 decision flips, 1 invalid attestation (exit 3)");
+    expect(lines.at(-1)).toBe("DRIFT: 3 gate decisions flip and 1 attestation is invalid (exit 3)");
     expect(text).not.toContain("triage");
   });
 
   it("says OK with exit 0 when nothing flips, every attestation verified and the errors stay within --max-errors", () => {
     const text = formatSummary(report([row({ agentId: "1" }), errorRow("2")], { errorLimit: { kind: "percent", value: 50 } }));
     expect(text).toContain("unverified:       1 of 2 agents (50%): error 1, missing-attestation 0; limit --max-errors 50% (at most 1)\n");
-    expect(text.split("\n").at(-1)).toBe("OK: no decision flip, no invalid attestation (exit 0)");
+    expect(text.split("\n").at(-1)).toBe(
+      "OK: no gate decision flips and no attestation is invalid; 1 agent unverified, within --max-errors 50% (exit 0)",
+    );
     expect(text).toContain("decision flips:   none");
   });
 
   it("says FAILED with exit 4, and why, when more agents than --max-errors allows could not be verified", () => {
     const all = Array.from({ length: 12 }, (_, i) => errorRow(String(i + 1)));
     const text = formatSummary(report(all));
-    expect(text.split("\n").at(-1)).toBe(
-      "FAILED: 12 of 12 agents (100%) could not be verified (error 12, missing-attestation 0); limit --max-errors 1% (at most 0) (exit 4)",
-    );
+    expect(text.split("\n").at(-1)).toBe("FAILED: could not verify: 12 of 12 agents unverified, more than --max-errors 1% allows (exit 4)");
     expect(text).toContain(
       "unverified:       12 of 12 agents (100%): error 12, missing-attestation 0; limit --max-errors 1% (at most 0) — EXCEEDED",
     );
@@ -165,7 +165,7 @@ describe("formatSummary", () => {
       report([passToFail("1"), invalid("2"), missing, errorRow("4")], { errorLimit: { kind: "count", value: 1 } }),
     );
     expect(verdict).toBe(
-      "FAILED: 2 of 4 agents (50%) could not be verified (error 1, missing-attestation 1); limit --max-errors 1; also 2 decision flips, 1 invalid attestation (exit 4)",
+      "FAILED: could not verify: 2 of 4 agents unverified, more than --max-errors 1 allows; so far 2 gate decisions flip and 1 attestation is invalid (exit 4)",
     );
   });
 
@@ -173,18 +173,34 @@ describe("formatSummary", () => {
     const many = [errorRow("0"), ...Array.from({ length: 19_999 }, (_, i) => row({ agentId: String(i + 1) }))];
     expect(formatSummary(report(many))).toContain("unverified:       1 of 20000 agents (<0.01%)");
     const mostly = [row({ agentId: "0" }), ...Array.from({ length: 19_999 }, (_, i) => errorRow(String(i + 1)))];
-    expect(formatVerdict(report(mostly))).toMatch(/^FAILED: 19999 of 20000 agents \(>99\.99%\)/);
+    expect(formatSummary(report(mostly))).toContain("unverified:       19999 of 20000 agents (>99.99%)");
   });
 
   it("says FAILED with exit 4 when no agent was scanned", () => {
-    expect(formatVerdict(report([]))).toBe("FAILED: no agent was scanned, so nothing was verified (exit 4)");
+    expect(formatVerdict(report([]))).toBe("FAILED: could not verify: no agent was scanned (exit 4)");
     expect(formatVerdict(report([], { errorLimit: { kind: "percent", value: 100 } }))).toBe(
-      "FAILED: no agent was scanned, so nothing was verified (exit 4)",
+      "FAILED: could not verify: no agent was scanned (exit 4)",
     );
   });
 
+  it("says what verdictOf says (the JSON's and the page's reason), after the exit code's label", () => {
+    const partialOf = (built: DriftReport) => ({
+      summary: { ...built.summary, partial: { reason: "max-duration" as const, maxDurationSeconds: 60, notFetched: 3, resumable: false } },
+    });
+    const cases = [
+      ["OK", report([row({ agentId: "1" })])],
+      ["DRIFT", report([passToFail("1"), invalid("2")])],
+      ["FAILED", report([errorRow("1")])],
+      ["PARTIAL", partialOf(report([passToFail("1")]))],
+    ] as const;
+    for (const [label, built] of cases) {
+      const { exitCode, reason } = verdictOf(built);
+      expect(formatVerdict(built)).toBe(`${label}: ${reason} (exit ${exitCode})`);
+    }
+  });
+
   it("exits 3 on an invalid attestation alone", () => {
-    expect(formatVerdict(report([invalid("1")]))).toBe("DRIFT: 1 invalid attestation (exit 3)");
+    expect(formatVerdict(report([invalid("1")]))).toBe("DRIFT: 1 attestation is invalid (exit 3)");
   });
 
   it("reports a contradicted tier encoding with an example", () => {
@@ -295,7 +311,7 @@ describe("formatSummary", () => {
     };
     expect(exitCodeOf(partial)).toBe(4);
     expect(formatSummary(partial).split("\n").at(-1)).toBe(
-      "PARTIAL: stopped at --max-duration 30m with 12 selected signed attestations not fetched; run it again with the same --state to continue (exit 4)",
+      "PARTIAL: could not verify: stopped at --max-duration with 12 signed attestations not fetched (run it again with the same --state to continue) (exit 4)",
     );
   });
 
@@ -315,7 +331,7 @@ describe("formatMarkdown", () => {
 
   it("starts with a title and the verdict, and ends with a newline", () => {
     expect(lines[0]).toBe("# trustgate drift report");
-    expect(lines[2]).toBe("**DRIFT: 1 decision flip, 1 invalid attestation (exit 3)**");
+    expect(lines[2]).toBe("**DRIFT: 1 gate decision flips and 1 attestation is invalid (exit 3)**");
     expect(md.endsWith("|\n")).toBe(true);
   });
 
@@ -374,14 +390,12 @@ describe("formatMarkdown", () => {
     expect(empty).toContain("| Triage | 10 listed, 2 signed fetches, 8 saved |");
     expect(empty).toContain("| Triage audit | audit 5%, 0 listing contradictions |");
     expect(empty).toContain("No agents scanned.");
-    expect(empty).toContain("**FAILED: no agent was scanned, so nothing was verified (exit 4)**");
+    expect(empty).toContain("**FAILED: could not verify: no agent was scanned (exit 4)**");
     expect(empty).toContain("| Unverified | 0 of 0 agents: error 0, missing-attestation 0; limit --max-errors 1% (at most 0) — EXCEEDED |");
   });
 
   it("gives the exit-4 verdict and the reason in the Markdown too", () => {
     const failed = formatMarkdown(report([errorRow("1"), row({ agentId: "2" })]));
-    expect(failed.split("\n")[2]).toBe(
-      "**FAILED: 1 of 2 agents (50%) could not be verified (error 1, missing-attestation 0); limit --max-errors 1% (at most 0) (exit 4)**",
-    );
+    expect(failed.split("\n")[2]).toBe("**FAILED: could not verify: 1 of 2 agents unverified, more than --max-errors 1% allows (exit 4)**");
   });
 });

@@ -24,7 +24,7 @@ describe("--json - keeps stdout for the JSON alone", () => {
     expect(code).toBe(3);
     expect((JSON.parse(stdout) as DriftReport).summary.agents).toBe(2);
     expect(stderr).toContain("Compiled 60 Solidity files successfully\na plugin says hello\n");
-    expect(stderr).toContain("DRIFT: 1 decision flip (exit 3)");
+    expect(stderr).toContain("DRIFT: 1 gate decision flips (exit 3)");
     // The console is restored afterwards.
     expect(console.log.name).not.toBe("toStderr");
   });

@@ -180,7 +180,7 @@ describe("main: a run", () => {
     await main(["drift", ...REAL, "--all"], h.io, deps(fakeRun(FLIPPED)));
     expect(h.stdout()).toMatch(/^STATUS\s+FLIP\s+AGENT/);
     expect(h.stdout()).toContain("▲ pass→fail  base:2:erc8004");
-    expect(h.stdout().trimEnd().split("\n").at(-1)).toBe("DRIFT: 1 decision flip (exit 3)");
+    expect(h.stdout().trimEnd().split("\n").at(-1)).toBe("DRIFT: 1 gate decision flips (exit 3)");
     expect(h.stderr()).toBe("");
   });
 
@@ -202,16 +202,16 @@ describe("main: a run", () => {
     const h = harness();
     expect(await main(["drift", ...REAL, "--all"], h.io, deps(fakeRun(ALL_ERRORS)))).toBe(4);
     expect(h.stdout().trimEnd().split("\n").at(-1)).toBe(
-      "FAILED: 3 of 3 agents (100%) could not be verified (error 3, missing-attestation 0); limit --max-errors 1% (at most 0) (exit 4)",
+      "FAILED: could not verify: 3 of 3 agents unverified, more than --max-errors 1% allows (exit 4)",
     );
     const quiet = harness();
     expect(await main(["drift", ...REAL, "--all", "--quiet"], quiet.io, deps(fakeRun(ALL_ERRORS)))).toBe(4);
-    expect(quiet.stdout()).toMatch(/^3 agents checked[\s\S]*FAILED: 3 of 3 agents \(100%\)[^\n]*\(exit 4\)\n$/);
+    expect(quiet.stdout()).toMatch(/^3 agents checked[\s\S]*FAILED: could not verify: 3 of 3 agents unverified[^\n]*\(exit 4\)\n$/);
     const json = harness();
     expect(await main(["drift", ...REAL, "--all", "--json", "-"], json.io, deps(fakeRun(ALL_ERRORS)))).toBe(4);
     const parsed = JSON.parse(json.stdout()) as DriftReport;
     expect(parsed.summary.unverified).toEqual({ count: 3, fraction: 1, limit: { kind: "percent", value: 1 }, allowed: 0, exceeded: true });
-    expect(json.stderr()).toContain("FAILED: 3 of 3 agents (100%) could not be verified");
+    expect(json.stderr()).toContain("FAILED: could not verify: 3 of 3 agents unverified");
   });
 
   it("passes --max-errors to runDrift (default 1%)", async () => {
@@ -252,7 +252,7 @@ describe("main: a run", () => {
     expect(config).toMatchObject({ state: "s.jsonl", full: true, maxDurationSeconds: 1800 });
     expect(config.scope).toMatchObject({ kind: "all", auditConfidence: 0.95, auditLieRate: 0.01, seed: 7 });
     expect(h.stdout().trimEnd().split("\n").at(-1)).toMatch(
-      /^PARTIAL: stopped at --max-duration 30m with 3 selected signed attestations not fetched; run it again with the same --state to continue \(exit 4\)$/,
+      /^PARTIAL: could not verify: stopped at --max-duration with 3 signed attestations not fetched \(run it again with the same --state to continue\) \(exit 4\)$/,
     );
   });
 
@@ -264,7 +264,7 @@ describe("main: a run", () => {
     expect(h.stdout()).toBe(`${JSON.stringify(FLIPPED_SORTED, null, 2)}\n`);
     expect(h.stderr()).not.toContain("STATUS");
     expect(h.stderr()).not.toContain("\r"); // no progress bar even on a terminal
-    expect(h.stderr()).toContain("DRIFT: 1 decision flip (exit 3)");
+    expect(h.stderr()).toContain("DRIFT: 1 gate decision flips (exit 3)");
   });
 
   it("with --markdown -, prints only the Markdown on stdout", async () => {
@@ -272,7 +272,7 @@ describe("main: a run", () => {
     await main(["drift", ...REAL, "--all", "--markdown", "-"], h.io, deps(fakeRun(FLIPPED)));
     expect(h.stdout().startsWith("# trustgate drift report\n")).toBe(true);
     expect(h.stdout()).not.toContain("STATUS  ");
-    expect(h.stderr()).toContain("DRIFT: 1 decision flip (exit 3)");
+    expect(h.stderr()).toContain("DRIFT: 1 gate decision flips (exit 3)");
   });
 
   it("writes the JSON and Markdown files and still prints the table", async () => {
@@ -293,7 +293,7 @@ describe("main: a run", () => {
     const h = harness({ isTTY: true });
     await main(["drift", "--demo", "--quiet", "--agents", "base:1"], h.io, deps(fakeRun(CLEAN), fakeEmbedded().start));
     expect(h.stdout()).not.toContain("STATUS");
-    expect(h.stdout().trimEnd().split("\n").at(-1)).toBe("OK: no decision flip, no invalid attestation (exit 0)");
+    expect(h.stdout().trimEnd().split("\n").at(-1)).toBe("OK: no gate decision flips and no attestation is invalid (exit 0)");
     expect(h.stderr()).toBe("");
   });
 

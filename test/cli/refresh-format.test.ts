@@ -105,7 +105,7 @@ describe("the summary and the Markdown report", () => {
     );
     expect(formatSummary(built)).not.toContain("oracle read:");
     // Refreshable rows do not make a verdict.
-    expect(formatVerdict(built)).toBe("OK: no decision flip, no invalid attestation (exit 0)");
+    expect(formatVerdict(built)).toBe("OK: no gate decision flips and no attestation is invalid (exit 0)");
     // Without any assessed row or attested oracle, no line at all.
     expect(formatSummary(report([row({ agentId: "4" })]))).not.toContain("refreshable:");
   });

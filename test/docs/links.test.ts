@@ -43,6 +43,18 @@ describe("the documentation", () => {
     expect(broken).toEqual([]);
   });
 
+  it("shows the drift report's screenshot on the front page: an image link the check follows, to a PNG under 300 KB", () => {
+    const screenshot = "docs/images/drift-report.png";
+    const image = docRelativeLinks("README.md").find((link) => link.target === screenshot);
+    expect(image, "README.md shows ![…](docs/images/drift-report.png)").toBeDefined();
+    expect(readFileSync(join(REPOSITORY_ROOT, "README.md"), "utf8").split("\n")[image!.line - 1]).toMatch(/^!\[[^\]]+\]\(/);
+    expect(brokenBecause("README.md", screenshot)).toBeUndefined();
+    expect(brokenBecause("README.md", "docs/images/absent.png")).toBe("no file docs/images/absent.png");
+    const png = readFileSync(join(REPOSITORY_ROOT, screenshot));
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(png.length).toBeLessThan(300 * 1024);
+  });
+
   it("names no document outside the repository and no tracker issue", () => {
     const offending = DOCUMENTS.flatMap((file) =>
       readFileSync(join(REPOSITORY_ROOT, file), "utf8")

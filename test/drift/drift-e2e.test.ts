@@ -49,7 +49,7 @@ describe("trustgate drift --demo, the embedded default", () => {
     const { code, stdout, stderr } = await cli(["--demo", "--json", file, "--rows", "5"]);
     expect(code).toBe(3);
     expect(stderr).toContain("using the embedded local Base chain and trust service");
-    expect(stdout).toMatch(/DRIFT: \d+ decision flips, 1 invalid attestation \(exit 3\)/);
+    expect(stdout).toMatch(/DRIFT: \d+ gate decisions flip and 1 attestation is invalid \(exit 3\)/);
     const report = JSON.parse(readFileSync(file, "utf8")) as DriftReport;
     expect(report.source.chainId).toBe(8453);
     expect(report.source.oracle).toBe("0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4");
@@ -213,7 +213,7 @@ describe("trustgate drift against explicit endpoints", () => {
       exceeded: true,
     });
     expect(b.agents.find((r) => r.status === "error")!.reason).toContain("service request failed");
-    expect(second.stdout).toContain(`FAILED: ${b.summary.byStatus.error} of 4 agents`);
+    expect(second.stdout).toContain(`FAILED: could not verify: ${b.summary.byStatus.error} of 4 agents unverified`);
   });
 
   it("exits 4, not 0, when the service answers 500 for every agent; --max-errors can allow it", async () => {
@@ -227,7 +227,7 @@ describe("trustgate drift against explicit endpoints", () => {
       const failed = await cli([...endpoints(env), "--agents", agents, "--rate", "10000", "--json", join(dir, "500.json")]);
       expect(failed.code).toBe(4);
       expect(failed.stdout.trimEnd().split("\n").at(-1)).toBe(
-        "FAILED: 4 of 4 agents (100%) could not be verified (error 4, missing-attestation 0); limit --max-errors 1% (at most 0) (exit 4)",
+        "FAILED: could not verify: 4 of 4 agents unverified, more than --max-errors 1% allows (exit 4)",
       );
       const report = JSON.parse(readFileSync(join(dir, "500.json"), "utf8")) as DriftReport;
       expect(report.summary.byStatus.error).toBe(4);
@@ -282,7 +282,7 @@ describe("trustgate drift against explicit endpoints", () => {
         join(dir, "html.json"),
       ]);
       expect(code).toBe(4);
-      expect(stdout).toContain("FAILED: 3 of 3 agents (100%) could not be verified (error 3, missing-attestation 0)");
+      expect(stdout).toContain("FAILED: could not verify: 3 of 3 agents unverified");
       expect(server.requests.length).toBeGreaterThanOrEqual(3);
       expect(server.requests.every((r) => r.url.startsWith("/api/trust-check?"))).toBe(true);
       const report = JSON.parse(readFileSync(join(dir, "html.json"), "utf8")) as DriftReport;
@@ -314,7 +314,7 @@ describe("trustgate drift against explicit endpoints", () => {
       expect(stdout).toMatch(/note: {13}NOT LOOKED FOR: on-chain records the service's listing lacks .* because --events-from off/);
       expect(code).toBe(4);
       expect(stdout).toContain("0 agents checked");
-      expect(stdout.trimEnd().split("\n").at(-1)).toBe("FAILED: no agent was scanned, so nothing was verified (exit 4)");
+      expect(stdout.trimEnd().split("\n").at(-1)).toBe("FAILED: could not verify: no agent was scanned (exit 4)");
       expect(server.requests.map((r) => r.url.split("?")[0])).toEqual(["/api/agents"]);
     });
 

@@ -4,7 +4,7 @@
  * `<script>` element cannot end it.
  */
 import { describe, expect, test } from "vitest";
-import { DRIFT_STATUSES, type DriftStatus } from "../../src/drift/types.js";
+import { DRIFT_STATUS_MEANINGS, DRIFT_STATUSES, type DriftStatus } from "../../src/drift/types.js";
 import { verdictOf } from "../../src/drift/verdict.js";
 import { PAGE_COLUMNS, pageHead, pageRow } from "../../src/report-html/page-data.js";
 import { pageRowText } from "../../src/report-html/page-rows.js";
@@ -65,6 +65,13 @@ describe("pageHead", () => {
     expect(page.threshold).toBe(51);
     expect(page.columns).toEqual(PAGE_COLUMNS);
     expect(page.history).toEqual([]);
+  });
+
+  test("defines each status it shows, with the meanings --help and the Markdown give", () => {
+    const { agents: _agents, ...head } = report([row({ agentId: "1" })]);
+    const page = pageHead(head);
+    for (const status of page.statuses) expect(page.statusMeanings[status], status).toBe(DRIFT_STATUS_MEANINGS[status]);
+    expect(Object.keys(page.statusMeanings).sort()).toEqual([...page.statuses].sort());
   });
 
   test("carries the state's night history when the report has it", () => {

@@ -2,22 +2,26 @@
  * The HTML page in a real browser: Debian's Chromium (`/usr/bin/chromium`, installed by `.ci/run`) driven by
  * playwright-core opens the page a devnet run wrote beside its JSON report, and the page shows the JSON's numbers,
  * filters the rows from the tier matrix, sorts them, and asks the network for nothing; a page written from a report
- * whose agents carry hostile names (the devnet accepts only known registries and chains) shows them as text. Screenshots
- * of the first views are kept under `test-output/report-html/`.
+ * whose agents carry hostile names (the devnet accepts only known registries and chains) shows them as text; after two
+ * nights with `--state` it shows the nights before. Screenshots of the first views are kept under
+ * `test-output/report-html/`; `UPDATE_SCREENSHOT=1` also copies the devnet run's to `docs/images/drift-report.png`, the
+ * README's.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { verdictOf } from "../../src/drift/verdict.js";
-import { DRIFT_STATUSES, type DriftReport, type DriftRow } from "../../src/drift/types.js";
+import { DRIFT_STATUS_MEANINGS, DRIFT_STATUSES, type DriftReport, type DriftRow, type DriftStatus } from "../../src/drift/types.js";
 import { errorRow, report as fixtureReport, row as fixtureRow } from "../cli/report-fixture.js";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const HAS_CHROMIUM = existsSync(CHROMIUM);
 const OUTPUT = join(__dirname, "../../test-output/report-html");
+/** The README's screenshot of the page: this first view, copied there with `UPDATE_SCREENSHOT=1`. */
+const README_SCREENSHOT = join(__dirname, "../../docs/images/drift-report.png");
 const HOSTILE = '"><img src=x onerror=alert(1)></script><script>alert(2)</script>';
 
 const suiteName = HAS_CHROMIUM
@@ -59,6 +63,7 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
     await page.goto(`file://${html}`);
     await page.waitForSelector("html[data-ready=true]");
     await page.screenshot({ path: join(OUTPUT, "first-view.png") });
+    if (process.env.UPDATE_SCREENSHOT === "1") copyFileSync(join(OUTPUT, "first-view.png"), README_SCREENSHOT);
   });
 
   afterAll(async () => {
@@ -81,6 +86,17 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
     const { passToFail, failToPass } = report.summary.flips;
     expect(await page.textContent("#flip-counts")).toBe(`${passToFail} pass→fail, ${failToPass} fail→pass`);
     expect(await page.getAttribute("#rows-count", "data-shown")).toBe(String(report.agents.length));
+    expect(await page.isVisible("#history-section"), "no --state, no nights").toBe(false);
+  });
+
+  test("defines each status it shows beside its count, as the status table does", async () => {
+    const shown = await page.$$eval("#counts li", (items) => items.map((item) => item.dataset.status!));
+    expect(shown).toEqual([...DRIFT_STATUSES]);
+    for (const status of shown) {
+      expect(await page.textContent(`#counts li[data-status="${status}"] .meaning`), status).toBe(
+        DRIFT_STATUS_MEANINGS[status as DriftStatus],
+      );
+    }
   });
 
   test("clicking a tier matrix cell filters the rows to exactly that transition", async () => {
@@ -161,5 +177,65 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
 
   test("asks the network for nothing: the request log holds the page alone", () => {
     expect(requests).toEqual([expect.stringMatching(/^file:\/\/.*report\.html$/)]);
+  });
+
+  describe("after two nights with --state", () => {
+    let nightsEnv: EmbeddedDriftEnvironment;
+    let nightsPage: Page;
+    let second: DriftReport;
+
+    beforeAll(async () => {
+      const dir = join(OUTPUT, "nights");
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      nightsEnv = await startEmbeddedDriftEnvironment({ size: 20, faults: false });
+      const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: { CI: "true" }, isTTY: false };
+      const night = ["drift", "--rpc", nightsEnv.rpcUrl, "--api", nightsEnv.apiUrl, "--oracle", nightsEnv.oracle, "--all"];
+      const state = ["--state", join(dir, "state.jsonl"), "--rate", "10000", "--quiet"];
+      await main([...night, ...state], io);
+      const json = join(dir, "report.json");
+      const html = join(dir, "report.html");
+      await main([...night, ...state, "--json", json, "--html", html], io);
+      second = JSON.parse(readFileSync(json, "utf8")) as DriftReport;
+      nightsPage = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
+      await nightsPage.goto(`file://${html}`);
+      await nightsPage.waitForSelector("html[data-ready=true]");
+      await nightsPage.locator("#history-section").screenshot({ path: join(dir, "nights.png") });
+    });
+
+    afterAll(async () => {
+      await nightsPage?.close();
+      await nightsEnv?.close();
+    });
+
+    /** The numbers table under one night chart: its header's series labels, and per night its cells. */
+    const numbersOf = (chart: string) =>
+      nightsPage.$eval(`#history [data-chart="${chart}"] table.night-values`, (table) => ({
+        series: [...table.querySelectorAll("thead th")].slice(1).map((th) => th.textContent!),
+        nights: [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((cell) => cell.textContent!)),
+      }));
+
+    test("the nights' section is shown, with a chart for each measure, each series drawn from both nights", async () => {
+      const history = second.state!.history;
+      expect(history).toHaveLength(2);
+      expect(await nightsPage.isVisible("#history-section")).toBe(true);
+      expect(await nightsPage.$$eval("#history .night-chart canvas", (canvases) => canvases.length)).toBe(3);
+
+      const statuses = await numbersOf("statuses");
+      expect(statuses.series).toEqual([...DRIFT_STATUSES]);
+      expect(statuses.nights).toEqual(history.map((n) => [n.finishedAt, ...DRIFT_STATUSES.map((status) => String(n.statuses[status]))]));
+      const flips = await numbersOf("flips");
+      expect(flips.series).toEqual(["pass→fail", "fail→pass"]);
+      expect(flips.nights).toEqual(history.map((n) => [n.finishedAt, String(n.flips.passToFail), String(n.flips.failToPass)]));
+      const fetches = await numbersOf("signed-fetches");
+      expect(fetches.nights).toEqual(history.map((n) => [n.finishedAt, String(n.signedFetches)]));
+    });
+
+    test("the second night is tonight's report: its counts are the last point", () => {
+      const tonight = second.state!.history.at(-1)!;
+      expect(tonight.statuses).toEqual(second.summary.byStatus);
+      expect(tonight.flips).toEqual(second.summary.flips);
+      expect(tonight.exitCode).toBe(verdictOf(second).exitCode);
+    });
   });
 });

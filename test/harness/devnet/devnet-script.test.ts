@@ -84,7 +84,7 @@ describe("scripts/devnet.ts", () => {
     // Not 2 (a usage error, what the printed command used to give). With only 200 agents, the 2 delisted agents
     // and the truncated body are more unverified agents than the default --max-errors 1 % allows: exit 4.
     expect(code, stderr).to.equal(4);
-    expect(stdout).to.match(/FAILED: 3 of \d+ agents .* could not be verified/);
+    expect(stdout).to.match(/FAILED: could not verify: 3 of \d+ agents unverified/);
     const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8")) as DriftReport;
     expect(report.summary.agents).to.be.above(200);
     // The delisted agents are on-chain only: found by replaying the oracle's events (the default), not silently lost.
