@@ -1,7 +1,9 @@
 // The nightly recipe of docs/drift.md ("Every night"), run as written against the embedded drift environment (a local
 // Base simulation and the local signing service, loopback only): the GitHub Actions workflow's shell steps, and the
 // cron line, each for two nights. Only the endpoints and the program are substituted: the service's and the chain's
-// URLs by the local ones, `npx trustgate` by this repository's command line (from its sources, as `npm start` runs it).
+// URLs by the local ones, `npx trustgate` by this repository's command line (from its sources, as `npm start` runs it),
+// given `--rate 1000000`: the local service has no rate limit, and the client's pacing (300 signed fetches a minute
+// with a key) would make the four nights take minutes.
 // The workflow is parsed with js-yaml (installed as a dependency of the toolchain), so a workflow that is not valid
 // YAML fails here too.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -33,9 +35,7 @@ interface WorkflowStep {
 }
 
 const { load } = createRequire(__filename)("js-yaml") as { load(text: string): unknown };
-const STEPS = (
-  load(WORKFLOW?.code ?? "") as { jobs: Record<string, { steps: WorkflowStep[] }> } | undefined
-)?.jobs.drift?.steps ?? [];
+const STEPS = (load(WORKFLOW?.code ?? "") as { jobs: Record<string, { steps: WorkflowStep[] }> } | undefined)?.jobs.drift?.steps ?? [];
 const stepNamed = (name: string) => STEPS.find((step) => step.name === name);
 
 /** The recipe's text with the real endpoints and `npx trustgate` replaced by the local ones. */
@@ -43,19 +43,22 @@ function local(script: string): string {
   return script
     .replaceAll('"$BASE_RPC_URL"', `"${env.rpcUrl}"`)
     .replaceAll("https://rnwy.com", env.apiUrl)
-    .replaceAll("npx trustgate", CLI);
+    .replaceAll("npx trustgate drift", `${CLI} drift --rate 1000000`);
 }
 
 /** Runs a script with bash in `cwd`, with the variables given. */
 const bash = (script: string, cwd: string, vars: Record<string, string> = {}): Promise<ChildRun> =>
   runChild("bash", ["-e", "-c", script], cwd, { timeoutMs: 300_000, env: vars });
 
+/** The secret the workflow and the crontab give: any key is accepted by the local service (and lifts its rate limit). */
+const API_KEY = { TRUSTGATE_API_KEY: "local-nightly-key" };
+
 const readJson = (file: string) => JSON.parse(readFileSync(file, "utf8")) as DriftReport;
 
 let env: EmbeddedDriftEnvironment;
 let dir: string;
 beforeAll(async () => {
-  env = await startEmbeddedDriftEnvironment({ size: 300, seed: 7, faults: false });
+  env = await startEmbeddedDriftEnvironment({ size: 1000, seed: 7, faults: false });
   dir = mkdtempSync(join(tmpdir(), "trustgate-nightly-"));
 }, 300_000);
 afterAll(async () => env?.close());
@@ -65,7 +68,7 @@ describe("docs/drift.md's nightly recipe", () => {
     expect(WORKFLOW).toBeDefined();
     expect(CRON).toBeDefined();
     expect(stepNamed("Drift")?.run).toContain(
-      "npx trustgate drift --rpc \"$BASE_RPC_URL\" --api https://rnwy.com --all --state drift-state.jsonl --max-duration 50m --json report.json --markdown report.md --html report.html",
+      'npx trustgate drift --rpc "$BASE_RPC_URL" --api https://rnwy.com --all --state drift-state.jsonl --max-duration 50m --json report.json --markdown report.md --html report.html',
     );
     // The state: the newest restored, saved under a key unique to the run.
     const restore = STEPS.find((step) => step.uses?.startsWith("actions/cache/restore@"));
@@ -95,7 +98,7 @@ describe("docs/drift.md's nightly recipe", () => {
       const summaryFile = join(work, `step-summary-${night}.md`);
       writeFileSync(output, "");
       writeFileSync(summaryFile, "");
-      const vars = { GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summaryFile };
+      const vars = { GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summaryFile, ...API_KEY };
       const drift = await bash(local(stepNamed("Drift")!.run!), work, vars);
       expect(drift.code, drift.stderr).toBe(0); // the step records the code instead of failing
       const code = Number(/^code=(\d+)$/m.exec(readFileSync(output, "utf8"))?.[1]);
@@ -158,7 +161,7 @@ describe("docs/drift.md's nightly recipe", () => {
     for (const night of ["2026-01-01", "2026-01-02"]) {
       const run = await runChild("/bin/sh", ["-c", command], home, {
         timeoutMs: 300_000,
-        env: { HOME: home, NIGHT: night, PATH: `${bin}:${process.env.PATH ?? ""}` },
+        env: { ...API_KEY, HOME: home, NIGHT: night, PATH: `${bin}:${process.env.PATH ?? ""}` },
       });
       expect(run.code, run.stderr).toBe(0);
       const reports = join(home, "trust-drift/reports", night);
