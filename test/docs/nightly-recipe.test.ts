@@ -4,7 +4,7 @@
 // URLs by the local ones, `npx trustgate` by this repository's command line (from its sources, as `npm start` runs it),
 // given `--rate 1000000`: the local service has no rate limit, and the client's pacing (300 signed fetches a minute
 // with a key) would make the four nights take minutes.
-// The workflow is parsed with js-yaml (installed as a dependency of the toolchain), so a workflow that is not valid
+// The workflow is parsed with js-yaml (installed with the toolchain: mocha, solhint and cosmiconfig depend on it; not a dependency of the kit), so a workflow that is not valid
 // YAML fails here too.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -50,7 +50,7 @@ function local(script: string): string {
 const bash = (script: string, cwd: string, vars: Record<string, string> = {}): Promise<ChildRun> =>
   runChild("bash", ["-e", "-c", script], cwd, { timeoutMs: 300_000, env: vars });
 
-/** The secret the workflow and the crontab give: any key is accepted by the local service (and lifts its rate limit). */
+/** The secret the workflow and the crontab give: any key is accepted by the local service. */
 const API_KEY = { TRUSTGATE_API_KEY: "local-nightly-key" };
 
 const readJson = (file: string) => JSON.parse(readFileSync(file, "utf8")) as DriftReport;
