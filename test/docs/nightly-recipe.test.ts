@@ -4,8 +4,8 @@
 // URLs by the local ones, `npx trustgate` by this repository's command line (from its sources, as `npm start` runs it),
 // given `--rate 1000000`: the local service has no rate limit, and the client's pacing (300 signed fetches a minute
 // with a key) would make the four nights take minutes.
-// The workflow is parsed with js-yaml (installed with the toolchain: mocha, solhint and cosmiconfig depend on it; not a dependency of the kit), so a workflow that is not valid
-// YAML fails here too.
+// The workflow is parsed with js-yaml (a pinned devDependency; not a dependency of the kit), so a workflow that is
+// not valid YAML fails here too.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
