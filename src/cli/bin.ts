@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 /**
- * Entry point of the `trustgate` program: sets its heap policy (`preferSmallHeap`: memory stays near what is live
- * on large scans), runs {@link main} on the process's arguments and sets the exit code (without `process.exit`, so
- * that pending output is flushed).
+ * Entry point of the `trustgate` program: sets its memory policy (`preferSmallHeap`: memory stays near what is live
+ * on large scans; `releaseFreedNativeMemory`: an in-process Hardhat chain gives back what it frees; both before
+ * anything loads Hardhat), runs {@link main} on the process's arguments and sets the exit code (without
+ * `process.exit`, so that pending output is flushed).
  *
  * @packageDocumentation
  */
-import { preferSmallHeap } from "./heap.js";
+import { preferSmallHeap, releaseFreedNativeMemory } from "./heap.js";
 import { main } from "./main.js";
 
 preferSmallHeap();
+releaseFreedNativeMemory();
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -30,6 +30,8 @@ export interface EmbeddedEndpoints {
   readonly apiUrl: string;
   readonly issuer: string;
   readonly jwksUrl: string;
+  /** Records per `eth_call` the embedded chain is best read with (`DriftConfig.readChunkSize`); default the reader's. */
+  readonly readChunkSize?: number | undefined;
 }
 
 /**
@@ -41,7 +43,8 @@ export interface EmbeddedEndpoints {
  *   embedded issuer); JWKS: `--jwks`, else `<api>/.well-known/jwks.json` (or the embedded JWKS);
  * - rate: `--rate`, else {@link EMBEDDED_RATE_PER_MINUTE} against the embedded service, else the client's
  *   default (30 or 300 a minute, by API key);
- * - the embedded service is recorded in the state file as {@link EMBEDDED_SERVICE_IDENTITY}, not by its URL.
+ * - the embedded service is recorded in the state file as {@link EMBEDDED_SERVICE_IDENTITY}, not by its URL;
+ * - the embedded chain is read in the calls it asks for (`readChunkSize`).
  *
  * @param args - Validated `trustgate drift` arguments.
  * @param embedded - The embedded environment; required when `--rpc` or `--api` was not given.
@@ -62,5 +65,6 @@ export function resolveDriftConfig(args: DriftRunArgs, embedded?: EmbeddedEndpoi
   const rate = args.settings.ratePerMinute === undefined && !apiGiven ? { ratePerMinute: EMBEDDED_RATE_PER_MINUTE } : {};
   const identity = apiGiven ? {} : { serviceIdentity: EMBEDDED_SERVICE_IDENTITY };
   const attested = endpoints.attestedOracle === undefined ? {} : { attestedOracle: endpoints.attestedOracle };
-  return { ...args.settings, ...rate, rpcUrl, oracle, ...attested, apiUrl, issuer, ...identity, jwks };
+  const chunk = endpoints.rpcUrl === undefined && embedded?.readChunkSize !== undefined ? { readChunkSize: embedded.readChunkSize } : {};
+  return { ...args.settings, ...rate, rpcUrl, oracle, ...attested, ...chunk, apiUrl, issuer, ...identity, jwks };
 }

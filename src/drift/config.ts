@@ -76,6 +76,12 @@ export interface DriftConfig {
   readonly maxAgeSeconds: number;
   /** Service requests in flight at most. */
   readonly concurrency: number;
+  /**
+   * Records read per `eth_call` (one Multicall3 `aggregate3`), 1–5,000. Default 500 (`DEFAULT_CHUNK_SIZE` of the
+   * oracle reader): few round trips to a remote node. A node in the job's own process wants fewer: Hardhat 2's
+   * in-process chain keeps memory in proportion to each call's EVM steps (the embedded `--demo` chain names its own).
+   */
+  readonly readChunkSize?: number;
   /** Client-side limit, requests per minute (default by key presence: 30 or 300). */
   readonly ratePerMinute?: number;
   readonly encoding: TrustEncoding;

@@ -51,6 +51,8 @@ export interface DriftScanOptions {
   readonly encoding: TrustEncoding;
   /** Service requests in flight at most. */
   readonly concurrency: number;
+  /** Records per oracle `eth_call`; default the reader's (see `DriftConfig.readChunkSize`). */
+  readonly readChunkSize?: number | undefined;
   /** Block to read the oracle at; default the latest. */
   readonly blockNumber?: bigint;
   /** How to read the oracle (`runDrift` detects it once before the scan); default: the reader probes the chain. */

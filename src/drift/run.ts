@@ -15,6 +15,7 @@
 import type { Address } from "viem";
 import { createTrustApiClient, type TrustApiClient } from "../api/client.js";
 import { InvalidArgumentError } from "../errors.js";
+import { checkChunkSize } from "../oracle/reader.js";
 import { redactUrl } from "../security/redact-url.js";
 import { type AuditPlan, randomAuditSeed } from "./audit.js";
 import { type AgentScope, auditPlanOf, type DriftConfig } from "./config.js";
@@ -78,7 +79,7 @@ export interface DriftHooks {
  * @throws `ConfigurationError` when the RPC or API is unreachable, the oracle or gate address has no
  *   contract, or `attestedOracle` holds no `AttestedTrustOracle` (no code, or `upstream()` does not answer), before
  *   any agent is scanned (with `attestedOracle`, the oracle address need not hold code: an upstream that is not it
- *   is a warning in the report's notes); an `InvalidArgumentError` for an invalid `maxErrors`, before too.
+ *   is a warning in the report's notes); an `InvalidArgumentError` for an invalid `maxErrors` or `readChunkSize`, before too.
  *   A chain without Multicall3 is not refused: the report's `source.readerMode` and `notes` say how it was
  *   read instead.
  */
@@ -113,6 +114,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     maxAgeSeconds: config.maxAgeSeconds,
     encoding: config.encoding,
     concurrency: config.concurrency,
+    readChunkSize: config.readChunkSize,
     blockNumber: checked.blockNumber,
     readerMode: checked.reader.mode,
     now,
@@ -159,6 +161,7 @@ function checkConfig(config: DriftConfig): AuditPlan | undefined {
   if (config.full && config.state === undefined) {
     throw new InvalidArgumentError("--full ignores the state file, so it needs --state (without a state file every run is full)");
   }
+  checkChunkSize(config.readChunkSize, "readChunkSize");
   const max = config.maxDurationSeconds;
   if (max !== undefined && !(Number.isFinite(max) && max >= 0)) {
     throw new InvalidArgumentError(`maxDurationSeconds must be a number of seconds >= 0, got ${String(max)}`);

@@ -56,7 +56,7 @@ export const DEFAULT_CHUNK_SIZE = 500;
 /** `aggregate3` calls (or, in `eth-call` mode, `eth_call`s) in flight at once by default. */
 export const DEFAULT_CONCURRENCY = 4;
 /** Largest accepted `chunkSize`: beyond it an `eth_call` risks the node's gas cap and response size limits. */
-const MAX_CHUNK_SIZE = 5_000;
+export const MAX_CHUNK_SIZE = 5_000;
 /** Largest accepted `concurrency`. */
 const MAX_CONCURRENCY = 64;
 
@@ -139,7 +139,7 @@ export async function readTrustRecord(client: AnyClient, parameters: ReadTrustRe
  */
 export async function readTrustRecords(client: AnyClient, parameters: ReadTrustRecordsParameters): Promise<TrustRecordResult[]> {
   const requests = parseRequests(parameters);
-  const chunkSize = integerOption(parameters.chunkSize, "chunkSize", DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE);
+  const chunkSize = checkChunkSize(parameters.chunkSize, "chunkSize");
   const concurrency = integerOption(parameters.concurrency, "concurrency", DEFAULT_CONCURRENCY, MAX_CONCURRENCY);
   const multicall = parseAddress(
     parameters.multicallAddress ?? client.chain?.contracts?.multicall3?.address ?? MULTICALL3_ADDRESS,
@@ -304,6 +304,18 @@ function recordContext(options: ReadOptionsBase, blockNumber: bigint | undefined
     errorsAbi: [...trustOracleReadErrorsAbi, ...(options.errorsAbi ?? [])],
     blockNumber,
   };
+}
+
+/**
+ * Checks a records-per-call option of the batch reader.
+ *
+ * @param value - Records per `aggregate3` call; `undefined` for the default.
+ * @param name - The option's name, for the message.
+ * @returns The value, or {@link DEFAULT_CHUNK_SIZE}.
+ * @throws {@link InvalidArgumentError} unless it is an integer from 1 to {@link MAX_CHUNK_SIZE}.
+ */
+export function checkChunkSize(value: number | undefined, name: string): number {
+  return integerOption(value, name, DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE);
 }
 
 function integerOption(value: number | undefined, name: string, fallback: number, max: number): number {

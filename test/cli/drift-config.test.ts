@@ -54,6 +54,14 @@ describe("resolveDriftConfig", () => {
     expect(resolveDriftConfig(args(["--demo", "--api", "https://api.example", "--all"]), EMBEDDED)).not.toHaveProperty("ratePerMinute");
   });
 
+  it("reads the embedded chain in the calls it asks for, and any other chain in the reader's default", () => {
+    const embedded = { ...EMBEDDED, readChunkSize: 25 };
+    expect(resolveDriftConfig(args(["--demo"]), embedded).readChunkSize).toBe(25);
+    expect(resolveDriftConfig(args(["--demo", "--api", "https://api.example", "--all"]), embedded).readChunkSize).toBe(25);
+    expect(resolveDriftConfig(args(["--demo", "--rpc", "https://rpc.example", "--all"]), embedded)).not.toHaveProperty("readChunkSize");
+    expect(resolveDriftConfig(args(["--demo"]), EMBEDDED)).not.toHaveProperty("readChunkSize");
+  });
+
   it("with only --rpc, keeps the real chain and Base oracle and takes the service from the embedded environment", () => {
     const config = resolveDriftConfig(args(["--demo", "--rpc", "https://rpc.example", "--all"]), EMBEDDED);
     expect(config.rpcUrl).toBe("https://rpc.example");

@@ -1,16 +1,19 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type Abi, type Address, createPublicClient, createWalletClient, getAddress, type Hex, http } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Abi, type Address, createPublicClient, createWalletClient, decodeFunctionData, getAddress, type Hex, http } from "viem";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTrustApiClient } from "../../src/api/client";
 import { createJwksResolver } from "../../src/attestation/jwks";
 import { main } from "../../src/cli/main";
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
+import { runDrift } from "../../src/drift";
 import { scanAllAgents } from "../../src/drift/scan-all";
 import { DRIFT_STATUSES, type DriftReport } from "../../src/drift/types";
+import { InvalidArgumentError } from "../../src/errors";
 import { startDemoDriftEnvironment } from "../../src/harness/demo";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+import { multicall3Abi } from "../../src/oracle/multicall3-abi";
 import { type ScriptedServer, startScriptedServer } from "../support/scripted-server";
 
 /**
@@ -154,6 +157,52 @@ describe("trustgate drift against explicit endpoints", () => {
     expect(stdout).toContain("6 agents checked");
     expect(stdout).toContain("6 in-sync");
     expect(code).toBe(0);
+  });
+
+  it("reads the oracle in calls of the size the embedded chain asks for (readChunkSize), and refuses a bad size first", async () => {
+    const sizes: number[] = [];
+    const realFetch = globalThis.fetch;
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+      if (String(input instanceof Request ? input.url : input).startsWith(env.rpcUrl) && typeof init?.body === "string") {
+        for (const call of [JSON.parse(init.body) as { method: string; params: [{ to?: string; data?: Hex }] }].flat()) {
+          if (call.method !== "eth_call" || call.params[0].to?.toLowerCase() !== env.multicall3.toLowerCase()) continue;
+          const { functionName, args } = decodeFunctionData({ abi: multicall3Abi, data: call.params[0].data! });
+          if (functionName === "aggregate3") sizes.push((args[0] as readonly unknown[]).length);
+        }
+      }
+      return realFetch(input, init);
+    });
+    try {
+      const sink = { write: () => true };
+      const io = { stdout: sink, stderr: sink, env: { CI: "true" }, isTTY: false };
+      const code = await main(["drift", "--demo", "--quiet", "--rate", "100000"], io, {
+        startEmbedded: async () => ({ ...env, readChunkSize: 40, close: () => {} }),
+      });
+      expect(code).toBe(0);
+      const listed = env.served.agents.length;
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(listed);
+      expect(sizes).toHaveLength(Math.ceil(listed / 40));
+      expect(Math.max(...sizes)).toBe(40);
+
+      sizes.length = 0;
+      spy.mockClear();
+      const config = { rpcUrl: env.rpcUrl, oracle: env.oracle, apiUrl: env.apiUrl, issuer: env.issuer, jwks: env.jwksUrl };
+      for (const readChunkSize of [0, 2.5, 5_001]) {
+        const run = runDrift({
+          ...config,
+          scope: { kind: "all" },
+          maxAgeSeconds: 86_400,
+          concurrency: 1,
+          encoding: DEFAULT_TRUST_ENCODING,
+          readChunkSize,
+        });
+        await expect(run).rejects.toThrow(InvalidArgumentError);
+        await expect(run).rejects.toThrow(`Invalid readChunkSize ${readChunkSize}: expected an integer from 1 to 5000`);
+      }
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("exits 2 with one line when the RPC is unreachable or an agent spec is bad", async () => {

@@ -23,13 +23,15 @@ export interface ReadOnchainOptions {
   readonly blockNumber?: bigint;
   /** How to read the oracle (`runDrift` detects it once before the scan); default: the reader probes the chain. */
   readonly readerMode?: OracleReaderMode;
+  /** Records per `eth_call`; default the reader's `DEFAULT_CHUNK_SIZE`. */
+  readonly readChunkSize?: number | undefined;
 }
 
 /**
  * Reads the oracle records of `agents`.
  *
  * @param agents - The agents (on EVM chains).
- * @param options - Chain client, oracle, encoding, block, reader mode.
+ * @param options - Chain client, oracle, encoding, block, reader mode, records per call.
  * @returns One result per agent, in order; a failed read is a result with `ok: false`, never a throw.
  */
 export async function readOnchain(agents: readonly EvmAgentRef[], options: ReadOnchainOptions): Promise<TrustRecordResult[]> {
@@ -39,6 +41,7 @@ export async function readOnchain(agents: readonly EvmAgentRef[], options: ReadO
     encoding: options.encoding,
     blockNumber: options.blockNumber,
     mode: options.readerMode,
+    chunkSize: options.readChunkSize,
     keys: agents.map(recordKeyOf),
   });
 }

@@ -15,6 +15,7 @@ import {
   DEFAULT_EMBEDDED_SIZE,
   DEFAULT_STALE_AGE_SECONDS,
   DEFAULT_STALE_CHAIN,
+  EMBEDDED_READ_CHUNK_SIZE,
   type EmbeddedDriftEnvironment,
   startEmbeddedDriftEnvironment,
 } from "../../../src/harness/devnet/embedded-drift.js";
@@ -120,6 +121,11 @@ describe("the embedded drift environment (default size, real clock, no faults)",
     expect(agents.every((a) => a.updatedAt.getTime() === env.snapshotAt.getTime())).to.equal(true);
     const count = await client.readContract({ address: env.oracle, abi: trustOracleAbi, functionName: "agentCount" });
     expect(count).to.equal(BigInt(DEFAULT_EMBEDDED_SIZE + DEFAULT_DELISTED));
+  });
+
+  it("asks to be read in calls of 25 records, small for the memory of Hardhat 2's EVM", () => {
+    expect(EMBEDDED_READ_CHUNK_SIZE).to.equal(25);
+    expect(env.readChunkSize).to.equal(EMBEDDED_READ_CHUNK_SIZE);
   });
 
   it("dates the stale chain's records three days before the snapshot, and names all of them", async () => {
@@ -277,6 +283,12 @@ describe("startEmbeddedDriftEnvironment refuses inconsistent options before star
     const error = await startEmbeddedDriftEnvironment({ now, snapshotAt: now }).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(InvalidArgumentError);
     expect((error as InvalidArgumentError).shortMessage).to.contain("snapshotAt");
+  });
+
+  it("a read chunk size the reader would refuse", async () => {
+    const error = await startEmbeddedDriftEnvironment({ readChunkSize: 0 }).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(InvalidArgumentError);
+    expect((error as InvalidArgumentError).shortMessage).to.contain("readChunkSize");
   });
 
   it("a non-EVM chain in the population", async () => {
