@@ -11,7 +11,8 @@
  * because a target is missed.
  *
  * `--only <part>[,<part>…]` runs some parts only: `gas`, `attested`, `verification`, `reader`, `limiter`, `drift`, `memory`,
- * `html` (the `--html` page at 150,000 agents: file size, time to write, time for headless Chromium to show it)
+ * `demo` (the peak memory of `trustgate drift --demo`, chain and service in its process, beside the drift process
+ * alone), `html` (the `--html` page at 150,000 agents: file size, time to write, time for headless Chromium to show it)
  * (for example `npx tsx scripts/bench.ts --only reader`).
  *
  * Besides printing, each run writes what it measured into `docs/benchmarks.md` (`scripts/bench/page.ts`): each part
@@ -27,6 +28,7 @@ import { type DriftNightsResult, measureDriftNights, type NightFigures } from ".
 import { measureForgeGateGas } from "./bench/forge-gas";
 import { measureGateGas, measurePublishGas } from "./bench/gas";
 import { measureHtmlPage } from "./bench/html-page";
+import { measureDemoMemory } from "./bench/demo-memory";
 import { measureCliMemory } from "./bench/memory";
 import { measureRateLimiter } from "./bench/rate-limiter";
 import { BENCH_PAGE_PATH, BENCH_PART_TITLES, BENCH_PARTS, type BenchPart, markdownTable, mergeBenchPage } from "./bench/page";
@@ -279,6 +281,21 @@ async function benchMemory(): Promise<void> {
   }
 }
 
+async function benchDemoMemory(): Promise<void> {
+  const figures = await measureDemoMemory();
+  const anchor = figures.find((f) => f.anchor)!;
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  console.log(
+    "\nPeak memory of the demo (trustgate drift --demo: 3,030 agents on-chain, Hardhat 2's in-process chain and the local service in the process), each run its own process",
+  );
+  console.log(
+    table(
+      ["run", "peak RSS", "× the drift process alone", "exit", "wall ms"],
+      figures.map((f) => [f.run, mb(f.peakRssBytes), (f.peakRssBytes / anchor.peakRssBytes).toFixed(2), String(f.exitCode), fmt(f.wallMs)]),
+    ),
+  );
+}
+
 const HTML_PAGE_SIZE = 150_000;
 
 async function benchHtmlPage(): Promise<void> {
@@ -381,6 +398,7 @@ const SECTIONS: Record<BenchPart, () => Promise<void>> = {
   limiter: benchLimiter,
   drift: benchDrift,
   memory: benchMemory,
+  demo: benchDemoMemory,
   html: benchHtmlPage,
 };
 

@@ -38,7 +38,7 @@ export interface CliMemoryFigures {
 const REPO = resolve(__dirname, "../..");
 
 /** The preload module: writes the process's peak RSS (bytes) to `$TRUSTGATE_BENCH_RSS_FILE` on exit. */
-const PRELOAD = `
+export const PEAK_RSS_PRELOAD = `
 const { readFileSync, writeFileSync } = require("node:fs");
 function peakRssKiB() {
   try {
@@ -63,7 +63,7 @@ export async function measureCliMemory(
 ): Promise<CliMemoryFigures[]> {
   const dir = mkdtempSync(join(tmpdir(), "bench-memory-"));
   const preload = join(dir, "max-rss.cjs");
-  writeFileSync(preload, PRELOAD);
+  writeFileSync(preload, PEAK_RSS_PRELOAD);
   const figures: CliMemoryFigures[] = [];
   try {
     for (const size of sizes) {
@@ -111,23 +111,48 @@ async function runCli(
     ...["--all", "--events-from", "0", "--state", `${out}.state.jsonl`, "--rate", "1000000", "--concurrency", "16"],
     ...["--json", `${out}.json`, "--markdown", `${out}.md`],
   ];
-  const started = performance.now();
-  const exitCode = await new Promise<number>((done, fail) => {
-    const { NODE_OPTIONS: _ignored, TRUSTGATE_V8_DEFAULT_HEAP: _policy, ...rest } = process.env;
-    const childEnv = { ...rest, TRUSTGATE_BENCH_RSS_FILE: rssFile, ...(v8DefaultHeap ? { TRUSTGATE_V8_DEFAULT_HEAP: "1" } : {}) };
-    const child = spawn(process.execPath, args, { cwd: REPO, env: childEnv, stdio: "ignore" });
-    child.on("error", fail);
-    child.on("exit", (code) => done(code ?? -1));
-  });
-  const wallMs = performance.now() - started;
+  const run = await runMeasured(args, rssFile, v8DefaultHeap ? { TRUSTGATE_V8_DEFAULT_HEAP: "1" } : {});
   const report = JSON.parse(readFileSync(`${out}.json`, "utf8")) as { agents: unknown[] };
   return {
     agents: size,
     v8DefaultHeap,
-    peakRssBytes: Number(readFileSync(rssFile, "utf8")),
+    peakRssBytes: run.peakRssBytes,
     rows: report.agents.length,
     signedFetches: (env.service.stats().byPath["/api/trust-check"] ?? 0) - before,
-    exitCode,
-    wallMs,
+    exitCode: run.exitCode,
+    wallMs: run.wallMs,
   };
+}
+
+/** What {@link runMeasured} measured of one process. */
+export interface MeasuredRun {
+  readonly exitCode: number;
+  /** Peak resident set size of the process, bytes (written by {@link PEAK_RSS_PRELOAD}). */
+  readonly peakRssBytes: number;
+  readonly wallMs: number;
+}
+
+/**
+ * Runs Node with `args` (which load {@link PEAK_RSS_PRELOAD} with `--require`) from the repository's root, output
+ * ignored, without this process's `NODE_OPTIONS`, the CLI's memory settings (`TRUSTGATE_V8_DEFAULT_HEAP`,
+ * `MIMALLOC_PURGE_DELAY`) or anything else the benchmark was started with that would change them; `env` adds to it.
+ *
+ * @param args - Node's arguments.
+ * @param rssFile - Where the preload writes the peak.
+ * @param env - Variables to add.
+ * @returns Its exit code, peak RSS and wall time.
+ */
+export async function runMeasured(args: readonly string[], rssFile: string, env: Record<string, string> = {}): Promise<MeasuredRun> {
+  const started = performance.now();
+  const exitCode = await new Promise<number>((done, fail) => {
+    const { NODE_OPTIONS: _options, TRUSTGATE_V8_DEFAULT_HEAP: _policy, MIMALLOC_PURGE_DELAY: _purge, ...rest } = process.env;
+    const child = spawn(process.execPath, args, {
+      cwd: REPO,
+      env: { ...rest, TRUSTGATE_BENCH_RSS_FILE: rssFile, ...env },
+      stdio: "ignore",
+    });
+    child.on("error", fail);
+    child.on("exit", (code) => done(code ?? -1));
+  });
+  return { exitCode, peakRssBytes: Number(readFileSync(rssFile, "utf8")), wallMs: performance.now() - started };
 }

@@ -8,7 +8,7 @@
  */
 
 /** The benchmark's parts, in the order they run and stand on the page. */
-export const BENCH_PARTS = ["gas", "attested", "verification", "reader", "limiter", "drift", "memory", "html"] as const;
+export const BENCH_PARTS = ["gas", "attested", "verification", "reader", "limiter", "drift", "memory", "demo", "html"] as const;
 
 /** One benchmark part. */
 export type BenchPart = (typeof BENCH_PARTS)[number];
@@ -22,6 +22,7 @@ export const BENCH_PART_TITLES: Readonly<Record<BenchPart, string>> = {
   limiter: "Client rate limiter",
   drift: "The nightly drift job",
   memory: "Peak memory of the CLI",
+  demo: "Peak memory of the demo",
   html: "The HTML report page",
 };
 
