@@ -11,6 +11,7 @@
  * @packageDocumentation
  */
 import { parseArgs } from "node:util";
+import { releaseFreedNativeMemory } from "../src/cli/heap.js";
 import { TrustgateError } from "../src/errors.js";
 import { startForkableBase } from "../src/harness/devnet/forkable-base.js";
 import { DEFAULT_SIMULATED_AGENTS } from "../src/harness/devnet/seeded-population.js";
@@ -58,6 +59,8 @@ async function main(): Promise<void> {
   stopOnSignal(() => target.close());
 }
 
+// The chain runs in this process: its EVM's allocator returns freed memory at once, as the trustgate program's does.
+releaseFreedNativeMemory();
 main().catch((error: unknown) => {
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) console.error(`error: ${(error as Error).message}\n\n${USAGE}`);

@@ -11,6 +11,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { releaseFreedNativeMemory } from "../src/cli/heap.js";
 import { TrustgateError } from "../src/errors.js";
 import {
   DEFAULT_DELISTED,
@@ -109,6 +110,8 @@ async function main(): Promise<void> {
   stopOnSignal(() => env.close());
 }
 
+// The chain runs in this process: its EVM's allocator returns freed memory at once, as the trustgate program's does.
+releaseFreedNativeMemory();
 main().catch((error: unknown) => {
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) console.error(`error: ${(error as Error).message}\n\n${USAGE}`);
