@@ -10,7 +10,7 @@
 export { type AgentScope, DEFAULT_DECISION_THRESHOLD, DEFAULT_MAX_AGE_SECONDS, type DriftConfig } from "./config.js";
 export { DEFAULT_ERROR_LIMIT } from "./error-limit.js";
 export { type DriftHooks, runDrift } from "./run.js";
-export { DRIFT_EXIT_CODES, type DriftVerdict, exitCodeOf, verdictOf } from "./verdict.js";
+export { DRIFT_EXIT_CODES, exitCodeOf, verdictOf } from "./verdict.js";
 export {
   type AttestedOracleSource,
   type AttestedSide,
@@ -26,6 +26,7 @@ export {
   type DriftStateHistory,
   type DriftStateSummary,
   type DriftStatus,
+  type DriftVerdict,
   type EncodingCheck,
   type ErrorLimit,
   type FetchProjection,

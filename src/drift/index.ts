@@ -26,7 +26,7 @@ export {
 export type { ScanProgress, ScanStage } from "./progress.js";
 export { createRowTally, type RowTally, rowDeltaSize, rowRank, sortRows, tallyRows } from "./report.js";
 export { type DriftHooks, runDrift } from "./run.js";
-export { DRIFT_EXIT_CODES, type DriftVerdict, exitCodeOf, verdictOf } from "./verdict.js";
+export { DRIFT_EXIT_CODES, exitCodeOf, verdictOf } from "./verdict.js";
 export {
   type AttestedOracleSource,
   type AttestedSide,
@@ -40,6 +40,7 @@ export {
   type DriftRuntime,
   type DriftStateSummary,
   type DriftStatus,
+  type DriftVerdict,
   type EncodingCheck,
   type FetchProjection,
   type OnchainEnumerationSource,

@@ -6,7 +6,6 @@
  */
 
 import type { OracleReaderMode } from "../oracle/reader-mode.js";
-import type { DriftVerdict } from "./verdict.js";
 
 /** Status of one agent's row, from the most to the least alarming family. */
 export type DriftStatus =
@@ -390,6 +389,14 @@ export interface OnchainEnumerationSource {
   readonly error?: string;
   /** Why it was not replayed, if it was not. */
   readonly skipped?: string;
+}
+
+/** The verdict of a report: its exit code and why, in one sentence (`report.verdict` in the JSON; `verdictOf`). */
+export interface DriftVerdict {
+  /** 0, 3 or 4 (see `exitCodeOf`). */
+  readonly exitCode: 0 | 3 | 4;
+  /** Why, in one plain sentence without a final period, e.g. `2 gate decisions flip`. */
+  readonly reason: string;
 }
 
 /** The JSON report. */

@@ -6,15 +6,7 @@
  * @packageDocumentation
  */
 import { describeErrorLimit } from "./error-limit.js";
-import type { DriftReport } from "./types.js";
-
-/** The verdict of a report: its exit code and why, in one sentence (`report.verdict` in the JSON). */
-export interface DriftVerdict {
-  /** 0, 3 or 4 (see {@link exitCodeOf}). */
-  readonly exitCode: 0 | 3 | 4;
-  /** Why, in one plain sentence without a final period, e.g. `2 gate decisions flip`. */
-  readonly reason: string;
-}
+import type { DriftReport, DriftVerdict } from "./types.js";
 
 /** Exit codes of `trustgate drift`. */
 export const DRIFT_EXIT_CODES = {
