@@ -9,9 +9,9 @@
  * anything is allocated in bulk; the library never does (an embedding program keeps its own settings).
  *
  * The chain. `--demo` runs a Hardhat chain in the process, and Hardhat's EVM (EDR, a native module) allocates with
- * mimalloc, which by default hands freed memory back to the system only lazily: measured on the demo, about 80 MB
- * stayed resident after the publishing and reading were over. The program asks mimalloc to return it at once
- * (`MIMALLOC_PURGE_DELAY=0`, read when EDR loads), for a second or so more of the demo's time.
+ * mimalloc, which by default hands freed memory back to the system only lazily: measured on the demo, 80–150 MB
+ * more stayed resident (`npx tsx scripts/bench.ts --only demo`). The program asks mimalloc to return it at once
+ * (`MIMALLOC_PURGE_DELAY=0`, read when EDR loads), for about a second more of the demo's time.
  *
  * @packageDocumentation
  */

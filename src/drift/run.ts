@@ -79,8 +79,8 @@ export interface DriftHooks {
  * @throws `ConfigurationError` when the RPC or API is unreachable, the oracle or gate address has no
  *   contract, or `attestedOracle` holds no `AttestedTrustOracle` (no code, or `upstream()` does not answer), before
  *   any agent is scanned (with `attestedOracle`, the oracle address need not hold code: an upstream that is not it
- *   is a warning in the report's notes); an `InvalidArgumentError` for an invalid `maxErrors` or `readChunkSize`, before too.
- *   A chain without Multicall3 is not refused: the report's `source.readerMode` and `notes` say how it was
+ *   is a warning in the report's notes); an `InvalidArgumentError` for an invalid `maxErrors` or `readChunkSize`,
+ *   before too. A chain without Multicall3 is not refused: the report's `source.readerMode` and `notes` say how it was
  *   read instead.
  */
 export function runDrift(config: DriftConfig, hooks?: DriftHooks & { readonly keepRows?: true }): Promise<DriftReport>;

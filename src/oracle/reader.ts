@@ -56,7 +56,7 @@ export const DEFAULT_CHUNK_SIZE = 500;
 /** `aggregate3` calls (or, in `eth-call` mode, `eth_call`s) in flight at once by default. */
 export const DEFAULT_CONCURRENCY = 4;
 /** Largest accepted `chunkSize`: beyond it an `eth_call` risks the node's gas cap and response size limits. */
-export const MAX_CHUNK_SIZE = 5_000;
+const MAX_CHUNK_SIZE = 5_000;
 /** Largest accepted `concurrency`. */
 const MAX_CONCURRENCY = 64;
 
