@@ -37,10 +37,10 @@ import {
   DEFAULT_AUDIT_CONFIDENCE,
   DEFAULT_AUDIT_LIE_RATE,
   DEFAULT_DECISION_THRESHOLD,
-  DEFAULT_ERROR_LIMIT,
   DEFAULT_MAX_AGE_SECONDS,
   type DriftConfig,
-} from "../drift/index.js";
+} from "../drift/config.js";
+import { DEFAULT_ERROR_LIMIT } from "../drift/error-limit.js";
 import { InvalidArgumentError } from "../errors.js";
 import {
   checkDriftScope,

@@ -6,7 +6,7 @@
  */
 import { BASE_TRUST_ORACLE_ADDRESS } from "../config/addresses.js";
 import { JWKS_PATH } from "../config/service.js";
-import type { DriftConfig } from "../drift/index.js";
+import type { DriftConfig } from "../drift/config.js";
 import { InvalidArgumentError } from "../errors.js";
 import type { DriftRunArgs } from "./drift-args.js";
 

@@ -8,7 +8,7 @@
  */
 import { type AgentRef, parseAgentRefList } from "../agent/agent-ref.js";
 import { BASE_TRUST_ORACLE_ADDRESS } from "../config/addresses.js";
-import { parseErrorLimit } from "../drift/index.js";
+import { parseErrorLimit } from "../drift/error-limit.js";
 import { InvalidArgumentError } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
 import { parseChain } from "../inputs/chain.js";

@@ -10,16 +10,8 @@
  *
  * @packageDocumentation
  */
-import {
-  DRIFT_STATUS_MEANINGS,
-  DRIFT_STATUSES,
-  type DriftReport,
-  type DriftReportHead,
-  type DriftRow,
-  type RowTally,
-  sortRows,
-  tallyRows,
-} from "../drift/index.js";
+import { type RowTally, sortRows, tallyRows } from "../drift/report.js";
+import { DRIFT_STATUS_MEANINGS, DRIFT_STATUSES, type DriftReport, type DriftReportHead, type DriftRow } from "../drift/types.js";
 import { markdownText, sanitizeText } from "../security/outside-text.js";
 import { redactUrl } from "../security/redact-url.js";
 import { formatDuration } from "./duration.js";

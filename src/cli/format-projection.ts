@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import type { FetchProjection } from "../drift/index.js";
+import type { FetchProjection } from "../drift/types.js";
 import { API_KEY_ENV } from "./drift-args.js";
 import { formatDuration } from "./duration.js";
 

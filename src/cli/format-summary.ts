@@ -7,16 +7,10 @@
  *
  * @packageDocumentation
  */
-import {
-  DRIFT_STATUSES,
-  type DriftReport,
-  type DriftReportHead,
-  describeErrorLimit,
-  type RowTally,
-  tallyRows,
-  UNVERIFIED_STATUSES,
-  verdictOf,
-} from "../drift/index.js";
+import { describeErrorLimit, UNVERIFIED_STATUSES } from "../drift/error-limit.js";
+import { type RowTally, tallyRows } from "../drift/report.js";
+import { DRIFT_STATUSES, type DriftReport, type DriftReportHead } from "../drift/types.js";
+import { verdictOf } from "../drift/verdict.js";
 import { sanitizeText } from "../security/outside-text.js";
 import { formatDuration } from "./duration.js";
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { DriftConfig } from "../drift/index.js";
+import type { DriftConfig } from "../drift/config.js";
 import { InvalidArgumentError } from "../errors.js";
 import { parseEndpointUrl } from "../security/endpoint-url.js";
 

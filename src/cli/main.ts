@@ -18,7 +18,10 @@
  *
  * @packageDocumentation
  */
-import { type DriftConfig, type DriftHooks, type DriftReport, type DriftReportHead, exitCodeOf } from "../drift/index.js";
+import type { DriftConfig } from "../drift/config.js";
+import type { DriftHooks } from "../drift/run.js";
+import type { DriftReport, DriftReportHead } from "../drift/types.js";
+import { exitCodeOf } from "../drift/verdict.js";
 import { InvalidArgumentError } from "../errors.js";
 import { type DemoLoader, demoNotice, type EmbeddedEnvironment, loadDemoEnvironment, type StartEmbeddedEnvironment } from "./demo.js";
 import { parseDriftArgs } from "./drift-args.js";
@@ -38,7 +41,7 @@ import { TRUSTGATE_VERSION } from "../generated/version.js";
 import { checkOutputTargets, stdoutIsTaken, writeStreamedOutputs } from "./write-outputs.js";
 
 /**
- * Runs a drift job (the signature of `runDrift` from `src/drift/index.ts`). The command line asks it to hand each
+ * Runs a drift job (the signature of `runDrift` from `src/drift/run.ts`). The command line asks it to hand each
  * row to `hooks.onRow` and keep none (`keepRows: false`); a stand-in that returns its rows in the report instead is
  * written the same way.
  */
@@ -46,7 +49,7 @@ export type RunDriftFunction = (config: DriftConfig, hooks?: DriftHooks) => Prom
 
 /** What {@link main} calls, replaceable in tests. */
 export interface MainDependencies {
-  /** Default: `runDrift` from `src/drift/index.ts`, imported when a run starts. */
+  /** Default: `runDrift` from `src/drift/run.ts`, imported when a run starts. */
   readonly runDrift?: RunDriftFunction;
   /** Default: `startDemoDriftEnvironment` from the package's `trustgate/harness` entry, loaded only for `--demo`. */
   readonly startEmbedded?: StartEmbeddedEnvironment;
@@ -154,7 +157,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
       embedded = await start(deps.now ? { now: deps.now() } : {});
     }
     const config = resolveDriftConfig(args, embedded);
-    const run = deps.runDrift ?? (await import("../drift/index.js")).runDrift;
+    const run = deps.runDrift ?? (await import("../drift/run.js")).runDrift;
     const result = await run(config, {
       onProgress: (p) => progress.update(p),
       onProjection: (projection) => {

@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import type { ScanProgress, ScanStage } from "../drift/index.js";
+import type { ScanProgress, ScanStage } from "../drift/progress.js";
 import { formatDuration } from "./duration.js";
 import type { CliStream } from "./io.js";
 

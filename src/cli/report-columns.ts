@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import { formatAgentRef } from "../agent/agent-ref.js";
-import type { DriftRow } from "../drift/index.js";
+import type { DriftRow } from "../drift/types.js";
 import { ageCell, deltaCell, flipCell, NONE, refreshableCell, refreshCell } from "./row-cells.js";
 
 /** A way to narrow the terminal table, in the order they are applied. */

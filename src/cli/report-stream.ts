@@ -16,7 +16,8 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "n
 import { open as openFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { createRowTally, type DriftReportHead, type DriftRow, type RowTally, rowDeltaSize, rowRank } from "../drift/index.js";
+import { createRowTally, type RowTally, rowDeltaSize, rowRank } from "../drift/report.js";
+import type { DriftReportHead, DriftRow } from "../drift/types.js";
 import { MARKDOWN_NO_ROWS, MARKDOWN_ROWS_HEADER, markdownHead, markdownRow } from "./format-markdown.js";
 import { createTopRows, type TopRows } from "./format-table.js";
 import { pageEnd, pageStart } from "../report-html/page-template.js";

@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import type { DriftRow, RefreshBlocker } from "../drift/index.js";
+import type { DriftRow, RefreshBlocker } from "../drift/types.js";
 import { formatDuration } from "./duration.js";
 
 /** Placeholder for a value that is not known. */

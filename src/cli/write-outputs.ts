@@ -9,7 +9,7 @@
  */
 import { lstat, readlink, realpath, stat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
-import type { DriftReport, DriftReportHead } from "../drift/index.js";
+import type { DriftReport, DriftReportHead } from "../drift/types.js";
 import { InvalidArgumentError } from "../errors.js";
 import { sanitizeText } from "../security/outside-text.js";
 import type { DriftOutputOptions } from "./drift-args.js";

@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import type { DriftRow } from "../drift/index.js";
+import type { DriftRow } from "../drift/types.js";
 import { pageRow } from "./page-data.js";
 import { scriptJson } from "./script-json.js";
 

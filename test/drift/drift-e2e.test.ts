@@ -7,7 +7,7 @@ import { createTrustApiClient } from "../../src/api/client";
 import { createJwksResolver } from "../../src/attestation/jwks";
 import { main } from "../../src/cli/main";
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
-import { runDrift } from "../../src/drift";
+import { runDrift } from "../../src/drift/run";
 import { scanAllAgents } from "../../src/drift/scan-all";
 import { DRIFT_STATUSES, type DriftReport } from "../../src/drift/types";
 import { InvalidArgumentError } from "../../src/errors";
