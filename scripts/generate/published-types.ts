@@ -14,6 +14,17 @@ const PUBLISHED_INDEX = "src/published/index.ts";
 /** Flags that print a type in full: no `...`, object literals on several lines. */
 const PRINT_FLAGS = ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.InTypeAlias | ts.NodeBuilderFlags.MultilineObjectLiterals;
 
+/** How a program is made to ask the TypeScript checker about the sources (no emit, no ambient types). */
+export const CHECKER_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  strict: true,
+  skipLibCheck: true,
+  noEmit: true,
+  types: [],
+};
+
 /**
  * The text of `src/generated/published-types.ts`, without the generated-by header.
  *
@@ -22,15 +33,7 @@ const PRINT_FLAGS = ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.InTyp
  */
 export function renderPublishedTypes(root: string): string {
   const file = join(root, PUBLISHED_INDEX);
-  const program = ts.createProgram([file], {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-    types: [],
-  });
+  const program = ts.createProgram([file], CHECKER_OPTIONS);
   const checker = program.getTypeChecker();
   const index = program.getSourceFile(file);
   const module = index && checker.getSymbolAtLocation(index);

@@ -5,6 +5,7 @@
  */
 import { join, resolve } from "node:path";
 import ts from "typescript";
+import { CHECKER_OPTIONS } from "../../scripts/generate/published-types";
 
 /** The repository's root. */
 const ROOT = resolve(__dirname, "../..");
@@ -62,15 +63,7 @@ export async function runtimeNamesOf(entry: EntryName): Promise<string[]> {
  */
 export function declaredNamesOf(): Record<EntryName, string[]> {
   const files = Object.values(ENTRY_SOURCES).map((file) => join(ROOT, file));
-  const program = ts.createProgram(files, {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-    types: ["node"],
-  });
+  const program = ts.createProgram(files, { ...CHECKER_OPTIONS, types: ["node"] });
   const checker = program.getTypeChecker();
   const names = {} as Record<EntryName, string[]>;
   for (const [entry, file] of Object.entries(ENTRY_SOURCES) as [EntryName, string][]) {
