@@ -57,6 +57,7 @@ export const UNIT_TESTS = [
   "test/package/boundaries.test.ts",
   "test/package/hardhat-evm-version.test.ts",
   "test/package/replace-directory.test.ts",
+  "test/package/toolchains.test.ts",
   "test/package/unit-suite.test.ts",
   "test/properties/config-files.property.test.ts",
   "test/properties/env.property.test.ts",

@@ -20,6 +20,7 @@ import { spawn } from "node:child_process";
 import { type ForkableBase, startForkableBase } from "../src/harness/devnet/forkable-base";
 import { baseForkBlockFromEnv } from "../src/harness/testing/fork-block";
 import { ensureForge, FORGE_SOLC_SHIM, REPO_ROOT } from "./lib/forge-binary";
+import { FORGE_SUITE_SKIPPED } from "./lib/skip-summary";
 
 /** Runs forge without blocking this process's event loop (the loopback Base answers forge from here). */
 function runForge(path: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -40,7 +41,7 @@ async function main(args: readonly string[]): Promise<number> {
       console.error(`test:forge failed: ${forge.reason} (under CI a platform with a forge binary must run the suite)`);
       return 1;
     }
-    console.log(`test:forge skipped: ${forge.reason}`);
+    console.log(`${FORGE_SUITE_SKIPPED}${forge.reason}`);
     return 0;
   }
   let loopback: ForkableBase | undefined;

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UNIT_TESTS } from "../../vitest.unit.config.mjs";
-import { skipSummary } from "../support/skip-summary-reporter.js";
+import { forgeSkippedTests, skipSummary } from "../../scripts/lib/skip-summary";
 
 const ROOT = resolve(__dirname, "../..");
 
@@ -52,5 +52,31 @@ describe("the skip summary", () => {
       "  skip  test/a.test.ts > forge > gate (skipped: forge is not installed)",
       "  todo  test/b.test.ts > later (needs a node)",
     ]);
+  });
+});
+
+describe("forge's skipped tests in the summary", () => {
+  it("names each [SKIP] line of forge's report with its file, contract and reason, and a suite skipped as a whole", () => {
+    const output = [
+      "Ran 26 tests for test/foundry/TrustGated.t.sol:TrustGatedTest",
+      "[PASS] test_refusesScoreAboveRangeAsMalformed() (gas: 30554)",
+      "Ran 1 test for test/foundry/BaseFork.t.sol:BaseForkTest",
+      "[SKIP: skipped: fork test: no BASE_RPC_URL] setUp() (gas: 0)",
+      "[SKIP] test_later() (gas: 0)",
+      "Suite result: ok. 0 passed; 0 failed; 2 skipped; finished in 2.22ms (0.00ns CPU time)",
+    ].join("\n");
+    expect(forgeSkippedTests(output)).toEqual([
+      { file: "test/foundry/BaseFork.t.sol", name: "BaseForkTest > setUp()", mode: "skip", note: "fork test: no BASE_RPC_URL" },
+      { file: "test/foundry/BaseFork.t.sol", name: "BaseForkTest > test_later()", mode: "skip", note: undefined },
+    ]);
+    expect(forgeSkippedTests("test:forge skipped: the npm registry has no forge 1.7.1 binary for linux-arm64\n")).toEqual([
+      {
+        file: "test/foundry",
+        name: "the forge suite",
+        mode: "skip",
+        note: "the npm registry has no forge 1.7.1 binary for linux-arm64",
+      },
+    ]);
+    expect(forgeSkippedTests("Ran 3 tests for test/foundry/A.t.sol:ATest\n[PASS] test_a() (gas: 1)\n")).toEqual([]);
   });
 });

@@ -1,22 +1,14 @@
 /**
  * A vitest reporter that ends a run with every test it skipped: its file and full name (which carries the reason
  * where a test skips itself, as the forge-backed tests do on a platform without forge) and the note it skipped with.
- * Listed beside the default reporter in vitest.config.mts, so that `npm test` says what did not run and why.
+ * Listed beside the default reporter in vitest.config.mts, so that a run says what did not run and why. Under
+ * `npm test` (scripts/test.ts), which names a file in `TRUSTGATE_SKIPPED_FILE`, the list goes to that file (JSON)
+ * instead, and `npm test` prints it last, with forge's skips.
  */
+import { writeFileSync } from "node:fs";
 import { relative } from "node:path";
 import type { Reporter, TestModule, Vitest } from "vitest/node";
-
-/** A skipped test, as the summary names it. */
-export interface SkippedTest {
-  /** Its file, relative to the working directory. */
-  readonly file: string;
-  /** Its name with those of the suites around it. */
-  readonly name: string;
-  /** `skip` or `todo`. */
-  readonly mode: string;
-  /** The note of `ctx.skip(note)`, if any. */
-  readonly note: string | undefined;
-}
+import { SKIPPED_FILE_VARIABLE, skipSummary, type SkippedTest } from "../../scripts/lib/skip-summary";
 
 /**
  * The skipped tests of a run's modules.
@@ -38,22 +30,8 @@ export function skippedTests(modules: ReadonlyArray<TestModule>, cwd = process.c
 }
 
 /**
- * The summary's lines.
- *
- * @param skipped - The skipped tests.
- * @returns A count line, then one line per test.
- */
-export function skipSummary(skipped: readonly SkippedTest[]): string[] {
-  if (skipped.length === 0) return ["Skipped: none."];
-  return [
-    `Skipped: ${skipped.length} test${skipped.length === 1 ? "" : "s"} (the reason is in each name, or after it):`,
-    ...skipped.map((t) => `  ${t.mode === "todo" ? "todo" : "skip"}  ${t.file} > ${t.name}${t.note ? ` (${t.note})` : ""}`),
-  ];
-}
-
-/**
- * Prints {@link skipSummary} when the run ends; under a name filter (`-t`), which skips every other test, only how
- * many were skipped.
+ * Prints {@link skipSummary} when the run ends (or writes the list to the file {@link SKIPPED_FILE_VARIABLE} names);
+ * under a name filter (`-t`), which skips every other test, only how many were skipped.
  */
 export default class SkipSummaryReporter implements Reporter {
   private nameFilter: RegExp | undefined;
@@ -64,6 +42,12 @@ export default class SkipSummaryReporter implements Reporter {
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const skipped = skippedTests(testModules);
+    const file = process.env[SKIPPED_FILE_VARIABLE];
+    if (file && !this.nameFilter) {
+      writeFileSync(file, JSON.stringify(skipped));
+      console.log(`\nSkipped: ${skipped.length} (listed at the end of the run).`);
+      return;
+    }
     const lines = this.nameFilter
       ? [`Skipped: ${skipped.length} (the name filter ${String(this.nameFilter)} left them out).`]
       : skipSummary(skipped);
