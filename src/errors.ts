@@ -231,6 +231,27 @@ export class RateLimitedError extends HttpRequestError {
   }
 }
 
+/**
+ * The service answered with a redirect the kit does not follow: to another origin (scheme, host and port) than the
+ * request's, to something that is not an http(s) URL, or past the most redirects one request follows. Never retried.
+ */
+export class RedirectRefusedError extends HttpRequestError {
+  /** Where the redirect pointed, redacted (`<invalid URL>` when its `Location` did not parse). */
+  readonly location: string;
+
+  /**
+   * @param params - Method, URL of the request, the redirect's status and its redacted target.
+   * @param why - Why it was not followed.
+   */
+  constructor(params: { method: string; url: string; status: number; location: string }, why: string) {
+    super(
+      { method: params.method, url: params.url, status: params.status },
+      { details: `redirected to ${params.location}, not followed: ${why}` },
+    );
+    this.location = params.location;
+  }
+}
+
 /** A request got no complete response within its time limit. */
 export class TimeoutError extends TrustgateError {
   /** URL of the request, without credentials. */

@@ -88,6 +88,7 @@ export {
   OracleReadError,
   OracleWriteError,
   RateLimitedError,
+  RedirectRefusedError,
   ResponseTooLargeError,
   TimeoutError,
   TrustgateError,

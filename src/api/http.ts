@@ -8,7 +8,9 @@
  * scrubbed of the API key before anything else is done with it, and parsed as JSON; failures become the kit's typed
  * errors ({@link HttpRequestError}, {@link RateLimitedError}, {@link TimeoutError}, {@link NetworkError},
  * {@link InvalidResponseError}). The API key is sent as `Authorization: Bearer <key>` and never appears in an
- * error, not even in one's `body`, nor in a response's: a service that echoes it gets `***` back.
+ * error, not even in one's `body`, nor in a response's: a service that echoes it gets `***` back. Redirects are
+ * followed within the request's origin only, at most {@link MAX_REDIRECTS}; any other is refused with
+ * {@link RedirectRefusedError}, naming its redacted target.
  *
  * `fetch`, the clock, `sleep` and the jitter source are injectable for tests.
  *
@@ -21,6 +23,7 @@ import {
   InvalidResponseError,
   NetworkError,
   RateLimitedError,
+  RedirectRefusedError,
   ResponseTooLargeError,
   TimeoutError,
 } from "../errors.js";
@@ -363,19 +366,13 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      const response = await fetchImpl(url, {
-        method: read.method,
-        headers,
-        ...(payload === undefined ? {} : { body: payload }),
-        signal: controller.signal,
-        redirect: "follow",
-      });
+      const response = await fetchFollowingSameOrigin(url, read, headers, payload, controller.signal);
       // Scrubbed before anything looks at it: parsed, cut, quoted or kept in an error.
       const text = scrub(await readBoundedText(response, { ...read, maxBytes: maxResponseBytes }));
       return { kind: "response", status: response.status, headers: response.headers, text };
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (error instanceof ResponseTooLargeError) throw error;
+      if (error instanceof ResponseTooLargeError || error instanceof RedirectRefusedError) throw error;
       if (timedOut) return { kind: "timeout" };
       return { kind: "network", error };
     } finally {
@@ -384,7 +381,64 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
     }
   }
 
+  /**
+   * One request, following redirects within the request's origin only (at most {@link MAX_REDIRECTS}): a
+   * redirect elsewhere would carry the request, its key among its headers, to a host the user did not name, and
+   * its answer would be reported under the URL they did. A `303`, or a `301`/`302` of a `POST`, continues as a
+   * `GET` without the body, as `fetch` itself does.
+   */
+  async function fetchFollowingSameOrigin(
+    url: string,
+    read: { method: string; url: string },
+    headers: Record<string, string>,
+    payload: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Response> {
+    const origin = new URL(url).origin;
+    let target = url;
+    let method = read.method;
+    let body = payload;
+    for (let redirects = 0; ; redirects++) {
+      const response = await fetchImpl(target, {
+        method,
+        headers: body === undefined ? withoutContentType(headers) : headers,
+        ...(body === undefined ? {} : { body }),
+        signal,
+        redirect: "manual",
+      });
+      const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get("location") : null;
+      if (location === null) return response;
+      await response.body?.cancel().catch(() => undefined);
+      const next = URL.canParse(location, target) ? new URL(location, target) : undefined;
+      const refuse = (why: string) =>
+        new RedirectRefusedError(
+          { method: read.method, url: read.url, status: response.status, location: next ? scrub(redactUrl(next)) : "<invalid URL>" },
+          why,
+        );
+      if (!next || (next.protocol !== "http:" && next.protocol !== "https:")) throw refuse("not an http(s) URL");
+      if (next.origin !== origin) throw refuse(`another origin than ${origin}; only same-origin redirects are followed`);
+      if (redirects >= MAX_REDIRECTS) throw refuse(`more than ${MAX_REDIRECTS} redirects`);
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
+        method = "GET";
+        body = undefined;
+      }
+      target = next.href;
+    }
+  }
+
   return { baseUrl, rateLimiter: defaultLimiter, rateLimiterFor, retry, timeoutMs, request };
+}
+
+/** Most redirects one request follows (all within its origin). */
+export const MAX_REDIRECTS = 5;
+
+/** The statuses that redirect when they carry a `Location`. */
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/** The headers without `content-type`, for a request that no longer has a body. */
+function withoutContentType(headers: Record<string, string>): Record<string, string> {
+  const { "content-type": _dropped, ...rest } = headers;
+  return rest;
 }
 
 function normalizeBaseUrl(baseUrl: string): string {
