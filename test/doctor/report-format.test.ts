@@ -48,7 +48,7 @@ describe("doctor report", () => {
         "CHECK         RESULT   WHAT IT SAW",
         "sig-bytes     holds    sig covers JSON.stringify(signed), insertion",
         "                       order (2 trust-checks, key rnwy-trust-v2)",
-        "fields:stats  DIFFERS  unknown redevil line",
+        "fields:stats  DIFFERS  unknown red\\u{202E}evil line",
         "",
         "1 hold, 1 differs, 0 could not be checked: exit 3",
         "",

@@ -134,8 +134,36 @@ describe("parseEndpointUrl", () => {
 });
 
 describe("sanitizeText and markdownText", () => {
-  test("remove escape sequences (CSI, OSC, single-byte CSI), other controls and bidi overrides; line breaks become spaces", () => {
-    expect(sanitizeText("a\u001b[1;31mb\u001b[0m\u001b]0;title\u0007c\u009b2Jd\u202eе\u0000\u007f\r\nf\tg")).toBe("abcdе  f g");
+  test("remove escape sequences (CSI, OSC, single-byte CSI) and other controls, show a bidi override; line breaks become spaces", () => {
+    expect(sanitizeText("a\u001b[1;31mb\u001b[0m\u001b]0;title\u0007c\u009b2Jd\u202eе\u0000\u007f\r\nf\tg")).toBe("abcd\\u{202E}е  f g");
+  });
+
+  test("show every invisible character as an escape, so that a lookalike name does not pass for the name", () => {
+    // A byte-order mark, a zero-width space, a soft hyphen: each would make "agent" and a name that prints as "agent" differ.
+    expect(sanitizeText("\ufeffagent")).toBe("\\u{FEFF}agent");
+    expect(sanitizeText("ag\u200bent")).toBe("ag\\u{200B}ent");
+    expect(sanitizeText("ag\u00adent")).toBe("ag\\u{AD}ent");
+    // The rest of Unicode's format characters (Cf), the bidi marks and isolates among them, and the Hangul fillers.
+    for (const invisible of [
+      "\u200c",
+      "\u200d",
+      "\u200e",
+      "\u2060",
+      "\u2066",
+      "\u061c",
+      "\u180e",
+      "\u{e0041}",
+      "\u115f",
+      "\u1160",
+      "\u3164",
+      "\uffa0",
+    ]) {
+      const shown = sanitizeText(`a${invisible}b`);
+      expect(shown).toBe(`a\\u{${invisible.codePointAt(0)!.toString(16).toUpperCase()}}b`);
+    }
+    // Visible text, accents and scripts other than Latin included, is left as it is.
+    expect(sanitizeText("Agent Ünïcödé 代理 агент ★")).toBe("Agent Ünïcödé 代理 агент ★");
+    expect(markdownText("ag\u200bent")).toBe("ag\\\\u{200B}ent");
   });
 
   test("printableText keeps line breaks, redacts URLs and strips controls on each line", () => {
