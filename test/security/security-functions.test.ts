@@ -36,6 +36,7 @@ describe("the README's Security examples", () => {
     expect(redactUrl("https://rnwy.com/api/trust-check?id=1&chain=base")).toBe("https://rnwy.com/api/trust-check?id=1&chain=base");
     expect(scrubSecrets("invalid key tgk_123456", ["tgk_123456"])).toBe("invalid key ***");
     expect(sanitizeText("\u001b[31mREVOKED\u001b[0m\r\nnext")).toBe("REVOKED  next");
+    expect(sanitizeText("ag\u200bent")).toBe("ag\\u{200B}ent");
     expect(markdownText("![img](https://attacker.example/p.png)")).toBe("!\\[img\\](https://attacker.example/p.png)");
   });
 });
@@ -186,6 +187,7 @@ describe("the examples docs/security.md gives", () => {
     expect(redactUrl("https://rnwy.com/api/trust-check?id=1&chain=base")).toBe("https://rnwy.com/api/trust-check?id=1&chain=base");
     expect(scrubSecrets("invalid key tgk_123456", ["tgk_123456"])).toBe("invalid key ***");
     expect(sanitizeText("\u001b[31mREVOKED\u001b[0m\r\nnext")).toBe("REVOKED  next");
+    expect(sanitizeText("ag\u200bent")).toBe("ag\\u{200B}ent");
     expect(markdownText("![img](https://attacker.example/p.png)")).toBe("!\\[img\\](https://attacker.example/p.png)");
   });
 });
