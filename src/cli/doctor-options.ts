@@ -81,7 +81,7 @@ export const DOCTOR_OPTIONS = [
     arg: "url",
     group: "where",
     description:
-      "JSON-RPC URL of the chain with the oracle (a key in its path is accepted and never shown); enables onchain-encodings, and onchain-submit forks it instead of starting an empty chain",
+      "JSON-RPC URL of the chain with the oracle (a key in its path is accepted and never shown); enables onchain-encodings and onchain-p256, and onchain-submit forks it instead of starting an empty chain",
     parse: parseRpcUrl,
   },
   {

@@ -99,6 +99,8 @@ Checks:
                             reads, against the kit's published shape
   onchain-encodings         Tier and sybil codes of on-chain records against the listing, under
                             the configured encoding (needs --rpc)
+  onchain-p256              What answers P-256 verification at 0x100, which the attested oracle
+                            trusts: a precompile or not, its price (needs --rpc)
   onchain-submit            Whether a live attestation is accepted by the kit's
                             AttestedTrustOracle in an eth_call on a local chain (Hardhat's
                             in-process network, or a local fork of --rpc); needs hardhat

@@ -22,7 +22,7 @@ export const CHECK_STATUSES: readonly CheckStatus[] = ["holds", "differs", "coul
 export const SIGNATURE_CHECK_IDS = ["sig-bytes", "jws-header", "jws-payload", "jwks-kids", "rate-limit-headers"] as const;
 
 /** Ids of the checks that read a chain. */
-export const ONCHAIN_CHECK_IDS = ["onchain-encodings", "onchain-submit"] as const;
+export const ONCHAIN_CHECK_IDS = ["onchain-encodings", "onchain-p256", "onchain-submit"] as const;
 
 /**
  * A check id: one of {@link SIGNATURE_CHECK_IDS}, `fields:<endpoint>` (one per endpoint the kit reads, named

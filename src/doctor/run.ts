@@ -19,6 +19,7 @@ import { checkJwksKids } from "./checks/jwks-kids.js";
 import { checkJwsHeader } from "./checks/jws-header.js";
 import { checkJwsPayload } from "./checks/jws-payload.js";
 import { checkOnchainEncodings } from "./checks/onchain-encodings.js";
+import { checkOnchainP256 } from "./checks/onchain-p256.js";
 import { checkOnchainSubmit, type SubmissionSimulatorSource } from "./checks/onchain-submit.js";
 import { checkRateLimitHeaders } from "./checks/rate-limit-headers.js";
 import { checkSigBytes } from "./checks/sig-bytes.js";
@@ -127,6 +128,7 @@ export async function runDoctor(config: DoctorConfig, deps: DoctorDependencies =
       service,
       chainClient && { client: chainClient, oracle, encoding: config.encoding ?? DEFAULT_TRUST_ENCODING },
     ),
+    await checkOnchainP256(chainClient),
     await checkOnchainSubmit(live, {
       simulator: deps.submissionSimulator ?? { unavailable: NO_SIMULATOR },
       jwks,

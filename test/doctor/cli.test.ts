@@ -84,6 +84,7 @@ describe("trustgate doctor: help and usage", () => {
       "rate-limit-headers",
       "fields:<endpoint>",
       "onchain-encodings",
+      "onchain-p256",
       "onchain-submit",
     ]) {
       expect(DOCTOR_HELP).toContain(`  ${id} `);
@@ -191,8 +192,9 @@ describe("trustgate doctor against the local service", () => {
     expect(lines[2]).toMatch(/^CHECK +RESULT +WHAT IT SAW$/);
     expect(stdout).toMatch(/^sig-bytes +holds +sig covers JSON\.stringify\(signed\)/m);
     expect(stdout).toMatch(/^onchain-encodings +could not check +needs a chain/m);
+    expect(stdout).toMatch(/^onchain-p256 +could not check +needs a chain: give --rpc$/m);
     expect(stdout).toMatch(/^onchain-submit +holds +submitJwsAttestation accepted/m);
-    expect(stdout.endsWith("19 hold, 0 differ, 1 could not be checked: exit 4\n")).toBe(true);
+    expect(stdout.endsWith("19 hold, 0 differ, 2 could not be checked: exit 4\n")).toBe(true);
   });
 
   it("writes the JSON form to stdout with --json - (the table to stderr), and to a file with --json <file>", async () => {
@@ -202,7 +204,7 @@ describe("trustgate doctor against the local service", () => {
     expect(Object.keys(report)).toEqual(["tool", "version", "generatedAt", "target", "requests", "summary", "checks"]);
     expect(report.tool).toBe("trustgate doctor");
     expect(report.target).toEqual({ api: piped.url, issuer: piped.url, jwks: `${piped.url}/.well-known/jwks.json`, apiKey: false });
-    expect(report.summary).toEqual({ holds: 18, differs: 1, couldNotCheck: 1, exitCode: 3 });
+    expect(report.summary).toEqual({ holds: 18, differs: 1, couldNotCheck: 2, exitCode: 3 });
     expect(report.checks.map((c) => c.id)).toEqual([
       "sig-bytes",
       "jws-header",
@@ -214,6 +216,7 @@ describe("trustgate doctor against the local service", () => {
       ),
       ...["mcp-attestation", "risk-terms", "address-ages", "wallet-score"].map((e) => `fields:${e}`),
       "onchain-encodings",
+      "onchain-p256",
       "onchain-submit",
     ]);
     for (const check of report.checks) {

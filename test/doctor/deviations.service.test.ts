@@ -1,23 +1,24 @@
 // `trustgate doctor` against the kit's local signing service, as is and configured to differ in each way the doctor
 // checks: each deviation turns exactly its own check to "differs" and leaves every other check holding. (Without
-// --rpc, onchain-encodings could not be checked: it needs a chain; it has its own file with a chain.)
+// --rpc, onchain-encodings and onchain-p256 could not be checked: they need a chain; they have their own files with one.)
 import { describe, expect, it } from "vitest";
 import { generateSigningKey } from "../../src/harness/signing";
 import { type DoctorReport } from "../../src/doctor/report";
 import { doctorAgainst, expectOnly, summaryOf } from "./support";
 
-const NO_CHAIN = ["onchain-encodings"] as const;
+const NO_CHAIN = ["onchain-encodings", "onchain-p256"] as const;
 
 describe("trustgate doctor against the local service as is", () => {
-  it("holds everywhere but onchain-encodings, which needs --rpc", async () => {
+  it("holds everywhere but onchain-encodings and onchain-p256, which need --rpc", async () => {
     const report = await doctorAgainst();
     expectOnly(report, { couldNotCheck: NO_CHAIN });
     expect(summaryOf(report, "onchain-encodings")).toMatch(/--rpc/);
+    expect(summaryOf(report, "onchain-p256")).toMatch(/--rpc/);
     expect(summaryOf(report, "sig-bytes")).toMatch(/insertion order/);
     expect(summaryOf(report, "jws-header")).toBe('{"alg":"ES256","kid":"rnwy-trust-v2"} (2 trust-checks)');
     expect(summaryOf(report, "onchain-submit")).toMatch(/^submitJwsAttestation accepted 2 live attestations/);
     expect(report.requests).toBeLessThanOrEqual(16);
-    expect(report.summary).toEqual({ holds: report.checks.length - 1, differs: 0, couldNotCheck: 1, exitCode: 4 });
+    expect(report.summary).toEqual({ holds: report.checks.length - 2, differs: 0, couldNotCheck: 2, exitCode: 4 });
   });
 });
 

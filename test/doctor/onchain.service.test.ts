@@ -68,6 +68,7 @@ describe("trustgate doctor --rpc", () => {
       /^25 records: tier codes match their scores; tier and sybil codes of 25 agreeing with the listing$/,
     );
     expect(summaryOf(report, "onchain-submit")).toMatch(/\(a local fork of http:\/\/127\.0\.0\.1:\d+\)$/);
+    expect(summaryOf(report, "onchain-p256")).toMatch(/^a precompile verifies P-256 at 0x100 .*6,900 gas: EIP-7951/);
     expect(report.target.rpc).toBe(base.rpcUrl);
     expect(report.summary.exitCode).toBe(0);
   });
