@@ -116,7 +116,13 @@ export interface DriftConfig {
 
 /** Decision threshold used when neither `--threshold` nor `--gate` is given: the `developing` tier. */
 export const DEFAULT_DECISION_THRESHOLD = 51;
-/** Default staleness limit: 36 hours (a nightly refresh plus margin). */
+/**
+ * Default staleness limit: 36 hours, one nightly refresh plus 12 hours. The service recomputes every score nightly at
+ * 03:00 UTC and holds its data current for 24 h (crosswalk `refresh_hint`, `max_age_seconds: 86400`), but does not
+ * publish when the night's write reaches the oracle: a 24 h limit would call every record stale each night until that
+ * write lands, while 36 h reports a missed night by the following afternoon. `--max-age 24h` holds records to the
+ * service's own 24 h.
+ */
 export const DEFAULT_MAX_AGE_SECONDS = 36 * 3600;
 
 export { DEFAULT_AUDIT_CONFIDENCE, DEFAULT_AUDIT_LIE_RATE } from "./audit.js";

@@ -577,18 +577,6 @@ export type TrustCheck = {
   chain: string;
   score: number;
   tier: string;
-  attestation: {
-    [x: string]: unknown;
-    issuer: string;
-    kid: string;
-    alg: string;
-    signed: Record<string, unknown> | null;
-    type?: string | null | undefined;
-    jwks?: string | null | undefined;
-    sig?: string | undefined;
-    jws?: string | undefined;
-    expiry?: string | number | null | undefined;
-  };
   registry?: string | null | undefined;
   name?: string | null | undefined;
   threshold?: number | null | undefined;
@@ -606,6 +594,18 @@ export type TrustCheck = {
   checkedAt?: string | number | null | undefined;
   sybilSeverity?: string | null | undefined;
   sybilSignals?: unknown[] | null | undefined;
+  attestation?: {
+    [x: string]: unknown;
+    issuer: string;
+    kid: string;
+    alg: string;
+    signed: Record<string, unknown> | null;
+    type?: string | null | undefined;
+    jwks?: string | null | undefined;
+    sig?: string | undefined;
+    jws?: string | undefined;
+    expiry?: string | number | null | undefined;
+  } | undefined;
   attestationV1?: {
     [x: string]: unknown;
     issuer: string;

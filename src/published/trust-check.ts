@@ -54,29 +54,38 @@ export const badgesSchema = z.union([
   z.array(z.string()),
 ]);
 
-/** `GET /api/trust-check?id=&chain=` body. */
-export const trustCheckSchema = z.looseObject({
-  agentId: agentIdSchema,
-  chain: z.string(),
-  registry: z.string().nullish(),
-  name: z.string().nullish(),
-  score: z.number(),
-  threshold: z.number().nullish(),
-  pass: z.boolean().nullish(),
-  tier: z.string(),
-  badges: badgesSchema.nullish(),
-  reason: z.string().nullish(),
-  owner: z.string().nullish(),
-  isOriginalOwner: z.boolean().nullish(),
-  feedbackCount: z.number().nullish(),
-  ageDays: z.number().nullish(),
-  checkedAt: serviceTimeSchema.nullish(),
-  sybilSeverity: sybilSeveritySchema.optional(),
-  sybilSignals: z.array(z.unknown()).nullish(),
-  attestation: attestationSchema,
-  /** During the kid migration, wallet look-ups also carry the legacy v1 attestation. */
-  attestationV1: attestationSchema.nullish(),
-});
+/**
+ * `GET /api/trust-check?id=&chain=` body. `attestation` (v2) is there in every published answer; during the kid
+ * migration a `?wallet=` answer also carries `attestationV1`, and one without `attestation` but with `attestationV1`
+ * is read too (`wallet-resolve.js` falls back to it when v2 is absent), so at least one of the two is required.
+ */
+export const trustCheckSchema = z
+  .looseObject({
+    agentId: agentIdSchema,
+    chain: z.string(),
+    registry: z.string().nullish(),
+    name: z.string().nullish(),
+    score: z.number(),
+    threshold: z.number().nullish(),
+    pass: z.boolean().nullish(),
+    tier: z.string(),
+    badges: badgesSchema.nullish(),
+    reason: z.string().nullish(),
+    owner: z.string().nullish(),
+    isOriginalOwner: z.boolean().nullish(),
+    feedbackCount: z.number().nullish(),
+    ageDays: z.number().nullish(),
+    checkedAt: serviceTimeSchema.nullish(),
+    sybilSeverity: sybilSeveritySchema.optional(),
+    sybilSignals: z.array(z.unknown()).nullish(),
+    attestation: attestationSchema.optional(),
+    /** During the kid migration, wallet look-ups also carry the legacy v1 attestation. */
+    attestationV1: attestationSchema.nullish(),
+  })
+  .refine((body) => body.attestation !== undefined || (body.attestationV1 !== undefined && body.attestationV1 !== null), {
+    message: "neither attestation nor attestationV1: nothing signed to verify",
+    path: ["attestation"],
+  });
 
 /** `GET /api/trust-check?wallet=` body for a wallet that owns no known agent. */
 export const walletNotFoundSchema = z.looseObject({

@@ -80,9 +80,9 @@ describe("local service: every endpoint, validated and consistent with the popul
       pass: true,
     });
     expect(body.attestation).toMatchObject({ issuer: service.issuer, kid: "rnwy-trust-v2", alg: "ES256", type: "behavioral_trust" });
-    expect(body.attestation.signed).toMatchObject({ agentId: String(agent.agentId), score: agent.score, tier: agent.tier });
-    expect(body.attestation.jws?.split(".")).toHaveLength(3);
-    expect(Buffer.from(body.attestation.sig!, "base64")).toHaveLength(64);
+    expect(body.attestation!.signed).toMatchObject({ agentId: String(agent.agentId), score: agent.score, tier: agent.tier });
+    expect(body.attestation!.jws?.split(".")).toHaveLength(3);
+    expect(Buffer.from(body.attestation!.sig!, "base64")).toHaveLength(64);
 
     const byChainId = await api.trustCheck({
       id: agent.agentId,
@@ -450,7 +450,7 @@ describe("local service: MCP", () => {
     const agent = agentWhere((a) => a.chain === "ethereum" && a.registry === "erc8004");
     const body = await mcp.trustCheck({ id: agent.agentId, chain: "eth" });
     expect(body).toMatchObject({ agentId: agent.agentId, chain: "ethereum", score: agent.score, tier: agent.tier });
-    expect(body.attestation.kid).toBe("rnwy-trust-v2");
+    expect(body.attestation!.kid).toBe("rnwy-trust-v2");
 
     expect((await mcp.networkStats()).totalAgents).toBe(population.size);
     const raw = await mcp.callTool("network_stats");

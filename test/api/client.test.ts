@@ -426,7 +426,7 @@ describe("transport: bodies", () => {
     expect(body.agentId).toBe("1234");
     expect(body.checkedAt).toBe(1_795_000_000);
     expect(body.futureField).toEqual({ nested: [1, 2] });
-    expect(body.attestation.signed).toEqual({ agentId: 1234, chain: "base", registry: "erc8004", score: 72 });
+    expect(body.attestation!.signed).toEqual({ agentId: 1234, chain: "base", registry: "erc8004", score: 72 });
   });
 });
 
@@ -593,6 +593,21 @@ describe("client: requests and responses", () => {
     expect(isWalletNotFound(some)).toBe(false);
     expect(some).toMatchObject({ agentId: 1234, owner: wallet });
     expect(server.requests[0]!.url).toBe(`/api/trust-check?wallet=${wallet}`);
+  });
+
+  it("trustCheckByWallet reads an answer that carries only attestationV1 (v2 absent), and refuses one with neither", async () => {
+    const wallet = `0x${"cd".repeat(20)}`;
+    const v1 = { ...attestation({ agentId: 1234, chain: "base", score: 72 }), kid: "rnwy-trust-v1" };
+    const { attestation: _v2, ...withoutV2 } = trustCheckBody({ owner: wallet });
+    const server = await serve((i) => ({ json: i === 0 ? { ...withoutV2, attestationV1: v1 } : withoutV2 }));
+    const api = clientFor(server.url, createFakeClock());
+    const onlyV1 = await api.trustCheckByWallet(wallet);
+    expect(isWalletNotFound(onlyV1)).toBe(false);
+    expect(onlyV1).toMatchObject({ agentId: 1234, attestationV1: { kid: "rnwy-trust-v1" } });
+    expect("attestation" in onlyV1).toBe(false);
+    const neither = await failure(api.trustCheckByWallet(wallet));
+    expect(neither).toBeInstanceOf(InvalidResponseError);
+    expect(textOf(neither)).toContain("neither attestation nor attestationV1");
   });
 
   it("riskTerms POSTs the documented JSON body", async () => {

@@ -261,7 +261,7 @@ describe("the jwks URL carried by a response is never trusted", () => {
 
     // A genuine attestation pointing elsewhere is refused too: the attestation is not the issuer's as it says.
     const genuine = structuredClone(v2Response);
-    genuine.attestation.jwks = attacker.jwksUrl;
+    genuine.attestation!.jwks = attacker.jwksUrl;
     expect(await verify(genuine, resolver)).toMatchObject({ valid: false, reason: "jwks-mismatch" });
     expect(attacker.hits).toBe(0);
   });

@@ -84,8 +84,8 @@ describe("GET /api/trust-check?id=&chain=", () => {
     const agent = agentWhere((a) => a.sybilSeverity === "none" && a.score < 90);
     const body = await api.trustCheck({ id: agent.agentId, chain: agent.chain, registry: agent.registry, threshold: agent.score + 1 });
     expect(body.sybilSeverity).toBeNull();
-    expect(body.attestation.signed!.sybilSeverity).toBeNull();
-    expect(body.attestation.signed!.sybilSignals).toEqual([]);
+    expect(body.attestation!.signed!.sybilSeverity).toBeNull();
+    expect(body.attestation!.signed!.sybilSignals).toEqual([]);
     expect(body.pass).toBe(false);
   });
 
@@ -93,7 +93,7 @@ describe("GET /api/trust-check?id=&chain=", () => {
     const agent = agentWhere((a) => a.registry === "sati");
     const body = await api.trustCheck({ id: agent.agentId, chain: "solana", registry: "sati" });
     expect(body).toMatchObject({ chain: "solana", registry: "sati", owner: agent.owner });
-    expect(body.attestation.signed).toMatchObject({
+    expect(body.attestation!.signed).toMatchObject({
       agentId: String(agent.agentId),
       chain: "solana",
       registry: "sati",
@@ -424,6 +424,6 @@ describe("POST /api/mcp", () => {
     const byAddress = (await api.mcp.commerceStats({ address: agent.owner })) as { linked_agents: unknown[] };
     expect(byAddress.linked_agents.length).toBeGreaterThan(0);
     const check = await api.mcp.trustCheck({ id: agent.agentId, chain: agent.chain, registry: "virtuals" });
-    expect(check.attestation.kid).toBe("rnwy-trust-v2");
+    expect(check.attestation!.kid).toBe("rnwy-trust-v2");
   });
 });
