@@ -165,6 +165,8 @@ export interface HttpRequestErrorParams {
   body?: unknown;
   /** How many attempts were made before giving up. */
   attempts?: number | undefined;
+  /** What happened, in place of `failed with HTTP <status>` in the message (a subclass's more precise account). */
+  outcome?: string | undefined;
 }
 
 /** The service answered with a non-2xx status that the kit does not retry (or no longer retries). */
@@ -191,7 +193,7 @@ export class HttpRequestError extends TrustgateError {
    */
   constructor(params: HttpRequestErrorParams, options: TrustgateErrorOptions = {}, code: "HTTP_ERROR" | "RATE_LIMITED" = "HTTP_ERROR") {
     const service = params.errorCode ? ` (${params.errorCode}${params.errorMessage ? `: ${params.errorMessage}` : ""})` : "";
-    super(code, `${params.method} ${params.url} failed with HTTP ${params.status}${service}`, {
+    super(code, `${params.method} ${params.url} ${params.outcome ?? `failed with HTTP ${params.status}`}${service}`, {
       ...options,
       metaMessages: [...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []), ...(options.metaMessages ?? [])],
     });
@@ -244,10 +246,12 @@ export class RedirectRefusedError extends HttpRequestError {
    * @param why - Why it was not followed.
    */
   constructor(params: { method: string; url: string; status: number; location: string }, why: string) {
-    super(
-      { method: params.method, url: params.url, status: params.status },
-      { details: `redirected to ${params.location}, not followed: ${why}` },
-    );
+    super({
+      method: params.method,
+      url: params.url,
+      status: params.status,
+      outcome: `was redirected (HTTP ${params.status}) to ${params.location}, not followed: ${why}`,
+    });
     this.location = params.location;
   }
 }

@@ -44,7 +44,7 @@ describe("transport: redirects", () => {
     expect(refused.status).toBe(302);
     expect(refused.url).toBe(`${service.url}/api/stats`);
     expect(refused.location).toBe(`${elsewhere.url}/internal/admin?token=***&chain=base`);
-    expect(refused.message).toContain(`redirected to ${elsewhere.url}/internal/admin?token=***&chain=base, not followed`);
+    expect(refused.message).toContain(`was redirected (HTTP 302) to ${elsewhere.url}/internal/admin?token=***&chain=base, not followed`);
     expect(refused.message).toContain(`another origin than ${service.url}`);
     expect(refused.message).not.toContain("s3cret");
     expect(elsewhere.requests).toHaveLength(0);
