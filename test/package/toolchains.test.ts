@@ -1,11 +1,19 @@
 /**
  * The pinned toolchains of `tools/` (scripts/lib/toolchains.ts): where each binary is by platform, why one cannot
- * run, and that each entry names a binary its package's lockfile pins for that platform.
+ * run, and that each entry names a binary its package's lockfile pins for that platform; and that CI installs none of
+ * them itself, since `npm test` does (`npm run tools:install`).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FORGE_TOOLCHAIN, locateToolchain, NODE22_TOOLCHAIN, PINNED_TOOLCHAINS, type PinnedToolchain } from "../../scripts/lib/toolchains";
+import {
+  FORGE_TOOLCHAIN,
+  locateToolchain,
+  NODE22_TOOLCHAIN,
+  PINNED_TOOLCHAINS,
+  type PinnedToolchain,
+  REPO_ROOT,
+} from "../../scripts/lib/toolchains";
 
 describe("the pinned toolchains", () => {
   it("say why a platform without a binary has none, and that it cannot be installed there", () => {
@@ -51,4 +59,16 @@ describe("the pinned toolchains", () => {
       }
     },
   );
+
+  it("CI needs nothing npm ci && npm test does not do: .ci/run and the release job install no toolchain themselves", () => {
+    for (const file of [".ci/run", ".github/workflows/release.yml"]) {
+      const text = readFileSync(join(REPO_ROOT, file), "utf8");
+      expect(text, file).not.toMatch(/--prefix\s+tools\//);
+      expect(text, file).toMatch(/npm ci\b/);
+      expect(text, file).toMatch(/npm test\b/);
+    }
+    const scripts = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    expect(scripts.test).toBe("tsx scripts/test.ts");
+    expect(readFileSync(join(REPO_ROOT, "scripts/test.ts"), "utf8")).toMatch(/for \(const script of \["tools:install",/);
+  });
 });
