@@ -98,8 +98,6 @@ function digitsAt(source: string | Uint8Array, from: number, count: number): num
  * @returns The fields, or the problem.
  */
 function scanDateTime(source: string | Uint8Array, from: number, to: number): DateTimeFields | string {
-  const length = to - from;
-  if (length < 20 || length > MAX_DATE_TIME_LENGTH) return `expected ${SIGNED_TIME_FORM}`;
   const year = digitsAt(source, from, 4);
   const month = digitsAt(source, from + 5, 2);
   const day = digitsAt(source, from + 8, 2);
@@ -125,7 +123,8 @@ function scanDateTime(source: string | Uint8Array, from: number, to: number): Da
   let fractionMs = 0;
   if (codeAt(source, at) === DOT) {
     const first = ++at;
-    while (at < to && isDigitCode(codeAt(source, at))) {
+    // The text ends with its offset, so the digits stop before `to`.
+    while (isDigitCode(codeAt(source, at))) {
       if (at - first < 3) fractionMs += (codeAt(source, at) - 0x30) * 10 ** (2 - (at - first));
       at++;
     }
@@ -244,7 +243,7 @@ export function parseGeneralTime(value: string): ParsedTime {
 export function resolveNow(now: Date | number | undefined): number {
   if (now === undefined) return Date.now();
   const ms = now instanceof Date ? now.getTime() : now;
-  if (typeof ms !== "number" || !Number.isFinite(ms)) {
+  if (!Number.isFinite(ms)) {
     throw new InvalidArgumentError("Option `now` must be a valid Date or a number of milliseconds since the epoch", {
       details: `Got: ${String(now)}`,
     });
@@ -263,12 +262,12 @@ function truncate(text: string): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-/** Days in each month of a common year, by month number (index 0 unused). */
-const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+/** Days in each month of a common year, January first. */
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
 
 /** The number of days of a month (1-12) of the proleptic Gregorian calendar. */
 function daysInMonth(year: number, month: number): number {
-  if (month !== 2) return DAYS_IN_MONTH[month]!;
+  if (month !== 2) return DAYS_IN_MONTH[month - 1]!;
   return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
 }
 

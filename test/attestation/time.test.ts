@@ -77,6 +77,49 @@ describe("parseServiceTime", () => {
   });
 });
 
+describe("parseServiceTime's messages and edges", () => {
+  it.each([
+    ["a value of another type", {}, "expected an ISO-8601 string or Unix seconds, got object"],
+    ["null", null, "expected an ISO-8601 string or Unix seconds, got null"],
+    ["words", "yesterday", '"yesterday" is neither ISO-8601 nor Unix seconds'],
+    ["text before an ISO date", "x2025-01-02T03:04:05Z", "is neither ISO-8601 nor Unix seconds"],
+    ["text after an ISO date", "2025-01-02T03:04:05Zjunk", "is neither ISO-8601 nor Unix seconds"],
+    ["a non-digit in the year", "2x25-01-02T03:04:05Z", "is neither ISO-8601 nor Unix seconds"],
+    ["an impossible date", "2025-13-45T00:00:00Z", '"2025-13-45T00:00:00Z" is not a valid date'],
+    ["a negative number", -1, "-1 is not a valid Unix time"],
+    ["a number beyond the last date", 1e20, "100000000000000000000 is beyond the last date a time can hold (year 275760)"],
+  ])("refuses %s, saying why", (_name, value, problem) => {
+    expect(parseServiceTime(value)).toEqual({ ok: false, problem: expect.stringContaining(problem) as string });
+  });
+
+  it("reads 0 (the epoch), 1e11 as milliseconds, a fraction of Unix seconds, and text with whitespace around it", () => {
+    expect(parseServiceTime(0)).toEqual({ ok: true, ms: 0 });
+    expect(parseServiceTime(1e11)).toEqual({ ok: true, ms: 1e11 });
+    expect(parseServiceTime(1e11 - 1)).toEqual({ ok: true, ms: (1e11 - 1) * 1000 });
+    expect(parseServiceTime("1735787045.25")).toEqual({ ok: true, ms: 1_735_787_045_250 });
+    expect(parseServiceTime(" 2025-01-02T03:04:05Z ")).toEqual({ ok: true, ms: T });
+    expect(parseServiceTime(" 1735787045 ")).toEqual({ ok: true, ms: T });
+  });
+
+  it("reads every RFC 3339 date-time on its fast path, without Date.parse", () => {
+    const parse = vi.spyOn(Date, "parse");
+    try {
+      for (const text of ["2025-01-02T03:04:05Z", "2025-01-02T08:34:05.123456789+05:30", "2025-01-02t03:04:05z", "0050-01-01T00:00:00Z"]) {
+        expect(parseServiceTime(text).ok, text).toBe(true);
+      }
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it("cuts a long text at 40 characters in a message, and keeps one of 40", () => {
+    const forty = "y".repeat(40);
+    expect(parseServiceTime(forty)).toEqual({ ok: false, problem: `"${forty}" is neither ISO-8601 nor Unix seconds` });
+    expect(parseServiceTime(`${forty}y`)).toEqual({ ok: false, problem: `"${forty}…" is neither ISO-8601 nor Unix seconds` });
+  });
+});
+
 describe("parseServiceTime of the service's own form (toISOString)", () => {
   it("reads it exactly as Date.parse does, rolled-over days, hour 24, short years and long fractions included", () => {
     const pad = (n: number, width: number) => String(n).padStart(width, "0");
@@ -193,7 +236,14 @@ describe("signedTimeSeconds: the RFC 3339 date-time of a signed time, to the Uni
     ["trailing whitespace", "2025-06-01T10:00:00Z ", "expected an RFC 3339"],
     ["a written-out date", "January 2, 2025 10:00:00", "expected an RFC 3339"],
     ["empty", "", "expected an RFC 3339"],
-    ["too long", `2025-06-01T10:00:00.${"1".repeat(9)}+00:00x`, "expected an RFC 3339"],
+    ["too long", `2025-06-01T10:00:00.${"1".repeat(9)}+00:00x`, "expected an offset"],
+    ["a letter in the year", "2x25-06-01T10:00:00Z", "expected an RFC 3339"],
+    ["a letter in the month", "2025-0x-01T10:00:00Z", "expected an RFC 3339"],
+    ["a letter in the day", "2025-06-x1T10:00:00Z", "expected an RFC 3339"],
+    ["a letter in the hour", "2025-06-01T1x:00:00Z", "expected an RFC 3339"],
+    ["a letter in the minute", "2025-06-01T10:x0:00Z", "expected an RFC 3339"],
+    ["a letter in the second", "2025-06-01T10:00:0xZ", "expected an RFC 3339"],
+    ["cut short", "2025-06-01T10:00:0", "expected an RFC 3339"],
   ])("refuses %s", (_name, text, problem) => {
     const read = signedTimeSeconds(text);
     expect(typeof read === "string" && read).toContain(problem);
@@ -307,6 +357,9 @@ describe("resolveNow", () => {
     expect(resolveNow(T)).toBe(T);
     expect(() => resolveNow(new Date("nope"))).toThrow(InvalidArgumentError);
     expect(() => resolveNow(Number.POSITIVE_INFINITY)).toThrow(InvalidArgumentError);
+    expect(() => resolveNow(Number.NaN)).toThrow(
+      /Option `now` must be a valid Date or a number of milliseconds since the epoch[\s\S]*Got: NaN/,
+    );
     expect(Math.abs(resolveNow(undefined) - Date.now())).toBeLessThan(1000);
   });
 });
