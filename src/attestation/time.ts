@@ -228,7 +228,7 @@ export function parseGeneralTime(value: string): ParsedTime {
   if (!ISO_8601.test(text)) return { ok: false, problem: `"${truncate(text)}" is neither ISO-8601 nor Unix seconds` };
   // A date-time without an offset is UTC here, not local time as `Date.parse` would read it.
   const normalized = text.replace(" ", "T");
-  const zoned = normalized.includes("T") && !/(?:Z|[+-]\d{2}:?\d{2})$/i.test(normalized) ? `${normalized}Z` : normalized;
+  const zoned = /t/i.test(normalized) && !/(?:Z|[+-]\d{2}:?\d{2})$/i.test(normalized) ? `${normalized}Z` : normalized;
   const ms = Date.parse(zoned);
   return Number.isFinite(ms) ? { ok: true, ms } : { ok: false, problem: `"${truncate(text)}" is not a valid date` };
 }

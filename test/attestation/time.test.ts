@@ -70,6 +70,7 @@ describe("parseServiceTime", () => {
       expect(parseServiceTime("2025-01-02T03:04:05")).toEqual({ ok: true, ms: T });
       expect(parseServiceTime("2025-01-02 03:04:05.250")).toEqual({ ok: true, ms: T + 250 });
       expect(parseServiceTime("2025-01-02T03:04")).toEqual({ ok: true, ms: T - 5_000 });
+      expect(parseServiceTime("2025-01-02t03:04:05")).toEqual({ ok: true, ms: T });
       expect(parseServiceTime("2025-01-02")).toEqual({ ok: true, ms: Date.UTC(2025, 0, 2) });
       expect(parse).toHaveBeenCalled();
       for (const [text] of parse.mock.calls) expect(text, text).toMatch(/(?:Z|[+-]\d{2}:?\d{2})$|^\d{4}-\d{2}-\d{2}$/i);
