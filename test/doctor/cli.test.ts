@@ -85,6 +85,7 @@ describe("trustgate doctor: help and usage", () => {
       "fields:<endpoint>",
       "onchain-encodings",
       "onchain-submit",
+      "time-forms",
     ]) {
       expect(DOCTOR_HELP).toContain(`  ${id} `);
     }
@@ -192,7 +193,8 @@ describe("trustgate doctor against the local service", () => {
     expect(stdout).toMatch(/^sig-bytes +holds +sig covers JSON\.stringify\(signed\)/m);
     expect(stdout).toMatch(/^onchain-encodings +could not check +needs a chain/m);
     expect(stdout).toMatch(/^onchain-submit +holds +submitJwsAttestation accepted/m);
-    expect(stdout.endsWith("19 hold, 0 differ, 1 could not be checked: exit 4\n")).toBe(true);
+    expect(stdout).toMatch(/^time-forms +holds +issuedAt \+00:00, 3 fraction digits, verifiedAt Z, 3 fraction digits,/m);
+    expect(stdout.endsWith("20 hold, 0 differ, 1 could not be checked: exit 4\n")).toBe(true);
   });
 
   it("writes the JSON form to stdout with --json - (the table to stderr), and to a file with --json <file>", async () => {
@@ -202,7 +204,7 @@ describe("trustgate doctor against the local service", () => {
     expect(Object.keys(report)).toEqual(["tool", "version", "generatedAt", "target", "requests", "summary", "checks"]);
     expect(report.tool).toBe("trustgate doctor");
     expect(report.target).toEqual({ api: piped.url, issuer: piped.url, jwks: `${piped.url}/.well-known/jwks.json`, apiKey: false });
-    expect(report.summary).toEqual({ holds: 18, differs: 1, couldNotCheck: 1, exitCode: 3 });
+    expect(report.summary).toEqual({ holds: 19, differs: 1, couldNotCheck: 1, exitCode: 3 });
     expect(report.checks.map((c) => c.id)).toEqual([
       "sig-bytes",
       "jws-header",
@@ -215,6 +217,7 @@ describe("trustgate doctor against the local service", () => {
       ...["mcp-attestation", "risk-terms", "address-ages", "wallet-score"].map((e) => `fields:${e}`),
       "onchain-encodings",
       "onchain-submit",
+      "time-forms",
     ]);
     for (const check of report.checks) {
       expect(Object.keys(check).filter((k) => k !== "observed")).toEqual(["id", "status", "summary"]);
