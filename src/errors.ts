@@ -92,6 +92,31 @@ export class CanonicalJsonError extends InvalidArgumentError {
   }
 }
 
+/**
+ * An attestation an `AttestedTrustOracle` cannot store, refused before a call is built that could only revert: its
+ * signed `chain` is not a slug of the oracle's table (the call would revert `UnknownChainSlug`). The attestation itself
+ * may be valid; only its storability is refused.
+ */
+export class UnstorableAttestationError extends InvalidArgumentError {
+  /** Why: `unknown-chain-slug`. */
+  readonly reason: "unknown-chain-slug";
+  /** The signed `chain`. */
+  readonly chain: string;
+
+  /**
+   * @param chain - The signed `chain`.
+   * @param known - The slugs of the oracle's table, listed in the message.
+   */
+  constructor(chain: string, known: readonly string[]) {
+    super(`The attested oracle cannot store this attestation: its signed chain ${JSON.stringify(chain)} is not a slug of its table`, {
+      metaMessages: [`Slugs of the table: ${known.join(", ")}`],
+      details: "the call would revert UnknownChainSlug; the oracle's admin adds a slug with setChainSlug",
+    });
+    this.reason = "unknown-chain-slug";
+    this.chain = chain;
+  }
+}
+
 /** A chain slug or id the kit does not know; `suggestion` names the closest known slug, if any. */
 export class UnknownChainError extends TrustgateError {
   /** The value that was given. */

@@ -52,7 +52,12 @@ export {
 export type { TrustApiClientOptions } from "./api/options.js";
 export type { ExpectedSubject } from "./attestation/expected-subject.js";
 export { createJwksResolver, type JwksResolver, type JwksResolverOptions, type JwksSource } from "./attestation/jwks.js";
-export { type AttestationCall, type AttestationCallVerdict, toAttestationCall } from "./attestation/onchain-call.js";
+export {
+  type AttestationCall,
+  type AttestationCallOptions,
+  type AttestationCallVerdict,
+  toAttestationCall,
+} from "./attestation/onchain-call.js";
 export { type SigningKeyArgs, signingKeyArgsOf, signingKeyArgsOfJwks } from "./attestation/onchain-keys.js";
 export type { SignaturePolicy, VerifyAttestationOptions } from "./attestation/options.js";
 export {
@@ -68,11 +73,12 @@ export {
   type WalletScoreVerification,
 } from "./attestation/result.js";
 export { type VerifyTrustAttestationOptions, verifyTrustAttestation } from "./attestation/verify.js";
+export { type OnchainStorability, type UnstorableReason } from "./attestation/storability.js";
 export { verifyMcpAttestation } from "./attestation/verify-mcp.js";
 export { verifySignedAttestation } from "./attestation/verify-signed.js";
 export { verifyWalletScoreAttestation } from "./attestation/verify-wallet-score.js";
 export { BASE_TRUST_ORACLE_ADDRESS, TRUST_ORACLE_ADDRESSES } from "./config/addresses.js";
-export { TRUST_CHAINS, type TrustChain } from "./config/chains.js";
+export { ORACLE_CHAIN_SLUGS, TRUST_CHAINS, type TrustChain } from "./config/chains.js";
 export { type SybilSeverityName, sybilSeverityName, type TierName, tierForScore, tierName } from "./config/encodings.js";
 export { DEFAULT_API_URL, type RegistryName } from "./config/service.js";
 export {
@@ -94,6 +100,7 @@ export {
   TrustgateError,
   type TrustgateErrorCode,
   UnknownChainError,
+  UnstorableAttestationError,
 } from "./errors.js";
 export type {
   AddressAge,

@@ -13,15 +13,20 @@
  * sorted-key form. Given the verifier's verdict, the call carries the serialisation that verified
  * (`verdict.sigBytes`); without it, the insertion order, the service's documented form.
  *
+ * A call that could only revert is not built: a signed `chain` the oracle's slug table does not hold is refused with
+ * {@link UnstorableAttestationError} (`storability.ts`; the verdict's `onchain` says the same of a verified response).
+ *
  * @packageDocumentation
  */
 import type { Hex } from "viem";
-import { InvalidArgumentError } from "../errors.js";
+import { ORACLE_CHAIN_SLUGS } from "../config/chains.js";
+import { InvalidArgumentError, UnstorableAttestationError } from "../errors.js";
 import { canonicalJson } from "./canonical-json.js";
 import { readAttestationEnvelope, splitAttestationResponse } from "./envelope.js";
 import { readCompactJws } from "./jws.js";
 import { decodeLegacySignature } from "./legacy-signature.js";
 import type { SigBytes } from "./result.js";
+import { chainStorability } from "./storability.js";
 import { readTrustSignedBlockV2 } from "./trust-signed-block.js";
 
 /** Arguments of an on-chain submission of a trust-check attestation. */
@@ -45,6 +50,16 @@ export interface AttestationCall {
   readonly sigBytes?: SigBytes;
 }
 
+/** Options of {@link toAttestationCall}. */
+export interface AttestationCallOptions {
+  /**
+   * The attested oracle's chain slug table, to refuse a signed `chain` it does not hold (default
+   * `ORACLE_CHAIN_SLUGS`, the table it is deployed with; pass the one its admin set, read with `chainIdOfSlug`), or
+   * `"unchecked"` to leave the slug to a caller that reads the live oracle's table itself.
+   */
+  readonly chainSlugs?: ReadonlyMap<string, number> | "unchecked";
+}
+
 /** What {@link toAttestationCall} takes from a verdict: which bytes the raw `sig` verified over. */
 export interface AttestationCallVerdict {
   /** `verdict.sigBytes` of `verifyTrustAttestation`. */
@@ -64,6 +79,7 @@ function hexOf(bytes: Uint8Array): Hex {
  * @param response - The response body (`{ attestation: {...} }`), or the attestation object itself.
  * @param verdict - The verifier's verdict of this response (`verifyTrustAttestation`), to submit the bytes its raw
  *   `sig` verified over; without it a raw `sig` is taken to cover `JSON.stringify(attestation.signed)`.
+ * @param options - The oracle's chain slug table (default the one it is deployed with).
  * @returns The call arguments.
  * @throws {@link InvalidArgumentError} when the response cannot be submitted as it is: no attestation, neither a
  *   `sig` nor a `jws`; a JWS that is not a canonical compact JWS, whose header the oracle refuses (not `ES256`, no
@@ -71,8 +87,14 @@ function hexOf(bytes: Uint8Array): Hex {
  *   `attestation.kid`; a raw `sig` that is not 64 bytes of base64, without a `signed` block or a `kid`; a verdict
  *   that is not valid or does not say which bytes the `sig` covers; or signed bytes the oracle's reader refuses
  *   (named with their field and byte offset).
+ * @throws {@link UnstorableAttestationError} (an `InvalidArgumentError`) when the signed `chain` is not a slug of the
+ *   oracle's table (`options.chainSlugs`): the call could only revert `UnknownChainSlug`.
  */
-export function toAttestationCall(response: unknown, verdict?: AttestationCallVerdict): AttestationCall {
+export function toAttestationCall(
+  response: unknown,
+  verdict?: AttestationCallVerdict,
+  options: AttestationCallOptions = {},
+): AttestationCall {
   const read = readAttestationEnvelope(splitAttestationResponse(response).attestation);
   if (!read.ok) throw new InvalidArgumentError(`The attestation cannot be submitted: ${read.problem}`, { details: `field: ${read.field}` });
   const { envelope } = read;
@@ -86,7 +108,7 @@ export function toAttestationCall(response: unknown, verdict?: AttestationCallVe
     if (envelope.kid !== undefined && envelope.kid !== kid) {
       throw new InvalidArgumentError(`The attestation names kid "${envelope.kid}" but its JWS header names "${kid}"`);
     }
-    checkSignedBlock(jws.jws.payload);
+    checkSignedBlock(jws.jws.payload, options);
     return {
       kid,
       form: "jws",
@@ -116,16 +138,19 @@ export function toAttestationCall(response: unknown, verdict?: AttestationCallVe
     throw new InvalidArgumentError("The attestation's signed block has no sorted-key serialisation", { cause: error });
   }
   const signedJson = Buffer.from(text, "utf8");
-  checkSignedBlock(signedJson);
+  checkSignedBlock(signedJson, options);
   return { kid: envelope.kid, form: "sig", signedJson: hexOf(signedJson), signature: hexOf(decoded.bytes), sigBytes };
 }
 
-/** Refuses signed bytes the oracle's reader refuses, naming the field and offset. */
-function checkSignedBlock(bytes: Uint8Array): void {
+/** Refuses signed bytes the oracle's reader refuses, naming the field and offset, and a chain its table does not hold. */
+function checkSignedBlock(bytes: Uint8Array, options: AttestationCallOptions): void {
   const block = readTrustSignedBlockV2(bytes);
   if (!block.ok) {
     throw new InvalidArgumentError(`The oracle would refuse the signed block: ${block.problem}`, {
       details: `field: ${block.field}, byte offset ${block.offset} (${block.fault})`,
     });
   }
+  if (options.chainSlugs === "unchecked") return;
+  const slugs = options.chainSlugs ?? ORACLE_CHAIN_SLUGS;
+  if (!chainStorability(block.block.chain, slugs).storable) throw new UnstorableAttestationError(block.block.chain, [...slugs.keys()]);
 }

@@ -7,6 +7,7 @@
  * @packageDocumentation
  */
 import { AttestationVerificationError } from "../errors.js";
+import type { OnchainStorability } from "./storability.js";
 
 /**
  * Every reason an attestation can be refused, in the order verification checks them:
@@ -194,6 +195,14 @@ export type TrustAttestationVerification = SignedAttestationVerification & {
    * kid migration window carries only the legacy one.
    */
   source: "attestation" | "attestationV1";
+  /**
+   * Whether an `AttestedTrustOracle` can store the record, as far as the signed block decides (`storability.ts`):
+   * `{storable: true, chainId}`, or `{storable: false, reason, message}` — `unknown-chain-slug` when the signed `chain`
+   * is not a slug of the oracle's table (`solana`, `Base`: it would revert `UnknownChainSlug`), `not-v2-block` for a v1
+   * block or a wallet's signed `found: false`. Present on a valid verdict only: a signed block the oracle cannot store
+   * is still a valid attestation off-chain.
+   */
+  onchain: OnchainStorability | undefined;
 };
 
 /** Verdict of `verifyWalletScoreAttestation`. */

@@ -22,7 +22,7 @@
  * | `score` | a number written as plain digits, 0 to 100 |
  * | `tier` | `"flagged"`, `"limited"`, `"developing"` or `"established"` |
  * | `sybilSeverity` | `null`, or `"none"`, `"low"`, `"moderate"`, `"elevated"`, `"heavy"` |
- * | `issuedAt`, `verifiedAt`, `expiry` | `"YYYY-MM-DDTHH:MM:SSZ"` or `"YYYY-MM-DDTHH:MM:SS.fffZ"`, a real UTC date after the epoch (milliseconds dropped) |
+ * | `issuedAt`, `verifiedAt`, `expiry` | a string without escapes holding an RFC 3339 date-time (`YYYY-MM-DDTHH:MM:SS`, 0 to 9 fraction digits, `Z` or `±hh:mm`; `time.ts` has the grammar), a real date from 1970, after the epoch: the Unix second, offset applied, fraction dropped |
  *
  * Which refusal, as the on-chain reader orders them: a text that is not JSON by those rules is refused at once
  * (`json`); then the first field fault in document order — a read field's value in another form, a `found`
@@ -36,6 +36,7 @@
  * @packageDocumentation
  */
 import type { SybilSeverityName, TierName } from "../config/encodings.js";
+import { MAX_DATE_TIME_LENGTH, SIGNED_TIME_FORM, signedTimeSeconds } from "./time.js";
 import { bytesAre, decodeUtf8, readStrictObject, type StrictJsonFault, type StrictObjectRules, utf8SequenceLength } from "./strict-json.js";
 
 /** The fields the oracle records, in the order of the contract's `AttestationField` enumeration. */
@@ -331,53 +332,17 @@ function readOwner(bytes: Uint8Array, start: number, field: TrustV2ReadField): F
   return { end: start + 44, value: decodeUtf8(bytes, start + 1, start + 43) };
 }
 
-/** The byte pattern of an ISO time's content: `d` a digit, anything else that byte itself. */
-const TIME_PATTERN = "dddd-dd-ddTdd:dd:dd";
-/** {@link TIME_PATTERN} as byte codes, 0 where a digit goes. */
-const TIME_BYTES: readonly number[] = [...TIME_PATTERN].map((c) => (c === "d" ? 0 : c.charCodeAt(0)));
-
-/** The value of the two digits at `at` (already checked). */
-function twoDigits(bytes: Uint8Array, at: number): number {
-  return (bytes[at]! - 0x30) * 10 + bytes[at + 1]! - 0x30;
-}
-
+/**
+ * A signed time: a string without escapes holding an RFC 3339 date-time (`time.ts`, {@link signedTimeSeconds}: the
+ * grammar both readers apply), read to the Unix second.
+ */
 function readTime(bytes: Uint8Array, start: number, field: TrustV2ReadField): FieldRead {
-  // `"YYYY-MM-DDTHH:MM:SSZ"` (20 bytes of content) or `"YYYY-MM-DDTHH:MM:SS.fffZ"` (24).
-  const withFraction = bytes[start + 20] === 0x2e;
-  const length = withFraction ? 24 : 20;
-  let ok = bytes[start] === 0x22 && bytes[start + length] === 0x5a && bytes[start + length + 1] === 0x22;
-  for (let i = 0; ok && i < TIME_BYTES.length; i++) {
-    const byte = bytes[start + 1 + i];
-    const expectedByte = TIME_BYTES[i]!;
-    ok = expectedByte === 0 ? isDigit(byte) : byte === expectedByte;
-  }
-  if (ok && withFraction) ok = isDigit(bytes[start + 21]) && isDigit(bytes[start + 22]) && isDigit(bytes[start + 23]);
-  if (!ok) return invalid(field, "expected an ISO 8601 UTC time string YYYY-MM-DDTHH:MM:SS(.fff)?Z");
-  const year = twoDigits(bytes, start + 1) * 100 + twoDigits(bytes, start + 3);
-  const month = twoDigits(bytes, start + 6);
-  const day = twoDigits(bytes, start + 9);
-  const hour = twoDigits(bytes, start + 12);
-  const minute = twoDigits(bytes, start + 15);
-  const second = twoDigits(bytes, start + 18);
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const daysInMonth = month === 2 ? (leap ? 29 : 28) : (DAYS_IN_MONTH[month] ?? 0);
-  if (year < 1970 || month < 1 || month > 12 || day < 1 || day > daysInMonth || hour > 23 || minute > 59 || second > 59) {
-    return invalid(field, "not a real UTC date and time after the epoch");
-  }
-  const seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3_600 + minute * 60 + second;
-  if (seconds === 0) return invalid(field, "1970-01-01T00:00:00Z is not after the epoch");
-  return { end: start + length + 2, value: seconds };
-}
-
-/** Days in each month of a common year, by month number (index 0 unused). */
-const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
-
-/** Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's `days_from_civil`). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146_097 + dayOfEra - 719_468;
+  if (bytes[start] !== 0x22) return invalid(field, `not a string; expected ${SIGNED_TIME_FORM}`);
+  // The grammar's bytes hold no quote, so the first one closes the string (a backslash before it is refused below).
+  let close = start + 1;
+  while (close <= start + MAX_DATE_TIME_LENGTH + 1 && bytes[close] !== undefined && bytes[close] !== 0x22) close++;
+  if (bytes[close] !== 0x22) return invalid(field, `expected ${SIGNED_TIME_FORM}`);
+  const seconds = signedTimeSeconds(bytes, start + 1, close);
+  if (typeof seconds === "string") return invalid(field, seconds);
+  return { end: close + 1, value: seconds };
 }

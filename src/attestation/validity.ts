@@ -7,14 +7,19 @@
  * - expiry: the signed `expiry` (or `expiresAt`, `exp`); without one, issue time + the implied lifetime
  *   (24 h for trust-check attestations); the unsigned `attestation.expiry`, when present, can only make the
  *   window shorter, never longer — it is not covered by the signature;
- * - refused: `invalid-time` when the issue time is after the signed `verifiedAt` (the score is computed before it
- *   is signed; `AttestedTrustOracle` refuses it as `AttestationDatesOutOfOrder`); expired when now > expiry + skew;
- *   issued in the future when issue time (or v2 `verifiedAt`) > now + skew. The skew is one constant on both sides:
- *   `DEFAULT_CLOCK_SKEW_SECONDS` here, `MAX_CLOCK_SKEW` on-chain.
+ * - signed times are read by the signed-time reader (`time.ts`, `readSignedTime`: an RFC 3339 date-time, or Unix
+ *   seconds), the unsigned expiry generously (`parseServiceTime`);
+ * - every comparison is in whole Unix seconds, on both sides, as the on-chain oracle compares: each time, the
+ *   verifier's `now` included, is floored to its second (so `…:46.554Z` is not after `…:46.105Z`, and a `verifiedAt`
+ *   60.5 s ahead is within 60 s of skew), and the window reported is in whole seconds too;
+ * - refused: `invalid-time` when a signed time is not one, or when the issue time is after the signed `verifiedAt`
+ *   (the score is computed before it is signed; `AttestedTrustOracle` refuses it as `AttestationDatesOutOfOrder`);
+ *   expired when now > expiry + skew; issued in the future when issue time (or v2 `verifiedAt`) > now + skew. The
+ *   skew is one constant on both sides: `DEFAULT_CLOCK_SKEW_SECONDS` here, `MAX_CLOCK_SKEW` on-chain.
  *
  * @packageDocumentation
  */
-import { MAX_DATE_MS, parseServiceTime } from "./time.js";
+import { MAX_DATE_MS, parseServiceTime, readSignedTime } from "./time.js";
 
 /** Signed fields read as the issue time, first present wins. */
 export const ISSUE_TIME_FIELDS = ["issuedAt", "attestedAt", "iat"] as const;
@@ -50,116 +55,107 @@ export type ValidityCheck = { issuedAt: Date | undefined; verifiedAt: Date | und
  * @returns The window, and whether `now` lies in it.
  */
 export function checkValidity(input: ValidityInput): ValidityCheck {
-  const { payload, nowMs, skewMs } = input;
-  let issuedAt: Date | undefined;
-  let verifiedAt: Date | undefined;
-  let expiresAt: Date | undefined;
+  const { payload } = input;
+  // Every comparison is in whole seconds, on both sides, as the on-chain oracle compares them.
+  const now = Math.floor(input.nowMs / 1000);
+  const skew = input.skewMs / 1000;
+  const window: Window = { issuedAt: undefined, verifiedAt: undefined, expiresAt: undefined };
 
   const issued = readFirst(payload, ISSUE_TIME_FIELDS);
-  if (issued && "problem" in issued)
-    return failed({ issuedAt, verifiedAt, expiresAt }, "invalid-time", issued.field, `signed ${issued.field}: ${issued.problem}`);
-  if (issued) issuedAt = new Date(issued.ms);
+  if (issued && "problem" in issued) return failed(window, "invalid-time", issued.field, `signed ${issued.field}: ${issued.problem}`);
+  if (issued) window.issuedAt = dateOf(issued.seconds);
 
   const signedExpiry = readFirst(payload, EXPIRY_FIELDS);
   if (signedExpiry && "problem" in signedExpiry) {
-    return failed(
-      { issuedAt, verifiedAt, expiresAt },
-      "invalid-time",
-      signedExpiry.field,
-      `signed ${signedExpiry.field}: ${signedExpiry.problem}`,
-    );
+    return failed(window, "invalid-time", signedExpiry.field, `signed ${signedExpiry.field}: ${signedExpiry.problem}`);
   }
-  let expiryMs = signedExpiry?.ms;
+  let expiry = signedExpiry?.seconds;
   let expiryField = signedExpiry?.field;
-  if (expiryMs === undefined && issued && input.lifetimeMs !== undefined) {
+  if (expiry === undefined && issued && input.lifetimeMs !== undefined) {
     // Never past the last date a Date holds: an issue time near it still has an expiry that can be written.
-    expiryMs = Math.min(issued.ms + input.lifetimeMs, MAX_DATE_MS);
+    expiry = Math.min(issued.seconds + Math.floor(input.lifetimeMs / 1000), MAX_DATE_MS / 1000);
     expiryField = `${issued.field} + ${input.lifetimeMs / 1000} s`;
   }
   if (input.unsignedExpiry !== undefined && input.unsignedExpiry !== null) {
     const unsigned = parseServiceTime(input.unsignedExpiry);
-    if (!unsigned.ok)
-      return failed({ issuedAt, verifiedAt, expiresAt }, "invalid-time", "attestation.expiry", `attestation.expiry: ${unsigned.problem}`);
-    if (expiryMs === undefined || unsigned.ms < expiryMs) {
-      expiryMs = unsigned.ms;
+    if (!unsigned.ok) return failed(window, "invalid-time", "attestation.expiry", `attestation.expiry: ${unsigned.problem}`);
+    const unsignedSeconds = Math.floor(unsigned.ms / 1000);
+    if (expiry === undefined || unsignedSeconds < expiry) {
+      expiry = unsignedSeconds;
       expiryField = "attestation.expiry";
     }
   }
-  if (expiryMs !== undefined) expiresAt = new Date(expiryMs);
+  if (expiry !== undefined) window.expiresAt = dateOf(expiry);
 
-  if (input.requireTime && !issued && expiryMs === undefined) {
-    return failed(
-      { issuedAt, verifiedAt, expiresAt },
-      "missing-time",
-      undefined,
-      "the signed block carries no issue or expiry time, so its freshness cannot be judged",
-    );
+  if (input.requireTime && !issued && expiry === undefined) {
+    return failed(window, "missing-time", undefined, "the signed block carries no issue or expiry time, so its freshness cannot be judged");
   }
-  if (issued && issued.ms > nowMs + skewMs) {
+  if (issued && issued.seconds > now + skew) {
     return failed(
-      { issuedAt, verifiedAt, expiresAt },
+      window,
       "issued-in-future",
       issued.field,
-      `issued at ${iso(issued.ms)}, after now (${iso(nowMs)}) plus ${skewMs / 1000} s of skew`,
+      `issued at ${iso(issued.seconds)}, after now (${iso(now)}) plus ${skew} s of skew`,
     );
   }
   for (const field of NOT_FUTURE_FIELDS) {
     if (payload[field] === undefined || payload[field] === null) continue;
-    const parsed = parseServiceTime(payload[field]);
-    if (!parsed.ok) return failed({ issuedAt, verifiedAt, expiresAt }, "invalid-time", field, `signed ${field}: ${parsed.problem}`);
-    if (field === "verifiedAt") verifiedAt = new Date(parsed.ms);
-    if (field === "verifiedAt" && issued && issued.ms > parsed.ms) {
+    const parsed = readSignedTime(payload[field]);
+    if (!parsed.ok) return failed(window, "invalid-time", field, `signed ${field}: ${parsed.problem}`);
+    if (field === "verifiedAt") window.verifiedAt = dateOf(parsed.seconds);
+    if (field === "verifiedAt" && issued && issued.seconds > parsed.seconds) {
       return failed(
-        { issuedAt, verifiedAt, expiresAt },
+        window,
         "invalid-time",
         issued.field,
-        `signed ${issued.field} (${iso(issued.ms)}) is after verifiedAt (${iso(parsed.ms)}): a score is computed before it is signed`,
+        `signed ${issued.field} (${iso(issued.seconds)}) is after verifiedAt (${iso(parsed.seconds)}): a score is computed before it is signed`,
       );
     }
-    if (parsed.ms > nowMs + skewMs) {
+    if (parsed.seconds > now + skew) {
       return failed(
-        { issuedAt, verifiedAt, expiresAt },
+        window,
         "issued-in-future",
         field,
-        `${field} is ${iso(parsed.ms)}, after now (${iso(nowMs)}) plus ${skewMs / 1000} s of skew`,
+        `${field} is ${iso(parsed.seconds)}, after now (${iso(now)}) plus ${skew} s of skew`,
       );
     }
   }
-  if (expiryMs !== undefined && nowMs > expiryMs + skewMs) {
-    return failed(
-      { issuedAt, verifiedAt, expiresAt },
-      "expired",
-      expiryField,
-      `expired at ${iso(expiryMs)} (${expiryField}); now is ${iso(nowMs)}`,
-    );
+  if (expiry !== undefined && now > expiry + skew) {
+    return failed(window, "expired", expiryField, `expired at ${iso(expiry)} (${expiryField}); now is ${iso(now)}`);
   }
-  return { ok: true, issuedAt, verifiedAt, expiresAt };
+  return { ok: true, ...window };
+}
+
+/** The validity window, as it is known so far. */
+interface Window {
+  issuedAt: Date | undefined;
+  verifiedAt: Date | undefined;
+  expiresAt: Date | undefined;
 }
 
 type FailReason = "invalid-time" | "missing-time" | "expired" | "issued-in-future";
 
-function failed(
-  window: { issuedAt: Date | undefined; verifiedAt: Date | undefined; expiresAt: Date | undefined },
-  reason: FailReason,
-  field: string | undefined,
-  message: string,
-): ValidityCheck {
+function failed(window: Window, reason: FailReason, field: string | undefined, message: string): ValidityCheck {
   return { ok: false, reason, field, message, ...window };
 }
 
-/** The first of `fields` present in the signed block, read as a time (or why it cannot be). */
+/** The first of `fields` present in the signed block, read as a signed time (or why it cannot be). */
 function readFirst(
   payload: Record<string, unknown>,
   fields: readonly string[],
-): { field: string; ms: number } | { field: string; problem: string } | undefined {
+): { field: string; seconds: number } | { field: string; problem: string } | undefined {
   for (const field of fields) {
     if (payload[field] === undefined || payload[field] === null) continue;
-    const parsed = parseServiceTime(payload[field]);
-    return parsed.ok ? { field, ms: parsed.ms } : { field, problem: parsed.problem };
+    const parsed = readSignedTime(payload[field]);
+    return parsed.ok ? { field, seconds: parsed.seconds } : { field, problem: parsed.problem };
   }
   return undefined;
 }
 
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
+function dateOf(seconds: number): Date {
+  return new Date(seconds * 1000);
+}
+
+function iso(seconds: number): string {
+  return dateOf(seconds).toISOString();
 }

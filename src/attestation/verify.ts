@@ -34,6 +34,7 @@ import { verifyAttestationOfKind } from "./pipeline.js";
 import type { TrustAttestationVerification } from "./result.js";
 import { isRecord } from "../util/is-record.js";
 import { newContext, refuse } from "./signature-check.js";
+import { trustRecordStorability } from "./storability.js";
 
 export { badgeIds, normalizeSybilSeverity } from "./body-fields.js";
 export type { ExpectedSubject } from "./expected-subject.js";
@@ -69,6 +70,7 @@ export {
   type WalletScoreVerification,
   type WalletScoreVersion,
 } from "./result.js";
+export { chainStorability, type OnchainStorability, type UnstorableReason } from "./storability.js";
 export { verifyMcpAttestation } from "./verify-mcp.js";
 export { verifySignedAttestation } from "./verify-signed.js";
 export { verifyWalletScoreAttestation } from "./verify-wallet-score.js";
@@ -100,7 +102,8 @@ export interface VerifyTrustAttestationOptions extends VerifyAttestationOptions 
  *   (`checked`) and which verified (`verified`; the one left unchecked is `"not-checked"`), which bytes the raw
  *   `sig` verified over (`sigBytes`),
  *   the `signed` block and the `unsigned` body fields (when valid), `issuedAt` (when the score was computed),
- *   `verifiedAt` (when it was signed), `expiresAt` and a `message`.
+ *   `verifiedAt` (when it was signed), `expiresAt`, whether an attested oracle can store the record (`onchain`) and
+ *   a `message`.
  * @throws {@link InvalidArgumentError} for bad options only.
  */
 export async function verifyTrustAttestation(
@@ -116,13 +119,14 @@ export async function verifyTrustAttestation(
       ...refuse("malformed", "the response is not a JSON object", newContext(), { field: "response" }),
       version: undefined,
       source: "attestation",
+      onchain: undefined,
     };
   }
   const source: TrustAttestationVerification["source"] =
     response.attestation === undefined && response.attestationV1 !== undefined ? "attestationV1" : "attestation";
-  const verdict: TrustAttestationVerification = Object.assign(
-    await verifyAttestationOfKind(response[source], response, TRUST_CHECK_KIND, resolved, options?.expected),
-    { source },
-  );
+  const checked = await verifyAttestationOfKind(response[source], response, TRUST_CHECK_KIND, resolved, options?.expected);
+  const onchain =
+    checked.valid && checked.version !== undefined ? trustRecordStorability(checked.version, checked.signed.chain) : undefined;
+  const verdict: TrustAttestationVerification = Object.assign(checked, { source, onchain });
   return verdict;
 }

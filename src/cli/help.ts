@@ -104,6 +104,9 @@ Checks:
   onchain-submit            Whether a live attestation is accepted by the kit's
                             AttestedTrustOracle in an eth_call on a local chain (Hardhat's
                             in-process network, or a local fork of --rpc); needs hardhat
+  time-forms                How each signed time of a trust-check is written (Z or an offset,
+                            fraction digits), and whether the TypeScript and the on-chain
+                            readers accept it (the on-chain one through onchain-submit)
 
 ${formatDoctorOptionsHelp()}
 Exit codes:

@@ -35,6 +35,16 @@ export const TRUST_CHAINS: readonly TrustChain[] = [
   { slug: "solana", chainId: undefined, aliases: ["sol"] },
 ];
 
+/**
+ * The chain slugs an `AttestedTrustOracle` is deployed with (its constructor seeds them; its admin may add or remove
+ * slugs with `setChainSlug`), with the chain id each maps to: every EVM chain of {@link TRUST_CHAINS}, by its slug
+ * exactly as the service writes it in a signed block's `chain` (no alias, no other case or spelling). A signed block
+ * naming any other chain (`solana`, `Base`, `bäse`) is refused on-chain with `UnknownChainSlug`.
+ */
+export const ORACLE_CHAIN_SLUGS: ReadonlyMap<string, number> = new Map(
+  TRUST_CHAINS.flatMap((chain) => (chain.chainId === undefined ? [] : [[chain.slug, chain.chainId] as const])),
+);
+
 const bySlug = new Map(TRUST_CHAINS.map((c) => [c.slug, c]));
 const byAlias = new Map(TRUST_CHAINS.flatMap((c) => c.aliases.map((a) => [a, c] as const)));
 const byId = new Map(TRUST_CHAINS.filter((c) => c.chainId !== undefined).map((c) => [c.chainId!, c]));

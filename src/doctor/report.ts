@@ -18,8 +18,8 @@ export type CheckStatus =
 /** Every status, in the order a summary counts them. */
 export const CHECK_STATUSES: readonly CheckStatus[] = ["holds", "differs", "could-not-check"];
 
-/** Ids of the checks about signatures, keys and limits (the `fields:<endpoint>` checks come on top). */
-export const SIGNATURE_CHECK_IDS = ["sig-bytes", "jws-header", "jws-payload", "jwks-kids", "rate-limit-headers"] as const;
+/** Ids of the checks about signatures, signed times, keys and limits (the `fields:<endpoint>` checks come on top). */
+export const SIGNATURE_CHECK_IDS = ["sig-bytes", "jws-header", "jws-payload", "jwks-kids", "rate-limit-headers", "time-forms"] as const;
 
 /** Ids of the checks that read a chain. */
 export const ONCHAIN_CHECK_IDS = ["onchain-encodings", "onchain-p256", "onchain-submit"] as const;

@@ -20,9 +20,10 @@ import { checkJwsHeader } from "./checks/jws-header.js";
 import { checkJwsPayload } from "./checks/jws-payload.js";
 import { checkOnchainEncodings } from "./checks/onchain-encodings.js";
 import { checkOnchainP256 } from "./checks/onchain-p256.js";
-import { checkOnchainSubmit, type SubmissionSimulatorSource } from "./checks/onchain-submit.js";
+import { type SubmissionSimulatorSource, submitLiveAttestations } from "./checks/onchain-submit.js";
 import { checkRateLimitHeaders } from "./checks/rate-limit-headers.js";
 import { checkSigBytes } from "./checks/sig-bytes.js";
+import { checkTimeForms } from "./checks/time-forms.js";
 import { liveAttestations } from "./checks/trust-check-attestations.js";
 import { DOCTOR_ENDPOINT_IDS, type DoctorEndpointId } from "./endpoints.js";
 import { loadJwks } from "./jwks-probe.js";
@@ -117,6 +118,13 @@ export async function runDoctor(config: DoctorConfig, deps: DoctorDependencies =
       ? undefined
       : (deps.chainClient ?? createPublicClient({ transport: http(config.rpcUrl, { retryCount: 1, timeout: timeoutMs }) }));
 
+  const submitted = await submitLiveAttestations(live, {
+    simulator: deps.submissionSimulator ?? { unavailable: NO_SIMULATOR },
+    jwks,
+    now: now(),
+    timeoutMs,
+    ...(config.rpcUrl !== undefined ? { forkUrl: config.rpcUrl } : {}),
+  });
   const checks: CheckResult[] = [
     checkSigBytes(live, jwks),
     checkJwsHeader(live),
@@ -129,13 +137,13 @@ export async function runDoctor(config: DoctorConfig, deps: DoctorDependencies =
       chainClient && { client: chainClient, oracle, encoding: config.encoding ?? DEFAULT_TRUST_ENCODING },
     ),
     await checkOnchainP256(chainClient),
-    await checkOnchainSubmit(live, {
-      simulator: deps.submissionSimulator ?? { unavailable: NO_SIMULATOR },
-      jwks,
-      now: now(),
-      timeoutMs,
-      ...(config.rpcUrl !== undefined ? { forkUrl: config.rpcUrl } : {}),
-    }),
+    submitted.result,
+    checkTimeForms(
+      live,
+      submitted.findings
+        ? { findings: submitted.findings }
+        : { unavailable: `onchain-submit could not be checked: ${submitted.result.summary}` },
+    ),
   ];
   const report: DoctorReport = {
     tool: "trustgate doctor",

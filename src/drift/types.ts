@@ -85,7 +85,7 @@ export interface DecisionPair {
  * | `kid-revoked` | the attested oracle revoked its kid (`RevokedSigningKey`) |
  * | `key-mismatch` | the attested oracle holds another key under its kid than the JWKS publishes (`InvalidAttestationSignature`) |
  * | `key-unreadable` | the attested oracle's key, or the JWKS entry, could not be read, so it is not known |
- * | `chain-not-accepted` | the attested oracle maps the agent's chain slug to no chain id, or to another one (`UnknownChainSlug`) |
+ * | `chain-not-accepted` | the attested oracle maps the agent's chain slug to no chain id, or to another one (`UnknownChainSlug`); with no attested oracle named, the slug is not one of the table an oracle is deployed with (`ORACLE_CHAIN_SLUGS`) |
  * | `not-newer` | its signed `issuedAt` is not after the record read: submitting it would change nothing |
  */
 export type RefreshBlocker =

@@ -9,10 +9,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/attestation/canonical-json.js";
 import { type AttestationCall, toAttestationCall } from "../../src/attestation/onchain-call.js";
 import { createJwksResolver, type JwksResolver, verifyTrustAttestation } from "../../src/attestation/verify.js";
-import { InvalidArgumentError } from "../../src/errors.js";
+import { ORACLE_CHAIN_SLUGS } from "../../src/config/chains.js";
+import { InvalidArgumentError, UnstorableAttestationError } from "../../src/errors.js";
 import { createJwtAttestation, type SigningOptions, signCompactJws } from "../../src/harness/signing.js";
 import {
   buildTrustCheckResponse,
+  buildV1TrustCheckResponse,
+  buildWalletNotFoundResponse,
   clone,
   generateTestKeys,
   jwksOf,
@@ -231,5 +234,68 @@ describe("toAttestationCall: refuses what cannot be submitted", () => {
       details = (error as InvalidArgumentError).details ?? "";
     }
     expect(details).toBe(`field: json, byte offset ${text.indexOf('"sc\\u006fre"')} (malformed)`);
+  });
+});
+
+describe("toAttestationCall and the verdict's onchain part: a chain the oracle's slug table does not hold", () => {
+  it.each([["Base"], ["solana"], ["bäse"], ["base-mainnet"]])(
+    "a valid attestation naming %s: valid off-chain, not storable, and no call built (it would revert UnknownChainSlug)",
+    async (chain) => {
+      const response = await buildTrustCheckResponse(keys.v2, { agent: { chain } });
+      const verdict = await verifyTrustAttestation(response, { jwks: resolver, now: TEST_NOW });
+      expect(verdict).toMatchObject({
+        valid: true,
+        onchain: { storable: false, reason: "unknown-chain-slug", chain, message: expect.stringContaining("UnknownChainSlug") as string },
+      });
+      let thrown: unknown;
+      try {
+        toAttestationCall(response, verdict);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(UnstorableAttestationError);
+      expect(thrown).toBeInstanceOf(InvalidArgumentError);
+      expect(thrown).toMatchObject({ reason: "unknown-chain-slug", chain });
+      // The sig form is refused alike.
+      const sigOnly = clone(response) as unknown as Record<string, any>;
+      delete sigOnly.attestation.jws;
+      expect(() => toAttestationCall(sigOnly)).toThrow(UnstorableAttestationError);
+    },
+  );
+
+  it("every slug of the table is storable under its chain id, and the call is built", async () => {
+    for (const [slug, chainId] of ORACLE_CHAIN_SLUGS) {
+      const response = await buildTrustCheckResponse(keys.v2, { agent: { chain: slug } });
+      const verdict = await verifyTrustAttestation(response, { jwks: resolver, now: TEST_NOW });
+      expect(verdict.onchain, slug).toEqual({ storable: true, chainId });
+      expect(toAttestationCall(response, verdict).kid).toBe("rnwy-trust-v2");
+    }
+  });
+
+  it("reads another table when given one (an oracle whose admin added or removed a slug), or leaves the slug unchecked", async () => {
+    const response = await buildTrustCheckResponse(keys.v2, { agent: { chain: "zora" } });
+    expect(() => toAttestationCall(response)).toThrow(UnstorableAttestationError);
+    expect(toAttestationCall(response, undefined, { chainSlugs: new Map([["zora", 7777777]]) }).form).toBe("jws");
+    expect(toAttestationCall(response, undefined, { chainSlugs: "unchecked" }).form).toBe("jws");
+    const base = await buildTrustCheckResponse(keys.v2);
+    expect(() => toAttestationCall(base, undefined, { chainSlugs: new Map([["base", 0]]) })).toThrow(UnstorableAttestationError);
+  });
+
+  it("a v1 block and a wallet's found: false are valid, and not storable (the oracle reads v2 only); an invalid verdict has no onchain part", async () => {
+    const v1 = await buildV1TrustCheckResponse(keys.v1);
+    expect(await verifyTrustAttestation(v1, { jwks: resolver, now: TEST_NOW })).toMatchObject({
+      valid: true,
+      onchain: { storable: false, reason: "not-v2-block" },
+    });
+    const none = await buildWalletNotFoundResponse(keys.v2, "0x7a16ff8270133f063aab6c9977183d9e72835428");
+    expect(await verifyTrustAttestation(none, { jwks: resolver, now: TEST_NOW })).toMatchObject({
+      valid: true,
+      onchain: { storable: false, reason: "not-v2-block" },
+    });
+    const expired = await verifyTrustAttestation(await buildTrustCheckResponse(keys.v2), {
+      jwks: resolver,
+      now: TEST_NOW.getTime() + 48 * 3_600_000,
+    });
+    expect(expired).toMatchObject({ valid: false, onchain: undefined });
   });
 });

@@ -54,6 +54,28 @@ describe("MCP attestations in the server form", () => {
     }
   });
 
+  it("read their signed times by the RFC 3339 grammar of every signed time, to the second, and refuse other forms", async () => {
+    const issued = new Date(TEST_NOW.getTime() - HOUR_MS);
+    const east = `${new Date(issued.getTime() + 330 * 60_000).toISOString().slice(0, 19)}.123456+05:30`;
+    const expiry = `${new Date(issued.getTime() + 24 * HOUR_MS - 480 * 60_000).toISOString().slice(0, 19)}-08:00`;
+    const offsets = await server({ issuedAt: east, verifiedAt: east, expiry });
+    const verdict = await verifyMcpAttestation(offsets, opts());
+    expect(verdict).toMatchObject({ valid: true });
+    expect(verdict.issuedAt?.getTime()).toBe(Math.floor(issued.getTime() / 1000) * 1000);
+    expect(verdict.expiresAt?.getTime()).toBe(Math.floor((issued.getTime() + 24 * HOUR_MS) / 1000) * 1000);
+    for (const [field, value] of [
+      ["expiry", expiry.replace("-08:00", "-0800")],
+      ["issuedAt", "1748772000"],
+      ["verifiedAt", east.replace("T", " ")],
+    ] as const) {
+      expect(await verifyMcpAttestation(await server({ [field]: value }), opts()), field).toMatchObject({
+        valid: false,
+        reason: "invalid-time",
+        field,
+      });
+    }
+  });
+
   it("are malformed without a signed expiry, or without another field the spec signs", async () => {
     for (const field of ["expiry", "verifiedAt", "issuedAt", "qualityScore", "riskScore", "quadrant"]) {
       const response = await server({ [field]: undefined });

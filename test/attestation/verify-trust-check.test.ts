@@ -440,6 +440,53 @@ describe("verifyTrustAttestation — time", () => {
     expect((await verifyTrustAttestation(equal, opts())).valid).toBe(true);
   });
 
+  it("verifies the service's time form: issuedAt with milliseconds and +00:00 beside verifiedAt and expiry in Z", async () => {
+    const response = await buildTrustCheckResponse(keys.v2, {
+      timeFormat: "service",
+      issuedAt: new Date(TEST_NOW.getTime() - HOUR_MS + 243),
+    });
+    expect(response.attestation.signed.issuedAt).toBe("2025-06-01T11:00:00.243+00:00");
+    const verdict = await verifyTrustAttestation(response, opts());
+    expect(verdict).toMatchObject({ valid: true, version: "v2" });
+    // The window is in whole seconds, as the oracle stores it (updatedAt = the signed issuedAt, floor).
+    expect(verdict.issuedAt?.toISOString()).toBe("2025-06-01T11:00:00.000Z");
+  });
+
+  it("compares times in whole seconds: an issuedAt later than verifiedAt within the same second is in order, as on-chain", async () => {
+    // The audit's case: issuedAt 10:42:46.554Z beside verifiedAt 10:42:46.105Z (both 10:42:46 on-chain).
+    const response = await buildTrustCheckResponse(keys.v2, {
+      issuedAt: new Date("2025-06-01T10:42:46.554Z"),
+      verifiedAt: new Date("2025-06-01T10:42:46.105Z"),
+    });
+    expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: true });
+    const nextSecond = await buildTrustCheckResponse(keys.v2, {
+      issuedAt: new Date("2025-06-01T10:42:47.000Z"),
+      verifiedAt: new Date("2025-06-01T10:42:46.999Z"),
+    });
+    expect(await verifyTrustAttestation(nextSecond, opts())).toMatchObject({ valid: false, reason: "invalid-time", field: "issuedAt" });
+  });
+
+  it("compares times in whole seconds: a verifiedAt 60.5 s ahead is within 60 s of skew, as on-chain; 61 s is not", async () => {
+    const issuedAt = new Date(TEST_NOW.getTime() - HOUR_MS);
+    const ahead = await buildTrustCheckResponse(keys.v2, { issuedAt, verifiedAt: new Date(TEST_NOW.getTime() + 60_500) });
+    expect(await verifyTrustAttestation(ahead, opts())).toMatchObject({ valid: true });
+    // The verifier's clock is floored too: 0.9 s past the second is the same second.
+    expect(await verifyTrustAttestation(ahead, opts({ now: TEST_NOW.getTime() + 900 }))).toMatchObject({ valid: true });
+    const beyond = await buildTrustCheckResponse(keys.v2, { issuedAt, verifiedAt: new Date(TEST_NOW.getTime() + 61_000) });
+    expect(await verifyTrustAttestation(beyond, opts())).toMatchObject({ valid: false, reason: "issued-in-future", field: "verifiedAt" });
+    expect(await verifyTrustAttestation(beyond, opts({ now: TEST_NOW.getTime() + 999 }))).toMatchObject({ reason: "issued-in-future" });
+    expect(await verifyTrustAttestation(beyond, opts({ now: TEST_NOW.getTime() + 1_000 }))).toMatchObject({ valid: true });
+  });
+
+  it("compares expiry in whole seconds: expired only once now's second is past expiry's second plus the skew", async () => {
+    // expiry = verifiedAt + 24 h = TEST_NOW - 60.7 s, i.e. the second TEST_NOW - 61 s; with 60 s of skew it lasts
+    // through the second TEST_NOW - 1 s and is expired from TEST_NOW on.
+    const verifiedAt = new Date(TEST_NOW.getTime() - 24 * HOUR_MS - 60_700);
+    const response = await buildTrustCheckResponse(keys.v2, { issuedAt: verifiedAt, verifiedAt });
+    expect(await verifyTrustAttestation(response, opts({ now: TEST_NOW.getTime() - 1 }))).toMatchObject({ valid: true });
+    expect(await verifyTrustAttestation(response, opts())).toMatchObject({ valid: false, reason: "expired" });
+  });
+
   it("tolerates an expiry within the skew, not beyond", async () => {
     const issuedAt = new Date(TEST_NOW.getTime() - 24 * HOUR_MS - 30_000); // expired 30 s ago
     const response = await buildTrustCheckResponse(keys.v2, { issuedAt });

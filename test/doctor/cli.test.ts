@@ -86,6 +86,7 @@ describe("trustgate doctor: help and usage", () => {
       "onchain-encodings",
       "onchain-p256",
       "onchain-submit",
+      "time-forms",
     ]) {
       expect(DOCTOR_HELP).toContain(`  ${id} `);
     }
@@ -194,7 +195,8 @@ describe("trustgate doctor against the local service", () => {
     expect(stdout).toMatch(/^onchain-encodings +could not check +needs a chain/m);
     expect(stdout).toMatch(/^onchain-p256 +could not check +needs a chain: give --rpc$/m);
     expect(stdout).toMatch(/^onchain-submit +holds +submitJwsAttestation accepted/m);
-    expect(stdout.endsWith("19 hold, 0 differ, 2 could not be checked: exit 4\n")).toBe(true);
+    expect(stdout).toMatch(/^time-forms +holds +issuedAt \+00:00, 3 fraction digits, verifiedAt Z, 3 fraction digits,/m);
+    expect(stdout.endsWith("20 hold, 0 differ, 2 could not be checked: exit 4\n")).toBe(true);
   });
 
   it("writes the JSON form to stdout with --json - (the table to stderr), and to a file with --json <file>", async () => {
@@ -204,7 +206,7 @@ describe("trustgate doctor against the local service", () => {
     expect(Object.keys(report)).toEqual(["tool", "version", "generatedAt", "target", "requests", "summary", "checks"]);
     expect(report.tool).toBe("trustgate doctor");
     expect(report.target).toEqual({ api: piped.url, issuer: piped.url, jwks: `${piped.url}/.well-known/jwks.json`, apiKey: false });
-    expect(report.summary).toEqual({ holds: 18, differs: 1, couldNotCheck: 2, exitCode: 3 });
+    expect(report.summary).toEqual({ holds: 19, differs: 1, couldNotCheck: 2, exitCode: 3 });
     expect(report.checks.map((c) => c.id)).toEqual([
       "sig-bytes",
       "jws-header",
@@ -218,6 +220,7 @@ describe("trustgate doctor against the local service", () => {
       "onchain-encodings",
       "onchain-p256",
       "onchain-submit",
+      "time-forms",
     ]);
     for (const check of report.checks) {
       expect(Object.keys(check).filter((k) => k !== "observed")).toEqual(["id", "status", "summary"]);

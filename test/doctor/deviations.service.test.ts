@@ -17,6 +17,10 @@ describe("trustgate doctor against the local service as is", () => {
     expect(summaryOf(report, "sig-bytes")).toMatch(/insertion order/);
     expect(summaryOf(report, "jws-header")).toBe('{"alg":"ES256","kid":"rnwy-trust-v2"} (2 trust-checks)');
     expect(summaryOf(report, "onchain-submit")).toMatch(/^submitJwsAttestation accepted 2 live attestations/);
+    // The local service writes issuedAt as the service's sample does, verifiedAt and expiry as toISOString does.
+    expect(summaryOf(report, "time-forms")).toBe(
+      "issuedAt +00:00, 3 fraction digits, verifiedAt Z, 3 fraction digits, expiry Z, 3 fraction digits: both readers accept them (2 trust-checks)",
+    );
     expect(report.requests).toBeLessThanOrEqual(16);
     expect(report.summary).toEqual({ holds: report.checks.length - 2, differs: 0, couldNotCheck: 2, exitCode: 4 });
   });
@@ -94,12 +98,51 @@ describe("each deviation turns exactly its check to differs", () => {
     expect(summaryOf(other, "rate-limit-headers")).toBe("the other endpoints announce 120/min, the kit assumes 30/min");
   });
 
-  it("onchain-submit: an attestation the oracle refuses (issuedAt as Unix seconds)", async () => {
+  it("onchain-submit and time-forms: an attestation the oracle refuses (issuedAt as Unix seconds)", async () => {
     const report = await doctorAgainst({
       deviations: { trustSigned: (signed) => ({ ...signed, issuedAt: Math.floor(Date.parse(String(signed.issuedAt)) / 1000) }) },
     });
-    expectOnly(report, { differs: ["onchain-submit"], couldNotCheck: NO_CHAIN });
+    expectOnly(report, { differs: ["onchain-submit", "time-forms"], couldNotCheck: NO_CHAIN });
     expect(summaryOf(report, "onchain-submit")).toMatch(/^submitJwsAttestation refused base:\d+:erc8004: AttestationField\w+\(\d+/);
+    expect(summaryOf(report, "time-forms")).toMatch(
+      /^base:\d+:erc8004 issuedAt \d+ \(a number\): the TypeScript reader refuses it \(not a string\)$/,
+    );
+  });
+
+  it("time-forms: every RFC 3339 form of the signed times holds, with both readers; a form neither reads differs", async () => {
+    const iso = (value: unknown) => new Date(Date.parse(String(value)));
+    const east = (value: unknown) => `${new Date(iso(value).getTime() + 330 * 60_000).toISOString().slice(0, 19)}.123456789+05:30`;
+    const forms = await doctorAgainst({
+      deviations: {
+        trustSigned: (signed) => ({
+          ...signed,
+          issuedAt: east(signed.issuedAt),
+          verifiedAt: `${iso(signed.verifiedAt).toISOString().slice(0, 19)}Z`,
+          expiry: `${new Date(iso(signed.expiry).getTime() - 480 * 60_000).toISOString().slice(0, 19)}-08:00`,
+        }),
+      },
+    });
+    expectOnly(forms, { couldNotCheck: NO_CHAIN });
+    expect(summaryOf(forms, "time-forms")).toMatch(
+      /^issuedAt \+05:30, 9 fraction digits, verifiedAt Z, no fraction, expiry -08:00, no fraction: both readers accept them/,
+    );
+
+    const noColon = await doctorAgainst({
+      deviations: { trustSigned: (signed) => ({ ...signed, expiry: String(signed.expiry).replace("Z", "+0000") }) },
+    });
+    expectOnly(noColon, { differs: ["onchain-submit", "time-forms"], couldNotCheck: NO_CHAIN });
+    expect(summaryOf(noColon, "time-forms")).toMatch(
+      /expiry "[^"]+\+0000" \(\+0000, 3 fraction digits\): the TypeScript reader refuses it/,
+    );
+    expect(summaryOf(noColon, "onchain-submit")).toMatch(/AttestationFieldInvalid\(9,/);
+  });
+
+  it("time-forms without a local chain: the TypeScript reader judges, the on-chain half could not be checked", async () => {
+    const report = await doctorAgainst({}, {}, { submissionSimulator: { unavailable: "no hardhat here" } });
+    expectOnly(report, { couldNotCheck: [...NO_CHAIN, "onchain-submit"] });
+    expect(summaryOf(report, "time-forms")).toMatch(
+      /: the TypeScript reader accepts them \(2 trust-checks\); on-chain reader: could not check \(onchain-submit could not be checked: no hardhat here\)$/,
+    );
   });
 });
 

@@ -141,6 +141,15 @@ describe("compareAgent: one scenario per status", () => {
   });
 });
 
+describe("decide with a threshold", () => {
+  const rule = { kind: "threshold" as const, threshold: 51 };
+  it("admits a score equal to the threshold (score >= threshold, as meetsThreshold), and refuses one below", () => {
+    expect(decide(rule, { score: 51, sybilSeverityCode: 0, updatedAtSeconds: NOW_S }, NOW_S)).toBe(true);
+    expect(decide(rule, { score: 50, sybilSeverityCode: 0, updatedAtSeconds: NOW_S }, NOW_S)).toBe(false);
+    expect(decide(rule, { score: 52, sybilSeverityCode: 0, updatedAtSeconds: NOW_S }, NOW_S)).toBe(true);
+  });
+});
+
 describe("decide with a gate policy", () => {
   const gate = {
     kind: "gate" as const,
@@ -153,6 +162,10 @@ describe("decide with a gate policy", () => {
     expect(decide(gate, { score: 60, sybilSeverityCode: 0, updatedAtSeconds: NOW_S - 37 * HOUR }, NOW_S)).toBe(false);
     expect(decide(gate, { score: 50, sybilSeverityCode: 0, updatedAtSeconds: NOW_S - HOUR }, NOW_S)).toBe(false);
     expect(decide(gate, { score: 90, sybilSeverityCode: undefined, updatedAtSeconds: NOW_S - HOUR }, NOW_S)).toBe(false);
+    // At each edge: the minimum score, the maximum severity and the maximum age themselves still pass.
+    expect(decide(gate, { score: 51, sybilSeverityCode: 2, updatedAtSeconds: NOW_S - 36 * HOUR }, NOW_S)).toBe(true);
+    // A score above 100 is a malformed oracle answer (OracleMalformedResponse), never a pass.
+    expect(decide(gate, { score: 101, sybilSeverityCode: 0, updatedAtSeconds: NOW_S - HOUR }, NOW_S)).toBe(false);
   });
 
   it("turns a stale record into a pass → fail flip under a gate", () => {

@@ -87,9 +87,12 @@ function serviceShapeTest(): string {
     badges: { earned: ["original_owner"], warnings: ["sybil_heavy"] },
     updatedAt: new Date("2028-02-28T12:34:56Z"),
   });
-  const plainJson = JSON.stringify(trustSignedV2(plain, plainVerifiedAt));
-  const busyJson = JSON.stringify(trustSignedV2(busy, busyVerifiedAt));
-  const nullOwnerJson = JSON.stringify({ ...trustSignedV2(plain, plainVerifiedAt), owner: null });
+  // The Solidity helper writes every time in the Z form of toISOString; the local service writes issuedAt as the
+  // service's sample does (+00:00), the same instant: the blocks are compared with issuedAt in the helper's form.
+  const zForm = (signed: ReturnType<typeof trustSignedV2>, at: Date) => ({ ...signed, issuedAt: at.toISOString() });
+  const plainJson = JSON.stringify(zForm(trustSignedV2(plain, plainVerifiedAt), plain.updatedAt));
+  const busyJson = JSON.stringify(zForm(trustSignedV2(busy, busyVerifiedAt), busy.updatedAt));
+  const nullOwnerJson = JSON.stringify({ ...zForm(trustSignedV2(plain, plainVerifiedAt), plain.updatedAt), owner: null });
   const times = [0, 951_782_400, 1_709_251_199, 4_107_542_399, 253_402_300_799];
   const ecdh = createECDH("prime256v1");
   ecdh.setPrivateKey(Buffer.from(TEST_KEY, "hex"));

@@ -18,6 +18,19 @@ import {
 
 const DAY = 86_400;
 
+describe("evaluateTrustPolicy at the score's bounds", () => {
+  const policy: TrustPolicy = { minScore: 0, maxSybilSeverity: 4, maxAge: DAY, requireController: false };
+  const now = 10 * DAY;
+  it("refuses a score above 100 as a malformed oracle answer, before any other condition; admits 100 itself", () => {
+    const record = { score: MAX_SCORE, tier: 3, sybilSeverity: 0, updatedAt: now - 60 };
+    expect(evaluateTrustPolicy(record, policy, now)).toBe("None");
+    expect(evaluateTrustPolicy({ ...record, score: MAX_SCORE + 1 }, policy, now)).toBe("OracleMalformedResponse");
+    expect(evaluateTrustPolicy({ ...record, score: 255, updatedAt: 0 }, policy, now)).toBe("OracleMalformedResponse");
+    expect(evaluateTrustPolicy({ ...record, score: 50 }, { ...policy, minScore: 50 }, now)).toBe("None");
+    expect(evaluateTrustPolicy({ ...record, score: 49 }, { ...policy, minScore: 50 }, now)).toBe("ScoreTooLow");
+  });
+});
+
 describe("gate policy conditions", () => {
   it("has one condition per refusal, in the gate's order, each declaring its decision edge", () => {
     expect(Object.keys(TRUST_POLICY_CONDITIONS)).toEqual(TRUST_REFUSALS.filter((refusal) => refusal !== "None"));

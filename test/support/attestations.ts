@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { CompactSign, type CryptoKey, exportSPKI, importJWK, type JSONWebKeySet, type JWK } from "jose";
 import { ATTESTATION_TYPES } from "../../src/config/service.js";
+import { scoringTimeText } from "../../src/harness/service/endpoints/trust-check.js";
 import {
   type AttestationSigningKey,
   createAttestation,
@@ -97,8 +98,11 @@ export interface TrustCheckFixtureOptions {
   issuedAt?: Date;
   /** When the attestation was signed: signed `verifiedAt` (v2). Default: `issuedAt`. */
   verifiedAt?: Date;
-  /** How times are written in the signed block (default ISO-8601). */
-  timeFormat?: "iso" | "unix";
+  /**
+   * How times are written in the signed block: `iso` (default, `toISOString`), `unix` (seconds), or `service` (v2: the
+   * service's sample, `issuedAt` with milliseconds and `+00:00` beside `verifiedAt` and `expiry` in the `Z` form).
+   */
+  timeFormat?: "iso" | "unix" | "service";
   /** Lifetime from `verifiedAt` to `expiry`, in ms (v2; default 24 h). */
   lifetimeMs?: number;
   /** Extra fields appended to the signed block. */
@@ -109,7 +113,7 @@ export interface TrustCheckFixtureOptions {
   signing?: SigningOptions;
 }
 
-function writeTime(date: Date, format: "iso" | "unix" = "iso"): string | number {
+function writeTime(date: Date, format: "iso" | "unix" | "service" = "iso"): string | number {
   return format === "unix" ? Math.floor(date.getTime() / 1000) : date.toISOString();
 }
 
@@ -147,7 +151,7 @@ export async function buildTrustCheckResponse(
     badges: [...badges.earned, ...badges.warnings],
     sybilSeverity: agent.sybilSeverity,
     sybilSignals,
-    issuedAt: writeTime(issuedAt, options.timeFormat),
+    issuedAt: options.timeFormat === "service" ? scoringTimeText(issuedAt) : writeTime(issuedAt, options.timeFormat),
     verifiedAt: writeTime(verifiedAt, options.timeFormat),
     expiry: writeTime(expiry, options.timeFormat),
     ...options.extraSigned,

@@ -55,9 +55,29 @@ export interface SubmitFinding {
  * @returns The result.
  */
 export async function checkOnchainSubmit(live: LiveAttestations, options: OnchainSubmitOptions): Promise<CheckResult> {
-  if ("unavailable" in options.simulator) return couldNotCheck(ONCHAIN_SUBMIT_CHECK, options.simulator.unavailable);
-  if (live.attestations.length === 0) return couldNotCheck(ONCHAIN_SUBMIT_CHECK, noAttestationReason(live));
-  if (!options.jwks.ok) return couldNotCheck(ONCHAIN_SUBMIT_CHECK, `no keys to install: ${options.jwks.reason}`);
+  return (await submitLiveAttestations(live, options)).result;
+}
+
+/** The check's result, with what the oracle did with each attestation submitted (absent when none was). */
+export interface OnchainSubmitRun {
+  /** The check's result. */
+  readonly result: CheckResult;
+  /** What the oracle did with each attestation submitted. */
+  readonly findings?: readonly SubmitFinding[];
+}
+
+/**
+ * Runs the check, and hands back its findings too (the `time-forms` check reads which time the oracle refused).
+ *
+ * @param live - The trust-checks' attestations.
+ * @param options - Local chain, keys, clock, fork.
+ * @returns The result and the findings.
+ */
+export async function submitLiveAttestations(live: LiveAttestations, options: OnchainSubmitOptions): Promise<OnchainSubmitRun> {
+  const notChecked = (reason: string): OnchainSubmitRun => ({ result: couldNotCheck(ONCHAIN_SUBMIT_CHECK, reason) });
+  if ("unavailable" in options.simulator) return notChecked(options.simulator.unavailable);
+  if (live.attestations.length === 0) return notChecked(noAttestationReason(live));
+  if (!options.jwks.ok) return notChecked(`no keys to install: ${options.jwks.reason}`);
   const submissions: { agent: string; submission: OracleSubmission }[] = [];
   const skipped: string[] = [];
   for (const attestation of live.attestations) {
@@ -65,7 +85,7 @@ export async function checkOnchainSubmit(live: LiveAttestations, options: Onchai
     if ("problem" in submission) skipped.push(`${attestation.agent}: ${submission.problem}`);
     else submissions.push({ agent: attestation.agent, submission });
   }
-  if (submissions.length === 0) return couldNotCheck(ONCHAIN_SUBMIT_CHECK, skipped.join("; "));
+  if (submissions.length === 0) return notChecked(skipped.join("; "));
 
   let simulator;
   try {
@@ -75,7 +95,7 @@ export async function checkOnchainSubmit(live: LiveAttestations, options: Onchai
       ...(options.forkUrl ? { forkUrl: options.forkUrl } : {}),
     });
   } catch (error) {
-    return couldNotCheck(ONCHAIN_SUBMIT_CHECK, `the local chain could not be started: ${messageOf(error)}`);
+    return notChecked(`the local chain could not be started: ${messageOf(error)}`);
   }
   const findings: SubmitFinding[] = [];
   try {
@@ -84,27 +104,33 @@ export async function checkOnchainSubmit(live: LiveAttestations, options: Onchai
       findings.push({ agent, call, outcome: await simulator.submit(submission) });
     }
   } catch (error) {
-    return couldNotCheck(ONCHAIN_SUBMIT_CHECK, `the simulation failed: ${messageOf(error)}`);
+    return notChecked(`the simulation failed: ${messageOf(error)}`);
   } finally {
     await simulator.close().catch(() => undefined);
   }
   const observed = { chain: simulator.chain, findings, ...(skipped.length > 0 ? { skipped } : {}) };
   const refused = findings.find((f) => !f.outcome.accepted);
   if (refused && !refused.outcome.accepted) {
-    return differs(
-      ONCHAIN_SUBMIT_CHECK,
-      `${refused.call} refused ${refused.agent}: ${refused.outcome.error} (${simulator.chain})`,
-      observed,
-    );
+    return {
+      result: differs(
+        ONCHAIN_SUBMIT_CHECK,
+        `${refused.call} refused ${refused.agent}: ${refused.outcome.error} (${simulator.chain})`,
+        observed,
+      ),
+      findings,
+    };
   }
   const first = findings[0]!;
   const record = first.outcome.accepted ? first.outcome.record : undefined;
   const stored = record ? `: score ${record.score}, tier code ${record.tier}, sybil code ${record.sybilSeverity}` : "";
-  return holds(
-    ONCHAIN_SUBMIT_CHECK,
-    `${first.call} accepted ${findings.length} live attestation${findings.length === 1 ? "" : "s"}${stored} (${simulator.chain})`,
-    observed,
-  );
+  return {
+    result: holds(
+      ONCHAIN_SUBMIT_CHECK,
+      `${first.call} accepted ${findings.length} live attestation${findings.length === 1 ? "" : "s"}${stored} (${simulator.chain})`,
+      observed,
+    ),
+    findings,
+  };
 }
 
 /**

@@ -20,6 +20,7 @@
 import type { Address } from "viem";
 import { readContract } from "viem/actions";
 import { toAttestationCall } from "../../attestation/onchain-call.js";
+import { ORACLE_CHAIN_SLUGS } from "../../config/chains.js";
 import { signingKeyArgsOf } from "../../attestation/onchain-keys.js";
 import type { JwksResolver } from "../../attestation/jwks.js";
 import { DEFAULT_CLOCK_SKEW_SECONDS } from "../../attestation/options.js";
@@ -54,7 +55,9 @@ export function submissionOf(
   const attestation = verdict.source === "attestationV1" && isRecord(body) ? body.attestationV1 : body;
   let call: ReturnType<typeof toAttestationCall>;
   try {
-    call = toAttestationCall(attestation, verdict);
+    // The chain slug is judged by assessRefresh (chain-not-accepted): against the named attested oracle's own table,
+    // which its admin may have extended, else against the table it is deployed with.
+    call = toAttestationCall(attestation, verdict, { chainSlugs: "unchecked" });
   } catch (error) {
     return { ok: false, problem: messageOf(error) };
   }
@@ -262,6 +265,12 @@ export function assessRefresh(input: RefreshInput): RowRefresh {
         `the attested oracle ${oracle} maps the chain slug "${input.chain}" to chain id ${accepted}, not ${input.chainId}: the record would be written under another key`,
       );
     }
+  }
+  if (!attestedOracle && ORACLE_CHAIN_SLUGS.get(input.chain) !== input.chainId) {
+    return blocked(
+      "chain-not-accepted",
+      `the chain slug "${input.chain}" is not one an attested oracle is deployed with (${[...ORACLE_CHAIN_SLUGS.keys()].join(", ")}): it would revert UnknownChainSlug unless its admin added it (name the oracle with --attested-oracle to read its table)`,
+    );
   }
   const issuedSeconds = Math.floor(issuedAt.getTime() / 1000);
   const held = input.onchainUpdatedAtSeconds;

@@ -69,7 +69,8 @@ describe("GET /api/trust-check?id=&chain=", () => {
     const signed = attestation.signed;
     expect(Object.keys(signed)).toEqual(F.V2_SIGNED_ORDER);
     expectFields(signed, F.V2_SIGNED, "signed");
-    expect(signed.issuedAt).toBe(agent.updatedAt.toISOString());
+    // The service's sample form (a2aproject/A2A#1628): milliseconds and +00:00 beside verifiedAt and expiry in Z.
+    expect(signed.issuedAt).toBe(agent.updatedAt.toISOString().replace("Z", "+00:00"));
     expect(signed.verifiedAt).toBe(NOW.toISOString());
     expect(Date.parse(signed.expiry as string) - Date.parse(signed.verifiedAt as string)).toBe(86_400_000);
     expect(attestation.expiry).toBe(signed.expiry);

@@ -174,6 +174,13 @@ describe("assessRefresh: the first blocker, in order", () => {
     const unchecked = assessRefresh(base);
     expect(unchecked).toMatchObject({ possible: true, keyStatus: "unchecked" });
     expect(unchecked.reason).toContain('kid "rnwy-trust-v2" not checked');
+    // Without an attested oracle, a chain slug outside the table an oracle is deployed with is not accepted either.
+    expect(assessRefresh({ ...base, chain: "solana", chainId: null })).toMatchObject({
+      blocker: "chain-not-accepted",
+      reason: expect.stringContaining('"solana" is not one an attested oracle is deployed with') as string,
+    });
+    expect(blockerOf({ chain: "base", chainId: 1 })).toBe("chain-not-accepted");
+    expect(blockerOf({ chain: "ethereum", chainId: 1 })).toBeUndefined();
   });
 
   it("compareAgent assesses only stale, missing or drifted rows with a verified attestation", async () => {

@@ -116,8 +116,9 @@ describe("GET /api/trust-check by id and chain", () => {
       badges: [...body.badges.earned, ...body.badges.warnings],
       sybilSeverity: body.sybilSeverity,
       sybilSignals: body.sybilSignals,
-      // issuedAt: when the score was computed; verifiedAt: when it was signed (request time).
-      issuedAt: agent.updatedAt.toISOString(),
+      // issuedAt: when the score was computed, in the service's sample form (milliseconds, +00:00); verifiedAt: when
+      // it was signed (request time), in the Z form.
+      issuedAt: agent.updatedAt.toISOString().replace("Z", "+00:00"),
       verifiedAt: NOW.toISOString(),
       expiry: "2026-11-23T10:00:00.000Z",
     });
@@ -245,7 +246,7 @@ describe("routing", () => {
       const res = await getJson(`${service.url}/api/trust-check?id=${change.agentId}&chain=${change.chain}&registry=${change.registry}`);
       expect(res.body.score).toBe(change.after.score);
       // issuedAt is the agent's scoring time (the advance), not the request time.
-      expect(res.body.attestation.signed.issuedAt).toBe("2026-11-22T09:00:00.000Z");
+      expect(res.body.attestation.signed.issuedAt).toBe("2026-11-22T09:00:00.000+00:00");
       expect(res.body.attestation.signed.verifiedAt).toBe(NOW.toISOString());
     } finally {
       service.setPopulation(original);

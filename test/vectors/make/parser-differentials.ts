@@ -292,19 +292,9 @@ export async function parserDifferentialVectors(keys: VectorKeys): Promise<Trust
       onchain: { error: "AttestationFieldInvalid", field: "score" },
     },
     {
-      id: "issued-at-with-offset",
-      covers: ["parser:time-form"],
-      description: "issuedAt with +00:00 instead of Z: the same instant to a lenient date parser, not the signed form.",
-      bytes: utf8(
-        replaceOnce(text, `"issuedAt":"${String(signed.issuedAt)}"`, `"issuedAt":"${String(signed.issuedAt).replace("Z", "+00:00")}"`),
-      ),
-      field: "issuedAt",
-      onchain: { error: "AttestationFieldInvalid", field: "issuedAt" },
-    },
-    {
       id: "issued-at-unix-seconds",
       covers: ["parser:time-form"],
-      description: "issuedAt as a number of Unix seconds: times are ISO strings.",
+      description: "issuedAt as a number of Unix seconds: signed times are RFC 3339 date-time strings.",
       bytes: utf8(
         replaceOnce(
           text,

@@ -62,8 +62,8 @@ export function bestAgentOf(population: Population, wallet: string): PopulationA
  *
  * @param agent - The agent.
  * @param verifiedAt - Signing (request) time.
- * @returns The block (`agentId` a string, times ISO 8601): `issuedAt` is the agent's scoring time, `expiry` 24 h
- *   after `verifiedAt`.
+ * @returns The block (`agentId` a string, times RFC 3339): `issuedAt` is the agent's scoring time, written as the
+ *   service's sample writes it ({@link scoringTimeText}); `verifiedAt` and `expiry` (24 h after it) in the `Z` form.
  */
 export function trustSignedV2(agent: PopulationAgent, verifiedAt: Date): TrustSignedV2 {
   return {
@@ -76,7 +76,7 @@ export function trustSignedV2(agent: PopulationAgent, verifiedAt: Date): TrustSi
     badges: flatBadges(agent.badges),
     sybilSeverity: apiSybilSeverity(agent.sybilSeverity),
     sybilSignals: [...agent.sybilSignals],
-    issuedAt: agent.updatedAt.toISOString(),
+    issuedAt: scoringTimeText(agent.updatedAt),
     verifiedAt: verifiedAt.toISOString(),
     expiry: expiryAfter(verifiedAt),
   };
@@ -219,6 +219,18 @@ export const handleTrustCheck: ServiceHandler = async (request, context) => {
   const agent = requireAgent(context.population, chain, agentId, registry);
   return ok(await trustCheckBody(agent, threshold, context, request.path));
 };
+
+/**
+ * A scoring time as the service's sample writes a v2 block's `issuedAt` (a2aproject/A2A#1628, 2026-04-14:
+ * `"2026-04-14T10:38:38.243+00:00"`, a database timestamp beside the `Z` form of `verifiedAt` and `expiry`):
+ * milliseconds and the offset `+00:00`.
+ *
+ * @param at - The time.
+ * @returns RFC 3339 with milliseconds and `+00:00`.
+ */
+export function scoringTimeText(at: Date): string {
+  return `${at.toISOString().slice(0, -1)}+00:00`;
+}
 
 /**
  * An ISO time 24 h (the attestation lifetime) after a time.
