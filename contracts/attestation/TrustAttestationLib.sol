@@ -28,8 +28,10 @@ import {P256Verifier} from "./P256Verifier.sol";
 ///        `chain` a string of 1 to 32 bytes without escapes (the oracle looks it up in its table of `a-z 0-9 _ -`
 ///        slugs), `registry` a non-empty string without escapes, `owner` `"0x"` + 40 hex digits or `null`, `score`
 ///        plain digits 0-`TrustConstants.MAX_SCORE`, `tier` and `sybilSeverity` one of the names below, `issuedAt` /
-///        `verifiedAt` / `expiry` ISO 8601 `YYYY-MM-DDTHH:MM:SS(.fff)?Z` (UTC, after 1970-01-01T00:00:00Z, year at
-///        most 9999; the milliseconds are dropped);
+///        `verifiedAt` / `expiry` an RFC 3339 date-time without escapes, `YYYY-MM-DDTHH:MM:SS`, an optional fraction
+///        of 1 to 9 digits, then `Z` or `+hh:mm` / `-hh:mm` (`t` and `z` in either case; hours of the offset 00-23,
+///        minutes 00-59), read as the Unix second of the instant (the offset applied, the fraction dropped: floor),
+///        the year from 1970 to 9999 and the instant after 1970-01-01T00:00:00Z;
 ///      - `found`, when present, is `true`: the service signs `{found: false, wallet, issuedAt}` for a wallet that owns
 ///        no agent, so a block that says anything else is no agent's record, whatever agent fields it carries
 ///        (`AttestationFieldInvalid(Found)`).
@@ -619,27 +621,23 @@ library TrustAttestationLib {
                     if ok { q := e }
                 }
             }
-            // ISO 8601 `YYYY-MM-DDTHH:MM:SS(.fff)?Z` in the `len` bytes at `s`: Unix seconds (0 when not such a date).
-            function isoTime(s, len) -> t {
+            // An RFC 3339 date-time at `s`: `YYYY-MM-DD`, `T` (or `t`), `HH:MM:SS`, an optional fraction (`.` and 1 to 9
+            // digits), then `Z` (or `z`) or a numeric offset `+hh:mm` / `-hh:mm` (hours 00-23, minutes 00-59). Returns
+            // the Unix second (the offset applied, the fraction dropped) and the position after the time; `t` is 0
+            // when the bytes are not such a date-time, its year is before 1970 or its instant is not after
+            // 1970-01-01T00:00:00Z (0 is "no date" for the oracle).
+            function isoTime(s) -> t, e {
                 let w := mload(s)
-                // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18; `-` `-` `T` `:` `:` at 4, 7, 10, 13, 16;
-                // `Z` at 19, or `.` digits `Z` at 19-23.
+                // `-` `-` `T` `:` `:` at bytes 4, 7, 10, 13, 16 (byte 10 with bit 5 set, so that `t` reads as `T`).
+                if iszero(eq(and(or(w, 0x0000000000000000000020000000000000000000000000000000000000000000),
+                    0x00000000ff0000ff0000ff0000ff0000ff000000000000000000000000000000),
+                    0x000000002d00002d00007400003a00003a000000000000000000000000000000)) { leave }
+                // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18: each is 0x30-0x39, so high nibble 0 after the
+                // xor and low nibble at most 9.
                 let dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00000000000000000000000000
-                let ok := 0
-                switch len
-                case 20 {
-                    ok := eq(and(w, 0x00000000ff0000ff0000ff0000ff0000ff0000ff000000000000000000000000),
-                        0x000000002d00002d00005400003a00003a00005a000000000000000000000000)
-                }
-                case 24 {
-                    ok := eq(and(w, 0x00000000ff0000ff0000ff0000ff0000ff0000ff000000ff0000000000000000),
-                        0x000000002d00002d00005400003a00003a00002e0000005a0000000000000000)
-                    dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00ffffff000000000000000000
-                }
-                // Each digit byte is 0x30-0x39: high nibble 0 after the xor, low nibble at most 9.
                 let tt := and(xor(w, 0x3030303030303030303030303030303030303030303030303030303030303030), dm)
-                ok := and(ok, iszero(and(or(tt, add(tt, 0x0606060606060606060606060606060606060606060606060606060606060606)),
-                    and(dm, 0xf0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0))))
+                if and(or(tt, add(tt, 0x0606060606060606060606060606060606060606060606060606060606060606)),
+                    0xf0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0) { leave }
                 // Byte k of `pairs` is 10 d_k + d_(k+1): the two-digit numbers, all at once.
                 let pairs := add(mul(tt, 10), shl(8, tt))
                 let year := add(mul(byte(0, pairs), 100), byte(2, pairs))
@@ -650,37 +648,67 @@ library TrustAttestationLib {
                 if eq(month, 2) {
                     if and(iszero(and(year, 3)), or(gt(mod(year, 100), 0), iszero(mod(year, 400)))) { dim := 29 }
                 }
-                if or(or(lt(year, 1970), or(iszero(month), gt(month, 12))), or(iszero(day), gt(day, dim))) { ok := 0 }
+                if or(or(lt(year, 1970), or(iszero(month), gt(month, 12))), or(iszero(day), gt(day, dim))) { leave }
                 // Hours (byte 11) at most 23, minutes (14) and seconds (17) at most 59: bit 7 of each byte after adding
                 // 0x80 - 24 or 0x80 - 60 (the pairs are at most 99, so no carry leaves a byte).
                 if and(add(and(pairs, 0x0000000000000000000000ff0000ff0000ff0000000000000000000000000000),
                     0x0000000000000000000000680000440000440000000000000000000000000000),
-                    0x0000000000000000000000800000800000800000000000000000000000000000) { ok := 0 }
-                if ok {
-                    // Days from 1970-01-01 (H. Hinnant's days_from_civil with years counted from March 1, here
-                    // without eras: 365 y + y/4 - y/100 + y/400 for the year, then the days before the month from a
-                    // table, 16 bits a month). 0 is "no date" for the oracle: 1970-01-01T00:00:00Z itself is refused.
-                    let y := sub(year, lt(month, 3))
-                    let count := add(add(mul(y, 365), shr(2, y)), sub(div(y, 400), div(y, 100)))
-                    count := add(count, add(and(shr(shl(4, month), 0x11300f500d600b80099007a005c003d001f0000015101320000), 0xffff),
-                        day))
-                    // Hours, minutes and seconds (bytes 11, 14, 17 of `pairs`, moved to bits 48, 24, 0) summed by one
-                    // multiplication: bits 48-71 of x (3600 + 60 * 2^24 + 2^48) are h * 3600 + m * 60 + s.
-                    t := add(mul(sub(count, 719469), 86400),
-                        and(shr(48, mul(and(shr(112, pairs), 0xff0000ff0000ff), 0x100003c000e10)), 0xffffff))
+                    0x0000000000000000000000800000800000800000000000000000000000000000) { leave }
+                // The fraction: 1 to 9 digits, dropped.
+                e := add(s, 19)
+                let c := byte(0, mload(e))
+                if eq(c, 0x2e) {
+                    let f := digitsEnd(add(e, 1))
+                    if or(eq(f, add(e, 1)), gt(sub(f, e), 10)) { leave }
+                    e := f
+                    c := byte(0, mload(e))
                 }
+                // The offset, in seconds east of UTC (`Z`: none).
+                let east := 0
+                switch or(c, 0x20)
+                case 0x7a { e := add(e, 1) } // Z, z
+                default {
+                    // `+hh:mm` or `-hh:mm`: digits at bytes 1-2 and 4-5, `:` at byte 3.
+                    if iszero(or(eq(c, 0x2b), eq(c, 0x2d))) { leave }
+                    let z := mload(e)
+                    let zz := and(xor(z, 0x0030300030300000000000000000000000000000000000000000000000000000),
+                        0x00ffff00ffff0000000000000000000000000000000000000000000000000000)
+                    if or(iszero(eq(byte(3, z), 0x3a)), and(or(zz, add(zz, 0x0006060006060000000000000000000000000000000000000000000000000000)),
+                        0x00f0f000f0f00000000000000000000000000000000000000000000000000000)) { leave }
+                    let offsetHours := add(mul(byte(1, zz), 10), byte(2, zz))
+                    let offsetMinutes := add(mul(byte(4, zz), 10), byte(5, zz))
+                    if or(gt(offsetHours, 23), gt(offsetMinutes, 59)) { leave }
+                    east := add(mul(offsetHours, 3600), mul(offsetMinutes, 60))
+                    e := add(e, 6)
+                }
+                // Days from 1970-01-01 (H. Hinnant's days_from_civil with years counted from March 1, here without
+                // eras: 365 y + y/4 - y/100 + y/400 for the year, then the days before the month from a table, 16
+                // bits a month).
+                let y := sub(year, lt(month, 3))
+                let count := add(add(mul(y, 365), shr(2, y)), sub(div(y, 400), div(y, 100)))
+                count := add(count, add(and(shr(shl(4, month), 0x11300f500d600b80099007a005c003d001f0000015101320000), 0xffff),
+                    day))
+                // Hours, minutes and seconds (bytes 11, 14, 17 of `pairs`, moved to bits 48, 24, 0) summed by one
+                // multiplication: bits 48-71 of x (3600 + 60 * 2^24 + 2^48) are h * 3600 + m * 60 + s.
+                t := add(mul(sub(count, 719469), 86400),
+                    and(shr(48, mul(and(shr(112, pairs), 0xff0000ff0000ff), 0x100003c000e10)), 0xffffff))
+                // Local time to UTC: east of UTC is earlier, west later. An instant at or before the epoch is 0.
+                switch c
+                case 0x2b {
+                    switch gt(t, east)
+                    case 1 { t := sub(t, east) }
+                    default { t := 0 }
+                }
+                case 0x2d { t := add(t, east) }
             }
-            // A date field at `p`: a string of the 20 or 24 bytes isoTime reads (every byte checked, so no scan),
-            // stored at `slot`; the position after it, or 0.
+            // A date field at `p`: a string holding exactly one RFC 3339 date-time (every byte checked by isoTime, so
+            // no scan), stored at `slot` as Unix seconds; the position after it, or 0.
             function dateField(p, slot) -> q {
-                let s := add(p, 1)
-                let len := 24
-                if eq(byte(0, mload(add(s, 20))), 0x22) { len := 20 }
-                if and(eq(byte(0, mload(p)), 0x22), eq(byte(0, mload(add(s, len))), 0x22)) {
-                    let t := isoTime(s, len)
-                    if t {
+                if eq(byte(0, mload(p)), 0x22) {
+                    let t, e := isoTime(add(p, 1))
+                    if and(gt(t, 0), eq(byte(0, mload(e)), 0x22)) {
                         mstore(slot, t)
-                        q := add(add(s, len), 1)
+                        q := add(e, 1)
                     }
                 }
             }
