@@ -446,6 +446,44 @@ describe("AttestedTrustOracle: submitJwsAttestation, the JWS as issued", () => {
   });
 });
 
+describe("AttestedTrustOracle: a byte-order mark is a byte like any other", () => {
+  const BOM = "\uFEFF";
+  const submitJws = (oracle: Awaited<ReturnType<typeof deployOracle>>["oracle"], jws: string) =>
+    oracle.submitJwsAttestation(KID, Buffer.from(jws, "latin1"));
+
+  it("reads a member named with a leading BOM as an unknown member, never as the field it resembles", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const signed = v2Signed(now, { agentId: "31" });
+    // In place of verifiedAt: the block lacks verifiedAt.
+    const renamed = JSON.stringify(signed).replace('"verifiedAt"', `"${BOM}verifiedAt"`);
+    await expect(submitJws(oracle, signJws(key, renamed).jws))
+      .to.be.revertedWithCustomError(oracle, "AttestationFieldMissing")
+      .withArgs(FIELD.VerifiedAt);
+    // Beside verifiedAt, holding a date far ahead: skipped, so not refused as from the future, and the record stored.
+    const beside = JSON.stringify({ ...signed, [`${BOM}verifiedAt`]: iso(now + 365 * 86_400) });
+    await expect(submitJws(oracle, signJws(key, beside).jws)).to.emit(oracle, "RecordAdded");
+    expect((await oracle.attestedRecord(31n, BASE_CHAIN_ID, ERC8004)).updatedAt).to.equal(BigInt(seconds(signed.issuedAt)));
+  });
+
+  it("refuses a payload or a header that starts with a BOM as malformed JSON at offset 0", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const payload = `${BOM}${JSON.stringify(v2Signed(now))}`;
+    await expect(submitJws(oracle, signJws(key, payload).jws))
+      .to.be.revertedWithCustomError(oracle, "AttestationJsonMalformed")
+      .withArgs(0);
+    const header = `${BOM}{"alg":"ES256","kid":"${KID}"}`;
+    await expect(submitJws(oracle, signJws(key, JSON.stringify(v2Signed(now)), header).jws))
+      .to.be.revertedWithCustomError(oracle, "JwsHeaderMalformed")
+      .withArgs(0);
+  });
+
+  it("refuses a header kid with a BOM as another key id (JwsKidMismatch)", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const call = signJws(key, JSON.stringify(v2Signed(now)), { alg: "ES256", kid: `${BOM}${KID}` });
+    await expect(submitJws(oracle, call.jws)).to.be.revertedWithCustomError(oracle, "JwsKidMismatch").withArgs(KID, `${BOM}${KID}`);
+  });
+});
+
 describe("AttestedTrustOracle: the no-op, before the header, the key and the signature are checked", () => {
   it("returns the record held for an attestation not newer than it, storing nothing, whatever its signature", async () => {
     const { oracle, key, now } = await loadFixture(deployOracle);
