@@ -503,6 +503,18 @@ describe("AttestedTrustOracle: the no-op, before the header, the key and the sig
     expect((await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(70n);
   });
 
+  it("treats an attestation dated exactly as the upstream's record as not newer: nothing stored, one second later stored", async () => {
+    const { oracle, upstream, submit, now } = await loadFixture(deployOracle);
+    const signed = v2Signed(now, { score: 90 }, 100);
+    await upstream.setRecord(1n, BASE_CHAIN_ID, ERC8004, 30, 1, 0, seconds(signed.issuedAt));
+    const tie = submit(signed);
+    await expect(tie).to.not.emit(oracle, "RecordAdded");
+    expect((await oracle.attestedRecord(1n, BASE_CHAIN_ID, ERC8004)).updatedAt).to.equal(0n);
+    expect((await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(30n);
+    await expect(submit(v2Signed(now, { score: 90 }, 99))).to.emit(oracle, "RecordAdded");
+    expect((await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(90n);
+  });
+
   it("compares with the fresher of its own and the upstream's record; an upstream record from the future does not count", async () => {
     const { oracle, upstream, key, now } = await loadFixture(deployOracle);
     await upstream.setRecord(1n, BASE_CHAIN_ID, ERC8004, 33, 1, 0, now - 50);
@@ -591,6 +603,20 @@ describe("AttestedTrustOracle: reads answer with the fresher of its own record a
     // Neither holds one.
     expect(await oracle.hasScore(2n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
     expect(await oracle.meetsThreshold(2n, BASE_CHAIN_ID, ERC8004, 0)).to.equal(false);
+  });
+
+  it("on a tie between its own record and the upstream's, answers its own", async () => {
+    const { oracle, upstream, submit, now } = await loadFixture(deployOracle);
+    const signed = v2Signed(now, { score: 70 }, 100);
+    await submit(signed);
+    const at = seconds(signed.issuedAt);
+    await upstream.setRecord(1n, BASE_CHAIN_ID, ERC8004, 20, 0, 4, at);
+    expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([70n, 2n, 0n, BigInt(at)]);
+    expect(await oracle.meetsThreshold(1n, BASE_CHAIN_ID, ERC8004, 70)).to.equal(true);
+    // One second later, the upstream's is the fresher.
+    await upstream.setRecord(1n, BASE_CHAIN_ID, ERC8004, 20, 0, 4, at + 1);
+    expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([20n, 0n, 4n, BigInt(at + 1)]);
+    expect(await oracle.meetsThreshold(1n, BASE_CHAIN_ID, ERC8004, 70)).to.equal(false);
   });
 
   it("keeps answering from its own records while the upstream reverts or answers garbage", async () => {
