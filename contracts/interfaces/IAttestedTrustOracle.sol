@@ -156,8 +156,10 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     ///         not after the block time plus `MAX_CLOCK_SKEW`;
     ///      3. no-op: when `issuedAt` is not after the `updatedAt` of the record reads answer for the subject (the
     ///         fresher of this oracle's own record in force and the upstream's; a record stored under a revoked key id
-    ///         and an upstream record dated after the block do not count), the call returns here, before the header, the key and the signature are checked, storing
-    ///         nothing and emitting nothing. Safe: nothing read from unauthenticated bytes is kept;
+    ///         and a record of either dated after the block do not count), the call returns here, before the header,
+    ///         the key and the signature are checked, storing nothing and emitting nothing. Safe: nothing read from
+    ///         unauthenticated bytes is kept. A record held here dated after the block is replaced by any valid
+    ///         attestation, so that one stored from the future cannot block a gate call carrying a current one;
     ///      4. the protected header (`alg` `"ES256"`, `kid` equal to `kid`, `typ` `JWT`/`JOSE` if present, no `crit`,
     ///         `jku`, `x5u`, `jwk`, `x5c`, `b64`, no duplicate or escaped member name), then the key id (known, not
     ///         revoked) and the signature over the ASCII `header.payload` (SHA-256, P-256, low-S or high-S);

@@ -39,8 +39,10 @@ import {TrustRecord} from "../TrustTypes.sol";
 ///      be up to that much after the block time (a service clock slightly ahead of the chain's), and an attestation
 ///      is refused as expired only when the block time is more than that much after its `expiry`. A record dated in
 ///      the future within that window is stored as signed; it never shadows an upstream record dated at or before
-///      the block (reads answer the upstream's until the chain catches up), and with no such upstream record gates
-///      refuse it (`TrustRecordFromFuture`) until then.
+///      the block (reads answer the upstream's until the chain catches up), with no such upstream record gates
+///      refuse it (`TrustRecordFromFuture`) until then, and it does not count as held: any valid attestation
+///      replaces it, whatever its `issuedAt`. So whoever stores an attestation dated up to `MAX_CLOCK_SKEW` ahead
+///      cannot block a gate call that carries a current one (the call stores its own and is judged on it).
 ///
 ///      Keys: hold only the service's trust-check key ids (any key held here can sign trust records). A key id names
 ///      one key for its whole life; the service rotates by publishing a new key id, which `setSigningKey` installs
@@ -354,8 +356,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
 
     /// @dev The records held for the attestation's subject, and whether the attestation would change what reads
     ///      answer: its `issuedAt` must be after this oracle's own record in force (a record stored under a revoked key
-    ///      id does not count) and after the upstream's (an upstream record dated after the block does not count: reads
-    ///      never prefer it to a record held here). The upstream is
+    ///      id, or dated after the block, does not count) and after the upstream's (an upstream record dated after the
+    ///      block does not count: reads never prefer it to a record held here). The upstream is
     ///      asked only when that is still open, or when `readUpstream` asks for it (to answer the fresher of the
     ///      two).
     function _held(TrustAttestationLib.TrustAttestation memory att, uint256 chainId, bool readUpstream)
@@ -368,7 +370,11 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         held.stored = _records[held.key];
         held.own = _inForce(held.stored);
         uint256 issuedAt = att.issuedAt;
-        bool newerThanOwn = issuedAt > held.own >> 24;
+        uint256 ownAt = held.own >> 24;
+        // A record held here dated after the block does not count either: any attestation replaces it, so that a
+        // record stored from the future (within the clock skew) cannot hold off an older, current one until the
+        // chain catches up, nor block a gate call that carries one.
+        bool newerThanOwn = issuedAt > ownAt || ownAt > block.timestamp;
         if (newerThanOwn || readUpstream) held.upstream = _upstreamRecord(att.agentId, chainId, att.registry);
         uint256 upstreamAt = held.upstream >> 24;
         held.newer = newerThanOwn && (upstreamAt > block.timestamp || issuedAt > upstreamAt);
