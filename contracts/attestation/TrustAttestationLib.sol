@@ -628,13 +628,21 @@ library TrustAttestationLib {
             // 1970-01-01T00:00:00Z (0 is "no date" for the oracle).
             function isoTime(s) -> t, e {
                 let w := mload(s)
-                // `-` `-` `T` `:` `:` at bytes 4, 7, 10, 13, 16 (byte 10 with bit 5 set, so that `t` reads as `T`).
-                if iszero(eq(and(or(w, 0x0000000000000000000020000000000000000000000000000000000000000000),
-                    0x00000000ff0000ff0000ff0000ff0000ff000000000000000000000000000000),
-                    0x000000002d00002d00007400003a00003a000000000000000000000000000000)) { leave }
-                // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18: each is 0x30-0x39, so high nibble 0 after the
-                // xor and low nibble at most 9.
-                let dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00000000000000000000000000
+                // `-` `-` `T` `:` `:` at bytes 4, 7, 10, 13, 16 (byte 10 with bit 5 set, so that `t` reads as `T`);
+                // the form a JavaScript `Date` writes, with `.` at 19, three digits and `Z` at 23, is recognised in
+                // the same comparison (byte 23 with bit 5 set, for `z`), so that it skips the general suffix below.
+                let dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00ffffff000000000000000000
+                let millis := eq(and(or(w, 0x0000000000000000000020000000000000000000000000200000000000000000),
+                    0x00000000ff0000ff0000ff0000ff0000ff0000ff000000ff0000000000000000),
+                    0x000000002d00002d00007400003a00003a00002e0000007a0000000000000000)
+                if iszero(millis) {
+                    if iszero(eq(and(or(w, 0x0000000000000000000020000000000000000000000000000000000000000000),
+                        0x00000000ff0000ff0000ff0000ff0000ff000000000000000000000000000000),
+                        0x000000002d00002d00007400003a00003a000000000000000000000000000000)) { leave }
+                    dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00000000000000000000000000
+                }
+                // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18 (and 20-22 in the `Date` form): each is
+                // 0x30-0x39, so high nibble 0 after the xor and low nibble at most 9.
                 let tt := and(xor(w, 0x3030303030303030303030303030303030303030303030303030303030303030), dm)
                 if and(or(tt, add(tt, 0x0606060606060606060606060606060606060606060606060606060606060606)),
                     0xf0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0) { leave }
@@ -655,18 +663,22 @@ library TrustAttestationLib {
                     0x0000000000000000000000680000440000440000000000000000000000000000),
                     0x0000000000000000000000800000800000800000000000000000000000000000) { leave }
                 // The fraction: 1 to 9 digits, dropped.
-                e := add(s, 19)
-                let c := byte(0, mload(e))
-                if eq(c, 0x2e) {
-                    let f := digitsEnd(add(e, 1))
-                    if or(eq(f, add(e, 1)), gt(sub(f, e), 10)) { leave }
-                    e := f
+                e := add(s, 24)
+                let c := 0x5a
+                if iszero(millis) {
+                    e := add(s, 19)
                     c := byte(0, mload(e))
+                    if eq(c, 0x2e) {
+                        let f := digitsEnd(add(e, 1))
+                        if or(eq(f, add(e, 1)), gt(sub(f, e), 10)) { leave }
+                        e := f
+                        c := byte(0, mload(e))
+                    }
                 }
                 // The offset, in seconds east of UTC (`Z`: none).
                 let east := 0
                 switch or(c, 0x20)
-                case 0x7a { e := add(e, 1) } // Z, z
+                case 0x7a { if iszero(millis) { e := add(e, 1) } } // Z, z
                 default {
                     // `+hh:mm` or `-hh:mm`: digits at bytes 1-2 and 4-5, `:` at byte 3.
                     if iszero(or(eq(c, 0x2b), eq(c, 0x2d))) { leave }
