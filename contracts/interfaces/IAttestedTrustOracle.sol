@@ -83,6 +83,10 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     /// @notice A chain slug is not 1-32 bytes of `a-z 0-9 _ -`.
     /// @param slug The slug refused.
     error InvalidChainSlug(string slug);
+    /// @notice A chain id above 2^128 - 1 (the oracle keeps a slug's chain id in 128 bits).
+    /// @param slug The slug.
+    /// @param chainId The chain id refused.
+    error ChainIdOutOfRange(string slug, uint256 chainId);
     /// @notice The attestation's chain slug has no EVM chain id here (`solana`, or a slug never set).
     /// @param slug The slug.
     error UnknownChainSlug(string slug);
@@ -142,7 +146,7 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
 
     /// @notice Sets the EVM chain id of a chain slug (0 removes it). Admin only. Emits `ChainSlugSet`.
     /// @param slug The slug (1-32 bytes of `a-z 0-9 _ -`), else `InvalidChainSlug`.
-    /// @param chainId The chain id.
+    /// @param chainId The chain id, at most 2^128 - 1, else `ChainIdOutOfRange`.
     function setChainSlug(string calldata slug, uint256 chainId) external;
 
     /// @notice Verifies the service's compact JWS (`attestation.jws`) as issued and stores its record when it is newer

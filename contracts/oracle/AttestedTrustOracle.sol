@@ -76,6 +76,10 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     ///      reference oracle's 64-bit record).
     uint256 private constant _KEY_TAG_SHIFT = 64;
 
+    /// @dev In a slug's entry: the bit saying it is in `_slugs`, and where its count of records starts.
+    uint256 private constant _SLUG_LISTED = 1 << 128;
+    uint256 private constant _SLUG_COUNT_SHIFT = 192;
+
     /// @dev A P-256 public key.
     struct SigningKey {
         bytes32 x;
@@ -104,12 +108,15 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     P256Verifier private immutable _p256Verifier;
 
     mapping(uint192 keyTag => SigningKey) private _keys;
-    mapping(bytes32 slug => uint256 chainId) private _chainIds;
+    /// @dev Per chain slug (left-aligned word): its chain id (bits 0-127), whether the slug is in `_slugs` (bit 128),
+    ///      and how many records held here under it were of keys the upstream did not hold when first attested (bits
+    ///      192-255, for `agentCount`). The count lives in the slug's word, which every submission reads to find the
+    ///      chain id, so that counting a record writes a warm slot that is already non-zero (2,900 gas) instead of a
+    ///      cold one of its own (5,000; 22,100 for the first on a fresh oracle).
+    mapping(bytes32 slug => uint256 entry) private _chainSlots;
+    /// @dev Every slug ever set (the seeded ones, then the admin's), each once: what `agentCount` sums over.
+    bytes32[] private _slugs;
     mapping(bytes32 key => uint256 record) private _records;
-    /// @dev One more than the number of records held here whose key the upstream did not hold when first attested
-    ///      (for `agentCount`). Set to 1 at deployment, so that the first such record writes a slot that is already
-    ///      non-zero (5,000 gas) instead of one written from zero (22,100).
-    uint256 private _notUpstreamCountPlusOne = 1;
 
     /// @notice Deploys the oracle.
     /// @param admin Receives `DEFAULT_ADMIN_ROLE` (signing keys, chain slugs, roles).
@@ -270,8 +277,13 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
                 _callUpstream(abi.encodeCall(ITrustOracle.agentCount, ()));
             if (ok && size >= 0x20) upstreamCount = count;
         }
-        uint256 notUpstream = _notUpstreamCountPlusOne - 1;
+        uint256 notUpstream;
+        uint256 slugCount = _slugs.length;
         unchecked {
+            // Each count is below 2^64 (one per record stored), so the sum cannot wrap.
+            for (uint256 i; i < slugCount; ++i) {
+                notUpstream += _chainSlots[_slugs[i]] >> _SLUG_COUNT_SHIFT;
+            }
             // A garbage upstream count cannot make the sum wrap.
             return upstreamCount > type(uint256).max - notUpstream ? type(uint256).max : upstreamCount + notUpstream;
         }
@@ -295,8 +307,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
 
     /// @inheritdoc IAttestedTrustOracle
     function chainIdOfSlug(string calldata slug) external view returns (uint256) {
-        bytes32 word = TrustAttestationLib.chainSlugWord(slug);
-        return word == 0 ? 0 : _chainIds[word];
+        // An invalid slug's word is 0, which is never set.
+        return uint128(_chainSlots[TrustAttestationLib.chainSlugWord(slug)]);
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -331,7 +343,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     ///      than `MAX_CLOCK_SKEW` past its `expiry`, `issuedAt` not after `verifiedAt`, and `verifiedAt` (so `issuedAt`
     ///      too) not more than `MAX_CLOCK_SKEW` after the block.
     function _checkedChainId(TrustAttestationLib.TrustAttestation memory att) private view returns (uint256 chainId) {
-        chainId = _chainIds[att.chain];
+        chainId = uint128(_chainSlots[att.chain]);
         if (chainId == 0) revert UnknownChainSlug(TrustAttestationLib.chainSlugString(att.chain));
         if (block.timestamp > att.expiry + MAX_CLOCK_SKEW) revert AttestationExpired(att.expiry, block.timestamp);
         if (att.issuedAt > att.verifiedAt) revert AttestationDatesOutOfOrder(att.issuedAt, att.verifiedAt);
@@ -425,7 +437,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
             emit RecordUpdated(held.key, record);
         } else {
             // Only keys the upstream does not hold are counted, so that the common case writes no counter.
-            if (held.upstream >> 24 == 0) ++_notUpstreamCountPlusOne;
+            if (held.upstream >> 24 == 0) _chainSlots[att.chain] += 1 << _SLUG_COUNT_SHIFT;
             emit RecordAdded(held.key, att.agentId, held.chainId, att.registry, record);
         }
     }
@@ -505,7 +517,10 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     function _setChainSlug(string memory slug, uint256 chainId) private {
         bytes32 word = TrustAttestationLib.chainSlugWord(slug);
         if (word == 0) revert InvalidChainSlug(slug);
-        _chainIds[word] = chainId;
+        if (chainId > type(uint128).max) revert ChainIdOutOfRange(slug, chainId);
+        uint256 entry = _chainSlots[word];
+        if (entry & _SLUG_LISTED == 0) _slugs.push(word);
+        _chainSlots[word] = (entry & ~uint256(type(uint192).max)) | _SLUG_LISTED | chainId;
         emit ChainSlugSet(slug, chainId);
     }
 
