@@ -631,18 +631,41 @@ library TrustAttestationLib {
                 // `-` `-` `T` `:` `:` at bytes 4, 7, 10, 13, 16 (byte 10 with bit 5 set, so that `t` reads as `T`);
                 // the form a JavaScript `Date` writes, with `.` at 19, three digits and `Z` at 23, is recognised in
                 // the same comparison (byte 23 with bit 5 set, for `z`), so that it skips the general suffix below.
-                let dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00ffffff000000000000000000
                 let millis := eq(and(or(w, 0x0000000000000000000020000000000000000000000000200000000000000000),
                     0x00000000ff0000ff0000ff0000ff0000ff0000ff000000ff0000000000000000),
                     0x000000002d00002d00007400003a00003a00002e0000007a0000000000000000)
+                // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18, and 20-22 in the `Date` form.
+                let dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00ffffff000000000000000000
                 if iszero(millis) {
                     if iszero(eq(and(or(w, 0x0000000000000000000020000000000000000000000000000000000000000000),
                         0x00000000ff0000ff0000ff0000ff0000ff000000000000000000000000000000),
                         0x000000002d00002d00007400003a00003a000000000000000000000000000000)) { leave }
                     dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00000000000000000000000000
                 }
-                // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18 (and 20-22 in the `Date` form): each is
-                // 0x30-0x39, so high nibble 0 after the xor and low nibble at most 9.
+                let local := civilSeconds(w, dm)
+                if iszero(local) { leave }
+                // `civilSeconds` counts from one second before the epoch, so that 0 can say "not a date".
+                local := sub(local, 1)
+                switch millis
+                case 1 {
+                    t := local
+                    e := add(s, 24)
+                }
+                default {
+                    let end, east, sign := timeSuffix(add(s, 19))
+                    if iszero(end) { leave }
+                    e := end
+                    // Local time to UTC: east of UTC is earlier, west later. An instant at or before the epoch is 0.
+                    switch sign
+                    case 1 { if gt(local, east) { t := sub(local, east) } }
+                    default { t := add(local, east) }
+                }
+            }
+            // The local time in `w` (`YYYY-MM-DDTHH:MM:SS`, separators already checked; `dm` marks its digit bytes)
+            // plus one second, or 0 when a byte is not a digit or the date or time does not exist (year before 1970,
+            // month 0 or 13, day 0 or past the month's end, hour 24, minute 60, second 60).
+            function civilSeconds(w, dm) -> t {
+                // Each digit byte is 0x30-0x39: high nibble 0 after the xor and low nibble at most 9.
                 let tt := and(xor(w, 0x3030303030303030303030303030303030303030303030303030303030303030), dm)
                 if and(or(tt, add(tt, 0x0606060606060606060606060606060606060606060606060606060606060606)),
                     0xf0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0) { leave }
@@ -662,56 +685,43 @@ library TrustAttestationLib {
                 if and(add(and(pairs, 0x0000000000000000000000ff0000ff0000ff0000000000000000000000000000),
                     0x0000000000000000000000680000440000440000000000000000000000000000),
                     0x0000000000000000000000800000800000800000000000000000000000000000) { leave }
-                // The fraction: 1 to 9 digits, dropped.
-                e := add(s, 24)
-                let c := 0x5a
-                if iszero(millis) {
-                    e := add(s, 19)
-                    c := byte(0, mload(e))
-                    if eq(c, 0x2e) {
-                        let f := digitsEnd(add(e, 1))
-                        if or(eq(f, add(e, 1)), gt(sub(f, e), 10)) { leave }
-                        e := f
-                        c := byte(0, mload(e))
-                    }
-                }
-                // The offset, in seconds east of UTC (`Z`: none).
-                let east := 0
-                switch or(c, 0x20)
-                case 0x7a { if iszero(millis) { e := add(e, 1) } } // Z, z
-                default {
-                    // `+hh:mm` or `-hh:mm`: digits at bytes 1-2 and 4-5, `:` at byte 3.
-                    if iszero(or(eq(c, 0x2b), eq(c, 0x2d))) { leave }
-                    let z := mload(e)
-                    let zz := and(xor(z, 0x0030300030300000000000000000000000000000000000000000000000000000),
-                        0x00ffff00ffff0000000000000000000000000000000000000000000000000000)
-                    if or(iszero(eq(byte(3, z), 0x3a)), and(or(zz, add(zz, 0x0006060006060000000000000000000000000000000000000000000000000000)),
-                        0x00f0f000f0f00000000000000000000000000000000000000000000000000000)) { leave }
-                    let offsetHours := add(mul(byte(1, zz), 10), byte(2, zz))
-                    let offsetMinutes := add(mul(byte(4, zz), 10), byte(5, zz))
-                    if or(gt(offsetHours, 23), gt(offsetMinutes, 59)) { leave }
-                    east := add(mul(offsetHours, 3600), mul(offsetMinutes, 60))
-                    e := add(e, 6)
-                }
                 // Days from 1970-01-01 (H. Hinnant's days_from_civil with years counted from March 1, here without
                 // eras: 365 y + y/4 - y/100 + y/400 for the year, then the days before the month from a table, 16
                 // bits a month).
-                let y := sub(year, lt(month, 3))
-                let count := add(add(mul(y, 365), shr(2, y)), sub(div(y, 400), div(y, 100)))
-                count := add(count, add(and(shr(shl(4, month), 0x11300f500d600b80099007a005c003d001f0000015101320000), 0xffff),
-                    day))
+                year := sub(year, lt(month, 3))
+                day := add(add(add(mul(year, 365), shr(2, year)), sub(div(year, 400), div(year, 100))),
+                    add(and(shr(shl(4, month), 0x11300f500d600b80099007a005c003d001f0000015101320000), 0xffff), day))
                 // Hours, minutes and seconds (bytes 11, 14, 17 of `pairs`, moved to bits 48, 24, 0) summed by one
                 // multiplication: bits 48-71 of x (3600 + 60 * 2^24 + 2^48) are h * 3600 + m * 60 + s.
-                t := add(mul(sub(count, 719469), 86400),
-                    and(shr(48, mul(and(shr(112, pairs), 0xff0000ff0000ff), 0x100003c000e10)), 0xffffff))
-                // Local time to UTC: east of UTC is earlier, west later. An instant at or before the epoch is 0.
-                switch c
-                case 0x2b {
-                    switch gt(t, east)
-                    case 1 { t := sub(t, east) }
-                    default { t := 0 }
+                t := add(add(mul(sub(day, 719469), 86400),
+                    and(shr(48, mul(and(shr(112, pairs), 0xff0000ff0000ff), 0x100003c000e10)), 0xffffff)), 1)
+            }
+            // After the seconds, at `p`: an optional fraction (`.` and 1 to 9 digits), then `Z`, `z`, `+hh:mm` or
+            // `-hh:mm` (hours 00-23, minutes 00-59). The position after it (0 when it is none of these), the offset in
+            // seconds, and 1 when the offset is east of UTC (`+`).
+            function timeSuffix(p) -> e, east, sign {
+                let c := byte(0, mload(p))
+                if eq(c, 0x2e) {
+                    let f := digitsEnd(add(p, 1))
+                    if or(eq(f, add(p, 1)), gt(sub(f, p), 10)) { leave }
+                    p := f
+                    c := byte(0, mload(p))
                 }
-                case 0x2d { t := add(t, east) }
+                if eq(or(c, 0x20), 0x7a) {
+                    e := add(p, 1)
+                    leave
+                }
+                // `+hh:mm` or `-hh:mm`: digits at bytes 1-2 and 4-5 (a byte below `0` wraps to a large value), `:`
+                // at byte 3.
+                if iszero(or(eq(c, 0x2b), eq(c, 0x2d))) { leave }
+                let offsetHours := add(mul(sub(byte(1, mload(p)), 0x30), 10), sub(byte(2, mload(p)), 0x30))
+                let tens := sub(byte(4, mload(p)), 0x30)
+                let units := sub(byte(5, mload(p)), 0x30)
+                if or(or(gt(sub(byte(1, mload(p)), 0x30), 2), gt(sub(byte(2, mload(p)), 0x30), 9)),
+                    or(or(gt(offsetHours, 23), iszero(eq(byte(3, mload(p)), 0x3a))), or(gt(tens, 5), gt(units, 9)))) { leave }
+                east := add(mul(offsetHours, 3600), mul(add(mul(tens, 10), units), 60))
+                sign := eq(c, 0x2b)
+                e := add(p, 6)
             }
             // A date field at `p`: a string holding exactly one RFC 3339 date-time (every byte checked by isoTime, so
             // no scan), stored at `slot` as Unix seconds; the position after it, or 0.
