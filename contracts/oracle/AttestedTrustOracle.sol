@@ -437,7 +437,12 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
             emit RecordUpdated(held.key, record);
         } else {
             // Only keys the upstream does not hold are counted, so that the common case writes no counter.
-            if (held.upstream >> 24 == 0) _chainSlots[att.chain] += 1 << _SLUG_COUNT_SHIFT;
+            // (Unchecked: the count would need 2^64 records to reach the top of the word.)
+            if (held.upstream >> 24 == 0) {
+                unchecked {
+                    _chainSlots[att.chain] += 1 << _SLUG_COUNT_SHIFT;
+                }
+            }
             emit RecordAdded(held.key, att.agentId, held.chainId, att.registry, record);
         }
     }
