@@ -395,14 +395,24 @@ export function printAttestedGas(
     ),
   );
   const delta = (now: number, before: number | undefined) =>
-    before === undefined || before === 0 ? fmt(now) : `${fmt(now)} (${now > before ? "+" : now < before ? "−" : "±"}${fmt(Math.abs(now - before))})`;
+    before === undefined || before === 0
+      ? fmt(now)
+      : `${fmt(now)} (${now > before ? "+" : now < before ? "−" : "±"}${fmt(Math.abs(now - before))})`;
   console.log(
     "Against the recorded baseline: whole transactions now; in parentheses the difference with the same measurement at " +
       "d21812b, before the gas was cut back under the targets (recorded figures: BASELINE).",
   );
   console.log(
     table(
-      ["network", "gated read, record held here", "JWS first + gate", "JWS newer + gate", "first alone, fresh oracle", "submit, newer", "submit, no-op"],
+      [
+        "network",
+        "gated read, record held here",
+        "JWS first + gate",
+        "JWS newer + gate",
+        "first alone, fresh oracle",
+        "submit, newer",
+        "submit, no-op",
+      ],
       rows
         .filter((r) => BASELINE[r.network] !== undefined)
         .map((r) => {
