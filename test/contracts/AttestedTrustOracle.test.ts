@@ -672,6 +672,34 @@ describe("AttestedTrustOracle: reads answer with the fresher of its own record a
     await submit(v2Signed(now, { agentId: "3" })); // new
     expect(await oracle.agentCount()).to.equal(3n);
   });
+
+  it("agentCount: counts records under every slug, an added one too, and keeps them across a remap or a removal", async () => {
+    const { oracle, admin, submit, now } = await loadFixture(deployOracle);
+    await oracle.connect(admin).setChainSlug("zora", 7777777);
+    await submit(v2Signed(now, { agentId: "1" }));
+    await submit(v2Signed(now, { agentId: "1", chain: "ethereum" }));
+    await submit(v2Signed(now, { agentId: "1", chain: "zora" }));
+    await submit(v2Signed(now, { agentId: "2", chain: "zora" }));
+    expect(await oracle.agentCount()).to.equal(4n);
+    // Remapped, removed, set again: the slug's chain id changes, its count stays, and it is summed once.
+    await oracle.connect(admin).setChainSlug("zora", 7777778);
+    expect(await oracle.chainIdOfSlug("zora")).to.equal(7777778n);
+    await oracle.connect(admin).setChainSlug("base", 0);
+    expect(await oracle.chainIdOfSlug("base")).to.equal(0n);
+    await oracle.connect(admin).setChainSlug("base", 8453);
+    expect(await oracle.agentCount()).to.equal(4n);
+    await submit(v2Signed(now, { agentId: "3", chain: "zora" }));
+    expect(await oracle.agentCount()).to.equal(5n);
+  });
+
+  it("refuses a chain id above 2^128 - 1 for a slug (its entry keeps the chain id in 128 bits)", async () => {
+    const { oracle, admin } = await loadFixture(deployOracle);
+    await expect(oracle.connect(admin).setChainSlug("big", 2n ** 128n))
+      .to.be.revertedWithCustomError(oracle, "ChainIdOutOfRange")
+      .withArgs("big", 2n ** 128n);
+    await oracle.connect(admin).setChainSlug("big", 2n ** 128n - 1n);
+    expect(await oracle.chainIdOfSlug("big")).to.equal(2n ** 128n - 1n);
+  });
 });
 
 describe("AttestedTrustOracle: without the P-256 precompile (OpenZeppelin's Solidity fallback)", () => {
