@@ -629,11 +629,15 @@ library TrustAttestationLib {
             function isoTime(s) -> t, e {
                 let w := mload(s)
                 // `-` `-` `T` `:` `:` at bytes 4, 7, 10, 13, 16 (byte 10 with bit 5 set, so that `t` reads as `T`);
-                // the form a JavaScript `Date` writes, with `.` at 19, three digits and `Z` at 23, is recognised in
-                // the same comparison (byte 23 with bit 5 set, for `z`), so that it skips the general suffix below.
-                let millis := eq(and(or(w, 0x0000000000000000000020000000000000000000000000200000000000000000),
+                // the two forms with milliseconds that the service writes skip the general suffix below, each
+                // recognised in one comparison: a JavaScript `Date`'s, `.` at 19, three digits and `Z` at 23 (byte 23
+                // with bit 5 set, for `z`), and a database's, the same with `+00:00` at 23-28 (`plus`).
+                let plus := eq(and(or(w, 0x0000000000000000000020000000000000000000000000000000000000000000),
+                    0x00000000ff0000ff0000ff0000ff0000ff0000ff000000ffffffffffff000000),
+                    0x000000002d00002d00007400003a00003a00002e0000002b30303a3030000000)
+                let millis := or(plus, eq(and(or(w, 0x0000000000000000000020000000000000000000000000200000000000000000),
                     0x00000000ff0000ff0000ff0000ff0000ff0000ff000000ff0000000000000000),
-                    0x000000002d00002d00007400003a00003a00002e0000007a0000000000000000)
+                    0x000000002d00002d00007400003a00003a00002e0000007a0000000000000000))
                 // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18, and 20-22 in the `Date` form.
                 let dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00ffffff000000000000000000
                 if iszero(millis) {
@@ -649,7 +653,7 @@ library TrustAttestationLib {
                 switch millis
                 case 1 {
                     t := local
-                    e := add(s, 24)
+                    e := add(add(s, 24), mul(plus, 5))
                 }
                 default {
                     let end, east, sign := timeSuffix(add(s, 19))
