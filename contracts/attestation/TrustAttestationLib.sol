@@ -628,23 +628,26 @@ library TrustAttestationLib {
             // 1970-01-01T00:00:00Z (0 is "no date" for the oracle).
             function isoTime(s) -> t, e {
                 let w := mload(s)
-                // `-` `-` `T` `:` `:` at bytes 4, 7, 10, 13, 16 (byte 10 with bit 5 set, so that `t` reads as `T`);
-                // the two forms with milliseconds that the service writes skip the general suffix below, each
-                // recognised in one comparison: a JavaScript `Date`'s, `.` at 19, three digits and `Z` at 23 (byte 23
-                // with bit 5 set, for `z`), and a database's, the same with `+00:00` at 23-28 (`plus`).
-                let plus := eq(and(or(w, 0x0000000000000000000020000000000000000000000000000000000000000000),
-                    0x00000000ff0000ff0000ff0000ff0000ff0000ff000000ffffffffffff000000),
-                    0x000000002d00002d00007400003a00003a00002e0000002b30303a3030000000)
-                let millis := or(plus, eq(and(or(w, 0x0000000000000000000020000000000000000000000000200000000000000000),
-                    0x00000000ff0000ff0000ff0000ff0000ff0000ff000000ff0000000000000000),
-                    0x000000002d00002d00007400003a00003a00002e0000007a0000000000000000))
-                // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18, and 20-22 in the `Date` form.
+                // `-` `-` `T` `:` `:` at bytes 4, 7, 10, 13, 16, compared on `x`, `w` with bit 5 set at bytes 10 and 23
+                // (so that `t` reads as `T` and `z` as `Z`; `+` has it already). The two forms with milliseconds that
+                // the service writes skip the general suffix below, each recognised in one comparison: a JavaScript
+                // `Date`'s, `.` at 19, three digits and `Z` at 23, and a database's, the same with `+00:00` at 23-28
+                // (`plus`).
+                let x := or(w, 0x0000000000000000000020000000000000000000000000200000000000000000)
+                let millis := eq(and(x, 0x00000000ff0000ff0000ff0000ff0000ff0000ff000000ff0000000000000000),
+                    0x000000002d00002d00007400003a00003a00002e0000007a0000000000000000)
+                // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18, and 20-22 in the forms with milliseconds.
                 let dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00ffffff000000000000000000
+                let plus := 0
                 if iszero(millis) {
-                    if iszero(eq(and(or(w, 0x0000000000000000000020000000000000000000000000000000000000000000),
-                        0x00000000ff0000ff0000ff0000ff0000ff000000000000000000000000000000),
-                        0x000000002d00002d00007400003a00003a000000000000000000000000000000)) { leave }
-                    dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00000000000000000000000000
+                    plus := eq(and(x, 0x00000000ff0000ff0000ff0000ff0000ff0000ff000000ffffffffffff000000),
+                        0x000000002d00002d00007400003a00003a00002e0000002b30303a3030000000)
+                    millis := plus
+                    if iszero(plus) {
+                        if iszero(eq(and(x, 0x00000000ff0000ff0000ff0000ff0000ff000000000000000000000000000000),
+                            0x000000002d00002d00007400003a00003a000000000000000000000000000000)) { leave }
+                        dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00000000000000000000000000
+                    }
                 }
                 let local := civilSeconds(w, dm)
                 if iszero(local) { leave }
