@@ -345,10 +345,13 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     function _checkedChainId(TrustAttestationLib.TrustAttestation memory att) private view returns (uint256 chainId) {
         chainId = uint128(_chainSlots[att.chain]);
         if (chainId == 0) revert UnknownChainSlug(TrustAttestationLib.chainSlugString(att.chain));
-        if (block.timestamp > att.expiry + MAX_CLOCK_SKEW) revert AttestationExpired(att.expiry, block.timestamp);
-        if (att.issuedAt > att.verifiedAt) revert AttestationDatesOutOfOrder(att.issuedAt, att.verifiedAt);
-        if (att.verifiedAt > block.timestamp + MAX_CLOCK_SKEW) {
-            revert AttestationFromFuture(att.verifiedAt, block.timestamp);
+        // (Unchecked: the dates are 40-bit values and block times far below 2^256 - 60.)
+        unchecked {
+            if (block.timestamp > uint256(att.expiry) + MAX_CLOCK_SKEW) revert AttestationExpired(att.expiry, block.timestamp);
+            if (att.issuedAt > att.verifiedAt) revert AttestationDatesOutOfOrder(att.issuedAt, att.verifiedAt);
+            if (att.verifiedAt > block.timestamp + MAX_CLOCK_SKEW) {
+                revert AttestationFromFuture(att.verifiedAt, block.timestamp);
+            }
         }
     }
 
