@@ -28,8 +28,10 @@ import {P256Verifier} from "./P256Verifier.sol";
 ///        `chain` a string of 1 to 32 bytes without escapes (the oracle looks it up in its table of `a-z 0-9 _ -`
 ///        slugs), `registry` a non-empty string without escapes, `owner` `"0x"` + 40 hex digits or `null`, `score`
 ///        plain digits 0-`TrustConstants.MAX_SCORE`, `tier` and `sybilSeverity` one of the names below, `issuedAt` /
-///        `verifiedAt` / `expiry` ISO 8601 `YYYY-MM-DDTHH:MM:SS(.fff)?Z` (UTC, after 1970-01-01T00:00:00Z, year at
-///        most 9999; the milliseconds are dropped);
+///        `verifiedAt` / `expiry` an RFC 3339 date-time without escapes, `YYYY-MM-DDTHH:MM:SS`, an optional fraction
+///        of 1 to 9 digits, then `Z` or `+hh:mm` / `-hh:mm` (`t` and `z` in either case; hours of the offset 00-23,
+///        minutes 00-59), read as the Unix second of the instant (the offset applied, the fraction dropped: floor),
+///        the year from 1970 to 9999 and the instant after 1970-01-01T00:00:00Z;
 ///      - `found`, when present, is `true`: the service signs `{found: false, wallet, issuedAt}` for a wallet that owns
 ///        no agent, so a block that says anything else is no agent's record, whatever agent fields it carries
 ///        (`AttestationFieldInvalid(Found)`).
@@ -619,27 +621,61 @@ library TrustAttestationLib {
                     if ok { q := e }
                 }
             }
-            // ISO 8601 `YYYY-MM-DDTHH:MM:SS(.fff)?Z` in the `len` bytes at `s`: Unix seconds (0 when not such a date).
-            function isoTime(s, len) -> t {
+            // An RFC 3339 date-time at `s`: `YYYY-MM-DD`, `T` (or `t`), `HH:MM:SS`, an optional fraction (`.` and 1 to 9
+            // digits), then `Z` (or `z`) or a numeric offset `+hh:mm` / `-hh:mm` (hours 00-23, minutes 00-59). Returns
+            // the Unix second (the offset applied, the fraction dropped) and the position after the time; `t` is 0
+            // when the bytes are not such a date-time, its year is before 1970 or its instant is not after
+            // 1970-01-01T00:00:00Z (0 is "no date" for the oracle).
+            function isoTime(s) -> t, e {
                 let w := mload(s)
-                // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18; `-` `-` `T` `:` `:` at 4, 7, 10, 13, 16;
-                // `Z` at 19, or `.` digits `Z` at 19-23.
-                let dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00000000000000000000000000
-                let ok := 0
-                switch len
-                case 20 {
-                    ok := eq(and(w, 0x00000000ff0000ff0000ff0000ff0000ff0000ff000000000000000000000000),
-                        0x000000002d00002d00005400003a00003a00005a000000000000000000000000)
+                // `-` `-` `T` `:` `:` at bytes 4, 7, 10, 13, 16, compared on `x`, `w` with bit 5 set at bytes 10 and 23
+                // (so that `t` reads as `T` and `z` as `Z`; `+` has it already). The two forms with milliseconds that
+                // the service writes skip the general suffix below, each recognised in one comparison: a JavaScript
+                // `Date`'s, `.` at 19, three digits and `Z` at 23, and a database's, the same with `+00:00` at 23-28
+                // (`plus`).
+                let x := or(w, 0x0000000000000000000020000000000000000000000000200000000000000000)
+                let millis := eq(and(x, 0x00000000ff0000ff0000ff0000ff0000ff0000ff000000ff0000000000000000),
+                    0x000000002d00002d00007400003a00003a00002e0000007a0000000000000000)
+                // Digits at bytes 0-3, 5-6, 8-9, 11-12, 14-15, 17-18, and 20-22 in the forms with milliseconds.
+                let dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00ffffff000000000000000000
+                let plus := 0
+                if iszero(millis) {
+                    plus := eq(and(x, 0x00000000ff0000ff0000ff0000ff0000ff0000ff000000ffffffffffff000000),
+                        0x000000002d00002d00007400003a00003a00002e0000002b30303a3030000000)
+                    millis := plus
+                    if iszero(plus) {
+                        if iszero(eq(and(x, 0x00000000ff0000ff0000ff0000ff0000ff000000000000000000000000000000),
+                            0x000000002d00002d00007400003a00003a000000000000000000000000000000)) { leave }
+                        dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00000000000000000000000000
+                    }
                 }
-                case 24 {
-                    ok := eq(and(w, 0x00000000ff0000ff0000ff0000ff0000ff0000ff000000ff0000000000000000),
-                        0x000000002d00002d00005400003a00003a00002e0000005a0000000000000000)
-                    dm := 0xffffffff00ffff00ffff00ffff00ffff00ffff00ffffff000000000000000000
+                let local := civilSeconds(w, dm)
+                if iszero(local) { leave }
+                // `civilSeconds` counts from one second before the epoch, so that 0 can say "not a date".
+                local := sub(local, 1)
+                switch millis
+                case 1 {
+                    t := local
+                    e := add(add(s, 24), mul(plus, 5))
                 }
-                // Each digit byte is 0x30-0x39: high nibble 0 after the xor, low nibble at most 9.
+                default {
+                    let end, east, sign := timeSuffix(add(s, 19))
+                    if iszero(end) { leave }
+                    e := end
+                    // Local time to UTC: east of UTC is earlier, west later. An instant at or before the epoch is 0.
+                    switch sign
+                    case 1 { if gt(local, east) { t := sub(local, east) } }
+                    default { t := add(local, east) }
+                }
+            }
+            // The local time in `w` (`YYYY-MM-DDTHH:MM:SS`, separators already checked; `dm` marks its digit bytes)
+            // plus one second, or 0 when a byte is not a digit or the date or time does not exist (year before 1970,
+            // month 0 or 13, day 0 or past the month's end, hour 24, minute 60, second 60).
+            function civilSeconds(w, dm) -> t {
+                // Each digit byte is 0x30-0x39: high nibble 0 after the xor and low nibble at most 9.
                 let tt := and(xor(w, 0x3030303030303030303030303030303030303030303030303030303030303030), dm)
-                ok := and(ok, iszero(and(or(tt, add(tt, 0x0606060606060606060606060606060606060606060606060606060606060606)),
-                    and(dm, 0xf0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0))))
+                if and(or(tt, add(tt, 0x0606060606060606060606060606060606060606060606060606060606060606)),
+                    0xf0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0) { leave }
                 // Byte k of `pairs` is 10 d_k + d_(k+1): the two-digit numbers, all at once.
                 let pairs := add(mul(tt, 10), shl(8, tt))
                 let year := add(mul(byte(0, pairs), 100), byte(2, pairs))
@@ -650,37 +686,58 @@ library TrustAttestationLib {
                 if eq(month, 2) {
                     if and(iszero(and(year, 3)), or(gt(mod(year, 100), 0), iszero(mod(year, 400)))) { dim := 29 }
                 }
-                if or(or(lt(year, 1970), or(iszero(month), gt(month, 12))), or(iszero(day), gt(day, dim))) { ok := 0 }
+                if or(or(lt(year, 1970), or(iszero(month), gt(month, 12))), or(iszero(day), gt(day, dim))) { leave }
                 // Hours (byte 11) at most 23, minutes (14) and seconds (17) at most 59: bit 7 of each byte after adding
                 // 0x80 - 24 or 0x80 - 60 (the pairs are at most 99, so no carry leaves a byte).
                 if and(add(and(pairs, 0x0000000000000000000000ff0000ff0000ff0000000000000000000000000000),
                     0x0000000000000000000000680000440000440000000000000000000000000000),
-                    0x0000000000000000000000800000800000800000000000000000000000000000) { ok := 0 }
-                if ok {
-                    // Days from 1970-01-01 (H. Hinnant's days_from_civil with years counted from March 1, here
-                    // without eras: 365 y + y/4 - y/100 + y/400 for the year, then the days before the month from a
-                    // table, 16 bits a month). 0 is "no date" for the oracle: 1970-01-01T00:00:00Z itself is refused.
-                    let y := sub(year, lt(month, 3))
-                    let count := add(add(mul(y, 365), shr(2, y)), sub(div(y, 400), div(y, 100)))
-                    count := add(count, add(and(shr(shl(4, month), 0x11300f500d600b80099007a005c003d001f0000015101320000), 0xffff),
-                        day))
-                    // Hours, minutes and seconds (bytes 11, 14, 17 of `pairs`, moved to bits 48, 24, 0) summed by one
-                    // multiplication: bits 48-71 of x (3600 + 60 * 2^24 + 2^48) are h * 3600 + m * 60 + s.
-                    t := add(mul(sub(count, 719469), 86400),
-                        and(shr(48, mul(and(shr(112, pairs), 0xff0000ff0000ff), 0x100003c000e10)), 0xffffff))
-                }
+                    0x0000000000000000000000800000800000800000000000000000000000000000) { leave }
+                // Days from 1970-01-01 (H. Hinnant's days_from_civil with years counted from March 1, here without
+                // eras: 365 y + y/4 - y/100 + y/400 for the year, then the days before the month from a table, 16
+                // bits a month).
+                year := sub(year, lt(month, 3))
+                day := add(add(add(mul(year, 365), shr(2, year)), sub(div(year, 400), div(year, 100))),
+                    add(and(shr(shl(4, month), 0x11300f500d600b80099007a005c003d001f0000015101320000), 0xffff), day))
+                // Hours, minutes and seconds (bytes 11, 14, 17 of `pairs`, moved to bits 48, 24, 0) summed by one
+                // multiplication: bits 48-71 of x (3600 + 60 * 2^24 + 2^48) are h * 3600 + m * 60 + s.
+                t := add(add(mul(sub(day, 719469), 86400),
+                    and(shr(48, mul(and(shr(112, pairs), 0xff0000ff0000ff), 0x100003c000e10)), 0xffffff)), 1)
             }
-            // A date field at `p`: a string of the 20 or 24 bytes isoTime reads (every byte checked, so no scan),
-            // stored at `slot`; the position after it, or 0.
+            // After the seconds, at `p`: an optional fraction (`.` and 1 to 9 digits), then `Z`, `z`, `+hh:mm` or
+            // `-hh:mm` (hours 00-23, minutes 00-59). The position after it (0 when it is none of these), the offset in
+            // seconds, and 1 when the offset is east of UTC (`+`).
+            function timeSuffix(p) -> e, east, sign {
+                let c := byte(0, mload(p))
+                if eq(c, 0x2e) {
+                    let f := digitsEnd(add(p, 1))
+                    if or(eq(f, add(p, 1)), gt(sub(f, p), 10)) { leave }
+                    p := f
+                    c := byte(0, mload(p))
+                }
+                if eq(or(c, 0x20), 0x7a) {
+                    e := add(p, 1)
+                    leave
+                }
+                // `+hh:mm` or `-hh:mm`: digits at bytes 1-2 and 4-5 (a byte below `0` wraps to a large value), `:`
+                // at byte 3.
+                if iszero(or(eq(c, 0x2b), eq(c, 0x2d))) { leave }
+                let offsetHours := add(mul(sub(byte(1, mload(p)), 0x30), 10), sub(byte(2, mload(p)), 0x30))
+                let tens := sub(byte(4, mload(p)), 0x30)
+                let units := sub(byte(5, mload(p)), 0x30)
+                if or(or(gt(sub(byte(1, mload(p)), 0x30), 2), gt(sub(byte(2, mload(p)), 0x30), 9)),
+                    or(or(gt(offsetHours, 23), iszero(eq(byte(3, mload(p)), 0x3a))), or(gt(tens, 5), gt(units, 9)))) { leave }
+                east := add(mul(offsetHours, 3600), mul(add(mul(tens, 10), units), 60))
+                sign := eq(c, 0x2b)
+                e := add(p, 6)
+            }
+            // A date field at `p`: a string holding exactly one RFC 3339 date-time (every byte checked by isoTime, so
+            // no scan), stored at `slot` as Unix seconds; the position after it, or 0.
             function dateField(p, slot) -> q {
-                let s := add(p, 1)
-                let len := 24
-                if eq(byte(0, mload(add(s, 20))), 0x22) { len := 20 }
-                if and(eq(byte(0, mload(p)), 0x22), eq(byte(0, mload(add(s, len))), 0x22)) {
-                    let t := isoTime(s, len)
-                    if t {
+                if eq(byte(0, mload(p)), 0x22) {
+                    let t, e := isoTime(add(p, 1))
+                    if and(gt(t, 0), eq(byte(0, mload(e)), 0x22)) {
                         mstore(slot, t)
-                        q := add(add(s, len), 1)
+                        q := add(e, 1)
                     }
                 }
             }

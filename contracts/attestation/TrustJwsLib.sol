@@ -116,28 +116,26 @@ library TrustJwsLib {
                 // clear on the character itself. Exactly one of the four flags is "in the class" for an alphabet
                 // byte, so the parity of the four (letters, digits, not `-`, not `_`) is 1 for it and 0 for any
                 // other byte.
-                let m01 := 0x0101010101010101010101010101010101010101010101010101010101010101
+                let m80 := 0x8080808080808080808080808080808080808080808080808080808080808080
                 let y := or(w, 0x2020202020202020202020202020202020202020202020202020202020202020)
-                let letter := xor(add(y, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f),
-                    add(y, 0x0505050505050505050505050505050505050505050505050505050505050505))
+                let letter := and(xor(add(y, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f),
+                    add(y, 0x0505050505050505050505050505050505050505050505050505050505050505)), m80)
                 let digit := xor(add(w, 0x5050505050505050505050505050505050505050505050505050505050505050),
                     add(w, 0x4646464646464646464646464646464646464646464646464646464646464646))
                 let notDash := add(xor(w, 0x2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d2d),
                     0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f)
                 let notUnderscore := add(xor(w, 0x5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f),
                     0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f)
-                bad := and(or(w, not(xor(xor(letter, digit), xor(notDash, notUnderscore)))),
-                    0x8080808080808080808080808080808080808080808080808080808080808080)
-                // Values, one flag per byte (0 or 1): `A-Z` b - 65, `a-z` b - 71 (a letter with bit 5 set), `0-9`
-                // b + 4, `-` b + 17, `_` b - 32, i.e. b - 15 - 17 notDash + 32 notUnderscore - 65 letter
-                // - 6 lowercase + 4 digit. Word arithmetic is exact whatever the order: every result byte is 0-63.
-                letter := and(shr(7, letter), m01)
-                v := add(
-                    sub(add(w, shl(5, and(shr(7, notUnderscore), m01))),
-                        add(0x0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f,
-                            mul(and(shr(7, notDash), m01), 17))),
-                    sub(shl(2, and(shr(7, digit), m01)), add(mul(letter, 65), mul(and(shr(5, w), letter), 6)))
-                )
+                bad := and(or(w, not(xor(xor(letter, digit), xor(notDash, notUnderscore)))), m80)
+                // Values: `A-Z` b - 65, `a-z` b - 71 (a letter with bit 5 set), `0-9` b + 4, `-` b + 17, `_` b - 32,
+                // i.e. b + 4 digit + 32 notUnderscore - 15 - (17 notDash + 65 letter + 6 lowercase). The flags are
+                // on bit 7 (0x80): shifted right by 5 and 2 they are 4 and 32; the others are taken down to 0 or 1
+                // and multiplied (at most 88 a byte). Every intermediate byte stays in 0-255 for an alphabet byte, so
+                // word arithmetic is exact; any other byte is refused through `bad`.
+                letter := shr(7, letter)
+                v := sub(add(add(w, shr(5, and(digit, m80))), shr(2, and(notUnderscore, m80))),
+                    add(add(0x0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f, mul(shr(7, and(notDash, m80)), 17)),
+                        add(mul(letter, 65), mul(and(letter, shr(5, w)), 6))))
                 // Pack the 32 values into 192 bits, moving the lower half of each lane up against the upper one: pairs
                 // of bytes into 12 bits (the lower byte moved up 2 bits), pairs of those into 24 (4 more bits), 48 (8),
                 // 96 (16), 192 (32). `x + (x & low) * (2^k - 1)` moves the low half up by `k` bits; the halves never

@@ -83,6 +83,10 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     /// @notice A chain slug is not 1-32 bytes of `a-z 0-9 _ -`.
     /// @param slug The slug refused.
     error InvalidChainSlug(string slug);
+    /// @notice A chain id above 2^128 - 1 (the oracle keeps a slug's chain id in 128 bits).
+    /// @param slug The slug.
+    /// @param chainId The chain id refused.
+    error ChainIdOutOfRange(string slug, uint256 chainId);
     /// @notice The attestation's chain slug has no EVM chain id here (`solana`, or a slug never set).
     /// @param slug The slug.
     error UnknownChainSlug(string slug);
@@ -142,7 +146,7 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
 
     /// @notice Sets the EVM chain id of a chain slug (0 removes it). Admin only. Emits `ChainSlugSet`.
     /// @param slug The slug (1-32 bytes of `a-z 0-9 _ -`), else `InvalidChainSlug`.
-    /// @param chainId The chain id.
+    /// @param chainId The chain id, at most 2^128 - 1, else `ChainIdOutOfRange`.
     function setChainSlug(string calldata slug, uint256 chainId) external;
 
     /// @notice Verifies the service's compact JWS (`attestation.jws`) as issued and stores its record when it is newer
@@ -156,8 +160,10 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     ///         not after the block time plus `MAX_CLOCK_SKEW`;
     ///      3. no-op: when `issuedAt` is not after the `updatedAt` of the record reads answer for the subject (the
     ///         fresher of this oracle's own record in force and the upstream's; a record stored under a revoked key id
-    ///         and an upstream record dated after the block do not count), the call returns here, before the header, the key and the signature are checked, storing
-    ///         nothing and emitting nothing. Safe: nothing read from unauthenticated bytes is kept;
+    ///         and a record of either dated after the block do not count), the call returns here, before the header,
+    ///         the key and the signature are checked, storing nothing and emitting nothing. Safe: nothing read from
+    ///         unauthenticated bytes is kept. A record held here dated after the block is replaced by any valid
+    ///         attestation, so that one stored from the future cannot block a gate call carrying a current one;
     ///      4. the protected header (`alg` `"ES256"`, `kid` equal to `kid`, `typ` `JWT`/`JOSE` if present, no `crit`,
     ///         `jku`, `x5u`, `jwk`, `x5c`, `b64`, no duplicate or escaped member name), then the key id (known, not
     ///         revoked) and the signature over the ASCII `header.payload` (SHA-256, P-256, low-S or high-S);

@@ -39,8 +39,10 @@ import {TrustRecord} from "../TrustTypes.sol";
 ///      be up to that much after the block time (a service clock slightly ahead of the chain's), and an attestation
 ///      is refused as expired only when the block time is more than that much after its `expiry`. A record dated in
 ///      the future within that window is stored as signed; it never shadows an upstream record dated at or before
-///      the block (reads answer the upstream's until the chain catches up), and with no such upstream record gates
-///      refuse it (`TrustRecordFromFuture`) until then.
+///      the block (reads answer the upstream's until the chain catches up), with no such upstream record gates
+///      refuse it (`TrustRecordFromFuture`) until then, and it does not count as held: any valid attestation
+///      replaces it, whatever its `issuedAt`. So whoever stores an attestation dated up to `MAX_CLOCK_SKEW` ahead
+///      cannot block a gate call that carries a current one (the call stores its own and is judged on it).
 ///
 ///      Keys: hold only the service's trust-check key ids (any key held here can sign trust records). A key id names
 ///      one key for its whole life; the service rotates by publishing a new key id, which `setSigningKey` installs
@@ -74,6 +76,10 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     ///      reference oracle's 64-bit record).
     uint256 private constant _KEY_TAG_SHIFT = 64;
 
+    /// @dev In a slug's entry: the bit saying it is in `_slugs`, and where its count of records starts.
+    uint256 private constant _SLUG_LISTED = 1 << 128;
+    uint256 private constant _SLUG_COUNT_SHIFT = 192;
+
     /// @dev A P-256 public key.
     struct SigningKey {
         bytes32 x;
@@ -102,10 +108,15 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     P256Verifier private immutable _p256Verifier;
 
     mapping(uint192 keyTag => SigningKey) private _keys;
-    mapping(bytes32 slug => uint256 chainId) private _chainIds;
+    /// @dev Per chain slug (left-aligned word): its chain id (bits 0-127), whether the slug is in `_slugs` (bit 128),
+    ///      and how many records held here under it were of keys the upstream did not hold when first attested (bits
+    ///      192-255, for `agentCount`). The count lives in the slug's word, which every submission reads to find the
+    ///      chain id, so that counting a record writes a warm slot that is already non-zero (2,900 gas) instead of a
+    ///      cold one of its own (5,000; 22,100 for the first on a fresh oracle).
+    mapping(bytes32 slug => uint256 entry) private _chainSlots;
+    /// @dev Every slug ever set (the seeded ones, then the admin's), each once: what `agentCount` sums over.
+    bytes32[] private _slugs;
     mapping(bytes32 key => uint256 record) private _records;
-    /// @dev Records held here whose key the upstream did not hold when first attested (for `agentCount`).
-    uint256 private _notUpstreamCount;
 
     /// @notice Deploys the oracle.
     /// @param admin Receives `DEFAULT_ADMIN_ROLE` (signing keys, chain slugs, roles).
@@ -266,8 +277,13 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
                 _callUpstream(abi.encodeCall(ITrustOracle.agentCount, ()));
             if (ok && size >= 0x20) upstreamCount = count;
         }
-        uint256 notUpstream = _notUpstreamCount;
+        uint256 notUpstream;
+        uint256 slugCount = _slugs.length;
         unchecked {
+            // Each count is below 2^64 (one per record stored), so the sum cannot wrap.
+            for (uint256 i; i < slugCount; ++i) {
+                notUpstream += _chainSlots[_slugs[i]] >> _SLUG_COUNT_SHIFT;
+            }
             // A garbage upstream count cannot make the sum wrap.
             return upstreamCount > type(uint256).max - notUpstream ? type(uint256).max : upstreamCount + notUpstream;
         }
@@ -291,8 +307,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
 
     /// @inheritdoc IAttestedTrustOracle
     function chainIdOfSlug(string calldata slug) external view returns (uint256) {
-        bytes32 word = TrustAttestationLib.chainSlugWord(slug);
-        return word == 0 ? 0 : _chainIds[word];
+        // An invalid slug's word is 0, which is never set.
+        return uint128(_chainSlots[TrustAttestationLib.chainSlugWord(slug)]);
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -327,12 +343,15 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     ///      than `MAX_CLOCK_SKEW` past its `expiry`, `issuedAt` not after `verifiedAt`, and `verifiedAt` (so `issuedAt`
     ///      too) not more than `MAX_CLOCK_SKEW` after the block.
     function _checkedChainId(TrustAttestationLib.TrustAttestation memory att) private view returns (uint256 chainId) {
-        chainId = _chainIds[att.chain];
+        chainId = uint128(_chainSlots[att.chain]);
         if (chainId == 0) revert UnknownChainSlug(TrustAttestationLib.chainSlugString(att.chain));
-        if (block.timestamp > att.expiry + MAX_CLOCK_SKEW) revert AttestationExpired(att.expiry, block.timestamp);
-        if (att.issuedAt > att.verifiedAt) revert AttestationDatesOutOfOrder(att.issuedAt, att.verifiedAt);
-        if (att.verifiedAt > block.timestamp + MAX_CLOCK_SKEW) {
-            revert AttestationFromFuture(att.verifiedAt, block.timestamp);
+        // (Unchecked: the dates are 40-bit values and block times far below 2^256 - 60.)
+        unchecked {
+            if (block.timestamp > uint256(att.expiry) + MAX_CLOCK_SKEW) revert AttestationExpired(att.expiry, block.timestamp);
+            if (att.issuedAt > att.verifiedAt) revert AttestationDatesOutOfOrder(att.issuedAt, att.verifiedAt);
+            if (att.verifiedAt > block.timestamp + MAX_CLOCK_SKEW) {
+                revert AttestationFromFuture(att.verifiedAt, block.timestamp);
+            }
         }
     }
 
@@ -354,8 +373,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
 
     /// @dev The records held for the attestation's subject, and whether the attestation would change what reads
     ///      answer: its `issuedAt` must be after this oracle's own record in force (a record stored under a revoked key
-    ///      id does not count) and after the upstream's (an upstream record dated after the block does not count: reads
-    ///      never prefer it to a record held here). The upstream is
+    ///      id, or dated after the block, does not count) and after the upstream's (an upstream record dated after the
+    ///      block does not count: reads never prefer it to a record held here). The upstream is
     ///      asked only when that is still open, or when `readUpstream` asks for it (to answer the fresher of the
     ///      two).
     function _held(TrustAttestationLib.TrustAttestation memory att, uint256 chainId, bool readUpstream)
@@ -368,7 +387,11 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         held.stored = _records[held.key];
         held.own = _inForce(held.stored);
         uint256 issuedAt = att.issuedAt;
-        bool newerThanOwn = issuedAt > held.own >> 24;
+        uint256 ownAt = held.own >> 24;
+        // A record held here dated after the block does not count either: any attestation replaces it, so that a
+        // record stored from the future (within the clock skew) cannot hold off an older, current one until the
+        // chain catches up, nor block a gate call that carries one.
+        bool newerThanOwn = issuedAt > ownAt || ownAt > block.timestamp;
         if (newerThanOwn || readUpstream) held.upstream = _upstreamRecord(att.agentId, chainId, att.registry);
         uint256 upstreamAt = held.upstream >> 24;
         held.newer = newerThanOwn && (upstreamAt > block.timestamp || issuedAt > upstreamAt);
@@ -417,7 +440,12 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
             emit RecordUpdated(held.key, record);
         } else {
             // Only keys the upstream does not hold are counted, so that the common case writes no counter.
-            if (held.upstream >> 24 == 0) ++_notUpstreamCount;
+            // (Unchecked: the count would need 2^64 records to reach the top of the word.)
+            if (held.upstream >> 24 == 0) {
+                unchecked {
+                    _chainSlots[att.chain] += 1 << _SLUG_COUNT_SHIFT;
+                }
+            }
             emit RecordAdded(held.key, att.agentId, held.chainId, att.registry, record);
         }
     }
@@ -497,7 +525,10 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     function _setChainSlug(string memory slug, uint256 chainId) private {
         bytes32 word = TrustAttestationLib.chainSlugWord(slug);
         if (word == 0) revert InvalidChainSlug(slug);
-        _chainIds[word] = chainId;
+        if (chainId > type(uint128).max) revert ChainIdOutOfRange(slug, chainId);
+        uint256 entry = _chainSlots[word];
+        if (entry & _SLUG_LISTED == 0) _slugs.push(word);
+        _chainSlots[word] = (entry & ~uint256(type(uint192).max)) | _SLUG_LISTED | chainId;
         emit ChainSlugSet(slug, chainId);
     }
 

@@ -649,6 +649,11 @@ export const attestedTrustOracleAbi = [
       { name: "attestedRegistry", type: "string" },
     ],
   },
+  {
+    type: "error",
+    name: "ChainIdOutOfRange",
+    inputs: [{ name: "slug", type: "string" }, { name: "chainId", type: "uint256" }],
+  },
   { type: "error", name: "EmptyKeyId", inputs: [] },
   { type: "error", name: "InvalidAdmin", inputs: [] },
   { type: "error", name: "InvalidAttestationSignature", inputs: [{ name: "kid", type: "string" }] },

@@ -197,6 +197,16 @@ describe("AttestedTrustOracle: a key id holds one key", () => {
     expect(await oracle.signingKey(LEAKED)).to.deep.equal([leaked.x, leaked.y, false]);
   });
 
+  it("refuses the same x with the other y (the point's negation, p - y): the whole key is compared", async () => {
+    const { oracle, leaked, admin } = await loadFixture(deployStack);
+    const p = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
+    const negated = `0x${(p - BigInt(leaked.y)).toString(16).padStart(64, "0")}`;
+    await expect(oracle.connect(admin).setSigningKey(LEAKED, leaked.x, negated))
+      .to.be.revertedWithCustomError(oracle, "SigningKeyAlreadySet")
+      .withArgs(LEAKED, leaked.x, leaked.y);
+    expect(await oracle.signingKey(LEAKED)).to.deep.equal([leaked.x, leaked.y, false]);
+  });
+
   it("refuses the curve point with x = 0, which would collide with 'no key'", async () => {
     const { oracle, admin } = await loadFixture(deployStack);
     const zero = hre.ethers.ZeroHash;

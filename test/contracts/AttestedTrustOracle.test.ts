@@ -446,6 +446,44 @@ describe("AttestedTrustOracle: submitJwsAttestation, the JWS as issued", () => {
   });
 });
 
+describe("AttestedTrustOracle: a byte-order mark is a byte like any other", () => {
+  const BOM = "\uFEFF";
+  const submitJws = (oracle: Awaited<ReturnType<typeof deployOracle>>["oracle"], jws: string) =>
+    oracle.submitJwsAttestation(KID, Buffer.from(jws, "latin1"));
+
+  it("reads a member named with a leading BOM as an unknown member, never as the field it resembles", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const signed = v2Signed(now, { agentId: "31" });
+    // In place of verifiedAt: the block lacks verifiedAt.
+    const renamed = JSON.stringify(signed).replace('"verifiedAt"', `"${BOM}verifiedAt"`);
+    await expect(submitJws(oracle, signJws(key, renamed).jws))
+      .to.be.revertedWithCustomError(oracle, "AttestationFieldMissing")
+      .withArgs(FIELD.VerifiedAt);
+    // Beside verifiedAt, holding a date far ahead: skipped, so not refused as from the future, and the record stored.
+    const beside = JSON.stringify({ ...signed, [`${BOM}verifiedAt`]: iso(now + 365 * 86_400) });
+    await expect(submitJws(oracle, signJws(key, beside).jws)).to.emit(oracle, "RecordAdded");
+    expect((await oracle.attestedRecord(31n, BASE_CHAIN_ID, ERC8004)).updatedAt).to.equal(BigInt(seconds(signed.issuedAt)));
+  });
+
+  it("refuses a payload or a header that starts with a BOM as malformed JSON at offset 0", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const payload = `${BOM}${JSON.stringify(v2Signed(now))}`;
+    await expect(submitJws(oracle, signJws(key, payload).jws))
+      .to.be.revertedWithCustomError(oracle, "AttestationJsonMalformed")
+      .withArgs(0);
+    const header = `${BOM}{"alg":"ES256","kid":"${KID}"}`;
+    await expect(submitJws(oracle, signJws(key, JSON.stringify(v2Signed(now)), header).jws))
+      .to.be.revertedWithCustomError(oracle, "JwsHeaderMalformed")
+      .withArgs(0);
+  });
+
+  it("refuses a header kid with a BOM as another key id (JwsKidMismatch)", async () => {
+    const { oracle, key, now } = await loadFixture(deployOracle);
+    const call = signJws(key, JSON.stringify(v2Signed(now)), { alg: "ES256", kid: `${BOM}${KID}` });
+    await expect(submitJws(oracle, call.jws)).to.be.revertedWithCustomError(oracle, "JwsKidMismatch").withArgs(KID, `${BOM}${KID}`);
+  });
+});
+
 describe("AttestedTrustOracle: the no-op, before the header, the key and the signature are checked", () => {
   it("returns the record held for an attestation not newer than it, storing nothing, whatever its signature", async () => {
     const { oracle, key, now } = await loadFixture(deployOracle);
@@ -463,6 +501,18 @@ describe("AttestedTrustOracle: the no-op, before the header, the key and the sig
     const sig = signText(makeP256Key(KID), v2Signed(now, { score: 21 }, 100));
     await expect(oracle.submitAttestation("unknown-kid", sig.signedJson, sig.lowS)).to.not.emit(oracle, "RecordUpdated");
     expect((await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(70n);
+  });
+
+  it("treats an attestation dated exactly as the upstream's record as not newer: nothing stored, one second later stored", async () => {
+    const { oracle, upstream, submit, now } = await loadFixture(deployOracle);
+    const signed = v2Signed(now, { score: 90 }, 100);
+    await upstream.setRecord(1n, BASE_CHAIN_ID, ERC8004, 30, 1, 0, seconds(signed.issuedAt));
+    const tie = submit(signed);
+    await expect(tie).to.not.emit(oracle, "RecordAdded");
+    expect((await oracle.attestedRecord(1n, BASE_CHAIN_ID, ERC8004)).updatedAt).to.equal(0n);
+    expect((await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(30n);
+    await expect(submit(v2Signed(now, { score: 90 }, 99))).to.emit(oracle, "RecordAdded");
+    expect((await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004))[0]).to.equal(90n);
   });
 
   it("compares with the fresher of its own and the upstream's record; an upstream record from the future does not count", async () => {
@@ -555,6 +605,20 @@ describe("AttestedTrustOracle: reads answer with the fresher of its own record a
     expect(await oracle.meetsThreshold(2n, BASE_CHAIN_ID, ERC8004, 0)).to.equal(false);
   });
 
+  it("on a tie between its own record and the upstream's, answers its own", async () => {
+    const { oracle, upstream, submit, now } = await loadFixture(deployOracle);
+    const signed = v2Signed(now, { score: 70 }, 100);
+    await submit(signed);
+    const at = seconds(signed.issuedAt);
+    await upstream.setRecord(1n, BASE_CHAIN_ID, ERC8004, 20, 0, 4, at);
+    expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([70n, 2n, 0n, BigInt(at)]);
+    expect(await oracle.meetsThreshold(1n, BASE_CHAIN_ID, ERC8004, 70)).to.equal(true);
+    // One second later, the upstream's is the fresher.
+    await upstream.setRecord(1n, BASE_CHAIN_ID, ERC8004, 20, 0, 4, at + 1);
+    expect(await oracle.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([20n, 0n, 4n, BigInt(at + 1)]);
+    expect(await oracle.meetsThreshold(1n, BASE_CHAIN_ID, ERC8004, 70)).to.equal(false);
+  });
+
   it("keeps answering from its own records while the upstream reverts or answers garbage", async () => {
     const { oracle, upstream, submit, now, admin, key } = await loadFixture(deployOracle);
     const signed = v2Signed(now, { score: 61 });
@@ -607,6 +671,34 @@ describe("AttestedTrustOracle: reads answer with the fresher of its own record a
     await submit(v2Signed(now, { agentId: "1" })); // upstream holds it: not counted twice
     await submit(v2Signed(now, { agentId: "3" })); // new
     expect(await oracle.agentCount()).to.equal(3n);
+  });
+
+  it("agentCount: counts records under every slug, an added one too, and keeps them across a remap or a removal", async () => {
+    const { oracle, admin, submit, now } = await loadFixture(deployOracle);
+    await oracle.connect(admin).setChainSlug("zora", 7777777);
+    await submit(v2Signed(now, { agentId: "1" }));
+    await submit(v2Signed(now, { agentId: "1", chain: "ethereum" }));
+    await submit(v2Signed(now, { agentId: "1", chain: "zora" }));
+    await submit(v2Signed(now, { agentId: "2", chain: "zora" }));
+    expect(await oracle.agentCount()).to.equal(4n);
+    // Remapped, removed, set again: the slug's chain id changes, its count stays, and it is summed once.
+    await oracle.connect(admin).setChainSlug("zora", 7777778);
+    expect(await oracle.chainIdOfSlug("zora")).to.equal(7777778n);
+    await oracle.connect(admin).setChainSlug("base", 0);
+    expect(await oracle.chainIdOfSlug("base")).to.equal(0n);
+    await oracle.connect(admin).setChainSlug("base", 8453);
+    expect(await oracle.agentCount()).to.equal(4n);
+    await submit(v2Signed(now, { agentId: "3", chain: "zora" }));
+    expect(await oracle.agentCount()).to.equal(5n);
+  });
+
+  it("refuses a chain id above 2^128 - 1 for a slug (its entry keeps the chain id in 128 bits)", async () => {
+    const { oracle, admin } = await loadFixture(deployOracle);
+    await expect(oracle.connect(admin).setChainSlug("big", 2n ** 128n))
+      .to.be.revertedWithCustomError(oracle, "ChainIdOutOfRange")
+      .withArgs("big", 2n ** 128n);
+    await oracle.connect(admin).setChainSlug("big", 2n ** 128n - 1n);
+    expect(await oracle.chainIdOfSlug("big")).to.equal(2n ** 128n - 1n);
   });
 });
 

@@ -212,14 +212,14 @@ describe("TrustAttestationLib.parse: refuses what it cannot read exactly, naming
       (t) => [FIELD.VerifiedAt, offsetOfValue(t, "verifiedAt")],
     ],
     [
-      "a time zone offset",
-      base.replace(/"expiry":"([^"]*)\.(\d{3})Z"/, '"expiry":"$1.$2+01:00"'),
+      "a time zone offset without its colon",
+      base.replace(/"expiry":"([^"]*)\.(\d{3})Z"/, '"expiry":"$1.$2+0100"'),
       "AttestationFieldInvalid",
       (t) => [FIELD.Expiry, offsetOfValue(t, "expiry")],
     ],
     [
-      "two-digit milliseconds",
-      base.replace(/"expiry":"([^"]*)\.(\d\d)\dZ"/, '"expiry":"$1.$2Z"'),
+      "a fraction point without digits",
+      base.replace(/"expiry":"([^"]*)\.(\d{3})Z"/, '"expiry":"$1.Z"'),
       "AttestationFieldInvalid",
       (t) => [FIELD.Expiry, offsetOfValue(t, "expiry")],
     ],

@@ -204,6 +204,68 @@ describe("TrustGated with a JWS attestation in the same call (onlyTrustedAgentWi
   });
 });
 
+describe("A record stored from the future cannot block a gate call (the 60-second front-run)", () => {
+  const jwsOf = (key: Parameters<typeof signJws>[0], signed: object) => Buffer.from(signJws(key, signed).jws);
+
+  /** Anyone stores an attestation computed and signed `MAX_CLOCK_SKEW` (60 s) after the block; its block time. */
+  async function frontRun(stack: Awaited<ReturnType<typeof deployStack>>): Promise<number> {
+    const { attested, stranger, key } = stack;
+    const at = (await latestTimestamp()) + 1;
+    await time.setNextBlockTimestamp(at);
+    await (await attested.connect(stranger).submitJwsAttestation(KID, jwsOf(key, v2Signed(at + 60, { score: 90 }, 0)))).wait();
+    expect((await attested.attestedRecord(1n, BASE_CHAIN_ID, ERC8004)).updatedAt).to.equal(BigInt(at + 60));
+    return at;
+  }
+
+  it("passes a gate call carrying a current attestation while the upstream's record is stale (JWS and sig forms)", async () => {
+    const stack = await loadFixture(deployStack);
+    const { gate, attested, agentOwner, key } = stack;
+    await frontRun(stack);
+    // Without an attestation the gate reads the stale upstream record (the one from the future does not shadow it).
+    await expect(gate.connect(agentOwner).act(1n)).to.be.revertedWithCustomError(gate, "TrustRecordStale");
+    const signed = v2Signed(await latestTimestamp(), { score: 70 }, HOUR);
+    await expect(gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, signed)))
+      .to.emit(gate, "Acted")
+      .and.to.emit(attested, "RecordUpdated");
+    expect((await attested.attestedRecord(1n, BASE_CHAIN_ID, ERC8004)).updatedAt).to.equal(BigInt(seconds(signed.issuedAt)));
+    // The sig form, after another front-run.
+    await frontRun(stack);
+    const call = signText(key, v2Signed(await latestTimestamp(), { score: 71 }, HOUR));
+    await expect(gate.connect(agentOwner).actWithAttestation(1n, KID, call.signedJson, call.lowS)).to.emit(gate, "Acted");
+  });
+
+  it("passes a gate call carrying a current attestation when the upstream holds no record", async () => {
+    const stack = await loadFixture(deployStack);
+    const { gate, base, agentOwner, key } = stack;
+    await base.clearRecord(1n, BASE_CHAIN_ID, ERC8004);
+    await frontRun(stack);
+    // Without an attestation: the only record is from the future.
+    await expect(gate.connect(agentOwner).act(1n)).to.be.revertedWithCustomError(gate, "TrustRecordFromFuture");
+    const signed = v2Signed(await latestTimestamp(), { score: 70 }, HOUR);
+    await expect(gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, signed))).to.emit(gate, "Acted");
+    // The escrow example too.
+    await frontRun(stack);
+    const { escrow, client, token } = stack;
+    await escrow.connect(client).createEscrow(await token.getAddress(), 1n, 1000n, BigInt((await latestTimestamp()) + DAY));
+    await expect(
+      escrow.connect(agentOwner).claimWithJwsAttestation(1n, KID, jwsOf(key, v2Signed(await latestTimestamp(), { score: 72 }, HOUR))),
+    )
+      .to.emit(escrow, "EscrowClaimed")
+      .withArgs(1n, 1n, agentOwner.address, 1000n, 72);
+  });
+
+  it("stores the record from the future again only by a new submission: a current record then holds until it", async () => {
+    const stack = await loadFixture(deployStack);
+    const { attested, gate, agentOwner, key } = stack;
+    const at = await frontRun(stack);
+    const current = v2Signed(await latestTimestamp(), { score: 70 }, HOUR);
+    await gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jwsOf(key, current));
+    // The current record is what reads answer now; the future one, submitted again, replaces it (it is newer).
+    expect((await attested.getScore(1n, BASE_CHAIN_ID, ERC8004))[3]).to.equal(BigInt(seconds(current.issuedAt)));
+    await expect(attested.submitJwsAttestation(KID, jwsOf(key, v2Signed(at + 60, { score: 90 }, 0)))).to.emit(attested, "RecordUpdated");
+  });
+});
+
 describe("A /api/trust-check response, as the service signs it, through toAttestationCall", () => {
   it("is stored by submitJwsAttestation in the jws form (first), and passes the gate in the sig form without its jws", async () => {
     const { gate, attested, agentOwner } = await loadFixture(deployStack);
