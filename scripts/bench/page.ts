@@ -8,7 +8,7 @@
  */
 
 /** The benchmark's parts, in the order they run and stand on the page. */
-export const BENCH_PARTS = ["gas", "attested", "verification", "reader", "limiter", "drift", "memory", "demo", "html"] as const;
+export const BENCH_PARTS = ["gas", "attested", "verification", "reader", "limiter", "drift", "memory", "demo", "html", "mutation"] as const;
 
 /** One benchmark part. */
 export type BenchPart = (typeof BENCH_PARTS)[number];
@@ -24,7 +24,15 @@ export const BENCH_PART_TITLES: Readonly<Record<BenchPart, string>> = {
   memory: "Peak memory of the CLI",
   demo: "Peak memory of the demo",
   html: "The HTML report page",
+  mutation: "Mutation testing of the readers of signed data",
 };
+
+/**
+ * The parts a run measures only when `--only` names them (`npm run bench` without it leaves their sections as they
+ * are): mutation testing runs the unit suites once per mutant, far longer than every other part together, and has
+ * its own command, `npm run test:mutation`.
+ */
+export const ON_DEMAND_BENCH_PARTS: readonly BenchPart[] = ["mutation"];
 
 /** The page, relative to the repository's root. */
 export const BENCH_PAGE_PATH = "docs/benchmarks.md";
