@@ -176,6 +176,13 @@ describe("verifyTrustAttestation: the JWS header rules, with their reasons", () 
     expect(await verifyTrustAttestation(await withHeader(header), opts)).toMatchObject({ valid: false, reason, checked: "none" });
   });
 
+  it("reads a header kid with a leading U+FEFF as written: another kid than the attestation's (kid-mismatch, as on-chain)", async () => {
+    const read = readCompactJws(await withHeaderText('{"alg":"ES256","kid":"\uFEFFrnwy-trust-v2"}'));
+    expect(read.ok && read.jws.header.kid).toBe("\uFEFFrnwy-trust-v2");
+    const verdict = await verifyTrustAttestation(await withHeader({ alg: "ES256", kid: "\uFEFFrnwy-trust-v2" }), opts);
+    expect(verdict).toMatchObject({ valid: false, reason: "kid-mismatch", field: "kid", checked: "none" });
+  });
+
   it("an unknown kid in the header and the attestation is never tried with another key", async () => {
     const response = clone(await withHeader({ alg: "ES256", kid: "rnwy-trust-v3" }));
     response.attestation.kid = "rnwy-trust-v3";
