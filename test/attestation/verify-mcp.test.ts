@@ -99,6 +99,7 @@ describe("MCP attestations in the server form", () => {
   it("refuse a JWS payload that starts with U+FEFF: the bytes as they are are not JSON (no reader drops the mark)", async () => {
     const response = await server();
     const signed = response.attestation.signed;
+    if (signed === null) throw new Error("the fixture signs a block");
     const bytes = Buffer.from(`\uFEFF${JSON.stringify(signed)}`, "utf8");
     const attestation = await createAttestation(signed, keys.mcp, {
       issuer: TEST_ISSUER,
