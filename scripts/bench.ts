@@ -426,14 +426,18 @@ async function benchMutation(): Promise<void> {
   if (run.undetected.length === 0) {
     console.log("Surviving mutants: none.");
   } else {
-    console.log(`Surviving mutants (every mutant with its tests: ${MUTATION_REPORT_PATH}, written by the run, not committed):`);
+    console.log(
+      `Surviving mutants (every mutant with its tests: ${MUTATION_REPORT_PATH}, written by the run, not committed). ` +
+        "A survivor with 0 tests run broke the module's loading: no test ran to its end, which the vitest runner does not count as a failure.",
+    );
     console.log(
       table(
-        ["where", "mutator", "status", "replacement"],
+        ["where", "mutator", "status", "tests run", "replacement"],
         run.undetected.map((u) => [
           `${u.module}:${u.line}`,
           u.mutator,
           u.status === "NoCoverage" ? "no coverage" : "survived",
+          u.testsCompleted ?? "–",
           codeSpan(u.replacement.length > 80 ? `${u.replacement.slice(0, 80)}…` : u.replacement),
         ]),
       ),

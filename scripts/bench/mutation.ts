@@ -60,6 +60,12 @@ export interface UndetectedMutant {
   readonly replacement: string;
   /** `Survived` or `NoCoverage`. */
   readonly status: "Survived" | "NoCoverage";
+  /**
+   * Tests that ran to their end with the mutant active. 0 for a survivor means none did: the mutant broke the
+   * module's loading (a static mutant, e.g. an encoding label emptied), which the vitest runner does not count as
+   * a failed test, so Stryker reports it survived.
+   */
+  readonly testsCompleted: number | undefined;
 }
 
 /** What one run of {@link measureMutation} found. */
@@ -127,7 +133,7 @@ export async function measureMutation(options: MutationOptions = {}): Promise<Mu
  */
 export function tallyMutants(
   modules: readonly string[],
-  results: ReadonlyArray<Pick<MutantResult, "fileName" | "status" | "mutatorName" | "replacement" | "location">>,
+  results: ReadonlyArray<Pick<MutantResult, "fileName" | "status" | "mutatorName" | "replacement" | "location" | "testsCompleted">>,
 ): MutationRun {
   const moduleOf = (fileName: string) => modules.find((module) => fileName.replaceAll("\\", "/").endsWith(module));
   const scores = modules.map((module) => {
@@ -159,6 +165,7 @@ export function tallyMutants(
       mutator: result.mutatorName,
       replacement: (result.replacement ?? "").replace(/\s+/g, " ").trim(),
       status: result.status,
+      testsCompleted: result.testsCompleted,
     });
   }
   undetected.sort((a, b) => modules.indexOf(a.module) - modules.indexOf(b.module) || a.line - b.line);

@@ -75,6 +75,7 @@ describe("the mutation part", () => {
       status,
       mutatorName: "ConditionalExpression",
       replacement,
+      testsCompleted: status === "NoCoverage" ? undefined : line,
       location: { start: { line, column: 1 }, end: { line, column: 5 } },
     }) as Parameters<typeof tallyMutants>[1][number];
 
@@ -98,8 +99,15 @@ describe("the mutation part", () => {
       { module: "src/c.ts", mutants: 0, killed: 0, survived: 0, timeout: 0, noCoverage: 0, errors: 0, score: undefined },
     ]);
     expect(run.undetected).toEqual([
-      { module: "src/a.ts", line: 4, mutator: "ConditionalExpression", replacement: "true", status: "NoCoverage" },
-      { module: "src/a.ts", line: 9, mutator: "ConditionalExpression", replacement: "a && b", status: "Survived" },
+      {
+        module: "src/a.ts",
+        line: 4,
+        mutator: "ConditionalExpression",
+        replacement: "true",
+        status: "NoCoverage",
+        testsCompleted: undefined,
+      },
+      { module: "src/a.ts", line: 9, mutator: "ConditionalExpression", replacement: "a && b", status: "Survived", testsCompleted: 9 },
     ]);
   });
 
