@@ -39,6 +39,7 @@ import {
   BENCH_PART_TITLES,
   BENCH_PARTS,
   type BenchPart,
+  markdownCode,
   markdownTable,
   mergeBenchPage,
   ON_DEMAND_BENCH_PARTS,
@@ -401,11 +402,6 @@ function printDriftNights(r: DriftNightsResult): void {
   );
 }
 
-/** Text as a Markdown code span, fenced with two backticks when it holds one. */
-function codeSpan(text: string): string {
-  return text.includes("`") ? `\`\` ${text} \`\`` : `\`${text}\``;
-}
-
 async function benchMutation(): Promise<void> {
   const run = await measureMutation();
   console.log(
@@ -438,7 +434,7 @@ async function benchMutation(): Promise<void> {
           u.mutator,
           u.status === "NoCoverage" ? "no coverage" : "survived",
           u.testsCompleted ?? "–",
-          codeSpan(u.replacement.length > 80 ? `${u.replacement.slice(0, 80)}…` : u.replacement),
+          markdownCode(u.replacement.length > 80 ? `${u.replacement.slice(0, 80)}…` : u.replacement),
         ]),
       ),
     );

@@ -99,3 +99,17 @@ export function markdownTable(headers: readonly string[], rows: ReadonlyArray<Re
   const rule = `| ${widths.map((width, column) => (column === 0 ? "-".repeat(width) : `${"-".repeat(width - 1)}:`)).join(" | ")} |`;
   return [line(cells[0]!), rule, ...cells.slice(1).map(line)].join("\n");
 }
+
+/**
+ * Text as a Markdown code span: fenced with one more backtick than the longest run of backticks it holds, and padded
+ * with a space when it starts or ends with a backtick (CommonMark strips one space on each side).
+ *
+ * @param text - Any text on one line.
+ * @returns The code span.
+ */
+export function markdownCode(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}

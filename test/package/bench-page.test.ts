@@ -11,6 +11,7 @@ import {
   BENCH_PAGE_PATH,
   BENCH_PART_TITLES,
   BENCH_PARTS,
+  markdownCode,
   markdownTable,
   mergeBenchPage,
   ON_DEMAND_BENCH_PARTS,
@@ -61,6 +62,14 @@ describe("the benchmark page's sections", () => {
     expect(second).not.toContain("G1");
     // Merging again with nothing new changes nothing but the header.
     expect(mergeBenchPage(HEADER, new Map(), second)).toBe(second);
+  });
+
+  it("code spans are fenced by more backticks than the text holds in a row, padded when it starts or ends with one", () => {
+    expect(markdownCode("a && b")).toBe("`a && b`");
+    expect(markdownCode('"x"')).toBe('`"x"`');
+    expect(markdownCode("``")).toBe("``` `` ```");
+    expect(markdownCode("`${a}…`")).toBe("`` `${a}…` ``");
+    expect(markdownCode("a ` b")).toBe("``a ` b``");
   });
 
   it("tables are Markdown with the first column left-aligned and the others right-aligned, pipes escaped", () => {
