@@ -16,6 +16,8 @@ export default tseslint.config(
       "src/generated/",
       "deployments/",
       ".doc-test-*/",
+      ".stryker-tmp/",
+      "reports/",
     ],
   },
   js.configs.recommended,

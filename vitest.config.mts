@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // The Hardhat 3 consumer project's node:test files run there, under Node 22 (test/package/hardhat3-project.test.ts).
-    exclude: ["**/node_modules/**", "test/package/hardhat3-project/**"],
+    // Mutation testing's sandbox (.stryker-tmp/) holds a copy of the suites.
+    exclude: ["**/node_modules/**", "test/package/hardhat3-project/**", ".stryker-tmp/**"],
     // Registers ts-node in each test process so that Hardhat can load hardhat.config.ts in-process.
     setupFiles: ["test/support/register-ts-node.ts"],
     // Compiles the contracts (and regenerates the typechain types) once, before any test file runs.

@@ -13,7 +13,9 @@
  * `--only <part>[,<part>…]` runs some parts only: `gas`, `attested`, `verification`, `reader`, `limiter`, `drift`, `memory`,
  * `demo` (the peak memory of `trustgate drift --demo`, chain and service in its process, beside the drift process
  * alone), `html` (the `--html` page at 150,000 agents: file size, time to write, time for headless Chromium to show it)
- * (for example `npx tsx scripts/bench.ts --only reader`).
+ * (for example `npx tsx scripts/bench.ts --only reader`), and `mutation` (StrykerJS over the readers of signed data:
+ * each module's mutation score and its surviving mutants), which runs only when `--only` names it
+ * (`npm run test:mutation`).
  *
  * Besides printing, each run writes what it measured into `docs/benchmarks.md` (`scripts/bench/page.ts`): each part
  * it ran replaces that part's section, with the machine it ran on and how long it took; the other sections stay.
@@ -31,7 +33,17 @@ import { measureHtmlPage } from "./bench/html-page";
 import { measureDemoMemory } from "./bench/demo-memory";
 import { measureCliMemory } from "./bench/memory";
 import { measureRateLimiter } from "./bench/rate-limiter";
-import { BENCH_PAGE_PATH, BENCH_PART_TITLES, BENCH_PARTS, type BenchPart, markdownTable, mergeBenchPage } from "./bench/page";
+import { measureMutation, MUTATION_REPORT_PATH, MUTATION_SCORE_TARGET } from "./bench/mutation";
+import {
+  BENCH_PAGE_PATH,
+  BENCH_PART_TITLES,
+  BENCH_PARTS,
+  type BenchPart,
+  markdownCode,
+  markdownTable,
+  mergeBenchPage,
+  ON_DEMAND_BENCH_PARTS,
+} from "./bench/page";
 import { measureReaderThroughput, type ReaderRate } from "./bench/reader";
 
 const GATE_RATIO_TARGET = 1.1;
@@ -390,6 +402,45 @@ function printDriftNights(r: DriftNightsResult): void {
   );
 }
 
+async function benchMutation(): Promise<void> {
+  const run = await measureMutation();
+  console.log(
+    "Mutation score of each reader of signed data (StrykerJS with the vitest runner; each mutant run against the unit suites that import the module, narrowed to the tests that reach the mutated code)",
+  );
+  const percent = (score: number | undefined) => (score === undefined ? "–" : `${score.toFixed(1)} %`);
+  console.log(
+    table(
+      ["module", "mutants", "killed", "survived", "timeout", "no coverage", "not run (errors)", "score"],
+      run.modules.map((m) => [`\`${m.module}\``, m.mutants, m.killed, m.survived, m.timeout, m.noCoverage, m.errors, percent(m.score)]),
+    ),
+  );
+  for (const m of run.modules) {
+    console.log(
+      `target: \`${m.module}\` ≥ ${MUTATION_SCORE_TARGET} % → ${percent(m.score)} ${met(m.score !== undefined && m.score >= MUTATION_SCORE_TARGET)}`,
+    );
+  }
+  if (run.undetected.length === 0) {
+    console.log("Surviving mutants: none.");
+  } else {
+    console.log(
+      `Surviving mutants (every mutant with its tests: ${MUTATION_REPORT_PATH}, written by the run, not committed). ` +
+        "A survivor with 0 tests run broke the module's loading: no test ran to its end, which the vitest runner does not count as a failure.",
+    );
+    console.log(
+      table(
+        ["where", "mutator", "status", "tests run", "replacement"],
+        run.undetected.map((u) => [
+          `${u.module}:${u.line}`,
+          u.mutator,
+          u.status === "NoCoverage" ? "no coverage" : "survived",
+          u.testsCompleted ?? "–",
+          markdownCode(u.replacement.length > 80 ? `${u.replacement.slice(0, 80)}…` : u.replacement),
+        ]),
+      ),
+    );
+  }
+}
+
 const SECTIONS: Record<BenchPart, () => Promise<void>> = {
   gas: benchGas,
   attested: benchAttested,
@@ -400,15 +451,18 @@ const SECTIONS: Record<BenchPart, () => Promise<void>> = {
   memory: benchMemory,
   demo: benchDemoMemory,
   html: benchHtmlPage,
+  mutation: benchMutation,
 };
 
 function selectedParts(): BenchPart[] {
   const { values } = parseArgs({ options: { only: { type: "string" }, help: { type: "boolean", short: "h" } } });
   if (values.help) {
-    console.log(`Usage: tsx scripts/bench.ts [--only <part>[,<part>…]]\nParts: ${BENCH_PARTS.join(", ")} (default: all, in that order)`);
+    console.log(
+      `Usage: tsx scripts/bench.ts [--only <part>[,<part>…]]\nParts: ${BENCH_PARTS.join(", ")} (default: all but ${ON_DEMAND_BENCH_PARTS.join(", ")}, in that order)`,
+    );
     process.exit(0);
   }
-  if (values.only === undefined) return [...BENCH_PARTS];
+  if (values.only === undefined) return BENCH_PARTS.filter((p) => !ON_DEMAND_BENCH_PARTS.includes(p));
   const asked = values.only.split(",").map((p) => p.trim());
   const unknown = asked.filter((p) => !(BENCH_PARTS as readonly string[]).includes(p));
   if (unknown.length > 0 || asked.length === 0) {

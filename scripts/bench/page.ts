@@ -8,7 +8,7 @@
  */
 
 /** The benchmark's parts, in the order they run and stand on the page. */
-export const BENCH_PARTS = ["gas", "attested", "verification", "reader", "limiter", "drift", "memory", "demo", "html"] as const;
+export const BENCH_PARTS = ["gas", "attested", "verification", "reader", "limiter", "drift", "memory", "demo", "html", "mutation"] as const;
 
 /** One benchmark part. */
 export type BenchPart = (typeof BENCH_PARTS)[number];
@@ -24,7 +24,15 @@ export const BENCH_PART_TITLES: Readonly<Record<BenchPart, string>> = {
   memory: "Peak memory of the CLI",
   demo: "Peak memory of the demo",
   html: "The HTML report page",
+  mutation: "Mutation testing of the readers of signed data",
 };
+
+/**
+ * The parts a run measures only when `--only` names them (`npm run bench` without it leaves their sections as they
+ * are): mutation testing runs the unit suites once per mutant, far longer than every other part together, and has
+ * its own command, `npm run test:mutation`.
+ */
+export const ON_DEMAND_BENCH_PARTS: readonly BenchPart[] = ["mutation"];
 
 /** The page, relative to the repository's root. */
 export const BENCH_PAGE_PATH = "docs/benchmarks.md";
@@ -90,4 +98,18 @@ export function markdownTable(headers: readonly string[], rows: ReadonlyArray<Re
     `| ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(" | ")} |`;
   const rule = `| ${widths.map((width, column) => (column === 0 ? "-".repeat(width) : `${"-".repeat(width - 1)}:`)).join(" | ")} |`;
   return [line(cells[0]!), rule, ...cells.slice(1).map(line)].join("\n");
+}
+
+/**
+ * Text as a Markdown code span: fenced with one more backtick than the longest run of backticks it holds, and padded
+ * with a space when it starts or ends with a backtick (CommonMark strips one space on each side).
+ *
+ * @param text - Any text on one line.
+ * @returns The code span.
+ */
+export function markdownCode(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
 }

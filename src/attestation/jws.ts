@@ -142,10 +142,7 @@ function checkHeader(part: string): HeaderRead {
   const bytes = decodeCanonicalBase64url(part);
   if (bytes === undefined || bytes.length === 0) return malformed("its header part is not canonical base64url");
   const read = readStrictObject(bytes, { uniqueNames: "all", refuseEscapedNames: true });
-  if (!read.ok) {
-    const what = read.fault === "duplicate" ? `the member "${read.field}" appears twice` : read.problem;
-    return malformed(`its protected header is refused at byte ${read.offset}: ${what}`);
-  }
+  if (!read.ok) return malformed(`its protected header is refused at byte ${read.offset}: ${read.problem}`);
   const alg = memberNamed(read, "alg");
   if (alg === undefined) return { ok: false, reason: "unsupported-alg", problem: "its header names no alg; only ES256 is accepted" };
   if (!lexemeIs(bytes, alg, `"${ATTESTATION_ALG}"`)) {

@@ -373,7 +373,8 @@ function parsePayload(
   return isRecord(value) ? { ok: true, value } : { ok: false, problem: "not an object" };
 }
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
+/** Fatal, and keeping a leading U+FEFF as a character, so that a payload that starts with one is not JSON. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * Describes which signatures verified, e.g. `jws verified, sig absent`.

@@ -5,7 +5,8 @@
  *
  * It accepts exactly RFC 8259 JSON whose top level is one object, and refuses:
  * - bytes that are not UTF-8: overlong forms, encoded surrogates (U+D800–DFFF), anything above U+10FFFF,
- *   truncated sequences (only strings may hold bytes above 0x7F; anywhere else they are not JSON);
+ *   truncated sequences (only strings may hold bytes above 0x7F; anywhere else they are not JSON); a byte-order
+ *   mark before the object is not JSON either, and one inside a string is a character of it, kept as written;
  * - whitespace other than space, tab, line feed and carriage return, and anything after the object;
  * - strings holding a raw byte below 0x20, or an escape other than `\" \\ \/ \b \f \n \r \t \uXXXX`;
  * - numbers outside `-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?`, and literals other than `true`, `false`, `null`;
@@ -167,7 +168,11 @@ export function bytesAre(bytes: Uint8Array, at: number, text: string): boolean {
   return true;
 }
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
+/**
+ * Fatal, and keeping a leading U+FEFF: a decoder that dropped it (the default) would read a name or a string that
+ * starts with a byte-order mark as the same text without it, where the on-chain reader compares the bytes.
+ */
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /** A decoder of one character per byte (identical to ASCII below 0x80), for slicing ASCII names out of a text. */
 const SINGLE_BYTE = new TextDecoder("latin1");
 

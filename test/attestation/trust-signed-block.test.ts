@@ -243,6 +243,31 @@ describe("readTrustSignedBlockV2: the fields the oracle records", () => {
   });
 });
 
+describe("readTrustSignedBlockV2: a byte-order mark is a character like any other, as the chain reads it", () => {
+  const BOM = "\uFEFF";
+
+  it("a name starting with U+FEFF is another name than the field's: an unknown member, and the field is missing", () => {
+    const text = TEXT.replace('"verifiedAt"', `"${BOM}verifiedAt"`);
+    expect(readTrustSignedBlockV2(bytes(text))).toMatchObject({
+      ok: false,
+      fault: "missing",
+      field: "verifiedAt",
+      offset: bytes(text).length,
+    });
+  });
+
+  it("beside the field itself, such a name is skipped, not a duplicate", () => {
+    const text = TEXT.replace(/}$/, `,"${BOM}verifiedAt":"2030-01-01T00:00:00Z","${BOM}score":1}`);
+    const read = readTrustSignedBlockV2(bytes(text));
+    expect(read.ok && [read.block.verifiedAt, read.block.score]).toEqual([Date.parse(BLOCK.verifiedAt) / 1000, BLOCK.score]);
+  });
+
+  it("a chain written with a leading U+FEFF is read with it", () => {
+    const read = readTrustSignedBlockV2(bytes(withRaw("chain", `"${BOM}base"`)));
+    expect(read.ok && read.block.chain).toBe(`${BOM}base`);
+  });
+});
+
 describe("readTrustSignedBlockV2: found, which only a wallet's proof of absence says false", () => {
   const withFound = (raw: string) => TEXT.replace(/}$/, `,"found":${raw}}`);
 
@@ -401,6 +426,17 @@ describe("verifyTrustAttestation refuses a signed v2 block the oracle refuses, o
     const v1 = await buildV1TrustCheckResponse(keys.v1, { extraSigned: { found: false } });
     const v1Verdict = await verifyTrustAttestation(v1, { jwks: createJwksResolver({ keys: jwksOf(keys.v1) }), now: TEST_NOW });
     expect(v1Verdict).toMatchObject({ valid: false, reason: "malformed", field: "found" });
+  });
+
+  it("refuses a block whose verifiedAt is named with a leading U+FEFF: verifiedAt is missing, as on-chain", async () => {
+    const text = genuine().replace('"verifiedAt"', '"\uFEFFverifiedAt"');
+    const verdict = await verifyTrustAttestation(await jwsCarrying(bytes(text)), { jwks: resolver, now: TEST_NOW });
+    expect(verdict).toMatchObject({ valid: false, reason: "malformed", field: "verifiedAt", verified: { jws: true } });
+  });
+
+  it("refuses a JWS payload that starts with U+FEFF as not JSON, at byte 0, as the oracle does", async () => {
+    const verdict = await verifyTrustAttestation(await jwsCarrying(bytes(`\uFEFF${genuine()}`)), { jwks: resolver, now: TEST_NOW });
+    expect(verdict).toMatchObject({ valid: false, reason: "malformed", field: "json", offset: 0 });
   });
 
   it("invalid UTF-8 in the payload is refused before anything reads it, at the offset of the bad byte", async () => {

@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createJwksResolver, type JwksResolver, verifyTrustAttestation } from "../../src/attestation/verify.js";
 import { type VerifyMcpAttestationOptions, verifyMcpAttestation } from "../../src/attestation/verify-mcp.js";
 import { ATTESTATION_TYPES } from "../../src/config/service.js";
-import { buildMcpAttestationResponse, generateTestKeys, jwksOf, TEST_NOW, type TestKeys } from "../support/attestations.js";
+import { createAttestation } from "../../src/harness/signing.js";
+import { buildMcpAttestationResponse, generateTestKeys, jwksOf, TEST_ISSUER, TEST_NOW, type TestKeys } from "../support/attestations.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -114,6 +115,25 @@ describe("MCP attestations in the server form", () => {
       valid: false,
       reason: "field-mismatch",
       field: "breakdown",
+    });
+  });
+
+  it("refuse a JWS payload that starts with U+FEFF: the bytes as they are are not JSON (no reader drops the mark)", async () => {
+    const response = await server();
+    const signed = response.attestation.signed;
+    if (signed === null) throw new Error("the fixture signs a block");
+    const bytes = Buffer.from(`\uFEFF${JSON.stringify(signed)}`, "utf8");
+    const attestation = await createAttestation(signed, keys.mcp, {
+      issuer: TEST_ISSUER,
+      type: ATTESTATION_TYPES.mcp,
+      form: "jws",
+      signing: { jwsPayload: bytes },
+    });
+    expect(await verifyMcpAttestation({ ...response, attestation }, opts())).toMatchObject({
+      valid: false,
+      reason: "malformed",
+      field: "json",
+      offset: 0,
     });
   });
 

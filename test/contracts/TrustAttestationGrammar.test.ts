@@ -388,6 +388,22 @@ describe("TrustAttestationLib.parse: found, which only a wallet's proof of absen
   });
 });
 
+describe("TrustAttestationLib.parse: a byte-order mark, a character like any other to both readers", () => {
+  it("refuses U+FEFF before the block, and reads a name starting with U+FEFF as an unknown member, as the TypeScript reader does", async () => {
+    const { harness } = await loadFixture(deployHarness);
+    for (const text of [`\uFEFF${BASE}`, BASE.replace('"verifiedAt"', '"\uFEFFverifiedAt"'), BASE.replace('"score"', '"\uFEFFscore"')]) {
+      const offchain = readTrustSignedBlockV2(Buffer.from(text));
+      expect(offchain.ok, text).to.equal(false);
+      if (!offchain.ok) await expectRefusal(harness, text, offchain);
+    }
+    const beside = withMember('"\uFEFFscore":5,"\uFEFFverifiedAt":"2030-01-01T00:00:00Z"');
+    const offchain = readTrustSignedBlockV2(Buffer.from(beside));
+    const { verifiedAt } = JSON.parse(BASE) as { verifiedAt: string };
+    expect(offchain.ok && [offchain.block.score, offchain.block.verifiedAt]).to.deep.equal([82, Math.floor(Date.parse(verifiedAt) / 1000)]);
+    expect(await harness.parse(Buffer.from(beside))).to.deep.equal(await harness.parse(Buffer.from(BASE)));
+  });
+});
+
 /** Expects the chain's error for `text` to be the one the TypeScript reader's refusal mirrors, with its field and offset. */
 async function expectRefusal(
   harness: AttestationParserHarness,

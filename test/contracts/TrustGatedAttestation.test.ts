@@ -3,6 +3,7 @@ import { expect } from "chai";
 import fc from "fast-check";
 import hre from "hardhat";
 import { describe, it } from "vitest";
+import { readCompactJws } from "../../src/attestation/jws";
 import { toAttestationCall } from "../../src/attestation/onchain-call";
 import { generateSigningKey } from "../../src/harness/signing";
 import {
@@ -176,6 +177,17 @@ describe("TrustGated with a JWS attestation in the same call (onlyTrustedAgentWi
     await expect(gate.connect(stranger).actWithJwsAttestation(1n, KID, jwsOf(key, v2Signed(at, { score: 90 }, HOUR - 1))))
       .to.be.revertedWithCustomError(gate, "NotAgentController")
       .withArgs(1n, stranger.address);
+  });
+
+  it("refuses a header kid that starts with U+FEFF as another kid (JwsKidMismatch), as the TypeScript verifier does", async () => {
+    const { gate, attested, agentOwner, key } = await loadFixture(deployStack);
+    const at = await latestTimestamp();
+    const jws = jwsOf(key, v2Signed(at, { score: 90 }, HOUR), { alg: "ES256", kid: `\uFEFF${KID}` });
+    const offchain = readCompactJws(jws.toString());
+    expect(offchain.ok && offchain.jws.header.kid).to.equal(`\uFEFF${KID}`);
+    await expect(gate.connect(agentOwner).actWithJwsAttestation(1n, KID, jws))
+      .to.be.revertedWithCustomError(attested, "JwsKidMismatch")
+      .withArgs(KID, `\uFEFF${KID}`);
   });
 
   it("passes the oracle's refusals through: another agent (subject mismatch), another kid, a forged signature", async () => {

@@ -1,6 +1,8 @@
 /**
  * `npm run bench` writes docs/benchmarks.md (scripts/bench/page.ts): a run of some parts replaces their sections
  * and keeps the others, so that parts measured separately make one page; and the committed page has every part.
+ * `npm run test:mutation` (the `mutation` part, run only when named) tallies Stryker's mutants per module
+ * (scripts/bench/mutation.ts).
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -9,12 +11,15 @@ import {
   BENCH_PAGE_PATH,
   BENCH_PART_TITLES,
   BENCH_PARTS,
+  markdownCode,
   markdownTable,
   mergeBenchPage,
+  ON_DEMAND_BENCH_PARTS,
   pageSections,
   sectionMarkers,
   unmeasuredSection,
 } from "../../scripts/bench/page";
+import { MUTATED_MODULES, strykerOptions, tallyMutants } from "../../scripts/bench/mutation";
 
 const HEADER = "<!-- Generated -->\n\n# Benchmarks";
 
@@ -59,8 +64,73 @@ describe("the benchmark page's sections", () => {
     expect(mergeBenchPage(HEADER, new Map(), second)).toBe(second);
   });
 
+  it("code spans are fenced by more backticks than the text holds in a row, padded when it starts or ends with one", () => {
+    expect(markdownCode("a && b")).toBe("`a && b`");
+    expect(markdownCode('"x"')).toBe('`"x"`');
+    expect(markdownCode("``")).toBe("``` `` ```");
+    expect(markdownCode("`${a}…`")).toBe("`` `${a}…` ``");
+    expect(markdownCode("a ` b")).toBe("``a ` b``");
+  });
+
   it("tables are Markdown with the first column left-aligned and the others right-aligned, pipes escaped", () => {
     expect(markdownTable(["gate", "gas"], [["a|b", 1000]]).split("\n")).toEqual(["| gate |  gas |", "| ---- | ---: |", "| a\\|b | 1000 |"]);
+  });
+});
+
+describe("the mutation part", () => {
+  const mutant = (fileName: string, status: string, line: number, replacement = "true") =>
+    ({
+      fileName,
+      status,
+      mutatorName: "ConditionalExpression",
+      replacement,
+      testsCompleted: status === "NoCoverage" ? undefined : line,
+      location: { start: { line, column: 1 }, end: { line, column: 5 } },
+    }) as Parameters<typeof tallyMutants>[1][number];
+
+  it("tallies each module's mutants, scores detected (killed + timeout) over tested, and lists the undetected by module and line", () => {
+    const run = tallyMutants(
+      ["src/a.ts", "src/b.ts", "src/c.ts"],
+      [
+        mutant("/sandbox/src/b.ts", "Killed", 3),
+        mutant("/sandbox/src/a.ts", "Survived", 9, "a\n  && b"),
+        mutant("/sandbox/src/a.ts", "Killed", 1),
+        mutant("/sandbox/src/a.ts", "Timeout", 2),
+        mutant("/sandbox/src/a.ts", "NoCoverage", 4),
+        mutant("/sandbox/src/a.ts", "CompileError", 5),
+        mutant("/sandbox/src/a.ts", "Killed", 6),
+        mutant("/sandbox/src/other.ts", "Survived", 1),
+      ],
+    );
+    expect(run.modules).toEqual([
+      { module: "src/a.ts", mutants: 5, killed: 2, survived: 1, timeout: 1, noCoverage: 1, errors: 1, score: 60 },
+      { module: "src/b.ts", mutants: 1, killed: 1, survived: 0, timeout: 0, noCoverage: 0, errors: 0, score: 100 },
+      { module: "src/c.ts", mutants: 0, killed: 0, survived: 0, timeout: 0, noCoverage: 0, errors: 0, score: undefined },
+    ]);
+    expect(run.undetected).toEqual([
+      {
+        module: "src/a.ts",
+        line: 4,
+        mutator: "ConditionalExpression",
+        replacement: "true",
+        status: "NoCoverage",
+        testsCompleted: undefined,
+      },
+      { module: "src/a.ts", line: 9, mutator: "ConditionalExpression", replacement: "a && b", status: "Survived", testsCompleted: 9 },
+    ]);
+  });
+
+  it("mutates the modules of the list, with the unit suites related to them, and runs only when named", () => {
+    const options = strykerOptions(MUTATED_MODULES, 1);
+    expect(options.mutate).toEqual([...MUTATED_MODULES]);
+    expect(MUTATED_MODULES).toEqual(expect.arrayContaining(["src/attestation/strict-json.ts", "src/attestation/jws.ts"]));
+    expect(options).toMatchObject({
+      testRunner: "vitest",
+      coverageAnalysis: "perTest",
+      concurrency: 1,
+      vitest: { configFile: "vitest.unit.config.mts", related: true },
+    });
+    expect(ON_DEMAND_BENCH_PARTS).toEqual(["mutation"]);
   });
 });
 
