@@ -57,7 +57,7 @@ function readHeader(agent: string, jws: string, kid: string | undefined): Header
   const bytes = decodeCanonicalBase64url(jws.slice(0, Math.max(0, jws.indexOf("."))));
   let text: string | undefined;
   try {
-    text = bytes === undefined ? undefined : new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = bytes === undefined ? undefined : new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     text = undefined;
   }

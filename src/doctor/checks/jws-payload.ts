@@ -70,7 +70,7 @@ function relationOf(jws: string, signed: Record<string, unknown> | null | undefi
   if (bytes.equals(Buffer.from(JSON.stringify(signed), "utf8"))) return { relation: "same-bytes" };
   let payload: unknown;
   try {
-    payload = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    payload = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes));
   } catch {
     return { relation: "unreadable" };
   }
