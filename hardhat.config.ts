@@ -41,11 +41,25 @@ function deployerAccounts(): string[] {
 
 const config: HardhatUserConfig = {
   solidity: {
-    version: SOLC_VERSION,
-    settings: {
-      // Base runs the Cancun instruction set (transient storage, MCOPY) and later.
-      evmVersion: "cancun",
-      optimizer: { enabled: true, runs: 10_000 },
+    compilers: [
+      {
+        version: SOLC_VERSION,
+        settings: {
+          // Base runs the Cancun instruction set (transient storage, MCOPY) and later.
+          evmVersion: "cancun",
+          optimizer: { enabled: true, runs: 10_000 },
+        },
+      },
+    ],
+    overrides: {
+      // The attested oracle through the IR pipeline: its submission path (base64url decoding, the signed block's
+      // reader, the checks) costs about 2,900 gas less a transaction than with the legacy code generator, which
+      // Base's P-256 price since Azul makes the difference between meeting the gas targets and not
+      // (docs/onchain-attestations.md, "Compiler settings").
+      "contracts/oracle/AttestedTrustOracle.sol": {
+        version: SOLC_VERSION,
+        settings: { evmVersion: "cancun", optimizer: { enabled: true, runs: 10_000 }, viaIR: true },
+      },
     },
   },
   networks: {

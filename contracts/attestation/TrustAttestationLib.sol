@@ -188,36 +188,6 @@ library TrustAttestationLib {
         }
     }
 
-    /// @notice The word `parse` returns as `chain` for a slug, or zero when the slug is not 1-32 bytes of
-    ///         `a-z 0-9 _ -`.
-    /// @param slug The chain slug.
-    /// @return word The slug left-aligned in a word.
-    function chainSlugWord(string memory slug) internal pure returns (bytes32 word) {
-        bytes memory b = bytes(slug);
-        uint256 length = b.length;
-        if (length == 0 || length > 32) return 0;
-        for (uint256 i; i < length; ++i) {
-            bytes1 c = b[i];
-            if (!((c >= "a" && c <= "z") || (c >= "0" && c <= "9") || c == "_" || c == "-")) return 0;
-        }
-        assembly ("memory-safe") {
-            word := mload(add(b, 0x20))
-            if lt(length, 32) { word := and(word, not(shr(shl(3, length), not(0)))) }
-        }
-    }
-
-    /// @notice The slug in a word returned by `parse` (as `chain`), as a string.
-    /// @param word The slug, left-aligned, zero-padded.
-    /// @return slug The slug.
-    function chainSlugString(bytes32 word) internal pure returns (string memory slug) {
-        uint256 length;
-        while (length < 32 && word[length] != 0) ++length;
-        slug = new string(length);
-        assembly ("memory-safe") {
-            mstore(add(slug, 0x20), word)
-        }
-    }
-
     /// @dev The one-pass reader of both documents: the signed block (`header == false`, into `att`) and a JWS
     ///      protected header (`header == true`, into `found`). While it runs, scratch word 0x00 holds the document's
     ///      start (for error offsets) and 0x20 the selectors of its malformed and too-deep errors; the word after

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
+import {IJwsHeaderReader} from "../interfaces/IJwsHeaderReader.sol";
 import {ITrustAttestationErrors} from "../interfaces/ITrustAttestationErrors.sol";
 import {TrustAttestationLib} from "./TrustAttestationLib.sol";
 
@@ -53,35 +54,22 @@ library TrustJwsLib {
     /// @param headerLength Length of the header part (from `payloadOf`).
     /// @param kid The key id the attestation is submitted under.
     function requireHeader(bytes calldata jws, uint256 headerLength, string calldata kid) internal pure {
-        // The header jose writes for the service, `{"alg":"ES256","kid":"<kid>"}` byte for byte, is accepted without
-        // the general reader when the key id is plain printable ASCII (no `"`, `\`, control byte or UTF-8), which
-        // is exactly when the general reader would accept it too. Its constant start is compared as base64url text;
-        // only the rest, `"<kid>"}`, is decoded (canonically: a text the whole header's decoding would refuse is
-        // refused with the same offset). Any other header is left to the general reader, which says what is wrong.
-        if (
-            headerLength > _JOSE_HEADER_START_CHARS && bytes28(jws[:_JOSE_HEADER_START_CHARS]) == _JOSE_HEADER_START_TEXT
-                && _isPlainAscii(bytes(kid))
-                && keccak256(decode(jws, _JOSE_HEADER_START_CHARS, headerLength)) == keccak256(abi.encodePacked("\"", kid, "\"}"))
-        ) {
-            return;
-        }
+        if (_isSignerHeader(jws, headerLength, kid)) return;
         bytes memory header = decode(jws, 0, headerLength);
-        TrustAttestationLib.JwsHeader memory found = TrustAttestationLib.readJwsHeader(header);
-        if (!found.hasAlg) revert ITrustAttestationErrors.JwsHeaderMemberMissing("alg");
-        if (!found.hasKid) revert ITrustAttestationErrors.JwsHeaderMemberMissing("kid");
-        bytes32 headerKidHash;
-        uint256 kidOffset = found.kidOffset;
-        uint256 kidLength = found.kidLength;
-        assembly ("memory-safe") {
-            headerKidHash := keccak256(add(add(header, 0x20), kidOffset), kidLength)
-        }
-        if (headerKidHash != keccak256(bytes(kid))) {
-            bytes memory headerKid = new bytes(kidLength);
-            assembly ("memory-safe") {
-                mcopy(add(headerKid, 0x20), add(add(header, 0x20), kidOffset), kidLength)
-            }
-            revert ITrustAttestationErrors.JwsKidMismatch(kid, string(headerKid));
-        }
+        _requireKid(TrustAttestationLib.readJwsHeader(header), header, kid);
+    }
+
+    /// @notice `requireHeader`, with any header other than the one the service's signer writes checked in a contract
+    ///         of its own (`reader`), so that the caller's runtime code does not hold the general reader.
+    /// @param jws The compact serialization.
+    /// @param headerLength Length of the header part (from `payloadOf`).
+    /// @param kid The key id the attestation is submitted under.
+    /// @param reader Where the general check runs.
+    function requireHeader(bytes calldata jws, uint256 headerLength, string calldata kid, IJwsHeaderReader reader)
+        internal
+        pure
+    {
+        if (!_isSignerHeader(jws, headerLength, kid)) reader.requireHeader(jws[:headerLength], kid);
     }
 
     /// @notice The decoded signature (64 bytes `r‖s`).
@@ -186,6 +174,36 @@ library TrustJwsLib {
             if byte(0, mload(end)) { fail(sub(to, 1)) }
             mstore(end, 0)
             mstore(0x40, and(add(end, 0x3f), not(31)))
+        }
+    }
+
+    /// @dev Whether the header part is the one jose writes for the service, `{"alg":"ES256","kid":"<kid>"}` byte for
+    ///      byte, with a key id of plain printable ASCII (no `"`, `\`, control byte or UTF-8): exactly the headers the
+    ///      general reader accepts with that key id in that layout, so that they need not be read again. Its constant
+    ///      start is compared as base64url text; only the rest, `"<kid>"}`, is decoded (canonically: a text the whole
+    ///      header's decoding would refuse is refused with the same offset).
+    function _isSignerHeader(bytes calldata jws, uint256 headerLength, string calldata kid) private pure returns (bool) {
+        return headerLength > _JOSE_HEADER_START_CHARS && bytes28(jws[:_JOSE_HEADER_START_CHARS]) == _JOSE_HEADER_START_TEXT
+            && _isPlainAscii(bytes(kid))
+            && keccak256(decode(jws, _JOSE_HEADER_START_CHARS, headerLength)) == keccak256(abi.encodePacked("\"", kid, "\"}"));
+    }
+
+    /// @dev Refuses a header without `alg` or `kid`, or whose `kid` is not `kid`.
+    function _requireKid(TrustAttestationLib.JwsHeader memory found, bytes memory header, string calldata kid) private pure {
+        if (!found.hasAlg) revert ITrustAttestationErrors.JwsHeaderMemberMissing("alg");
+        if (!found.hasKid) revert ITrustAttestationErrors.JwsHeaderMemberMissing("kid");
+        bytes32 headerKidHash;
+        uint256 kidOffset = found.kidOffset;
+        uint256 kidLength = found.kidLength;
+        assembly ("memory-safe") {
+            headerKidHash := keccak256(add(add(header, 0x20), kidOffset), kidLength)
+        }
+        if (headerKidHash != keccak256(bytes(kid))) {
+            bytes memory headerKid = new bytes(kidLength);
+            assembly ("memory-safe") {
+                mcopy(add(headerKid, 0x20), add(add(header, 0x20), kidOffset), kidLength)
+            }
+            revert ITrustAttestationErrors.JwsKidMismatch(kid, string(headerKid));
         }
     }
 

@@ -87,6 +87,10 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     /// @param slug The slug.
     /// @param chainId The chain id refused.
     error ChainIdOutOfRange(string slug, uint256 chainId);
+    /// @notice The slug is one of the service's EVM slugs, whose chain id is fixed (`TrustChainSlugs`).
+    /// @param slug The slug.
+    /// @param chainId Its chain id.
+    error ChainSlugFixed(string slug, uint256 chainId);
     /// @notice The attestation's chain slug has no EVM chain id here (`solana`, or a slug never set).
     /// @param slug The slug.
     error UnknownChainSlug(string slug);
@@ -144,7 +148,8 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     /// @param kid The key id.
     function revokeSigningKey(string calldata kid) external;
 
-    /// @notice Sets the EVM chain id of a chain slug (0 removes it). Admin only. Emits `ChainSlugSet`.
+    /// @notice Sets the EVM chain id of a chain slug the service adds after deployment (0 removes it). Admin only. Emits
+    ///         `ChainSlugSet`. The service's slugs at deployment (`base`, `ethereum`, ...) are fixed: `ChainSlugFixed`.
     /// @param slug The slug (1-32 bytes of `a-z 0-9 _ -`), else `InvalidChainSlug`.
     /// @param chainId The chain id, at most 2^128 - 1, else `ChainIdOutOfRange`.
     function setChainSlug(string calldata slug, uint256 chainId) external;

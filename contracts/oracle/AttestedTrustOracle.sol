@@ -3,8 +3,10 @@ pragma solidity ^0.8.24;
 
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {P256} from "@openzeppelin/contracts/utils/cryptography/P256.sol";
+import {JwsHeaderReader} from "../attestation/JwsHeaderReader.sol";
 import {P256Verifier} from "../attestation/P256Verifier.sol";
 import {TrustAttestationLib} from "../attestation/TrustAttestationLib.sol";
+import {TrustChainSlugs} from "../attestation/TrustChainSlugs.sol";
 import {TrustJwsLib} from "../attestation/TrustJwsLib.sol";
 import {IAttestedTrustOracle} from "../interfaces/IAttestedTrustOracle.sol";
 import {ITrustOracle} from "../interfaces/ITrustOracle.sol";
@@ -106,13 +108,16 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     ITrustOracle private immutable _upstream;
     /// @dev Checks a signature the precompile did not accept (see `P256Verifier`), deployed with the oracle.
     P256Verifier private immutable _p256Verifier;
+    /// @dev Reads a JWS header other than the one the service's signer writes (see `JwsHeaderReader`), deployed with
+    ///      the oracle.
+    JwsHeaderReader private immutable _headerReader;
 
     mapping(uint192 keyTag => SigningKey) private _keys;
-    /// @dev Per chain slug (left-aligned word): its chain id (bits 0-127), whether the slug is in `_slugs` (bit 128),
-    ///      and how many records held here under it were of keys the upstream did not hold when first attested (bits
-    ///      192-255, for `agentCount`). The count lives in the slug's word, which every submission reads to find the
-    ///      chain id, so that counting a record writes a warm slot that is already non-zero (2,900 gas) instead of a
-    ///      cold one of its own (5,000; 22,100 for the first on a fresh oracle).
+    /// @dev Per chain slug (left-aligned word): its chain id for a slug the admin set (bits 0-127; the service's own are
+    ///      code, `TrustChainSlugs`), whether the slug is in `_slugs` (bit 128), and how many records held here under it
+    ///      were of keys the upstream did not hold when first attested (bits 192-255, for `agentCount`). Every entry in
+    ///      `_slugs` is non-zero from the start, so that counting a record rewrites a non-zero slot (5,000 gas cold)
+    ///      rather than filling a zero one (22,100).
     mapping(bytes32 slug => uint256 entry) private _chainSlots;
     /// @dev Every slug ever set (the seeded ones, then the admin's), each once: what `agentCount` sums over.
     bytes32[] private _slugs;
@@ -127,18 +132,16 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
         _upstream = ITrustOracle(upstream_);
         _p256Verifier = new P256Verifier();
-        // The service's EVM chain slugs (solana has no EVM chain id and is refused).
-        _setChainSlug("ethereum", 1);
-        _setChainSlug("base", 8453);
-        _setChainSlug("bnb", 56);
-        _setChainSlug("gnosis", 100);
-        _setChainSlug("avalanche", 43114);
-        _setChainSlug("celo", 42220);
-        _setChainSlug("arbitrum", 42161);
-        _setChainSlug("polygon", 137);
-        _setChainSlug("optimism", 10);
-        _setChainSlug("monad", 143);
-        _setChainSlug("megaeth", 4326);
+        _headerReader = new JwsHeaderReader();
+        // The service's EVM chain slugs (solana has no EVM chain id and is refused): their chain ids are code
+        // (`TrustChainSlugs`); each is listed here once, so that `agentCount` sums its count, and announced.
+        string[11] memory slugs = TrustChainSlugs.serviceSlugs();
+        for (uint256 i; i < slugs.length; ++i) {
+            bytes32 word = TrustChainSlugs.chainSlugWord(slugs[i]);
+            _slugs.push(word);
+            _chainSlots[word] = _SLUG_LISTED;
+            emit ChainSlugSet(slugs[i], TrustChainSlugs.serviceChainId(word));
+        }
     }
 
     // ---- administration ----
@@ -307,8 +310,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
 
     /// @inheritdoc IAttestedTrustOracle
     function chainIdOfSlug(string calldata slug) external view returns (uint256) {
-        // An invalid slug's word is 0, which is never set.
-        return uint128(_chainSlots[TrustAttestationLib.chainSlugWord(slug)]);
+        // An invalid slug's word is 0, which is neither a service slug nor ever set.
+        return _chainIdOf(TrustChainSlugs.chainSlugWord(slug));
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -343,8 +346,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     ///      than `MAX_CLOCK_SKEW` past its `expiry`, `issuedAt` not after `verifiedAt`, and `verifiedAt` (so `issuedAt`
     ///      too) not more than `MAX_CLOCK_SKEW` after the block.
     function _checkedChainId(TrustAttestationLib.TrustAttestation memory att) private view returns (uint256 chainId) {
-        chainId = uint128(_chainSlots[att.chain]);
-        if (chainId == 0) revert UnknownChainSlug(TrustAttestationLib.chainSlugString(att.chain));
+        chainId = _chainIdOf(att.chain);
+        if (chainId == 0) revert UnknownChainSlug(TrustChainSlugs.chainSlugString(att.chain));
         // (Unchecked: the dates are 40-bit values and block times far below 2^256 - 60.)
         unchecked {
             if (block.timestamp > uint256(att.expiry) + MAX_CLOCK_SKEW) revert AttestationExpired(att.expiry, block.timestamp);
@@ -403,7 +406,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         view
         returns (uint192 keyTag)
     {
-        TrustJwsLib.requireHeader(jws, headerLength, kid);
+        TrustJwsLib.requireHeader(jws, headerLength, kid, _headerReader);
         return _requireSignature(kid, sha256(jws[:signedLength]), TrustJwsLib.signatureOf(jws, signedLength));
     }
 
@@ -522,9 +525,17 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         }
     }
 
+    /// @dev The chain id of a slug word: one of the service's (code), else the admin's table; 0 when neither.
+    function _chainIdOf(bytes32 slug) private view returns (uint256 chainId) {
+        chainId = TrustChainSlugs.serviceChainId(slug);
+        if (chainId == 0) chainId = uint128(_chainSlots[slug]);
+    }
+
     function _setChainSlug(string memory slug, uint256 chainId) private {
-        bytes32 word = TrustAttestationLib.chainSlugWord(slug);
+        bytes32 word = TrustChainSlugs.chainSlugWord(slug);
         if (word == 0) revert InvalidChainSlug(slug);
+        uint256 serviceChainId = TrustChainSlugs.serviceChainId(word);
+        if (serviceChainId != 0) revert ChainSlugFixed(slug, serviceChainId);
         if (chainId > type(uint128).max) revert ChainIdOutOfRange(slug, chainId);
         uint256 entry = _chainSlots[word];
         if (entry & _SLUG_LISTED == 0) _slugs.push(word);
