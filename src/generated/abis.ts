@@ -654,6 +654,11 @@ export const attestedTrustOracleAbi = [
     name: "ChainIdOutOfRange",
     inputs: [{ name: "slug", type: "string" }, { name: "chainId", type: "uint256" }],
   },
+  {
+    type: "error",
+    name: "ChainSlugFixed",
+    inputs: [{ name: "slug", type: "string" }, { name: "chainId", type: "uint256" }],
+  },
   { type: "error", name: "EmptyKeyId", inputs: [] },
   { type: "error", name: "InvalidAdmin", inputs: [] },
   { type: "error", name: "InvalidAttestationSignature", inputs: [{ name: "kid", type: "string" }] },

@@ -98,6 +98,25 @@ describe("AttestedTrustOracle: administration", () => {
       solana: 0,
     };
     for (const [slug, id] of Object.entries(seeded)) expect(await oracle.chainIdOfSlug(slug), slug).to.equal(BigInt(id));
+    // The service's slugs are fixed: the admin can neither remap nor remove one, so an admin's mistake cannot make
+    // records of one chain count for another.
+    for (const [slug, id] of Object.entries(seeded).filter(([, id]) => id !== 0)) {
+      for (const next of [0n, 1n, BigInt(id)]) {
+        await expect(oracle.connect(admin).setChainSlug(slug, next), `${slug} → ${next}`)
+          .to.be.revertedWithCustomError(oracle, "ChainSlugFixed")
+          .withArgs(slug, BigInt(id));
+      }
+    }
+    // Prefixes, extensions and other cases of a service slug are not service slugs.
+    for (const slug of ["bas", "basement", "base_", "ethereum2", "avalanch", "avalanchee"]) {
+      expect(await oracle.chainIdOfSlug(slug), slug).to.equal(0n);
+      await expect(oracle.connect(admin).setChainSlug(slug, 7n)).to.emit(oracle, "ChainSlugSet").withArgs(slug, 7n);
+      expect(await oracle.chainIdOfSlug(slug), slug).to.equal(7n);
+    }
+    // Deployment announces each service slug with its chain id.
+    const deployed = await new AttestedTrustOracle__factory(admin).deploy(admin.address, hre.ethers.ZeroAddress);
+    const announced = (await deployed.queryFilter(deployed.filters.ChainSlugSet())).map((e) => [e.args.slug, Number(e.args.chainId)]);
+    expect(Object.fromEntries(announced)).to.deep.equal(Object.fromEntries(Object.entries(seeded).filter(([, id]) => id !== 0)));
     const factory = new AttestedTrustOracle__factory(admin);
     await expect(factory.deploy(hre.ethers.ZeroAddress, hre.ethers.ZeroAddress)).to.be.revertedWithCustomError(oracle, "InvalidAdmin");
     await expect(factory.deploy(admin.address, admin.address))
@@ -673,7 +692,7 @@ describe("AttestedTrustOracle: reads answer with the fresher of its own record a
     expect(await oracle.agentCount()).to.equal(3n);
   });
 
-  it("agentCount: counts records under every slug, an added one too, and keeps them across a remap or a removal", async () => {
+  it("agentCount: counts records under every slug, an added one too, and keeps them across a remap or a removal of an added one", async () => {
     const { oracle, admin, submit, now } = await loadFixture(deployOracle);
     await oracle.connect(admin).setChainSlug("zora", 7777777);
     await submit(v2Signed(now, { agentId: "1" }));
@@ -684,11 +703,15 @@ describe("AttestedTrustOracle: reads answer with the fresher of its own record a
     // Remapped, removed, set again: the slug's chain id changes, its count stays, and it is summed once.
     await oracle.connect(admin).setChainSlug("zora", 7777778);
     expect(await oracle.chainIdOfSlug("zora")).to.equal(7777778n);
-    await oracle.connect(admin).setChainSlug("base", 0);
-    expect(await oracle.chainIdOfSlug("base")).to.equal(0n);
-    await oracle.connect(admin).setChainSlug("base", 8453);
+    await oracle.connect(admin).setChainSlug("zora", 0);
+    expect(await oracle.chainIdOfSlug("zora")).to.equal(0n);
+    await oracle.connect(admin).setChainSlug("zora", 7777778);
     expect(await oracle.agentCount()).to.equal(4n);
     await submit(v2Signed(now, { agentId: "3", chain: "zora" }));
+    expect(await oracle.agentCount()).to.equal(5n);
+    // A slug removed refuses attestations at once; its records stay counted.
+    await oracle.connect(admin).setChainSlug("zora", 0);
+    await expect(submit(v2Signed(now, { agentId: "4", chain: "zora" }))).to.be.revertedWithCustomError(oracle, "UnknownChainSlug").withArgs("zora");
     expect(await oracle.agentCount()).to.equal(5n);
   });
 
