@@ -96,6 +96,16 @@ library TrustAttestationLib {
     /// @return att The fields.
     function parse(bytes memory json) internal pure returns (TrustAttestation memory att) {
         (att,) = _read(json, false);
+        att.owner = _ownerAt(att.owner);
+    }
+
+    /// @notice `parse`, without the owner's value: `owner` is zero, its form checked all the same (what the oracle reads,
+    ///         which does not keep the owner).
+    /// @param json The exact signed bytes.
+    /// @return att The fields, `owner` zero.
+    function parseRecord(bytes memory json) internal pure returns (TrustAttestation memory att) {
+        (att,) = _read(json, false);
+        att.owner = address(0);
     }
 
     /// @notice Reads a JWS protected header (decoded): one JSON object, any member order, no escaped and no
@@ -188,6 +198,30 @@ library TrustAttestationLib {
         }
     }
 
+    /// @dev The address whose 40 hex digits (already checked by the reader) start at memory position `digitsAt` (what
+    ///      the reader leaves in `owner`), or zero for none (`null`): each digit's value is its low nibble, plus 9 for a
+    ///      letter (bit 6 set), and the 40 nibbles are packed pairwise into 20 bytes.
+    function _ownerAt(address digitsAt) private pure returns (address owner) {
+        assembly ("memory-safe") {
+            if digitsAt {
+                let a := 0
+                for { let i := 0 } lt(i, 2) { i := add(i, 1) } {
+                    let x := mload(add(digitsAt, shl(5, i)))
+                    if i { x := or(and(x, shl(192, not(0))), 0x303030303030303030303030303030303030303030303030) }
+                    let v := add(and(x, 0x0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f),
+                        mul(shr(6, and(x, 0x4040404040404040404040404040404040404040404040404040404040404040)), 9))
+                    v := and(or(shr(4, v), v), 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff)
+                    v := and(or(shr(8, v), v), 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff)
+                    v := and(or(shr(16, v), v), 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff)
+                    v := and(or(shr(32, v), v), 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff)
+                    v := and(or(shr(64, v), v), 0xffffffffffffffffffffffffffffffff)
+                    a := or(shl(128, a), v)
+                }
+                owner := shr(96, a)
+            }
+        }
+    }
+
     /// @dev The one-pass reader of both documents: the signed block (`header == false`, into `att`) and a JWS
     ///      protected header (`header == true`, into `found`). While it runs, scratch word 0x00 holds the document's
     ///      start (for error offsets) and 0x20 the selectors of its malformed and too-deep errors; the word after
@@ -263,10 +297,9 @@ library TrustAttestationLib {
                     p := add(p, 0x20)
                 }
             }
-            // 32 ASCII hex digits (either case) as 16 bytes in the low half of `v`; `ok` is 0 when a byte is not a
-            // hex digit. Digits are classified on the byte itself, letters on the byte with 0x20 set (so that only
-            // `A-F` and `a-f` qualify).
-            function hexWord(x) -> v, ok {
+            // Whether the 32 bytes of `x` are ASCII hex digits (either case). Digits are classified on the byte itself,
+            // letters on the byte with 0x20 set (so that only `A-F` and `a-f` qualify).
+            function hexDigits(x) -> ok {
                 let m80 := 0x8080808080808080808080808080808080808080808080808080808080808080
                 let lower := or(x, 0x2020202020202020202020202020202020202020202020202020202020202020)
                 let digit := and(and(add(x, 0x5050505050505050505050505050505050505050505050505050505050505050),
@@ -274,12 +307,6 @@ library TrustAttestationLib {
                 let letter := and(and(add(lower, 0x1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f1f),
                     not(add(lower, 0x1919191919191919191919191919191919191919191919191919191919191919))), m80)
                 ok := and(iszero(and(x, m80)), eq(or(digit, letter), m80))
-                v := add(and(x, 0x0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f), mul(shr(7, letter), 9))
-                v := and(or(shr(4, v), v), 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff)
-                v := and(or(shr(8, v), v), 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff)
-                v := and(or(shr(16, v), v), 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff)
-                v := and(or(shr(32, v), v), 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff)
-                v := and(or(shr(64, v), v), 0xffffffffffffffffffffffffffffffff)
             }
             // After the lead byte at `p` (>= 0x80, first byte of `w`): the position after a valid UTF-8 sequence.
             function utf8(p, w) -> q {
@@ -762,16 +789,14 @@ library TrustAttestationLib {
                 let prefix := shr(240, mload(s))
                 if iszero(and(and(eq(byte(0, mload(p)), 0x22), eq(byte(0, mload(add(s, 42))), 0x22)),
                     or(eq(prefix, 0x3078), eq(prefix, 0x3058)))) { leave }
-                // 32 hex digits, then 8 (padded with "0"s to a word): one hexWord for both.
-                let a := 0
+                // 32 hex digits, then 8 (padded with "0"s to a word). Their value is left to `parse` (`_ownerAt`):
+                // `owner` holds where they are.
                 for { let i := 0 } lt(i, 2) { i := add(i, 1) } {
                     let x := mload(add(s, add(2, shl(5, i))))
                     if i { x := or(and(x, shl(192, not(0))), 0x303030303030303030303030303030303030303030303030) }
-                    let v, ok := hexWord(x)
-                    if iszero(ok) { leave }
-                    a := or(shl(128, a), v)
+                    if iszero(hexDigits(x)) { leave }
                 }
-                mstore(add(out, 0x60), shr(96, a))
+                mstore(add(out, 0x60), add(s, 2))
                 q := add(s, 43)
             }
             function scoreField(p, out) -> q {

@@ -198,7 +198,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         bytes calldata jws
     ) external returns (TrustRecord memory record) {
         (bytes memory payload, uint256 headerLength, uint256 signedLength) = TrustJwsLib.payloadOf(jws);
-        TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parse(payload);
+        TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parseRecord(payload);
         _requireSubject(agentId, chainId, registry, att);
         Held memory held = _held(att, chainId, true);
         if (!held.newer) return _unpack(_fresher(held.own, held.upstream));
@@ -221,7 +221,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         external
         returns (TrustRecord memory record)
     {
-        TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parse(signedJson);
+        TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parseRecord(signedJson);
         Held memory held = _held(att, _checkedChainId(att), false);
         if (!held.newer) return _unpack(held.own);
         uint192 keyTag = _requireSignature(kid, sha256(signedJson), signature);
@@ -237,7 +237,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         bytes calldata signedJson,
         bytes calldata signature
     ) external returns (TrustRecord memory record) {
-        TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parse(signedJson);
+        TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parseRecord(signedJson);
         _requireSubject(agentId, chainId, registry, att);
         Held memory held = _held(att, chainId, true);
         if (!held.newer) return _unpack(_fresher(held.own, held.upstream));
@@ -335,7 +335,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @dev `submitJwsAttestation` for one JWS: the record held here after the call, and whether it was written.
     function _submitJws(string calldata kid, bytes calldata jws) private returns (uint256 own, bool stored) {
         (bytes memory payload, uint256 headerLength, uint256 signedLength) = TrustJwsLib.payloadOf(jws);
-        TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parse(payload);
+        TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parseRecord(payload);
         Held memory held = _held(att, _checkedChainId(att), false);
         if (!held.newer) return (held.own, false);
         uint192 keyTag = _requireJws(kid, jws, headerLength, signedLength);
@@ -366,10 +366,26 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         TrustAttestationLib.TrustAttestation memory att
     ) private view {
         uint256 attestedChainId = _checkedChainId(att);
-        if (
-            att.agentId != agentId || attestedChainId != chainId
-                || keccak256(bytes(att.registry)) != keccak256(bytes(registry))
-        ) {
+        string memory attestedRegistry = att.registry;
+        bool sameRegistry;
+        assembly ("memory-safe") {
+            let length := mload(attestedRegistry)
+            sameRegistry := eq(length, registry.length)
+            if sameRegistry {
+                switch lt(length, 33)
+                case 1 {
+                    // One word: the bytes past the length compared as zero on both sides.
+                    let keep := not(shr(shl(3, length), not(0)))
+                    sameRegistry := eq(and(mload(add(attestedRegistry, 0x20)), keep), and(calldataload(registry.offset), keep))
+                }
+                default {
+                    let ptr := mload(0x40)
+                    calldatacopy(ptr, registry.offset, length)
+                    sameRegistry := eq(keccak256(ptr, length), keccak256(add(attestedRegistry, 0x20), length))
+                }
+            }
+        }
+        if (att.agentId != agentId || attestedChainId != chainId || !sameRegistry) {
             revert AttestationSubjectMismatch(agentId, chainId, registry, att.agentId, attestedChainId, att.registry);
         }
     }
@@ -385,7 +401,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         view
         returns (Held memory held)
     {
-        held.key = keccak256(abi.encodePacked(att.agentId, chainId, att.registry));
+        held.key = _recordKeyOf(att.agentId, chainId, att.registry);
         held.chainId = chainId;
         held.stored = _records[held.key];
         held.own = _inForce(held.stored);
@@ -489,13 +505,42 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     ///      well-formed record.
     function _upstreamRecord(uint256 agentId, uint256 chainId, string memory registry) private view returns (uint256) {
         if (address(_upstream) == address(0)) return 0;
-        (bool ok, uint256 size, uint256 score, uint256 tier, uint256 sybil, uint256 updatedAt) =
-            _callUpstream(abi.encodeCall(ITrustOracle.getScore, (agentId, chainId, registry)));
+        bytes memory callData;
+        bytes4 selector = ITrustOracle.getScore.selector;
+        assembly ("memory-safe") {
+            // `getScore(agentId, chainId, registry)`, encoded in place (the registry padded to whole words).
+            let length := mload(registry)
+            callData := mload(0x40)
+            let args := add(callData, 0x24)
+            mstore(add(callData, 0x20), selector)
+            mstore(args, agentId)
+            mstore(add(args, 0x20), chainId)
+            mstore(add(args, 0x40), 0x60)
+            mstore(add(args, 0x60), length)
+            mcopy(add(args, 0x80), add(registry, 0x20), length)
+            let padded := and(add(length, 31), not(31))
+            mstore(add(add(args, 0x80), length), 0)
+            mstore(callData, add(0x84, padded))
+            mstore(0x40, add(add(args, 0x80), padded))
+        }
+        (bool ok, uint256 size, uint256 score, uint256 tier, uint256 sybil, uint256 updatedAt) = _callUpstream(callData);
         if (
             !ok || size < 0x80 || score > TrustConstants.MAX_SCORE || tier > type(uint8).max
                 || sybil > type(uint8).max || updatedAt > type(uint40).max
         ) return 0;
         return score | (tier << 8) | (sybil << 16) | (updatedAt << 24);
+    }
+
+    /// @dev `recordKey` of a registry name in memory.
+    function _recordKeyOf(uint256 agentId, uint256 chainId, string memory registry) private pure returns (bytes32 key) {
+        assembly ("memory-safe") {
+            let ptr := mload(0x40)
+            let length := mload(registry)
+            mstore(ptr, agentId)
+            mstore(add(ptr, 0x20), chainId)
+            mcopy(add(ptr, 0x40), add(registry, 0x20), length)
+            key := keccak256(ptr, add(0x40, length))
+        }
     }
 
     /// @dev Bounded static call to the upstream: `UPSTREAM_GAS` gas, the first four words of the answer.
