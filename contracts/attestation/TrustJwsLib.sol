@@ -182,9 +182,9 @@ library TrustJwsLib {
     ///      byte, with a key id of plain printable ASCII (no `"`, `\`, control byte or UTF-8): exactly the headers the
     ///      general reader accepts with that key id in that layout, so that they need not be read. Compared as base64url
     ///      text, without decoding: the constant start (21 bytes, a multiple of 3, so the rest is encoded on its own),
-    ///      then the rest, `"<kid>"}`, encoded here 24 bytes at a time. A text that differs (another header, or the same
-    ///      one spelt otherwise) is left to the general check, which says what is wrong.
-    function _isSignerHeader(bytes calldata jws, uint256 headerLength, string calldata kid) private pure returns (bool same) {
+    ///      then the rest, `"<kid>"}` (`_isEncodedKid`). A text that differs (another header, or the same one spelt
+    ///      otherwise) is left to the general check, which says what is wrong.
+    function _isSignerHeader(bytes calldata jws, uint256 headerLength, string calldata kid) private pure returns (bool) {
         bool shaped;
         assembly ("memory-safe") {
             // `"<kid>"}` is kid.length + 3 bytes, ceil(4 n / 3) characters after the constant start; the start itself is
@@ -194,8 +194,31 @@ library TrustJwsLib {
                 eq(shr(32, calldataload(jws.offset)), _JOSE_HEADER_START_WORD)
             )
         }
-        if (!shaped || !_isPlainAscii(bytes(kid))) return false;
+        return shaped && _isPlainAscii(bytes(kid)) && _isEncodedKid(jws[_JOSE_HEADER_START_CHARS:headerLength], kid);
+    }
+
+    /// @dev Whether `text` is the unpadded base64url of `"<kid>"}`: the bytes encoded here 24 at a time (32 values of
+    ///      6 bits, one a byte, then mapped to their characters) and compared with the text 32 characters at a time.
+    function _isEncodedKid(bytes calldata text, string calldata kid) private pure returns (bool same) {
         assembly ("memory-safe") {
+            // The 32 characters of the 24 bytes in the low 192 bits of `v`. The upper half of each lane is moved down,
+            // 96, 48, 24, 12 then 6 bits at a time (`x + (x & high) * (2^k - 1)` moves the high part up by k bits);
+            // then `A-Z` is 65 + c, `a-z` 71 + c (c >= 26), `0-9` c - 4 (c >= 52), `-` c - 17 (62), `_` c + 32 (63),
+            // each threshold's flag bit 7 of c + (128 - threshold), exact (c < 64, no carry leaves a byte).
+            function chars(v) -> c {
+                v := add(v, mul(and(v, 0xffffffffffffffffffffffff000000000000000000000000), 0xffffffff))
+                v := add(v, mul(and(v, 0xffffffffffff00000000000000000000ffffffffffff000000000000), 0xffff))
+                v := add(v, mul(and(v, 0xffffff0000000000ffffff0000000000ffffff0000000000ffffff000000), 0xff))
+                v := add(v, mul(and(v, 0xfff00000fff00000fff00000fff00000fff00000fff00000fff00000fff000), 0x0f))
+                v := add(v, mul(and(v, 0x0fc00fc00fc00fc00fc00fc00fc00fc00fc00fc00fc00fc00fc00fc00fc00fc0), 0x03))
+                let m80 := 0x8080808080808080808080808080808080808080808080808080808080808080
+                c := sub(
+                    add(add(v, 0x4141414141414141414141414141414141414141414141414141414141414141),
+                        add(mul(shr(7, and(add(v, 0x6666666666666666666666666666666666666666666666666666666666666666), m80)), 6),
+                            mul(shr(7, and(add(v, 0x4141414141414141414141414141414141414141414141414141414141414141), m80)), 49))),
+                    add(mul(shr(7, and(add(v, 0x4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c), m80)), 75),
+                        mul(shr(7, and(add(v, 0x4242424242424242424242424242424242424242424242424242424242424242), m80)), 13)))
+            }
             // `"<kid>"}` in scratch memory past the free memory pointer (not kept).
             let restBytes := add(kid.length, 3)
             let rest := mload(0x40)
@@ -204,34 +227,17 @@ library TrustJwsLib {
             mstore(add(add(rest, 1), kid.length), shl(240, 0x227d))
             mstore(add(rest, restBytes), 0)
             same := 1
-            let text := add(jws.offset, _JOSE_HEADER_START_CHARS)
-            let chars := sub(headerLength, _JOSE_HEADER_START_CHARS)
+            let at := text.offset
+            let left := text.length
             for { let i := 0 } lt(i, restBytes) {
                 i := add(i, 24)
-                text := add(text, 32)
-                chars := sub(chars, 32)
+                at := add(at, 32)
+                left := sub(left, 32)
             } {
-                // 24 bytes as 32 values of 6 bits, one a byte: the upper half of each lane moved down, 96, 48, 24, 12
-                // then 6 bits at a time (`x + (x & high) * (2^k - 1)` moves the high part up by k bits).
-                let v := shr(64, mload(add(rest, i)))
-                v := add(v, mul(and(v, 0xffffffffffffffffffffffff000000000000000000000000), 0xffffffff))
-                v := add(v, mul(and(v, 0xffffffffffff00000000000000000000ffffffffffff000000000000), 0xffff))
-                v := add(v, mul(and(v, 0xffffff0000000000ffffff0000000000ffffff0000000000ffffff000000), 0xff))
-                v := add(v, mul(and(v, 0xfff00000fff00000fff00000fff00000fff00000fff00000fff00000fff000), 0x0f))
-                v := add(v, mul(and(v, 0x0fc00fc00fc00fc00fc00fc00fc00fc00fc00fc00fc00fc00fc00fc00fc00fc0), 0x03))
-                // The characters: `A-Z` 65 + c, `a-z` 71 + c (c >= 26), `0-9` c - 4 (c >= 52), `-` c - 17 (62), `_`
-                // c + 32 (63); each threshold's flag is bit 7 of c + (128 - threshold), exact (c < 64, no carry).
-                let m80 := 0x8080808080808080808080808080808080808080808080808080808080808080
-                let c := sub(
-                    add(add(v, 0x4141414141414141414141414141414141414141414141414141414141414141),
-                        add(mul(shr(7, and(add(v, 0x6666666666666666666666666666666666666666666666666666666666666666), m80)), 6),
-                            mul(shr(7, and(add(v, 0x4141414141414141414141414141414141414141414141414141414141414141), m80)), 49))),
-                    add(mul(shr(7, and(add(v, 0x4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c4c), m80)), 75),
-                        mul(shr(7, and(add(v, 0x4242424242424242424242424242424242424242424242424242424242424242), m80)), 13)))
-                // Compared with the header's next 32 characters (fewer at its end).
+                // The text's next 32 characters (fewer at its end).
                 let keep := not(0)
-                if lt(chars, 32) { keep := not(shr(shl(3, chars), not(0))) }
-                if iszero(eq(and(c, keep), and(calldataload(text), keep))) {
+                if lt(left, 32) { keep := not(shr(shl(3, left), not(0))) }
+                if iszero(eq(and(chars(shr(64, mload(add(rest, i)))), keep), and(calldataload(at), keep))) {
                     same := 0
                     break
                 }

@@ -57,8 +57,8 @@ import {TrustRecord} from "../TrustTypes.sol";
 ///      chain readers that cap a view's gas must give it at least `UPSTREAM_GAS` plus the view's own cost.
 ///
 ///      Signing keys are set and revoked by `DEFAULT_ADMIN_ROLE` (the JWKS entries of the service's trust
-///      kids); chain slugs map to chain ids through a table the admin extends, seeded with the service's EVM
-///      slugs. `agentCount` is the upstream's count plus the records held here whose key the upstream did not
+///      kids); the service's EVM chain slugs map to their chain ids in code (`TrustChainSlugs`, fixed), and the admin
+///      adds slugs the service publishes later. `agentCount` is the upstream's count plus the records held here whose key the upstream did not
 ///      hold when it was first attested (an estimate of the union: a key the upstream publishes later is
 ///      counted twice).
 contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
@@ -119,7 +119,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     ///      `_slugs` is non-zero from the start, so that counting a record rewrites a non-zero slot (5,000 gas cold)
     ///      rather than filling a zero one (22,100).
     mapping(bytes32 slug => uint256 entry) private _chainSlots;
-    /// @dev Every slug ever set (the seeded ones, then the admin's), each once: what `agentCount` sums over.
+    /// @dev Every slug ever listed (the service's, at deployment, then the admin's), each once: what `agentCount` sums
+    ///      over.
     bytes32[] private _slugs;
     mapping(bytes32 key => uint256 record) private _records;
 
