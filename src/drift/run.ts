@@ -33,7 +33,7 @@ import { scanAllAgents } from "./scan-all.js";
 import type { OnchainEventSource } from "./stages/enumerate.js";
 import { newServiceStats, type ServiceStats } from "./stages/fetch-verify.js";
 import { reportScanHead } from "./stages/report.js";
-import { readDriftState } from "./state-file.js";
+import { readDriftState } from "./state/read.js";
 import { type DriftNightOutcome, type DriftStateRun, openDriftStateRun } from "./state-run.js";
 import type { AttestedOracleSource, DriftReport, DriftReportHead, DriftRow, FetchProjection, PartialRun } from "./types.js";
 import { exitCodeOf } from "./verdict.js";
