@@ -49,12 +49,27 @@ export function parseWallet(value: unknown, label = "wallet"): string {
   );
 }
 
+/** An EVM address's shape: `0x` and 40 hex digits, in any case. */
+const EVM_ADDRESS_SHAPE = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * Whether a text has an EVM address's shape: `0x` and 40 hex digits, in any case, with nothing around them. The
+ * checksum is not checked: this is the test for text read from the service or a file the kit wrote (an owner, a
+ * recorded address), where the case carries no meaning; an address a user gives goes through {@link parseAddress}.
+ *
+ * @param text - The text, as it is (not trimmed).
+ * @returns `true` when it is `0x` followed by exactly 40 hex digits.
+ */
+export function hasAddressShape(text: string): boolean {
+  return EVM_ADDRESS_SHAPE.test(text);
+}
+
 /**
  * The one address rule: `0x` + 40 hex digits; the digits all lower case or all upper case (no checksum), or
  * mixed case with a valid EIP-55 checksum.
  */
 function checkEvmAddress(text: string): "ok" | "bad-checksum" | "not-an-address" {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(text)) return "not-an-address";
+  if (!hasAddressShape(text)) return "not-an-address";
   const digits = text.slice(2);
   if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return "ok";
   return getAddress(text.toLowerCase()) === text ? "ok" : "bad-checksum";
