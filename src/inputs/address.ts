@@ -65,6 +65,17 @@ export function hasAddressShape(text: string): boolean {
 }
 
 /**
+ * Whether a text is the zero address: `0x` and 40 zeros, the value of an address a contract leaves unset (an attested
+ * oracle without an upstream).
+ *
+ * @param text - The text.
+ * @returns `true` for the zero address (`0x` + 40 zeros), `false` for anything else.
+ */
+export function isZeroAddress(text: string): boolean {
+  return hasAddressShape(text) && /^0x0+$/.test(text);
+}
+
+/**
  * The one address rule: `0x` + 40 hex digits; the digits all lower case or all upper case (no checksum), or
  * mixed case with a valid EIP-55 checksum.
  */
