@@ -28,7 +28,18 @@ export function parseAddress(value: unknown, label = "address"): Address {
 }
 
 /** Solana's base58 address: 32 to 44 characters of the base58 alphabet. */
-const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+const SOLANA_ADDRESS_SHAPE = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/**
+ * Whether a text has a Solana address's shape: 32 to 44 characters of the base58 alphabet (no `0`, `O`, `I`, `l`),
+ * with nothing around them.
+ *
+ * @param text - The text, as it is (not trimmed).
+ * @returns `true` when it is base58 of the length of 32 bytes.
+ */
+export function hasSolanaAddressShape(text: string): boolean {
+  return SOLANA_ADDRESS_SHAPE.test(text);
+}
 
 /**
  * Parses a wallet: an EVM address (checked as {@link parseAddress} checks it) or a Solana address (base58,
@@ -42,7 +53,7 @@ const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 export function parseWallet(value: unknown, label = "wallet"): string {
   const text = typeof value === "string" ? value.trim() : "";
   const checked = checkEvmAddress(text);
-  if (checked === "ok" || (checked === "not-an-address" && SOLANA_ADDRESS.test(text))) return text;
+  if (checked === "ok" || (checked === "not-an-address" && hasSolanaAddressShape(text))) return text;
   if (checked === "bad-checksum") throw checksumError(value, label);
   throw new InvalidArgumentError(
     `Invalid ${label} ${describeInput(value)}: expected an EVM address (0x + 40 hex digits) or a base58 Solana address`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTrustApiClient } from "../../src/api/client";
 import { InvalidArgumentError, UnknownChainError } from "../../src/errors";
-import { hasAddressShape, isZeroAddress, parseAddress, parseWallet } from "../../src/inputs/address";
+import { hasAddressShape, hasSolanaAddressShape, isZeroAddress, parseAddress, parseWallet } from "../../src/inputs/address";
 import { parseAgentId } from "../../src/inputs/agent-id";
 import { parseChain, parseChainId, parseEvmChain } from "../../src/inputs/chain";
 import { parseThreshold } from "../../src/inputs/numbers";
@@ -34,6 +34,11 @@ describe("one input dialect", () => {
       "",
     ]) {
       expect(hasAddressShape(bad), JSON.stringify(bad)).toBe(false);
+    }
+    const solana = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
+    expect(hasSolanaAddressShape(solana)).toBe(true);
+    for (const bad of [`${solana.slice(0, 20)}0${solana.slice(21)}`, solana.slice(0, 31), `${solana}abcd`, ` ${solana}`, CHECKSUMMED]) {
+      expect(hasSolanaAddressShape(bad), bad).toBe(false);
     }
     expect(isZeroAddress(`0x${"0".repeat(40)}`)).toBe(true);
     for (const other of [`0x${"0".repeat(39)}1`, `0x${"0".repeat(39)}`, `0x${"0".repeat(41)}`, "0x", CHECKSUMMED]) {

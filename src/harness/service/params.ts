@@ -10,8 +10,7 @@ import { resolveChain } from "../../config/chains.js";
 import { DEFAULT_TRUST_ENCODING, type TierName } from "../../config/encodings.js";
 import { DEFAULT_REGISTRY, REGISTRIES } from "../../config/service.js";
 import { UnknownChainError } from "../../errors.js";
-import { hasAddressShape } from "../../inputs/address.js";
-import { SOLANA_ADDRESS_PATTERN } from "./base58.js";
+import { hasAddressShape, hasSolanaAddressShape } from "../../inputs/address.js";
 import { badRequest } from "./http-error.js";
 
 /** A raw parameter: a query-string value (`null` when absent) or a JSON value. */
@@ -166,7 +165,7 @@ export function readAddressParam(value: RawParam, name = "address"): `0x${string
 export function readWalletParam(value: RawParam, name = "wallet"): string {
   const text = requireString(value, name);
   if (hasAddressShape(text)) return text.toLowerCase();
-  if (SOLANA_ADDRESS_PATTERN.test(text)) return text;
+  if (hasSolanaAddressShape(text)) return text;
   throw badRequest(`Invalid ${name} "${text}": expected 0x followed by 40 hexadecimal digits, or a base58 Solana address`);
 }
 
