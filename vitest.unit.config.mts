@@ -40,6 +40,7 @@ export const UNIT_TESTS = [
   "test/drift/onchain-enumeration.test.ts",
   "test/drift/projection.test.ts",
   "test/drift/reader-mode-note.test.ts",
+  "test/drift/run-settings.test.ts",
   "test/drift/since-refresh.test.ts",
   "test/drift/stages/compare.test.ts",
   "test/drift/stages/enumerate.test.ts",
