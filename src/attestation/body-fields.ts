@@ -22,6 +22,7 @@
  */
 import { resolveChain } from "../config/chains.js";
 import { canonicalSybilSeverity, NO_SYBIL_SIGNAL } from "../config/encodings.js";
+import { hasAddressShape } from "../inputs/address.js";
 import { canonicalSybilSignal } from "../published/sybil-signals.js";
 import type { FieldMismatch } from "./result.js";
 import { parseServiceTime } from "./time.js";
@@ -186,7 +187,7 @@ function normalizeNumber(value: unknown): string | undefined {
 function normalizeAddress(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
   const text = value.trim();
-  return /^0x[0-9a-f]{40}$/i.test(text) ? text.toLowerCase() : text;
+  return hasAddressShape(text) ? text.toLowerCase() : text;
 }
 
 function normalizeTime(value: unknown): string | undefined {

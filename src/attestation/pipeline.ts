@@ -14,16 +14,9 @@ import { compareBodyWithSigned } from "./body-fields.js";
 import type { ExpectedSubject } from "./expected-subject.js";
 import { type ResolvedVerifyOptions, sameIssuer } from "./options.js";
 import type { AttestationFailureReason, FieldMismatch, SignedAttestationVerification } from "./result.js";
-import {
-  checkAttestationSignatures,
-  newContext,
-  type RefusalDetail,
-  refuse,
-  type SignatureCheck,
-  signatureSummary,
-  type VerificationContext,
-} from "./signature-check.js";
+import { checkAttestationSignatures, type SignatureCheck } from "./signature-check.js";
 import { checkValidity } from "./validity.js";
+import { newContext, type Refusal, refuse, signatureSummary } from "./verdict.js";
 
 /** What a kind's classifier says of a verified signed block. */
 export type Classification<Version extends string> =
@@ -136,7 +129,7 @@ function unreadable<Version extends string>(error: unknown): KindVerification<Ve
   };
 }
 
-/** Everything after the signatures: kind, issuer claim, body, subject, validity window. */
+/** Everything after the signatures: kind, then the checks of {@link judgeClassifiedBlock}; the one verdict. */
 function judgeSignedBlock<Version extends string>(
   checked: SignatureCheck,
   body: Record<string, unknown> | undefined,
@@ -151,15 +144,53 @@ function judgeSignedBlock<Version extends string>(
   const classified = kind.classify(signed, context.kid);
   if (!classified.ok) return { ...refuse(classified.reason, classified.message, context, { field: classified.field }), version: undefined };
   const { version } = classified;
+  const judged = judgeClassifiedBlock(checked, body, kind, version, options, expected);
+  if (!judged.ok) return { ...refuse(judged.refusal.reason, judged.refusal.message, context, judged.refusal), version };
+
+  const expiry = context.expiresAt ? `; expires ${context.expiresAt.toISOString()}` : "";
+  const notCovered = judged.unsignedFields.length > 0 ? `; not signed: ${judged.unsignedFields.join(", ")}` : "";
+  return {
+    valid: true,
+    reason: undefined,
+    message: `valid ${kind.name} attestation (${version}): ${kind.describe(signed, version)} (kid ${context.kid}; ${signatureSummary(
+      context.verified,
+    )}${expiry}${notCovered})`,
+    ...context,
+    signed,
+    unsigned: judged.unsigned,
+    unsignedFields: judged.unsignedFields,
+    version,
+  };
+}
+
+/** What the checks of a classified signed block conclude: its response's unsigned fields, or the first refusal. */
+type BlockJudgement =
+  | { readonly ok: true; readonly unsigned: Record<string, unknown>; readonly unsignedFields: readonly string[] }
+  | { readonly ok: false; readonly refusal: Refusal };
+
+/**
+ * The checks of a signed block whose version is known, in order: its bytes as an on-chain reader reads them, a
+ * signed issuer claim, the response body against the signed block, the subject asked about, and the validity
+ * window (whose times it records in the context).
+ */
+function judgeClassifiedBlock<Version extends string>(
+  checked: Extract<SignatureCheck, { ok: true }>,
+  body: Record<string, unknown> | undefined,
+  kind: AttestationKind<Version>,
+  version: Version,
+  options: ResolvedVerifyOptions,
+  expected: ExpectedSubject | undefined,
+): BlockJudgement {
+  const { context } = checked;
+  const signed = context.signed;
   const onChain = kind.checkSignedBytes?.(checked.signedBytes, version);
   if (onChain !== undefined) {
-    return failed(context, version, "malformed", onChain.message, { field: onChain.field, offset: onChain.offset });
+    return { ok: false, refusal: { reason: "malformed", message: onChain.message, field: onChain.field, offset: onChain.offset } };
   }
 
   if (typeof signed.iss === "string" && !sameIssuer(signed.iss, options.issuer)) {
-    return failed(context, version, "issuer-mismatch", `the signed iss is "${signed.iss}", not the configured issuer "${options.issuer}"`, {
-      field: "iss",
-    });
+    const message = `the signed iss is "${signed.iss}", not the configured issuer "${options.issuer}"`;
+    return { ok: false, refusal: { reason: "issuer-mismatch", message, field: "iss" } };
   }
 
   const compared = compareBodyWithSigned(signed, body);
@@ -169,28 +200,13 @@ function judgeSignedBlock<Version extends string>(
       mismatch.signed === undefined
         ? "the signed block does not carry it"
         : `signed ${mismatch.field} is ${JSON.stringify(mismatch.signed)}`;
-    return failed(
-      context,
-      version,
-      "field-mismatch",
-      `${said}, but the response says ${mismatch.field} is ${JSON.stringify(mismatch.response)}`,
-      {
-        field: mismatch.field,
-        mismatch,
-      },
-    );
+    const message = `${said}, but the response says ${mismatch.field} is ${JSON.stringify(mismatch.response)}`;
+    return { ok: false, refusal: { reason: "field-mismatch", message, field: mismatch.field, mismatch } };
   }
-  if (expected !== undefined && kind.checkSubject) {
-    const other = kind.checkSubject(signed, expected, version);
-    if (other) {
-      return failed(
-        context,
-        version,
-        "subject-mismatch",
-        `the attestation's ${other.field} is ${JSON.stringify(other.signed)}, not the expected ${JSON.stringify(String(other.response))}`,
-        { field: other.field, mismatch: other },
-      );
-    }
+  const other = expected !== undefined ? kind.checkSubject?.(signed, expected, version) : undefined;
+  if (other) {
+    const message = `the attestation's ${other.field} is ${JSON.stringify(other.signed)}, not the expected ${JSON.stringify(String(other.response))}`;
+    return { ok: false, refusal: { reason: "subject-mismatch", message, field: other.field, mismatch: other } };
   }
 
   const window = checkValidity({
@@ -204,33 +220,9 @@ function judgeSignedBlock<Version extends string>(
   context.issuedAt = window.issuedAt;
   context.verifiedAt = window.verifiedAt;
   context.expiresAt = window.expiresAt;
-  if (!window.ok) return failed(context, version, window.reason, window.message, { field: window.field });
+  if (!window.ok) return { ok: false, refusal: { reason: window.reason, message: window.message, field: window.field } };
 
-  const unsigned = compared.ok ? compared.unsigned : {};
-  const unsignedFields = compared.ok ? compared.unsignedFields : [];
-  const expiry = context.expiresAt ? `; expires ${context.expiresAt.toISOString()}` : "";
-  const notCovered = unsignedFields.length > 0 ? `; not signed: ${unsignedFields.join(", ")}` : "";
-  return {
-    valid: true,
-    reason: undefined,
-    message: `valid ${kind.name} attestation (${version}): ${kind.describe(signed, version)} (kid ${context.kid}; ${signatureSummary(
-      context.verified,
-    )}${expiry}${notCovered})`,
-    ...context,
-    signed,
-    unsigned,
-    unsignedFields,
-    version,
-  };
-}
-
-/** A refusal of the signed block, with its version. */
-function failed<Version extends string>(
-  context: VerificationContext,
-  version: Version,
-  reason: AttestationFailureReason,
-  message: string,
-  extra: RefusalDetail = {},
-): KindVerification<Version> {
-  return { ...refuse(reason, message, context, extra), version };
+  return compared.ok
+    ? { ok: true, unsigned: compared.unsigned, unsignedFields: compared.unsignedFields }
+    : { ok: true, unsigned: {}, unsignedFields: [] };
 }

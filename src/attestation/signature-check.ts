@@ -42,30 +42,9 @@ import { ATTESTATION_ALG, type CompactJws, readCompactJws, verifyCompactJws } fr
 import { decodeLegacySignature, findRawSigBytes } from "./legacy-signature.js";
 import type { ResolvedVerifyOptions, SignaturePolicy } from "./options.js";
 import { belongsToIssuer, sameIssuer } from "./options.js";
-import type {
-  AttestationFailureReason,
-  AttestationInvalid,
-  FieldMismatch,
-  SigBytes,
-  SignaturesChecked,
-  SignatureStatus,
-  SignaturesVerified,
-} from "./result.js";
+import type { AttestationFailureReason, AttestationInvalid, FieldMismatch } from "./result.js";
 import { readStrictObject } from "./strict-json.js";
-
-/** What is known about an attestation while it is being verified; the common part of every verdict. */
-export interface VerificationContext {
-  kid: string | undefined;
-  issuer: string | undefined;
-  verified: SignaturesVerified;
-  checked: SignaturesChecked;
-  sigBytes: SigBytes | undefined;
-  signed: Record<string, unknown> | undefined;
-  issuedAt: Date | undefined;
-  verifiedAt: Date | undefined;
-  expiresAt: Date | undefined;
-  warnings: string[];
-}
+import { newContext, refuse, signatureSummary, type VerificationContext } from "./verdict.js";
 
 /** Outcome of {@link checkAttestationSignatures}: the verified payload, or a verdict of refusal. */
 export type SignatureCheck =
@@ -77,55 +56,6 @@ export type SignatureCheck =
       signedBytes: Uint8Array;
     }
   | { ok: false; result: AttestationInvalid };
-
-/** Where a refusal points: the field, the differing values, the byte offset in the signed bytes. */
-export interface RefusalDetail {
-  field?: string | undefined;
-  mismatch?: FieldMismatch;
-  offset?: number | undefined;
-}
-
-/**
- * Builds a refusal verdict.
- *
- * @param reason - Stable reason code.
- * @param message - Human explanation.
- * @param context - What is known so far.
- * @param extra - Field concerned, differing values, byte offset.
- * @returns The verdict.
- */
-export function refuse(
-  reason: AttestationFailureReason,
-  message: string,
-  context: VerificationContext,
-  extra: RefusalDetail = {},
-): AttestationInvalid {
-  const result: AttestationInvalid = { valid: false, reason, message, ...context };
-  if (extra.field !== undefined) result.field = extra.field;
-  if (extra.mismatch !== undefined) result.mismatch = extra.mismatch;
-  if (extra.offset !== undefined) result.offset = extra.offset;
-  return result;
-}
-
-/**
- * A context where nothing is known yet (no signature checked).
- *
- * @returns A fresh context.
- */
-export function newContext(): VerificationContext {
-  return {
-    kid: undefined,
-    issuer: undefined,
-    verified: { jws: false, sig: false },
-    checked: "none",
-    sigBytes: undefined,
-    signed: undefined,
-    issuedAt: undefined,
-    verifiedAt: undefined,
-    expiresAt: undefined,
-    warnings: [],
-  };
-}
 
 /**
  * Verifies the signatures of an attestation object (see the module notes for the rules).
@@ -375,15 +305,3 @@ function parsePayload(
 
 /** Fatal, and keeping a leading U+FEFF as a character, so that a payload that starts with one is not JSON. */
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-/**
- * Describes which signatures verified, e.g. `jws verified, sig absent`.
- *
- * @param verified - Signature statuses.
- * @returns The description.
- */
-export function signatureSummary(verified: SignaturesVerified): string {
-  const label = (status: SignatureStatus) =>
-    status === "absent" ? "absent" : status === "not-checked" ? "not checked (same signed block)" : status ? "verified" : "NOT verified";
-  return `jws ${label(verified.jws)}, sig ${label(verified.sig)}`;
-}

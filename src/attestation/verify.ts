@@ -33,7 +33,7 @@ import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.j
 import { verifyAttestationOfKind } from "./pipeline.js";
 import type { TrustAttestationVerification } from "./result.js";
 import { isRecord } from "../util/is-record.js";
-import { newContext, refuse } from "./signature-check.js";
+import { newContext, refuse } from "./verdict.js";
 import { trustRecordStorability } from "./storability.js";
 
 export { badgeIds, normalizeSybilSeverity } from "./body-fields.js";

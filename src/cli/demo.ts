@@ -16,23 +16,10 @@
  */
 import { ConfigurationError } from "../errors.js";
 import type { DriftRunArgs } from "./drift-args.js";
-import type { EmbeddedEndpoints } from "./drift-config.js";
+import type { StartEmbeddedEnvironment } from "./harness-exports.js";
 import { type HarnessLoader, isHardhatInstalled, loadHarnessExport } from "./harness-loader.js";
 
 export { HARNESS_ENTRY } from "./harness-loader.js";
-
-/**
- * What the command line needs of a started embedded environment (the harness's `EmbeddedDriftEnvironment`,
- * from `startDemoDriftEnvironment` in `src/harness/demo.ts`, is one).
- */
-export interface EmbeddedEnvironment extends EmbeddedEndpoints {
-  readonly chainId: number;
-  /** Stops the local chain and service. */
-  close(): Promise<void> | void;
-}
-
-/** Starts the embedded environment; `now` is the scenario's clock (default the system clock). */
-export type StartEmbeddedEnvironment = (options?: { readonly now?: Date }) => Promise<EmbeddedEnvironment>;
 
 /** The Hardhat 2 version `--demo` is tested with: one of the two the install hint names. */
 export const DEMO_HARDHAT_VERSION = "2.29.1";
@@ -74,6 +61,5 @@ export type DemoLoader = HarnessLoader;
  */
 export async function loadDemoEnvironment(loader: DemoLoader = {}): Promise<StartEmbeddedEnvironment> {
   if (!isHardhatInstalled(loader)) throw new ConfigurationError(DEMO_NEEDS_HARDHAT);
-  const start = await loadHarnessExport("startDemoDriftEnvironment", loader);
-  return (options) => (start as StartEmbeddedEnvironment)(options);
+  return loadHarnessExport("startDemoDriftEnvironment", loader);
 }

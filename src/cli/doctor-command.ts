@@ -12,7 +12,6 @@ import type { SubmissionSimulatorSource } from "../doctor/checks/onchain-submit.
 import { formatDoctorJson, formatDoctorTable } from "../doctor/format.js";
 import { type DoctorConfig, type DoctorDependencies, runDoctor } from "../doctor/run.js";
 import type { DoctorReport } from "../doctor/report.js";
-import type { StartSubmissionSimulator } from "../doctor/submission-simulator.js";
 import { HARDHAT_INSTALL_HINT } from "./demo.js";
 import { parseDoctorArgs } from "./doctor-args.js";
 import { type HarnessLoader, isHardhatInstalled, loadHarnessExport } from "./harness-loader.js";
@@ -49,7 +48,7 @@ export function harnessSubmissionSimulator(loader: HarnessLoader = {}): Submissi
   if (!isHardhatInstalled(loader)) return { unavailable: DOCTOR_NEEDS_HARDHAT };
   return {
     start: async (options) => {
-      const start = (await loadHarnessExport("startSubmissionSimulator", loader)) as StartSubmissionSimulator;
+      const start = await loadHarnessExport("startSubmissionSimulator", loader);
       return start(options);
     },
   };

@@ -11,6 +11,7 @@ import { describeErrorLimit, UNVERIFIED_STATUSES } from "../drift/error-limit.js
 import { type RowTally, tallyRows } from "../drift/report.js";
 import { DRIFT_STATUSES, type DriftReport, type DriftReportHead } from "../drift/types.js";
 import { verdictOf } from "../drift/verdict.js";
+import { isZeroAddress } from "../inputs/address.js";
 import { sanitizeText } from "../security/outside-text.js";
 import { formatDuration } from "./duration.js";
 
@@ -167,7 +168,7 @@ export function formatSummary(
 export function formatOracleRead(report: Pick<DriftReport, "source">): string {
   const attested = report.source.attestedOracle;
   if (!attested) return `oracle ${report.source.oracle}`;
-  const upstream = /^0x0{40}$/i.test(attested.upstream)
+  const upstream = isZeroAddress(attested.upstream)
     ? "its own records only: it has no upstream"
     : `the fresher of its own records and its upstream ${attested.upstream}'s${attested.upstreamIsOracle ? "" : " (NOT --oracle: see the note)"}`;
   return `attested oracle ${attested.address} (${upstream})`;

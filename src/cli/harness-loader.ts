@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import type { HarnessExports } from "./harness-exports.js";
 
 /** The package entry that holds the harness (`src/harness/index.ts`, built to `dist/harness/`). */
 export const HARNESS_ENTRY = "trustgate/harness";
@@ -35,20 +36,23 @@ export function isHardhatInstalled(loader: HarnessLoader = {}): boolean {
 }
 
 /**
- * Imports the harness and returns one of its exported functions.
+ * Imports the harness and returns one of its exported functions, under the type the kit knows it by.
  *
  * @param name - The export (`startDemoDriftEnvironment`, `startSubmissionSimulator`).
  * @param loader - The replacement of the import, if any.
  * @returns The function.
  * @throws An `Error` when the entry does not export such a function (a broken installation), or the import's error.
  */
-export async function loadHarnessExport(name: string, loader: HarnessLoader = {}): Promise<(...args: never[]) => unknown> {
+export async function loadHarnessExport<Name extends keyof HarnessExports>(
+  name: Name,
+  loader: HarnessLoader = {},
+): Promise<HarnessExports[Name]> {
   const harness = (await (loader.importHarness ?? importByName)()) as Record<string, unknown> | null;
   const exported = harness?.[name];
   if (typeof exported !== "function") {
     throw new Error(`${HARNESS_ENTRY} does not export ${name}: the installed package is incomplete`);
   }
-  return exported as (...args: never[]) => unknown;
+  return exported as HarnessExports[Name];
 }
 
 /**

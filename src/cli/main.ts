@@ -23,11 +23,12 @@ import type { DriftHooks } from "../drift/run.js";
 import type { DriftReport, DriftReportHead } from "../drift/types.js";
 import { exitCodeOf } from "../drift/verdict.js";
 import { InvalidArgumentError } from "../errors.js";
-import { type DemoLoader, demoNotice, type EmbeddedEnvironment, loadDemoEnvironment, type StartEmbeddedEnvironment } from "./demo.js";
+import { type DemoLoader, demoNotice, loadDemoEnvironment } from "./demo.js";
+import type { EmbeddedEnvironment, StartEmbeddedEnvironment } from "./harness-exports.js";
 import { parseDriftArgs } from "./drift-args.js";
 import { resolveDriftConfig } from "./drift-config.js";
 
-export type { EmbeddedEnvironment, StartEmbeddedEnvironment } from "./demo.js";
+export type { EmbeddedEnvironment, StartEmbeddedEnvironment } from "./harness-exports.js";
 import { exitCodeForError, formatError } from "./error-exit.js";
 import { formatProjection } from "./format-projection.js";
 import { onInterrupt } from "./interrupt.js";

@@ -10,12 +10,13 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { DeploymentError } from "../errors.js";
+import { hasAddressShape } from "../inputs/address.js";
 import { prototypeKeyPaths } from "../util/json-keys.js";
 import { DEPLOYABLE_CONTRACTS, deployPolicySchema } from "./deployable-contracts.js";
 import { gatePolicyConflicts } from "./gate-requirements.js";
 import { JWK_THUMBPRINT_PATTERN, keySelectionProblems } from "./key-selection.js";
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
+const address = z.string().refine(hasAddressShape, "must be a 0x-prefixed 20-byte hex address");
 
 /**
  * The optional `AttestedTrustOracle` of a network (`attestedOracle` in `deploy/config.json`): an oracle fed by the

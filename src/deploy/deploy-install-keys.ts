@@ -8,7 +8,9 @@
 import type { Account, Address } from "viem";
 import { forcedKidWarning, type KeySelection, type LoadedJwks, type SelectedSigningKey } from "./key-selection.js";
 import type { DeployProvider } from "./sender.js";
-import { ATTESTED_ORACLE, describeChange, plannedChange, type SigningKeysResult, updateSigningKeys } from "./signing-keys.js";
+import { ATTESTED_ORACLE } from "./attested-oracle-target.js";
+import { describeChange, plannedChange } from "./signing-key-changes.js";
+import { type SigningKeysResult, updateSigningKeys } from "./signing-keys.js";
 
 /** What the installation needs. */
 export interface KeyInstallation {

@@ -11,7 +11,7 @@ import { DeploymentError } from "../errors.js";
 import { DEPLOY_MOCK_REGISTRY, DEPLOYABLE_CONTRACTS, type NetworkDeployConfig } from "./config.js";
 import type { ContractArtifact } from "./deploy-artifacts.js";
 import { type DeploymentRecord, deploymentFingerprint, type JsonValue, toJsonSafe } from "./deployments-file.js";
-import { ATTESTED_ORACLE } from "./signing-keys.js";
+import { ATTESTED_ORACLE } from "./attested-oracle-target.js";
 
 /** The reference oracle's contract name. */
 export const REFERENCE_ORACLE = "TrustScoreOracle";

@@ -31,7 +31,7 @@ import { type DeploymentRecord, type DeploymentsFile, deploymentsFilePath, readD
 import { assertGatePolicyConsistent } from "./gate-requirements.js";
 import { type KeySelection, keySelectionProblems, type LoadedJwks, type SelectedSigningKey, selectSigningKeys } from "./key-selection.js";
 import { chainOf, MAINNET_CHAIN_IDS, resolveDeployerKey, unreachableNodeError } from "./sender.js";
-import { loadJwks } from "./signing-keys.js";
+import { loadJwks } from "./jwks-source.js";
 
 /**
  * Sender of a dry run's estimates when no deployer key is given: the configured owner, else this address. A

@@ -29,7 +29,8 @@ import { resolveDeployment } from "./deploy-resolve.js";
 import type { DeployOptions, DeployResult } from "./deploy-types.js";
 import { deploymentsFilePath } from "./deployments-file.js";
 import { DEPLOYER_KEY_VARIABLE } from "./sender.js";
-import { ATTESTED_ORACLE, type SigningKeysResult } from "./signing-keys.js";
+import { ATTESTED_ORACLE } from "./attested-oracle-target.js";
+import type { SigningKeysResult } from "./signing-keys.js";
 
 export { DEPLOYER_KEY_VARIABLE, type DeployProvider, MAINNET_CHAIN_IDS, resolveDeployerKey } from "./sender.js";
 export type { DeployAction, DeployOptions, DeployResult } from "./deploy-types.js";

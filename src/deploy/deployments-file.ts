@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { type Address, concatHex, type Hash, type Hex, keccak256, stringToHex } from "viem";
 import { z } from "zod";
 import { DeploymentError } from "../errors.js";
+import { hasAddressShape } from "../inputs/address.js";
 import { prototypeKeyPaths } from "../util/json-keys.js";
 
 /** A JSON value (constructor arguments are stored with bigints as decimal strings). */
@@ -126,7 +127,7 @@ const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
 /** One record of the deployments file: the fields the deployment reads are checked, any other is kept. */
 const deploymentRecordSchema = z.looseObject({
   name: z.string(),
-  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address"),
+  address: z.string().refine(hasAddressShape, "must be a 0x-prefixed 20-byte hex address"),
   transactionHash: hex32,
   blockNumber: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   constructorArgs: z.array(jsonValueSchema),

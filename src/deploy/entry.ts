@@ -24,15 +24,8 @@ export { type DeploymentRecord, type DeploymentsFile, readDeploymentsFile } from
 export { type KeySelection, type LoadedJwks, parseThumbprintPins, type SelectedSigningKey } from "./key-selection.js";
 export { type ResolvedRpcUrl, RPC_URL_VARIABLE, resolveRpcUrl } from "./rpc-url.js";
 export { DEPLOYER_KEY_VARIABLE, type DeployProvider } from "./sender.js";
-export {
-  type ListKeyRecordsOptions,
-  listKeyRecords,
-  type LoadJwksOptions,
-  loadJwks,
-  type SigningKeyChange,
-  type SigningKeyChangeKind,
-  type SigningKeysResult,
-  type UpdateSigningKeysOptions,
-  updateSigningKeys,
-} from "./signing-keys.js";
+export { type LoadJwksOptions, loadJwks } from "./jwks-source.js";
+export { type ListKeyRecordsOptions, listKeyRecords } from "./key-records.js";
+export { type SigningKeyChange, type SigningKeyChangeKind } from "./signing-key-changes.js";
+export { type SigningKeysResult, type UpdateSigningKeysOptions, updateSigningKeys } from "./signing-keys.js";
 export { DeploymentError } from "../errors.js";

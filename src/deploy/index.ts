@@ -11,4 +11,8 @@ export * from "./gate-requirements.js";
 export * from "./key-selection.js";
 export * from "./rpc-url.js";
 export { chainOf, unreachableNodeError } from "./sender.js";
+export { ATTESTED_ORACLE } from "./attested-oracle-target.js";
+export * from "./jwks-source.js";
+export * from "./key-records.js";
+export { describeChange, plannedChange, type SigningKeyChange, type SigningKeyChangeKind } from "./signing-key-changes.js";
 export * from "./signing-keys.js";

@@ -19,17 +19,17 @@
  *   it), sends nothing and needs no key;
  * - keys are set before kids are revoked, so a rotation never leaves the oracle without a valid key.
  *
+ * The JWKS is read by `jwks-source.ts`, the node and the oracle are reached and checked by
+ * `attested-oracle-target.ts`, each key id's change is described by `signing-key-changes.ts`, and the records a key
+ * id signed are listed by `key-records.ts`.
+ *
  * @packageDocumentation
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import type { JSONWebKeySet } from "jose";
 import {
   type Account,
   type Address,
   BaseError,
   ContractFunctionRevertedError,
-  createPublicClient,
   createWalletClient,
   custom,
   getAddress,
@@ -39,162 +39,17 @@ import {
   zeroHash,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { createJwksResolver } from "../attestation/jwks.js";
-import { DeploymentError, InvalidArgumentError, messageOf } from "../errors.js";
+import { DeploymentError, messageOf } from "../errors.js";
 import { attestedTrustOracleAbi } from "../generated/abis.js";
 import { type AttestedOracleClients, revokeTrustSigningKeys, setTrustSigningKeys } from "../oracle/attested-oracle.js";
-import { listRecordsSignedBy, type RecordsSignedBy } from "../oracle/records-by-key.js";
-import { isLoopbackUrl } from "../security/endpoint-url.js";
-import { deploymentsFilePath, readDeploymentsFile } from "./deployments-file.js";
-import {
-  forcedKidWarning,
-  type KeySelection,
-  keySelectionProblems,
-  type LoadedJwks,
-  type SelectedSigningKey,
-  selectSigningKeys,
-} from "./key-selection.js";
-import {
-  chainOf,
-  DEPLOYER_KEY_VARIABLE,
-  type DeployProvider,
-  MAINNET_CHAIN_IDS,
-  resolveDeployerKey,
-  unreachableNodeError,
-} from "./sender.js";
-
-/** The attested oracle's contract name (as recorded in `deployments/<chainId>.json`). */
-export const ATTESTED_ORACLE = "AttestedTrustOracle";
+import { assertAttestedOracle, attestedOracleAddress, connectedNode } from "./attested-oracle-target.js";
+import { type LoadJwksOptions, loadJwks } from "./jwks-source.js";
+import { forcedKidWarning, type KeySelection, keySelectionProblems, type LoadedJwks, selectSigningKeys } from "./key-selection.js";
+import { chainOf, DEPLOYER_KEY_VARIABLE, type DeployProvider, MAINNET_CHAIN_IDS, resolveDeployerKey } from "./sender.js";
+import { describeChange, plannedChange, SENDING, type SigningKeyChange } from "./signing-key-changes.js";
 
 /** `DEFAULT_ADMIN_ROLE` of OpenZeppelin's `AccessControl`: the role that sets and revokes signing keys. */
 export const DEFAULT_ADMIN_ROLE: Hex = zeroHash;
-
-/** Options of {@link loadJwks}. */
-export interface LoadJwksOptions {
-  /** Timeout of the fetch, in ms (default: the JWKS resolver's, 5,000). */
-  readonly timeoutMs?: number | undefined;
-  /** `fetch` implementation (default: the global `fetch`). */
-  readonly fetch?: typeof fetch | undefined;
-  /**
-   * The chain the keys are for: on a mainnet ({@link MAINNET_CHAIN_IDS}) a plain http URL whose host is not this
-   * machine is refused before anything is fetched.
-   */
-  readonly chainId?: number | undefined;
-}
-
-/**
- * Reads a JWKS from an http(s) URL (with the kit's JWKS resolver: no redirects, bounded size and time) or from a
- * file.
- *
- * @param location - `https://…` / `http://…`, or a file path (relative to the working directory).
- * @param options - Fetch timeout and implementation, and the chain the keys are for.
- * @returns The key set and its source.
- * @throws {@link DeploymentError} `jwks-unavailable` (one line naming the URL, the reason and what to do) when the
- *   URL cannot be fetched or does not serve a JWKS; `insecure-jwks` for a plain http URL of another host when
- *   `options.chainId` is a mainnet; `bad-jwks` when the file cannot be read, is not JSON or is not a JWKS, or the
- *   location is neither a file nor an http(s) URL.
- */
-export async function loadJwks(location: string, options: LoadJwksOptions = {}): Promise<LoadedJwks> {
-  const trimmed = location.trim();
-  if (trimmed === "") throw new DeploymentError("bad-jwks", "No JWKS given: pass an http(s) URL or a file (--jwks <url|file>)");
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
-    if (!/^https?:\/\//i.test(trimmed)) {
-      throw new DeploymentError("bad-jwks", `The JWKS URL must be http(s): "${trimmed}" (or give a file path)`);
-    }
-    refuseInsecureJwksUrl(trimmed, options.chainId);
-    let resolver: ReturnType<typeof createJwksResolver>;
-    try {
-      resolver = createJwksResolver({
-        url: trimmed,
-        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      });
-    } catch (cause) {
-      throw new DeploymentError("bad-jwks", messageOf(cause), { cause });
-    }
-    try {
-      await resolver.reload();
-    } catch (cause) {
-      const problem = messageOf(cause).replace(/^JWKS unavailable: /, "");
-      throw new DeploymentError(
-        "jwks-unavailable",
-        `Cannot fetch the JWKS ${resolver.source} (${problem}): check the URL and that the service is up, or save the JWKS to a file and pass --jwks <file>`,
-        { cause },
-      );
-    }
-    return { source: resolver.source, jwks: resolver.jwks()! };
-  }
-  const path = resolve(trimmed);
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (cause) {
-    const code = (cause as { code?: unknown } | null)?.code;
-    throw new DeploymentError(
-      "bad-jwks",
-      `Cannot read the JWKS file ${path}${typeof code === "string" ? ` (${code})` : ""}: give an existing file or an http(s) URL`,
-      { cause },
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (cause) {
-    throw new DeploymentError("bad-jwks", `The JWKS file ${path} is not valid JSON`, { cause });
-  }
-  if (typeof json !== "object" || json === null || !Array.isArray((json as JSONWebKeySet).keys)) {
-    throw new DeploymentError("bad-jwks", `The JWKS file ${path} is not a JWKS (expected {"keys": [...]})`);
-  }
-  return { source: path, jwks: json as JSONWebKeySet };
-}
-
-/**
- * Refuses a plain http JWKS URL of a host other than this machine when the keys are for a mainnet: anyone on the
- * network path could serve their own key, which would then sign trust records. Loopback http is allowed anywhere,
- * and any http on a test chain.
- */
-function refuseInsecureJwksUrl(location: string, chainId: number | undefined): void {
-  if (chainId === undefined || !MAINNET_CHAIN_IDS.has(chainId)) return;
-  let url: URL;
-  try {
-    url = new URL(location);
-  } catch (cause) {
-    throw new DeploymentError("bad-jwks", `The JWKS URL "${location}" is not a URL`, { cause });
-  }
-  if (url.protocol !== "http:" || isLoopbackUrl(url)) return;
-  throw new DeploymentError(
-    "insecure-jwks",
-    `Refusing the JWKS ${url.origin}${url.pathname} over plain http for mainnet (chain ${chainId}): anyone on the network path could substitute their own key; use https, or a saved copy checked against the service's (--jwks <file>)`,
-  );
-}
-
-/**
- * What happens (or would happen) to one key id:
- *
- * - `set`: not held yet, set;
- * - `unchanged`: held with the same coordinates, left alone;
- * - `revoked-skipped`: in the JWKS but revoked on the oracle, not set again (revocation is final);
- * - `revoke`: revoked;
- * - `already-revoked`: asked to revoke, already revoked.
- *
- * A kid held with other coordinates has no change kind: a key id names one key for its whole life, so that is an
- * error before any transaction (`key-id-reused`).
- */
-export type SigningKeyChangeKind = "set" | "unchanged" | "revoked-skipped" | "revoke" | "already-revoked";
-
-/** One key id's change. */
-export interface SigningKeyChange {
-  /** The key id. */
-  readonly kid: string;
-  /** What happens to it. */
-  readonly kind: SigningKeyChangeKind;
-  /** The coordinates to hold (`set`, `unchanged`). */
-  readonly key: { readonly x: Hex; readonly y: Hex } | undefined;
-  /** The key's RFC 7638 JWK thumbprint (`set`, `unchanged`), to pin it in the configuration. */
-  readonly thumbprint: string | undefined;
-  /** The transaction that made the change; none in a dry run or when nothing was sent for it. */
-  readonly transactionHash: Hash | undefined;
-}
 
 /** Options of {@link updateSigningKeys}. */
 export interface UpdateSigningKeysOptions extends KeySelection {
@@ -264,9 +119,6 @@ export interface SigningKeysResult {
   /** Transactions sent. */
   readonly transactionsSent: number;
 }
-
-/** The kinds that send a transaction. */
-const SENDING: ReadonlySet<SigningKeyChangeKind> = new Set(["set", "revoke"]);
 
 /**
  * Sets the JWKS's keys on an `AttestedTrustOracle` and revokes key ids, idempotently (see the module notes for
@@ -420,43 +272,6 @@ export async function updateSigningKeys(options: UpdateSigningKeysOptions): Prom
   return { chainId, oracle, sender, jwks: loaded?.source, dryRun, changes: done, transactionsSent: sent };
 }
 
-/**
- * The line that describes a change.
- *
- * @param item - The change.
- * @param dryRun - Whether it is only planned.
- * @returns One line, starting with `+` (set), `-` (revoke), `=` (nothing to do) or `!` (skipped); a key's line
- *   names its thumbprint.
- */
-export function describeChange(item: SigningKeyChange, dryRun: boolean): string {
-  const would = dryRun ? "would " : "";
-  const tx = item.transactionHash ? ` (transaction ${item.transactionHash})` : "";
-  switch (item.kind) {
-    case "set":
-      return `+ ${would}set signing key "${item.kid}" (x ${item.key!.x}, y ${item.key!.y}, thumbprint ${item.thumbprint})${tx}`;
-    case "unchanged":
-      return `= signing key "${item.kid}" already set with the same coordinates (thumbprint ${item.thumbprint})`;
-    case "revoked-skipped":
-      return `! signing key "${item.kid}" is revoked on this oracle: not set again (revocation is final)`;
-    case "revoke":
-      return `- ${would}revoke signing key "${item.kid}"${tx}`;
-    case "already-revoked":
-      return `= signing key "${item.kid}" already revoked`;
-  }
-}
-
-/**
- * A change not made yet.
- *
- * @param kid - The key id.
- * @param kind - What happens to it.
- * @param key - The key to hold, for `set` and `unchanged`.
- * @returns The change, without a transaction.
- */
-export function plannedChange(kid: string, kind: SigningKeyChangeKind, key?: SelectedSigningKey): SigningKeyChange {
-  return { kid, kind, key: key ? { x: key.x, y: key.y } : undefined, thumbprint: key?.thumbprint, transactionHash: undefined };
-}
-
 async function heldKey(publicClient: PublicClient, oracle: Address, kid: string): Promise<{ x: Hex; y: Hex; revoked: boolean }> {
   const [x, y, revoked] = await publicClient.readContract({
     address: oracle,
@@ -465,144 +280,6 @@ async function heldKey(publicClient: PublicClient, oracle: Address, kid: string)
     args: [kid],
   });
   return { x, y, revoked };
-}
-
-/** The oracle given, else the one the deployment recorded for this chain. */
-/** Options of {@link listKeyRecords}. */
-export interface ListKeyRecordsOptions extends OracleTarget, NodeTarget {
-  /** The key id whose records to list. */
-  readonly kid: string;
-  /**
-   * First block to scan. Default: the oracle's deployment block when the oracle is the one recorded in the deployments
-   * file, else 0 (every block: give the deployment block on a long chain).
-   */
-  readonly fromBlock?: bigint | undefined;
-  /** Receives the report's lines (default: none). */
-  readonly log?: ((line: string) => void) | undefined;
-}
-
-/**
- * Lists the records an `AttestedTrustOracle` stored under a key id (`npm run keys -- --records <kid>`): after a key
- * leaks, the subjects whose records read as absent once it is revoked, and which of them a later attestation under
- * another key id has replaced already. Sends nothing.
- *
- * @param options - Chain, oracle, key id, first block, output.
- * @returns The key id's state and its records ({@link listRecordsSignedBy}).
- * @throws {@link DeploymentError} for an unreachable node, a chain other than the configured one, no oracle, or a
- *   contract that is not an `AttestedTrustOracle`; `bad-config` when the scan starts after one of the records (its
- *   subject cannot be named).
- */
-export async function listKeyRecords(options: ListKeyRecordsOptions): Promise<RecordsSignedBy> {
-  const log = options.log ?? (() => {});
-  if (options.kid.trim() === "") throw new DeploymentError("bad-config", "The key id whose records to list is empty");
-  const { publicClient, chainId } = await connectedNode(options);
-  const target = await attestedOracleTarget(publicClient, chainId, options);
-  await assertAttestedOracle(publicClient, target.address, chainId);
-  const fromBlock = options.fromBlock ?? target.deployedAt ?? 0n;
-  let listed: RecordsSignedBy;
-  try {
-    listed = await listRecordsSignedBy(publicClient, target.address, options.kid, { fromBlock });
-  } catch (cause) {
-    if (cause instanceof InvalidArgumentError) throw new DeploymentError("bad-config", `${cause.shortMessage}`, { cause });
-    throw cause;
-  }
-  const current = listed.records.filter((record) => record.current).length;
-  log(
-    `Records stored under "${options.kid}" by the oracle ${target.address} on chain ${chainId} (blocks ${fromBlock} on): ` +
-      `${listed.records.length}, of which ${current} still current` +
-      (listed.revoked ? "; the key id is revoked: its current records read as absent" : "; the key id is not revoked"),
-  );
-  for (const record of listed.records) {
-    log(
-      `  agent ${record.agentId} on chain ${record.chainId} (${record.registry})  ${record.current ? "current " : "replaced"}  ` +
-        `last stored in block ${record.blockNumber}, tx ${record.transactionHash}`,
-    );
-  }
-  return listed;
-}
-
-/** The node the keys command talks to, as both of its modes reach it. */
-interface NodeTarget {
-  readonly provider: DeployProvider;
-  readonly network?: string | undefined;
-  readonly expectedChainId?: number | undefined;
-  readonly local?: boolean | undefined;
-  readonly rpcUrl?: string | undefined;
-  readonly rpcUrlEnv?: string | undefined;
-}
-
-/** A client of the node and its chain id, checked against the configured one. */
-async function connectedNode(options: NodeTarget): Promise<{ publicClient: PublicClient; chainId: number }> {
-  const publicClient = createPublicClient({
-    transport: custom(options.provider as { request(args: unknown): Promise<unknown> }),
-  }) as PublicClient;
-  let chainId: number;
-  try {
-    chainId = await publicClient.getChainId();
-  } catch (error) {
-    throw unreachableNodeError(options.network, { local: options.local ?? false, rpcUrlEnv: options.rpcUrlEnv }, options.rpcUrl, error);
-  }
-  if (options.expectedChainId !== undefined && chainId !== options.expectedChainId) {
-    throw new DeploymentError(
-      "chain-mismatch",
-      `The RPC endpoint is chain ${chainId}, but ${options.network === undefined ? "the network" : `network "${options.network}"`} is configured as chain ${options.expectedChainId}`,
-    );
-  }
-  return { publicClient, chainId };
-}
-
-async function attestedOracleAddress(publicClient: PublicClient, chainId: number, options: OracleTarget): Promise<Address> {
-  return (await attestedOracleTarget(publicClient, chainId, options)).address;
-}
-
-/** Where the oracle is: given, or recorded by the deployment (with the block it was deployed in). */
-interface OracleTarget {
-  readonly oracle?: Address | undefined;
-  readonly deploymentsDir?: string | undefined;
-  readonly network?: string | undefined;
-}
-
-async function attestedOracleTarget(
-  publicClient: PublicClient,
-  chainId: number,
-  options: OracleTarget,
-): Promise<{ address: Address; deployedAt: bigint | undefined }> {
-  if (options.oracle !== undefined) {
-    if (!/^0x[0-9a-fA-F]{40}$/.test(options.oracle)) {
-      throw new DeploymentError("bad-config", `The oracle address "${options.oracle}" is not a 0x-prefixed 20-byte hex address`);
-    }
-    return { address: getAddress(options.oracle), deployedAt: undefined };
-  }
-  if (options.deploymentsDir === undefined) throw new DeploymentError("bad-config", "No oracle: pass --oracle <address>");
-  const file = readDeploymentsFile(options.deploymentsDir, chainId, options.network ?? "");
-  const path = deploymentsFilePath(options.deploymentsDir, chainId);
-  const recorded = file.contracts[ATTESTED_ORACLE];
-  if (!recorded) {
-    throw new DeploymentError("bad-config", `No --oracle given and ${path} records no ${ATTESTED_ORACLE}: pass --oracle <address>`);
-  }
-  const genesisHash = (await publicClient.getBlock({ blockNumber: 0n })).hash;
-  if (file.genesisHash !== undefined && file.genesisHash !== genesisHash) {
-    throw new DeploymentError(
-      "untrusted-record",
-      `${path} was written for another chain with id ${chainId} (block 0 ${file.genesisHash}; this chain's is ${genesisHash}): pass --oracle <address>`,
-    );
-  }
-  return { address: getAddress(recorded.address), deployedAt: BigInt(recorded.blockNumber) };
-}
-
-async function assertAttestedOracle(publicClient: PublicClient, oracle: Address, chainId: number): Promise<void> {
-  const code = await publicClient.getCode({ address: oracle });
-  if (!code || code === "0x") throw new DeploymentError("no-code", `There is no contract at ${oracle} on chain ${chainId}`);
-  try {
-    await publicClient.readContract({ address: oracle, abi: attestedTrustOracleAbi, functionName: "upstream" });
-    await publicClient.readContract({ address: oracle, abi: attestedTrustOracleAbi, functionName: "signingKey", args: ["trustgate"] });
-  } catch (cause) {
-    throw new DeploymentError(
-      "not-attested-oracle",
-      `The contract at ${oracle} on chain ${chainId} is not an AttestedTrustOracle (it does not answer upstream() and signingKey(kid))`,
-      { cause },
-    );
-  }
 }
 
 async function resolveSender(

@@ -13,6 +13,7 @@ import type { HttpRequest, HttpTransport } from "../api/http.js";
 import { agentListItemSchema } from "../published/index.js";
 import { listedAgent } from "../drift/stages/enumerate.js";
 import { messageOf } from "../errors.js";
+import { hasAddressShape } from "../inputs/address.js";
 import type { DoctorEndpointId } from "./endpoints.js";
 
 /** Agents asked for on one page of `/api/agents`. */
@@ -227,7 +228,7 @@ function listedAgents(body: unknown): ListedAgent[] {
 function ownerOf(trustChecks: readonly ServiceOutcome[]): string | undefined {
   for (const outcome of trustChecks) {
     const owner = outcome.ok ? (outcome.body as { owner?: unknown } | null)?.owner : undefined;
-    if (typeof owner === "string" && /^0x[0-9a-fA-F]{40}$/.test(owner)) return owner;
+    if (typeof owner === "string" && hasAddressShape(owner)) return owner;
   }
   return undefined;
 }

@@ -29,7 +29,7 @@ import { type AttestationPolicy, fetchSelected } from "./stages/fetch-verify.js"
 import { readOnchain } from "./stages/read-onchain.js";
 import { readAttestedOracleFacts } from "./stages/refresh.js";
 import { selectAll, summarizeTriage, type TriageEvidence, type TriageSelection, triageCandidates } from "./stages/triage.js";
-import { inputFingerprint } from "./state-file.js";
+import { inputFingerprint } from "./state/codec.js";
 import type { DriftRow, TriageSummary } from "./types.js";
 
 /** Everything a scan needs, whatever its scope. */

@@ -1,9 +1,9 @@
 /**
  * A whole drift run from a resolved configuration, as a short sequence of stages, each handed only what it needs:
  *
- *   check the configuration → read the state file → preflight (`preflight.ts`: the chain, the oracle or attested
- *   oracle, the gate, the keys) → open the state run → scan the scope (`scan.ts` or `scan-all.ts`, both `runScan`
- *   in `pipeline.ts`) → report (`stages/report.ts`)
+ *   check the configuration and split it into each stage's part (`run-settings.ts`) → read the state file →
+ *   preflight (`preflight.ts`: the chain, the oracle or attested oracle, the gate, the keys) → open the state run →
+ *   scan the scope (`scan.ts` or `scan-all.ts`, both `runScan` in `pipeline.ts`) → report (`stages/report.ts`)
  *
  * With an attested oracle (`attestedOracle`, `--attested-oracle`), the records are read from it: the report's source
  * names it, its notes warn when its upstream is not `oracle`, and with `--all` the events of both are replayed.
@@ -14,13 +14,11 @@
  */
 import type { Address } from "viem";
 import { createTrustApiClient, type TrustApiClient } from "../api/client.js";
-import { InvalidArgumentError } from "../errors.js";
-import { checkChunkSize } from "../oracle/reader.js";
-import { redactUrl } from "../security/redact-url.js";
+import { isZeroAddress } from "../inputs/address.js";
 import { type AuditPlan, randomAuditSeed } from "./audit.js";
-import { type AgentScope, auditPlanOf, type DriftConfig } from "./config.js";
+import type { AgentScope, DriftConfig } from "./config.js";
 import { describeRule } from "./decision.js";
-import { checkErrorLimit, DEFAULT_ERROR_LIMIT, type ErrorLimit, evaluateErrorLimit } from "./error-limit.js";
+import { DEFAULT_ERROR_LIMIT, type ErrorLimit, evaluateErrorLimit } from "./error-limit.js";
 import { onchainEnumerationNote, planOnchainEnumeration } from "./onchain-enumeration.js";
 import type { DriftScanOptions, ScanResult } from "./pipeline.js";
 import { type Preflight, preflight } from "./preflight.js";
@@ -33,7 +31,8 @@ import { scanAllAgents } from "./scan-all.js";
 import type { OnchainEventSource } from "./stages/enumerate.js";
 import { newServiceStats, type ServiceStats } from "./stages/fetch-verify.js";
 import { reportScanHead } from "./stages/report.js";
-import { readDriftState } from "./state-file.js";
+import { type ReportSettings, type RunSettings, runSettingsOf, type StateSettings } from "./run-settings.js";
+import { readDriftState } from "./state/read.js";
 import { type DriftNightOutcome, type DriftStateRun, openDriftStateRun } from "./state-run.js";
 import type { AttestedOracleSource, DriftReport, DriftReportHead, DriftRow, FetchProjection, PartialRun } from "./types.js";
 import { exitCodeOf } from "./verdict.js";
@@ -87,54 +86,47 @@ export function runDrift(config: DriftConfig, hooks?: DriftHooks & { readonly ke
 export function runDrift(config: DriftConfig, hooks: DriftHooks & { readonly keepRows: false }): Promise<DriftReportHead>;
 export function runDrift(config: DriftConfig, hooks?: DriftHooks): Promise<DriftReport | DriftReportHead>;
 export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Promise<DriftReport | DriftReportHead> {
-  const audit = checkConfig(config);
+  const settings = runSettingsOf(config);
   // A malformed state file is refused before anything is asked of the chain or the service.
-  const loadedState = config.state === undefined ? null : readDriftState(config.state);
+  const loadedState = settings.state === undefined ? null : readDriftState(settings.state.path);
   const now = hooks.now ?? (() => new Date());
   const startedAt = now();
   const started = performance.now();
-  const checked = await preflight(config);
-  const api = createTrustApiClient({
-    baseUrl: config.apiUrl,
-    apiKey: config.apiKey || undefined,
-    rateLimit: config.ratePerMinute || undefined,
-    timeoutMs: config.timeoutMs,
-  });
-  const stateRun = config.state === undefined ? undefined : openStateRun(config.state, config, checked, loadedState, now);
+  const checked = await preflight(settings.preflight);
+  const api = createTrustApiClient(settings.service);
+  const stateRun = settings.state === undefined ? undefined : openStateRun(settings.state, checked, loadedState, now);
   const stats = newServiceStats();
-  const projector = fetchProjector(api, config, hooks.onProjection);
+  const projector = fetchProjector(api, settings.projection, hooks.onProjection);
   const keepRows = hooks.keepRows ?? true;
+  const { issuer, ...scan } = settings.scan;
   const scanOptions: DriftScanOptions = {
+    ...scan,
     chain: checked.chain,
-    oracle: config.oracle,
-    attestedOracle: config.attestedOracle,
     api,
-    attestations: { issuer: config.issuer, jwks: checked.jwks, now, stats },
+    attestations: { issuer, jwks: checked.jwks, now, stats },
     rule: checked.rule,
-    maxAgeSeconds: config.maxAgeSeconds,
-    encoding: config.encoding,
-    concurrency: config.concurrency,
-    readChunkSize: config.readChunkSize,
     blockNumber: checked.blockNumber,
     readerMode: checked.reader.mode,
     now,
     onProgress: hooks.onProgress,
     checkpoint: stateRun?.checkpoint,
-    stopReason: maxDurationStop(config.maxDurationSeconds, stateRun !== undefined, now, startedAt),
+    stopReason: maxDurationStop(settings.maxDurationSeconds, stateRun !== undefined, now, startedAt),
     signal: hooks.signal,
     onFetchesPlanned: projector.onFetchesPlanned,
     onRow: hooks.onRow,
     keepRows,
   };
-  const result = await scanScope(config.scope, scanOptions, {
-    audit,
+  const result = await scanScope(settings.scope, scanOptions, {
+    audit: settings.audit,
     stateRun,
     attested: checked.attested,
     blockNumber: checked.blockNumber,
-    errorLimit: config.maxErrors || undefined,
+    errorLimit: settings.errorLimit,
   });
   const report = reportRun(result, {
-    config,
+    settings: settings.report,
+    errorLimit: settings.errorLimit,
+    maxDurationSeconds: settings.maxDurationSeconds,
     checked,
     stateRun,
     projection: projector.projection(),
@@ -144,53 +136,19 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
   return keepRows ? { ...report, agents: sortRows(result.rows) } : report;
 }
 
-/**
- * Checks a configuration before anything is asked of the network: the error limit, the state and time-limit
- * settings, and (for `--all`) the audit plan.
- *
- * @returns The audit plan of an `--all` scope; `undefined` for a list.
- */
-function checkConfig(config: DriftConfig): AuditPlan | undefined {
-  if (config.maxErrors) checkErrorLimit(config.maxErrors);
-  if (config.state !== undefined) {
-    if (config.scope.kind !== "all") {
-      throw new InvalidArgumentError("A state file (--state) applies only to --all scans, not to an --agents list");
-    }
-    if (config.state.trim() === "") throw new InvalidArgumentError("The state file name (--state) is empty");
-  }
-  if (config.full && config.state === undefined) {
-    throw new InvalidArgumentError("--full ignores the state file, so it needs --state (without a state file every run is full)");
-  }
-  checkChunkSize(config.readChunkSize, "readChunkSize");
-  const max = config.maxDurationSeconds;
-  if (max !== undefined && !(Number.isFinite(max) && max >= 0)) {
-    throw new InvalidArgumentError(`maxDurationSeconds must be a number of seconds >= 0, got ${String(max)}`);
-  }
-  return config.scope.kind === "all" ? auditPlanOf(config.scope) : undefined;
-}
-
 /** Opens the run's use of its state file, for the setup it was written for (refused for another unless `full`). */
 function openStateRun(
-  path: string,
-  settings: Pick<DriftConfig, "oracle" | "attestedOracle" | "apiUrl" | "issuer" | "serviceIdentity" | "encoding" | "full" | "scope">,
+  settings: StateSettings,
   checked: Pick<Preflight, "chainId" | "rule">,
   loaded: ReturnType<typeof readDriftState> | null,
   now: () => Date,
 ): DriftStateRun {
   return openDriftStateRun({
-    path,
+    path: settings.path,
     loaded,
-    scope: {
-      oracle: settings.oracle,
-      attestedOracle: settings.attestedOracle ?? null,
-      chainId: checked.chainId,
-      api: settings.serviceIdentity ?? redactUrl(settings.apiUrl),
-      issuer: settings.serviceIdentity ?? settings.issuer,
-      rule: describeRule(checked.rule),
-      encoding: { tiers: [...settings.encoding.tiers], sybilSeverities: [...settings.encoding.sybilSeverities] },
-    },
-    full: settings.full === true,
-    seed: settings.scope.kind === "all" ? settings.scope.seed : undefined,
+    scope: { ...settings.setup, chainId: checked.chainId, rule: describeRule(checked.rule) },
+    full: settings.full,
+    seed: settings.seed,
     now,
   });
 }
@@ -201,7 +159,7 @@ function openStateRun(
  */
 function fetchProjector(
   api: TrustApiClient,
-  settings: Pick<DriftConfig, "apiKey" | "ratePerMinute">,
+  settings: RunSettings["projection"],
   onProjection: DriftHooks["onProjection"],
 ): { readonly onFetchesPlanned: (signedFetches: number) => void; readonly projection: () => FetchProjection | undefined } {
   let projection: FetchProjection | undefined;
@@ -210,8 +168,8 @@ function fetchProjector(
       projection = projectFetches({
         signedFetches,
         ratePerMinute: ratePerMinuteOf(api.transport.rateLimiter),
-        apiKey: settings.apiKey !== undefined && settings.apiKey !== "",
-        rateConfigured: settings.ratePerMinute !== undefined,
+        apiKey: settings.apiKey,
+        rateConfigured: settings.rateConfigured,
       });
       onProjection?.(projection);
     },
@@ -315,10 +273,9 @@ async function planEventSources(
 
 /** What the report stage takes from the run besides the scan. */
 interface RunFacts {
-  readonly config: Pick<
-    DriftConfig,
-    "rpcUrl" | "oracle" | "apiUrl" | "issuer" | "maxAgeSeconds" | "encoding" | "maxErrors" | "maxDurationSeconds"
-  >;
+  readonly settings: ReportSettings;
+  readonly errorLimit: ErrorLimit | undefined;
+  readonly maxDurationSeconds: number | undefined;
   readonly checked: Pick<Preflight, "chainId" | "blockNumber" | "reader" | "attested" | "rule">;
   readonly stateRun: DriftStateRun | undefined;
   readonly projection: FetchProjection | undefined;
@@ -328,32 +285,32 @@ interface RunFacts {
 
 /** The report's head: where the records came from, the rule, the notes, the runtime and whether the run was partial. */
 function reportRun(result: ScanResult, facts: RunFacts): DriftReportHead {
-  const { config, checked, stateRun } = facts;
+  const { settings, checked, stateRun } = facts;
   const partial: PartialRun | undefined = result.partial
     ? {
         reason: "max-duration",
-        maxDurationSeconds: config.maxDurationSeconds!,
+        maxDurationSeconds: facts.maxDurationSeconds!,
         notFetched: result.partial.notFetched,
         resumable: stateRun !== undefined,
       }
     : undefined;
   return reportScanHead(result, {
     source: {
-      rpc: redactUrl(config.rpcUrl),
-      oracle: config.oracle,
-      api: redactUrl(config.apiUrl),
-      issuer: config.issuer,
+      rpc: settings.rpc,
+      oracle: settings.oracle,
+      api: settings.api,
+      issuer: settings.issuer,
       chainId: checked.chainId,
       blockNumber: checked.blockNumber.toString(),
       readerMode: checked.reader.mode,
       ...(checked.attested ? { attestedOracle: checked.attested } : {}),
     },
     decisionRule: describeRule(checked.rule),
-    maxAgeSeconds: config.maxAgeSeconds,
-    encoding: config.encoding,
+    maxAgeSeconds: settings.maxAgeSeconds,
+    encoding: settings.encoding,
     notes: [
       readerModeNote(checked.reader, checked.chainId),
-      upstreamMismatchNote(checked.attested, config.oracle),
+      upstreamMismatchNote(checked.attested, settings.oracle),
       onchainEnumerationNote(result.triage),
       ...(stateRun?.notes ?? []),
       partialNote(partial),
@@ -362,7 +319,7 @@ function reportRun(result: ScanResult, facts: RunFacts): DriftReportHead {
     ...(stateRun ? { state: { history: stateRun.history() } } : {}),
     runtime: facts.runtime,
     generatedAt: facts.generatedAt,
-    errorLimit: config.maxErrors || undefined,
+    errorLimit: facts.errorLimit,
     partial,
   });
 }
@@ -379,7 +336,7 @@ function partialNote(partial: PartialRun | undefined): string | null {
 /** The warning of a report whose attested oracle does not fall back on the oracle given; `null` when it does. */
 function upstreamMismatchNote(attested: AttestedOracleSource | undefined, oracle: Address): string | null {
   if (!attested || attested.upstreamIsOracle) return null;
-  const what = /^0x0{40}$/i.test(attested.upstream)
+  const what = isZeroAddress(attested.upstream)
     ? "has no upstream oracle: the records read are its own attested records only"
     : `falls back on ${attested.upstream}: the records read are the fresher of its own and that oracle's`;
   return `UPSTREAM MISMATCH: the attested oracle ${attested.address} does not fall back on the oracle ${oracle} (--oracle); it ${what}`;
@@ -391,6 +348,6 @@ function eventOracles(
   attested: AttestedOracleSource | undefined,
 ): { readonly oracle: Address; readonly role: OnchainEventSource["role"] }[] {
   if (!attested) return [{ oracle, role: "oracle" }];
-  const upstream = /^0x0{40}$/i.test(attested.upstream) ? [] : [{ oracle: attested.upstream as Address, role: "upstream" as const }];
+  const upstream = isZeroAddress(attested.upstream) ? [] : [{ oracle: attested.upstream as Address, role: "upstream" as const }];
   return [{ oracle: attested.address as Address, role: "attested-oracle" }, ...upstream];
 }

@@ -1,5 +1,5 @@
 /**
- * One run's use of the state file (`--state`, see `state-file.ts` for the format): check that the state was written
+ * One run's use of the state file (`--state`, see `state/schema.ts` for the format): check that the state was written
  * for this oracle, chain, service, rule and encoding; give triage what earlier runs verified; continue a run that was
  * killed or stopped (same seed, its answers reused where the inputs did not change); checkpoint each answer as it
  * arrives; and, when the run completes, fold its answers into the state and rewrite the file atomically.
@@ -16,24 +16,18 @@ import { agentKey } from "../agent/agent-ref.js";
 import { ConfigurationError } from "../errors.js";
 import { randomAuditSeed } from "./audit.js";
 import type { ScanCheckpoint, ScanResult, ScanStateSource } from "./pipeline.js";
+import { writeDriftStateAtomically } from "./state/atomic-write.js";
+import { outcomeOfStored, stateLine, storedAttestationOf, storedOutcomeOf, storedRecordOf, verifiedOutcomeOf } from "./state/codec.js";
+import { stateHeader, stateScopeMismatches } from "./state/header.js";
+import { DriftStateJournal } from "./state/journal.js";
+import type { LoadedDriftState } from "./state/read.js";
 import {
   DRIFT_STATE_HISTORY_NIGHTS,
   type DriftStateEntry,
   type DriftStateHeader,
-  DriftStateJournal,
   type DriftStateRunLine,
   type DriftStateScope,
-  type LoadedDriftState,
-  outcomeOfStored,
-  stateHeader,
-  stateLine,
-  stateScopeMismatches,
-  storedAttestationOf,
-  storedOutcomeOf,
-  storedRecordOf,
-  verifiedOutcomeOf,
-  writeDriftStateAtomically,
-} from "./state-file.js";
+} from "./state/schema.js";
 import type { TriageEvidence } from "./stages/triage.js";
 import type { DriftNightSummary, DriftStateSummary } from "./types.js";
 

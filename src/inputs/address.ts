@@ -28,7 +28,18 @@ export function parseAddress(value: unknown, label = "address"): Address {
 }
 
 /** Solana's base58 address: 32 to 44 characters of the base58 alphabet. */
-const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+const SOLANA_ADDRESS_SHAPE = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/**
+ * Whether a text has a Solana address's shape: 32 to 44 characters of the base58 alphabet (no `0`, `O`, `I`, `l`),
+ * with nothing around them.
+ *
+ * @param text - The text, as it is (not trimmed).
+ * @returns `true` when it is base58 of the length of 32 bytes.
+ */
+export function hasSolanaAddressShape(text: string): boolean {
+  return SOLANA_ADDRESS_SHAPE.test(text);
+}
 
 /**
  * Parses a wallet: an EVM address (checked as {@link parseAddress} checks it) or a Solana address (base58,
@@ -42,11 +53,37 @@ const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 export function parseWallet(value: unknown, label = "wallet"): string {
   const text = typeof value === "string" ? value.trim() : "";
   const checked = checkEvmAddress(text);
-  if (checked === "ok" || (checked === "not-an-address" && SOLANA_ADDRESS.test(text))) return text;
+  if (checked === "ok" || (checked === "not-an-address" && hasSolanaAddressShape(text))) return text;
   if (checked === "bad-checksum") throw checksumError(value, label);
   throw new InvalidArgumentError(
     `Invalid ${label} ${describeInput(value)}: expected an EVM address (0x + 40 hex digits) or a base58 Solana address`,
   );
+}
+
+/** An EVM address's shape: `0x` and 40 hex digits, in any case. */
+const EVM_ADDRESS_SHAPE = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * Whether a text has an EVM address's shape: `0x` and 40 hex digits, in any case, with nothing around them. The
+ * checksum is not checked: this is the test for text read from the service or a file the kit wrote (an owner, a
+ * recorded address), where the case carries no meaning; an address a user gives goes through {@link parseAddress}.
+ *
+ * @param text - The text, as it is (not trimmed).
+ * @returns `true` when it is `0x` followed by exactly 40 hex digits.
+ */
+export function hasAddressShape(text: string): boolean {
+  return EVM_ADDRESS_SHAPE.test(text);
+}
+
+/**
+ * Whether a text is the zero address: `0x` and 40 zeros, the value of an address a contract leaves unset (an attested
+ * oracle without an upstream).
+ *
+ * @param text - The text.
+ * @returns `true` for the zero address (`0x` + 40 zeros), `false` for anything else.
+ */
+export function isZeroAddress(text: string): boolean {
+  return hasAddressShape(text) && /^0x0+$/.test(text);
 }
 
 /**
@@ -54,7 +91,7 @@ export function parseWallet(value: unknown, label = "wallet"): string {
  * mixed case with a valid EIP-55 checksum.
  */
 function checkEvmAddress(text: string): "ok" | "bad-checksum" | "not-an-address" {
-  if (!/^0x[0-9a-fA-F]{40}$/.test(text)) return "not-an-address";
+  if (!hasAddressShape(text)) return "not-an-address";
   const digits = text.slice(2);
   if (digits === digits.toLowerCase() || digits === digits.toUpperCase()) return "ok";
   return getAddress(text.toLowerCase()) === text ? "ok" : "bad-checksum";

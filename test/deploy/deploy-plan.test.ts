@@ -15,7 +15,7 @@ import {
   type RecordedOnChain,
 } from "../../src/deploy/deploy-plan.js";
 import type { DeploymentRecord } from "../../src/deploy/deployments-file.js";
-import { ATTESTED_ORACLE } from "../../src/deploy/signing-keys.js";
+import { ATTESTED_ORACLE } from "../../src/deploy/attested-oracle-target.js";
 import { attestedTrustOracleAbi, trustGatedAbi, trustScoreOracleAbi } from "../../src/generated/abis.js";
 import { shippedNetwork } from "./support.js";
 

@@ -574,7 +574,16 @@ describe("refusals", () => {
       reason: "no-code",
       shortMessage: `There is no contract at ${nobody} on chain 31337`,
     });
-    await expect(update(s, { oracle: "0x1234" as Address, jwks: jwksFile(jwksOf(v2)) })).rejects.toMatchObject({ reason: "bad-config" });
+    await expect(update(s, { oracle: "0x1234" as Address, jwks: jwksFile(jwksOf(v2)) })).rejects.toMatchObject({
+      reason: "bad-config",
+      shortMessage: 'Invalid oracle address "0x1234": expected 0x followed by 40 hex digits',
+    });
+    // A mixed-case address is checked as every address a user gives: a wrong EIP-55 checksum is a typo, refused.
+    const typo = s.oracle.replace(/[a-f]/, (c) => c.toUpperCase()) as Address;
+    await expect(update(s, { oracle: typo, jwks: jwksFile(jwksOf(v2)) })).rejects.toMatchObject({
+      reason: "bad-config",
+      shortMessage: `Invalid oracle address "${typo}": the EIP-55 checksum does not match`,
+    });
     // The oracle's upstream-less read ABI is not enough: a contract without signingKey is refused.
     await s.chain.provider.request({ method: "hardhat_setCode", params: [nobody, "0x60006000f3"] });
     await expect(update(s, { oracle: nobody, jwks: jwksFile(jwksOf(v2)) })).rejects.toMatchObject({ reason: "not-attested-oracle" });

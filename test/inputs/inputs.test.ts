@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTrustApiClient } from "../../src/api/client";
 import { InvalidArgumentError, UnknownChainError } from "../../src/errors";
-import { parseAddress, parseWallet } from "../../src/inputs/address";
+import { hasAddressShape, hasSolanaAddressShape, isZeroAddress, parseAddress, parseWallet } from "../../src/inputs/address";
 import { parseAgentId } from "../../src/inputs/agent-id";
 import { parseChain, parseChainId, parseEvmChain } from "../../src/inputs/chain";
 import { parseThreshold } from "../../src/inputs/numbers";
@@ -18,6 +18,32 @@ describe("one input dialect", () => {
     expect(() => parseAddress(BAD_CHECKSUM, "oracle")).toThrow(/Invalid oracle "0xD5.*": the EIP-55 checksum does not match/);
     expect(() => parseWallet(BAD_CHECKSUM)).toThrow(/EIP-55 checksum/);
     expect(parseWallet("7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV")).toBe("7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV");
+  });
+
+  it("an address's shape, for text the kit reads rather than takes from a user: 0x and 40 hex digits in any case", () => {
+    for (const good of [CHECKSUMMED, BAD_CHECKSUM, CHECKSUMMED.toLowerCase(), `0x${CHECKSUMMED.slice(2).toUpperCase()}`]) {
+      expect(hasAddressShape(good), good).toBe(true);
+    }
+    for (const bad of [
+      `0X${CHECKSUMMED.slice(2)}`,
+      ` ${CHECKSUMMED}`,
+      `${CHECKSUMMED}\n`,
+      CHECKSUMMED.slice(0, 41),
+      `${CHECKSUMMED}0`,
+      `${CHECKSUMMED.slice(0, 41)}g`,
+      "",
+    ]) {
+      expect(hasAddressShape(bad), JSON.stringify(bad)).toBe(false);
+    }
+    const solana = "7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV";
+    expect(hasSolanaAddressShape(solana)).toBe(true);
+    for (const bad of [`${solana.slice(0, 20)}0${solana.slice(21)}`, solana.slice(0, 31), `${solana}abcd`, ` ${solana}`, CHECKSUMMED]) {
+      expect(hasSolanaAddressShape(bad), bad).toBe(false);
+    }
+    expect(isZeroAddress(`0x${"0".repeat(40)}`)).toBe(true);
+    for (const other of [`0x${"0".repeat(39)}1`, `0x${"0".repeat(39)}`, `0x${"0".repeat(41)}`, "0x", CHECKSUMMED]) {
+      expect(isZeroAddress(other), other).toBe(false);
+    }
   });
 
   it("agent ids: decimal, bigint or safe number; no hex, no fractions, nothing above uint256", () => {

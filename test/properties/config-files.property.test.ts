@@ -29,7 +29,9 @@ import {
   selectSigningKeys,
 } from "../../src/deploy/index.js";
 import type { DriftConfig } from "../../src/drift/config.js";
-import { readDriftState, stateHeader, stateLine } from "../../src/drift/state-file.js";
+import { stateLine } from "../../src/drift/state/codec.js";
+import { stateHeader } from "../../src/drift/state/header.js";
+import { readDriftState } from "../../src/drift/state/read.js";
 import { ConfigurationError, DeploymentError } from "../../src/errors.js";
 import { report, row } from "../cli/report-fixture.js";
 import { ESC, expectKitError, expectPrototypeClean, hostileJsonValue, hostileString, RAW_CONTROL, within } from "./support.js";

@@ -8,9 +8,6 @@ import { createRng, hashSeed } from "../prng.js";
 /** The base58 alphabet Solana uses. */
 export const BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
-/** A Solana address: base58 of 32 bytes, 32 to 44 characters. */
-export const SOLANA_ADDRESS_PATTERN = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
-
 /**
  * Encodes bytes as base58.
  *

@@ -10,7 +10,7 @@ import { resolveChain } from "../../config/chains.js";
 import { DEFAULT_TRUST_ENCODING, type TierName } from "../../config/encodings.js";
 import { DEFAULT_REGISTRY, REGISTRIES } from "../../config/service.js";
 import { UnknownChainError } from "../../errors.js";
-import { SOLANA_ADDRESS_PATTERN } from "./base58.js";
+import { hasAddressShape, hasSolanaAddressShape } from "../../inputs/address.js";
 import { badRequest } from "./http-error.js";
 
 /** A raw parameter: a query-string value (`null` when absent) or a JSON value. */
@@ -149,7 +149,7 @@ export function readThresholdParam(value: RawParam): number | null {
  */
 export function readAddressParam(value: RawParam, name = "address"): `0x${string}` {
   const text = requireString(value, name);
-  if (!/^0x[0-9a-fA-F]{40}$/.test(text)) {
+  if (!hasAddressShape(text)) {
     throw badRequest(`Invalid ${name} "${text}": expected 0x followed by 40 hexadecimal digits`);
   }
   return text.toLowerCase() as `0x${string}`;
@@ -164,8 +164,8 @@ export function readAddressParam(value: RawParam, name = "address"): `0x${string
  */
 export function readWalletParam(value: RawParam, name = "wallet"): string {
   const text = requireString(value, name);
-  if (/^0x[0-9a-fA-F]{40}$/.test(text)) return text.toLowerCase();
-  if (SOLANA_ADDRESS_PATTERN.test(text)) return text;
+  if (hasAddressShape(text)) return text.toLowerCase();
+  if (hasSolanaAddressShape(text)) return text;
   throw badRequest(`Invalid ${name} "${text}": expected 0x followed by 40 hexadecimal digits, or a base58 Solana address`);
 }
 

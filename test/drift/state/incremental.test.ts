@@ -9,7 +9,8 @@ import { DEFAULT_TRUST_ENCODING, sybilSeverityCode, tierCode, tierForScore } fro
 import type { DriftConfig } from "../../../src/drift/config";
 import { exitCodeOf } from "../../../src/drift/verdict";
 import { type DriftHooks, runDrift } from "../../../src/drift/run";
-import { type DriftStateEntry, readDriftState } from "../../../src/drift/state-file";
+import { readDriftState } from "../../../src/drift/state/read";
+import type { DriftStateEntry } from "../../../src/drift/state/schema";
 import type { DriftReport, DriftRow } from "../../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../../src/harness/devnet/embedded-drift";
 import { ConfigurationError } from "../../../src/errors";

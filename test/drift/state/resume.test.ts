@@ -10,7 +10,7 @@ import { DEFAULT_TRUST_ENCODING } from "../../../src/config/encodings";
 import type { DriftConfig } from "../../../src/drift/config";
 import { exitCodeOf } from "../../../src/drift/verdict";
 import { runDrift } from "../../../src/drift/run";
-import { readDriftState } from "../../../src/drift/state-file";
+import { readDriftState } from "../../../src/drift/state/read";
 import type { DriftReport } from "../../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../../src/harness/devnet/embedded-drift";
 import { sameReportParts, signedRequests } from "./support";

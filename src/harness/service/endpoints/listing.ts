@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import { hasAddressShape } from "../../../inputs/address.js";
 import type { AgentListItem, AgentsPage, ExplorerResult, NetworkStats } from "../../../published/index.js";
 import { apiSybilSeverity, compareListingOrder, type PopulationAgent } from "../agent.js";
 import { ok, type ServiceHandler } from "../context.js";
@@ -187,7 +188,7 @@ function firstAfter(list: readonly PopulationAgent[], ref: { chain: string; regi
 /** Search: an agent id, an owner address, or a case-insensitive part of the name. */
 function matchesSearch(agent: PopulationAgent, search: string): boolean {
   if (/^\d+$/.test(search)) return agent.agentId === Number(search);
-  if (/^0x[0-9a-f]{40}$/.test(search)) return agent.owner === search;
+  if (hasAddressShape(search)) return agent.owner === search;
   if (agent.chain === "solana" && agent.owner.toLowerCase() === search) return true;
   return agent.name.toLowerCase().includes(search);
 }
