@@ -38,6 +38,7 @@ import { HARDHAT3_PEER_VERSION } from "../../src/harness/devnet/hardhat-network"
 import { MAX_MAIN_ENTRY_NAMES, runtimeNamesOf } from "../support/entry-names";
 import { type LockEntry, type Lockfile, lockfileFor } from "../support/offline-lockfile";
 import { documentedHardhatConfig } from "../support/documented-hardhat-config";
+import { docBlocks } from "../support/doc-blocks";
 
 const root = resolve(__dirname, "../..");
 const repoPackage = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
@@ -134,6 +135,13 @@ async function installProject(
  * `"module": "Node16"`), read from the Hardhat this repository installs (the project's version).
  */
 const HARDHAT_INIT_TSCONFIG = readFileSync(join(root, "node_modules/hardhat/sample-projects/typescript/tsconfig.json"), "utf8");
+
+/** docs/testing.md's Hardhat 2 test of the Base context, verbatim. */
+function testingDocTest(): string {
+  const block = docBlocks("docs/testing.md").find((b) => b.lang === "ts" && b.code.includes('describe("the Base context", () => {'));
+  if (!block) throw new Error('docs/testing.md: no ts block with describe("the Base context")');
+  return `${block.code}\n`;
+}
 
 /** The files of a Hardhat 2 TypeScript project using the kit. */
 const HARDHAT_PROJECT_FILES: Record<string, string> = {
@@ -233,6 +241,9 @@ describe("the Base context on Hardhat's own network", () => {
   });
 });
 `,
+  // docs/testing.md's first test, as a user pastes it into a Hardhat 2 test file (no top-level await: mocha
+  // requires the file).
+  "test/testing-doc.test.ts": testingDocTest(),
   // Type checks of every entry (compiled by tsc only: not a test file).
   "typecheck/entries.ts": `import { verifyTrustAttestation, type TrustAttestationVerification } from "trustgate";
 import { runDrift, exitCodeOf, type DriftConfig, type DriftReport } from "trustgate/drift";
@@ -401,7 +412,11 @@ describe("the packed tarball", () => {
       expect(listing, file).toContain(file);
     }
     expect(
-      listing.filter((file) => /^package\/(contracts\/test|test|scripts|node_modules|artifacts|typechain-types)\//.test(file)),
+      listing.filter(
+        (file) =>
+          /^package\/(contracts\/test|test|scripts|node_modules|artifacts|typechain-types)\//.test(file) &&
+          file !== "package/scripts/prepare.mjs", // the prepare script package.json names, a no-op once installed
+      ),
     ).toEqual([]);
     expect(listing).not.toContain("package/dist/.build-complete");
   });
@@ -412,8 +427,9 @@ describe("a Hardhat 2 TypeScript project (CommonJS, ts-node) with the tarball", 
     expect(JSON.parse(HARDHAT_INIT_TSCONFIG)).toMatchObject({ compilerOptions: { module: "Node16", moduleResolution: "Node16" } });
     const result = await run("npx", ["hardhat", "test", "--typecheck"], hardhatProject);
     expect(result.code, withoutNpmNoise(result.stdout + result.stderr)).toBe(0);
-    expect(result.stdout).toMatch(/3 passing/);
+    expect(result.stdout).toMatch(/4 passing/);
     expect(result.stdout).toContain("gates a vault deployed with hardhat-ethers on the context's oracle and registry");
+    expect(result.stdout).toContain("sets, backdates and clears one record, and acts as its agent's controller"); // docs/testing.md's test
     expect(existsSync(join(hardhatProject, "artifacts/contracts/AgentVault.sol/AgentVault.json"))).toBe(true);
     for (const mock of ["MockTrustOracle", "MockIdentityRegistry"])
       expect(existsSync(join(hardhatProject, `artifacts/trustgate/contracts/testing/${mock}.sol/${mock}.json`)), mock).toBe(true);
@@ -543,8 +559,9 @@ describe("a Hardhat project with the checkout as a path dependency (file:../trus
   it("links it, and (a, b) compiles and runs the same Hardhat test with the project's Hardhat", async () => {
     const result = await run("npx", ["hardhat", "test"], linkedProject);
     expect(result.code, withoutNpmNoise(result.stdout + result.stderr)).toBe(0);
-    expect(result.stdout).toMatch(/3 passing/);
+    expect(result.stdout).toMatch(/4 passing/);
     expect(result.stdout).toContain("gates a vault deployed with hardhat-ethers on the context's oracle and registry");
+    expect(result.stdout).toContain("sets, backdates and clears one record, and acts as its agent's controller"); // docs/testing.md's test
     expect(existsSync(join(checkout, "node_modules/hardhat"))).toBe(false); // only the project's Hardhat exists
   }, 600_000);
 
