@@ -288,6 +288,16 @@ const verdict = await verifyTrustAttestation({ nope: true }, { issuer: "https://
 const zodSchemas = Object.keys(kit).filter((name) => typeof kit[name] === "object" && kit[name] !== null && "_zod" in kit[name]);
 console.log(JSON.stringify({ keys: Object.keys(kit).sort(), zodSchemas, runDrift: typeof runDrift, deploy: typeof deploy, valid: verdict.valid }));
 `,
+  // Every entry package.json's exports name (patterns and package.json aside), required from CommonJS: an entry
+  // with a top-level await on its require path fails with ERR_REQUIRE_ASYNC_MODULE.
+  "require-entries.cjs": `const { exports: entries } = require("trustgate/package.json");
+const required = {};
+for (const key of Object.keys(entries).filter((key) => !key.includes("*") && !key.endsWith(".json"))) {
+  const entry = key === "." ? "trustgate" : "trustgate/" + key.slice(2);
+  required[entry] = Object.keys(require(entry)).length;
+}
+console.log(JSON.stringify(required));
+`,
   "cjs.cjs": `const kit = require("trustgate");
 const drift = require("trustgate/drift");
 const deployer = require("trustgate/deploy");
@@ -531,6 +541,18 @@ describe("a project with the tarball and without Hardhat", () => {
   it("(c) loads every entry, ESM and CommonJS; the harness's chain says what to install", async () => {
     const esm = JSON.parse((await must("node", ["esm.mjs"], plainProject)).stdout) as { keys: string[] };
     expect(esm.keys).toEqual(await runtimeNamesOf("trustgate"));
+    const required = await must("node", ["require-entries.cjs"], plainProject);
+    expect(required.stderr).not.toContain("ERR_REQUIRE_ASYNC_MODULE");
+    const counts = JSON.parse(required.stdout) as Record<string, number>;
+    expect(Object.keys(counts)).toEqual([
+      "trustgate",
+      "trustgate/drift",
+      "trustgate/deploy",
+      "trustgate/service",
+      "trustgate/testing",
+      "trustgate/harness",
+    ]);
+    for (const [entry, names] of Object.entries(counts)) expect(names, entry).toBeGreaterThan(0);
     expect(JSON.parse((await must("node", ["cjs.cjs"], plainProject)).stdout)).toEqual({
       kit: "function",
       drift: "function",
