@@ -66,6 +66,7 @@ export const UNIT_TESTS = [
   "test/package/unit-suite.test.ts",
   "test/properties/config-files.property.test.ts",
   "test/properties/env.property.test.ts",
+  "test/properties/seed.test.ts",
   "test/published/sybil-vocabulary.test.ts",
   "test/published/variants.test.ts",
   "test/report-html/page-data.test.ts",
@@ -80,6 +81,8 @@ export default defineConfig({
     include: UNIT_TESTS,
     // Worker threads start faster than the whole suite's forks; these suites need no process of their own.
     pool: "threads",
+    // fast-check's seed: fixed under CI, replayable with FC_SEED (test/support/property-seed.ts).
+    setupFiles: ["test/support/property-seed.ts"],
     testTimeout: 120_000,
     reporters: ["default", "./test/support/skip-summary-reporter.ts"],
   },

@@ -2,7 +2,8 @@
 // path or from git): builds `dist/` (`npm run build`) unless it is current, i.e. unless `dist/.build-complete`, which
 // the build writes last, is newer than every input of the build. A project depending on the kit by path thus does
 // not rebuild it (about a minute) on each of its own `npm install`s. Plain Node, so that a checkout whose dist/ is
-// current needs none of its development dependencies here.
+// current needs none of its development dependencies here. The package ships this file, since its package.json
+// names it: in an installed package (no `scripts/build.ts`; `dist/` comes built) it does nothing.
 import { spawnSync } from "node:child_process";
 import console from "node:console";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -20,6 +21,11 @@ function newestChange(path) {
   const stats = statSync(path);
   if (!stats.isDirectory()) return stats.mtimeMs;
   return Math.max(0, ...readdirSync(path).map((name) => newestChange(join(path, name))));
+}
+
+if (!existsSync(join(root, "scripts", "build.ts"))) {
+  console.log("trustgate: an installed package (dist/ ships built, no build script): nothing to build");
+  process.exit(0);
 }
 
 const built = existsSync(marker) ? statSync(marker).mtimeMs : 0;

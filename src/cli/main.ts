@@ -40,6 +40,7 @@ import { createReportStream } from "./report-stream.js";
 import { guardStdout } from "./stdout-guard.js";
 import { TRUSTGATE_VERSION } from "../generated/version.js";
 import { checkOutputTargets, stdoutIsTaken, writeStreamedOutputs } from "./write-outputs.js";
+import { checkFileTarget } from "./file-target.js";
 
 /**
  * Runs a drift job (the signature of `runDrift` from `src/drift/run.ts`). The command line asks it to hand each
@@ -132,6 +133,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
     return 0;
   }
   await checkOutputTargets(args.output);
+  if (args.settings.state !== undefined) await checkFileTarget("--state", args.settings.state);
   const notice = (text: string) => {
     if (!args.output.quiet) cli.stderr.write(`trustgate: ${text}\n`);
   };

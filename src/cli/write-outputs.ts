@@ -15,6 +15,7 @@ import { sanitizeText } from "../security/outside-text.js";
 import type { DriftOutputOptions } from "./drift-args.js";
 import { formatSummary } from "./format-summary.js";
 import { formatTable } from "./format-table.js";
+import { checkFileTarget } from "./file-target.js";
 import type { CliStream } from "./io.js";
 import { createReportStream, type ReportStream } from "./report-stream.js";
 
@@ -48,11 +49,11 @@ export function stdoutIsTaken(output: Pick<DriftOutputOptions, "json" | "markdow
 }
 
 /**
- * Checks, before a scan, that the report files can be written where asked: their directory exists, the path is
- * not a directory, and no two of `--json`, `--markdown` and `--html` are the same file once resolved (`./r.json` and `r.json`, a
- * symbolic link to the other, or a link in the directory path) nor, when both exist, one file under two names (a
- * hard link, another case on a case-insensitive file system), so that one report never overwrites the other. (A
- * scan can take long; a typo in a path should not waste it.)
+ * Checks, before a scan, that the report files can be written where asked ({@link checkFileTarget}), and no two of
+ * `--json`, `--markdown` and `--html` are the same file once resolved (`./r.json` and `r.json`, a symbolic link to
+ * the other, or a link in the directory path) nor, when both exist, one file under two names (a hard link, another
+ * case on a case-insensitive file system), so that one report never overwrites the other. (A scan can take long; a
+ * typo in a path should not waste it.)
  *
  * @param output - Output options.
  * @throws {@link InvalidArgumentError} naming the option and the problem.
@@ -64,12 +65,7 @@ export async function checkOutputTargets(output: Pick<DriftOutputOptions, "json"
     ["--html", output.html],
   ] as const;
   for (const [flag, path] of targets) {
-    if (path === undefined || path === "-") continue;
-    const directory = dirname(resolve(path));
-    const dirStat = await stat(directory).catch(() => undefined);
-    if (!dirStat?.isDirectory()) throw new InvalidArgumentError(`${flag} ${path}: directory "${directory}" does not exist`);
-    const fileStat = await stat(path).catch(() => undefined);
-    if (fileStat?.isDirectory()) throw new InvalidArgumentError(`${flag} ${path}: is a directory`);
+    if (path !== undefined && path !== "-") await checkFileTarget(flag, path);
   }
   const files = targets.flatMap(([flag, path]) => (path === undefined || path === "-" ? [] : [[flag, path] as const]));
   for (let i = 0; i < files.length; i++) {

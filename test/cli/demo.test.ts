@@ -18,6 +18,7 @@ import type { DriftReport } from "../../src/drift/types";
 import { InvalidArgumentError } from "../../src/errors";
 import { startDemoDriftEnvironment } from "../../src/harness/demo";
 import { runChild } from "../support/child-run";
+import { hardhat3RecipeVersions } from "../support/hardhat3-recipe";
 import { HARDHAT_INSTALL_COMMAND, HARDHAT_PEER_VERSION, HARDHAT3_PEER_VERSION } from "../../src/harness/devnet/hardhat-network";
 
 const root = join(__dirname, "../..");
@@ -26,9 +27,6 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   devDependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
-};
-const hardhat3ProjectPkg = JSON.parse(readFileSync(join(root, "test/package/hardhat3-project/package.json"), "utf8")) as {
-  devDependencies: Record<string, string>;
 };
 
 // The harness's starter satisfies the command line's contract (a compile-time check).
@@ -111,8 +109,8 @@ describe("--demo: loading the harness", () => {
     expect(startDemo).toHaveBeenCalledWith({ now });
   });
 
-  it("names the Hardhat 2 version this repository is built with and the Hardhat 3 version its Hardhat 3 project pins, both in the optional peer range", () => {
-    const hardhat3 = hardhat3ProjectPkg.devDependencies.hardhat;
+  it("names the Hardhat 2 version this repository is built with and the Hardhat 3 version docs/testing.md's Hardhat 3 recipe pins, both in the optional peer range", () => {
+    const hardhat3 = hardhat3RecipeVersions().hardhat;
     expect(DEMO_HARDHAT_VERSION).toBe(pkg.devDependencies.hardhat);
     expect(HARDHAT_PEER_VERSION).toBe(pkg.devDependencies.hardhat);
     expect(DEMO_HARDHAT3_VERSION).toBe(hardhat3);

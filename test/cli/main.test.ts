@@ -134,6 +134,29 @@ describe("main: usage errors", () => {
       ["drift", "--demo", "--json", "/nonexistent-dir/report.json"],
       /^trustgate: --json \/nonexistent-dir\/report\.json: directory "\/nonexistent-dir" does not exist/,
     ],
+    // A name longer than the file system allows (255 bytes on Linux, macOS and Windows), a missing directory, a
+    // directory, a path below a file: usage errors before the scan, not the write's unexpected error after it.
+    [
+      ["drift", "--demo", `--html=${"a".repeat(300)}`],
+      /^trustgate: --html a{300}: cannot be written there: the name is too long for the file system\n$/,
+    ],
+    [
+      ["drift", "--demo", "--json", `${"d".repeat(300)}/r.json`],
+      /^trustgate: --json d{300}\/r\.json: cannot be written there: the name is too long for the file system\n$/,
+    ],
+    [
+      ["drift", "--demo", `--state=${"s".repeat(300)}`],
+      /^trustgate: --state s{300}: cannot be written there: the name is too long for the file system\n$/,
+    ],
+    [
+      ["drift", "--demo", "--state", "/nonexistent-dir/state.jsonl"],
+      /^trustgate: --state \/nonexistent-dir\/state\.jsonl: directory "\/nonexistent-dir" does not exist\n$/,
+    ],
+    [["drift", "--demo", "--state", "src"], /^trustgate: --state src: is a directory\n$/],
+    [
+      ["drift", "--demo", "--markdown", "package.json/r.md"],
+      /^trustgate: --markdown package\.json\/r\.md: directory ".*package\.json" does not exist\n$/,
+    ],
     [
       ["drift", "--max-errors", "150%"],
       /^trustgate: --max-errors must be a count .* or a percentage of the scanned agents from 0% to 100% .*, got "150%" \(above 100%\)\n$/,

@@ -1,26 +1,31 @@
 /**
- * The packed kit in a Hardhat 3 project (ESM, viem, node:test, hardhat 3.18.0 and hardhat-toolbox-viem 5.0.7 with
- * their peers pinned in `test/package/hardhat3-project/package.json`), run with Node 22 from the npm registry
- * (`tools/node22`, which `npm run tools:install`, the first step of `npm test`, installs), as a new user would:
+ * The packed kit in a Hardhat 3 project made as docs/testing.md's "Hardhat 3" section says, from an empty folder with
+ * nothing but the npm registry, run with Node 22 from the npm registry (`tools/node22`, which `npm run tools:install`,
+ * the first step of `npm test`, installs):
  *
- * 1. `npm pack` the repository (its `prepare` builds `dist/`);
- * 2. copy the project to a temporary folder and `npm i -D <tarball>` there with a plain install (no overrides,
- *    no `--legacy-peer-deps`): the kit's optional peer range admits Hardhat 3;
+ * 1. `npm pack` the repository (its `prepare` builds `dist/`): the kit as the recipe's "tarball";
+ * 2. run the recipe's commands one by one (test/support/hardhat3-recipe.ts reads them from the page): make the folder,
+ *    `npm init -y`, `npm pkg set type=module`, `npm install --save-dev --save-exact` of Hardhat 3, its toolbox and
+ *    their peers, OpenZeppelin and solc at the versions the page pins, then the kit: a plain install (no overrides,
+ *    no `--legacy-peer-deps`), since the kit's optional peer range admits Hardhat 3;
  * 3. write the documented Hardhat 3 files into it: every block of README.md and docs/ marked
  *    `<!-- doc-test: hardhat3: <path> -->` (the config, compiling offline with the `solc` package's `soljson.js`
  *    and naming the mocks in `npmFilesToBuild`; docs/contracts.md's `AgentVault`; a node:test + viem test behind
  *    the mocks; `startBaseContext` on `network.create()`; a Solidity test), and the Solidity files of
- *    docs/testing.md's Foundry project (`src/AgentVault.sol` and its tests, which run unchanged under Hardhat 3);
+ *    docs/testing.md's Foundry project (`src/AgentVault.sol` and its tests, which run unchanged under Hardhat 3),
+ *    and this suite's own fork test (`test/package/hardhat3-project/test/`);
  * 4. `npx hardhat test nodejs` and `npx hardhat test solidity` pass, each test by name;
  * 5. the kit's Foundry user suite (`test/package/foundry-project`: `src/` and `test/`, copied over the documented
  *    Foundry files) passes `npx hardhat test solidity` as it passes forge (test/package/foundry-project.test.ts);
- * 6. `npx trustgate drift --demo` prints the embedded report and exits 3.
+ * 6. every entry of the installed kit can be `require`d from CommonJS under Node 22 (no top-level await on a
+ *    `require` path: `ERR_REQUIRE_ASYNC_MODULE`);
+ * 7. `npx trustgate drift --demo` prints the embedded report and exits 3.
  *
  * The install comes from the npm registry (through the local npm cache when it holds the packages). Where the pinned
  * Node 22 cannot run (a platform without its binary, or an install that failed), the suite is skipped with the reason
  * in its name.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +33,7 @@ import { type ChildRun, runChild } from "../support/child-run";
 import { startForkableBase } from "../../src/harness/devnet/forkable-base.js";
 import { docProjectFiles, DOCUMENTS } from "../support/doc-blocks";
 import { locateToolchain, NODE22_TOOLCHAIN } from "../../scripts/lib/toolchains";
+import { hardhat3RecipeCommands, hardhat3RecipeFolder, hardhat3RecipeVersions, KIT_PLACEHOLDER } from "../support/hardhat3-recipe";
 
 const root = resolve(__dirname, "../..");
 const located = locateToolchain(NODE22_TOOLCHAIN);
@@ -88,18 +94,25 @@ beforeAll(async () => {
   if (!node22) return;
   work = mkdtempSync(join(tmpdir(), "trustgate-hardhat3-"));
   await must("npm", ["pack", "--pack-destination", work], root);
-  const tarball = readdirSync(work).find((name) => name.endsWith(".tgz"))!;
-  project = join(work, "project");
-  cpSync(join(root, "test/package/hardhat3-project"), project, {
-    recursive: true,
-    filter: (path) => !/(node_modules|artifacts|cache)$/.test(path),
-  });
+  const tarball = join(
+    work,
+    readdirSync(work).find((name) => name.endsWith(".tgz"))!,
+  );
+  // The recipe, line by line, as a user pastes it: the first line makes the folder and enters it.
+  const [makeFolder, ...steps] = hardhat3RecipeCommands();
+  project = join(work, hardhat3RecipeFolder());
+  console.log(`hardhat3-project: ${makeFolder}`);
+  mkdirSync(project);
+  for (const step of steps) {
+    const command = step.replaceAll(KIT_PLACEHOLDER, JSON.stringify(tarball));
+    const result = await must("bash", ["-euo", "pipefail", "-c", command], project);
+    console.log(`hardhat3-project: ${step} (${result.ms} ms)`);
+  }
   for (const [path, text] of Object.entries(projectFiles())) {
     mkdirSync(dirname(join(project, path)), { recursive: true });
     writeFileSync(join(project, path), text);
   }
-  const install = await must("npm", ["install", "--no-audit", "--no-fund", "--save-dev", join(work, tarball)], project);
-  console.log(`hardhat3-project: npm install took ${install.ms} ms`);
+  cpSync(join(root, "test/package/hardhat3-project/test"), join(project, "test"), { recursive: true });
 }, 900_000);
 
 afterAll(() => {
@@ -110,6 +123,43 @@ describe.skipIf(!node22)(`a Hardhat 3 project (Node 22) with the packed kit${ski
   it("installs with a plain npm install and runs on Node 22", async () => {
     expect((await must("node", ["--version"], project)).stdout.trim()).toBe("v22.23.3");
     expect((await must("node", ["-p", 'require("hardhat/package.json").version'], project)).stdout.trim()).toBe("3.18.0");
+  });
+
+  it("the recipe pins every package it installs from the registry (--save-exact: no range for npm update to move)", () => {
+    const manifest = JSON.parse(readFileSync(join(project, "package.json"), "utf8")) as {
+      type?: string;
+      devDependencies: Record<string, string>;
+    };
+    expect(manifest.type).toBe("module");
+    const { trustgate, ...fromRegistry } = manifest.devDependencies;
+    expect(trustgate).toMatch(/^file:.*\.tgz$/);
+    expect(fromRegistry).toEqual(hardhat3RecipeVersions());
+    expect(fromRegistry.solc).toBe("0.8.28");
+  });
+
+  it("requires every entry of the installed kit from CommonJS under Node 22: no top-level await on a require path", async () => {
+    const kit = JSON.parse(readFileSync(join(project, "node_modules/trustgate/package.json"), "utf8")) as {
+      exports: Record<string, unknown>;
+    };
+    const entries = Object.keys(kit.exports)
+      .filter((key) => !key.includes("*") && !key.endsWith(".json"))
+      .map((key) => (key === "." ? "trustgate" : `trustgate/${key.slice(2)}`));
+    expect(entries).toEqual([
+      "trustgate",
+      "trustgate/drift",
+      "trustgate/deploy",
+      "trustgate/service",
+      "trustgate/testing",
+      "trustgate/harness",
+    ]);
+    writeFileSync(
+      join(project, "require-entries.cjs"),
+      `for (const entry of ${JSON.stringify(entries)}) {\n  const names = Object.keys(require(entry));\n  console.log(entry, names.length);\n}\n`,
+    );
+    const result = await run("node", ["require-entries.cjs"], project);
+    expect(result.stderr).not.toContain("ERR_REQUIRE_ASYNC_MODULE");
+    expect(result.code, result.stderr).toBe(0);
+    for (const entry of entries) expect(result.stdout).toMatch(new RegExp(`^${entry} [1-9]\\d*$`, "m"));
   });
 
   it("passes npx hardhat test nodejs: the documented AgentVault behind the mocks, and startBaseContext on network.create()", async () => {

@@ -38,6 +38,7 @@ import { HARDHAT3_PEER_VERSION } from "../../src/harness/devnet/hardhat-network"
 import { MAX_MAIN_ENTRY_NAMES, runtimeNamesOf } from "../support/entry-names";
 import { type LockEntry, type Lockfile, lockfileFor } from "../support/offline-lockfile";
 import { documentedHardhatConfig } from "../support/documented-hardhat-config";
+import { docBlocks } from "../support/doc-blocks";
 
 const root = resolve(__dirname, "../..");
 const repoPackage = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
@@ -134,6 +135,13 @@ async function installProject(
  * `"module": "Node16"`), read from the Hardhat this repository installs (the project's version).
  */
 const HARDHAT_INIT_TSCONFIG = readFileSync(join(root, "node_modules/hardhat/sample-projects/typescript/tsconfig.json"), "utf8");
+
+/** docs/testing.md's Hardhat 2 test of the Base context, verbatim. */
+function testingDocTest(): string {
+  const block = docBlocks("docs/testing.md").find((b) => b.lang === "ts" && b.code.includes('describe("the Base context", () => {'));
+  if (!block) throw new Error('docs/testing.md: no ts block with describe("the Base context")');
+  return `${block.code}\n`;
+}
 
 /** The files of a Hardhat 2 TypeScript project using the kit. */
 const HARDHAT_PROJECT_FILES: Record<string, string> = {
@@ -233,6 +241,9 @@ describe("the Base context on Hardhat's own network", () => {
   });
 });
 `,
+  // docs/testing.md's first test, as a user pastes it into a Hardhat 2 test file (no top-level await: mocha
+  // requires the file).
+  "test/testing-doc.test.ts": testingDocTest(),
   // Type checks of every entry (compiled by tsc only: not a test file).
   "typecheck/entries.ts": `import { verifyTrustAttestation, type TrustAttestationVerification } from "trustgate";
 import { runDrift, exitCodeOf, type DriftConfig, type DriftReport } from "trustgate/drift";
@@ -276,6 +287,16 @@ import { deploy } from "trustgate/deploy";
 const verdict = await verifyTrustAttestation({ nope: true }, { issuer: "https://rnwy.com", jwks: { keys: [] } });
 const zodSchemas = Object.keys(kit).filter((name) => typeof kit[name] === "object" && kit[name] !== null && "_zod" in kit[name]);
 console.log(JSON.stringify({ keys: Object.keys(kit).sort(), zodSchemas, runDrift: typeof runDrift, deploy: typeof deploy, valid: verdict.valid }));
+`,
+  // Every entry package.json's exports name (patterns and package.json aside), required from CommonJS: an entry
+  // with a top-level await on its require path fails with ERR_REQUIRE_ASYNC_MODULE.
+  "require-entries.cjs": `const { exports: entries } = require("trustgate/package.json");
+const required = {};
+for (const key of Object.keys(entries).filter((key) => !key.includes("*") && !key.endsWith(".json"))) {
+  const entry = key === "." ? "trustgate" : "trustgate/" + key.slice(2);
+  required[entry] = Object.keys(require(entry)).length;
+}
+console.log(JSON.stringify(required));
 `,
   "cjs.cjs": `const kit = require("trustgate");
 const drift = require("trustgate/drift");
@@ -401,7 +422,11 @@ describe("the packed tarball", () => {
       expect(listing, file).toContain(file);
     }
     expect(
-      listing.filter((file) => /^package\/(contracts\/test|test|scripts|node_modules|artifacts|typechain-types)\//.test(file)),
+      listing.filter(
+        (file) =>
+          /^package\/(contracts\/test|test|scripts|node_modules|artifacts|typechain-types)\//.test(file) &&
+          file !== "package/scripts/prepare.mjs", // the prepare script package.json names, a no-op once installed
+      ),
     ).toEqual([]);
     expect(listing).not.toContain("package/dist/.build-complete");
   });
@@ -412,8 +437,9 @@ describe("a Hardhat 2 TypeScript project (CommonJS, ts-node) with the tarball", 
     expect(JSON.parse(HARDHAT_INIT_TSCONFIG)).toMatchObject({ compilerOptions: { module: "Node16", moduleResolution: "Node16" } });
     const result = await run("npx", ["hardhat", "test", "--typecheck"], hardhatProject);
     expect(result.code, withoutNpmNoise(result.stdout + result.stderr)).toBe(0);
-    expect(result.stdout).toMatch(/3 passing/);
+    expect(result.stdout).toMatch(/4 passing/);
     expect(result.stdout).toContain("gates a vault deployed with hardhat-ethers on the context's oracle and registry");
+    expect(result.stdout).toContain("sets, backdates and clears one record, and acts as its agent's controller"); // docs/testing.md's test
     expect(existsSync(join(hardhatProject, "artifacts/contracts/AgentVault.sol/AgentVault.json"))).toBe(true);
     for (const mock of ["MockTrustOracle", "MockIdentityRegistry"])
       expect(existsSync(join(hardhatProject, `artifacts/trustgate/contracts/testing/${mock}.sol/${mock}.json`)), mock).toBe(true);
@@ -515,6 +541,18 @@ describe("a project with the tarball and without Hardhat", () => {
   it("(c) loads every entry, ESM and CommonJS; the harness's chain says what to install", async () => {
     const esm = JSON.parse((await must("node", ["esm.mjs"], plainProject)).stdout) as { keys: string[] };
     expect(esm.keys).toEqual(await runtimeNamesOf("trustgate"));
+    const required = await must("node", ["require-entries.cjs"], plainProject);
+    expect(required.stderr).not.toContain("ERR_REQUIRE_ASYNC_MODULE");
+    const counts = JSON.parse(required.stdout) as Record<string, number>;
+    expect(Object.keys(counts)).toEqual([
+      "trustgate",
+      "trustgate/drift",
+      "trustgate/deploy",
+      "trustgate/service",
+      "trustgate/testing",
+      "trustgate/harness",
+    ]);
+    for (const [entry, names] of Object.entries(counts)) expect(names, entry).toBeGreaterThan(0);
     expect(JSON.parse((await must("node", ["cjs.cjs"], plainProject)).stdout)).toEqual({
       kit: "function",
       drift: "function",
@@ -543,8 +581,9 @@ describe("a Hardhat project with the checkout as a path dependency (file:../trus
   it("links it, and (a, b) compiles and runs the same Hardhat test with the project's Hardhat", async () => {
     const result = await run("npx", ["hardhat", "test"], linkedProject);
     expect(result.code, withoutNpmNoise(result.stdout + result.stderr)).toBe(0);
-    expect(result.stdout).toMatch(/3 passing/);
+    expect(result.stdout).toMatch(/4 passing/);
     expect(result.stdout).toContain("gates a vault deployed with hardhat-ethers on the context's oracle and registry");
+    expect(result.stdout).toContain("sets, backdates and clears one record, and acts as its agent's controller"); // docs/testing.md's test
     expect(existsSync(join(checkout, "node_modules/hardhat"))).toBe(false); // only the project's Hardhat exists
   }, 600_000);
 

@@ -1,10 +1,11 @@
 /**
  * `scripts/prepare.mjs`, npm's `prepare` script: it builds `dist/` only when a build input changed after the last
  * complete build, so a project that installs the kit by path does not rebuild it on each of its own installs. Run
- * in a temporary copy of the layout it reads, with a `build` script that only records that it ran.
+ * in a temporary copy of the layout it reads, with a `build` script that only records that it ran. The package ships
+ * the script (its package.json names it), and there, with no build script beside it, it does nothing.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -39,6 +40,13 @@ describe("npm's prepare script (scripts/prepare.mjs)", () => {
     writeFileSync(join(dir, "dist/.build-complete"), "");
     at("dist/.build-complete", 2_000);
     expect(prepare()).toContain("dist/ is current");
+    expect(existsSync(join(dir, "built"))).toBe(false);
+  });
+
+  it("does nothing, saying so, in an installed package: no build script beside it, and dist/ without the marker", () => {
+    unlinkSync(join(dir, "scripts/build.ts"));
+    mkdirSync(join(dir, "dist"));
+    expect(prepare()).toContain("an installed package (dist/ ships built, no build script): nothing to build");
     expect(existsSync(join(dir, "built"))).toBe(false);
   });
 

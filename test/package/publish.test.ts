@@ -1,7 +1,9 @@
 /**
  * `npm publish --dry-run` passes, and what it would publish is the kit: the built entries package.json's "exports",
  * "typesVersions" and "bin" name (the harness's subpaths among them), the contracts users import, the sources the
- * source maps point at, and none of the repository's tests, scripts, test contracts or build outputs.
+ * source maps point at, and none of the repository's tests, scripts, test contracts or build outputs; and the
+ * scripts npm may run in an installed package (an install script, and `prepare` for a tarball, git or path install,
+ * which npm 11 lists for approval) run only files the package ships, the packed `prepare` doing nothing there.
  *
  * The dry run is pointed at a closed loopback port with no retries: npm asks the registry who is logged in and warns
  * when it cannot tell, which a dry run tolerates, so nothing leaves the machine. A dry run stops before
@@ -9,7 +11,8 @@
  * `npm publish --provenance` runs from CI, where the token exists.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -82,15 +85,49 @@ describe("npm publish --dry-run", () => {
     expect(published.files).toEqual(expect.arrayContaining(["contracts/TrustGated.sol", "contracts/testing/MockTrustOracle.sol"]));
   });
 
-  it("would publish no test, test contract, script, fixture or build output", () => {
+  it("would publish no test, test contract, script (but the prepare script its package.json names), fixture or build output", () => {
     expect(published.files.length).toBeGreaterThan(500);
     const unwanted = published.files.filter(
       (path) =>
-        /^(test|scripts|deploy|contracts\/test|artifacts|cache|typechain-types|node_modules|coverage)\//.test(path) ||
+        (/^(test|scripts|deploy|contracts\/test|artifacts|cache|typechain-types|node_modules|coverage)\//.test(path) &&
+          path !== "scripts/prepare.mjs") ||
         /(^|\/)(fixtures?|__snapshots__)\//.test(path) ||
         /\.(test|spec)\.[cm]?[jt]s$/.test(path) ||
         path === "dist/.build-complete",
     );
     expect(unwanted).toEqual([]);
   });
+});
+
+/** The lifecycle scripts npm runs in an installed package: the install scripts, and `prepare` for a non-registry source. */
+const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "prepare"] as const;
+
+describe("the packed package's install scripts", () => {
+  it("name only files the package ships (npm 11 lists each for approval; a missing file would fail the install)", () => {
+    const scripts = pkg.scripts as Record<string, string>;
+    const present = INSTALL_SCRIPTS.filter((name) => scripts[name] !== undefined);
+    expect(present).toEqual(["prepare"]);
+    for (const name of present) {
+      const files = [...scripts[name]!.matchAll(/(?:^|\s)node\s+(\S+)/g)].map((match) => match[1]!);
+      expect(files, `${name}: ${scripts[name]}`).not.toEqual([]);
+      for (const file of files) expect(published.files, `${name} runs ${file}`).toContain(file);
+    }
+  });
+
+  it("prepare, run in the unpacked tarball, builds nothing and exits 0", () => {
+    const work = mkdtempSync(join(tmpdir(), "trustgate-packed-prepare-"));
+    try {
+      const packed = JSON.parse(
+        execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", work], { cwd: root, encoding: "utf8" }),
+      ) as [{ filename: string }];
+      execFileSync("tar", ["-xzf", join(work, packed[0].filename)], { cwd: work });
+      const unpacked = join(work, "package");
+      const before = statSync(join(unpacked, "dist/index.js")).mtimeMs;
+      const output = execFileSync("npm", ["run", "prepare"], { cwd: unpacked, encoding: "utf8" });
+      expect(output).toContain("an installed package (dist/ ships built, no build script): nothing to build");
+      expect(statSync(join(unpacked, "dist/index.js")).mtimeMs).toBe(before);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

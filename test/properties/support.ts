@@ -1,20 +1,13 @@
 /**
- * Shared pieces of the property-based tests (test/properties/*.property.test.ts): fast-check's global settings
- * (a fixed seed only when `FC_SEED` is set, otherwise a random one that fast-check prints on failure), arbitraries
- * of hostile text and values, the fake secrets thrown at the kit, and the checks every property repeats (no part
- * of a secret, no raw control character, a kit error rather than a raw one).
+ * Shared pieces of the property-based tests (test/properties/*.property.test.ts; their seed comes from
+ * test/support/property-seed.ts, a setup file of every suite): arbitraries of hostile text and values, the fake
+ * secrets thrown at the kit, and the checks every property repeats (no part of a secret, no raw control character,
+ * a kit error rather than a raw one).
  */
 import { inspect } from "node:util";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { TrustgateError } from "../../src/errors.js";
-
-const seed = process.env.FC_SEED?.trim();
-if (seed !== undefined && seed !== "") {
-  const value = Number(seed);
-  if (!Number.isSafeInteger(value)) throw new Error(`FC_SEED must be an integer, got ${JSON.stringify(seed)}`);
-  fc.configureGlobal({ ...fc.readConfigureGlobal(), seed: value });
-}
 
 /**
  * A fake API key. Its tail is random-looking (digits and capitals), so that no 8 characters of it turn up in an

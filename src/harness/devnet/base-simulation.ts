@@ -196,7 +196,8 @@ export async function startBaseSimulation(options: BaseSimulationOptions = {}): 
  * @param provider - The caller's provider.
  * @param options - The other options, refused when they ask for a chain of the kit's own.
  * @returns The chain.
- * @throws {@link InvalidArgumentError} when `http` is asked too, or the chain id is not 8453 (naming the override).
+ * @throws {@link InvalidArgumentError} when `http` is asked too, or the chain id is not 8453 (naming the setting that
+ *   fixes it under Hardhat 3 and under Hardhat 2).
  */
 export async function callerChain(
   provider: Eip1193Provider,
@@ -208,7 +209,7 @@ export async function callerChain(
   const chainId = Number(await provider.request({ method: "eth_chainId" }));
   if (chainId !== BASE_SIMULATION_CHAIN_ID) {
     throw new InvalidArgumentError(
-      `The provider's chain id is ${chainId}, not Base's ${BASE_SIMULATION_CHAIN_ID}: create the network with chain id ${BASE_SIMULATION_CHAIN_ID} (Hardhat 3: network.create({ override: { chainId: ${BASE_SIMULATION_CHAIN_ID} } }))`,
+      `The provider's chain id is ${chainId}, not Base's ${BASE_SIMULATION_CHAIN_ID}: create the network with chain id ${BASE_SIMULATION_CHAIN_ID} (Hardhat 3: network.create({ override: { chainId: ${BASE_SIMULATION_CHAIN_ID} } }); Hardhat 2: networks: { hardhat: { chainId: ${BASE_SIMULATION_CHAIN_ID} } } in hardhat.config.ts)`,
     );
   }
   return { chainId, provider, rpcUrl: undefined, close: async () => {} };

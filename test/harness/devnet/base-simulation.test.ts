@@ -22,6 +22,7 @@ import {
   TRUST_SCORE_ORACLE_RUNTIME_BYTECODE,
 } from "../../../src/generated/runtime-bytecode.js";
 import { type BaseSimulation, startBaseSimulation } from "../../../src/harness/devnet/base-simulation.js";
+import { startLocalChain } from "../../../src/harness/devnet/local-chain.js";
 import { IDENTITY_REGISTRY_NAME, IDENTITY_REGISTRY_SYMBOL } from "../../../src/harness/devnet/identity-registry.js";
 import { DEFAULT_PUBLISH_BATCH, MAX_PUBLISH_BATCH, type OracleRecordInput } from "../../../src/harness/devnet/publish-records.js";
 import { DEFAULT_ADMIN_ROLE, PUBLISHER_ROLE } from "../../../src/harness/devnet/storage-layout.js";
@@ -347,5 +348,21 @@ describe("startBaseSimulation with a publisher the node has no key for", () => {
   it("refuses a malformed publisher address before starting anything", async () => {
     const error = await startBaseSimulation({ publisher: "0x1234" }).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(InvalidArgumentError);
+  });
+});
+
+describe("startBaseSimulation on a caller's provider", () => {
+  it("refuses a chain whose id is not 8453, naming the setting that fixes it under Hardhat 3 and under Hardhat 2", async () => {
+    const chain = await startLocalChain({ chainId: 31_337 });
+    try {
+      const error = await startBaseSimulation({ provider: chain.provider }).catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(InvalidArgumentError);
+      const message = (error as InvalidArgumentError).message;
+      expect(message).to.contain("The provider's chain id is 31337, not Base's 8453");
+      expect(message).to.contain("Hardhat 3: network.create({ override: { chainId: 8453 } })");
+      expect(message).to.contain("Hardhat 2: networks: { hardhat: { chainId: 8453 } } in hardhat.config.ts");
+    } finally {
+      await chain.close();
+    }
   });
 });
