@@ -33,6 +33,7 @@ export const UNIT_TESTS = [
   "test/cli/table-width.test.ts",
   "test/deploy/config.test.ts",
   "test/deploy/deploy-plan.test.ts",
+  "test/docs/block-types.test.ts",
   "test/doctor/report-format.test.ts",
   "test/drift/compare.test.ts",
   "test/drift/encoding-check.test.ts",
