@@ -31,6 +31,16 @@ const ANY_SIGNED_BLOCK: AttestationKind<"signed"> = {
  * @param options - Keys, issuer, accepted kids, clock.
  * @returns The verdict, with the decoded `signed` block when the signature(s) verified.
  * @throws {@link InvalidArgumentError} for bad options only.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, verifySignedAttestation } from "trustgate";
+ *
+ * const check = await createTrustApiClient().trustCheck({ id: 16907, chain: "base" });
+ * // the envelope alone (issuer, kid, signed, sig, jws), whatever endpoint it came from
+ * const verdict = await verifySignedAttestation(check.attestation, { acceptedKids: ["rnwy-trust-v2"] });
+ * console.log(verdict.valid ? verdict.signed : verdict.reason);
+ * ```
  */
 export async function verifySignedAttestation(
   attestation: unknown,
