@@ -13,6 +13,7 @@
  * ```
  *
  * @packageDocumentation
+ * @module trustgate/service
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
