@@ -34,6 +34,7 @@ export const UNIT_TESTS = [
   "test/deploy/config.test.ts",
   "test/deploy/deploy-plan.test.ts",
   "test/docs/block-types.test.ts",
+  "test/docs/entry-names-documented.test.ts",
   "test/docs/shell-blocks.test.ts",
   "test/docs/tsdoc-examples.test.ts",
   "test/doctor/report-format.test.ts",

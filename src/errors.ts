@@ -198,11 +198,11 @@ export class UnknownChainError extends TrustgateError {
  *
  * @example
  * ```ts
- * import { createTrustApiClient, JwksUnavailableError, verifyTrustAttestation } from "trustgate";
+ * import { createJwksResolver, JwksUnavailableError } from "trustgate";
  *
- * const check = await createTrustApiClient().trustCheck({ id: 16907, chain: "base" });
+ * const jwks = createJwksResolver({ url: "https://rnwy.com/.well-known/jwks.json" });
  * try {
- *   await verifyTrustAttestation(check, { jwks: "https://rnwy.com/.well-known/jwks.json" });
+ *   await jwks.reload(); // fetch the key set now (verification itself answers "jwks-unavailable" instead of throwing)
  * } catch (error) {
  *   if (error instanceof JwksUnavailableError) console.log(`no keys from ${error.url}: try again later`);
  *   else throw error;

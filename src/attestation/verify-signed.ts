@@ -36,9 +36,9 @@ const ANY_SIGNED_BLOCK: AttestationKind<"signed"> = {
  * ```ts
  * import { createTrustApiClient, verifySignedAttestation } from "trustgate";
  *
- * const check = await createTrustApiClient().trustCheck({ id: 16907, chain: "base" });
- * // the envelope alone (issuer, kid, signed, sig, jws), whatever endpoint it came from
- * const verdict = await verifySignedAttestation(check.attestation, { acceptedKids: ["rnwy-trust-v2"] });
+ * // an attestation of a kind the kit does not interpret: here an MCP server's, under rnwy-mcp-v1 (the default kid)
+ * const body = await createTrustApiClient().mcpServerAttestation("acme/ledger-tools");
+ * const verdict = await verifySignedAttestation(body.attestation, { issuer: "https://rnwy.com" });
  * console.log(verdict.valid ? verdict.signed : verdict.reason);
  * ```
  */

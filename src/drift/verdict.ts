@@ -90,7 +90,7 @@ export function exitCodeOf(report: {
  * import { type DriftReport, verdictOf } from "trustgate/drift";
  *
  * const verdict = verdictOf(JSON.parse(readFileSync("report.json", "utf8")) as DriftReport);
- * console.log(verdict.exitCode, verdict.reason); // 3 "2 decisions flip: …"
+ * console.log(verdict.exitCode, verdict.reason); // the exit code, and the sentence that says why
  * ```
  */
 export function verdictOf(report: Pick<DriftReport, "summary">): DriftVerdict {
