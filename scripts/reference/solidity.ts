@@ -247,6 +247,11 @@ function internalSection(member: InternalMember): string[] {
   return lines;
 }
 
+/** A record's own entry (never one inherited from `Object.prototype`, such as `constructor`). */
+function own<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 /** The canonical type of a parameter, as in a signature (`(uint256,string)[]` for a tuple array). */
 function canonicalType(parameter: AbiParameter): string {
   if (!parameter.type.startsWith("tuple")) return parameter.type;
@@ -285,14 +290,14 @@ function itemSection(heading: string, user: ItemDoc | undefined, dev: ItemDoc | 
   const inputs = item.inputs ?? [];
   if (inputs.length > 0) {
     lines.push("| Parameter | Type | Description |", "| --- | --- | --- |");
-    for (const p of inputs) lines.push(`| ${p.name || " "} | \`${canonicalType(p)}\` | ${cell(dev?.params?.[p.name ?? ""])} |`);
+    for (const p of inputs) lines.push(`| ${p.name || " "} | \`${canonicalType(p)}\` | ${cell(own(dev?.params, p.name ?? ""))} |`);
     lines.push("");
   }
   const outputs = item.outputs ?? [];
   if (outputs.length > 0) {
     lines.push("| Returns | Type | Description |", "| --- | --- | --- |");
     outputs.forEach((p, i) => {
-      const text = dev?.returns?.[p.name || `_${i}`] ?? dev?.returns?.[`_${i}`];
+      const text = own(dev?.returns, p.name || `_${i}`) ?? own(dev?.returns, `_${i}`);
       lines.push(`| ${p.name || " "} | \`${canonicalType(p)}\` | ${cell(text)} |`);
     });
     lines.push("");
@@ -315,8 +320,8 @@ function contractSection(contract: CompiledContract): string[] {
     lines.push(
       ...itemSection(
         `\`constructor(${parameterList(constructor.inputs ?? [])})\``,
-        userdoc.methods?.constructor,
-        devdoc.methods?.constructor,
+        own(userdoc.methods, "constructor"),
+        own(devdoc.methods, "constructor"),
         constructor,
       ),
     );
@@ -328,16 +333,16 @@ function contractSection(contract: CompiledContract): string[] {
       const signature = signatureOf(item);
       const returns = (item.outputs ?? []).length > 0 ? ` returns (${parameterList(item.outputs ?? [])})` : "";
       const mutability = item.stateMutability && item.stateMutability !== "nonpayable" ? ` ${item.stateMutability}` : "";
-      const variable = devdoc.stateVariables?.[item.name ?? ""];
+      const variable = own(devdoc.stateVariables, item.name ?? "");
       const dev: ItemDoc | undefined =
-        devdoc.methods?.[signature] ??
+        own(devdoc.methods, signature) ??
         (variable
           ? { details: variable.details, returns: variable.returns ?? (variable.return ? { _0: variable.return } : undefined) }
           : undefined);
       lines.push(
         ...itemSection(
           `\`${item.name}(${parameterList(item.inputs ?? [])})${mutability}${returns}\``,
-          userdoc.methods?.[signature],
+          own(userdoc.methods, signature),
           dev,
           item,
         ),
@@ -352,8 +357,8 @@ function contractSection(contract: CompiledContract): string[] {
       lines.push(
         ...itemSection(
           `\`${item.name}(${parameterList(item.inputs ?? [])})\``,
-          userdoc.events?.[signature],
-          devdoc.events?.[signature],
+          own(userdoc.events, signature),
+          own(devdoc.events, signature),
           item,
         ),
       );
@@ -371,8 +376,8 @@ function contractSection(contract: CompiledContract): string[] {
       lines.push(
         ...itemSection(
           `\`${item.name}(${parameterList(item.inputs ?? [])})\``,
-          userdoc.errors?.[signature]?.[0],
-          devdoc.errors?.[signature]?.[0],
+          own(userdoc.errors, signature)?.[0],
+          own(devdoc.errors, signature)?.[0],
           item,
         ),
       );
