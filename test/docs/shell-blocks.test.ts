@@ -225,6 +225,17 @@ describe("the documents' shell blocks", () => {
     expect(blockProblems(block)).toEqual([]);
   });
 
+  it("name only scripts package.json has, in their prose too (`npm run <script>` in inline code)", () => {
+    const named = DOCUMENTS.flatMap((file) =>
+      [...readFileSync(join(ROOT, file), "utf8").matchAll(/`[^`\n]*?npm run ([a-z][\w:-]*)[^`\n]*`/g)].map((match) => ({
+        file,
+        script: match[1]!,
+      })),
+    );
+    expect(named.length).toBeGreaterThanOrEqual(20);
+    expect(named.filter(({ script }) => !(script in SCRIPTS)).map(({ file, script }) => `${file}: npm run ${script}`)).toEqual([]);
+  });
+
   it("would fail on a misspelt flag, a bad value, an unknown script or command, and a variable without a value", () => {
     const drift = BLOCKS.find((b) => b.file === "docs/drift.md" && b.code.includes("--full"))!;
     expect(drift, "docs/drift.md's block with --full").toBeDefined();
