@@ -60,7 +60,18 @@ const EXTERNAL: Readonly<Record<string, string>> = {
   export: "a shell builtin",
   cd: "a shell builtin",
   "[": "a shell builtin",
+  mkdir: "a shell utility",
+  cp: "a shell utility",
+  mv: "a shell utility",
+  rm: "a shell utility",
+  ls: "a shell utility",
+  touch: "a shell utility",
+  printf: "a shell builtin",
+  tee: "a shell utility",
+  node: "Node's own command line",
   "npm ci": "npm's own command",
+  "npm pkg": "npm's own command",
+  "npm view": "npm's own command",
   "npm install": "npm's own command (what is installed is the packaging tests' matter)",
   "npm init": "npm's own command",
   "npx hardhat": "Hardhat's own command line",
@@ -251,5 +262,9 @@ describe("the documents' shell blocks", () => {
     expect(blockProblems({ ...at, code: "npm run test:forrge" }).join("\n")).toMatch(/no script "test:forrge"/);
     expect(blockProblems({ ...at, code: "curl http://127.0.0.1:8787" }).join("\n")).toMatch(/curl: not a command/);
     expect(blockProblems({ ...at, code: 'npx trustgate doctor --api "$NOWHERE"' }).join("\n")).toMatch(/\$NOWHERE/);
+    const hereDocument =
+      "cat > hardhat.config.ts <<'EOF'\nexport default { solidity: \"0.8.28\" };\nEOF\nnpx trustgate drift --rpc http://127.0.0.1:8545 --api http://127.0.0.1:8787 --agents base:1 --fulll";
+    expect(blockProblems({ ...at, code: hereDocument }).join("\n")).toMatch(/--fulll/);
+    expect(blockProblems({ ...at, code: hereDocument })).toHaveLength(1);
   });
 });

@@ -2,8 +2,8 @@
  * The command lines of a documented shell block, split as a POSIX shell would split them, closely enough to check
  * each command against the parser of the program it calls (test/docs/shell-blocks.test.ts): continuation lines
  * joined, comments dropped, commands separated at `&&`, `||`, `;`, `|` and `&`, words split at blanks with quotes
- * removed, redirections and `{ … }` groups dropped, leading `NAME=value` assignments set aside, a crontab line's
- * schedule (five fields) dropped. A documented placeholder, `<like this>`, is one word even with blanks inside.
+ * removed, redirections and `{ … }` groups dropped, a here-document's lines (`<<'EOF'` … `EOF`) skipped as the
+ * command's input, leading `NAME=value` assignments set aside, a crontab line's schedule (five fields) dropped. A documented placeholder, `<like this>`, is one word even with blanks inside.
  */
 
 /** One simple command of a block. */
@@ -108,6 +108,12 @@ export function shellCommands(code: string): ShellCommand[] {
     const start = i + 1;
     let text = withoutComment(lines[i]!);
     while (/\\\s*$/.test(text) && i + 1 < lines.length) text = text.replace(/\\\s*$/, " ") + withoutComment(lines[++i]!);
+    const hereDocument = /<<-?\s*(['"]?)([A-Za-z_]\w*)\1/.exec(text);
+    if (hereDocument) {
+      text = text.replace(hereDocument[0], "");
+      while (i + 1 < lines.length && lines[i + 1]!.trim() !== hereDocument[2]) i++;
+      i++;
+    }
     if (/^\s*(\*|[\d,*/-]+)(\s+[\d,*/-]+){4}\s/.test(text)) text = text.replace(/^\s*(\S+\s+){5}/, "");
     let words: string[] = [];
     const flush = () => {
