@@ -18,6 +18,9 @@
 // - anything else (`sh`, `json`, `jsonc`, …), and any block that truly cannot run here (a real Base RPC, a real
 //   key), needs `<!-- doc-test: skip: <reason> -->` on the line before it. An unmarked block that does not run
 //   fails this test.
+//
+// Running is not all: test/docs/block-types.test.ts type-checks every `ts` block, skipped or not, and
+// test/docs/shell-blocks.test.ts parses every shell block's command lines with the programs' own parsers.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
