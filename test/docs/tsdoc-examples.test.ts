@@ -1,12 +1,13 @@
 /**
  * Every runtime name of the main entry (`trustgate`) and of `trustgate/drift` carries a TSDoc `@example` (a fenced
  * `ts` block), written as a caller writes it: it imports the name from its package entry, and it type-checks against
- * the package (test/support/snippet-typecheck.ts). The examples are checked, not run: they may name a real RPC or a
- * deployed gate.
+ * the package (test/support/snippet-typecheck.ts). Every other `@example` in `src/` (the harness's among them) is held
+ * to the same, except those of the functions no entry exports, listed with the reason. The examples are checked, not
+ * run: they may name a real RPC or a deployed gate.
  */
 import { describe, expect, it } from "vitest";
 import { typeCheckSnippets } from "../support/snippet-typecheck";
-import { examplesOfComment, runtimeNameExamples } from "../support/tsdoc-examples";
+import { examplesOfComment, runtimeNameExamples, sourceExamples } from "../support/tsdoc-examples";
 
 const ENTRIES = { trustgate: "src/index.ts", "trustgate/drift": "src/drift/entry.ts" } as const;
 
@@ -34,6 +35,29 @@ describe.each(Object.entries(ENTRIES))("the @examples of %s", (entry, file) => {
 
   it("type-check against the package, as a caller's strict program", () => {
     const snippets = names.flatMap((n) => n.examples.map((code, i) => ({ name: `${n.name} @example ${i + 1} (${n.file})`, code })));
+    expect(Object.fromEntries(typeCheckSnippets(snippets))).toEqual({});
+  }, 120_000);
+});
+
+/** Files whose @example documents a function no package entry exports, so that it cannot import it as a caller does. */
+const INTERNAL_EXAMPLES: Readonly<Record<string, string>> = {
+  "src/api/rate-limiter.ts": "createRateLimiter, which no entry exports",
+  "src/api/rate-limit-headers.ts": "parseRateLimitHeaders, which no entry exports",
+};
+
+describe("every @example in src/", () => {
+  const examples = sourceExamples("src");
+
+  it("imports what it shows from a package entry, as a caller does (or documents a function no entry exports)", () => {
+    expect(examples.length).toBeGreaterThanOrEqual(70);
+    const bare = examples.filter((e) => !/from "trustgate(\/[a-z]+)?"/.test(e.code) && !(e.file in INTERNAL_EXAMPLES));
+    expect(bare.map((e) => `${e.file}: an @example imports nothing from the package`)).toEqual([]);
+  });
+
+  it("type-checks against the package when it imports from it", () => {
+    const snippets = examples
+      .filter((e) => !(e.file in INTERNAL_EXAMPLES))
+      .map((e, i) => ({ name: `${e.file} @example ${i + 1}`, code: e.code }));
     expect(Object.fromEntries(typeCheckSnippets(snippets))).toEqual({});
   }, 120_000);
 });

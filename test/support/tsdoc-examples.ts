@@ -3,7 +3,8 @@
  * TypeScript blocks that follow an `@example` tag, up to the next tag. The comment is read as text (its ` * ` margin
  * removed) rather than through TypeScript's JSDoc parser, so that an `@` inside a code block is never taken for a tag.
  */
-import { join, resolve } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { CHECKER_OPTIONS } from "../../scripts/generate/published-types";
 
@@ -74,4 +75,32 @@ export function runtimeNameExamples(entryFile: string): RuntimeNameExamples[] {
     result.push({ name: exported.getName(), file: source.slice(ROOT.length + 1), examples: [...new Set(examples)] });
   }
   return result.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** One `@example` block found in a source file. */
+export interface SourceExample {
+  /** The file, relative to the repository's root. */
+  readonly file: string;
+  /** The block's code. */
+  readonly code: string;
+}
+
+/**
+ * Every `@example` block of every TSDoc comment under a folder (the generated files aside: their comments are the
+ * generator's).
+ *
+ * @param dir - The folder, relative to the repository's root (`src`).
+ * @returns The examples, by file.
+ */
+export function sourceExamples(dir = "src"): SourceExample[] {
+  return readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)))
+    .filter((file) => !file.startsWith(join(dir, "generated")))
+    .sort()
+    .flatMap((file) =>
+      [...readFileSync(join(ROOT, file), "utf8").matchAll(/\/\*\*[\s\S]*?\*\//g)].flatMap((comment) =>
+        examplesOfComment(comment[0]).map((code) => ({ file, code })),
+      ),
+    );
 }

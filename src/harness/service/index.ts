@@ -7,6 +7,8 @@
  *
  * @example
  * ```ts
+ * import { createPopulation, startTrustService } from "trustgate/service";
+ *
  * const service = await startTrustService({ population: createPopulation({ seed: 7, size: 500 }) });
  * const res = await fetch(`${service.url}/api/trust-check?id=1&chain=base`);
  * await service.close();
