@@ -18,6 +18,7 @@ import { DeploymentError } from "../src/errors.js";
 import { startLocalChain } from "../src/harness/devnet/local-chain.js";
 import { readHardhatVar } from "./lib/hardhat-vars.js";
 import { runCommand } from "./lib/run-command.js";
+import { DEPLOY_OPTIONS } from "./lib/script-options.js";
 
 const USAGE = `Usage: npx tsx scripts/deploy.ts --network <name> [options]
 
@@ -43,15 +44,7 @@ local networks use the node's unlocked accounts.`;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: {
-      network: { type: "string" },
-      "dry-run": { type: "boolean", default: false },
-      "confirm-mainnet": { type: "boolean", default: false },
-      "rpc-url": { type: "string" },
-      config: { type: "string", default: "deploy/config.json" },
-      "deployments-dir": { type: "string", default: "deployments" },
-      help: { type: "boolean", short: "h", default: false },
-    },
+    options: DEPLOY_OPTIONS,
     strict: true,
     allowPositionals: false,
   });

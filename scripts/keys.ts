@@ -28,6 +28,7 @@ import { ONCHAIN_TRUST_ATTESTATION_KIDS } from "../src/config/service.js";
 import { DeploymentError } from "../src/errors.js";
 import { readHardhatVar } from "./lib/hardhat-vars.js";
 import { runCommand } from "./lib/run-command.js";
+import { KEYS_OPTIONS } from "./lib/script-options.js";
 
 const USAGE = `Usage: npm run keys -- (--network <name> | --rpc-url <url>) --jwks <url|file> [options]
        npm run keys -- (--network <name> | --rpc-url <url>) --records <kid> [--from-block <n>] [--oracle <address>]
@@ -69,23 +70,7 @@ it must hold the oracle's DEFAULT_ADMIN_ROLE.`;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: {
-      network: { type: "string" },
-      "rpc-url": { type: "string" },
-      oracle: { type: "string" },
-      jwks: { type: "string" },
-      kid: { type: "string", multiple: true },
-      "force-kid": { type: "string", multiple: true },
-      thumbprint: { type: "string", multiple: true },
-      revoke: { type: "string", multiple: true },
-      records: { type: "string" },
-      "from-block": { type: "string" },
-      "dry-run": { type: "boolean", default: false },
-      "confirm-mainnet": { type: "boolean", default: false },
-      config: { type: "string", default: "deploy/config.json" },
-      "deployments-dir": { type: "string", default: "deployments" },
-      help: { type: "boolean", short: "h", default: false },
-    },
+    options: KEYS_OPTIONS,
     strict: true,
     allowPositionals: false,
   });

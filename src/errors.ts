@@ -34,7 +34,21 @@ export interface TrustgateErrorOptions {
   metaMessages?: readonly string[];
 }
 
-/** Base class of every error thrown by the kit. */
+/**
+ * Base class of every error thrown by the kit.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, TrustgateError } from "trustgate";
+ *
+ * try {
+ *   await createTrustApiClient().trustCheck({ id: 16907, chain: "base" });
+ * } catch (error) {
+ *   if (!(error instanceof TrustgateError)) throw error; // a bug, not a refusal of the kit's
+ *   console.log(error.code, error.shortMessage, error.details); // a stable code, one line, the explanation
+ * }
+ * ```
+ */
 export class TrustgateError extends Error {
   /** Stable, machine-readable code. */
   readonly code: TrustgateErrorCode;
@@ -63,7 +77,21 @@ export class TrustgateError extends Error {
   }
 }
 
-/** A value given to the kit is not acceptable (bad agent id, address, duration, option…). */
+/**
+ * A value given to the kit is not acceptable (bad agent id, address, duration, option…).
+ *
+ * @example
+ * ```ts
+ * import { InvalidArgumentError, parseAgentRef } from "trustgate";
+ *
+ * try {
+ *   parseAgentRef("base:not-a-number");
+ * } catch (error) {
+ *   if (error instanceof InvalidArgumentError) console.log(error.shortMessage); // Invalid agent "base:not-a-number": …
+ *   else throw error;
+ * }
+ * ```
+ */
 export class InvalidArgumentError extends TrustgateError {
   /**
    * @param shortMessage - What is wrong, naming the argument.
@@ -96,6 +124,19 @@ export class CanonicalJsonError extends InvalidArgumentError {
  * An attestation an `AttestedTrustOracle` cannot store, refused before a call is built that could only revert: its
  * signed `chain` is not a slug of the oracle's table (the call would revert `UnknownChainSlug`). The attestation itself
  * may be valid; only its storability is refused.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, toAttestationCall, UnstorableAttestationError } from "trustgate";
+ *
+ * const check = await createTrustApiClient().trustCheck({ id: 7, chain: "solana", registry: "sati" });
+ * try {
+ *   toAttestationCall(check);
+ * } catch (error) {
+ *   if (error instanceof UnstorableAttestationError) console.log(`the oracle has no slug ${error.chain}`);
+ *   else throw error;
+ * }
+ * ```
  */
 export class UnstorableAttestationError extends InvalidArgumentError {
   /** Why: `unknown-chain-slug`. */
@@ -117,7 +158,21 @@ export class UnstorableAttestationError extends InvalidArgumentError {
   }
 }
 
-/** A chain slug or id the kit does not know; `suggestion` names the closest known slug, if any. */
+/**
+ * A chain slug or id the kit does not know; `suggestion` names the closest known slug, if any.
+ *
+ * @example
+ * ```ts
+ * import { parseAgentRef, UnknownChainError } from "trustgate";
+ *
+ * try {
+ *   parseAgentRef("bsae:16907");
+ * } catch (error) {
+ *   const cause = error instanceof Error ? error.cause : undefined;
+ *   if (cause instanceof UnknownChainError) console.log(`did you mean ${cause.suggestion}?`); // "base"
+ * }
+ * ```
+ */
 export class UnknownChainError extends TrustgateError {
   /** The value that was given. */
   readonly chain: string;
@@ -138,7 +193,22 @@ export class UnknownChainError extends TrustgateError {
   }
 }
 
-/** A JWKS could not be fetched or is not a usable key set (network error, timeout, non-200 status, bad JSON). */
+/**
+ * A JWKS could not be fetched or is not a usable key set (network error, timeout, non-200 status, bad JSON).
+ *
+ * @example
+ * ```ts
+ * import { createJwksResolver, JwksUnavailableError } from "trustgate";
+ *
+ * const jwks = createJwksResolver({ url: "https://rnwy.com/.well-known/jwks.json" });
+ * try {
+ *   await jwks.reload(); // fetch the key set now (verification itself answers "jwks-unavailable" instead of throwing)
+ * } catch (error) {
+ *   if (error instanceof JwksUnavailableError) console.log(`no keys from ${error.url}: try again later`);
+ *   else throw error;
+ * }
+ * ```
+ */
 export class JwksUnavailableError extends TrustgateError {
   /** The JWKS URL, or `"local"` for a key set given in memory. */
   readonly url: string;
@@ -158,6 +228,18 @@ export class JwksUnavailableError extends TrustgateError {
  * A signed attestation did not verify. Verification functions return their verdict instead of throwing;
  * this error is for callers that prefer to throw it (see `assertAttestationValid`). `reason` is the stable
  * reason code of the verdict (for example `"expired"` or `"bad-jws-signature"`).
+ *
+ * @example
+ * ```ts
+ * import { assertAttestationValid, AttestationVerificationError, createTrustApiClient, verifyTrustAttestation } from "trustgate";
+ *
+ * try {
+ *   assertAttestationValid(await verifyTrustAttestation(await createTrustApiClient().trustCheck({ id: 16907, chain: "base" })));
+ * } catch (error) {
+ *   if (error instanceof AttestationVerificationError) console.log(error.reason); // "expired", "bad-jws-signature", …
+ *   else throw error;
+ * }
+ * ```
  */
 export class AttestationVerificationError extends TrustgateError {
   /** Stable reason code of the failed verification. */
@@ -194,7 +276,21 @@ export interface HttpRequestErrorParams {
   outcome?: string | undefined;
 }
 
-/** The service answered with a non-2xx status that the kit does not retry (or no longer retries). */
+/**
+ * The service answered with a non-2xx status that the kit does not retry (or no longer retries).
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, HttpRequestError } from "trustgate";
+ *
+ * try {
+ *   await createTrustApiClient().trustCheck({ id: 16907, chain: "base" });
+ * } catch (error) {
+ *   if (error instanceof HttpRequestError) console.log(error.status, error.errorCode, error.url); // e.g. 404 for an unknown agent
+ *   else throw error;
+ * }
+ * ```
+ */
 export class HttpRequestError extends TrustgateError {
   /** HTTP status of the response. */
   readonly status: number;
@@ -232,7 +328,21 @@ export class HttpRequestError extends TrustgateError {
   }
 }
 
-/** The service kept answering `429 Too Many Requests` after the allowed retries. */
+/**
+ * The service kept answering `429 Too Many Requests` after the allowed retries.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, RateLimitedError } from "trustgate";
+ *
+ * try {
+ *   await createTrustApiClient().trustCheck({ id: 16907, chain: "base" });
+ * } catch (error) {
+ *   if (error instanceof RateLimitedError) console.log(`rate limited: retry in ${error.retryAfterMs ?? 60_000} ms`);
+ *   else throw error;
+ * }
+ * ```
+ */
 export class RateLimitedError extends HttpRequestError {
   /** The last `Retry-After` the service asked for, in milliseconds, if it sent one. */
   readonly retryAfterMs: number | undefined;
@@ -261,6 +371,18 @@ export class RateLimitedError extends HttpRequestError {
 /**
  * The service answered with a redirect the kit does not follow: to another origin (scheme, host and port) than the
  * request's, to something that is not an http(s) URL, or past the most redirects one request follows. Never retried.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, RedirectRefusedError } from "trustgate";
+ *
+ * try {
+ *   await createTrustApiClient({ baseUrl: "https://rnwy.com" }).trustCheck({ id: 16907, chain: "base" });
+ * } catch (error) {
+ *   if (error instanceof RedirectRefusedError) console.log(`not followed: ${error.location}`); // another origin
+ *   else throw error;
+ * }
+ * ```
  */
 export class RedirectRefusedError extends HttpRequestError {
   /** Where the redirect pointed, redacted (`<invalid URL>` when its `Location` did not parse). */
@@ -281,7 +403,21 @@ export class RedirectRefusedError extends HttpRequestError {
   }
 }
 
-/** A request got no complete response within its time limit. */
+/**
+ * A request got no complete response within its time limit.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, TimeoutError } from "trustgate";
+ *
+ * try {
+ *   await createTrustApiClient({ timeoutMs: 5_000 }).trustCheck({ id: 16907, chain: "base" });
+ * } catch (error) {
+ *   if (error instanceof TimeoutError) console.log(`${error.url}: no answer in ${error.timeoutMs} ms (${error.attempts} attempts)`);
+ *   else throw error;
+ * }
+ * ```
+ */
 export class TimeoutError extends TrustgateError {
   /** URL of the request, without credentials. */
   readonly url: string;
@@ -305,7 +441,21 @@ export class TimeoutError extends TrustgateError {
   }
 }
 
-/** A request failed below HTTP: connection refused or reset, DNS failure, TLS error… */
+/**
+ * A request failed below HTTP: connection refused or reset, DNS failure, TLS error…
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, NetworkError } from "trustgate";
+ *
+ * try {
+ *   await createTrustApiClient({ baseUrl: "http://127.0.0.1:9" }).trustCheck({ id: 16907, chain: "base" });
+ * } catch (error) {
+ *   if (error instanceof NetworkError) console.log(`${error.url} unreachable after ${error.attempts} attempts`);
+ *   else throw error;
+ * }
+ * ```
+ */
 export class NetworkError extends TrustgateError {
   /** URL of the request, without credentials. */
   readonly url: string;
@@ -326,7 +476,21 @@ export class NetworkError extends TrustgateError {
   }
 }
 
-/** A response is not what the service's contract says: not JSON, or not the documented shape. */
+/**
+ * A response is not what the service's contract says: not JSON, or not the documented shape.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, InvalidResponseError } from "trustgate";
+ *
+ * try {
+ *   await createTrustApiClient().trustCheck({ id: 16907, chain: "base" });
+ * } catch (error) {
+ *   if (error instanceof InvalidResponseError) console.log(error.url, error.issues.join("; ")); // which fields, and why
+ *   else throw error;
+ * }
+ * ```
+ */
 export class InvalidResponseError extends TrustgateError {
   /** URL of the request, without credentials, when the response came from one. */
   readonly url: string | undefined;
@@ -360,6 +524,18 @@ export class InvalidResponseError extends TrustgateError {
  * A response body is larger than the kit reads from that endpoint: announced so by its `Content-Length`, or found
  * so while streaming it (the read stops at the limit; a stream that never ends stops there too). Never retried: a
  * service that sends too much once would send it again.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, ResponseTooLargeError } from "trustgate";
+ *
+ * try {
+ *   await createTrustApiClient().agents({ chain: "base", limit: 1000 });
+ * } catch (error) {
+ *   if (error instanceof ResponseTooLargeError) console.log(`${error.url}: more than ${error.limitBytes} bytes, not read`);
+ *   else throw error;
+ * }
+ * ```
  */
 export class ResponseTooLargeError extends TrustgateError {
   /** URL of the request, redacted. */
@@ -393,6 +569,18 @@ export class ResponseTooLargeError extends TrustgateError {
 /**
  * An MCP call failed: a JSON-RPC error (`rpcCode` such as `-32601` method not found, `-32602` invalid
  * params) or a tool result flagged `isError` (`rpcCode` undefined).
+ *
+ * @example
+ * ```ts
+ * import { createTrustMcpClient, McpError } from "trustgate";
+ *
+ * try {
+ *   await createTrustMcpClient().trustCheck({ id: 16907, chain: "base" });
+ * } catch (error) {
+ *   if (error instanceof McpError) console.log(error.method, error.rpcCode, error.rpcMessage); // the JSON-RPC error
+ *   else throw error;
+ * }
+ * ```
  */
 export class McpError extends TrustgateError {
   /** JSON-RPC error code, or `undefined` for a tool result flagged `isError`. */
@@ -435,6 +623,20 @@ export type OracleReadFailure =
 /**
  * Reading a record from the trust oracle failed. The reader returns this error inside the record's result
  * instead of throwing it, so that one bad record, or one failed batch, never loses the others.
+ *
+ * @example
+ * ```ts
+ * import { createPublicClient, http } from "viem";
+ * import { base } from "viem/chains";
+ * import { OracleReadError, readTrustRecord } from "trustgate";
+ *
+ * const client = createPublicClient({ chain: base, transport: http(process.env.BASE_RPC_URL) });
+ * const result = await readTrustRecord(client, { agentId: 16907n, chain: "base" });
+ * if (!result.ok) {
+ *   const error: OracleReadError = result.error; // returned, not thrown: one record's failure
+ *   console.log(error.failure, error.reason ?? error.shortMessage);
+ * }
+ * ```
  */
 export class OracleReadError extends TrustgateError {
   /** The oracle that was read. */
@@ -467,7 +669,24 @@ export class OracleReadError extends TrustgateError {
   }
 }
 
-/** Reading a deployed `TrustGated` gate's configuration failed (no contract there, not a gate, RPC error…). */
+/**
+ * Reading a deployed `TrustGated` gate's configuration failed (no contract there, not a gate, RPC error…).
+ *
+ * @example
+ * ```ts
+ * import { createPublicClient, http } from "viem";
+ * import { base } from "viem/chains";
+ * import { GateReadError, readGatePolicy } from "trustgate";
+ *
+ * const client = createPublicClient({ chain: base, transport: http(process.env.BASE_RPC_URL) });
+ * try {
+ *   await readGatePolicy(client, "0x4200000000000000000000000000000000000006"); // not a gate
+ * } catch (error) {
+ *   if (error instanceof GateReadError) console.log(`${error.gate} is not a TrustGated gate: ${error.shortMessage}`);
+ *   else throw error;
+ * }
+ * ```
+ */
 export class GateReadError extends TrustgateError {
   /** The gate that was read. */
   readonly gate: string;
@@ -486,6 +705,29 @@ export class GateReadError extends TrustgateError {
 /**
  * A run cannot start: the chain or the service is unreachable, or an address given has no contract. Found
  * before any agent is scanned (the command line exits with code 2).
+ *
+ * @example
+ * ```ts
+ * import { runDrift } from "trustgate/drift";
+ * import { ConfigurationError, parseAgentRefList } from "trustgate";
+ *
+ * try {
+ *   await runDrift({
+ *     rpcUrl: "http://127.0.0.1:8545",
+ *     oracle: "0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4",
+ *     apiUrl: "http://127.0.0.1:8787",
+ *     issuer: "http://127.0.0.1:8787",
+ *     jwks: "http://127.0.0.1:8787/.well-known/jwks.json",
+ *     scope: { kind: "list", agents: parseAgentRefList("base:1") },
+ *     maxAgeSeconds: 36 * 3600,
+ *     concurrency: 4,
+ *     encoding: { tiers: ["flagged", "limited", "developing", "established"], sybilSeverities: ["none", "low", "moderate", "elevated", "heavy"] },
+ *   });
+ * } catch (error) {
+ *   if (error instanceof ConfigurationError) console.log(error.shortMessage); // e.g. the chain id is not the expected one
+ *   else throw error;
+ * }
+ * ```
  */
 export class ConfigurationError extends TrustgateError {
   /**
@@ -556,6 +798,27 @@ export class DeploymentError extends TrustgateError {
 /**
  * A write to an on-chain oracle (an attestation submitted, a signing key installed) was mined but reverted.
  * Refusals the simulation can see are thrown before sending, as viem's decoded contract errors.
+ *
+ * @example
+ * ```ts
+ * import { createPublicClient, createWalletClient, http } from "viem";
+ * import { privateKeyToAccount } from "viem/accounts";
+ * import { base } from "viem/chains";
+ * import { createTrustApiClient, OracleWriteError, submitTrustAttestation } from "trustgate";
+ *
+ * const account = privateKeyToAccount(process.env.SUBMITTER_KEY as `0x${string}`);
+ * const clients = {
+ *   wallet: createWalletClient({ account, chain: base, transport: http(process.env.BASE_RPC_URL) }),
+ *   public: createPublicClient({ transport: http(process.env.BASE_RPC_URL) }),
+ * };
+ * const check = await createTrustApiClient().trustCheck({ id: 16907, chain: "base" });
+ * try {
+ *   await submitTrustAttestation(clients, "0xYourAttestedOracle", check);
+ * } catch (error) {
+ *   if (error instanceof OracleWriteError) console.log(`transaction ${error.hash} reverted`);
+ *   else throw error;
+ * }
+ * ```
  */
 export class OracleWriteError extends TrustgateError {
   /** The transaction's hash. */

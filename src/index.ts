@@ -16,6 +16,7 @@
  * harness: `trustgate/service`, `trustgate/testing` and `trustgate/harness`.
  *
  * @packageDocumentation
+ * @module trustgate
  */
 
 export {

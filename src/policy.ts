@@ -7,7 +7,17 @@
  * @packageDocumentation
  */
 
-/** Lowest score of each tier, as published by the service (docs/service-api.md). */
+/**
+ * Lowest score of each tier, as published by the service (docs/service-api.md).
+ *
+ * @example
+ * ```ts
+ * import { TIER_MIN_SCORE } from "trustgate";
+ *
+ * // a gate that admits the "developing" tier and up
+ * const policy = { minScore: TIER_MIN_SCORE.developing, maxSybilSeverity: 2, maxAge: 36 * 3600, requireController: false };
+ * ```
+ */
 export const TIER_MIN_SCORE = { established: 75, developing: 51, limited: 30 } as const;
 
 /** Highest score a well-formed oracle answer may carry; larger values are treated as malformed. */
@@ -33,6 +43,16 @@ export interface TrustPolicy {
 /**
  * Why a gate refuses an agent, in the order of the on-chain `TrustRefusal` enum (index = enum value).
  * `None` means the agent passes.
+ *
+ * @example
+ * ```ts
+ * import { evaluateTrustPolicy, TRUST_REFUSALS } from "trustgate";
+ *
+ * const tally = new Map(TRUST_REFUSALS.map((refusal) => [refusal, 0]));
+ * const policy = { minScore: 51, maxSybilSeverity: 2, maxAge: 36 * 3600, requireController: false };
+ * const refusal = evaluateTrustPolicy({ score: 40, tier: 1, sybilSeverity: 0, updatedAt: 1_780_000_000 }, policy, 1_780_003_600);
+ * tally.set(refusal, (tally.get(refusal) ?? 0) + 1);
+ * ```
  */
 export const TRUST_REFUSALS = [
   "None",
@@ -140,6 +160,17 @@ export function trustPolicyEdges(record: OracleRecord, policy: TrustPolicy, now:
  * @param now - The current time in Unix seconds (the block timestamp on-chain).
  * @param controller - Whether the acting account controls the agent; consulted only when required.
  * @returns The first refusal that applies, or `"None"`.
+ *
+ * @example
+ * ```ts
+ * import { evaluateTrustPolicy } from "trustgate";
+ *
+ * const policy = { minScore: 51, maxSybilSeverity: 2, maxAge: 36 * 3600, requireController: false };
+ * const now = Math.floor(Date.now() / 1000);
+ * const record = { score: 62, tier: 2, sybilSeverity: 1, updatedAt: now - 3600 }; // as the oracle stores it
+ * console.log(evaluateTrustPolicy(record, policy, now)); // "None": the gate would let the agent through
+ * console.log(evaluateTrustPolicy({ ...record, score: 40 }, policy, now)); // "ScoreTooLow"
+ * ```
  */
 export function evaluateTrustPolicy(
   record: OracleRecord,

@@ -50,6 +50,14 @@ export interface AgentKeyParts {
  *
  * @param agent - The agent.
  * @returns True when it has a chain id.
+ *
+ * @example
+ * ```ts
+ * import { isEvmAgent, parseAgentRefList } from "trustgate";
+ *
+ * const onchain = parseAgentRefList("base:16907, solana:42:sati").filter(isEvmAgent); // base:16907 only
+ * for (const agent of onchain) console.log(agent.chainId.toFixed(0)); // a number: the oracle can hold its record
+ * ```
  */
 export function isEvmAgent(agent: AgentRef): agent is EvmAgentRef {
   return agent.chainId !== null;
@@ -63,6 +71,14 @@ export function isEvmAgent(agent: AgentRef): agent is EvmAgentRef {
  * @throws {@link InvalidArgumentError} `Invalid agent "<text>": …` for a malformed reference, an unknown
  *   chain (with the closest slug as a suggestion), an id that is not a non-negative integer, or an unknown
  *   registry.
+ *
+ * @example
+ * ```ts
+ * import { parseAgentRef } from "trustgate";
+ *
+ * const agent = parseAgentRef("base:16907"); // { chain: "base", chainId: 8453, agentId: 16907n, registry: "erc8004" }
+ * const olas = parseAgentRef("ethereum:7:olas"); // registry given after the id
+ * ```
  */
 export function parseAgentRef(text: string): AgentRef {
   const parts = text.split(":");
@@ -91,6 +107,14 @@ export function parseAgentRef(text: string): AgentRef {
  * @param label - What to call the list in messages (default `--agents`).
  * @returns The agents.
  * @throws {@link InvalidArgumentError} for an empty list, or naming the first bad entry and why.
+ *
+ * @example
+ * ```ts
+ * import { parseAgentRefList } from "trustgate";
+ *
+ * // "AGENTS" names the list in an error message; an agent written twice is kept once
+ * const agents = parseAgentRefList(process.env.AGENTS ?? "base:16907, base:1380", "AGENTS");
+ * ```
  */
 export function parseAgentRefList(text: string, label = "--agents"): AgentRef[] {
   const entries = text
@@ -122,6 +146,15 @@ export interface FormatAgentRefOptions {
  * @param agent - The agent.
  * @param options - Whether to leave out the default registry.
  * @returns For example `base:1234:erc8004` (or `base:1234` with `omitDefaultRegistry`).
+ *
+ * @example
+ * ```ts
+ * import { formatAgentRef, parseAgentRef } from "trustgate";
+ *
+ * const agent = parseAgentRef("base:16907");
+ * console.log(formatAgentRef(agent)); // "base:16907:erc8004"
+ * console.log(formatAgentRef(agent, { omitDefaultRegistry: true })); // "base:16907"
+ * ```
  */
 export function formatAgentRef(agent: AgentKeyParts, options: FormatAgentRefOptions = {}): string {
   const head = `${agent.chain}:${agent.agentId}`;
@@ -134,6 +167,14 @@ export function formatAgentRef(agent: AgentKeyParts, options: FormatAgentRefOpti
  * @param a - First agent.
  * @param b - Second agent.
  * @returns Negative, zero or positive, as `Array.prototype.sort` expects.
+ *
+ * @example
+ * ```ts
+ * import { compareAgentRefs, parseAgentRefList } from "trustgate";
+ *
+ * const agents = parseAgentRefList("polygon:86, base:16907, base:1380").sort(compareAgentRefs);
+ * // base:1380, base:16907, polygon:86: by chain, then id as a number, then registry
+ * ```
  */
 export function compareAgentRefs(a: AgentRef, b: AgentRef): number {
   return (
@@ -146,6 +187,15 @@ export function compareAgentRefs(a: AgentRef, b: AgentRef): number {
  *
  * @param agent - The agent, or anything that carries its identifying triple (a report row, a listing entry).
  * @returns The key.
+ *
+ * @example
+ * ```ts
+ * import { agentKey, parseAgentRef } from "trustgate";
+ *
+ * const scores = new Map<string, number>();
+ * scores.set(agentKey(parseAgentRef("base:16907")), 62); // key "base:erc8004:16907"
+ * console.log(scores.get(agentKey({ chain: "base", registry: "erc8004", agentId: 16907n }))); // 62
+ * ```
  */
 export function agentKey(agent: AgentKeyParts): string {
   return `${agent.chain}:${agent.registry}:${agent.agentId}`;

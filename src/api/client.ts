@@ -198,6 +198,15 @@ export interface TrustApiClient {
  *
  * @param body - A result of `trustCheckByWallet`.
  * @returns True for the `found: false` envelope.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, isWalletNotFound } from "trustgate";
+ *
+ * const best = await createTrustApiClient().trustCheckByWallet("0x6887dce558f76f36c281200fbc8e5d3da1241aea");
+ * if (isWalletNotFound(best)) console.log(`no agent for ${best.wallet}`); // the signed { found: false, wallet }
+ * else console.log(best.agentId, best.score);
+ * ```
  */
 export function isWalletNotFound(body: TrustCheck | WalletNotFound): body is WalletNotFound {
   return (body as { found?: unknown }).found === false;
@@ -213,8 +222,11 @@ export function isWalletNotFound(body: TrustCheck | WalletNotFound): body is Wal
  *
  * @example
  * ```ts
- * const api = createTrustApiClient({ apiKey: process.env.TRUST_API_KEY });
- * const body = await api.trustCheck({ id: 1234, chain: "base", threshold: 50 });
+ * import { createTrustApiClient } from "trustgate";
+ *
+ * const api = createTrustApiClient({ apiKey: process.env.TRUSTGATE_API_KEY }); // https://rnwy.com by default
+ * const body = await api.trustCheck({ id: 16907, chain: "base", threshold: 50 });
+ * console.log(body.score, body.tier, body.pass);
  * ```
  */
 export function createTrustApiClient(options: TrustApiClientOptions | TransportOption = {}): TrustApiClient {

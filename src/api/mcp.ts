@@ -143,9 +143,12 @@ export interface TrustMcpClient {
  *
  * @example
  * ```ts
- * const mcp = createTrustMcpClient({ baseUrl: "http://127.0.0.1:8787" });
+ * import { createTrustMcpClient } from "trustgate";
+ *
+ * const mcp = createTrustMcpClient({ baseUrl: "https://rnwy.com" });
  * await mcp.initialize();
- * const body = await mcp.trustCheck({ id: 1, chain: "base" });
+ * const tools = await mcp.listTools(); // the service's MCP tools, risk_terms among them
+ * const body = await mcp.trustCheck({ id: 16907, chain: "base" });
  * ```
  */
 export function createTrustMcpClient(options: TrustApiClientOptions | TransportOption = {}): TrustMcpClient {

@@ -109,6 +109,17 @@ type KeyTable = Map<string, { ok: true; key: VerificationKey } | { ok: false; pr
  * @returns The resolver.
  * @throws {@link InvalidArgumentError} for a missing or ambiguous source, a non-http(s) URL, a key set that
  * is not a JWKS, or a negative/non-numeric duration.
+ *
+ * @example
+ * ```ts
+ * import { createJwksResolver, createTrustApiClient, verifyTrustAttestation } from "trustgate";
+ *
+ * // one resolver for many verifications: the key set is fetched once, then cached
+ * const jwks = createJwksResolver({ url: "https://rnwy.com/.well-known/jwks.json" });
+ * const api = createTrustApiClient();
+ * const checks = await Promise.all([16907, 1380].map((id) => api.trustCheck({ id, chain: "base" })));
+ * const verdicts = await Promise.all(checks.map((check) => verifyTrustAttestation(check, { jwks })));
+ * ```
  */
 export function createJwksResolver(options: JwksResolverOptions): JwksResolver {
   if ((options.url === undefined) === (options.keys === undefined)) {

@@ -89,6 +89,17 @@ function hexOf(bytes: Uint8Array): Hex {
  *   (named with their field and byte offset).
  * @throws {@link UnstorableAttestationError} (an `InvalidArgumentError`) when the signed `chain` is not a slug of the
  *   oracle's table (`options.chainSlugs`): the call could only revert `UnknownChainSlug`.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, toAttestationCall, verifyTrustAttestation } from "trustgate";
+ *
+ * const check = await createTrustApiClient().trustCheck({ id: 16907, chain: "base" });
+ * const verdict = await verifyTrustAttestation(check);
+ * const call = toAttestationCall(check, verdict); // throws for a verdict that is not valid
+ * // form "jws": submitJwsAttestation(call.kid, call.jws); form "sig": submitAttestation(call.kid, call.signedJson, call.signature)
+ * console.log(call.form, call.kid);
+ * ```
  */
 export function toAttestationCall(
   response: unknown,

@@ -25,6 +25,15 @@ export interface SigningKeyArgs {
  * @returns `kid`, `x` and `y` as 32-byte hex.
  * @throws {@link InvalidArgumentError} when the entry is not a usable ES256 key (the reason is in the message), or
  *   is the curve point whose x is 0: the oracle reads x = 0 as "no key held" and refuses it.
+ *
+ * @example
+ * ```ts
+ * import { signingKeyArgsOf } from "trustgate";
+ *
+ * const response = await fetch("https://rnwy.com/.well-known/jwks.json");
+ * const { keys } = (await response.json()) as { keys: Parameters<typeof signingKeyArgsOf>[0][] };
+ * for (const key of keys) if (key.kid === "rnwy-trust-v2") console.log(signingKeyArgsOf(key)); // { kid, x, y }
+ * ```
  */
 export function signingKeyArgsOf(jwk: JWK): SigningKeyArgs {
   const imported = importVerificationKey(jwk);
@@ -51,6 +60,14 @@ export function signingKeyArgsOf(jwk: JWK): SigningKeyArgs {
  * @param kids - Key ids to take (default: every entry); a kid asked for and absent is an error.
  * @returns The key arguments, in the JWKS's order.
  * @throws {@link InvalidArgumentError} for a JWKS without keys, an unusable entry that was asked for, or a kid not found.
+ *
+ * @example
+ * ```ts
+ * import { signingKeyArgsOfJwks } from "trustgate";
+ *
+ * const jwks = (await (await fetch("https://rnwy.com/.well-known/jwks.json")).json()) as Parameters<typeof signingKeyArgsOfJwks>[0];
+ * const keys = signingKeyArgsOfJwks(jwks, ["rnwy-trust-v2"]); // [{ kid, x, y }]: setSigningKey's arguments
+ * ```
  */
 export function signingKeyArgsOfJwks(jwks: { readonly keys?: readonly JWK[] }, kids?: readonly string[]): SigningKeyArgs[] {
   if (!Array.isArray(jwks.keys) || jwks.keys.length === 0) throw new InvalidArgumentError("The JWKS has no keys");

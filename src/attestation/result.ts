@@ -37,6 +37,15 @@ import type { OnchainStorability } from "./storability.js";
  * | `missing-time` | the signed block carries no issue or expiry time, so its freshness cannot be judged |
  * | `expired` | the attestation expired (beyond the clock skew) |
  * | `issued-in-future` | the attestation was issued (or verified) after now plus the clock skew |
+ *
+ * @example
+ * ```ts
+ * import { ATTESTATION_FAILURE_REASONS, createTrustApiClient, verifyTrustAttestation } from "trustgate";
+ *
+ * const counts = Object.fromEntries(ATTESTATION_FAILURE_REASONS.map((reason) => [reason, 0]));
+ * const verdict = await verifyTrustAttestation(await createTrustApiClient().trustCheck({ id: 16907, chain: "base" }));
+ * if (!verdict.valid) counts[verdict.reason] = (counts[verdict.reason] ?? 0) + 1;
+ * ```
  */
 export const ATTESTATION_FAILURE_REASONS = [
   "malformed",
@@ -222,6 +231,15 @@ export type McpAttestationVerification = SignedAttestationVerification & {
  *
  * @param result - A verdict.
  * @throws {@link AttestationVerificationError} carrying the verdict's `reason` and `message`.
+ *
+ * @example
+ * ```ts
+ * import { assertAttestationValid, createTrustApiClient, verifyTrustAttestation } from "trustgate";
+ *
+ * const verdict = await verifyTrustAttestation(await createTrustApiClient().trustCheck({ id: 16907, chain: "base" }));
+ * assertAttestationValid(verdict); // throws AttestationVerificationError (its reason and message) unless valid
+ * console.log(verdict.signed.score, verdict.expiresAt); // narrowed: the signed block is there
+ * ```
  */
 export function assertAttestationValid<R extends SignedAttestationVerification>(result: R): asserts result is R & AttestationValid {
   if (!result.valid) {

@@ -32,6 +32,15 @@ export interface VerifyMcpAttestationOptions extends VerifyAttestationOptions {
  * @param options - Keys, issuer, accepted kids, clock, lifetime, expected server.
  * @returns The verdict, with `version` `canonical-id` or `server`.
  * @throws {@link InvalidArgumentError} for bad options only.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, verifyMcpAttestation } from "trustgate";
+ *
+ * const body = await createTrustApiClient().mcpServerAttestation("acme/ledger-tools");
+ * const verdict = await verifyMcpAttestation(body); // kid rnwy-mcp-v1, from the issuer's JWKS
+ * if (verdict.valid) console.log(verdict.version, verdict.signed.qualityScore);
+ * ```
  */
 export async function verifyMcpAttestation(response: unknown, options?: VerifyMcpAttestationOptions): Promise<McpAttestationVerification> {
   const resolved = resolveVerifyOptions(options, { acceptedKids: [MCP_ATTESTATION_KID], lifetimeSeconds: ATTESTATION_LIFETIME_SECONDS });

@@ -31,6 +31,16 @@ const ANY_SIGNED_BLOCK: AttestationKind<"signed"> = {
  * @param options - Keys, issuer, accepted kids, clock.
  * @returns The verdict, with the decoded `signed` block when the signature(s) verified.
  * @throws {@link InvalidArgumentError} for bad options only.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, verifySignedAttestation } from "trustgate";
+ *
+ * // an attestation of a kind the kit does not interpret: here an MCP server's, under rnwy-mcp-v1 (the default kid)
+ * const body = await createTrustApiClient().mcpServerAttestation("acme/ledger-tools");
+ * const verdict = await verifySignedAttestation(body.attestation, { issuer: "https://rnwy.com" });
+ * console.log(verdict.valid ? verdict.signed : verdict.reason);
+ * ```
  */
 export async function verifySignedAttestation(
   attestation: unknown,

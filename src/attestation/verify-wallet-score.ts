@@ -30,6 +30,15 @@ export interface VerifyWalletScoreOptions extends VerifyAttestationOptions {
  * @param options - Keys, issuer, accepted kids, clock, expected wallet.
  * @returns The verdict, with `version` `scored` or `wallet-not-found`.
  * @throws {@link InvalidArgumentError} for bad options only.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, verifyWalletScoreAttestation } from "trustgate";
+ *
+ * const body = await createTrustApiClient().walletScore("0x6887dce558f76f36c281200fbc8e5d3da1241aea");
+ * const verdict = await verifyWalletScoreAttestation(body); // the JWT signed under rnwy-wallet-v1
+ * if (verdict.valid) console.log(verdict.version, verdict.signed.quadrant);
+ * ```
  */
 export async function verifyWalletScoreAttestation(
   response: unknown,

@@ -105,6 +105,19 @@ export interface VerifyTrustAttestationOptions extends VerifyAttestationOptions 
  *   `verifiedAt` (when it was signed), `expiresAt`, whether an attested oracle can store the record (`onchain`) and
  *   a `message`.
  * @throws {@link InvalidArgumentError} for bad options only.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, verifyTrustAttestation } from "trustgate";
+ *
+ * const check = await createTrustApiClient().trustCheck({ id: 16907, chain: "base" });
+ * const verdict = await verifyTrustAttestation(check, {
+ *   issuer: "https://rnwy.com", // the JWKS is the issuer's own; a jwks URL inside the response is never fetched
+ *   expected: { agentId: 16907, chain: "base" },
+ * });
+ * if (!verdict.valid) console.log(verdict.reason, verdict.message); // a stable reason code, and why
+ * else console.log(verdict.signed.score, verdict.unsignedFields); // what is signed, and what is not
+ * ```
  */
 export async function verifyTrustAttestation(
   response: TrustCheck | WalletNotFound | unknown,

@@ -19,6 +19,13 @@ export interface TrustChain {
 /**
  * The chains of the service. Monad (143) and MegaETH (4326) ids come from the service's public material
  * and are not yet confirmed against live data.
+ *
+ * @example
+ * ```ts
+ * import { TRUST_CHAINS } from "trustgate";
+ *
+ * for (const chain of TRUST_CHAINS) console.log(chain.slug, chain.chainId ?? "not an EVM chain", chain.aliases.join(", "));
+ * ```
  */
 export const TRUST_CHAINS: readonly TrustChain[] = [
   { slug: "ethereum", chainId: 1, aliases: ["eth", "mainnet", "ethereum-mainnet"] },
@@ -40,6 +47,14 @@ export const TRUST_CHAINS: readonly TrustChain[] = [
  * slugs with `setChainSlug`), with the chain id each maps to: every EVM chain of {@link TRUST_CHAINS}, by its slug
  * exactly as the service writes it in a signed block's `chain` (no alias, no other case or spelling). A signed block
  * naming any other chain (`solana`, `Base`, `bäse`) is refused on-chain with `UnknownChainSlug`.
+ *
+ * @example
+ * ```ts
+ * import { ORACLE_CHAIN_SLUGS } from "trustgate";
+ *
+ * console.log(ORACLE_CHAIN_SLUGS.get("base")); // 8453: the slug an attested oracle stores a record under
+ * console.log([...ORACLE_CHAIN_SLUGS.keys()].join(", "));
+ * ```
  */
 export const ORACLE_CHAIN_SLUGS: ReadonlyMap<string, number> = new Map(
   TRUST_CHAINS.flatMap((chain) => (chain.chainId === undefined ? [] : [[chain.slug, chain.chainId] as const])),

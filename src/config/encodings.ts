@@ -60,6 +60,14 @@ export function createTrustEncoding(overrides: Partial<TrustEncoding> = {}): Tru
  * @param code - On-chain tier code.
  * @param encoding - The encoding in use.
  * @returns The name, if any.
+ *
+ * @example
+ * ```ts
+ * import { tierName } from "trustgate";
+ *
+ * console.log(tierName(3)); // "established" under the kit's default encoding
+ * console.log(tierName(1, { tiers: ["flagged", "limited", "developing", "established"], sybilSeverities: ["none", "low"] })); // "limited"
+ * ```
  */
 export function tierName(code: number, encoding: TrustEncoding = DEFAULT_TRUST_ENCODING): TierName | undefined {
   return encoding.tiers[code];
@@ -71,6 +79,14 @@ export function tierName(code: number, encoding: TrustEncoding = DEFAULT_TRUST_E
  * @param code - On-chain sybil severity code.
  * @param encoding - The encoding in use.
  * @returns The name, if any.
+ *
+ * @example
+ * ```ts
+ * import { sybilSeverityName } from "trustgate";
+ *
+ * console.log(sybilSeverityName(2)); // "moderate" under the kit's default encoding
+ * console.log(sybilSeverityName(9)); // undefined: a code outside the encoding
+ * ```
  */
 export function sybilSeverityName(code: number, encoding: TrustEncoding = DEFAULT_TRUST_ENCODING): SybilSeverityName | undefined {
   return encoding.sybilSeverities[code];
@@ -158,6 +174,14 @@ export function sybilSeverityCode(name: string | null, encoding: TrustEncoding =
  *
  * @param score - Trust score.
  * @returns The tier name.
+ *
+ * @example
+ * ```ts
+ * import { tierForScore } from "trustgate";
+ *
+ * console.log(tierForScore(62)); // "developing" (51–74)
+ * console.log(tierForScore(80)); // "established" (75 and up)
+ * ```
  */
 export function tierForScore(score: number): TierName {
   if (score >= TIER_MIN_SCORE.established) return "established";

@@ -4,7 +4,16 @@
  * @packageDocumentation
  */
 
-/** Base URL of the service's HTTP API. */
+/**
+ * Base URL of the service's HTTP API.
+ *
+ * @example
+ * ```ts
+ * import { createTrustApiClient, DEFAULT_API_URL } from "trustgate";
+ *
+ * const api = createTrustApiClient({ baseUrl: process.env.TRUSTGATE_API_URL ?? DEFAULT_API_URL }); // https://rnwy.com
+ * ```
+ */
 export const DEFAULT_API_URL = "https://rnwy.com";
 
 /** Issuer of the service's attestations (the API's origin). */

@@ -6,6 +6,7 @@
  * these.)
  *
  * @packageDocumentation
+ * @module trustgate/deploy
  */
 
 export {

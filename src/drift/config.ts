@@ -114,7 +114,17 @@ export interface DriftConfig {
   readonly maxDurationSeconds?: number;
 }
 
-/** Decision threshold used when neither `--threshold` nor `--gate` is given: the `developing` tier. */
+/**
+ * Decision threshold used when neither `--threshold` nor `--gate` is given: the `developing` tier.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_DECISION_THRESHOLD } from "trustgate/drift";
+ *
+ * // without threshold or gate, a drift run decides with score >= 51 (the developing tier)
+ * const passes = (score: number) => score >= DEFAULT_DECISION_THRESHOLD;
+ * ```
+ */
 export const DEFAULT_DECISION_THRESHOLD = 51;
 /**
  * Default staleness limit: 36 hours, one nightly refresh plus 12 hours. The service recomputes every score nightly at
@@ -122,6 +132,14 @@ export const DEFAULT_DECISION_THRESHOLD = 51;
  * publish when the night's write reaches the oracle: a 24 h limit would call every record stale each night until that
  * write lands, while 36 h reports a missed night by the following afternoon. `--max-age 24h` holds records to the
  * service's own 24 h.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_AGE_SECONDS } from "trustgate/drift";
+ *
+ * // an on-chain record older than 36 hours is stale-onchain: a nightly refresh was missed
+ * const stale = (updatedAt: Date, now = new Date()) => now.getTime() - updatedAt.getTime() > DEFAULT_MAX_AGE_SECONDS * 1000;
+ * ```
  */
 export const DEFAULT_MAX_AGE_SECONDS = 36 * 3600;
 

@@ -5,6 +5,7 @@
  * (`./index.ts` gathers them for the command line and the tests).
  *
  * @packageDocumentation
+ * @module trustgate/drift
  */
 
 export { type AgentScope, DEFAULT_DECISION_THRESHOLD, DEFAULT_MAX_AGE_SECONDS, type DriftConfig } from "./config.js";

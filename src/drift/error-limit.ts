@@ -23,7 +23,18 @@ export type { ErrorLimit, UnverifiedSummary } from "./types.js";
 /** Statuses of rows that were not verified, counted against the {@link ErrorLimit}. */
 export const UNVERIFIED_STATUSES: readonly DriftStatus[] = ["error", "missing-attestation"];
 
-/** Default limit: more than 1 % of the scanned agents unverified fails the run. */
+/**
+ * Default limit: more than 1 % of the scanned agents unverified fails the run.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_ERROR_LIMIT } from "trustgate/drift";
+ *
+ * // a run exits 4 when more agents than this (1 % of those scanned) end in error or missing-attestation
+ * console.log(DEFAULT_ERROR_LIMIT.kind, DEFAULT_ERROR_LIMIT.value); // "percent" 1
+ * const strict = { kind: "count", value: 0 } as const; // maxErrors of a run that tolerates none
+ * ```
+ */
 export const DEFAULT_ERROR_LIMIT: ErrorLimit = { kind: "percent", value: 1 };
 
 /** Decimals a percentage may have (it is compared in integer millionths of a percent). */

@@ -81,6 +81,26 @@ export interface DriftHooks {
  *   is a warning in the report's notes); an `InvalidArgumentError` for an invalid `maxErrors` or `readChunkSize`,
  *   before too. A chain without Multicall3 is not refused: the report's `source.readerMode` and `notes` say how it was
  *   read instead.
+ *
+ * @example
+ * ```ts
+ * import { parseAgentRefList } from "trustgate";
+ * import { DEFAULT_MAX_AGE_SECONDS, exitCodeOf, runDrift } from "trustgate/drift";
+ *
+ * const report = await runDrift({
+ *   rpcUrl: process.env.BASE_RPC_URL ?? "http://127.0.0.1:8545",
+ *   oracle: "0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4",
+ *   apiUrl: "https://rnwy.com",
+ *   issuer: "https://rnwy.com",
+ *   jwks: "https://rnwy.com/.well-known/jwks.json",
+ *   scope: { kind: "list", agents: parseAgentRefList("base:16907, base:1380") },
+ *   maxAgeSeconds: DEFAULT_MAX_AGE_SECONDS,
+ *   concurrency: 4,
+ *   encoding: { tiers: ["flagged", "limited", "developing", "established"], sybilSeverities: ["none", "low", "moderate", "elevated", "heavy"] },
+ * }, { onRow: (row) => console.log(row.chain, row.agentId, row.status) });
+ * console.log(report.summary.byStatus, report.summary.flips);
+ * process.exitCode = exitCodeOf(report); // 0, 3 (drift) or 4 (could not verify enough)
+ * ```
  */
 export function runDrift(config: DriftConfig, hooks?: DriftHooks & { readonly keepRows?: true }): Promise<DriftReport>;
 export function runDrift(config: DriftConfig, hooks: DriftHooks & { readonly keepRows: false }): Promise<DriftReportHead>;

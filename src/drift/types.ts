@@ -11,7 +11,18 @@ import type { OracleReaderMode } from "../oracle/reader-mode.js";
 export type DriftStatus =
   "in-sync" | "drifted" | "stale-onchain" | "missing-onchain" | "missing-attestation" | "invalid-attestation" | "error";
 
-/** Every status, in report order of severity (worst first). */
+/**
+ * Every status, in report order of severity (worst first).
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from "node:fs";
+ * import { DRIFT_STATUSES, type DriftReport } from "trustgate/drift";
+ *
+ * const report = JSON.parse(readFileSync("report.json", "utf8")) as DriftReport;
+ * for (const status of DRIFT_STATUSES) console.log(status, report.summary.byStatus[status]);
+ * ```
+ */
 export const DRIFT_STATUSES: readonly DriftStatus[] = [
   "invalid-attestation",
   "error",
@@ -25,6 +36,13 @@ export const DRIFT_STATUSES: readonly DriftStatus[] = [
 /**
  * What each status means, in one line: the `--help` of `trustgate drift`, the Markdown report's legend and the
  * page read it from here.
+ *
+ * @example
+ * ```ts
+ * import { DRIFT_STATUS_MEANINGS, DRIFT_STATUSES } from "trustgate/drift";
+ *
+ * for (const status of DRIFT_STATUSES) console.log(`${status}: ${DRIFT_STATUS_MEANINGS[status]}`); // a legend for a report
+ * ```
  */
 export const DRIFT_STATUS_MEANINGS: Readonly<Record<DriftStatus, string>> = {
   "invalid-attestation": "the signed attestation does not verify (signature, key, fields or times)",
@@ -98,7 +116,22 @@ export type RefreshBlocker =
   | "chain-not-accepted"
   | "not-newer";
 
-/** Every {@link RefreshBlocker}, in the order they are checked. */
+/**
+ * Every {@link RefreshBlocker}, in the order they are checked.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from "node:fs";
+ * import { type DriftReport, REFRESH_BLOCKERS } from "trustgate/drift";
+ *
+ * const report = JSON.parse(readFileSync("report.json", "utf8")) as DriftReport;
+ * const blocked = new Map(REFRESH_BLOCKERS.map((blocker) => [blocker, 0]));
+ * for (const row of report.agents) {
+ *   const blocker = row.refresh?.blocker; // why a fresh attestation cannot refresh the record, if it cannot
+ *   if (blocker) blocked.set(blocker, (blocked.get(blocker) ?? 0) + 1);
+ * }
+ * ```
+ */
 export const REFRESH_BLOCKERS: readonly RefreshBlocker[] = [
   "not-submittable",
   "expired",

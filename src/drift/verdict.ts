@@ -8,7 +8,19 @@
 import { describeErrorLimit } from "./error-limit.js";
 import type { DriftReport, DriftVerdict } from "./types.js";
 
-/** Exit codes of `trustgate drift`. */
+/**
+ * Exit codes of `trustgate drift`.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from "node:fs";
+ * import { DRIFT_EXIT_CODES, type DriftReport, exitCodeOf } from "trustgate/drift";
+ *
+ * const code = exitCodeOf(JSON.parse(readFileSync("report.json", "utf8")) as DriftReport);
+ * if (code === DRIFT_EXIT_CODES.drift) console.log("a gate decision flips, or an attestation is invalid");
+ * if (code === DRIFT_EXIT_CODES.unverified) console.log("too many agents could not be verified");
+ * ```
+ */
 export const DRIFT_EXIT_CODES = {
   /** Every agent that could be verified agrees on the decision, no attestation is invalid, and few enough went unverified. */
   ok: 0,
@@ -44,6 +56,16 @@ export const DRIFT_EXIT_CODES = {
  *
  * @param report - The report.
  * @returns 0, 3 or 4.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from "node:fs";
+ * import { type DriftReport, exitCodeOf } from "trustgate/drift";
+ *
+ * // the report `trustgate drift --json report.json` wrote: the same rule as the command's exit code
+ * const report = JSON.parse(readFileSync("report.json", "utf8")) as DriftReport;
+ * process.exitCode = exitCodeOf(report);
+ * ```
  */
 export function exitCodeOf(report: {
   /** Only whether the run was partial matters, not how. */
@@ -61,6 +83,15 @@ export function exitCodeOf(report: {
  *
  * @param report - The report (its summary).
  * @returns For example `{ exitCode: 3, reason: "2 gate decisions flip and 1 attestation is invalid" }`.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from "node:fs";
+ * import { type DriftReport, verdictOf } from "trustgate/drift";
+ *
+ * const verdict = verdictOf(JSON.parse(readFileSync("report.json", "utf8")) as DriftReport);
+ * console.log(verdict.exitCode, verdict.reason); // the exit code, and the sentence that says why
+ * ```
  */
 export function verdictOf(report: Pick<DriftReport, "summary">): DriftVerdict {
   const exitCode = exitCodeOf(report);

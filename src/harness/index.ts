@@ -13,6 +13,7 @@
  * dependency `hardhat`.
  *
  * @packageDocumentation
+ * @module trustgate/harness
  */
 
 export { type DemoDriftOptions, startDemoDriftEnvironment } from "./demo.js";

@@ -33,6 +33,21 @@ export interface AttestedOracleClients {
  * @throws The contract's custom error (viem's `ContractFunctionExecutionError`, with the error's name and values) when
  *   the oracle refuses the attestation; `InvalidArgumentError` when the response carries no usable attestation;
  *   {@link OracleWriteError} when a mined transaction reverted.
+ *
+ * @example
+ * ```ts
+ * import { createPublicClient, createWalletClient, http } from "viem";
+ * import { privateKeyToAccount } from "viem/accounts";
+ * import { base } from "viem/chains";
+ * import { createTrustApiClient, submitTrustAttestation, verifyTrustAttestation } from "trustgate";
+ *
+ * const transport = http(process.env.BASE_RPC_URL);
+ * const account = privateKeyToAccount(process.env.SUBMITTER_KEY as `0x${string}`);
+ * const clients = { wallet: createWalletClient({ account, chain: base, transport }), public: createPublicClient({ transport }) };
+ * const check = await createTrustApiClient().trustCheck({ id: 16907, chain: "base" });
+ * const verdict = await verifyTrustAttestation(check); // optional: the form that verified is the one sent
+ * const hash = await submitTrustAttestation(clients, "0xYourAttestedOracle", check, verdict); // simulated first
+ * ```
  */
 export async function submitTrustAttestation(
   clients: AttestedOracleClients,
@@ -74,6 +89,21 @@ export async function submitTrustAttestation(
  * @returns For each key, `set` with the transaction hash or `unchanged`.
  * @throws The contract's custom error (e.g. AccessControl's `AccessControlUnauthorizedAccount`, a revoked kid, or
  *   a kid held with another key); {@link OracleWriteError} when a mined transaction reverted.
+ *
+ * @example
+ * ```ts
+ * import { createPublicClient, createWalletClient, http } from "viem";
+ * import { privateKeyToAccount } from "viem/accounts";
+ * import { base } from "viem/chains";
+ * import { setTrustSigningKeys, signingKeyArgsOfJwks } from "trustgate";
+ *
+ * const transport = http(process.env.BASE_RPC_URL);
+ * const account = privateKeyToAccount(process.env.ADMIN_KEY as `0x${string}`); // holds the oracle's admin role
+ * const clients = { wallet: createWalletClient({ account, chain: base, transport }), public: createPublicClient({ transport }) };
+ * const jwks = (await (await fetch("https://rnwy.com/.well-known/jwks.json")).json()) as Parameters<typeof signingKeyArgsOfJwks>[0];
+ * const outcomes = await setTrustSigningKeys(clients, "0xYourAttestedOracle", signingKeyArgsOfJwks(jwks, ["rnwy-trust-v2"]));
+ * for (const { kid, outcome } of outcomes) console.log(kid, outcome); // "set", or "unchanged" when already held
+ * ```
  */
 export async function setTrustSigningKeys(
   clients: AttestedOracleClients,
@@ -115,6 +145,20 @@ export async function setTrustSigningKeys(
  * @returns For each kid, `revoked` with the transaction hash or `unchanged` (it was already revoked).
  * @throws The contract's custom error (`UnknownSigningKey` for a kid never set, AccessControl's
  *   `AccessControlUnauthorizedAccount`); {@link OracleWriteError} when a mined transaction reverted.
+ *
+ * @example
+ * ```ts
+ * import { createPublicClient, createWalletClient, http } from "viem";
+ * import { privateKeyToAccount } from "viem/accounts";
+ * import { base } from "viem/chains";
+ * import { revokeTrustSigningKeys } from "trustgate";
+ *
+ * const transport = http(process.env.BASE_RPC_URL);
+ * const account = privateKeyToAccount(process.env.ADMIN_KEY as `0x${string}`);
+ * const clients = { wallet: createWalletClient({ account, chain: base, transport }), public: createPublicClient({ transport }) };
+ * // final: the oracle refuses the kid's attestations from then on, and its records read as absent
+ * const outcomes = await revokeTrustSigningKeys(clients, "0xYourAttestedOracle", ["rnwy-trust-v1"]);
+ * ```
  */
 export async function revokeTrustSigningKeys(
   clients: AttestedOracleClients,

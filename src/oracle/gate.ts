@@ -47,6 +47,17 @@ export interface ReadGatePolicyOptions {
  * @returns The gate's configuration.
  * @throws {@link InvalidArgumentError} for a bad address; {@link GateReadError} (`GATE_READ_FAILED`) when the
  *   address holds no gate (no code, or the views revert or answer garbage) or the RPC request fails.
+ *
+ * @example
+ * ```ts
+ * import { createPublicClient, http } from "viem";
+ * import { base } from "viem/chains";
+ * import { readGatePolicy } from "trustgate";
+ *
+ * const client = createPublicClient({ chain: base, transport: http(process.env.BASE_RPC_URL) });
+ * const gate = await readGatePolicy(client, "0xYourGate"); // oracle, policy and agent domain, at one block
+ * console.log(gate.oracle, gate.policy.minScore, gate.agentChainId, gate.agentRegistry);
+ * ```
  */
 export async function readGatePolicy(client: AnyClient, gateAddress: string, options: ReadGatePolicyOptions = {}): Promise<GatePolicy> {
   const gate = parseAddress(gateAddress, "gateAddress");

@@ -117,6 +117,18 @@ const aggregate3Abi = [getAbiItem({ abi: multicall3Abi, name: "aggregate3" })] a
  * @param parameters - The key (`agentId`, `chainId` or `chain`, `registry`) and options.
  * @returns The record, or `{ ok: false, error }` when the read failed; never throws for a failed read.
  * @throws {@link InvalidArgumentError} (or {@link UnknownChainError}) for invalid parameters.
+ *
+ * @example
+ * ```ts
+ * import { createPublicClient, http } from "viem";
+ * import { base } from "viem/chains";
+ * import { readTrustRecord } from "trustgate";
+ *
+ * const client = createPublicClient({ chain: base, transport: http(process.env.BASE_RPC_URL) });
+ * const result = await readTrustRecord(client, { agentId: 16907n, chain: "base" }); // the Base oracle by default
+ * if (!result.ok) console.log(result.error.shortMessage); // a revert or a failed request, as a value
+ * else if (result.hasScore) console.log(result.score, result.tier, result.sybilSeverity, result.updatedAt);
+ * ```
  */
 export async function readTrustRecord(client: AnyClient, parameters: ReadTrustRecordParameters): Promise<TrustRecordResult> {
   const key = parseTrustRecordKey(parameters, "parameters");
@@ -136,6 +148,20 @@ export async function readTrustRecord(client: AnyClient, parameters: ReadTrustRe
  * @returns One result per key, in the order of `keys`; never throws for a failed read (a failed probe of the
  *   chain, like a failed block-number request, is an error for every record).
  * @throws {@link InvalidArgumentError} (or {@link UnknownChainError}) for invalid parameters, before any request.
+ *
+ * @example
+ * ```ts
+ * import { createPublicClient, http } from "viem";
+ * import { base } from "viem/chains";
+ * import { readTrustRecords } from "trustgate";
+ *
+ * const client = createPublicClient({ chain: base, transport: http(process.env.BASE_RPC_URL) });
+ * const results = await readTrustRecords(client, {
+ *   keys: [{ agentId: 16907, chain: "base" }, { agentId: 7, chainId: 1, registry: "olas" }],
+ *   chunkSize: 500, // Multicall3 batches of 500 reads, all at one block
+ * });
+ * for (const r of results) console.log(r.key, r.ok ? r.score : r.error.shortMessage);
+ * ```
  */
 export async function readTrustRecords(client: AnyClient, parameters: ReadTrustRecordsParameters): Promise<TrustRecordResult[]> {
   const requests = parseRequests(parameters);

@@ -18,6 +18,9 @@
 // - anything else (`sh`, `json`, `jsonc`, …), and any block that truly cannot run here (a real Base RPC, a real
 //   key), needs `<!-- doc-test: skip: <reason> -->` on the line before it. An unmarked block that does not run
 //   fails this test.
+//
+// Running is not all: test/docs/block-types.test.ts type-checks every `ts` block, skipped or not, and
+// test/docs/shell-blocks.test.ts parses every shell block's command lines with the programs' own parsers.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -29,6 +32,7 @@ import { startBaseSimulation } from "../../src/harness/devnet/base-simulation";
 import { startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { revertDecodingTransport } from "../../src/harness/devnet/revert-transport";
 import { docBlocks, docProjectFiles, DOCUMENTS } from "../support/doc-blocks";
+import { packageEntrySources } from "../support/snippet-typecheck";
 import {
   createFoundryProject,
   declaredForgeTests,
@@ -42,24 +46,6 @@ const ROOT = resolve(__dirname, "../..");
 const OUTPUT_LANGUAGES = new Set(["", "text"]);
 
 const BLOCKS = DOCUMENTS.flatMap(docBlocks);
-
-/** `trustgate`, `trustgate/service`… → this repository's source entry, read from package.json's "exports". */
-function sourceEntries(): Map<string, string> {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
-    name: string;
-    exports: Record<string, { import?: string } | string>;
-  };
-  const map = new Map<string, string>();
-  for (const [subpath, target] of Object.entries(pkg.exports)) {
-    const file = typeof target === "string" ? target : target.import;
-    if (!file?.startsWith("./dist/") || !file.endsWith(".js")) continue;
-    map.set(
-      subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`,
-      join(ROOT, "src", file.slice("./dist/".length).replace(/\.js$/, ".ts")),
-    );
-  }
-  return map;
-}
 
 function rewriteImports(code: string, entries: Map<string, string>): string {
   return code.replace(/from\s+"(trustgate(?:\/[^"]+)?)"/g, (_whole, specifier: string) => {
@@ -276,7 +262,7 @@ describe("the documents' code blocks", () => {
   describe("ts, against the local service and the local Base simulation", () => {
     let env: Awaited<ReturnType<typeof startEmbeddedDriftEnvironment>>;
     let dir: string;
-    const entries = sourceEntries();
+    const entries = packageEntrySources();
     beforeAll(async () => {
       env = await startEmbeddedDriftEnvironment({
         size: 300,

@@ -9,9 +9,13 @@
  *
  * @example
  * ```ts
+ * import { createPublicClient, http } from "viem";
+ * import { readTrustRecord } from "trustgate";
+ * import { startBaseSimulation } from "trustgate/harness";
+ *
  * const base = await startBaseSimulation({ http: true });
  * await base.publish([{ agentId: 1n, chainId: 8453, registry: "erc8004", score: 80, tier: 3, sybilSeverity: 0, updatedAt: new Date() }]);
- * // read it with readTrustRecord(createPublicClient({ transport: http(base.rpcUrl) }), { agentId: 1n, chain: "base" })
+ * const record = await readTrustRecord(createPublicClient({ transport: http(base.rpcUrl) }), { agentId: 1n, chain: "base" });
  * await base.close();
  * ```
  *

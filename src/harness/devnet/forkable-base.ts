@@ -9,6 +9,8 @@
  *
  * @example
  * ```ts
+ * import { startForkableBase } from "trustgate/testing";
+ *
  * const target = await startForkableBase();
  * process.env.BASE_RPC_URL = target.rpcUrl;   // startBaseContext() now forks it at the pinned block
  * await target.close();

@@ -7,12 +7,15 @@
  *
  * @example
  * ```ts
+ * import { createPopulation, startTrustService } from "trustgate/service";
+ *
  * const service = await startTrustService({ population: createPopulation({ seed: 7, size: 500 }) });
  * const res = await fetch(`${service.url}/api/trust-check?id=1&chain=base`);
  * await service.close();
  * ```
  *
  * @packageDocumentation
+ * @module trustgate/service
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -8,6 +8,8 @@
  *
  * @example
  * ```ts
+ * import { startBaseContext } from "trustgate/testing";
+ *
  * const base = await startBaseContext();               // fork if BASE_RPC_URL is set, else simulation
  * const key = base.sampleKeys[0]!;
  * await base.setRecord(key, { score: 80 });             // fresh, established

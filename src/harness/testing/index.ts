@@ -8,6 +8,7 @@
  * the harness (`src/harness/`), never imported by the kit.
  *
  * @packageDocumentation
+ * @module trustgate/testing
  */
 
 export { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
