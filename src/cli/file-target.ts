@@ -25,10 +25,6 @@ const UNUSABLE_PATH: Readonly<Record<string, string>> = {
  * @param flag - The option that named the file, for the message (e.g. `--html`).
  * @param path - The path as given.
  * @throws {@link InvalidArgumentError} naming the option, the path and the problem.
- * @example
- * ```ts
- * await checkFileTarget("--json", "reports/drift.json"); // throws when reports/ does not exist
- * ```
  */
 export async function checkFileTarget(flag: string, path: string): Promise<void> {
   const directory = dirname(resolve(path));

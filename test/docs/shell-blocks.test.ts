@@ -52,6 +52,7 @@ const EXAMPLE_ADDRESS = "0x2222222222222222222222222222222222222222";
 /** Programs whose command lines are not parsed here, and why. */
 const EXTERNAL: Readonly<Record<string, string>> = {
   forge: "Foundry's own command line (the documented Foundry projects run in test/docs/readme-blocks.test.ts)",
+  $forge: "forge, through the variable the block sets to the npm route's binary (Foundry's own command line)",
   git: "git's own command line",
   jq: "a JSON filter over the report",
   mail: "the system's mailer",
