@@ -711,7 +711,9 @@ describe("AttestedTrustOracle: reads answer with the fresher of its own record a
     expect(await oracle.agentCount()).to.equal(5n);
     // A slug removed refuses attestations at once; its records stay counted.
     await oracle.connect(admin).setChainSlug("zora", 0);
-    await expect(submit(v2Signed(now, { agentId: "4", chain: "zora" }))).to.be.revertedWithCustomError(oracle, "UnknownChainSlug").withArgs("zora");
+    await expect(submit(v2Signed(now, { agentId: "4", chain: "zora" })))
+      .to.be.revertedWithCustomError(oracle, "UnknownChainSlug")
+      .withArgs("zora");
     expect(await oracle.agentCount()).to.equal(5n);
   });
 
