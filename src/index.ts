@@ -79,7 +79,18 @@ export { verifySignedAttestation } from "./attestation/verify-signed.js";
 export { verifyWalletScoreAttestation } from "./attestation/verify-wallet-score.js";
 export { BASE_TRUST_ORACLE_ADDRESS, TRUST_ORACLE_ADDRESSES } from "./config/addresses.js";
 export { ORACLE_CHAIN_SLUGS, TRUST_CHAINS, type TrustChain } from "./config/chains.js";
-export { type SybilSeverityName, sybilSeverityName, type TierName, tierForScore, tierName } from "./config/encodings.js";
+export {
+  createTrustEncoding,
+  DEFAULT_TRUST_ENCODING,
+  type SybilSeverityName,
+  sybilSeverityCode,
+  sybilSeverityName,
+  type TierName,
+  type TrustEncoding,
+  tierCode,
+  tierForScore,
+  tierName,
+} from "./config/encodings.js";
 export { DEFAULT_API_URL, type RegistryName } from "./config/service.js";
 export {
   AttestationVerificationError,
@@ -147,9 +158,9 @@ export type { TrustRecordRead, TrustRecordReadFailure, TrustRecordResult } from 
 export {
   type ControllerStatus,
   evaluateTrustPolicy,
-  type OracleRecord,
   TIER_MIN_SCORE,
   TRUST_REFUSALS,
   type TrustPolicy,
   type TrustRefusal,
 } from "./policy.js";
+export { type TrustRecord, unixSeconds, updatedAtDate } from "./trust-record.js";

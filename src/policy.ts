@@ -7,19 +7,14 @@
  * @packageDocumentation
  */
 
+import type { TrustRecord } from "./trust-record.js";
+
 /** Lowest score of each tier, as published by the service (docs/service-api.md). */
 export const TIER_MIN_SCORE = { established: 75, developing: 51, limited: 30 } as const;
 
 /** Highest score a well-formed oracle answer may carry; larger values are treated as malformed. */
 export const MAX_SCORE = 100;
 
-/** An oracle record as `getScore` returns it; `updatedAt` is a Unix time in seconds, 0 when absent. */
-export interface OracleRecord {
-  readonly score: number;
-  readonly tier: number;
-  readonly sybilSeverity: number;
-  readonly updatedAt: number;
-}
 
 /** A gate policy, as `TrustGated.trustPolicy()` returns it. */
 export interface TrustPolicy {
@@ -66,12 +61,12 @@ export type TrustPolicyRefusal = Exclude<TrustRefusal, "None">;
  * @param scoreMargin - Score distance from `minScore` that counts as near.
  * @returns True at the edge.
  */
-export type TrustPolicyEdge = (record: OracleRecord, policy: TrustPolicy, now: number, scoreMargin: number) => boolean;
+export type TrustPolicyEdge = (record: TrustRecord, policy: TrustPolicy, now: number, scoreMargin: number) => boolean;
 
 /** One condition of a gate policy. */
 export interface TrustPolicyCondition {
   /** Whether the condition refuses the record (the conditions before it let it through). */
-  readonly refuses: (record: OracleRecord, policy: TrustPolicy, now: number, controller: ControllerStatus) => boolean;
+  readonly refuses: (record: TrustRecord, policy: TrustPolicy, now: number, controller: ControllerStatus) => boolean;
   /**
    * Its decision edge, or `null` for a condition with none: one that looks at whether something is there (a record,
    * a well-formed answer, the caller's control of the agent) rather than at a value near a limit.
@@ -126,7 +121,7 @@ const CONDITION_ORDER = TRUST_REFUSALS.filter((refusal): refusal is TrustPolicyR
  * @param scoreMargin - Score distance from `minScore` that counts as near.
  * @returns The refusals of the conditions at their edge; empty when none is.
  */
-export function trustPolicyEdges(record: OracleRecord, policy: TrustPolicy, now: number, scoreMargin: number): TrustPolicyRefusal[] {
+export function trustPolicyEdges(record: TrustRecord, policy: TrustPolicy, now: number, scoreMargin: number): TrustPolicyRefusal[] {
   return CONDITION_ORDER.filter((refusal) => TRUST_POLICY_CONDITIONS[refusal].edge?.(record, policy, now, scoreMargin) === true);
 }
 
@@ -142,7 +137,7 @@ export function trustPolicyEdges(record: OracleRecord, policy: TrustPolicy, now:
  * @returns The first refusal that applies, or `"None"`.
  */
 export function evaluateTrustPolicy(
-  record: OracleRecord,
+  record: TrustRecord,
   policy: TrustPolicy,
   now: number,
   controller: ControllerStatus = "controller",

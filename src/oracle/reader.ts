@@ -28,7 +28,6 @@ import {
 import { call, getBlockNumber } from "viem/actions";
 import type { AnyClient } from "./client.js";
 import { BASE_TRUST_ORACLE_ADDRESS, MULTICALL3_ADDRESS } from "../config/addresses.js";
-import { DEFAULT_TRUST_ENCODING, type TrustEncoding } from "../config/encodings.js";
 import { InvalidArgumentError } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
 import { mapConcurrently } from "../util/concurrency.js";
@@ -64,8 +63,6 @@ const MAX_CONCURRENCY = 64;
 export interface ReadOptionsBase {
   /** Oracle address; default the Base oracle, {@link BASE_TRUST_ORACLE_ADDRESS}. */
   readonly oracle?: string | undefined;
-  /** Encoding used to name tier and sybil codes; default {@link DEFAULT_TRUST_ENCODING}. */
-  readonly encoding?: TrustEncoding | undefined;
   /** Extra errors to name in revert reasons (besides `Error`, `Panic` and the kit's known oracle errors). */
   readonly errorsAbi?: Abi | undefined;
   /** Block to read at. Default: the latest block, whose number is fetched once so that every chunk reads the same state. */
@@ -300,7 +297,6 @@ function recordContext(options: ReadOptionsBase, blockNumber: bigint | undefined
     throw new InvalidArgumentError(`Invalid blockNumber ${String(options.blockNumber)}: expected a non-negative bigint`);
   }
   return {
-    encoding: options.encoding ?? DEFAULT_TRUST_ENCODING,
     errorsAbi: [...trustOracleReadErrorsAbi, ...(options.errorsAbi ?? [])],
     blockNumber,
   };
