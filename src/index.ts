@@ -19,12 +19,13 @@
  */
 
 export {
+  agentKey,
   type AgentKeyParts,
   type AgentRef,
-  agentKey,
   compareAgentRefs,
   type EvmAgentRef,
   formatAgentRef,
+  type FormatAgentRefOptions,
   isEvmAgent,
   parseAgentRef,
   parseAgentRefList,
@@ -49,9 +50,16 @@ export {
   type McpTrustCheckArgs,
   type TrustMcpClient,
 } from "./api/mcp.js";
-export type { TrustApiClientOptions } from "./api/options.js";
+export type { TransportOption, TrustApiClientOptions } from "./api/options.js";
 export type { ExpectedSubject } from "./attestation/expected-subject.js";
-export { createJwksResolver, type JwksResolver, type JwksResolverOptions, type JwksSource } from "./attestation/jwks.js";
+export {
+  createJwksResolver,
+  type JwksKeyLookup,
+  type JwksResolver,
+  type JwksResolverOptions,
+  type JwksResolverStats,
+  type JwksSource,
+} from "./attestation/jwks.js";
 export {
   type AttestationCall,
   type AttestationCallOptions,
@@ -61,33 +69,33 @@ export {
 export { type SigningKeyArgs, signingKeyArgsOf, signingKeyArgsOfJwks } from "./attestation/onchain-keys.js";
 export type { SignaturePolicy, VerifyAttestationOptions } from "./attestation/options.js";
 export {
+  assertAttestationValid,
   ATTESTATION_FAILURE_REASONS,
   type AttestationFailureReason,
   type AttestationInvalid,
   type AttestationValid,
-  assertAttestationValid,
   type FieldMismatch,
   type McpAttestationVerification,
+  type SignaturesChecked,
+  type SignatureStatus,
+  type SignaturesVerified,
   type SignedAttestationVerification,
   type TrustAttestationVerification,
   type WalletScoreVerification,
 } from "./attestation/result.js";
 export { type VerifyTrustAttestationOptions, verifyTrustAttestation } from "./attestation/verify.js";
 export { type OnchainStorability, type UnstorableReason } from "./attestation/storability.js";
-export { verifyMcpAttestation } from "./attestation/verify-mcp.js";
+export { verifyMcpAttestation, type VerifyMcpAttestationOptions } from "./attestation/verify-mcp.js";
 export { verifySignedAttestation } from "./attestation/verify-signed.js";
-export { verifyWalletScoreAttestation } from "./attestation/verify-wallet-score.js";
+export { verifyWalletScoreAttestation, type VerifyWalletScoreOptions } from "./attestation/verify-wallet-score.js";
 export { BASE_TRUST_ORACLE_ADDRESS, TRUST_ORACLE_ADDRESSES } from "./config/addresses.js";
 export { ORACLE_CHAIN_SLUGS, TRUST_CHAINS, type TrustChain } from "./config/chains.js";
 export {
   createTrustEncoding,
-  DEFAULT_TRUST_ENCODING,
   type SybilSeverityName,
-  sybilSeverityCode,
   sybilSeverityName,
   type TierName,
   type TrustEncoding,
-  tierCode,
   tierForScore,
   tierName,
 } from "./config/encodings.js";
@@ -97,12 +105,14 @@ export {
   ConfigurationError,
   GateReadError,
   HttpRequestError,
+  type HttpRequestErrorParams,
   InvalidArgumentError,
   InvalidResponseError,
   JwksUnavailableError,
   McpError,
   NetworkError,
   OracleReadError,
+  type OracleReadFailure,
   OracleWriteError,
   RateLimitedError,
   RedirectRefusedError,
@@ -110,6 +120,7 @@ export {
   TimeoutError,
   TrustgateError,
   type TrustgateErrorCode,
+  type TrustgateErrorOptions,
   UnknownChainError,
   UnstorableAttestationError,
 } from "./errors.js";
@@ -123,6 +134,8 @@ export type {
   ExplorerProfile,
   ExplorerResult,
   JsonObject,
+  McpContent,
+  McpInitializeResult,
   McpServerAttestation,
   McpTool,
   McpToolCallResult,
@@ -153,7 +166,7 @@ export {
   readTrustRecords,
   type TrustRecordRequest,
 } from "./oracle/reader.js";
-export type { TrustRecordKeyInput } from "./oracle/record-key.js";
+export type { TrustRecordKey, TrustRecordKeyInput } from "./oracle/record-key.js";
 export type { TrustRecordRead, TrustRecordReadFailure, TrustRecordResult } from "./oracle/records.js";
 export {
   type ControllerStatus,
@@ -163,4 +176,11 @@ export {
   type TrustPolicy,
   type TrustRefusal,
 } from "./policy.js";
-export { type TrustRecord, unixSeconds, updatedAtDate } from "./trust-record.js";
+export { type TrustRecord, updatedAtDate } from "./trust-record.js";
+export type { HttpRequest, HttpResponse, HttpTransport, QueryValue, RetryOptions } from "./api/http.js";
+export type { Clock, RateInForce, RateLimiter, RateLimiterState, RateLimitSource, Sleep } from "./api/rate-limiter.js";
+export type { RateLimitAnnouncement } from "./api/rate-limit-headers.js";
+export type { AgentIdInput } from "./inputs/agent-id.js";
+export type { ChainInput } from "./inputs/chain.js";
+export type { CompareAgentInput } from "./api/arguments.js";
+export type { VerificationKey } from "./attestation/public-key.js";

@@ -20,7 +20,7 @@ export {
   parseDeployConfig,
 } from "./config.js";
 export { type DeployAction, type DeployOptions, type DeployResult, deploy } from "./deploy.js";
-export { type DeploymentRecord, type DeploymentsFile, readDeploymentsFile } from "./deployments-file.js";
+export { type DeploymentRecord, type DeploymentsFile, type JsonValue, readDeploymentsFile } from "./deployments-file.js";
 export { type KeySelection, type LoadedJwks, parseThumbprintPins, type SelectedSigningKey } from "./key-selection.js";
 export { type ResolvedRpcUrl, RPC_URL_VARIABLE, resolveRpcUrl } from "./rpc-url.js";
 export { DEPLOYER_KEY_VARIABLE, type DeployProvider } from "./sender.js";
@@ -35,4 +35,5 @@ export {
   type UpdateSigningKeysOptions,
   updateSigningKeys,
 } from "./signing-keys.js";
-export { DeploymentError } from "../errors.js";
+export { DeploymentError, type TrustgateErrorCode, type TrustgateErrorOptions } from "../errors.js";
+export type { RecordsSignedBy, SignedRecord } from "../oracle/records-by-key.js";

@@ -18,11 +18,11 @@ export {
   type DecisionPair,
   DRIFT_STATUS_MEANINGS,
   DRIFT_STATUSES,
+  type DriftNightSummary,
   type DriftReport,
   type DriftReportHead,
   type DriftRow,
   type DriftRuntime,
-  type DriftNightSummary,
   type DriftStateHistory,
   type DriftStateSummary,
   type DriftStatus,
@@ -30,6 +30,7 @@ export {
   type EncodingCheck,
   type ErrorLimit,
   type FetchProjection,
+  type OnchainEnumerationSource,
   type OnchainSide,
   type PartialRun,
   REFRESH_BLOCKERS,
@@ -37,6 +38,10 @@ export {
   type RefreshKeyStatus,
   type RowRefresh,
   type SybilEncodingCheck,
+  type TriageAudit,
   type TriageSummary,
   type UnverifiedSummary,
 } from "./types.js";
+export type { AgentRef } from "../agent/agent-ref.js";
+export { createTrustEncoding, type SybilSeverityName, type TierName, type TrustEncoding } from "../config/encodings.js";
+export type { ScanProgress, ScanStage } from "./progress.js";

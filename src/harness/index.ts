@@ -153,3 +153,8 @@ export {
   uninstallOracleOverride,
   writeOverride,
 } from "./testing/index.js";
+export type { SybilSeverityName, TierName, TrustEncoding } from "../config/encodings.js";
+export type { LocalChainFork } from "./devnet/local-chain-types.js";
+export type { OracleSubmission, SimulatedRecord, SubmissionOutcome, SubmissionSimulator } from "../doctor/submission-simulator.js";
+export type { AgentKeyParts } from "../agent/agent-ref.js";
+export type { Attestation } from "../published/attestation.js";

@@ -72,7 +72,7 @@ export interface ReadOptionsBase {
 }
 
 /** Parameters of {@link readTrustRecord}: the record's key plus the shared options. */
-export type ReadTrustRecordParameters = TrustRecordKeyInput & ReadOptionsBase;
+export interface ReadTrustRecordParameters extends TrustRecordKeyInput, ReadOptionsBase {}
 
 /** One record to read in a batch: its key, and optionally an oracle other than the batch's. */
 export type TrustRecordRequest = TrustRecordKeyInput & {

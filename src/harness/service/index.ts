@@ -298,3 +298,6 @@ function listen(server: Server, port: number, host: string): Promise<void> {
     });
   });
 }
+export type { SybilSeverityName, TierName } from "../../config/encodings.js";
+export type { AttestationSigningKey, SigningOptions } from "../signing.js";
+export type { AgentKeyParts } from "../../agent/agent-ref.js";

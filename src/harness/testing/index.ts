@@ -43,3 +43,7 @@ export {
   uninstallOracleOverride,
   writeOverride,
 } from "./oracle-override.js";
+export type { SybilSeverityName, TierName, TrustEncoding } from "../../config/encodings.js";
+export type { BaseSimulation } from "../devnet/base-simulation.js";
+export type { OracleRecordInput, PublishTrustRecordsResult } from "../devnet/publish-records.js";
+export type { Eip1193Requester } from "../devnet/multicall3.js";
