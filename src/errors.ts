@@ -5,7 +5,11 @@
  * @packageDocumentation
  */
 
-/** Stable error codes. New codes may be added; existing ones never change meaning. */
+/**
+ * Stable error codes, one per error class (a subclass that adds only detail keeps its parent's: `CanonicalJsonError`
+ * and `UnstorableAttestationError` are `INVALID_ARGUMENT`s, `RedirectRefusedError` an `HTTP_ERROR`). New codes may be
+ * added; existing ones never change meaning.
+ */
 export type TrustgateErrorCode =
   | "INVALID_ARGUMENT"
   | "UNKNOWN_CHAIN"
@@ -22,6 +26,7 @@ export type TrustgateErrorCode =
   | "ATTESTATION_INVALID"
   | "CONFIGURATION"
   | "DEVNET_SETUP_FAILED"
+  | "DEPLOYMENT"
   | "ORACLE_WRITE_FAILED";
 
 /** Options shared by every {@link TrustgateError}. */
@@ -65,6 +70,8 @@ export class TrustgateError extends Error {
 
 /** A value given to the kit is not acceptable (bad agent id, address, duration, option…). */
 export class InvalidArgumentError extends TrustgateError {
+  /** Always `INVALID_ARGUMENT`, the code of this class. */
+  declare readonly code: "INVALID_ARGUMENT";
   /**
    * @param shortMessage - What is wrong, naming the argument.
    * @param options - Details and cause.
@@ -119,6 +126,8 @@ export class UnstorableAttestationError extends InvalidArgumentError {
 
 /** A chain slug or id the kit does not know; `suggestion` names the closest known slug, if any. */
 export class UnknownChainError extends TrustgateError {
+  /** Always `UNKNOWN_CHAIN`, the code of this class. */
+  declare readonly code: "UNKNOWN_CHAIN";
   /** The value that was given. */
   readonly chain: string;
   /** The known slug it most likely meant. */
@@ -140,6 +149,8 @@ export class UnknownChainError extends TrustgateError {
 
 /** A JWKS could not be fetched or is not a usable key set (network error, timeout, non-200 status, bad JSON). */
 export class JwksUnavailableError extends TrustgateError {
+  /** Always `JWKS_UNAVAILABLE`, the code of this class. */
+  declare readonly code: "JWKS_UNAVAILABLE";
   /** The JWKS URL, or `"local"` for a key set given in memory. */
   readonly url: string;
 
@@ -155,20 +166,80 @@ export class JwksUnavailableError extends TrustgateError {
 }
 
 /**
+ * Every reason an attestation can be refused, in the order verification checks them:
+ *
+ * | reason | meaning |
+ * |---|---|
+ * | `malformed` | the response, attestation, signed block, `jws` or `sig` is not of the expected shape; for a trust-check v2 block, its signed bytes break a rule the on-chain reader enforces (`field` and `offset` say where) |
+ * | `issuer-mismatch` | `attestation.issuer` is absent or is not the configured issuer |
+ * | `jwks-mismatch` | `attestation.jwks` names a JWKS at another origin than the configured issuer's |
+ * | `unsupported-alg` | `attestation.alg` or the JWS header `alg` is not ES256 (`none`, HS256, …) |
+ * | `unsupported-header` | the JWS header carries `crit`, `jku`, `x5u`, `jwk`, `x5c` or `b64`, or a `typ` other than `JWT` or `JOSE` |
+ * | `missing-kid` | neither the attestation nor the JWS header names a key id, or a JWS header names none |
+ * | `kid-mismatch` | `attestation.kid` and the JWS header `kid` differ |
+ * | `kid-not-accepted` | the key id is not in the accepted set (each kind of attestation has its own kids) |
+ * | `type-mismatch` | the attestation is of another kind: its `type`, or its signed block, is not of the kind being verified |
+ * | `missing-signature` | the attestation carries neither `jws` nor `sig` |
+ * | `missing-jws` | `requireJws` is set and there is no `jws` |
+ * | `missing-legacy-signature` | `requireLegacySig` is set and there is no `sig` |
+ * | `key-not-found` | the JWKS has no usable ES256 key with that kid |
+ * | `jwks-unavailable` | the JWKS could not be fetched (network, timeout, status, not a JWKS) |
+ * | `bad-jws-signature` | the `jws` does not verify |
+ * | `bad-legacy-signature` | the `sig` verifies over neither serialisation of the signed block (insertion order, sorted keys) |
+ * | `payload-mismatch` | the `jws` payload differs by value from `attestation.signed` (or from another JWS of the same attestation); `field` names the first difference |
+ * | `field-mismatch` | a field in both the signed block and the response body differs (`field` names it), or a signed `found: false` comes with agent fields |
+ * | `subject-mismatch` | the attestation is about another agent or wallet than the one expected |
+ * | `invalid-time` | a time field is neither ISO-8601 nor Unix seconds |
+ * | `missing-time` | the signed block carries no issue or expiry time, so its freshness cannot be judged |
+ * | `expired` | the attestation expired (beyond the clock skew) |
+ * | `issued-in-future` | the attestation was issued (or verified) after now plus the clock skew |
+ */
+export const ATTESTATION_FAILURE_REASONS = [
+  "malformed",
+  "issuer-mismatch",
+  "jwks-mismatch",
+  "unsupported-alg",
+  "unsupported-header",
+  "missing-kid",
+  "kid-mismatch",
+  "kid-not-accepted",
+  "type-mismatch",
+  "missing-signature",
+  "missing-jws",
+  "missing-legacy-signature",
+  "key-not-found",
+  "jwks-unavailable",
+  "bad-jws-signature",
+  "bad-legacy-signature",
+  "payload-mismatch",
+  "field-mismatch",
+  "subject-mismatch",
+  "invalid-time",
+  "missing-time",
+  "expired",
+  "issued-in-future",
+] as const;
+
+/** A stable reason code of a refused attestation. */
+export type AttestationFailureReason = (typeof ATTESTATION_FAILURE_REASONS)[number];
+
+/**
  * A signed attestation did not verify. Verification functions return their verdict instead of throwing;
  * this error is for callers that prefer to throw it (see `assertAttestationValid`). `reason` is the stable
  * reason code of the verdict (for example `"expired"` or `"bad-jws-signature"`).
  */
 export class AttestationVerificationError extends TrustgateError {
-  /** Stable reason code of the failed verification. */
-  readonly reason: string;
+  /** Always `ATTESTATION_INVALID`, the code of this class. */
+  declare readonly code: "ATTESTATION_INVALID";
+  /** Stable reason code of the failed verification: one of `ATTESTATION_FAILURE_REASONS`. */
+  readonly reason: AttestationFailureReason;
 
   /**
    * @param reason - Stable reason code.
    * @param shortMessage - Human explanation.
    * @param options - Details and cause.
    */
-  constructor(reason: string, shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(reason: AttestationFailureReason, shortMessage: string, options: TrustgateErrorOptions = {}) {
     super("ATTESTATION_INVALID", shortMessage, { ...options, metaMessages: [`reason: ${reason}`, ...(options.metaMessages ?? [])] });
     this.reason = reason;
   }
@@ -196,6 +267,8 @@ export interface HttpRequestErrorParams {
 
 /** The service answered with a non-2xx status that the kit does not retry (or no longer retries). */
 export class HttpRequestError extends TrustgateError {
+  /** `HTTP_ERROR`, or `RATE_LIMITED` for a {@link RateLimitedError}. */
+  declare readonly code: "HTTP_ERROR" | "RATE_LIMITED";
   /** HTTP status of the response. */
   readonly status: number;
   /** Method of the request. */
@@ -234,6 +307,8 @@ export class HttpRequestError extends TrustgateError {
 
 /** The service kept answering `429 Too Many Requests` after the allowed retries. */
 export class RateLimitedError extends HttpRequestError {
+  /** Always `RATE_LIMITED`, the code of this class. */
+  declare readonly code: "RATE_LIMITED";
   /** The last `Retry-After` the service asked for, in milliseconds, if it sent one. */
   readonly retryAfterMs: number | undefined;
 
@@ -263,6 +338,8 @@ export class RateLimitedError extends HttpRequestError {
  * request's, to something that is not an http(s) URL, or past the most redirects one request follows. Never retried.
  */
 export class RedirectRefusedError extends HttpRequestError {
+  /** Always `HTTP_ERROR`: a refused redirect is an HTTP error that is never retried. */
+  declare readonly code: "HTTP_ERROR";
   /** Where the redirect pointed, redacted (`<invalid URL>` when its `Location` did not parse). */
   readonly location: string;
 
@@ -283,6 +360,8 @@ export class RedirectRefusedError extends HttpRequestError {
 
 /** A request got no complete response within its time limit. */
 export class TimeoutError extends TrustgateError {
+  /** Always `TIMEOUT`, the code of this class. */
+  declare readonly code: "TIMEOUT";
   /** URL of the request, without credentials. */
   readonly url: string;
   /** The time limit, in milliseconds. */
@@ -307,6 +386,8 @@ export class TimeoutError extends TrustgateError {
 
 /** A request failed below HTTP: connection refused or reset, DNS failure, TLS error… */
 export class NetworkError extends TrustgateError {
+  /** Always `NETWORK_ERROR`, the code of this class. */
+  declare readonly code: "NETWORK_ERROR";
   /** URL of the request, without credentials. */
   readonly url: string;
   /** Attempts made, including the first. */
@@ -328,6 +409,8 @@ export class NetworkError extends TrustgateError {
 
 /** A response is not what the service's contract says: not JSON, or not the documented shape. */
 export class InvalidResponseError extends TrustgateError {
+  /** Always `INVALID_RESPONSE`, the code of this class. */
+  declare readonly code: "INVALID_RESPONSE";
   /** URL of the request, without credentials, when the response came from one. */
   readonly url: string | undefined;
   /** The problems found, one short line each (`path: message`). */
@@ -362,6 +445,8 @@ export class InvalidResponseError extends TrustgateError {
  * service that sends too much once would send it again.
  */
 export class ResponseTooLargeError extends TrustgateError {
+  /** Always `RESPONSE_TOO_LARGE`, the code of this class. */
+  declare readonly code: "RESPONSE_TOO_LARGE";
   /** URL of the request, redacted. */
   readonly url: string;
   /** The limit, in bytes. */
@@ -395,6 +480,8 @@ export class ResponseTooLargeError extends TrustgateError {
  * params) or a tool result flagged `isError` (`rpcCode` undefined).
  */
 export class McpError extends TrustgateError {
+  /** Always `MCP_ERROR`, the code of this class. */
+  declare readonly code: "MCP_ERROR";
   /** JSON-RPC error code, or `undefined` for a tool result flagged `isError`. */
   readonly rpcCode: number | undefined;
   /** JSON-RPC error message (or the tool's error text). */
@@ -437,6 +524,8 @@ export type OracleReadFailure =
  * instead of throwing it, so that one bad record, or one failed batch, never loses the others.
  */
 export class OracleReadError extends TrustgateError {
+  /** Always `ORACLE_READ_FAILED`, the code of this class. */
+  declare readonly code: "ORACLE_READ_FAILED";
   /** The oracle that was read. */
   readonly oracle: string;
   /** How the read failed. */
@@ -469,6 +558,8 @@ export class OracleReadError extends TrustgateError {
 
 /** Reading a deployed `TrustGated` gate's configuration failed (no contract there, not a gate, RPC error…). */
 export class GateReadError extends TrustgateError {
+  /** Always `GATE_READ_FAILED`, the code of this class. */
+  declare readonly code: "GATE_READ_FAILED";
   /** The gate that was read. */
   readonly gate: string;
 
@@ -488,6 +579,8 @@ export class GateReadError extends TrustgateError {
  * before any agent is scanned (the command line exits with code 2).
  */
 export class ConfigurationError extends TrustgateError {
+  /** Always `CONFIGURATION`, the code of this class. */
+  declare readonly code: "CONFIGURATION";
   /**
    * @param shortMessage - What is wrong, in one line.
    * @param options - Details and cause.
@@ -502,6 +595,8 @@ export class ConfigurationError extends TrustgateError {
  * be set up: a transaction that builds it failed, or an option is inconsistent with the node.
  */
 export class DevnetError extends TrustgateError {
+  /** Always `DEVNET_SETUP_FAILED`, the code of this class. */
+  declare readonly code: "DEVNET_SETUP_FAILED";
   /**
    * @param shortMessage - What failed, in one line.
    * @param options - Details and cause.
@@ -528,27 +623,75 @@ export function messageOf(error: unknown): string {
 }
 
 /**
+ * Why a deployment or a signing-key update cannot proceed or failed ({@link DeploymentError}'s `reason`), the
+ * deployment's first, then the signing keys':
+ *
+ * | reason | meaning |
+ * |---|---|
+ * | `missing-key` | no deployer key is set, or the local node has no unlocked account |
+ * | `bad-key` | the deployer key is not a 32-byte hex private key |
+ * | `mainnet-not-confirmed` | a mainnet deployment without its explicit confirmation |
+ * | `chain-mismatch` | the node serves another chain than the network's configuration names |
+ * | `bad-config` | the deploy configuration, a command-line option or a deployments file is not acceptable |
+ * | `no-code` | an address that must hold a contract holds none |
+ * | `unreachable` | the node does not answer |
+ * | `untrusted-record` | the deployments file records a contract that is not what the chain holds at its address |
+ * | `failed` | a transaction (a deployment, a key set or revoked) failed or reverted |
+ * | `jwks-unavailable` | the service's JWKS could not be fetched |
+ * | `insecure-jwks` | a JWKS over plain http for a mainnet |
+ * | `bad-jwks` | the JWKS or one of its keys is not usable |
+ * | `refused-kid` | the key selection (kids, forced kids, thumbprint pins) names a key id the kit refuses to install |
+ * | `thumbprint-mismatch` | a key's thumbprint is not the pinned one |
+ * | `not-attested-oracle` | the address is not an `AttestedTrustOracle` |
+ * | `not-admin` | the sender lacks the oracle's admin role |
+ * | `revoked-key` | the key id is revoked on the oracle: revocation is final |
+ * | `key-id-reused` | the oracle holds the key id with another key than the JWKS publishes |
+ * | `unknown-key` | a key id the oracle does not hold |
+ */
+export const DEPLOYMENT_FAILURE_REASONS = [
+  "missing-key",
+  "bad-key",
+  "mainnet-not-confirmed",
+  "chain-mismatch",
+  "bad-config",
+  "no-code",
+  "unreachable",
+  "untrusted-record",
+  "failed",
+  "jwks-unavailable",
+  "insecure-jwks",
+  "bad-jwks",
+  "refused-kid",
+  "thumbprint-mismatch",
+  "not-attested-oracle",
+  "not-admin",
+  "revoked-key",
+  "key-id-reused",
+  "unknown-key",
+] as const;
+
+/** One value of {@link DEPLOYMENT_FAILURE_REASONS}. */
+export type DeploymentFailureReason = (typeof DEPLOYMENT_FAILURE_REASONS)[number];
+
+/**
  * A deployment or a signing-key update (`scripts/deploy.ts`, `scripts/keys.ts`, `src/deploy/`) cannot proceed or
  * failed: a missing or malformed deployer key, an unconfirmed mainnet deployment, a chain that is not the
  * configured one, a JWKS that cannot be fetched or holds an unusable key, a sender without the admin role, a
- * transaction that reverted. Carries the error code `CONFIGURATION`; nothing is sent after it is thrown.
+ * transaction that reverted. Carries the error code `DEPLOYMENT`; nothing is sent after it is thrown.
  */
 export class DeploymentError extends TrustgateError {
-  /**
-   * Stable reason: `missing-key`, `bad-key`, `mainnet-not-confirmed`, `chain-mismatch`, `bad-config`, `no-code`,
-   * `unreachable`, `untrusted-record`, `failed`; for signing keys also `jwks-unavailable`, `insecure-jwks`,
-   * `bad-jwks`, `refused-kid`, `thumbprint-mismatch`, `not-attested-oracle`, `not-admin`, `revoked-key`,
-   * `key-id-reused`, `unknown-key`.
-   */
-  readonly reason: string;
+  /** Always `DEPLOYMENT`, the code of this class. */
+  declare readonly code: "DEPLOYMENT";
+  /** Stable reason: one of {@link DEPLOYMENT_FAILURE_REASONS}. */
+  readonly reason: DeploymentFailureReason;
 
   /**
    * @param reason - Stable reason code.
    * @param shortMessage - What is wrong, in one line.
    * @param options - Details and cause.
    */
-  constructor(reason: string, shortMessage: string, options: TrustgateErrorOptions = {}) {
-    super("CONFIGURATION", shortMessage, options);
+  constructor(reason: DeploymentFailureReason, shortMessage: string, options: TrustgateErrorOptions = {}) {
+    super("DEPLOYMENT", shortMessage, options);
     this.reason = reason;
   }
 }
@@ -558,6 +701,8 @@ export class DeploymentError extends TrustgateError {
  * Refusals the simulation can see are thrown before sending, as viem's decoded contract errors.
  */
 export class OracleWriteError extends TrustgateError {
+  /** Always `ORACLE_WRITE_FAILED`, the code of this class. */
+  declare readonly code: "ORACLE_WRITE_FAILED";
   /** The transaction's hash. */
   readonly hash: string;
 
@@ -570,3 +715,41 @@ export class OracleWriteError extends TrustgateError {
     this.hash = hash;
   }
 }
+
+/**
+ * Every error the kit throws, as one union: narrow it on `code` (one per class; a subclass that only adds detail
+ * shares its parent's) or with `instanceof`, and the narrowed error's fields, `reason` among them, are typed
+ * (`error.code === "DEPLOYMENT"` makes `error.reason` a {@link DeploymentFailureReason}).
+ */
+export type AnyTrustgateError =
+  | InvalidArgumentError
+  | CanonicalJsonError
+  | UnstorableAttestationError
+  | UnknownChainError
+  | JwksUnavailableError
+  | AttestationVerificationError
+  | HttpRequestError
+  | RateLimitedError
+  | RedirectRefusedError
+  | TimeoutError
+  | NetworkError
+  | InvalidResponseError
+  | ResponseTooLargeError
+  | McpError
+  | OracleReadError
+  | GateReadError
+  | ConfigurationError
+  | DevnetError
+  | DeploymentError
+  | OracleWriteError;
+
+/** What a request of the service's HTTP API (any method of `createTrustApiClient`'s client) throws. */
+export type TrustApiRequestErrorType =
+  | HttpRequestError
+  | RateLimitedError
+  | RedirectRefusedError
+  | TimeoutError
+  | NetworkError
+  | InvalidResponseError
+  | ResponseTooLargeError
+  | InvalidArgumentError;

@@ -65,11 +65,13 @@ export {
   type AttestationCallOptions,
   type AttestationCallVerdict,
   toAttestationCall,
+  type ToAttestationCallErrorType,
 } from "./attestation/onchain-call.js";
 export { type SigningKeyArgs, signingKeyArgsOf, signingKeyArgsOfJwks } from "./attestation/onchain-keys.js";
 export type { SignaturePolicy, VerifyAttestationOptions } from "./attestation/options.js";
 export {
   assertAttestationValid,
+  type AssertAttestationValidErrorType,
   ATTESTATION_FAILURE_REASONS,
   type AttestationFailureReason,
   type AttestationInvalid,
@@ -83,7 +85,7 @@ export {
   type TrustAttestationVerification,
   type WalletScoreVerification,
 } from "./attestation/result.js";
-export { type VerifyTrustAttestationOptions, verifyTrustAttestation } from "./attestation/verify.js";
+export { verifyTrustAttestation, type VerifyTrustAttestationErrorType, type VerifyTrustAttestationOptions } from "./attestation/verify.js";
 export { type OnchainStorability, type UnstorableReason } from "./attestation/storability.js";
 export { verifyMcpAttestation, type VerifyMcpAttestationOptions } from "./attestation/verify-mcp.js";
 export { verifySignedAttestation } from "./attestation/verify-signed.js";
@@ -101,6 +103,7 @@ export {
 } from "./config/encodings.js";
 export { DEFAULT_API_URL, type RegistryName } from "./config/service.js";
 export {
+  type AnyTrustgateError,
   AttestationVerificationError,
   ConfigurationError,
   GateReadError,
@@ -118,6 +121,7 @@ export {
   RedirectRefusedError,
   ResponseTooLargeError,
   TimeoutError,
+  type TrustApiRequestErrorType,
   TrustgateError,
   type TrustgateErrorCode,
   type TrustgateErrorOptions,
@@ -157,13 +161,15 @@ export {
 } from "./oracle/attested-oracle.js";
 export { attestedTrustOracleAbi, trustOracleAbi } from "./oracle/abi.js";
 export type { AnyClient } from "./oracle/client.js";
-export { type GatePolicy, type ReadGatePolicyOptions, readGatePolicy } from "./oracle/gate.js";
+export { type GatePolicy, readGatePolicy, type ReadGatePolicyErrorType, type ReadGatePolicyOptions } from "./oracle/gate.js";
 export { trustGatedAbi } from "./oracle/gate-abi.js";
 export {
-  type ReadTrustRecordParameters,
-  type ReadTrustRecordsParameters,
   readTrustRecord,
+  type ReadTrustRecordErrorType,
+  type ReadTrustRecordParameters,
   readTrustRecords,
+  type ReadTrustRecordsErrorType,
+  type ReadTrustRecordsParameters,
   type TrustRecordRequest,
 } from "./oracle/reader.js";
 export type { TrustRecordKey, TrustRecordKeyInput } from "./oracle/record-key.js";
@@ -171,6 +177,7 @@ export type { TrustRecordRead, TrustRecordReadFailure, TrustRecordResult } from 
 export {
   type ControllerStatus,
   evaluateTrustPolicy,
+  type EvaluateTrustPolicyErrorType,
   TIER_MIN_SCORE,
   TRUST_REFUSALS,
   type TrustPolicy,

@@ -15,7 +15,6 @@ export const TIER_MIN_SCORE = { established: 75, developing: 51, limited: 30 } a
 /** Highest score a well-formed oracle answer may carry; larger values are treated as malformed. */
 export const MAX_SCORE = 100;
 
-
 /** A gate policy, as `TrustGated.trustPolicy()` returns it. */
 export interface TrustPolicy {
   readonly minScore: number;
@@ -124,6 +123,9 @@ const CONDITION_ORDER = TRUST_REFUSALS.filter((refusal): refusal is TrustPolicyR
 export function trustPolicyEdges(record: TrustRecord, policy: TrustPolicy, now: number, scoreMargin: number): TrustPolicyRefusal[] {
   return CONDITION_ORDER.filter((refusal) => TRUST_POLICY_CONDITIONS[refusal].edge?.(record, policy, now, scoreMargin) === true);
 }
+
+/** What {@link evaluateTrustPolicy} throws: nothing; every outcome is a {@link TrustRefusal}. */
+export type EvaluateTrustPolicyErrorType = never;
 
 /**
  * Evaluates a record against a policy at time `now` (seconds), exactly as `TrustGated` does: record

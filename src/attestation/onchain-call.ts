@@ -72,6 +72,9 @@ function hexOf(bytes: Uint8Array): Hex {
   return `0x${Buffer.from(bytes).toString("hex")}`;
 }
 
+/** What {@link toAttestationCall} throws: a response that cannot be submitted as it is, or cannot be stored. */
+export type ToAttestationCallErrorType = InvalidArgumentError | UnstorableAttestationError;
+
 /**
  * Builds the on-chain call arguments from a `/api/trust-check` response body (or its `attestation` object): the
  * JWS form when there is a JWS, else the `sig` form (see the module notes).

@@ -27,6 +27,7 @@
 
 import type { TrustCheck, WalletNotFound } from "../generated/published-types.js";
 import { ATTESTATION_LIFETIME_SECONDS, TRUST_ATTESTATION_KIDS } from "../config/service.js";
+import type { InvalidArgumentError } from "../errors.js";
 import type { ExpectedSubject } from "./expected-subject.js";
 import { TRUST_CHECK_KIND } from "./kinds/trust-check.js";
 import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.js";
@@ -83,6 +84,9 @@ export interface VerifyTrustAttestationOptions extends VerifyAttestationOptions 
    */
   expected?: ExpectedSubject;
 }
+
+/** What {@link verifyTrustAttestation} throws: only for bad options (a refused attestation is a verdict, not a throw). */
+export type VerifyTrustAttestationErrorType = InvalidArgumentError;
 
 /**
  * Verifies a `/api/trust-check` response: its attestation's signatures against the configured JWKS, that the

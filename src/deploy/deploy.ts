@@ -20,6 +20,7 @@
  * @packageDocumentation
  */
 import { join } from "node:path";
+import type { DeploymentError } from "../errors.js";
 import { loadArtifacts } from "./deploy-artifacts.js";
 import { executePlan } from "./deploy-execute.js";
 import { installConfiguredSigningKeys } from "./deploy-install-keys.js";
@@ -35,6 +36,9 @@ export { DEPLOYER_KEY_VARIABLE, type DeployProvider, MAINNET_CHAIN_IDS, resolveD
 export type { DeployAction, DeployOptions, DeployResult } from "./deploy-types.js";
 export { currentGitCommit, DRY_RUN_PLACEHOLDER_SENDER } from "./deploy-resolve.js";
 export { MOCK_IDENTITY_REGISTRY, REFERENCE_ORACLE } from "./deploy-plan.js";
+
+/** What {@link deploy} throws: a refusal or a failure, with its reason. */
+export type DeployErrorType = DeploymentError;
 
 /**
  * Deploys what the network's configuration asks for, skipping what is already deployed unchanged.

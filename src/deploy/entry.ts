@@ -19,7 +19,7 @@ export {
   networkConfig,
   parseDeployConfig,
 } from "./config.js";
-export { type DeployAction, type DeployOptions, type DeployResult, deploy } from "./deploy.js";
+export { deploy, type DeployAction, type DeployErrorType, type DeployOptions, type DeployResult } from "./deploy.js";
 export { type DeploymentRecord, type DeploymentsFile, type JsonValue, readDeploymentsFile } from "./deployments-file.js";
 export { type KeySelection, type LoadedJwks, parseThumbprintPins, type SelectedSigningKey } from "./key-selection.js";
 export { type ResolvedRpcUrl, RPC_URL_VARIABLE, resolveRpcUrl } from "./rpc-url.js";
@@ -35,5 +35,11 @@ export {
   type UpdateSigningKeysOptions,
   updateSigningKeys,
 } from "./signing-keys.js";
-export { DeploymentError, type TrustgateErrorCode, type TrustgateErrorOptions } from "../errors.js";
+export {
+  DEPLOYMENT_FAILURE_REASONS,
+  DeploymentError,
+  type DeploymentFailureReason,
+  type TrustgateErrorCode,
+  type TrustgateErrorOptions,
+} from "../errors.js";
 export type { RecordsSignedBy, SignedRecord } from "../oracle/records-by-key.js";

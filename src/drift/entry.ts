@@ -9,7 +9,7 @@
 
 export { type AgentScope, DEFAULT_DECISION_THRESHOLD, DEFAULT_MAX_AGE_SECONDS, type DriftConfig } from "./config.js";
 export { DEFAULT_ERROR_LIMIT } from "./error-limit.js";
-export { type DriftHooks, runDrift } from "./run.js";
+export { type DriftHooks, runDrift, type RunDriftErrorType } from "./run.js";
 export { DRIFT_EXIT_CODES, exitCodeOf, verdictOf } from "./verdict.js";
 export {
   type AttestedOracleSource,
@@ -45,3 +45,4 @@ export {
 export type { AgentRef } from "../agent/agent-ref.js";
 export { createTrustEncoding, type SybilSeverityName, type TierName, type TrustEncoding } from "../config/encodings.js";
 export type { ScanProgress, ScanStage } from "./progress.js";
+export type { ConfigurationError, InvalidArgumentError, TrustgateErrorOptions } from "../errors.js";

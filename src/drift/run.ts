@@ -14,7 +14,7 @@
  */
 import type { Address } from "viem";
 import { createTrustApiClient, type TrustApiClient } from "../api/client.js";
-import { InvalidArgumentError } from "../errors.js";
+import { type ConfigurationError, InvalidArgumentError } from "../errors.js";
 import { checkChunkSize } from "../oracle/reader.js";
 import { redactUrl } from "../security/redact-url.js";
 import { type AuditPlan, randomAuditSeed } from "./audit.js";
@@ -69,6 +69,9 @@ export interface DriftHooks {
    */
   readonly keepRows?: boolean;
 }
+
+/** What {@link runDrift} throws, before any agent is scanned: an unusable endpoint or address, or an invalid option. */
+export type RunDriftErrorType = ConfigurationError | InvalidArgumentError;
 
 /**
  * Runs the drift job.

@@ -6,7 +6,7 @@
  */
 import type { Address, BlockTag } from "viem";
 import { getBlock, getBlockNumber, readContract } from "viem/actions";
-import { GateReadError, messageOf } from "../errors.js";
+import { GateReadError, type InvalidArgumentError, messageOf } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
 import type { TrustPolicy } from "../policy.js";
 import { trustGatedAbi } from "./gate-abi.js";
@@ -37,6 +37,9 @@ export interface ReadGatePolicyOptions {
   /** Read at a block tag instead (its number is fetched first, so all views still see one block). */
   readonly blockTag?: BlockTag | undefined;
 }
+
+/** What {@link readGatePolicy} throws: a bad address, or no gate read at it. */
+export type ReadGatePolicyErrorType = InvalidArgumentError | GateReadError;
 
 /**
  * Reads a deployed gate's oracle, policy, agent domain and identity registry, all at one block.

@@ -28,7 +28,7 @@ import {
 import { call, getBlockNumber } from "viem/actions";
 import type { AnyClient } from "./client.js";
 import { BASE_TRUST_ORACLE_ADDRESS, MULTICALL3_ADDRESS } from "../config/addresses.js";
-import { InvalidArgumentError } from "../errors.js";
+import { InvalidArgumentError, type UnknownChainError } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
 import { mapConcurrently } from "../util/concurrency.js";
 import { trustOracleAbi, trustOracleReadErrorsAbi } from "./abi.js";
@@ -102,6 +102,15 @@ export interface ReadTrustRecordsParameters extends ReadOptionsBase {
    */
   readonly mode?: OracleReaderMode | "auto" | undefined;
 }
+
+/**
+ * What {@link readTrustRecord} throws: only for invalid parameters, before any request (a failed read is a result
+ * with `ok: false` and an `OracleReadError`).
+ */
+export type ReadTrustRecordErrorType = InvalidArgumentError | UnknownChainError;
+
+/** What {@link readTrustRecords} throws: only for invalid parameters, before any request. */
+export type ReadTrustRecordsErrorType = InvalidArgumentError | UnknownChainError;
 
 const getScoreItem = getAbiItem({ abi: trustOracleAbi, name: "getScore" });
 const GET_SCORE_SELECTOR = toFunctionSelector(getScoreItem);
