@@ -30,7 +30,7 @@ export type TrustgateErrorCode =
   | "ORACLE_WRITE_FAILED";
 
 /** Options shared by every {@link TrustgateError}. */
-export interface TrustgateErrorOptions {
+export interface TrustgateErrorParameters {
   /** Longer explanation, appended to `message`. */
   details?: string;
   /** The error this one wraps. */
@@ -55,7 +55,7 @@ export class TrustgateError extends Error {
    * @param shortMessage - One-line message.
    * @param options - Details, cause and context lines.
    */
-  constructor(code: TrustgateErrorCode, shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(code: TrustgateErrorCode, shortMessage: string, options: TrustgateErrorParameters = {}) {
     const lines = [shortMessage];
     if (options.metaMessages?.length) lines.push("", ...options.metaMessages);
     if (options.details) lines.push("", `Details: ${options.details}`);
@@ -76,7 +76,7 @@ export class InvalidArgumentError extends TrustgateError {
    * @param shortMessage - What is wrong, naming the argument.
    * @param options - Details and cause.
    */
-  constructor(shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(shortMessage: string, options: TrustgateErrorParameters = {}) {
     super("INVALID_ARGUMENT", shortMessage, options);
   }
 }
@@ -159,7 +159,7 @@ export class JwksUnavailableError extends TrustgateError {
    * @param shortMessage - What went wrong.
    * @param options - Details and cause.
    */
-  constructor(url: string, shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(url: string, shortMessage: string, options: TrustgateErrorParameters = {}) {
     super("JWKS_UNAVAILABLE", shortMessage, { ...options, metaMessages: [`JWKS: ${url}`, ...(options.metaMessages ?? [])] });
     this.url = url;
   }
@@ -239,14 +239,14 @@ export class AttestationVerificationError extends TrustgateError {
    * @param shortMessage - Human explanation.
    * @param options - Details and cause.
    */
-  constructor(reason: AttestationFailureReason, shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(reason: AttestationFailureReason, shortMessage: string, options: TrustgateErrorParameters = {}) {
     super("ATTESTATION_INVALID", shortMessage, { ...options, metaMessages: [`reason: ${reason}`, ...(options.metaMessages ?? [])] });
     this.reason = reason;
   }
 }
 
 /** What {@link HttpRequestError} (and {@link RateLimitedError}) know about a failed HTTP exchange. */
-export interface HttpRequestErrorParams {
+export interface HttpRequestErrorParameters {
   /** HTTP status of the response. */
   status: number;
   /** Method of the request (`GET`, `POST`). */
@@ -289,7 +289,11 @@ export class HttpRequestError extends TrustgateError {
    * @param options - Details and cause.
    * @param code - Error code; subclasses pass their own (default `HTTP_ERROR`).
    */
-  constructor(params: HttpRequestErrorParams, options: TrustgateErrorOptions = {}, code: "HTTP_ERROR" | "RATE_LIMITED" = "HTTP_ERROR") {
+  constructor(
+    params: HttpRequestErrorParameters,
+    options: TrustgateErrorParameters = {},
+    code: "HTTP_ERROR" | "RATE_LIMITED" = "HTTP_ERROR",
+  ) {
     const service = params.errorCode ? ` (${params.errorCode}${params.errorMessage ? `: ${params.errorMessage}` : ""})` : "";
     super(code, `${params.method} ${params.url} ${params.outcome ?? `failed with HTTP ${params.status}`}${service}`, {
       ...options,
@@ -317,7 +321,7 @@ export class RateLimitedError extends HttpRequestError {
    * @param retryAfterMs - The last `Retry-After`, in milliseconds.
    * @param options - Details and cause.
    */
-  constructor(params: HttpRequestErrorParams, retryAfterMs: number | undefined, options: TrustgateErrorOptions = {}) {
+  constructor(params: HttpRequestErrorParameters, retryAfterMs: number | undefined, options: TrustgateErrorParameters = {}) {
     super(
       params,
       {
@@ -373,7 +377,7 @@ export class TimeoutError extends TrustgateError {
    * @param params - Method, URL, time limit and attempts.
    * @param options - Details and cause.
    */
-  constructor(params: { method: string; url: string; timeoutMs: number; attempts?: number }, options: TrustgateErrorOptions = {}) {
+  constructor(params: { method: string; url: string; timeoutMs: number; attempts?: number }, options: TrustgateErrorParameters = {}) {
     super("TIMEOUT", `${params.method} ${params.url} timed out after ${params.timeoutMs} ms`, {
       ...options,
       metaMessages: [...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []), ...(options.metaMessages ?? [])],
@@ -397,7 +401,7 @@ export class NetworkError extends TrustgateError {
    * @param params - Method, URL and attempts.
    * @param options - Details and the underlying error as `cause`.
    */
-  constructor(params: { method: string; url: string; attempts?: number }, options: TrustgateErrorOptions = {}) {
+  constructor(params: { method: string; url: string; attempts?: number }, options: TrustgateErrorParameters = {}) {
     super("NETWORK_ERROR", `${params.method} ${params.url} failed: network error`, {
       ...options,
       metaMessages: [...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []), ...(options.metaMessages ?? [])],
@@ -424,7 +428,7 @@ export class InvalidResponseError extends TrustgateError {
   constructor(
     shortMessage: string,
     params: { url?: string | undefined; issues?: readonly string[] } = {},
-    options: TrustgateErrorOptions = {},
+    options: TrustgateErrorParameters = {},
   ) {
     super("INVALID_RESPONSE", shortMessage, {
       ...options,
@@ -460,7 +464,7 @@ export class ResponseTooLargeError extends TrustgateError {
    */
   constructor(
     params: { method: string; url: string; limitBytes: number; declaredBytes?: number | undefined },
-    options: TrustgateErrorOptions = {},
+    options: TrustgateErrorParameters = {},
   ) {
     const found =
       params.declaredBytes === undefined ? `more than ${params.limitBytes} bytes` : `${params.declaredBytes} bytes (Content-Length)`;
@@ -497,7 +501,7 @@ export class McpError extends TrustgateError {
    */
   constructor(
     params: { method: string; rpcCode: number | undefined; rpcMessage: string; data?: unknown },
-    options: TrustgateErrorOptions = {},
+    options: TrustgateErrorParameters = {},
   ) {
     const code = params.rpcCode === undefined ? "tool error" : `JSON-RPC error ${params.rpcCode}`;
     super("MCP_ERROR", `MCP ${params.method} failed: ${code}: ${params.rpcMessage}`, options);
@@ -543,7 +547,7 @@ export class OracleReadError extends TrustgateError {
   constructor(
     params: { oracle: string; failure: OracleReadFailure; revertData?: `0x${string}` | undefined; reason?: string | undefined },
     shortMessage: string,
-    options: TrustgateErrorOptions = {},
+    options: TrustgateErrorParameters = {},
   ) {
     super("ORACLE_READ_FAILED", shortMessage, {
       ...options,
@@ -568,7 +572,7 @@ export class GateReadError extends TrustgateError {
    * @param shortMessage - One-line description.
    * @param options - Details and cause.
    */
-  constructor(gate: string, shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(gate: string, shortMessage: string, options: TrustgateErrorParameters = {}) {
     super("GATE_READ_FAILED", shortMessage, { ...options, metaMessages: [`gate: ${gate}`, ...(options.metaMessages ?? [])] });
     this.gate = gate;
   }
@@ -585,7 +589,7 @@ export class ConfigurationError extends TrustgateError {
    * @param shortMessage - What is wrong, in one line.
    * @param options - Details and cause.
    */
-  constructor(shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(shortMessage: string, options: TrustgateErrorParameters = {}) {
     super("CONFIGURATION", shortMessage, options);
   }
 }
@@ -601,7 +605,7 @@ export class DevnetError extends TrustgateError {
    * @param shortMessage - What failed, in one line.
    * @param options - Details and cause.
    */
-  constructor(shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(shortMessage: string, options: TrustgateErrorParameters = {}) {
     super("DEVNET_SETUP_FAILED", shortMessage, options);
   }
 }
@@ -690,7 +694,7 @@ export class DeploymentError extends TrustgateError {
    * @param shortMessage - What is wrong, in one line.
    * @param options - Details and cause.
    */
-  constructor(reason: DeploymentFailureReason, shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(reason: DeploymentFailureReason, shortMessage: string, options: TrustgateErrorParameters = {}) {
     super("DEPLOYMENT", shortMessage, options);
     this.reason = reason;
   }

@@ -25,50 +25,50 @@ export {
   compareAgentRefs,
   type EvmAgentRef,
   formatAgentRef,
-  type FormatAgentRefOptions,
+  type FormatAgentRefParameters,
   isEvmAgent,
   parseAgentRef,
   parseAgentRefList,
 } from "./agent/agent-ref.js";
 export {
-  type AddressAgeParams,
-  type AgentParams,
-  type AgentsParams,
+  type AddressAgeParameters,
+  type AgentParameters,
+  type AgentsParameters,
   createTrustApiClient,
-  type ExplorerParams,
+  type ExplorerParameters,
   isWalletNotFound,
-  type ReviewerParams,
-  type RiskTermsParams,
+  type ReviewerParameters,
+  type RiskTermsParameters,
   type TrustApiClient,
-  type TrustCheckParams,
+  type TrustCheckParameters,
 } from "./api/client.js";
 export {
   createTrustMcpClient,
-  type McpCommerceStatsArgs,
-  type McpRiskTermsArgs,
+  type McpCommerceStatsParameters,
+  type McpRiskTermsParameters,
   type McpToolOutput,
-  type McpTrustCheckArgs,
+  type McpTrustCheckParameters,
   type TrustMcpClient,
 } from "./api/mcp.js";
-export type { TransportOption, TrustApiClientOptions } from "./api/options.js";
+export type { TransportOption, TrustApiClientParameters } from "./api/options.js";
 export type { ExpectedSubject } from "./attestation/expected-subject.js";
 export {
   createJwksResolver,
   type JwksKeyLookup,
   type JwksResolver,
-  type JwksResolverOptions,
+  type JwksResolverParameters,
   type JwksResolverStats,
   type JwksSource,
 } from "./attestation/jwks.js";
 export {
   type AttestationCall,
-  type AttestationCallOptions,
+  type AttestationCallParameters,
   type AttestationCallVerdict,
   toAttestationCall,
   type ToAttestationCallErrorType,
 } from "./attestation/onchain-call.js";
 export { type SigningKeyArgs, signingKeyArgsOf, signingKeyArgsOfJwks } from "./attestation/onchain-keys.js";
-export type { SignaturePolicy, VerifyAttestationOptions } from "./attestation/options.js";
+export type { SignaturePolicy, VerifyAttestationParameters } from "./attestation/options.js";
 export {
   assertAttestationValid,
   type AssertAttestationValidErrorType,
@@ -85,11 +85,15 @@ export {
   type TrustAttestationVerification,
   type WalletScoreVerification,
 } from "./attestation/result.js";
-export { verifyTrustAttestation, type VerifyTrustAttestationErrorType, type VerifyTrustAttestationOptions } from "./attestation/verify.js";
+export {
+  verifyTrustAttestation,
+  type VerifyTrustAttestationErrorType,
+  type VerifyTrustAttestationParameters,
+} from "./attestation/verify.js";
 export { type OnchainStorability, type UnstorableReason } from "./attestation/storability.js";
-export { verifyMcpAttestation, type VerifyMcpAttestationOptions } from "./attestation/verify-mcp.js";
+export { verifyMcpAttestation, type VerifyMcpAttestationParameters } from "./attestation/verify-mcp.js";
 export { verifySignedAttestation } from "./attestation/verify-signed.js";
-export { verifyWalletScoreAttestation, type VerifyWalletScoreOptions } from "./attestation/verify-wallet-score.js";
+export { verifyWalletScoreAttestation, type VerifyWalletScoreParameters } from "./attestation/verify-wallet-score.js";
 export { BASE_TRUST_ORACLE_ADDRESS, TRUST_ORACLE_ADDRESSES } from "./config/addresses.js";
 export { ORACLE_CHAIN_SLUGS, TRUST_CHAINS, type TrustChain } from "./config/chains.js";
 export {
@@ -108,7 +112,7 @@ export {
   ConfigurationError,
   GateReadError,
   HttpRequestError,
-  type HttpRequestErrorParams,
+  type HttpRequestErrorParameters,
   InvalidArgumentError,
   InvalidResponseError,
   JwksUnavailableError,
@@ -124,7 +128,7 @@ export {
   type TrustApiRequestErrorType,
   TrustgateError,
   type TrustgateErrorCode,
-  type TrustgateErrorOptions,
+  type TrustgateErrorParameters,
   UnknownChainError,
   UnstorableAttestationError,
 } from "./errors.js";
@@ -161,7 +165,7 @@ export {
 } from "./oracle/attested-oracle.js";
 export { attestedTrustOracleAbi, trustOracleAbi } from "./oracle/abi.js";
 export type { AnyClient } from "./oracle/client.js";
-export { type GatePolicy, readGatePolicy, type ReadGatePolicyErrorType, type ReadGatePolicyOptions } from "./oracle/gate.js";
+export { type GatePolicy, readGatePolicy, type ReadGatePolicyErrorType, type ReadGatePolicyParameters } from "./oracle/gate.js";
 export { trustGatedAbi } from "./oracle/gate-abi.js";
 export {
   readTrustRecord,
@@ -184,7 +188,7 @@ export {
   type TrustRefusal,
 } from "./policy.js";
 export { type TrustRecord, updatedAtDate } from "./trust-record.js";
-export type { HttpRequest, HttpResponse, HttpTransport, QueryValue, RetryOptions } from "./api/http.js";
+export type { HttpRequest, HttpResponse, HttpTransport, QueryValue, RetryParameters } from "./api/http.js";
 export type { Clock, RateInForce, RateLimiter, RateLimiterState, RateLimitSource, Sleep } from "./api/rate-limiter.js";
 export type { RateLimitAnnouncement } from "./api/rate-limit-headers.js";
 export type { AgentIdInput } from "./inputs/agent-id.js";

@@ -111,7 +111,7 @@ export function parseAgentRefList(text: string, label = "--agents"): AgentRef[] 
 }
 
 /** Options of {@link formatAgentRef}. */
-export interface FormatAgentRefOptions {
+export interface FormatAgentRefParameters {
   /** Leave out a registry that is the default one (`erc8004`): `base:1234` (default `false`). */
   readonly omitDefaultRegistry?: boolean;
 }
@@ -123,7 +123,7 @@ export interface FormatAgentRefOptions {
  * @param options - Whether to leave out the default registry.
  * @returns For example `base:1234:erc8004` (or `base:1234` with `omitDefaultRegistry`).
  */
-export function formatAgentRef(agent: AgentKeyParts, options: FormatAgentRefOptions = {}): string {
+export function formatAgentRef(agent: AgentKeyParts, options: FormatAgentRefParameters = {}): string {
   const head = `${agent.chain}:${agent.agentId}`;
   return options.omitDefaultRegistry === true && agent.registry === DEFAULT_REGISTRY ? head : `${head}:${agent.registry}`;
 }

@@ -69,7 +69,7 @@ export interface JwksResolver {
 }
 
 /** Options of {@link createJwksResolver}: exactly one of `url` and `keys`. */
-export interface JwksResolverOptions {
+export interface JwksResolverParameters {
   /** URL of a remote JWKS (http or https). */
   url?: string | URL;
   /** A key set held in memory (a JWKS object or its `keys` array). */
@@ -110,7 +110,7 @@ type KeyTable = Map<string, { ok: true; key: VerificationKey } | { ok: false; pr
  * @throws {@link InvalidArgumentError} for a missing or ambiguous source, a non-http(s) URL, a key set that
  * is not a JWKS, or a negative/non-numeric duration.
  */
-export function createJwksResolver(options: JwksResolverOptions): JwksResolver {
+export function createJwksResolver(options: JwksResolverParameters): JwksResolver {
   if ((options.url === undefined) === (options.keys === undefined)) {
     throw new InvalidArgumentError("createJwksResolver needs exactly one of `url` and `keys`");
   }

@@ -51,7 +51,7 @@ export interface AttestationCall {
 }
 
 /** Options of {@link toAttestationCall}. */
-export interface AttestationCallOptions {
+export interface AttestationCallParameters {
   /**
    * The attested oracle's chain slug table, to refuse a signed `chain` it does not hold (default
    * `ORACLE_CHAIN_SLUGS`, the table it is deployed with; pass the one its admin set, read with `chainIdOfSlug`), or
@@ -96,7 +96,7 @@ export type ToAttestationCallErrorType = InvalidArgumentError | UnstorableAttest
 export function toAttestationCall(
   response: unknown,
   verdict?: AttestationCallVerdict,
-  options: AttestationCallOptions = {},
+  options: AttestationCallParameters = {},
 ): AttestationCall {
   const read = readAttestationEnvelope(splitAttestationResponse(response).attestation);
   if (!read.ok) throw new InvalidArgumentError(`The attestation cannot be submitted: ${read.problem}`, { details: `field: ${read.field}` });
@@ -146,7 +146,7 @@ export function toAttestationCall(
 }
 
 /** Refuses signed bytes the oracle's reader refuses, naming the field and offset, and a chain its table does not hold. */
-function checkSignedBlock(bytes: Uint8Array, options: AttestationCallOptions): void {
+function checkSignedBlock(bytes: Uint8Array, options: AttestationCallParameters): void {
   const block = readTrustSignedBlockV2(bytes);
   if (!block.ok) {
     throw new InvalidArgumentError(`The oracle would refuse the signed block: ${block.problem}`, {

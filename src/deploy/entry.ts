@@ -19,20 +19,20 @@ export {
   networkConfig,
   parseDeployConfig,
 } from "./config.js";
-export { deploy, type DeployAction, type DeployErrorType, type DeployOptions, type DeployResult } from "./deploy.js";
+export { deploy, type DeployAction, type DeployErrorType, type DeployParameters, type DeployResult } from "./deploy.js";
 export { type DeploymentRecord, type DeploymentsFile, type JsonValue, readDeploymentsFile } from "./deployments-file.js";
 export { type KeySelection, type LoadedJwks, parseThumbprintPins, type SelectedSigningKey } from "./key-selection.js";
 export { type ResolvedRpcUrl, RPC_URL_VARIABLE, resolveRpcUrl } from "./rpc-url.js";
 export { DEPLOYER_KEY_VARIABLE, type DeployProvider } from "./sender.js";
 export {
-  type ListKeyRecordsOptions,
+  type ListKeyRecordsParameters,
   listKeyRecords,
-  type LoadJwksOptions,
+  type LoadJwksParameters,
   loadJwks,
   type SigningKeyChange,
   type SigningKeyChangeKind,
   type SigningKeysResult,
-  type UpdateSigningKeysOptions,
+  type UpdateSigningKeysParameters,
   updateSigningKeys,
 } from "./signing-keys.js";
 export {
@@ -40,6 +40,6 @@ export {
   DeploymentError,
   type DeploymentFailureReason,
   type TrustgateErrorCode,
-  type TrustgateErrorOptions,
+  type TrustgateErrorParameters,
 } from "../errors.js";
 export type { RecordsSignedBy, SignedRecord } from "../oracle/records-by-key.js";

@@ -70,7 +70,7 @@ export const ATTESTED_ORACLE = "AttestedTrustOracle";
 export const DEFAULT_ADMIN_ROLE: Hex = zeroHash;
 
 /** Options of {@link loadJwks}. */
-export interface LoadJwksOptions {
+export interface LoadJwksParameters {
   /** Timeout of the fetch, in ms (default: the JWKS resolver's, 5,000). */
   readonly timeoutMs?: number | undefined;
   /** `fetch` implementation (default: the global `fetch`). */
@@ -94,7 +94,7 @@ export interface LoadJwksOptions {
  *   `options.chainId` is a mainnet; `bad-jwks` when the file cannot be read, is not JSON or is not a JWKS, or the
  *   location is neither a file nor an http(s) URL.
  */
-export async function loadJwks(location: string, options: LoadJwksOptions = {}): Promise<LoadedJwks> {
+export async function loadJwks(location: string, options: LoadJwksParameters = {}): Promise<LoadedJwks> {
   const trimmed = location.trim();
   if (trimmed === "") throw new DeploymentError("bad-jwks", "No JWKS given: pass an http(s) URL or a file (--jwks <url|file>)");
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
@@ -197,7 +197,7 @@ export interface SigningKeyChange {
 }
 
 /** Options of {@link updateSigningKeys}. */
-export interface UpdateSigningKeysOptions extends KeySelection {
+export interface UpdateSigningKeysParameters extends KeySelection {
   /** The chain. */
   readonly provider: DeployProvider;
   /**
@@ -242,7 +242,7 @@ export interface UpdateSigningKeysOptions extends KeySelection {
   /** The RPC URL the provider talks to, for messages. */
   readonly rpcUrl?: string | undefined;
   /** Fetch timeout and implementation for a JWKS URL. */
-  readonly jwksFetch?: LoadJwksOptions | undefined;
+  readonly jwksFetch?: LoadJwksParameters | undefined;
   /** Receives one line per event; default none. */
   readonly log?: ((line: string) => void) | undefined;
 }
@@ -282,7 +282,7 @@ const SENDING: ReadonlySet<SigningKeyChangeKind> = new Set(["set", "revoke"]);
  *   with other coordinates), `unknown-key` (a kid to revoke is not held), `missing-key` / `bad-key`, `not-admin`
  *   (the sender lacks `DEFAULT_ADMIN_ROLE`), `failed` (a transaction failed; the contract's error named).
  */
-export async function updateSigningKeys(options: UpdateSigningKeysOptions): Promise<SigningKeysResult> {
+export async function updateSigningKeys(options: UpdateSigningKeysParameters): Promise<SigningKeysResult> {
   const log = options.log ?? (() => {});
   const dryRun = options.dryRun ?? false;
   const revoke = [...new Set(options.revoke ?? [])];
@@ -469,7 +469,7 @@ async function heldKey(publicClient: PublicClient, oracle: Address, kid: string)
 
 /** The oracle given, else the one the deployment recorded for this chain. */
 /** Options of {@link listKeyRecords}. */
-export interface ListKeyRecordsOptions extends OracleTarget, NodeTarget {
+export interface ListKeyRecordsParameters extends OracleTarget, NodeTarget {
   /** The key id whose records to list. */
   readonly kid: string;
   /**
@@ -492,7 +492,7 @@ export interface ListKeyRecordsOptions extends OracleTarget, NodeTarget {
  *   contract that is not an `AttestedTrustOracle`; `bad-config` when the scan starts after one of the records (its
  *   subject cannot be named).
  */
-export async function listKeyRecords(options: ListKeyRecordsOptions): Promise<RecordsSignedBy> {
+export async function listKeyRecords(options: ListKeyRecordsParameters): Promise<RecordsSignedBy> {
   const log = options.log ?? (() => {});
   if (options.kid.trim() === "") throw new DeploymentError("bad-config", "The key id whose records to list is empty");
   const { publicClient, chainId } = await connectedNode(options);
@@ -606,7 +606,7 @@ async function assertAttestedOracle(publicClient: PublicClient, oracle: Address,
 }
 
 async function resolveSender(
-  options: UpdateSigningKeysOptions,
+  options: UpdateSigningKeysParameters,
   publicClient: PublicClient,
   oracle: Address,
   chainId: number,

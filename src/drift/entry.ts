@@ -45,4 +45,4 @@ export {
 export type { AgentRef } from "../agent/agent-ref.js";
 export { createTrustEncoding, type SybilSeverityName, type TierName, type TrustEncoding } from "../config/encodings.js";
 export type { ScanProgress, ScanStage } from "./progress.js";
-export type { ConfigurationError, InvalidArgumentError, TrustgateErrorOptions } from "../errors.js";
+export type { ConfigurationError, InvalidArgumentError, TrustgateErrorParameters } from "../errors.js";

@@ -30,8 +30,10 @@ export interface GatePolicy {
   readonly blockNumber: bigint;
 }
 
-/** Options of {@link readGatePolicy}. */
-export interface ReadGatePolicyOptions {
+/** Parameters of {@link readGatePolicy}: the gate, and the block to read at (the shape of `readTrustRecord`'s). */
+export interface ReadGatePolicyParameters {
+  /** The gate (any contract inheriting `TrustGated`). */
+  readonly gate: string;
   /** Block to read at; default the latest block (all four views are read at the same block). */
   readonly blockNumber?: bigint | undefined;
   /** Read at a block tag instead (its number is fetched first, so all views still see one block). */
@@ -45,21 +47,20 @@ export type ReadGatePolicyErrorType = InvalidArgumentError | GateReadError;
  * Reads a deployed gate's oracle, policy, agent domain and identity registry, all at one block.
  *
  * @param client - A viem client.
- * @param gateAddress - The gate (any contract inheriting `TrustGated`).
- * @param options - Block to read at.
+ * @param parameters - The gate, and the block to read at.
  * @returns The gate's configuration.
  * @throws {@link InvalidArgumentError} for a bad address; {@link GateReadError} (`GATE_READ_FAILED`) when the
  *   address holds no gate (no code, or the views revert or answer garbage) or the RPC request fails.
  */
-export async function readGatePolicy(client: AnyClient, gateAddress: string, options: ReadGatePolicyOptions = {}): Promise<GatePolicy> {
-  const gate = parseAddress(gateAddress, "gateAddress");
+export async function readGatePolicy(client: AnyClient, parameters: ReadGatePolicyParameters): Promise<GatePolicy> {
+  const gate = parseAddress(parameters?.gate, "gate");
   try {
     const blockNumber =
-      options.blockNumber ??
-      (options.blockTag === undefined
+      parameters.blockNumber ??
+      (parameters.blockTag === undefined
         ? await getBlockNumber(client, { cacheTime: 0 })
-        : (await getBlock(client, { blockTag: options.blockTag })).number);
-    if (blockNumber === null) throw new Error(`block "${options.blockTag}" has no number yet`);
+        : (await getBlock(client, { blockTag: parameters.blockTag })).number);
+    if (blockNumber === null) throw new Error(`block "${parameters.blockTag}" has no number yet`);
     const at = { blockNumber };
     const read = <const name extends "trustOracle" | "trustPolicy" | "agentDomain" | "identityRegistry">(functionName: name) =>
       readContract(client, { address: gate, abi: trustGatedAbi, functionName, ...at });

@@ -559,7 +559,7 @@ describe("readGatePolicy", () => {
       deployer.address,
     );
     const gateAddress = getAddress(await gate.getAddress());
-    const read = await readGatePolicy(client, gateAddress.toLowerCase());
+    const read = await readGatePolicy(client, { gate: gateAddress.toLowerCase() });
     expect(read).to.deep.equal({
       gate: gateAddress,
       oracle: getAddress(await mock.getAddress()),
@@ -571,19 +571,19 @@ describe("readGatePolicy", () => {
     });
 
     await gate.setTrustPolicy(makePolicy({ minScore: 30, maxSybilSeverity: 4, maxAge: 60, requireController: false }));
-    expect((await readGatePolicy(client, gateAddress)).policy).to.deep.equal({
+    expect((await readGatePolicy(client, { gate: gateAddress })).policy).to.deep.equal({
       minScore: 30,
       maxSybilSeverity: 4,
       maxAge: 60,
       requireController: false,
     });
     // At an earlier block, the earlier policy.
-    expect((await readGatePolicy(client, gateAddress, { blockNumber: read.blockNumber })).policy.minScore).to.equal(75);
+    expect((await readGatePolicy(client, { gate: gateAddress, blockNumber: read.blockNumber })).policy.minScore).to.equal(75);
   });
 
   it("an address that is not a gate gives GateReadError", async () => {
     for (const address of [NO_CODE, oracleAddress]) {
-      const error = await readGatePolicy(client, address).catch((e: unknown) => e);
+      const error = await readGatePolicy(client, { gate: address }).catch((e: unknown) => e);
       expect(error).to.be.instanceOf(GateReadError);
       expect((error as GateReadError).code).to.equal("GATE_READ_FAILED");
       expect((error as GateReadError).gate).to.equal(getAddress(address));
@@ -617,7 +617,7 @@ describe("bad inputs are refused with InvalidArgumentError before anything is se
     ["chunkSize 0", () => readTrustRecords(clientUnderTest, { keys: [key], chunkSize: 0 })],
     ["concurrency 1.5", () => readTrustRecords(clientUnderTest, { keys: [key], concurrency: 1.5 })],
     ["bad multicall address", () => readTrustRecords(clientUnderTest, { keys: [key], multicallAddress: "multicall" })],
-    ["bad gate address", () => readGatePolicy(clientUnderTest, "0xZZ")],
+    ["bad gate address", () => readGatePolicy(clientUnderTest, { gate: "0xZZ" })],
   ];
   let log: RequestLog[];
   let clientUnderTest: ReturnType<typeof makeClient>;

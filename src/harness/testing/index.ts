@@ -11,12 +11,12 @@
  */
 
 export { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
-export { type ForkableBase, type ForkableBaseOptions, startForkableBase } from "../devnet/forkable-base.js";
+export { type ForkableBase, type ForkableBaseParameters, startForkableBase } from "../devnet/forkable-base.js";
 export type { SeededRecord } from "../devnet/seeded-population.js";
 export { describeContractError, type Eip1193Provider, revertDecodingTransport } from "../devnet/revert-transport.js";
 export {
   type BaseContext,
-  type BaseContextOptions,
+  type BaseContextParameters,
   DEFAULT_FORK_PROBE,
   DEFAULT_IMPERSONATION_BALANCE,
   DEFAULT_SIMULATED_AGENTS,
@@ -27,7 +27,7 @@ export { baseForkBlockFromEnv, DEFAULT_BASE_FORK_BLOCK } from "./fork-block.js";
 export {
   type InstalledOracleOverride,
   installOracleOverride,
-  type InstallOracleOverrideOptions,
+  type InstallOracleOverrideParameters,
   ORACLE_ORIGINAL_CODE_ADDRESS,
   ORACLE_OVERRIDE_NAMESPACE,
   ORACLE_OVERRIDE_SLOTS,
