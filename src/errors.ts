@@ -726,19 +726,12 @@ export class OracleWriteError extends TrustgateError {
  * (`error.code === "DEPLOYMENT"` makes `error.reason` a {@link DeploymentFailureReason}).
  */
 export type AnyTrustgateError =
-  | InvalidArgumentError
+  | TrustApiRequestErrorType
   | CanonicalJsonError
   | UnstorableAttestationError
   | UnknownChainError
   | JwksUnavailableError
   | AttestationVerificationError
-  | HttpRequestError
-  | RateLimitedError
-  | RedirectRefusedError
-  | TimeoutError
-  | NetworkError
-  | InvalidResponseError
-  | ResponseTooLargeError
   | McpError
   | OracleReadError
   | GateReadError
