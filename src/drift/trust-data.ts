@@ -9,7 +9,14 @@
  *
  * @packageDocumentation
  */
-import { canonicalSybilSeverity, sybilSeverityCode, sybilSeverityName, type TrustEncoding, tierCode, tierName } from "../config/encodings.js";
+import {
+  canonicalSybilSeverity,
+  sybilSeverityCode,
+  sybilSeverityName,
+  type TrustEncoding,
+  tierCode,
+  tierName,
+} from "../config/encodings.js";
 import type { TrustRecord } from "../trust-record.js";
 
 /** A field of trust data. */

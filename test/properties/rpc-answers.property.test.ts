@@ -195,10 +195,7 @@ function checkResult(result: TrustRecordResult, key: { agentId: bigint; chainId:
     for (const value of [result.score, result.tier, result.sybilSeverity]) {
       expect(Number.isInteger(value) && value >= 0 && value <= 255, context).toBe(true);
     }
-    expect(
-      Number.isSafeInteger(result.updatedAt) && result.updatedAt >= 0 && result.updatedAt < 2 ** 40,
-      context,
-    ).toBe(true);
+    expect(Number.isSafeInteger(result.updatedAt) && result.updatedAt >= 0 && result.updatedAt < 2 ** 40, context).toBe(true);
     expect(result.hasScore, context).toBe(result.updatedAt !== 0);
     if (result.hasScore) expect(updatedAtDate(result)?.getTime(), context).toBe(result.updatedAt * 1000);
     else expect(updatedAtDate(result), context).toBeNull();

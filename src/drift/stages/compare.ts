@@ -81,11 +81,7 @@ export function compareAgent(agent: AgentRef, onchain: TrustRecordResult, servic
         ? false // no record: every gate refuses
         : null;
   const attestedDecision = serviceData
-    ? decide(
-        context.rule,
-        statedRecord(serviceData, Math.min(nowSeconds, unixSeconds(serviceData.at)), context.encoding),
-        nowSeconds,
-      )
+    ? decide(context.rule, statedRecord(serviceData, Math.min(nowSeconds, unixSeconds(serviceData.at)), context.encoding), nowSeconds)
     : service.kind === "missing"
       ? false
       : null;

@@ -68,7 +68,10 @@ describe("statedRecord: the service's words as the oracle record they stand for"
       updatedAt: 1_700_000_000,
     });
     const swapped = createTrustEncoding({ tiers: ["established", "developing", "limited", "flagged"] });
-    expect(statedRecord({ score: 80, tier: "established", sybilSeverity: "heavy" }, 1, swapped)).toMatchObject({ tier: 0, sybilSeverity: 4 });
+    expect(statedRecord({ score: 80, tier: "established", sybilSeverity: "heavy" }, 1, swapped)).toMatchObject({
+      tier: 0,
+      sybilSeverity: 4,
+    });
   });
 
   it("gives a name the encoding lacks a code above every uint8 limit, so that a gate refuses it", () => {
