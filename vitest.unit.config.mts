@@ -58,12 +58,14 @@ export const UNIT_TESTS = [
   "test/drift/state/codec.test.ts",
   "test/drift/state/header.test.ts",
   "test/drift/state/read.test.ts",
+  "test/errors/error-types.test.ts",
   "test/harness/devnet/snapshot.test.ts",
   "test/harness/service/population.test.ts",
   "test/harness/signing.test.ts",
   "test/inputs/inputs.test.ts",
   "test/package/bench-page.test.ts",
   "test/package/boundaries.test.ts",
+  "test/package/exported-types.test.ts",
   "test/package/hardhat-evm-version.test.ts",
   "test/package/replace-directory.test.ts",
   "test/package/toolchains.test.ts",
@@ -77,6 +79,7 @@ export const UNIT_TESTS = [
   "test/report-html/page-file.test.ts",
   "test/security/outputs.test.ts",
   "test/security/security-functions.test.ts",
+  "test/trust-record/trust-record.test.ts",
   "test/util/json-difference.test.ts",
 ];
 

@@ -5,7 +5,11 @@
  * @packageDocumentation
  */
 
-/** Stable error codes. New codes may be added; existing ones never change meaning. */
+/**
+ * Stable error codes, one per error class (a subclass that adds only detail keeps its parent's: `CanonicalJsonError`
+ * and `UnstorableAttestationError` are `INVALID_ARGUMENT`s, `RedirectRefusedError` an `HTTP_ERROR`). New codes may be
+ * added; existing ones never change meaning.
+ */
 export type TrustgateErrorCode =
   | "INVALID_ARGUMENT"
   | "UNKNOWN_CHAIN"
@@ -22,10 +26,11 @@ export type TrustgateErrorCode =
   | "ATTESTATION_INVALID"
   | "CONFIGURATION"
   | "DEVNET_SETUP_FAILED"
+  | "DEPLOYMENT"
   | "ORACLE_WRITE_FAILED";
 
 /** Options shared by every {@link TrustgateError}. */
-export interface TrustgateErrorOptions {
+export interface TrustgateErrorParameters {
   /** Longer explanation, appended to `message`. */
   details?: string;
   /** The error this one wraps. */
@@ -64,7 +69,7 @@ export class TrustgateError extends Error {
    * @param shortMessage - One-line message.
    * @param options - Details, cause and context lines.
    */
-  constructor(code: TrustgateErrorCode, shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(code: TrustgateErrorCode, shortMessage: string, options: TrustgateErrorParameters = {}) {
     const lines = [shortMessage];
     if (options.metaMessages?.length) lines.push("", ...options.metaMessages);
     if (options.details) lines.push("", `Details: ${options.details}`);
@@ -93,11 +98,13 @@ export class TrustgateError extends Error {
  * ```
  */
 export class InvalidArgumentError extends TrustgateError {
+  /** Always `INVALID_ARGUMENT`, the code of this class. */
+  declare readonly code: "INVALID_ARGUMENT";
   /**
    * @param shortMessage - What is wrong, naming the argument.
    * @param options - Details and cause.
    */
-  constructor(shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(shortMessage: string, options: TrustgateErrorParameters = {}) {
     super("INVALID_ARGUMENT", shortMessage, options);
   }
 }
@@ -174,6 +181,8 @@ export class UnstorableAttestationError extends InvalidArgumentError {
  * ```
  */
 export class UnknownChainError extends TrustgateError {
+  /** Always `UNKNOWN_CHAIN`, the code of this class. */
+  declare readonly code: "UNKNOWN_CHAIN";
   /** The value that was given. */
   readonly chain: string;
   /** The known slug it most likely meant. */
@@ -210,6 +219,8 @@ export class UnknownChainError extends TrustgateError {
  * ```
  */
 export class JwksUnavailableError extends TrustgateError {
+  /** Always `JWKS_UNAVAILABLE`, the code of this class. */
+  declare readonly code: "JWKS_UNAVAILABLE";
   /** The JWKS URL, or `"local"` for a key set given in memory. */
   readonly url: string;
 
@@ -218,11 +229,78 @@ export class JwksUnavailableError extends TrustgateError {
    * @param shortMessage - What went wrong.
    * @param options - Details and cause.
    */
-  constructor(url: string, shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(url: string, shortMessage: string, options: TrustgateErrorParameters = {}) {
     super("JWKS_UNAVAILABLE", shortMessage, { ...options, metaMessages: [`JWKS: ${url}`, ...(options.metaMessages ?? [])] });
     this.url = url;
   }
 }
+
+/**
+ * Every reason an attestation can be refused, in the order verification checks them:
+ *
+ * | reason | meaning |
+ * |---|---|
+ * | `malformed` | the response, attestation, signed block, `jws` or `sig` is not of the expected shape; for a trust-check v2 block, its signed bytes break a rule the on-chain reader enforces (`field` and `offset` say where) |
+ * | `issuer-mismatch` | `attestation.issuer` is absent or is not the configured issuer |
+ * | `jwks-mismatch` | `attestation.jwks` names a JWKS at another origin than the configured issuer's |
+ * | `unsupported-alg` | `attestation.alg` or the JWS header `alg` is not ES256 (`none`, HS256, …) |
+ * | `unsupported-header` | the JWS header carries `crit`, `jku`, `x5u`, `jwk`, `x5c` or `b64`, or a `typ` other than `JWT` or `JOSE` |
+ * | `missing-kid` | neither the attestation nor the JWS header names a key id, or a JWS header names none |
+ * | `kid-mismatch` | `attestation.kid` and the JWS header `kid` differ |
+ * | `kid-not-accepted` | the key id is not in the accepted set (each kind of attestation has its own kids) |
+ * | `type-mismatch` | the attestation is of another kind: its `type`, or its signed block, is not of the kind being verified |
+ * | `missing-signature` | the attestation carries neither `jws` nor `sig` |
+ * | `missing-jws` | `requireJws` is set and there is no `jws` |
+ * | `missing-legacy-signature` | `requireLegacySig` is set and there is no `sig` |
+ * | `key-not-found` | the JWKS has no usable ES256 key with that kid |
+ * | `jwks-unavailable` | the JWKS could not be fetched (network, timeout, status, not a JWKS) |
+ * | `bad-jws-signature` | the `jws` does not verify |
+ * | `bad-legacy-signature` | the `sig` verifies over neither serialisation of the signed block (insertion order, sorted keys) |
+ * | `payload-mismatch` | the `jws` payload differs by value from `attestation.signed` (or from another JWS of the same attestation); `field` names the first difference |
+ * | `field-mismatch` | a field in both the signed block and the response body differs (`field` names it), or a signed `found: false` comes with agent fields |
+ * | `subject-mismatch` | the attestation is about another agent or wallet than the one expected |
+ * | `invalid-time` | a time field is neither ISO-8601 nor Unix seconds |
+ * | `missing-time` | the signed block carries no issue or expiry time, so its freshness cannot be judged |
+ * | `expired` | the attestation expired (beyond the clock skew) |
+ * | `issued-in-future` | the attestation was issued (or verified) after now plus the clock skew |
+ *
+ * @example
+ * ```ts
+ * import { ATTESTATION_FAILURE_REASONS, createTrustApiClient, verifyTrustAttestation } from "trustgate";
+ *
+ * const counts = Object.fromEntries(ATTESTATION_FAILURE_REASONS.map((reason) => [reason, 0]));
+ * const verdict = await verifyTrustAttestation(await createTrustApiClient().trustCheck({ id: 16907, chain: "base" }));
+ * if (!verdict.valid) counts[verdict.reason] = (counts[verdict.reason] ?? 0) + 1;
+ * ```
+ */
+export const ATTESTATION_FAILURE_REASONS = [
+  "malformed",
+  "issuer-mismatch",
+  "jwks-mismatch",
+  "unsupported-alg",
+  "unsupported-header",
+  "missing-kid",
+  "kid-mismatch",
+  "kid-not-accepted",
+  "type-mismatch",
+  "missing-signature",
+  "missing-jws",
+  "missing-legacy-signature",
+  "key-not-found",
+  "jwks-unavailable",
+  "bad-jws-signature",
+  "bad-legacy-signature",
+  "payload-mismatch",
+  "field-mismatch",
+  "subject-mismatch",
+  "invalid-time",
+  "missing-time",
+  "expired",
+  "issued-in-future",
+] as const;
+
+/** A stable reason code of a refused attestation. */
+export type AttestationFailureReason = (typeof ATTESTATION_FAILURE_REASONS)[number];
 
 /**
  * A signed attestation did not verify. Verification functions return their verdict instead of throwing;
@@ -242,22 +320,24 @@ export class JwksUnavailableError extends TrustgateError {
  * ```
  */
 export class AttestationVerificationError extends TrustgateError {
-  /** Stable reason code of the failed verification. */
-  readonly reason: string;
+  /** Always `ATTESTATION_INVALID`, the code of this class. */
+  declare readonly code: "ATTESTATION_INVALID";
+  /** Stable reason code of the failed verification: one of `ATTESTATION_FAILURE_REASONS`. */
+  readonly reason: AttestationFailureReason;
 
   /**
    * @param reason - Stable reason code.
    * @param shortMessage - Human explanation.
    * @param options - Details and cause.
    */
-  constructor(reason: string, shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(reason: AttestationFailureReason, shortMessage: string, options: TrustgateErrorParameters = {}) {
     super("ATTESTATION_INVALID", shortMessage, { ...options, metaMessages: [`reason: ${reason}`, ...(options.metaMessages ?? [])] });
     this.reason = reason;
   }
 }
 
 /** What {@link HttpRequestError} (and {@link RateLimitedError}) know about a failed HTTP exchange. */
-export interface HttpRequestErrorParams {
+export interface HttpRequestErrorParameters {
   /** HTTP status of the response. */
   status: number;
   /** Method of the request (`GET`, `POST`). */
@@ -292,6 +372,8 @@ export interface HttpRequestErrorParams {
  * ```
  */
 export class HttpRequestError extends TrustgateError {
+  /** `HTTP_ERROR`, or `RATE_LIMITED` for a {@link RateLimitedError}. */
+  declare readonly code: "HTTP_ERROR" | "RATE_LIMITED";
   /** HTTP status of the response. */
   readonly status: number;
   /** Method of the request. */
@@ -312,7 +394,11 @@ export class HttpRequestError extends TrustgateError {
    * @param options - Details and cause.
    * @param code - Error code; subclasses pass their own (default `HTTP_ERROR`).
    */
-  constructor(params: HttpRequestErrorParams, options: TrustgateErrorOptions = {}, code: "HTTP_ERROR" | "RATE_LIMITED" = "HTTP_ERROR") {
+  constructor(
+    params: HttpRequestErrorParameters,
+    options: TrustgateErrorParameters = {},
+    code: "HTTP_ERROR" | "RATE_LIMITED" = "HTTP_ERROR",
+  ) {
     const service = params.errorCode ? ` (${params.errorCode}${params.errorMessage ? `: ${params.errorMessage}` : ""})` : "";
     super(code, `${params.method} ${params.url} ${params.outcome ?? `failed with HTTP ${params.status}`}${service}`, {
       ...options,
@@ -344,6 +430,8 @@ export class HttpRequestError extends TrustgateError {
  * ```
  */
 export class RateLimitedError extends HttpRequestError {
+  /** Always `RATE_LIMITED`, the code of this class. */
+  declare readonly code: "RATE_LIMITED";
   /** The last `Retry-After` the service asked for, in milliseconds, if it sent one. */
   readonly retryAfterMs: number | undefined;
 
@@ -352,7 +440,7 @@ export class RateLimitedError extends HttpRequestError {
    * @param retryAfterMs - The last `Retry-After`, in milliseconds.
    * @param options - Details and cause.
    */
-  constructor(params: HttpRequestErrorParams, retryAfterMs: number | undefined, options: TrustgateErrorOptions = {}) {
+  constructor(params: HttpRequestErrorParameters, retryAfterMs: number | undefined, options: TrustgateErrorParameters = {}) {
     super(
       params,
       {
@@ -385,6 +473,8 @@ export class RateLimitedError extends HttpRequestError {
  * ```
  */
 export class RedirectRefusedError extends HttpRequestError {
+  /** Always `HTTP_ERROR`: a refused redirect is an HTTP error that is never retried. */
+  declare readonly code: "HTTP_ERROR";
   /** Where the redirect pointed, redacted (`<invalid URL>` when its `Location` did not parse). */
   readonly location: string;
 
@@ -419,6 +509,8 @@ export class RedirectRefusedError extends HttpRequestError {
  * ```
  */
 export class TimeoutError extends TrustgateError {
+  /** Always `TIMEOUT`, the code of this class. */
+  declare readonly code: "TIMEOUT";
   /** URL of the request, without credentials. */
   readonly url: string;
   /** The time limit, in milliseconds. */
@@ -430,7 +522,7 @@ export class TimeoutError extends TrustgateError {
    * @param params - Method, URL, time limit and attempts.
    * @param options - Details and cause.
    */
-  constructor(params: { method: string; url: string; timeoutMs: number; attempts?: number }, options: TrustgateErrorOptions = {}) {
+  constructor(params: { method: string; url: string; timeoutMs: number; attempts?: number }, options: TrustgateErrorParameters = {}) {
     super("TIMEOUT", `${params.method} ${params.url} timed out after ${params.timeoutMs} ms`, {
       ...options,
       metaMessages: [...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []), ...(options.metaMessages ?? [])],
@@ -457,6 +549,8 @@ export class TimeoutError extends TrustgateError {
  * ```
  */
 export class NetworkError extends TrustgateError {
+  /** Always `NETWORK_ERROR`, the code of this class. */
+  declare readonly code: "NETWORK_ERROR";
   /** URL of the request, without credentials. */
   readonly url: string;
   /** Attempts made, including the first. */
@@ -466,7 +560,7 @@ export class NetworkError extends TrustgateError {
    * @param params - Method, URL and attempts.
    * @param options - Details and the underlying error as `cause`.
    */
-  constructor(params: { method: string; url: string; attempts?: number }, options: TrustgateErrorOptions = {}) {
+  constructor(params: { method: string; url: string; attempts?: number }, options: TrustgateErrorParameters = {}) {
     super("NETWORK_ERROR", `${params.method} ${params.url} failed: network error`, {
       ...options,
       metaMessages: [...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []), ...(options.metaMessages ?? [])],
@@ -492,6 +586,8 @@ export class NetworkError extends TrustgateError {
  * ```
  */
 export class InvalidResponseError extends TrustgateError {
+  /** Always `INVALID_RESPONSE`, the code of this class. */
+  declare readonly code: "INVALID_RESPONSE";
   /** URL of the request, without credentials, when the response came from one. */
   readonly url: string | undefined;
   /** The problems found, one short line each (`path: message`). */
@@ -505,7 +601,7 @@ export class InvalidResponseError extends TrustgateError {
   constructor(
     shortMessage: string,
     params: { url?: string | undefined; issues?: readonly string[] } = {},
-    options: TrustgateErrorOptions = {},
+    options: TrustgateErrorParameters = {},
   ) {
     super("INVALID_RESPONSE", shortMessage, {
       ...options,
@@ -538,6 +634,8 @@ export class InvalidResponseError extends TrustgateError {
  * ```
  */
 export class ResponseTooLargeError extends TrustgateError {
+  /** Always `RESPONSE_TOO_LARGE`, the code of this class. */
+  declare readonly code: "RESPONSE_TOO_LARGE";
   /** URL of the request, redacted. */
   readonly url: string;
   /** The limit, in bytes. */
@@ -551,7 +649,7 @@ export class ResponseTooLargeError extends TrustgateError {
    */
   constructor(
     params: { method: string; url: string; limitBytes: number; declaredBytes?: number | undefined },
-    options: TrustgateErrorOptions = {},
+    options: TrustgateErrorParameters = {},
   ) {
     const found =
       params.declaredBytes === undefined ? `more than ${params.limitBytes} bytes` : `${params.declaredBytes} bytes (Content-Length)`;
@@ -583,6 +681,8 @@ export class ResponseTooLargeError extends TrustgateError {
  * ```
  */
 export class McpError extends TrustgateError {
+  /** Always `MCP_ERROR`, the code of this class. */
+  declare readonly code: "MCP_ERROR";
   /** JSON-RPC error code, or `undefined` for a tool result flagged `isError`. */
   readonly rpcCode: number | undefined;
   /** JSON-RPC error message (or the tool's error text). */
@@ -598,7 +698,7 @@ export class McpError extends TrustgateError {
    */
   constructor(
     params: { method: string; rpcCode: number | undefined; rpcMessage: string; data?: unknown },
-    options: TrustgateErrorOptions = {},
+    options: TrustgateErrorParameters = {},
   ) {
     const code = params.rpcCode === undefined ? "tool error" : `JSON-RPC error ${params.rpcCode}`;
     super("MCP_ERROR", `MCP ${params.method} failed: ${code}: ${params.rpcMessage}`, options);
@@ -639,6 +739,8 @@ export type OracleReadFailure =
  * ```
  */
 export class OracleReadError extends TrustgateError {
+  /** Always `ORACLE_READ_FAILED`, the code of this class. */
+  declare readonly code: "ORACLE_READ_FAILED";
   /** The oracle that was read. */
   readonly oracle: string;
   /** How the read failed. */
@@ -656,7 +758,7 @@ export class OracleReadError extends TrustgateError {
   constructor(
     params: { oracle: string; failure: OracleReadFailure; revertData?: `0x${string}` | undefined; reason?: string | undefined },
     shortMessage: string,
-    options: TrustgateErrorOptions = {},
+    options: TrustgateErrorParameters = {},
   ) {
     super("ORACLE_READ_FAILED", shortMessage, {
       ...options,
@@ -688,6 +790,8 @@ export class OracleReadError extends TrustgateError {
  * ```
  */
 export class GateReadError extends TrustgateError {
+  /** Always `GATE_READ_FAILED`, the code of this class. */
+  declare readonly code: "GATE_READ_FAILED";
   /** The gate that was read. */
   readonly gate: string;
 
@@ -696,7 +800,7 @@ export class GateReadError extends TrustgateError {
    * @param shortMessage - One-line description.
    * @param options - Details and cause.
    */
-  constructor(gate: string, shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(gate: string, shortMessage: string, options: TrustgateErrorParameters = {}) {
     super("GATE_READ_FAILED", shortMessage, { ...options, metaMessages: [`gate: ${gate}`, ...(options.metaMessages ?? [])] });
     this.gate = gate;
   }
@@ -730,11 +834,13 @@ export class GateReadError extends TrustgateError {
  * ```
  */
 export class ConfigurationError extends TrustgateError {
+  /** Always `CONFIGURATION`, the code of this class. */
+  declare readonly code: "CONFIGURATION";
   /**
    * @param shortMessage - What is wrong, in one line.
    * @param options - Details and cause.
    */
-  constructor(shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(shortMessage: string, options: TrustgateErrorParameters = {}) {
     super("CONFIGURATION", shortMessage, options);
   }
 }
@@ -744,11 +850,13 @@ export class ConfigurationError extends TrustgateError {
  * be set up: a transaction that builds it failed, or an option is inconsistent with the node.
  */
 export class DevnetError extends TrustgateError {
+  /** Always `DEVNET_SETUP_FAILED`, the code of this class. */
+  declare readonly code: "DEVNET_SETUP_FAILED";
   /**
    * @param shortMessage - What failed, in one line.
    * @param options - Details and cause.
    */
-  constructor(shortMessage: string, options: TrustgateErrorOptions = {}) {
+  constructor(shortMessage: string, options: TrustgateErrorParameters = {}) {
     super("DEVNET_SETUP_FAILED", shortMessage, options);
   }
 }
@@ -770,27 +878,75 @@ export function messageOf(error: unknown): string {
 }
 
 /**
+ * Why a deployment or a signing-key update cannot proceed or failed ({@link DeploymentError}'s `reason`), the
+ * deployment's first, then the signing keys':
+ *
+ * | reason | meaning |
+ * |---|---|
+ * | `missing-key` | no deployer key is set, or the local node has no unlocked account |
+ * | `bad-key` | the deployer key is not a 32-byte hex private key |
+ * | `mainnet-not-confirmed` | a mainnet deployment without its explicit confirmation |
+ * | `chain-mismatch` | the node serves another chain than the network's configuration names |
+ * | `bad-config` | the deploy configuration, a command-line option or a deployments file is not acceptable |
+ * | `no-code` | an address that must hold a contract holds none |
+ * | `unreachable` | the node does not answer |
+ * | `untrusted-record` | the deployments file records a contract that is not what the chain holds at its address |
+ * | `failed` | a transaction (a deployment, a key set or revoked) failed or reverted |
+ * | `jwks-unavailable` | the service's JWKS could not be fetched |
+ * | `insecure-jwks` | a JWKS over plain http for a mainnet |
+ * | `bad-jwks` | the JWKS or one of its keys is not usable |
+ * | `refused-kid` | the key selection (kids, forced kids, thumbprint pins) names a key id the kit refuses to install |
+ * | `thumbprint-mismatch` | a key's thumbprint is not the pinned one |
+ * | `not-attested-oracle` | the address is not an `AttestedTrustOracle` |
+ * | `not-admin` | the sender lacks the oracle's admin role |
+ * | `revoked-key` | the key id is revoked on the oracle: revocation is final |
+ * | `key-id-reused` | the oracle holds the key id with another key than the JWKS publishes |
+ * | `unknown-key` | a key id the oracle does not hold |
+ */
+export const DEPLOYMENT_FAILURE_REASONS = [
+  "missing-key",
+  "bad-key",
+  "mainnet-not-confirmed",
+  "chain-mismatch",
+  "bad-config",
+  "no-code",
+  "unreachable",
+  "untrusted-record",
+  "failed",
+  "jwks-unavailable",
+  "insecure-jwks",
+  "bad-jwks",
+  "refused-kid",
+  "thumbprint-mismatch",
+  "not-attested-oracle",
+  "not-admin",
+  "revoked-key",
+  "key-id-reused",
+  "unknown-key",
+] as const;
+
+/** One value of {@link DEPLOYMENT_FAILURE_REASONS}. */
+export type DeploymentFailureReason = (typeof DEPLOYMENT_FAILURE_REASONS)[number];
+
+/**
  * A deployment or a signing-key update (`scripts/deploy.ts`, `scripts/keys.ts`, `src/deploy/`) cannot proceed or
  * failed: a missing or malformed deployer key, an unconfirmed mainnet deployment, a chain that is not the
  * configured one, a JWKS that cannot be fetched or holds an unusable key, a sender without the admin role, a
- * transaction that reverted. Carries the error code `CONFIGURATION`; nothing is sent after it is thrown.
+ * transaction that reverted. Carries the error code `DEPLOYMENT`; nothing is sent after it is thrown.
  */
 export class DeploymentError extends TrustgateError {
-  /**
-   * Stable reason: `missing-key`, `bad-key`, `mainnet-not-confirmed`, `chain-mismatch`, `bad-config`, `no-code`,
-   * `unreachable`, `untrusted-record`, `failed`; for signing keys also `jwks-unavailable`, `insecure-jwks`,
-   * `bad-jwks`, `refused-kid`, `thumbprint-mismatch`, `not-attested-oracle`, `not-admin`, `revoked-key`,
-   * `key-id-reused`, `unknown-key`.
-   */
-  readonly reason: string;
+  /** Always `DEPLOYMENT`, the code of this class. */
+  declare readonly code: "DEPLOYMENT";
+  /** Stable reason: one of {@link DEPLOYMENT_FAILURE_REASONS}. */
+  readonly reason: DeploymentFailureReason;
 
   /**
    * @param reason - Stable reason code.
    * @param shortMessage - What is wrong, in one line.
    * @param options - Details and cause.
    */
-  constructor(reason: string, shortMessage: string, options: TrustgateErrorOptions = {}) {
-    super("CONFIGURATION", shortMessage, options);
+  constructor(reason: DeploymentFailureReason, shortMessage: string, options: TrustgateErrorParameters = {}) {
+    super("DEPLOYMENT", shortMessage, options);
     this.reason = reason;
   }
 }
@@ -821,6 +977,8 @@ export class DeploymentError extends TrustgateError {
  * ```
  */
 export class OracleWriteError extends TrustgateError {
+  /** Always `ORACLE_WRITE_FAILED`, the code of this class. */
+  declare readonly code: "ORACLE_WRITE_FAILED";
   /** The transaction's hash. */
   readonly hash: string;
 
@@ -833,3 +991,34 @@ export class OracleWriteError extends TrustgateError {
     this.hash = hash;
   }
 }
+
+/**
+ * Every error the kit throws, as one union: narrow it on `code` (one per class; a subclass that only adds detail
+ * shares its parent's) or with `instanceof`, and the narrowed error's fields, `reason` among them, are typed
+ * (`error.code === "DEPLOYMENT"` makes `error.reason` a {@link DeploymentFailureReason}).
+ */
+export type AnyTrustgateError =
+  | TrustApiRequestErrorType
+  | CanonicalJsonError
+  | UnstorableAttestationError
+  | UnknownChainError
+  | JwksUnavailableError
+  | AttestationVerificationError
+  | McpError
+  | OracleReadError
+  | GateReadError
+  | ConfigurationError
+  | DevnetError
+  | DeploymentError
+  | OracleWriteError;
+
+/** What a request of the service's HTTP API (any method of `createTrustApiClient`'s client) throws. */
+export type TrustApiRequestErrorType =
+  | HttpRequestError
+  | RateLimitedError
+  | RedirectRefusedError
+  | TimeoutError
+  | NetworkError
+  | InvalidResponseError
+  | ResponseTooLargeError
+  | InvalidArgumentError;

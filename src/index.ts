@@ -20,86 +20,116 @@
  */
 
 export {
+  agentKey,
   type AgentKeyParts,
   type AgentRef,
-  agentKey,
   compareAgentRefs,
   type EvmAgentRef,
   formatAgentRef,
+  type FormatAgentRefParameters,
   isEvmAgent,
   parseAgentRef,
   parseAgentRefList,
 } from "./agent/agent-ref.js";
 export {
-  type AddressAgeParams,
-  type AgentParams,
-  type AgentsParams,
+  type AddressAgeParameters,
+  type AgentParameters,
+  type AgentsParameters,
   createTrustApiClient,
-  type ExplorerParams,
+  type ExplorerParameters,
   isWalletNotFound,
-  type ReviewerParams,
-  type RiskTermsParams,
+  type ReviewerParameters,
+  type RiskTermsParameters,
   type TrustApiClient,
-  type TrustCheckParams,
+  type TrustCheckParameters,
 } from "./api/client.js";
 export {
   createTrustMcpClient,
-  type McpCommerceStatsArgs,
-  type McpRiskTermsArgs,
+  type McpCommerceStatsParameters,
+  type McpRiskTermsParameters,
   type McpToolOutput,
-  type McpTrustCheckArgs,
+  type McpTrustCheckParameters,
   type TrustMcpClient,
 } from "./api/mcp.js";
-export type { TrustApiClientOptions } from "./api/options.js";
+export type { TransportOption, TrustApiClientParameters } from "./api/options.js";
 export type { ExpectedSubject } from "./attestation/expected-subject.js";
-export { createJwksResolver, type JwksResolver, type JwksResolverOptions, type JwksSource } from "./attestation/jwks.js";
+export {
+  createJwksResolver,
+  type JwksKeyLookup,
+  type JwksResolver,
+  type JwksResolverParameters,
+  type JwksResolverStats,
+  type JwksSource,
+} from "./attestation/jwks.js";
 export {
   type AttestationCall,
-  type AttestationCallOptions,
+  type AttestationCallParameters,
   type AttestationCallVerdict,
   toAttestationCall,
+  type ToAttestationCallErrorType,
 } from "./attestation/onchain-call.js";
 export { type SigningKeyArgs, signingKeyArgsOf, signingKeyArgsOfJwks } from "./attestation/onchain-keys.js";
-export type { SignaturePolicy, VerifyAttestationOptions } from "./attestation/options.js";
+export type { SignaturePolicy, VerifyAttestationParameters } from "./attestation/options.js";
 export {
+  assertAttestationValid,
+  type AssertAttestationValidErrorType,
   ATTESTATION_FAILURE_REASONS,
   type AttestationFailureReason,
   type AttestationInvalid,
   type AttestationValid,
-  assertAttestationValid,
   type FieldMismatch,
   type McpAttestationVerification,
+  type SignaturesChecked,
+  type SignatureStatus,
+  type SignaturesVerified,
   type SignedAttestationVerification,
   type TrustAttestationVerification,
   type WalletScoreVerification,
 } from "./attestation/result.js";
-export { type VerifyTrustAttestationOptions, verifyTrustAttestation } from "./attestation/verify.js";
+export {
+  verifyTrustAttestation,
+  type VerifyTrustAttestationErrorType,
+  type VerifyTrustAttestationParameters,
+} from "./attestation/verify.js";
 export { type OnchainStorability, type UnstorableReason } from "./attestation/storability.js";
-export { verifyMcpAttestation } from "./attestation/verify-mcp.js";
+export { verifyMcpAttestation, type VerifyMcpAttestationParameters } from "./attestation/verify-mcp.js";
 export { verifySignedAttestation } from "./attestation/verify-signed.js";
-export { verifyWalletScoreAttestation } from "./attestation/verify-wallet-score.js";
+export { verifyWalletScoreAttestation, type VerifyWalletScoreParameters } from "./attestation/verify-wallet-score.js";
 export { BASE_TRUST_ORACLE_ADDRESS, TRUST_ORACLE_ADDRESSES } from "./config/addresses.js";
 export { ORACLE_CHAIN_SLUGS, TRUST_CHAINS, type TrustChain } from "./config/chains.js";
-export { type SybilSeverityName, sybilSeverityName, type TierName, tierForScore, tierName } from "./config/encodings.js";
+export {
+  createTrustEncoding,
+  type SybilSeverityName,
+  sybilSeverityName,
+  type TierName,
+  type TrustEncoding,
+  tierForScore,
+  tierName,
+} from "./config/encodings.js";
 export { DEFAULT_API_URL, type RegistryName } from "./config/service.js";
 export {
+  type AnyTrustgateError,
   AttestationVerificationError,
   ConfigurationError,
   GateReadError,
   HttpRequestError,
+  type HttpRequestErrorParameters,
   InvalidArgumentError,
   InvalidResponseError,
   JwksUnavailableError,
   McpError,
   NetworkError,
   OracleReadError,
+  type OracleReadFailure,
   OracleWriteError,
   RateLimitedError,
   RedirectRefusedError,
   ResponseTooLargeError,
   TimeoutError,
+  type TrustApiRequestErrorType,
   TrustgateError,
   type TrustgateErrorCode,
+  type TrustgateErrorParameters,
   UnknownChainError,
   UnstorableAttestationError,
 } from "./errors.js";
@@ -113,6 +143,8 @@ export type {
   ExplorerProfile,
   ExplorerResult,
   JsonObject,
+  McpContent,
+  McpInitializeResult,
   McpServerAttestation,
   McpTool,
   McpToolCallResult,
@@ -134,23 +166,33 @@ export {
 } from "./oracle/attested-oracle.js";
 export { attestedTrustOracleAbi, trustOracleAbi } from "./oracle/abi.js";
 export type { AnyClient } from "./oracle/client.js";
-export { type GatePolicy, type ReadGatePolicyOptions, readGatePolicy } from "./oracle/gate.js";
+export { type GatePolicy, readGatePolicy, type ReadGatePolicyErrorType, type ReadGatePolicyParameters } from "./oracle/gate.js";
 export { trustGatedAbi } from "./oracle/gate-abi.js";
 export {
-  type ReadTrustRecordParameters,
-  type ReadTrustRecordsParameters,
   readTrustRecord,
+  type ReadTrustRecordErrorType,
+  type ReadTrustRecordParameters,
   readTrustRecords,
+  type ReadTrustRecordsErrorType,
+  type ReadTrustRecordsParameters,
   type TrustRecordRequest,
 } from "./oracle/reader.js";
-export type { TrustRecordKeyInput } from "./oracle/record-key.js";
+export type { TrustRecordKey, TrustRecordKeyInput } from "./oracle/record-key.js";
 export type { TrustRecordRead, TrustRecordReadFailure, TrustRecordResult } from "./oracle/records.js";
 export {
   type ControllerStatus,
   evaluateTrustPolicy,
-  type OracleRecord,
+  type EvaluateTrustPolicyErrorType,
   TIER_MIN_SCORE,
   TRUST_REFUSALS,
   type TrustPolicy,
   type TrustRefusal,
 } from "./policy.js";
+export { type TrustRecord, updatedAtDate } from "./trust-record.js";
+export type { HttpRequest, HttpResponse, HttpTransport, QueryValue, RetryParameters } from "./api/http.js";
+export type { Clock, RateInForce, RateLimiter, RateLimiterState, RateLimitSource, Sleep } from "./api/rate-limiter.js";
+export type { RateLimitAnnouncement } from "./api/rate-limit-headers.js";
+export type { AgentIdInput } from "./inputs/agent-id.js";
+export type { ChainInput } from "./inputs/chain.js";
+export type { CompareAgentInput } from "./api/arguments.js";
+export type { VerificationKey } from "./attestation/public-key.js";

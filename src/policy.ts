@@ -7,6 +7,8 @@
  * @packageDocumentation
  */
 
+import type { TrustRecord } from "./trust-record.js";
+
 /**
  * Lowest score of each tier, as published by the service (docs/service-api.md).
  *
@@ -22,14 +24,6 @@ export const TIER_MIN_SCORE = { established: 75, developing: 51, limited: 30 } a
 
 /** Highest score a well-formed oracle answer may carry; larger values are treated as malformed. */
 export const MAX_SCORE = 100;
-
-/** An oracle record as `getScore` returns it; `updatedAt` is a Unix time in seconds, 0 when absent. */
-export interface OracleRecord {
-  readonly score: number;
-  readonly tier: number;
-  readonly sybilSeverity: number;
-  readonly updatedAt: number;
-}
 
 /** A gate policy, as `TrustGated.trustPolicy()` returns it. */
 export interface TrustPolicy {
@@ -86,12 +80,12 @@ export type TrustPolicyRefusal = Exclude<TrustRefusal, "None">;
  * @param scoreMargin - Score distance from `minScore` that counts as near.
  * @returns True at the edge.
  */
-export type TrustPolicyEdge = (record: OracleRecord, policy: TrustPolicy, now: number, scoreMargin: number) => boolean;
+export type TrustPolicyEdge = (record: TrustRecord, policy: TrustPolicy, now: number, scoreMargin: number) => boolean;
 
 /** One condition of a gate policy. */
 export interface TrustPolicyCondition {
   /** Whether the condition refuses the record (the conditions before it let it through). */
-  readonly refuses: (record: OracleRecord, policy: TrustPolicy, now: number, controller: ControllerStatus) => boolean;
+  readonly refuses: (record: TrustRecord, policy: TrustPolicy, now: number, controller: ControllerStatus) => boolean;
   /**
    * Its decision edge, or `null` for a condition with none: one that looks at whether something is there (a record,
    * a well-formed answer, the caller's control of the agent) rather than at a value near a limit.
@@ -146,9 +140,12 @@ const CONDITION_ORDER = TRUST_REFUSALS.filter((refusal): refusal is TrustPolicyR
  * @param scoreMargin - Score distance from `minScore` that counts as near.
  * @returns The refusals of the conditions at their edge; empty when none is.
  */
-export function trustPolicyEdges(record: OracleRecord, policy: TrustPolicy, now: number, scoreMargin: number): TrustPolicyRefusal[] {
+export function trustPolicyEdges(record: TrustRecord, policy: TrustPolicy, now: number, scoreMargin: number): TrustPolicyRefusal[] {
   return CONDITION_ORDER.filter((refusal) => TRUST_POLICY_CONDITIONS[refusal].edge?.(record, policy, now, scoreMargin) === true);
 }
+
+/** What {@link evaluateTrustPolicy} throws: nothing; every outcome is a {@link TrustRefusal}. */
+export type EvaluateTrustPolicyErrorType = never;
 
 /**
  * Evaluates a record against a policy at time `now` (seconds), exactly as `TrustGated` does: record
@@ -173,7 +170,7 @@ export function trustPolicyEdges(record: OracleRecord, policy: TrustPolicy, now:
  * ```
  */
 export function evaluateTrustPolicy(
-  record: OracleRecord,
+  record: TrustRecord,
   policy: TrustPolicy,
   now: number,
   controller: ControllerStatus = "controller",

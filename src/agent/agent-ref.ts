@@ -135,7 +135,7 @@ export function parseAgentRefList(text: string, label = "--agents"): AgentRef[] 
 }
 
 /** Options of {@link formatAgentRef}. */
-export interface FormatAgentRefOptions {
+export interface FormatAgentRefParameters {
   /** Leave out a registry that is the default one (`erc8004`): `base:1234` (default `false`). */
   readonly omitDefaultRegistry?: boolean;
 }
@@ -156,7 +156,7 @@ export interface FormatAgentRefOptions {
  * console.log(formatAgentRef(agent, { omitDefaultRegistry: true })); // "base:16907"
  * ```
  */
-export function formatAgentRef(agent: AgentKeyParts, options: FormatAgentRefOptions = {}): string {
+export function formatAgentRef(agent: AgentKeyParts, options: FormatAgentRefParameters = {}): string {
   const head = `${agent.chain}:${agent.agentId}`;
   return options.omitDefaultRegistry === true && agent.registry === DEFAULT_REGISTRY ? head : `${head}:${agent.registry}`;
 }

@@ -18,7 +18,7 @@ import { parseRegistry } from "../inputs/registry.js";
 import { addressAsGiven, agentIdToJson, type CompareAgentInput, compareEntry } from "./arguments.js";
 import type { HttpRequest, HttpTransport, QueryValue } from "./http.js";
 import { createTrustMcpClient, type TrustMcpClient } from "./mcp.js";
-import { type TransportOption, type TrustApiClientOptions, transportFromOptions } from "./options.js";
+import { type TransportOption, type TrustApiClientParameters, transportFromOptions } from "./options.js";
 import type {
   AddressAge,
   AgentListItem,
@@ -63,7 +63,7 @@ const COMPARE_LIMITS = { min: 2, max: 10 } as const;
 const TIER_NAMES = ["flagged", "limited", "developing", "established"] as const;
 
 /** Parameters of {@link TrustApiClient.trustCheck}. */
-export interface TrustCheckParams {
+export interface TrustCheckParameters {
   /** Agent id. */
   id: AgentIdInput;
   /** Chain slug, alias or EVM chain id. */
@@ -75,7 +75,7 @@ export interface TrustCheckParams {
 }
 
 /** Parameters of {@link TrustApiClient.agents} and {@link TrustApiClient.iterateAgents}. */
-export interface AgentsParams {
+export interface AgentsParameters {
   /** Only agents on this chain (all chains when absent). */
   chain?: ChainInput;
   /** Only agents of this registry. */
@@ -87,7 +87,7 @@ export interface AgentsParams {
 }
 
 /** Parameters of {@link TrustApiClient.explorer}. */
-export interface ExplorerParams {
+export interface ExplorerParameters {
   /** Only agents on this chain. */
   chain?: ChainInput;
   /** Only agents of this registry. */
@@ -105,7 +105,7 @@ export interface ExplorerParams {
 }
 
 /** Parameters of the endpoints that take an agent id and a chain. */
-export interface AgentParams {
+export interface AgentParameters {
   /** Agent id. */
   id: AgentIdInput;
   /** Chain slug, alias or EVM chain id. */
@@ -115,7 +115,7 @@ export interface AgentParams {
 }
 
 /** Parameters of {@link TrustApiClient.reviewer}. */
-export interface ReviewerParams {
+export interface ReviewerParameters {
   /** Reviewer wallet. */
   address: string;
   /** Chain slug, alias or EVM chain id. */
@@ -125,7 +125,7 @@ export interface ReviewerParams {
 }
 
 /** Parameters of {@link TrustApiClient.riskTerms}. */
-export interface RiskTermsParams {
+export interface RiskTermsParameters {
   /** Agent id. */
   agentId: AgentIdInput;
   /** Chain slug, alias or EVM chain id. */
@@ -135,7 +135,7 @@ export interface RiskTermsParams {
 }
 
 /** Parameters of {@link TrustApiClient.addressAge}. */
-export interface AddressAgeParams {
+export interface AddressAgeParameters {
   /** Wallet address (0x…, or base58 for Solana). */
   address: string;
   /** Chain slug, alias or EVM chain id; optional (SKILL.md). */
@@ -154,28 +154,28 @@ export interface TrustApiClient {
   /** MCP client over the same transport. */
   readonly mcp: TrustMcpClient;
   /** `GET /api/trust-check?id=&chain=&registry=&threshold=`: an agent's score, tier, sybil data and signed attestation. */
-  trustCheck(params: TrustCheckParams): Promise<TrustCheck>;
+  trustCheck(params: TrustCheckParameters): Promise<TrustCheck>;
   /**
    * `GET /api/trust-check?wallet=`: the wallet's best agent, or the signed `found: false` envelope for a
    * wallet that owns none (tell them apart with {@link isWalletNotFound}).
    */
   trustCheckByWallet(wallet: string): Promise<TrustCheck | WalletNotFound>;
   /** `GET /api/agents`: one page of the listing. */
-  agents(params?: AgentsParams): Promise<AgentsPage>;
+  agents(params?: AgentsParameters): Promise<AgentsPage>;
   /** Every agent of the listing, page after page, following `nextCursor` until it is null. */
-  iterateAgents(params?: Omit<AgentsParams, "cursor"> & { cursor?: string }): AsyncGenerator<AgentListItem, void, undefined>;
+  iterateAgents(params?: Omit<AgentsParameters, "cursor"> & { cursor?: string }): AsyncGenerator<AgentListItem, void, undefined>;
   /** `GET /api/explorer` without `id`: search and filter (a listing). */
-  explorer(params?: ExplorerParams): Promise<ExplorerResult>;
+  explorer(params?: ExplorerParameters): Promise<ExplorerResult>;
   /** `GET /api/explorer?id=&chain=&registry=`: one agent's profile (SDK `ExplorerResponse`). */
-  explorerProfile(params: AgentParams): Promise<ExplorerProfile>;
+  explorerProfile(params: AgentParameters): Promise<ExplorerProfile>;
   /** `GET /api/stats`: network statistics. */
   stats(): Promise<NetworkStats>;
   /** `GET /api/reviewer-analysis`: the reviewers of an agent, most suspicious first. */
-  reviewerAnalysis(params: AgentParams): Promise<ReviewerAnalysis>;
+  reviewerAnalysis(params: AgentParameters): Promise<ReviewerAnalysis>;
   /** `GET /api/compare`: 2–10 agents ranked by score, highest first. */
   compare(agents: readonly CompareAgentInput[], threshold?: number): Promise<CompareResult>;
   /** `GET /api/reviewer`: a reviewer wallet's behaviour profile. */
-  reviewer(params: ReviewerParams): Promise<ReviewerProfile>;
+  reviewer(params: ReviewerParameters): Promise<ReviewerProfile>;
   /** `GET /api/entity?wallet=`: an operator's footprint. */
   entity(wallet: string): Promise<EntityProfile>;
   /** `GET /api/mcp-attestation?canonical_id=`: an MCP server's risk score, findings and signed attestation. */
@@ -183,9 +183,9 @@ export interface TrustApiClient {
   /** `GET /api/mcp-attestation?server=`: the newer form, signed `{server, qualityScore, riskScore, quadrant, …}`. */
   mcpServerAttestation(server: string): Promise<McpServerAttestation>;
   /** `POST /api/risk-terms`: counterparty risk tier, raw signals, data coverage (SDK `RiskTermsResponse`). */
-  riskTerms(params: RiskTermsParams): Promise<RiskTerms>;
+  riskTerms(params: RiskTermsParameters): Promise<RiskTerms>;
   /** `GET /api/address-ages`: a wallet's age in days. */
-  addressAge(params: AddressAgeParams): Promise<AddressAge>;
+  addressAge(params: AddressAgeParameters): Promise<AddressAge>;
   /**
    * `GET /api/wallet-score?address=`: a wallet's signal depth and risk intensity with a signed attestation
    * (kid `rnwy-wallet-v1`, JWT in `sig`), or `found: false` for an unscored wallet.
@@ -229,7 +229,7 @@ export function isWalletNotFound(body: TrustCheck | WalletNotFound): body is Wal
  * console.log(body.score, body.tier, body.pass);
  * ```
  */
-export function createTrustApiClient(options: TrustApiClientOptions | TransportOption = {}): TrustApiClient {
+export function createTrustApiClient(options: TrustApiClientParameters | TransportOption = {}): TrustApiClient {
   const transport = transportFromOptions(options);
   const mcp = createTrustMcpClient({ transport });
 
@@ -240,7 +240,7 @@ export function createTrustApiClient(options: TrustApiClientOptions | TransportO
   const get = <S extends z.ZodType>(schema: S, path: string, query: Record<string, QueryValue> = {}) =>
     call(schema, { method: "GET", path, query });
 
-  function agentsQuery(params: AgentsParams): Record<string, QueryValue> {
+  function agentsQuery(params: AgentsParameters): Record<string, QueryValue> {
     return {
       chain: params.chain === undefined ? undefined : parseChain(params.chain).slug,
       registry: params.registry === undefined ? undefined : parseRegistry(params.registry),
@@ -249,7 +249,7 @@ export function createTrustApiClient(options: TrustApiClientOptions | TransportO
     };
   }
 
-  async function agents(params: AgentsParams = {}): Promise<AgentsPage> {
+  async function agents(params: AgentsParameters = {}): Promise<AgentsPage> {
     return get(agentsPageSchema, "/api/agents", agentsQuery(params));
   }
 
@@ -384,7 +384,7 @@ export function createTrustApiClient(options: TrustApiClientOptions | TransportO
   };
 }
 
-function agentQuery(params: AgentParams): Record<string, QueryValue> {
+function agentQuery(params: AgentParameters): Record<string, QueryValue> {
   return {
     id: parseAgentId(params.id, "id").toString(),
     chain: parseChain(params.chain).slug,

@@ -42,7 +42,7 @@ export const DEFAULT_USER_AGENT = `trustgate/${TRUSTGATE_VERSION}`;
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 /** Retry policy of the transport. */
-export interface RetryOptions {
+export interface RetryParameters {
   /**
    * Retries after the first attempt on network errors, time-outs and 5xx (default 3). A `503` with
    * `Retry-After` waits that long instead of the backoff.
@@ -63,7 +63,7 @@ export interface RetryOptions {
 }
 
 /** The retry policy with every default filled in. */
-export type ResolvedRetryOptions = Required<RetryOptions>;
+export type ResolvedRetryOptions = Required<RetryParameters>;
 
 /** Options of {@link createHttpTransport}. */
 export interface HttpTransportOptions {
@@ -76,7 +76,7 @@ export interface HttpTransportOptions {
   /** Most bytes read from one response body (default {@link MAX_API_RESPONSE_BYTES}). */
   maxResponseBytes?: number;
   /** Retry policy, or just the number of retries on network errors, time-outs and 5xx. */
-  retries?: number | RetryOptions;
+  retries?: number | RetryParameters;
   /** Limiter every attempt goes through (but those to `pathRateLimiters`' paths); none when undefined. */
   rateLimiter?: RateLimiter | undefined;
   /**
@@ -173,8 +173,8 @@ export interface HttpTransport {
  * @returns The policy with defaults filled in.
  * @throws {@link InvalidArgumentError} for negative or non-integer counts and delays.
  */
-function resolveRetryOptions(retries: number | RetryOptions | undefined): ResolvedRetryOptions {
-  const given: RetryOptions = typeof retries === "number" ? { retries } : (retries ?? {});
+function resolveRetryOptions(retries: number | RetryParameters | undefined): ResolvedRetryOptions {
+  const given: RetryParameters = typeof retries === "number" ? { retries } : (retries ?? {});
   const resolved: ResolvedRetryOptions = {
     retries: given.retries ?? 3,
     rateLimitRetries: given.rateLimitRetries ?? 3,

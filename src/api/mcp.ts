@@ -14,7 +14,7 @@ import { parseRegistry } from "../inputs/registry.js";
 import { agentIdToJson } from "./arguments.js";
 import type { HttpTransport } from "./http.js";
 import { TRUSTGATE_VERSION } from "../generated/version.js";
-import { type TransportOption, type TrustApiClientOptions, transportFromOptions } from "./options.js";
+import { type TransportOption, type TrustApiClientParameters, transportFromOptions } from "./options.js";
 import type {
   McpContent,
   McpInitializeResult,
@@ -55,7 +55,7 @@ export interface McpToolOutput {
 }
 
 /** Arguments of the `trust_check` tool. */
-export interface McpTrustCheckArgs {
+export interface McpTrustCheckParameters {
   /** Agent id. */
   id: AgentIdInput;
   /** Chain slug, alias or id. */
@@ -65,7 +65,7 @@ export interface McpTrustCheckArgs {
 }
 
 /** Arguments of the `risk_terms` tool (SKILL.md: `agent_id, chain, registry?`). */
-export interface McpRiskTermsArgs {
+export interface McpRiskTermsParameters {
   /** Agent id. */
   agentId: AgentIdInput;
   /** Chain slug, alias or id. */
@@ -75,7 +75,7 @@ export interface McpRiskTermsArgs {
 }
 
 /** Arguments of the `commerce_stats` tool: an address, or an agent (SKILL.md). */
-export type McpCommerceStatsArgs = { address: string } | { id: AgentIdInput; chain: ChainInput; registry?: string };
+export type McpCommerceStatsParameters = { address: string } | { id: AgentIdInput; chain: ChainInput; registry?: string };
 
 /** MCP client (see the module notes). */
 export interface TrustMcpClient {
@@ -118,7 +118,7 @@ export interface TrustMcpClient {
    *
    * @param args - Agent id, chain and registry (checked client-side).
    */
-  trustCheck(args: McpTrustCheckArgs): Promise<TrustCheck>;
+  trustCheck(args: McpTrustCheckParameters): Promise<TrustCheck>;
   /** The `network_stats` tool, its text parsed and validated as a `/api/stats` body. */
   networkStats(): Promise<NetworkStats>;
   /**
@@ -126,13 +126,13 @@ export interface TrustMcpClient {
    *
    * @param args - Agent id, chain and registry (checked client-side).
    */
-  riskTerms(args: McpRiskTermsArgs): Promise<RiskTerms>;
+  riskTerms(args: McpRiskTermsParameters): Promise<RiskTerms>;
   /**
    * The `commerce_stats` tool: by address or by agent; the parsed JSON (its shape is not published).
    *
    * @param args - `{address}` or `{id, chain, registry?}` (checked client-side).
    */
-  commerceStats(args: McpCommerceStatsArgs): Promise<unknown>;
+  commerceStats(args: McpCommerceStatsParameters): Promise<unknown>;
 }
 
 /**
@@ -151,7 +151,7 @@ export interface TrustMcpClient {
  * const body = await mcp.trustCheck({ id: 16907, chain: "base" });
  * ```
  */
-export function createTrustMcpClient(options: TrustApiClientOptions | TransportOption = {}): TrustMcpClient {
+export function createTrustMcpClient(options: TrustApiClientParameters | TransportOption = {}): TrustMcpClient {
   const transport = transportFromOptions(options);
   let nextId = 1;
 

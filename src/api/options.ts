@@ -8,11 +8,11 @@
  */
 import { RATE_LIMITS, RISK_TERMS_RATE_LIMITS } from "../config/service.js";
 import { InvalidArgumentError } from "../errors.js";
-import { createHttpTransport, type HttpTransport, type RetryOptions } from "./http.js";
+import { createHttpTransport, type HttpTransport, type RetryParameters } from "./http.js";
 import { type Clock, createRateLimiter, type RateLimiter, type Sleep } from "./rate-limiter.js";
 
 /** Options of `createTrustApiClient` and `createTrustMcpClient`. */
-export interface TrustApiClientOptions {
+export interface TrustApiClientParameters {
   /** Base URL of the service (default `https://rnwy.com`). */
   baseUrl?: string;
   /** API key, sent as `Authorization: Bearer <key>`; raises the starting rate limit from 30 to 300/min (both assumed). */
@@ -20,7 +20,7 @@ export interface TrustApiClientOptions {
   /** Time limit of one attempt, in milliseconds (default 15 000). */
   timeoutMs?: number;
   /** Retries on network errors, time-outs and 5xx (default 3), or a full retry policy. */
-  retries?: number | RetryOptions;
+  retries?: number | RetryParameters;
   /**
    * Most bytes read from one response body (default `MAX_API_RESPONSE_BYTES`, 8 MiB); a larger body fails at once
    * with `ResponseTooLargeError`, never retried.
@@ -59,7 +59,7 @@ export interface TransportOption {
  * @returns The limiter, or `undefined` when `rateLimit` is `false`.
  * @throws {@link InvalidArgumentError} for a limit that is not a positive integer.
  */
-export function rateLimiterFromOptions(options: TrustApiClientOptions): RateLimiter | undefined {
+export function rateLimiterFromOptions(options: TrustApiClientParameters): RateLimiter | undefined {
   const { rateLimit } = options;
   if (rateLimit === false) return undefined;
   if (typeof rateLimit === "object" && rateLimit !== null) return rateLimit;
@@ -74,7 +74,7 @@ export function rateLimiterFromOptions(options: TrustApiClientOptions): RateLimi
  * @returns The limiter, or `undefined` when `rateLimit` is `false`.
  * @throws {@link InvalidArgumentError} for a limit that is not a positive integer.
  */
-function riskTermsRateLimiterFromOptions(options: TrustApiClientOptions): RateLimiter | undefined {
+function riskTermsRateLimiterFromOptions(options: TrustApiClientParameters): RateLimiter | undefined {
   const { rateLimit } = options;
   if (rateLimit === false) return undefined;
   const cap = typeof rateLimit === "object" && rateLimit !== null ? undefined : checkedCap(rateLimit);
@@ -89,7 +89,7 @@ function riskTermsRateLimiterFromOptions(options: TrustApiClientOptions): RateLi
 /** The path with a limit of its own. */
 const RISK_TERMS_PATH = "/api/risk-terms";
 
-function limiterFor(options: TrustApiClientOptions, documented: typeof RATE_LIMITS, cap: number | undefined): RateLimiter {
+function limiterFor(options: TrustApiClientParameters, documented: typeof RATE_LIMITS, cap: number | undefined): RateLimiter {
   const hasKey = options.apiKey !== undefined && options.apiKey !== "";
   return createRateLimiter({
     ...(cap === undefined ? { hasApiKey: hasKey, defaults: documented } : { limit: cap, cap }),
@@ -104,7 +104,7 @@ function checkedCap(rateLimit: number | undefined): number | undefined {
   return rateLimit;
 }
 
-function clockOf(options: TrustApiClientOptions): { now?: Clock; sleep?: Sleep } {
+function clockOf(options: TrustApiClientParameters): { now?: Clock; sleep?: Sleep } {
   return { ...(options.now ? { now: options.now } : {}), ...(options.sleep ? { sleep: options.sleep } : {}) };
 }
 
@@ -115,9 +115,9 @@ function clockOf(options: TrustApiClientOptions): { now?: Clock; sleep?: Sleep }
  * @returns The transport.
  * @throws {@link InvalidArgumentError} for bad options.
  */
-export function transportFromOptions(options: TrustApiClientOptions | TransportOption): HttpTransport {
+export function transportFromOptions(options: TrustApiClientParameters | TransportOption): HttpTransport {
   if ("transport" in options && options.transport) return options.transport;
-  const o = options as TrustApiClientOptions;
+  const o = options as TrustApiClientParameters;
   return createHttpTransport({
     ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
     apiKey: o.apiKey,
@@ -134,7 +134,7 @@ export function transportFromOptions(options: TrustApiClientOptions | TransportO
   });
 }
 
-function riskTermsLimiters(options: TrustApiClientOptions): { pathRateLimiters?: Record<string, RateLimiter> } {
+function riskTermsLimiters(options: TrustApiClientParameters): { pathRateLimiters?: Record<string, RateLimiter> } {
   const limiter = riskTermsRateLimiterFromOptions(options);
   return limiter ? { pathRateLimiters: { [RISK_TERMS_PATH]: limiter } } : {};
 }

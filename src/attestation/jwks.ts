@@ -69,7 +69,7 @@ export interface JwksResolver {
 }
 
 /** Options of {@link createJwksResolver}: exactly one of `url` and `keys`. */
-export interface JwksResolverOptions {
+export interface JwksResolverParameters {
   /** URL of a remote JWKS (http or https). */
   url?: string | URL;
   /** A key set held in memory (a JWKS object or its `keys` array). */
@@ -121,7 +121,7 @@ type KeyTable = Map<string, { ok: true; key: VerificationKey } | { ok: false; pr
  * const verdicts = await Promise.all(checks.map((check) => verifyTrustAttestation(check, { jwks })));
  * ```
  */
-export function createJwksResolver(options: JwksResolverOptions): JwksResolver {
+export function createJwksResolver(options: JwksResolverParameters): JwksResolver {
   if ((options.url === undefined) === (options.keys === undefined)) {
     throw new InvalidArgumentError("createJwksResolver needs exactly one of `url` and `keys`");
   }

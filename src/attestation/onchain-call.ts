@@ -51,7 +51,7 @@ export interface AttestationCall {
 }
 
 /** Options of {@link toAttestationCall}. */
-export interface AttestationCallOptions {
+export interface AttestationCallParameters {
   /**
    * The attested oracle's chain slug table, to refuse a signed `chain` it does not hold (default
    * `ORACLE_CHAIN_SLUGS`, the table it is deployed with; pass the one its admin set, read with `chainIdOfSlug`), or
@@ -71,6 +71,9 @@ export interface AttestationCallVerdict {
 function hexOf(bytes: Uint8Array): Hex {
   return `0x${Buffer.from(bytes).toString("hex")}`;
 }
+
+/** What {@link toAttestationCall} throws: a response that cannot be submitted as it is, or cannot be stored. */
+export type ToAttestationCallErrorType = InvalidArgumentError | UnstorableAttestationError;
 
 /**
  * Builds the on-chain call arguments from a `/api/trust-check` response body (or its `attestation` object): the
@@ -104,7 +107,7 @@ function hexOf(bytes: Uint8Array): Hex {
 export function toAttestationCall(
   response: unknown,
   verdict?: AttestationCallVerdict,
-  options: AttestationCallOptions = {},
+  options: AttestationCallParameters = {},
 ): AttestationCall {
   const read = readAttestationEnvelope(splitAttestationResponse(response).attestation);
   if (!read.ok) throw new InvalidArgumentError(`The attestation cannot be submitted: ${read.problem}`, { details: `field: ${read.field}` });
@@ -154,7 +157,7 @@ export function toAttestationCall(
 }
 
 /** Refuses signed bytes the oracle's reader refuses, naming the field and offset, and a chain its table does not hold. */
-function checkSignedBlock(bytes: Uint8Array, options: AttestationCallOptions): void {
+function checkSignedBlock(bytes: Uint8Array, options: AttestationCallParameters): void {
   const block = readTrustSignedBlockV2(bytes);
   if (!block.ok) {
     throw new InvalidArgumentError(`The oracle would refuse the signed block: ${block.problem}`, {

@@ -30,7 +30,7 @@ export const DEFAULT_CLOCK_SKEW_SECONDS = 60;
 export type SignaturePolicy = "one" | "both";
 
 /** Options shared by every verification function. */
-export interface VerifyAttestationOptions {
+export interface VerifyAttestationParameters {
   /**
    * Keys to verify with: a {@link JwksResolver} from `createJwksResolver` (best for many verifications), a
    * JWKS URL, or a JWKS object. Default: the JWKS of `issuer` (`<issuer>/.well-known/jwks.json`). The JWKS URL
@@ -86,7 +86,7 @@ export interface ResolvedVerifyOptions {
  * @throws {@link InvalidArgumentError} for an option of the wrong type or range.
  */
 export function resolveVerifyOptions(
-  options: VerifyAttestationOptions | undefined,
+  options: VerifyAttestationParameters | undefined,
   defaults: { acceptedKids: readonly string[]; lifetimeSeconds: number | undefined },
 ): ResolvedVerifyOptions {
   const given = options ?? {};

@@ -6,75 +6,10 @@
  *
  * @packageDocumentation
  */
-import { AttestationVerificationError } from "../errors.js";
+import { type AttestationFailureReason, AttestationVerificationError } from "../errors.js";
 import type { OnchainStorability } from "./storability.js";
 
-/**
- * Every reason an attestation can be refused, in the order verification checks them:
- *
- * | reason | meaning |
- * |---|---|
- * | `malformed` | the response, attestation, signed block, `jws` or `sig` is not of the expected shape; for a trust-check v2 block, its signed bytes break a rule the on-chain reader enforces (`field` and `offset` say where) |
- * | `issuer-mismatch` | `attestation.issuer` is absent or is not the configured issuer |
- * | `jwks-mismatch` | `attestation.jwks` names a JWKS at another origin than the configured issuer's |
- * | `unsupported-alg` | `attestation.alg` or the JWS header `alg` is not ES256 (`none`, HS256, …) |
- * | `unsupported-header` | the JWS header carries `crit`, `jku`, `x5u`, `jwk`, `x5c` or `b64`, or a `typ` other than `JWT` or `JOSE` |
- * | `missing-kid` | neither the attestation nor the JWS header names a key id, or a JWS header names none |
- * | `kid-mismatch` | `attestation.kid` and the JWS header `kid` differ |
- * | `kid-not-accepted` | the key id is not in the accepted set (each kind of attestation has its own kids) |
- * | `type-mismatch` | the attestation is of another kind: its `type`, or its signed block, is not of the kind being verified |
- * | `missing-signature` | the attestation carries neither `jws` nor `sig` |
- * | `missing-jws` | `requireJws` is set and there is no `jws` |
- * | `missing-legacy-signature` | `requireLegacySig` is set and there is no `sig` |
- * | `key-not-found` | the JWKS has no usable ES256 key with that kid |
- * | `jwks-unavailable` | the JWKS could not be fetched (network, timeout, status, not a JWKS) |
- * | `bad-jws-signature` | the `jws` does not verify |
- * | `bad-legacy-signature` | the `sig` verifies over neither serialisation of the signed block (insertion order, sorted keys) |
- * | `payload-mismatch` | the `jws` payload differs by value from `attestation.signed` (or from another JWS of the same attestation); `field` names the first difference |
- * | `field-mismatch` | a field in both the signed block and the response body differs (`field` names it), or a signed `found: false` comes with agent fields |
- * | `subject-mismatch` | the attestation is about another agent or wallet than the one expected |
- * | `invalid-time` | a time field is neither ISO-8601 nor Unix seconds |
- * | `missing-time` | the signed block carries no issue or expiry time, so its freshness cannot be judged |
- * | `expired` | the attestation expired (beyond the clock skew) |
- * | `issued-in-future` | the attestation was issued (or verified) after now plus the clock skew |
- *
- * @example
- * ```ts
- * import { ATTESTATION_FAILURE_REASONS, createTrustApiClient, verifyTrustAttestation } from "trustgate";
- *
- * const counts = Object.fromEntries(ATTESTATION_FAILURE_REASONS.map((reason) => [reason, 0]));
- * const verdict = await verifyTrustAttestation(await createTrustApiClient().trustCheck({ id: 16907, chain: "base" }));
- * if (!verdict.valid) counts[verdict.reason] = (counts[verdict.reason] ?? 0) + 1;
- * ```
- */
-export const ATTESTATION_FAILURE_REASONS = [
-  "malformed",
-  "issuer-mismatch",
-  "jwks-mismatch",
-  "unsupported-alg",
-  "unsupported-header",
-  "missing-kid",
-  "kid-mismatch",
-  "kid-not-accepted",
-  "type-mismatch",
-  "missing-signature",
-  "missing-jws",
-  "missing-legacy-signature",
-  "key-not-found",
-  "jwks-unavailable",
-  "bad-jws-signature",
-  "bad-legacy-signature",
-  "payload-mismatch",
-  "field-mismatch",
-  "subject-mismatch",
-  "invalid-time",
-  "missing-time",
-  "expired",
-  "issued-in-future",
-] as const;
-
-/** A stable reason code of a refused attestation. */
-export type AttestationFailureReason = (typeof ATTESTATION_FAILURE_REASONS)[number];
+export { ATTESTATION_FAILURE_REASONS, type AttestationFailureReason } from "../errors.js";
 
 /**
  * Whether a signature verified: `true`, `false`, `"absent"` when the attestation does not carry it, or
@@ -225,6 +160,9 @@ export type McpAttestationVerification = SignedAttestationVerification & {
   /** Form of the signed block, when it could be told. */
   version: McpAttestationVersion | undefined;
 };
+
+/** What {@link assertAttestationValid} throws: the refused verdict, as an error. */
+export type AssertAttestationValidErrorType = AttestationVerificationError;
 
 /**
  * Throws unless a verdict is valid.

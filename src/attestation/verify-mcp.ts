@@ -8,12 +8,12 @@ import { ATTESTATION_LIFETIME_SECONDS, MCP_ATTESTATION_KID } from "../config/ser
 import { splitAttestationResponse } from "./envelope.js";
 import type { ExpectedSubject } from "./expected-subject.js";
 import { MCP_KIND } from "./kinds/mcp.js";
-import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.js";
+import { resolveVerifyOptions, type VerifyAttestationParameters } from "./options.js";
 import { verifyAttestationOfKind } from "./pipeline.js";
 import type { McpAttestationVerification } from "./result.js";
 
 /** Options of {@link verifyMcpAttestation}. */
-export interface VerifyMcpAttestationOptions extends VerifyAttestationOptions {
+export interface VerifyMcpAttestationParameters extends VerifyAttestationParameters {
   /** The server asked about (`canonicalId` or `server`); an attestation of another is `subject-mismatch`. */
   expected?: Pick<ExpectedSubject, "canonicalId" | "server">;
 }
@@ -42,7 +42,10 @@ export interface VerifyMcpAttestationOptions extends VerifyAttestationOptions {
  * if (verdict.valid) console.log(verdict.version, verdict.signed.qualityScore);
  * ```
  */
-export async function verifyMcpAttestation(response: unknown, options?: VerifyMcpAttestationOptions): Promise<McpAttestationVerification> {
+export async function verifyMcpAttestation(
+  response: unknown,
+  options?: VerifyMcpAttestationParameters,
+): Promise<McpAttestationVerification> {
   const resolved = resolveVerifyOptions(options, { acceptedKids: [MCP_ATTESTATION_KID], lifetimeSeconds: ATTESTATION_LIFETIME_SECONDS });
   const { attestation, body } = splitAttestationResponse(response);
   return verifyAttestationOfKind(attestation, body, MCP_KIND, resolved, options?.expected);

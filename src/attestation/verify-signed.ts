@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import { MCP_ATTESTATION_KID } from "../config/service.js";
-import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.js";
+import { resolveVerifyOptions, type VerifyAttestationParameters } from "./options.js";
 import { type AttestationKind, verifyAttestationOfKind } from "./pipeline.js";
 import type { SignedAttestationVerification } from "./result.js";
 
@@ -44,7 +44,7 @@ const ANY_SIGNED_BLOCK: AttestationKind<"signed"> = {
  */
 export async function verifySignedAttestation(
   attestation: unknown,
-  options?: VerifyAttestationOptions,
+  options?: VerifyAttestationParameters,
 ): Promise<SignedAttestationVerification> {
   const resolved = resolveVerifyOptions(options, { acceptedKids: [MCP_ATTESTATION_KID], lifetimeSeconds: undefined });
   const { version: _version, ...verdict } = await verifyAttestationOfKind(attestation, undefined, ANY_SIGNED_BLOCK, resolved, undefined);

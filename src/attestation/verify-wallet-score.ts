@@ -8,12 +8,12 @@ import { ATTESTATION_LIFETIME_SECONDS, WALLET_ATTESTATION_KID } from "../config/
 import { splitAttestationResponse } from "./envelope.js";
 import type { ExpectedSubject } from "./expected-subject.js";
 import { WALLET_SCORE_KIND } from "./kinds/wallet-score.js";
-import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.js";
+import { resolveVerifyOptions, type VerifyAttestationParameters } from "./options.js";
 import { verifyAttestationOfKind } from "./pipeline.js";
 import type { WalletScoreVerification } from "./result.js";
 
 /** Options of {@link verifyWalletScoreAttestation}. */
-export interface VerifyWalletScoreOptions extends VerifyAttestationOptions {
+export interface VerifyWalletScoreParameters extends VerifyAttestationParameters {
   /** The wallet asked about (`expected.wallet`); an attestation of another wallet is `subject-mismatch`. */
   expected?: Pick<ExpectedSubject, "wallet">;
 }
@@ -42,7 +42,7 @@ export interface VerifyWalletScoreOptions extends VerifyAttestationOptions {
  */
 export async function verifyWalletScoreAttestation(
   response: unknown,
-  options?: VerifyWalletScoreOptions,
+  options?: VerifyWalletScoreParameters,
 ): Promise<WalletScoreVerification> {
   const resolved = resolveVerifyOptions(options, { acceptedKids: [WALLET_ATTESTATION_KID], lifetimeSeconds: ATTESTATION_LIFETIME_SECONDS });
   const { attestation, body } = splitAttestationResponse(response);

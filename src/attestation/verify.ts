@@ -27,9 +27,10 @@
 
 import type { TrustCheck, WalletNotFound } from "../generated/published-types.js";
 import { ATTESTATION_LIFETIME_SECONDS, TRUST_ATTESTATION_KIDS } from "../config/service.js";
+import type { InvalidArgumentError } from "../errors.js";
 import type { ExpectedSubject } from "./expected-subject.js";
 import { TRUST_CHECK_KIND } from "./kinds/trust-check.js";
-import { resolveVerifyOptions, type VerifyAttestationOptions } from "./options.js";
+import { resolveVerifyOptions, type VerifyAttestationParameters } from "./options.js";
 import { verifyAttestationOfKind } from "./pipeline.js";
 import type { TrustAttestationVerification } from "./result.js";
 import { isRecord } from "../util/is-record.js";
@@ -43,13 +44,13 @@ export {
   isJwksResolver,
   type JwksKeyLookup,
   type JwksResolver,
-  type JwksResolverOptions,
+  type JwksResolverParameters,
   type JwksResolverStats,
   type JwksSource,
   resolveJwksSource,
 } from "./jwks.js";
 export { AGENT_FIELDS, REQUIRED_TRUST_FIELDS } from "./kinds/trust-check.js";
-export { DEFAULT_CLOCK_SKEW_SECONDS, type SignaturePolicy, type VerifyAttestationOptions } from "./options.js";
+export { DEFAULT_CLOCK_SKEW_SECONDS, type SignaturePolicy, type VerifyAttestationParameters } from "./options.js";
 export {
   ATTESTATION_FAILURE_REASONS,
   type AttestationFailureReason,
@@ -76,13 +77,16 @@ export { verifySignedAttestation } from "./verify-signed.js";
 export { verifyWalletScoreAttestation } from "./verify-wallet-score.js";
 
 /** Options of {@link verifyTrustAttestation}. */
-export interface VerifyTrustAttestationOptions extends VerifyAttestationOptions {
+export interface VerifyTrustAttestationParameters extends VerifyAttestationParameters {
   /**
    * The agent (or wallet) the caller asked the service about. When given, an attestation about anything else
    * is refused with `subject-mismatch`, so that a valid attestation of another agent cannot be replayed.
    */
   expected?: ExpectedSubject;
 }
+
+/** What {@link verifyTrustAttestation} throws: only for bad options (a refused attestation is a verdict, not a throw). */
+export type VerifyTrustAttestationErrorType = InvalidArgumentError;
 
 /**
  * Verifies a `/api/trust-check` response: its attestation's signatures against the configured JWKS, that the
@@ -121,7 +125,7 @@ export interface VerifyTrustAttestationOptions extends VerifyAttestationOptions 
  */
 export async function verifyTrustAttestation(
   response: TrustCheck | WalletNotFound | unknown,
-  options?: VerifyTrustAttestationOptions,
+  options?: VerifyTrustAttestationParameters,
 ): Promise<TrustAttestationVerification> {
   const resolved = resolveVerifyOptions(options, {
     acceptedKids: TRUST_ATTESTATION_KIDS,

@@ -26,7 +26,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { DeploymentError } from "../errors.js";
 import { DEPLOY_MOCK_REGISTRY, type NetworkDeployConfig } from "./config.js";
 import type { DeploymentParties, RecordedOnChain } from "./deploy-plan.js";
-import type { DeployOptions } from "./deploy-types.js";
+import type { DeployParameters } from "./deploy-types.js";
 import { type DeploymentRecord, type DeploymentsFile, deploymentsFilePath, readDeploymentsFile } from "./deployments-file.js";
 import { assertGatePolicyConsistent } from "./gate-requirements.js";
 import { type KeySelection, keySelectionProblems, type LoadedJwks, type SelectedSigningKey, selectSigningKeys } from "./key-selection.js";
@@ -80,7 +80,7 @@ export interface ResolvedDeployment {
  * @throws {@link DeploymentError}: `bad-config`, `refused-kid`, `unreachable`, `chain-mismatch`,
  *   `mainnet-not-confirmed`, `missing-key`, `bad-key`, `no-code`, `untrusted-record`, and the JWKS's errors.
  */
-export async function resolveDeployment(options: DeployOptions): Promise<ResolvedDeployment> {
+export async function resolveDeployment(options: DeployParameters): Promise<ResolvedDeployment> {
   const { config, network } = options;
   const selection = checkConfiguration(network, config);
   const log = options.log ?? (() => {});
@@ -163,7 +163,7 @@ function checkConfiguration(network: string, config: NetworkDeployConfig): KeySe
 }
 
 /** The chain's id, which must be the configured one; mainnet only with `confirmMainnet` (or a dry run). */
-async function connectedChainId(publicClient: { getChainId(): Promise<number> }, options: DeployOptions): Promise<number> {
+async function connectedChainId(publicClient: { getChainId(): Promise<number> }, options: DeployParameters): Promise<number> {
   const { config, network } = options;
   let chainId: number;
   try {
@@ -189,7 +189,7 @@ async function connectedChainId(publicClient: { getChainId(): Promise<number> },
  * The deployer: a local node's first unlocked account, else the key of the environment or Hardhat's variables. A dry
  * run sends nothing and signs nothing: without a key it estimates from the configured owner or a placeholder.
  */
-async function resolveSender(options: DeployOptions, chainId: number): Promise<{ account: Account | Address; keyless: boolean }> {
+async function resolveSender(options: DeployParameters, chainId: number): Promise<{ account: Account | Address; keyless: boolean }> {
   const { config, network } = options;
   if (config.local) {
     const accounts = (await options.provider.request({ method: "eth_accounts" })) as Address[];

@@ -11,7 +11,7 @@ import type { DeployProvider } from "./sender.js";
 import type { SigningKeysResult } from "./signing-keys.js";
 
 /** Options of `deploy`. */
-export interface DeployOptions {
+export interface DeployParameters {
   /** Name of the network in the configuration (`hardhat`, `localhost`, `baseSepolia`, `base`). */
   readonly network: string;
   /** That network's configuration. */

@@ -20,22 +20,26 @@
  * @packageDocumentation
  */
 import { join } from "node:path";
+import type { DeploymentError } from "../errors.js";
 import { loadArtifacts } from "./deploy-artifacts.js";
 import { executePlan } from "./deploy-execute.js";
 import { installConfiguredSigningKeys } from "./deploy-install-keys.js";
 import { deploymentOrder, planDeployment } from "./deploy-plan.js";
 import { deploymentRecorder, runSummary } from "./deploy-record.js";
 import { resolveDeployment } from "./deploy-resolve.js";
-import type { DeployOptions, DeployResult } from "./deploy-types.js";
+import type { DeployParameters, DeployResult } from "./deploy-types.js";
 import { deploymentsFilePath } from "./deployments-file.js";
 import { DEPLOYER_KEY_VARIABLE } from "./sender.js";
 import { ATTESTED_ORACLE } from "./attested-oracle-target.js";
 import type { SigningKeysResult } from "./signing-keys.js";
 
 export { DEPLOYER_KEY_VARIABLE, type DeployProvider, MAINNET_CHAIN_IDS, resolveDeployerKey } from "./sender.js";
-export type { DeployAction, DeployOptions, DeployResult } from "./deploy-types.js";
+export type { DeployAction, DeployParameters, DeployResult } from "./deploy-types.js";
 export { currentGitCommit, DRY_RUN_PLACEHOLDER_SENDER } from "./deploy-resolve.js";
 export { MOCK_IDENTITY_REGISTRY, REFERENCE_ORACLE } from "./deploy-plan.js";
+
+/** What {@link deploy} throws: a refusal or a failure, with its reason. */
+export type DeployErrorType = DeploymentError;
 
 /**
  * Deploys what the network's configuration asks for, skipping what is already deployed unchanged.
@@ -69,7 +73,7 @@ export { MOCK_IDENTITY_REGISTRY, REFERENCE_ORACLE } from "./deploy-plan.js";
  *   `insecure-jwks` / `jwks-unavailable` / `bad-jwks` / `thumbprint-mismatch` (the configured JWKS), `failed` (a creation or a key installation failed), and
  *   those of {@link updateSigningKeys}.
  */
-export async function deploy(options: DeployOptions): Promise<DeployResult> {
+export async function deploy(options: DeployParameters): Promise<DeployResult> {
   const { config, network } = options;
   const log = options.log ?? (() => {});
   const dryRun = options.dryRun ?? false;

@@ -20,13 +20,20 @@ export {
   networkConfig,
   parseDeployConfig,
 } from "./config.js";
-export { type DeployAction, type DeployOptions, type DeployResult, deploy } from "./deploy.js";
-export { type DeploymentRecord, type DeploymentsFile, readDeploymentsFile } from "./deployments-file.js";
+export { deploy, type DeployAction, type DeployErrorType, type DeployParameters, type DeployResult } from "./deploy.js";
+export { type DeploymentRecord, type DeploymentsFile, type JsonValue, readDeploymentsFile } from "./deployments-file.js";
 export { type KeySelection, type LoadedJwks, parseThumbprintPins, type SelectedSigningKey } from "./key-selection.js";
 export { type ResolvedRpcUrl, RPC_URL_VARIABLE, resolveRpcUrl } from "./rpc-url.js";
 export { DEPLOYER_KEY_VARIABLE, type DeployProvider } from "./sender.js";
-export { type LoadJwksOptions, loadJwks } from "./jwks-source.js";
-export { type ListKeyRecordsOptions, listKeyRecords } from "./key-records.js";
+export { type LoadJwksParameters, loadJwks } from "./jwks-source.js";
+export { type ListKeyRecordsParameters, listKeyRecords } from "./key-records.js";
 export { type SigningKeyChange, type SigningKeyChangeKind } from "./signing-key-changes.js";
-export { type SigningKeysResult, type UpdateSigningKeysOptions, updateSigningKeys } from "./signing-keys.js";
-export { DeploymentError } from "../errors.js";
+export { type SigningKeysResult, type UpdateSigningKeysParameters, updateSigningKeys } from "./signing-keys.js";
+export {
+  DEPLOYMENT_FAILURE_REASONS,
+  DeploymentError,
+  type DeploymentFailureReason,
+  type TrustgateErrorCode,
+  type TrustgateErrorParameters,
+} from "../errors.js";
+export type { RecordsSignedBy, SignedRecord } from "../oracle/records-by-key.js";

@@ -15,7 +15,7 @@ import type { LoadedJwks } from "./key-selection.js";
 import { MAINNET_CHAIN_IDS } from "./sender.js";
 
 /** Options of {@link loadJwks}. */
-export interface LoadJwksOptions {
+export interface LoadJwksParameters {
   /** Timeout of the fetch, in ms (default: the JWKS resolver's, 5,000). */
   readonly timeoutMs?: number | undefined;
   /** `fetch` implementation (default: the global `fetch`). */
@@ -39,7 +39,7 @@ export interface LoadJwksOptions {
  *   `options.chainId` is a mainnet; `bad-jwks` when the file cannot be read, is not JSON or is not a JWKS, or the
  *   location is neither a file nor an http(s) URL.
  */
-export async function loadJwks(location: string, options: LoadJwksOptions = {}): Promise<LoadedJwks> {
+export async function loadJwks(location: string, options: LoadJwksParameters = {}): Promise<LoadedJwks> {
   const trimmed = location.trim();
   if (trimmed === "") throw new DeploymentError("bad-jwks", "No JWKS given: pass an http(s) URL or a file (--jwks <url|file>)");
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {

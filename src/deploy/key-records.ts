@@ -9,7 +9,7 @@ import { listRecordsSignedBy, type RecordsSignedBy } from "../oracle/records-by-
 import { assertAttestedOracle, attestedOracleTarget, connectedNode, type NodeTarget, type OracleTarget } from "./attested-oracle-target.js";
 
 /** Options of {@link listKeyRecords}. */
-export interface ListKeyRecordsOptions extends OracleTarget, NodeTarget {
+export interface ListKeyRecordsParameters extends OracleTarget, NodeTarget {
   /** The key id whose records to list. */
   readonly kid: string;
   /**
@@ -32,7 +32,7 @@ export interface ListKeyRecordsOptions extends OracleTarget, NodeTarget {
  *   contract that is not an `AttestedTrustOracle`; `bad-config` when the scan starts after one of the records (its
  *   subject cannot be named).
  */
-export async function listKeyRecords(options: ListKeyRecordsOptions): Promise<RecordsSignedBy> {
+export async function listKeyRecords(options: ListKeyRecordsParameters): Promise<RecordsSignedBy> {
   const log = options.log ?? (() => {});
   if (options.kid.trim() === "") throw new DeploymentError("bad-config", "The key id whose records to list is empty");
   const { publicClient, chainId } = await connectedNode(options);

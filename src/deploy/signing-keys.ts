@@ -43,7 +43,7 @@ import { DeploymentError, messageOf } from "../errors.js";
 import { attestedTrustOracleAbi } from "../generated/abis.js";
 import { type AttestedOracleClients, revokeTrustSigningKeys, setTrustSigningKeys } from "../oracle/attested-oracle.js";
 import { assertAttestedOracle, attestedOracleAddress, connectedNode } from "./attested-oracle-target.js";
-import { type LoadJwksOptions, loadJwks } from "./jwks-source.js";
+import { type LoadJwksParameters, loadJwks } from "./jwks-source.js";
 import { forcedKidWarning, type KeySelection, keySelectionProblems, type LoadedJwks, selectSigningKeys } from "./key-selection.js";
 import { chainOf, DEPLOYER_KEY_VARIABLE, type DeployProvider, MAINNET_CHAIN_IDS, resolveDeployerKey } from "./sender.js";
 import { describeChange, plannedChange, SENDING, type SigningKeyChange } from "./signing-key-changes.js";
@@ -52,7 +52,7 @@ import { describeChange, plannedChange, SENDING, type SigningKeyChange } from ".
 export const DEFAULT_ADMIN_ROLE: Hex = zeroHash;
 
 /** Options of {@link updateSigningKeys}. */
-export interface UpdateSigningKeysOptions extends KeySelection {
+export interface UpdateSigningKeysParameters extends KeySelection {
   /** The chain. */
   readonly provider: DeployProvider;
   /**
@@ -97,7 +97,7 @@ export interface UpdateSigningKeysOptions extends KeySelection {
   /** The RPC URL the provider talks to, for messages. */
   readonly rpcUrl?: string | undefined;
   /** Fetch timeout and implementation for a JWKS URL. */
-  readonly jwksFetch?: LoadJwksOptions | undefined;
+  readonly jwksFetch?: LoadJwksParameters | undefined;
   /** Receives one line per event; default none. */
   readonly log?: ((line: string) => void) | undefined;
 }
@@ -134,7 +134,7 @@ export interface SigningKeysResult {
  *   with other coordinates), `unknown-key` (a kid to revoke is not held), `missing-key` / `bad-key`, `not-admin`
  *   (the sender lacks `DEFAULT_ADMIN_ROLE`), `failed` (a transaction failed; the contract's error named).
  */
-export async function updateSigningKeys(options: UpdateSigningKeysOptions): Promise<SigningKeysResult> {
+export async function updateSigningKeys(options: UpdateSigningKeysParameters): Promise<SigningKeysResult> {
   const log = options.log ?? (() => {});
   const dryRun = options.dryRun ?? false;
   const revoke = [...new Set(options.revoke ?? [])];
@@ -283,7 +283,7 @@ async function heldKey(publicClient: PublicClient, oracle: Address, kid: string)
 }
 
 async function resolveSender(
-  options: UpdateSigningKeysOptions,
+  options: UpdateSigningKeysParameters,
   publicClient: PublicClient,
   oracle: Address,
   chainId: number,

@@ -22,7 +22,7 @@ export type JwksObservation =
   | { readonly ok: false; readonly source: string; readonly reason: string };
 
 /** Options of {@link loadJwks}. */
-export interface LoadJwksOptions {
+export interface LoadJwksParameters {
   /** `fetch` (default the global one); the doctor counts its requests through it. */
   readonly fetch?: typeof globalThis.fetch;
   /** Time limit of the fetch, in milliseconds. */
@@ -38,7 +38,7 @@ export interface LoadJwksOptions {
  */
 export async function loadJwks(
   source: string | { readonly keys: readonly JWK[] },
-  options: LoadJwksOptions = {},
+  options: LoadJwksParameters = {},
 ): Promise<JwksObservation> {
   if (typeof source !== "string") return { ok: true, source: "file", keys: source.keys };
   const shown = redactUrl(source);

@@ -6,39 +6,25 @@
  * @packageDocumentation
  */
 import { evaluateTrustPolicy, type TrustPolicy } from "../policy.js";
+import type { TrustRecord } from "../trust-record.js";
 
 /** A decision rule. */
 export type DecisionRule =
   | { readonly kind: "threshold"; readonly threshold: number }
   | { readonly kind: "gate"; readonly gate: string; readonly policy: TrustPolicy };
 
-/** The values a decision looks at. */
-export interface DecisionInput {
-  readonly score: number;
-  /** Sybil severity code under the encoding in use; `undefined` when unknown. */
-  readonly sybilSeverityCode: number | undefined;
-  /** Unix seconds of the data. */
-  readonly updatedAtSeconds: number;
-}
-
 /**
- * Whether a record passes the rule at `nowSeconds`.
+ * Whether a record passes the rule at `nowSeconds`. The on-chain side is the record read; the service's side is the
+ * record it stands for (`statedRecord`, where a name the encoding lacks carries a code above every limit).
  *
  * @param rule - Threshold or gate policy.
- * @param input - The record's values.
+ * @param record - The record (present: `updatedAt > 0`).
  * @param nowSeconds - Current time in Unix seconds.
  * @returns True when the gate would admit the agent.
  */
-export function decide(rule: DecisionRule, input: DecisionInput, nowSeconds: number): boolean {
-  if (rule.kind === "threshold") return input.score >= rule.threshold;
-  // An unknown sybil code must not pass a gate: treat it as the worst severity.
-  const sybilSeverity = input.sybilSeverityCode ?? Number.MAX_SAFE_INTEGER;
-  const refusal = evaluateTrustPolicy(
-    { score: input.score, tier: 0, sybilSeverity, updatedAt: input.updatedAtSeconds },
-    { ...rule.policy, requireController: false },
-    nowSeconds,
-  );
-  return refusal === "None";
+export function decide(rule: DecisionRule, record: TrustRecord, nowSeconds: number): boolean {
+  if (rule.kind === "threshold") return record.score >= rule.threshold;
+  return evaluateTrustPolicy(record, { ...rule.policy, requireController: false }, nowSeconds) === "None";
 }
 
 /**

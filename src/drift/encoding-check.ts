@@ -62,11 +62,11 @@ export function checkTierEncoding(records: Iterable<TrustRecordResult>, encoding
     checked++;
     const expected = tierForScore(record.score);
     observed[expected] ??= new Set();
-    observed[expected].add(record.tierCode);
-    if (tierName(record.tierCode, encoding) !== expected) {
+    observed[expected].add(record.tier);
+    if (tierName(record.tier, encoding) !== expected) {
       contradictions++;
       if (examples.length < MAX_EXAMPLES) {
-        examples.push(`${formatRecordKey(record.key)} score=${record.score} tierCode=${record.tierCode} (expected ${expected})`);
+        examples.push(`${formatRecordKey(record.key)} score=${record.score} tierCode=${record.tier} (expected ${expected})`);
       }
     }
   }
@@ -103,18 +103,18 @@ export function checkSybilEncoding(
     const statement = statements[i];
     if (!record.ok || !record.hasScore || statement === undefined) return;
     const { data } = statement;
-    if (data.score !== record.score || computedAfterRefresh(data.computedAt, record.updatedAtSeconds) === true) return;
+    if (data.score !== record.score || computedAfterRefresh(data.computedAt, record.updatedAt) === true) return;
     checked++;
     const stated = canonicalSybilSeverity(data.sybilSeverity);
     observed[stated] ??= new Set();
-    observed[stated].add(record.sybilSeverityCode);
+    observed[stated].add(record.sybilSeverity);
     const expected = sybilSeverityCodeOf(data.sybilSeverity, encoding);
-    if (expected === record.sybilSeverityCode) return;
+    if (expected === record.sybilSeverity) return;
     contradictions++;
     if (examples.length < MAX_EXAMPLES) {
       const code = expected === undefined ? "no code" : `code ${expected}`;
       examples.push(
-        `${formatRecordKey(record.key)} score=${record.score} sybilCode=${record.sybilSeverityCode} (stated ${stated}, ${code}; ${statement.source})`,
+        `${formatRecordKey(record.key)} score=${record.score} sybilCode=${record.sybilSeverity} (stated ${stated}, ${code}; ${statement.source})`,
       );
     }
   });

@@ -10,7 +10,7 @@
 
 export { type AgentScope, DEFAULT_DECISION_THRESHOLD, DEFAULT_MAX_AGE_SECONDS, type DriftConfig } from "./config.js";
 export { DEFAULT_ERROR_LIMIT } from "./error-limit.js";
-export { type DriftHooks, runDrift } from "./run.js";
+export { type DriftHooks, runDrift, type RunDriftErrorType } from "./run.js";
 export { DRIFT_EXIT_CODES, exitCodeOf, verdictOf } from "./verdict.js";
 export {
   type AttestedOracleSource,
@@ -19,11 +19,11 @@ export {
   type DecisionPair,
   DRIFT_STATUS_MEANINGS,
   DRIFT_STATUSES,
+  type DriftNightSummary,
   type DriftReport,
   type DriftReportHead,
   type DriftRow,
   type DriftRuntime,
-  type DriftNightSummary,
   type DriftStateHistory,
   type DriftStateSummary,
   type DriftStatus,
@@ -31,6 +31,7 @@ export {
   type EncodingCheck,
   type ErrorLimit,
   type FetchProjection,
+  type OnchainEnumerationSource,
   type OnchainSide,
   type PartialRun,
   REFRESH_BLOCKERS,
@@ -38,6 +39,11 @@ export {
   type RefreshKeyStatus,
   type RowRefresh,
   type SybilEncodingCheck,
+  type TriageAudit,
   type TriageSummary,
   type UnverifiedSummary,
 } from "./types.js";
+export type { AgentRef } from "../agent/agent-ref.js";
+export { createTrustEncoding, type SybilSeverityName, type TierName, type TrustEncoding } from "../config/encodings.js";
+export type { ScanProgress, ScanStage } from "./progress.js";
+export type { ConfigurationError, InvalidArgumentError, TrustgateErrorParameters } from "../errors.js";

@@ -127,7 +127,7 @@ async function decisionRule(
 ): Promise<DecisionRule> {
   if (!config.gate) return { kind: "threshold", threshold: config.threshold ?? DEFAULT_DECISION_THRESHOLD };
   try {
-    const gate = await readGatePolicy(chain, config.gate, { blockNumber });
+    const gate = await readGatePolicy(chain, { gate: config.gate, blockNumber });
     const policy = config.threshold === undefined ? gate.policy : { ...gate.policy, minScore: config.threshold };
     return { kind: "gate", gate: gate.gate, policy };
   } catch (error) {

@@ -9,7 +9,7 @@
  * @packageDocumentation
  */
 import type { Address } from "viem";
-import type { TrustApiClientOptions } from "../api/options.js";
+import type { TrustApiClientParameters } from "../api/options.js";
 import type { TrustEncoding } from "../config/encodings.js";
 import { InvalidArgumentError } from "../errors.js";
 import { checkChunkSize } from "../oracle/reader.js";
@@ -72,7 +72,7 @@ export interface RunSettings {
   /** The preflight's endpoints, rule inputs and time-out. */
   readonly preflight: PreflightSettings;
   /** The service client's options. */
-  readonly service: TrustApiClientOptions;
+  readonly service: TrustApiClientParameters;
   /** The projection's inputs: whether a key is sent, and whether the rate was set by hand. */
   readonly projection: { readonly apiKey: boolean; readonly rateConfigured: boolean };
   /** The state run's settings; `undefined` without a state file. */

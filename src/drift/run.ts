@@ -15,6 +15,7 @@
 import type { Address } from "viem";
 import { createTrustApiClient, type TrustApiClient } from "../api/client.js";
 import { isZeroAddress } from "../inputs/address.js";
+import type { ConfigurationError, InvalidArgumentError } from "../errors.js";
 import { type AuditPlan, randomAuditSeed } from "./audit.js";
 import type { AgentScope, DriftConfig } from "./config.js";
 import { describeRule } from "./decision.js";
@@ -68,6 +69,9 @@ export interface DriftHooks {
    */
   readonly keepRows?: boolean;
 }
+
+/** What {@link runDrift} throws, before any agent is scanned: an unusable endpoint or address, or an invalid option. */
+export type RunDriftErrorType = ConfigurationError | InvalidArgumentError;
 
 /**
  * Runs the drift job.

@@ -220,7 +220,10 @@ function evidenceOf(entry: DriftStateEntry | undefined): TriageEvidence | undefi
           computedAt: entry.verified.computedAt === null ? null : new Date(entry.verified.computedAt),
         }
       : null,
-    onchain: entry.onchain,
+    onchain:
+      entry.onchain === undefined || entry.onchain === null
+        ? entry.onchain
+        : { score: entry.onchain.score, tier: entry.onchain.tierCode, sybilSeverity: entry.onchain.sybilSeverityCode },
   };
 }
 

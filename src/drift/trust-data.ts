@@ -9,7 +9,15 @@
  *
  * @packageDocumentation
  */
-import { canonicalSybilSeverity, sybilSeverityCode, sybilSeverityName, type TrustEncoding, tierName } from "../config/encodings.js";
+import {
+  canonicalSybilSeverity,
+  sybilSeverityCode,
+  sybilSeverityName,
+  type TrustEncoding,
+  tierCode,
+  tierName,
+} from "../config/encodings.js";
+import type { TrustRecord } from "../trust-record.js";
 
 /** A field of trust data. */
 export type TrustField = "score" | "tier" | "sybilSeverity";
@@ -18,11 +26,13 @@ export type TrustField = "score" | "tier" | "sybilSeverity";
 const TRUST_FIELDS: readonly TrustField[] = ["score", "tier", "sybilSeverity"];
 
 /** Trust data as an oracle record stores it: codes. */
-export interface RecordedTrustData {
-  readonly score: number;
-  readonly tierCode: number;
-  readonly sybilSeverityCode: number;
-}
+export type RecordedTrustData = Pick<TrustRecord, "score" | "tier" | "sybilSeverity">;
+
+/**
+ * The code a record built from the service's words carries for a name the encoding lacks: one past the largest
+ * uint8, so it equals no on-chain code and lies above every policy's `maxSybilSeverity` (a gate refuses it).
+ */
+export const UNENCODED_CODE = 256;
 
 /** Trust data in the service's words; a field left out is not compared. */
 export interface StatedTrustData {
@@ -61,10 +71,36 @@ export function sameTrustData(
  */
 export function sybilSeverityCodeOf(name: string | null | undefined, encoding: TrustEncoding): number | undefined {
   if (name === undefined) return undefined;
+  return encodedOrNull(() => sybilSeverityCode(name, encoding)) ?? undefined;
+}
+
+/**
+ * The service's data as the oracle record it stands for: the names encoded (a name the encoding lacks becomes
+ * {@link UNENCODED_CODE}), so that one policy decides both sides of a comparison.
+ *
+ * @param stated - Score, tier name and sybil severity name (`null` is "no sybil signal").
+ * @param updatedAt - The record's time, Unix seconds.
+ * @param encoding - The encoding in use.
+ * @returns The record.
+ */
+export function statedRecord(
+  stated: { readonly score: number; readonly tier: string; readonly sybilSeverity: string | null },
+  updatedAt: number,
+  encoding: TrustEncoding,
+): TrustRecord {
+  return {
+    score: stated.score,
+    tier: encodedOrNull(() => tierCode(stated.tier, encoding)) ?? UNENCODED_CODE,
+    sybilSeverity: sybilSeverityCodeOf(stated.sybilSeverity, encoding) ?? UNENCODED_CODE,
+    updatedAt,
+  };
+}
+
+function encodedOrNull(encode: () => number): number | null {
   try {
-    return sybilSeverityCode(name, encoding);
+    return encode();
   } catch {
-    return undefined;
+    return null;
   }
 }
 
@@ -73,16 +109,18 @@ function canonicalTrustData(
   side: RecordedTrustData | StatedTrustData,
   encoding: TrustEncoding,
 ): { readonly score?: number; readonly tier?: string; readonly sybilSeverity?: string } {
-  if ("tierCode" in side) {
+  if (typeof side.tier === "number") {
+    const recorded = side as RecordedTrustData;
     return {
-      score: side.score,
-      tier: tierName(side.tierCode, encoding) ?? `code:${side.tierCode}`,
-      sybilSeverity: sybilSeverityName(side.sybilSeverityCode, encoding) ?? `code:${side.sybilSeverityCode}`,
+      score: recorded.score,
+      tier: tierName(recorded.tier, encoding) ?? `code:${recorded.tier}`,
+      sybilSeverity: sybilSeverityName(recorded.sybilSeverity, encoding) ?? `code:${recorded.sybilSeverity}`,
     };
   }
+  const words = side as StatedTrustData;
   return {
-    ...(side.score !== undefined ? { score: side.score } : {}),
-    ...(side.tier !== undefined ? { tier: side.tier.toLowerCase() } : {}),
-    ...(side.sybilSeverity !== undefined ? { sybilSeverity: canonicalSybilSeverity(side.sybilSeverity) } : {}),
+    ...(words.score !== undefined ? { score: words.score } : {}),
+    ...(words.tier !== undefined ? { tier: words.tier.toLowerCase() } : {}),
+    ...(words.sybilSeverity !== undefined ? { sybilSeverity: canonicalSybilSeverity(words.sybilSeverity) } : {}),
   };
 }

@@ -11,7 +11,7 @@
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "./devnet/embedded-drift.js";
 
 /** Options of {@link startDemoDriftEnvironment}. */
-export interface DemoDriftOptions {
+export interface DemoDriftParameters {
   /** The scenario's clock; default the system clock. */
   readonly now?: Date | undefined;
 }
@@ -24,6 +24,6 @@ export interface DemoDriftOptions {
  * @returns The running environment; close it when done.
  * @throws `ConfigurationError` when Hardhat is not installed.
  */
-export function startDemoDriftEnvironment(options: DemoDriftOptions = {}): Promise<EmbeddedDriftEnvironment> {
+export function startDemoDriftEnvironment(options: DemoDriftParameters = {}): Promise<EmbeddedDriftEnvironment> {
   return startEmbeddedDriftEnvironment({ ...(options.now ? { now: options.now } : {}), hardhatConfig: "standalone" });
 }

@@ -16,11 +16,11 @@
  * @module trustgate/harness
  */
 
-export { type DemoDriftOptions, startDemoDriftEnvironment } from "./demo.js";
+export { type DemoDriftParameters, startDemoDriftEnvironment } from "./demo.js";
 export {
   BASE_SIMULATION_CHAIN_ID,
   type BaseSimulation,
-  type BaseSimulationOptions,
+  type BaseSimulationParameters,
   DEFAULT_DELISTED,
   DEFAULT_EMBEDDED_ADVANCE,
   DEFAULT_EMBEDDED_FAULTS,
@@ -32,36 +32,36 @@ export {
   type Eip1193Requester,
   type EmbeddedDriftEnvironment,
   type EmbeddedDriftExpectations,
-  type EmbeddedDriftOptions,
+  type EmbeddedDriftParameters,
   HARDHAT_INSTALL_COMMAND,
   HARDHAT_PEER_VERSION,
   type HardhatConfigSource,
   installMulticall3,
-  type InstallMulticall3Options,
+  type InstallMulticall3Parameters,
   type InstallMulticall3Result,
   latestNightlyRun,
   type LocalChain,
-  type LocalChainOptions,
+  type LocalChainParameters,
   MAX_PUBLISH_BATCH,
   NIGHTLY_RUN_HOUR_UTC,
   type OracleRecordInput,
   publishTrustRecords,
-  type PublishTrustRecordsOptions,
+  type PublishTrustRecordsParameters,
   type PublishTrustRecordsResult,
   type SnapshotAgent,
   snapshotRecords,
-  type SnapshotRecordsOptions,
+  type SnapshotRecordsParameters,
   STANDALONE_BLOCK_GAS_LIMIT,
   startBaseSimulation,
   startEmbeddedDriftEnvironment,
   startLocalChain,
   startSubmissionSimulator,
-  type StartSubmissionSimulatorOptions,
+  type StartSubmissionSimulatorParameters,
 } from "./devnet/index.js";
 export { createRng, hashSeed, type Rng, syntheticAddress } from "./prng.js";
 export {
   type AdvancedPopulation,
-  type AdvanceOptions,
+  type AdvanceParameters,
   type AgentBadges,
   type AgentChange,
   agentKey,
@@ -87,8 +87,8 @@ export {
   type PopulationAgent,
   type PopulationChanges,
   type PopulationKey,
-  type PopulationOptions,
-  type RateLimitOptions,
+  type PopulationParameters,
+  type RateLimitParameters,
   type RequestStats,
   type RunningTrustService,
   saveKeyFile,
@@ -97,14 +97,14 @@ export {
   type SignedTrustVersion,
   startTrustService,
   TIER_BOUNDARIES,
-  type TrustServiceOptions,
+  type TrustServiceParameters,
   UNPUBLISHED_KIDS,
 } from "./service/index.js";
 export {
   type AttestationSignatureForm,
   type AttestationSigningKey,
   createAttestation,
-  type CreateAttestationOptions,
+  type CreateAttestationParameters,
   createJwtAttestation,
   exportSigningKey,
   generateSigningKey,
@@ -114,13 +114,13 @@ export {
   signBytes,
   signCompactJws,
   type SignedSerialization,
-  type SigningOptions,
+  type SigningParameters,
   signJwt,
   signPayload,
 } from "./signing.js";
 export {
   type BaseContext,
-  type BaseContextOptions,
+  type BaseContextParameters,
   baseForkBlockFromEnv,
   DEFAULT_BASE_FORK_BLOCK,
   DEFAULT_FORK_PROBE,
@@ -129,10 +129,10 @@ export {
   describeContractError,
   type Eip1193Provider,
   type ForkableBase,
-  type ForkableBaseOptions,
+  type ForkableBaseParameters,
   type InstalledOracleOverride,
   installOracleOverride,
-  type InstallOracleOverrideOptions,
+  type InstallOracleOverrideParameters,
   ORACLE_ORIGINAL_CODE_ADDRESS,
   ORACLE_OVERRIDE_NAMESPACE,
   ORACLE_OVERRIDE_SLOTS,
@@ -154,3 +154,8 @@ export {
   uninstallOracleOverride,
   writeOverride,
 } from "./testing/index.js";
+export type { SybilSeverityName, TierName, TrustEncoding } from "../config/encodings.js";
+export type { LocalChainFork } from "./devnet/local-chain-types.js";
+export type { OracleSubmission, SimulatedRecord, SubmissionOutcome, SubmissionSimulator } from "../doctor/submission-simulator.js";
+export type { AgentKeyParts } from "../agent/agent-ref.js";
+export type { Attestation } from "../published/attestation.js";

@@ -2,7 +2,7 @@
  * Signing of attestations exactly as the service signs them: ES256, a legacy `sig` (base64 of the raw
  * 64-byte `r‖s` over the UTF-8 bytes of the signed block) and an RFC 7515 compact `jws` over the signed block.
  * By default both cover `JSON.stringify(signed)` (insertion order) under the header `{"alg":"ES256","kid":…}`;
- * {@link SigningOptions} write the other forms a signer may produce (RFC 8785 sorted keys, another header, a
+ * {@link SigningParameters} write the other forms a signer may produce (RFC 8785 sorted keys, another header, a
  * payload given byte for byte), so that tests and vectors cover what the verifiers must accept or refuse.
  * Used by the kit's local signing service and by tests; verification lives in `src/attestation/`.
  *
@@ -69,13 +69,13 @@ export type SignedSerialization = "insertion" | "sorted";
  * How {@link signPayload} and {@link createAttestation} write their signatures. The defaults are what the
  * service is known to write; every other setting is a form a standard signer may produce, or a hostile one.
  */
-export interface SigningOptions {
+export interface SigningParameters {
   /**
    * Bytes the raw `sig` covers: `"insertion"` (default) `JSON.stringify(signed)`, `"sorted"` the RFC 8785
    * canonical form (`canonicalJson`).
    */
   sigSerialization?: SignedSerialization;
-  /** Bytes the JWS payload carries, as for {@link SigningOptions.sigSerialization} (default `"insertion"`). */
+  /** Bytes the JWS payload carries, as for {@link SigningParameters.sigSerialization} (default `"insertion"`). */
   jwsSerialization?: SignedSerialization;
   /**
    * The JWS protected header, written with `JSON.stringify` (members in this object's order, nothing checked:
@@ -91,7 +91,7 @@ export interface SigningOptions {
 
 /** Signatures of one signed block, as {@link signPayload} returns them. */
 export interface PayloadSignatures {
-  /** Base64 of the raw 64-byte `r‖s` over the bytes {@link SigningOptions.sigSerialization} names. */
+  /** Base64 of the raw 64-byte `r‖s` over the bytes {@link SigningParameters.sigSerialization} names. */
   sig: string;
   /** The compact JWS `header.payload.signature`. */
   jws: string;
@@ -147,7 +147,11 @@ export async function signCompactJws(header: Record<string, unknown>, payload: U
  * @returns `sig` (base64 of raw `r‖s`) and `jws` (compact serialization).
  * @throws {@link InvalidArgumentError} for an unknown serialisation, or a block without a canonical form.
  */
-export async function signPayload(signed: unknown, key: AttestationSigningKey, options: SigningOptions = {}): Promise<PayloadSignatures> {
+export async function signPayload(
+  signed: unknown,
+  key: AttestationSigningKey,
+  options: SigningParameters = {},
+): Promise<PayloadSignatures> {
   const sigBytes = serializeSigned(signed, options.sigSerialization);
   const jwsPayload = options.jwsPayload ?? serializeSigned(signed, options.jwsSerialization);
   const header = options.jwsHeader ?? { alg: "ES256", kid: key.kid };
@@ -159,7 +163,7 @@ export async function signPayload(signed: unknown, key: AttestationSigningKey, o
 export type AttestationSignatureForm = "both" | "sig" | "jws";
 
 /** Options of {@link createAttestation}. */
-export interface CreateAttestationOptions {
+export interface CreateAttestationParameters {
   /** `attestation.issuer` (an origin, or `did:web:<host>`). */
   issuer: string;
   /** `attestation.type` (`behavioral_trust`, …). */
@@ -170,8 +174,8 @@ export interface CreateAttestationOptions {
   jwks?: string;
   /** Which signatures to write; default `both`. */
   form?: AttestationSignatureForm;
-  /** Which bytes each signature covers and the JWS header (see {@link SigningOptions}). */
-  signing?: SigningOptions;
+  /** Which bytes each signature covers and the JWS header (see {@link SigningParameters}). */
+  signing?: SigningParameters;
 }
 
 /**
@@ -188,7 +192,7 @@ export interface CreateAttestationOptions {
 export async function createAttestation<Signed extends JsonObject>(
   signed: Signed,
   key: AttestationSigningKey,
-  options: CreateAttestationOptions,
+  options: CreateAttestationParameters,
 ): Promise<Attestation<Signed>> {
   const form = options.form ?? "both";
   if (form !== "both" && form !== "sig" && form !== "jws") {
@@ -234,7 +238,7 @@ export async function signJwt(claims: Record<string, unknown>, key: AttestationS
 export async function createJwtAttestation(
   claims: Record<string, unknown>,
   key: AttestationSigningKey,
-  options: Omit<CreateAttestationOptions, "form" | "signing">,
+  options: Omit<CreateAttestationParameters, "form" | "signing">,
 ): Promise<Attestation<null>> {
   const attestation: Attestation<null> = {
     issuer: options.issuer,

@@ -5,18 +5,10 @@
  * @packageDocumentation
  */
 import { type Abi, decodeErrorResult, type Hex, size } from "viem";
+import type { TrustRecord } from "../trust-record.js";
 
-/** The four values of a well-formed `getScore` answer. */
-export interface ScoreAnswer {
-  /** uint8 score. */
-  readonly score: number;
-  /** uint8 tier code. */
-  readonly tierCode: number;
-  /** uint8 sybil severity code. */
-  readonly sybilSeverityCode: number;
-  /** uint40 Unix time of the record, 0 when there is no record. */
-  readonly updatedAtSeconds: number;
-}
+/** The four values of a well-formed `getScore` answer: a {@link TrustRecord} (uint8, uint8, uint8, uint40). */
+export type ScoreAnswer = TrustRecord;
 
 /** Why a `getScore` answer could not be decoded. */
 export interface MalformedAnswer {
@@ -54,8 +46,8 @@ export function decodeScoreAnswer(data: Hex): ScoreAnswer | MalformedAnswer {
     if (word >> BigInt(bits) !== 0n) return { malformed: `${name} 0x${word.toString(16)} does not fit uint${bits}` };
     values.push(Number(word));
   }
-  const [score, tierCode, sybilSeverityCode, updatedAtSeconds] = values as [number, number, number, number];
-  return { score, tierCode, sybilSeverityCode, updatedAtSeconds };
+  const [score, tier, sybilSeverity, updatedAt] = values as [number, number, number, number];
+  return { score, tier, sybilSeverity, updatedAt };
 }
 
 /**

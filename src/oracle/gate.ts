@@ -6,7 +6,7 @@
  */
 import type { Address, BlockTag } from "viem";
 import { getBlock, getBlockNumber, readContract } from "viem/actions";
-import { GateReadError, messageOf } from "../errors.js";
+import { GateReadError, type InvalidArgumentError, messageOf } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
 import type { TrustPolicy } from "../policy.js";
 import { trustGatedAbi } from "./gate-abi.js";
@@ -30,20 +30,24 @@ export interface GatePolicy {
   readonly blockNumber: bigint;
 }
 
-/** Options of {@link readGatePolicy}. */
-export interface ReadGatePolicyOptions {
+/** Parameters of {@link readGatePolicy}: the gate, and the block to read at (the shape of `readTrustRecord`'s). */
+export interface ReadGatePolicyParameters {
+  /** The gate (any contract inheriting `TrustGated`). */
+  readonly gate: string;
   /** Block to read at; default the latest block (all four views are read at the same block). */
   readonly blockNumber?: bigint | undefined;
   /** Read at a block tag instead (its number is fetched first, so all views still see one block). */
   readonly blockTag?: BlockTag | undefined;
 }
 
+/** What {@link readGatePolicy} throws: a bad address, or no gate read at it. */
+export type ReadGatePolicyErrorType = InvalidArgumentError | GateReadError;
+
 /**
  * Reads a deployed gate's oracle, policy, agent domain and identity registry, all at one block.
  *
  * @param client - A viem client.
- * @param gateAddress - The gate (any contract inheriting `TrustGated`).
- * @param options - Block to read at.
+ * @param parameters - The gate, and the block to read at.
  * @returns The gate's configuration.
  * @throws {@link InvalidArgumentError} for a bad address; {@link GateReadError} (`GATE_READ_FAILED`) when the
  *   address holds no gate (no code, or the views revert or answer garbage) or the RPC request fails.
@@ -59,15 +63,15 @@ export interface ReadGatePolicyOptions {
  * console.log(gate.oracle, gate.policy.minScore, gate.agentChainId, gate.agentRegistry);
  * ```
  */
-export async function readGatePolicy(client: AnyClient, gateAddress: string, options: ReadGatePolicyOptions = {}): Promise<GatePolicy> {
-  const gate = parseAddress(gateAddress, "gateAddress");
+export async function readGatePolicy(client: AnyClient, parameters: ReadGatePolicyParameters): Promise<GatePolicy> {
+  const gate = parseAddress(parameters?.gate, "gate");
   try {
     const blockNumber =
-      options.blockNumber ??
-      (options.blockTag === undefined
+      parameters.blockNumber ??
+      (parameters.blockTag === undefined
         ? await getBlockNumber(client, { cacheTime: 0 })
-        : (await getBlock(client, { blockTag: options.blockTag })).number);
-    if (blockNumber === null) throw new Error(`block "${options.blockTag}" has no number yet`);
+        : (await getBlock(client, { blockTag: parameters.blockTag })).number);
+    if (blockNumber === null) throw new Error(`block "${parameters.blockTag}" has no number yet`);
     const at = { blockNumber };
     const read = <const name extends "trustOracle" | "trustPolicy" | "agentDomain" | "identityRegistry">(functionName: name) =>
       readContract(client, { address: gate, abi: trustGatedAbi, functionName, ...at });

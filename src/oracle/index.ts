@@ -8,7 +8,7 @@
 export { attestedTrustOracleAbi, trustOracleAbi, trustOracleReadErrorsAbi, trustScoreOracleAbi } from "./abi.js";
 export { type AttestedOracleClients, revokeTrustSigningKeys, setTrustSigningKeys, submitTrustAttestation } from "./attested-oracle.js";
 export { decodeScoreAnswer, describeRevert, type MalformedAnswer, type ScoreAnswer } from "./decode.js";
-export { type GatePolicy, type ReadGatePolicyOptions, readGatePolicy } from "./gate.js";
+export { type GatePolicy, type ReadGatePolicyParameters, readGatePolicy } from "./gate.js";
 export { trustGatedAbi } from "./gate-abi.js";
 export { multicall3Abi } from "./multicall3-abi.js";
 export type { AnyClient } from "./client.js";

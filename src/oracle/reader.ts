@@ -28,8 +28,7 @@ import {
 import { call, getBlockNumber } from "viem/actions";
 import type { AnyClient } from "./client.js";
 import { BASE_TRUST_ORACLE_ADDRESS, MULTICALL3_ADDRESS } from "../config/addresses.js";
-import { DEFAULT_TRUST_ENCODING, type TrustEncoding } from "../config/encodings.js";
-import { InvalidArgumentError } from "../errors.js";
+import { InvalidArgumentError, type UnknownChainError } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
 import { mapConcurrently } from "../util/concurrency.js";
 import { trustOracleAbi, trustOracleReadErrorsAbi } from "./abi.js";
@@ -64,8 +63,6 @@ const MAX_CONCURRENCY = 64;
 export interface ReadOptionsBase {
   /** Oracle address; default the Base oracle, {@link BASE_TRUST_ORACLE_ADDRESS}. */
   readonly oracle?: string | undefined;
-  /** Encoding used to name tier and sybil codes; default {@link DEFAULT_TRUST_ENCODING}. */
-  readonly encoding?: TrustEncoding | undefined;
   /** Extra errors to name in revert reasons (besides `Error`, `Panic` and the kit's known oracle errors). */
   readonly errorsAbi?: Abi | undefined;
   /** Block to read at. Default: the latest block, whose number is fetched once so that every chunk reads the same state. */
@@ -75,7 +72,7 @@ export interface ReadOptionsBase {
 }
 
 /** Parameters of {@link readTrustRecord}: the record's key plus the shared options. */
-export type ReadTrustRecordParameters = TrustRecordKeyInput & ReadOptionsBase;
+export interface ReadTrustRecordParameters extends TrustRecordKeyInput, ReadOptionsBase {}
 
 /** One record to read in a batch: its key, and optionally an oracle other than the batch's. */
 export type TrustRecordRequest = TrustRecordKeyInput & {
@@ -105,6 +102,15 @@ export interface ReadTrustRecordsParameters extends ReadOptionsBase {
    */
   readonly mode?: OracleReaderMode | "auto" | undefined;
 }
+
+/**
+ * What {@link readTrustRecord} throws: only for invalid parameters, before any request (a failed read is a result
+ * with `ok: false` and an `OracleReadError`).
+ */
+export type ReadTrustRecordErrorType = InvalidArgumentError | UnknownChainError;
+
+/** What {@link readTrustRecords} throws: only for invalid parameters, before any request. */
+export type ReadTrustRecordsErrorType = InvalidArgumentError | UnknownChainError;
 
 const getScoreItem = getAbiItem({ abi: trustOracleAbi, name: "getScore" });
 const GET_SCORE_SELECTOR = toFunctionSelector(getScoreItem);
@@ -326,7 +332,6 @@ function recordContext(options: ReadOptionsBase, blockNumber: bigint | undefined
     throw new InvalidArgumentError(`Invalid blockNumber ${String(options.blockNumber)}: expected a non-negative bigint`);
   }
   return {
-    encoding: options.encoding ?? DEFAULT_TRUST_ENCODING,
     errorsAbi: [...trustOracleReadErrorsAbi, ...(options.errorsAbi ?? [])],
     blockNumber,
   };

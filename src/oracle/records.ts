@@ -5,8 +5,8 @@
  * @packageDocumentation
  */
 import type { Abi, Address, Hex } from "viem";
-import { type SybilSeverityName, sybilSeverityName, type TierName, type TrustEncoding, tierName } from "../config/encodings.js";
 import { messageOf, OracleReadError } from "../errors.js";
+import type { TrustRecord } from "../trust-record.js";
 import { decodeScoreAnswer, describeRevert } from "./decode.js";
 import type { TrustRecordKey } from "./record-key.js";
 
@@ -20,25 +20,14 @@ export interface TrustRecordResultBase {
   readonly blockNumber: bigint | undefined;
 }
 
-/** A record read successfully (which includes "the oracle holds no record for this key"). */
-export interface TrustRecordRead extends TrustRecordResultBase {
+/**
+ * A record read successfully (which includes "the oracle holds no record for this key": `hasScore` false, every
+ * value 0). It is a {@link TrustRecord}, so `evaluateTrustPolicy` takes it as it is.
+ */
+export interface TrustRecordRead extends TrustRecordResultBase, TrustRecord {
   readonly ok: true;
   /** Whether the oracle holds a record (`updatedAt != 0`). */
   readonly hasScore: boolean;
-  /** Score as stored (0 when there is no record). */
-  readonly score: number;
-  /** Tier code as stored. */
-  readonly tierCode: number;
-  /** Tier name under the encoding in use; `undefined` when there is no record or the code is outside the encoding. */
-  readonly tier: TierName | undefined;
-  /** Sybil severity code as stored. */
-  readonly sybilSeverityCode: number;
-  /** Sybil severity name; `undefined` when there is no record or the code is outside the encoding. */
-  readonly sybilSeverity: SybilSeverityName | undefined;
-  /** When the record was written; `null` when there is no record. */
-  readonly updatedAt: Date | null;
-  /** `updatedAt` in Unix seconds as stored (0 when there is no record). */
-  readonly updatedAtSeconds: number;
 }
 
 /** A record that could not be read; `error` says why. */
@@ -53,8 +42,6 @@ export type TrustRecordResult = TrustRecordRead | TrustRecordReadFailure;
 
 /** What turning an outcome into a result needs besides the key and oracle. */
 export interface RecordContext {
-  /** Encoding used to name tier and sybil codes. */
-  readonly encoding: TrustEncoding;
   /** Errors used to name revert reasons. */
   readonly errorsAbi: Abi;
   /** The block read at, if pinned. */
@@ -67,7 +54,7 @@ export interface RecordContext {
  * @param key - The record's key.
  * @param oracle - The oracle called.
  * @param data - The raw answer.
- * @param context - Encoding and block.
+ * @param context - Errors abi and block.
  * @returns A successful read, or a failure when the answer is empty (`no-data`) or malformed.
  */
 export function resultFromAnswer(key: TrustRecordKey, oracle: Address, data: Hex, context: RecordContext): TrustRecordResult {
@@ -82,20 +69,16 @@ export function resultFromAnswer(key: TrustRecordKey, oracle: Address, data: Hex
   if ("malformed" in answer) {
     return failure(key, oracle, context, { failure: "malformed", reason: `malformed answer: ${answer.malformed}`, data });
   }
-  const hasScore = answer.updatedAtSeconds !== 0;
   return {
     ok: true,
     key,
     oracle,
     blockNumber: context.blockNumber,
-    hasScore,
+    hasScore: answer.updatedAt !== 0,
     score: answer.score,
-    tierCode: answer.tierCode,
-    tier: hasScore ? tierName(answer.tierCode, context.encoding) : undefined,
-    sybilSeverityCode: answer.sybilSeverityCode,
-    sybilSeverity: hasScore ? sybilSeverityName(answer.sybilSeverityCode, context.encoding) : undefined,
-    updatedAt: hasScore ? new Date(answer.updatedAtSeconds * 1000) : null,
-    updatedAtSeconds: answer.updatedAtSeconds,
+    tier: answer.tier,
+    sybilSeverity: answer.sybilSeverity,
+    updatedAt: answer.updatedAt,
   };
 }
 

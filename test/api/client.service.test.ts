@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTrustApiClient, isWalletNotFound } from "../../src/api/client.js";
 import { createTrustMcpClient } from "../../src/api/mcp.js";
-import type { TrustApiClientOptions } from "../../src/api/options.js";
+import type { TrustApiClientParameters } from "../../src/api/options.js";
 import { chainIdOf } from "../../src/config/chains.js";
 import { MCP_ATTESTATION_KID } from "../../src/config/service.js";
 import {
@@ -35,7 +35,7 @@ afterAll(async () => {
   await service?.close();
 });
 
-function clientFor(clock: FakeClock = createFakeClock(), options: TrustApiClientOptions = {}) {
+function clientFor(clock: FakeClock = createFakeClock(), options: TrustApiClientParameters = {}) {
   return createTrustApiClient({ baseUrl: service.url, now: clock.now, sleep: clock.sleep, random: () => 0.5, ...options });
 }
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createTrustApiClient, isWalletNotFound } from "../../src/api/client.js";
 import { backoffDelay, DEFAULT_USER_AGENT, parseRetryAfter } from "../../src/api/http.js";
 import { createTrustMcpClient } from "../../src/api/mcp.js";
-import type { TrustApiClientOptions } from "../../src/api/options.js";
+import type { TrustApiClientParameters } from "../../src/api/options.js";
 import { createRateLimiter } from "../../src/api/rate-limiter.js";
 import {
   HttpRequestError,
@@ -34,7 +34,7 @@ async function serve(script: (index: number, request: ScriptedServer["requests"]
   return server;
 }
 
-function clientFor(url: string, clock: FakeClock, options: TrustApiClientOptions = {}) {
+function clientFor(url: string, clock: FakeClock, options: TrustApiClientParameters = {}) {
   return createTrustApiClient({ baseUrl: url, now: clock.now, sleep: clock.sleep, random: () => 0.5, ...options });
 }
 
@@ -497,7 +497,7 @@ describe("transport: client-side rate limit", () => {
 
   it("defaults: 30/min anonymous, 300/min with a key (risk-terms 5 and 60), none with rateLimit: false", () => {
     const clock = createFakeClock();
-    const riskTerms = (options: TrustApiClientOptions) =>
+    const riskTerms = (options: TrustApiClientParameters) =>
       clientFor("http://127.0.0.1:1", clock, options).transport.rateLimiterFor("/api/risk-terms");
     expect(clientFor("http://127.0.0.1:1", clock).transport.rateLimiter?.limit).toBe(30);
     expect(clientFor("http://127.0.0.1:1", clock, { apiKey: "k" }).transport.rateLimiter?.limit).toBe(300);

@@ -11,14 +11,18 @@ import {
   createJwksResolver,
   type JwksResolver,
   verifyTrustAttestation,
-  type VerifyTrustAttestationOptions,
+  type VerifyTrustAttestationParameters,
 } from "../../src/attestation/verify.js";
 import { signPayload } from "../../src/harness/signing.js";
 import { buildTrustCheckResponse, clone, generateTestKeys, jwksOf, TEST_NOW, type TestKeys } from "../support/attestations.js";
 
 let keys: TestKeys;
 let resolver: JwksResolver;
-const opts = (extra: VerifyTrustAttestationOptions = {}): VerifyTrustAttestationOptions => ({ jwks: resolver, now: TEST_NOW, ...extra });
+const opts = (extra: VerifyTrustAttestationParameters = {}): VerifyTrustAttestationParameters => ({
+  jwks: resolver,
+  now: TEST_NOW,
+  ...extra,
+});
 
 beforeAll(async () => {
   keys = await generateTestKeys();

@@ -11,7 +11,7 @@ import { type AttestationCall, toAttestationCall } from "../../src/attestation/o
 import { createJwksResolver, type JwksResolver, verifyTrustAttestation } from "../../src/attestation/verify.js";
 import { ORACLE_CHAIN_SLUGS } from "../../src/config/chains.js";
 import { InvalidArgumentError, UnstorableAttestationError } from "../../src/errors.js";
-import { createJwtAttestation, type SigningOptions, signCompactJws } from "../../src/harness/signing.js";
+import { createJwtAttestation, type SigningParameters, signCompactJws } from "../../src/harness/signing.js";
 import {
   buildTrustCheckResponse,
   buildV1TrustCheckResponse,
@@ -115,7 +115,7 @@ describe("toAttestationCall: the JWS form first", () => {
 });
 
 describe("toAttestationCall: the sig form, only without a JWS", () => {
-  async function sigOnly(signing?: SigningOptions) {
+  async function sigOnly(signing?: SigningParameters) {
     const response = await buildTrustCheckResponse(keys.v2, signing ? { signing } : {});
     delete response.attestation.jws;
     return response;
@@ -160,7 +160,7 @@ describe("toAttestationCall: the sig form, only without a JWS", () => {
 
 describe("toAttestationCall: whenever the verifier accepts a response, the call carries signed bytes the oracle reads", () => {
   it("over the forms a signer may write", async () => {
-    const forms: SigningOptions[] = [
+    const forms: SigningParameters[] = [
       {},
       { sigSerialization: "sorted" },
       { jwsSerialization: "sorted" },

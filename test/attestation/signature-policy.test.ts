@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   createJwksResolver,
   type JwksResolver,
-  type VerifyTrustAttestationOptions,
+  type VerifyTrustAttestationParameters,
   verifyTrustAttestation,
   verifyWalletScoreAttestation,
 } from "../../src/attestation/verify.js";
@@ -32,7 +32,11 @@ let jwks: JSONWebKeySet;
 let resolver: JwksResolver;
 type V2Response = Awaited<ReturnType<typeof buildTrustCheckResponse>>;
 let v2: V2Response;
-const opts = (extra: VerifyTrustAttestationOptions = {}): VerifyTrustAttestationOptions => ({ jwks: resolver, now: TEST_NOW, ...extra });
+const opts = (extra: VerifyTrustAttestationParameters = {}): VerifyTrustAttestationParameters => ({
+  jwks: resolver,
+  now: TEST_NOW,
+  ...extra,
+});
 
 beforeAll(async () => {
   keys = await generateTestKeys();

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   createJwksResolver,
   type JwksResolver,
-  type VerifyTrustAttestationOptions,
+  type VerifyTrustAttestationParameters,
   verifyTrustAttestation,
   verifyWalletScoreAttestation,
 } from "../../src/attestation/verify.js";
@@ -31,7 +31,11 @@ const HOUR_MS = 3_600_000;
 let keys: TestKeys;
 let jwks: JSONWebKeySet;
 let resolver: JwksResolver;
-const opts = (extra: VerifyTrustAttestationOptions = {}): VerifyTrustAttestationOptions => ({ jwks: resolver, now: TEST_NOW, ...extra });
+const opts = (extra: VerifyTrustAttestationParameters = {}): VerifyTrustAttestationParameters => ({
+  jwks: resolver,
+  now: TEST_NOW,
+  ...extra,
+});
 
 beforeAll(async () => {
   keys = await generateTestKeys();

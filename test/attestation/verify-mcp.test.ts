@@ -3,7 +3,7 @@
 import type { JSONWebKeySet } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createJwksResolver, type JwksResolver, verifyTrustAttestation } from "../../src/attestation/verify.js";
-import { type VerifyMcpAttestationOptions, verifyMcpAttestation } from "../../src/attestation/verify-mcp.js";
+import { type VerifyMcpAttestationParameters, verifyMcpAttestation } from "../../src/attestation/verify-mcp.js";
 import { ATTESTATION_TYPES } from "../../src/config/service.js";
 import { createAttestation } from "../../src/harness/signing.js";
 import { buildMcpAttestationResponse, generateTestKeys, jwksOf, TEST_ISSUER, TEST_NOW, type TestKeys } from "../support/attestations.js";
@@ -14,7 +14,7 @@ let keys: TestKeys;
 let jwks: JSONWebKeySet;
 let resolver: JwksResolver;
 
-const opts = (extra: VerifyMcpAttestationOptions = {}): VerifyMcpAttestationOptions => ({ jwks: resolver, now: TEST_NOW, ...extra });
+const opts = (extra: VerifyMcpAttestationParameters = {}): VerifyMcpAttestationParameters => ({ jwks: resolver, now: TEST_NOW, ...extra });
 const server = (serverFields: Record<string, unknown> = {}, extra: { issuedAt?: Date; expiresAt?: Date } = {}) =>
   buildMcpAttestationResponse(keys.mcp, { form: "server", canonicalId: "acme/search", serverFields, ...extra });
 

@@ -6,7 +6,7 @@ import {
   assertAttestationValid,
   createJwksResolver,
   type JwksResolver,
-  type VerifyTrustAttestationOptions,
+  type VerifyTrustAttestationParameters,
   verifyMcpAttestation,
   verifySignedAttestation,
   verifyTrustAttestation,
@@ -38,7 +38,11 @@ let resolver: JwksResolver;
 let v2: TrustCheck & { attestation: Attestation<TrustSignedV2> };
 
 /** Options every test starts from: the local JWKS of the service's keys, at the fixtures' fixed time. */
-const opts = (extra: VerifyTrustAttestationOptions = {}): VerifyTrustAttestationOptions => ({ jwks: resolver, now: TEST_NOW, ...extra });
+const opts = (extra: VerifyTrustAttestationParameters = {}): VerifyTrustAttestationParameters => ({
+  jwks: resolver,
+  now: TEST_NOW,
+  ...extra,
+});
 
 beforeAll(async () => {
   keys = await generateTestKeys();

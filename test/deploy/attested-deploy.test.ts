@@ -20,7 +20,7 @@ import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import {
   chainOf,
   type DeploymentsFile,
-  type DeployOptions,
+  type DeployParameters,
   deploy,
   type NetworkDeployConfig,
   networkConfig,
@@ -75,10 +75,10 @@ function jwksFile(jwks: unknown): string {
 }
 
 function deployWith(
-  chain: LocalChain | DeployOptions["provider"],
+  chain: LocalChain | DeployParameters["provider"],
   config: NetworkDeployConfig,
   dir: string,
-  extra: Partial<DeployOptions> = {},
+  extra: Partial<DeployParameters> = {},
 ) {
   return deploy({
     network: "hardhat",

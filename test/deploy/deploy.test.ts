@@ -17,7 +17,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterEach, describe, expect, test } from "vitest";
-import { currentGitCommit, type DeploymentsFile, type DeployOptions, deploy, deploymentFingerprint } from "../../src/deploy/index.js";
+import { currentGitCommit, type DeploymentsFile, type DeployParameters, deploy, deploymentFingerprint } from "../../src/deploy/index.js";
 import { DeploymentError } from "../../src/errors.js";
 import { type LocalChain, startLocalChain } from "../../src/harness/devnet/local-chain.js";
 import { abiOf, HARDHAT_KEY_0, nonceOf, shippedNetwork, tempDeploymentsDir } from "./support.js";
@@ -43,7 +43,7 @@ function readFile(dir: string, chainId: number): DeploymentsFile {
   return JSON.parse(readFileSync(join(dir, `${chainId}.json`), "utf8")) as DeploymentsFile;
 }
 
-async function deployLocal(chain: LocalChain, dir: string, extra: Partial<DeployOptions> = {}) {
+async function deployLocal(chain: LocalChain, dir: string, extra: Partial<DeployParameters> = {}) {
   return deploy({
     network: "hardhat",
     config: shippedNetwork("hardhat"),

@@ -18,7 +18,7 @@ import {
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
-import { chainOf, loadJwks, type SigningKeysResult, type UpdateSigningKeysOptions, updateSigningKeys } from "../../src/deploy/index.js";
+import { chainOf, loadJwks, type SigningKeysResult, type UpdateSigningKeysParameters, updateSigningKeys } from "../../src/deploy/index.js";
 import { DeploymentError } from "../../src/errors.js";
 import { type LocalChain, startLocalChain } from "../../src/harness/devnet/local-chain.js";
 import { revertDecodingTransport } from "../../src/harness/devnet/revert-transport.js";
@@ -86,7 +86,7 @@ async function held(s: Setup, kid: string): Promise<{ x: string; y: string; revo
 }
 
 /** Runs updateSigningKeys on a local network (the node's unlocked accounts), collecting its lines. */
-async function update(s: Setup, options: Partial<UpdateSigningKeysOptions>): Promise<SigningKeysResult & { lines: string[] }> {
+async function update(s: Setup, options: Partial<UpdateSigningKeysParameters>): Promise<SigningKeysResult & { lines: string[] }> {
   const lines: string[] = [];
   const result = await updateSigningKeys({
     provider: s.chain.provider,

@@ -12,7 +12,7 @@ import type { HarnessLoader } from "../../src/cli/harness-loader";
 import { DOCTOR_HELP, MAIN_HELP } from "../../src/cli/help";
 import { main } from "../../src/cli/main";
 import { type CheckResult, type DoctorReport, summarizeChecks } from "../../src/doctor/report";
-import { startTrustService, type TrustServiceOptions } from "../../src/harness/service/index";
+import { startTrustService, type TrustServiceParameters } from "../../src/harness/service/index";
 import { MCP_SERVER, recentPopulation } from "./support";
 
 /** The harness from the sources (the package entry resolves to `dist/`, which tests do not build). */
@@ -36,7 +36,7 @@ function io(env: Record<string, string> = {}) {
 /** Runs `trustgate doctor <argv>` against a local service started with `options`. */
 async function doctorCli(
   argv: (url: string) => string[],
-  options: TrustServiceOptions = {},
+  options: TrustServiceParameters = {},
   env: Record<string, string> = {},
   loader: HarnessLoader = harnessLoader,
 ) {

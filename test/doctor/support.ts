@@ -4,7 +4,7 @@ import { expect } from "vitest";
 import type { CheckId, CheckStatus, DoctorReport } from "../../src/doctor/report";
 import { type DoctorConfig, type DoctorDependencies, runDoctor } from "../../src/doctor/run";
 import { startSubmissionSimulator } from "../../src/harness/devnet/submission-simulator";
-import { createPopulation, type Population, startTrustService, type TrustServiceOptions } from "../../src/harness/service/index";
+import { createPopulation, type Population, startTrustService, type TrustServiceParameters } from "../../src/harness/service/index";
 
 /** The MCP server every run asks about (the local service scans any). */
 export const MCP_SERVER = "acme/ledger-tools";
@@ -19,7 +19,7 @@ export function recentPopulation(at: Date = new Date(Date.now() - 3_600_000)): P
  * harness's local chain for `onchain-submit`), stops the service.
  */
 export async function doctorAgainst(
-  options: TrustServiceOptions = {},
+  options: TrustServiceParameters = {},
   config: Partial<DoctorConfig> = {},
   deps: DoctorDependencies = {},
   prepare?: (serviceUrl: string) => Promise<void>,

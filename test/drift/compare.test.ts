@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
 import { decide } from "../../src/drift/decision";
+import { UNENCODED_CODE } from "../../src/drift/trust-data";
 import { checkEncodings, checkTierEncoding } from "../../src/drift/encoding-check";
 import { buildReport, countFlips, sortRows } from "../../src/drift/report";
 import { exitCodeOf } from "../../src/drift/verdict";
@@ -21,8 +22,6 @@ const context: CompareContext = {
   now: NOW,
   encoding: DEFAULT_TRUST_ENCODING,
 };
-const TIERS = DEFAULT_TRUST_ENCODING.tiers;
-const SYBILS = DEFAULT_TRUST_ENCODING.sybilSeverities;
 
 function onchain(score: number, ageSeconds = 9 * HOUR, tierCode?: number, sybilCode = 0): TrustRecordResult {
   const code = tierCode ?? (score >= 75 ? 3 : score >= 51 ? 2 : score >= 30 ? 1 : 0);
@@ -34,22 +33,18 @@ function onchain(score: number, ageSeconds = 9 * HOUR, tierCode?: number, sybilC
     blockNumber: 1n,
     hasScore: true,
     score,
-    tierCode: code,
-    tier: TIERS[code],
-    sybilSeverityCode: sybilCode,
-    sybilSeverity: SYBILS[sybilCode],
-    updatedAt: new Date(updatedAtSeconds * 1000),
-    updatedAtSeconds,
+    tier: code,
+    sybilSeverity: sybilCode,
+    updatedAt: updatedAtSeconds,
   };
 }
 const noRecord: TrustRecordResult = {
   ...(onchain(0) as object),
   hasScore: false,
   score: 0,
-  tier: undefined,
-  sybilSeverity: undefined,
-  updatedAt: null,
-  updatedAtSeconds: 0,
+  tier: 0,
+  sybilSeverity: 0,
+  updatedAt: 0,
 } as TrustRecordResult;
 const readFailure: TrustRecordResult = {
   ok: false,
@@ -144,9 +139,9 @@ describe("compareAgent: one scenario per status", () => {
 describe("decide with a threshold", () => {
   const rule = { kind: "threshold" as const, threshold: 51 };
   it("admits a score equal to the threshold (score >= threshold, as meetsThreshold), and refuses one below", () => {
-    expect(decide(rule, { score: 51, sybilSeverityCode: 0, updatedAtSeconds: NOW_S }, NOW_S)).toBe(true);
-    expect(decide(rule, { score: 50, sybilSeverityCode: 0, updatedAtSeconds: NOW_S }, NOW_S)).toBe(false);
-    expect(decide(rule, { score: 52, sybilSeverityCode: 0, updatedAtSeconds: NOW_S }, NOW_S)).toBe(true);
+    expect(decide(rule, { score: 51, tier: 0, sybilSeverity: 0, updatedAt: NOW_S }, NOW_S)).toBe(true);
+    expect(decide(rule, { score: 50, tier: 0, sybilSeverity: 0, updatedAt: NOW_S }, NOW_S)).toBe(false);
+    expect(decide(rule, { score: 52, tier: 0, sybilSeverity: 0, updatedAt: NOW_S }, NOW_S)).toBe(true);
   });
 });
 
@@ -157,15 +152,15 @@ describe("decide with a gate policy", () => {
     policy: { minScore: 51, maxSybilSeverity: 2, maxAge: 36 * HOUR, requireController: true },
   };
   it("applies score, sybil and age; ignores the controller requirement", () => {
-    expect(decide(gate, { score: 60, sybilSeverityCode: 2, updatedAtSeconds: NOW_S - HOUR }, NOW_S)).toBe(true);
-    expect(decide(gate, { score: 60, sybilSeverityCode: 3, updatedAtSeconds: NOW_S - HOUR }, NOW_S)).toBe(false);
-    expect(decide(gate, { score: 60, sybilSeverityCode: 0, updatedAtSeconds: NOW_S - 37 * HOUR }, NOW_S)).toBe(false);
-    expect(decide(gate, { score: 50, sybilSeverityCode: 0, updatedAtSeconds: NOW_S - HOUR }, NOW_S)).toBe(false);
-    expect(decide(gate, { score: 90, sybilSeverityCode: undefined, updatedAtSeconds: NOW_S - HOUR }, NOW_S)).toBe(false);
+    expect(decide(gate, { score: 60, tier: 0, sybilSeverity: 2, updatedAt: NOW_S - HOUR }, NOW_S)).toBe(true);
+    expect(decide(gate, { score: 60, tier: 0, sybilSeverity: 3, updatedAt: NOW_S - HOUR }, NOW_S)).toBe(false);
+    expect(decide(gate, { score: 60, tier: 0, sybilSeverity: 0, updatedAt: NOW_S - 37 * HOUR }, NOW_S)).toBe(false);
+    expect(decide(gate, { score: 50, tier: 0, sybilSeverity: 0, updatedAt: NOW_S - HOUR }, NOW_S)).toBe(false);
+    expect(decide(gate, { score: 90, sybilSeverity: UNENCODED_CODE, tier: 0, updatedAt: NOW_S - HOUR }, NOW_S)).toBe(false);
     // At each edge: the minimum score, the maximum severity and the maximum age themselves still pass.
-    expect(decide(gate, { score: 51, sybilSeverityCode: 2, updatedAtSeconds: NOW_S - 36 * HOUR }, NOW_S)).toBe(true);
+    expect(decide(gate, { score: 51, tier: 0, sybilSeverity: 2, updatedAt: NOW_S - 36 * HOUR }, NOW_S)).toBe(true);
     // A score above 100 is a malformed oracle answer (OracleMalformedResponse), never a pass.
-    expect(decide(gate, { score: 101, sybilSeverityCode: 0, updatedAtSeconds: NOW_S - HOUR }, NOW_S)).toBe(false);
+    expect(decide(gate, { score: 101, tier: 0, sybilSeverity: 0, updatedAt: NOW_S - HOUR }, NOW_S)).toBe(false);
   });
 
   it("turns a stale record into a pass → fail flip under a gate", () => {

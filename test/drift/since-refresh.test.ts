@@ -45,7 +45,7 @@ const gateContext = (maxSybilSeverity: number, encoding: TrustEncoding = DEFAULT
   rule: { kind: "gate", gate: "0xgate", policy: { minScore: 51, maxSybilSeverity, maxAge: 36 * HOUR, requireController: false } },
 });
 
-function onchain(score: number, sybilCode = 0, encoding: TrustEncoding = DEFAULT_TRUST_ENCODING): TrustRecordResult {
+function onchain(score: number, sybilCode = 0): TrustRecordResult {
   const tierCode = score >= 75 ? 3 : score >= 51 ? 2 : score >= 30 ? 1 : 0;
   return {
     ok: true,
@@ -54,12 +54,9 @@ function onchain(score: number, sybilCode = 0, encoding: TrustEncoding = DEFAULT
     blockNumber: 1n,
     hasScore: true,
     score,
-    tierCode,
-    tier: encoding.tiers[tierCode],
-    sybilSeverityCode: sybilCode,
-    sybilSeverity: encoding.sybilSeverities[sybilCode],
-    updatedAt: new Date(REFRESH_S * 1000),
-    updatedAtSeconds: REFRESH_S,
+    tier: tierCode,
+    sybilSeverity: sybilCode,
+    updatedAt: REFRESH_S,
   };
 }
 
@@ -123,9 +120,9 @@ describe("a null sybil severity (no sybil signal) reads as none, everywhere", ()
 
   it("under an encoding that puts none at code 1, null matches code 1 and not code 0", () => {
     const shifted = createTrustEncoding({ sybilSeverities: ["low", "none", "moderate", "elevated", "heavy"] });
-    const at1 = compareAgent(subject, onchain(60, 1, shifted), verified(60, { sybil: null }), { ...context, encoding: shifted });
+    const at1 = compareAgent(subject, onchain(60, 1), verified(60, { sybil: null }), { ...context, encoding: shifted });
     expect(at1.status).toBe("in-sync");
-    const at0 = compareAgent(subject, onchain(60, 0, shifted), verified(60, { sybil: null }), { ...context, encoding: shifted });
+    const at0 = compareAgent(subject, onchain(60, 0), verified(60, { sybil: null }), { ...context, encoding: shifted });
     expect(at0).toMatchObject({ status: "drifted", reason: "sybil low → none" });
   });
 
@@ -202,10 +199,9 @@ describe("drift since the last refresh", () => {
     const noRecord = {
       ...(onchain(0) as object),
       hasScore: false,
-      tier: undefined,
-      sybilSeverity: undefined,
-      updatedAt: null,
-      updatedAtSeconds: 0,
+      tier: 0,
+      sybilSeverity: 0,
+      updatedAt: 0,
     } as TrustRecordResult;
     const missingOnchain = compareAgent(subject, noRecord, verified(70, { computedAt: after }), context);
     expect(missingOnchain).toMatchObject({
@@ -302,8 +298,7 @@ describe("a verified attestation, end to end through fetchServiceOutcome and com
   function record(score: number, sybilCode: number, updatedAtSeconds: number): TrustRecordResult {
     return {
       ...(onchain(score, sybilCode) as object),
-      updatedAt: new Date(updatedAtSeconds * 1000),
-      updatedAtSeconds,
+      updatedAt: updatedAtSeconds,
     } as TrustRecordResult;
   }
 

@@ -42,7 +42,10 @@ describe("a run's state", () => {
       kind: "verified",
       fromState: { verifiedAt: new Date(ENTRY.verifiedAt) },
     });
-    expect(second.source!.evidence("base:erc8004:1")).toMatchObject({ verified: { score: 52 }, onchain: ENTRY.onchain });
+    expect(second.source!.evidence("base:erc8004:1")).toMatchObject({
+      verified: { score: 52 },
+      onchain: { score: 52, tier: 2, sybilSeverity: 0 },
+    });
     // --seed wins over the continued run's.
     expect(openDriftStateRun({ path, loaded: readDriftState(path), scope: SCOPE, full: false, seed: 3, now: () => NOW }).seed).toBe(3);
   });

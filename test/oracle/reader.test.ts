@@ -23,7 +23,8 @@ import {
 import { readContract } from "viem/actions";
 import { beforeAll, describe, it } from "vitest";
 import { MULTICALL3_ADDRESS } from "../../src/config/addresses.js";
-import { createTrustEncoding, DEFAULT_TRUST_ENCODING } from "../../src/config/encodings.js";
+import { createTrustEncoding, sybilSeverityName, tierName } from "../../src/config/encodings.js";
+import { updatedAtDate } from "../../src/trust-record.js";
 import { GateReadError, InvalidArgumentError, OracleReadError, TrustgateError, UnknownChainError } from "../../src/errors.js";
 import { MULTICALL3_RUNTIME_BYTECODE } from "../../src/generated/runtime-bytecode.js";
 import { installMulticall3 } from "../../src/harness/devnet/multicall3.js";
@@ -298,7 +299,7 @@ describe("Multicall3 on the local network", () => {
 });
 
 describe("readTrustRecord", () => {
-  it("reads one record with its names under the default encoding, by chain id or by chain slug", async () => {
+  it("reads one record, codes and time as stored, by chain id or by chain slug", async () => {
     const updatedAt = now - 3600;
     await oracle.publish([{ agentId: 1n, chainId: BASE_CHAIN_ID, registry: ERC8004, score: 82, tier: 3, sybilSeverity: 2, updatedAt }]);
     const expected = {
@@ -307,12 +308,9 @@ describe("readTrustRecord", () => {
       oracle: oracleAddress,
       hasScore: true,
       score: 82,
-      tierCode: 3,
-      tier: "established",
-      sybilSeverityCode: 2,
-      sybilSeverity: "moderate",
-      updatedAt: new Date(updatedAt * 1000),
-      updatedAtSeconds: updatedAt,
+      tier: 3,
+      sybilSeverity: 2,
+      updatedAt,
     };
     const byId = await readTrustRecord(client, { oracle: oracleAddress, agentId: 1n, chainId: BASE });
     expect({ ...byId, blockNumber: undefined }).to.deep.equal({ ...expected, blockNumber: undefined });
@@ -325,12 +323,10 @@ describe("readTrustRecord", () => {
     ).to.equal(false);
   });
 
-  it("a record that does not exist: hasScore false, updatedAt null, no names", async () => {
+  it("a record that does not exist: hasScore false, every value 0, no date", async () => {
     const result = expectOk(await readTrustRecord(client, { oracle: oracleAddress, agentId: 123_456_789n, chainId: BASE }));
-    expect(result).to.include({ hasScore: false, score: 0, tierCode: 0, sybilSeverityCode: 0, updatedAtSeconds: 0 });
-    expect(result.updatedAt).to.equal(null);
-    expect(result.tier).to.equal(undefined);
-    expect(result.sybilSeverity).to.equal(undefined);
+    expect(result).to.include({ hasScore: false, score: 0, tier: 0, sybilSeverity: 0, updatedAt: 0 });
+    expect(updatedAtDate(result)).to.equal(null);
   });
 
   it("reads at a given block (before a record was published it is absent), or at a tag without pinning", async () => {
@@ -401,12 +397,9 @@ describe("readTrustRecords through Multicall3", () => {
         blockNumber,
         hasScore: true,
         score: r.score,
-        tierCode: r.tier,
-        tier: DEFAULT_TRUST_ENCODING.tiers[r.tier],
-        sybilSeverityCode: r.sybilSeverity,
-        sybilSeverity: DEFAULT_TRUST_ENCODING.sybilSeverities[r.sybilSeverity],
-        updatedAt: new Date(r.updatedAt * 1000),
-        updatedAtSeconds: r.updatedAt,
+        tier: r.tier,
+        sybilSeverity: r.sybilSeverity,
+        updatedAt: r.updatedAt,
       });
     });
     const calls = log.filter((l) => l.method === "eth_call");
@@ -438,7 +431,7 @@ describe("readTrustRecords through Multicall3", () => {
       if (i % 3 === 2) expect(expectOk(result).hasScore).to.equal(false); // the mock holds none of these keys
     });
     const missing = expectOk(healthy[30]);
-    expect([missing.hasScore, missing.updatedAt, missing.tier]).to.deep.equal([false, null, undefined]);
+    expect([missing.hasScore, missing.updatedAt, missing.tier]).to.deep.equal([false, 0, 0]);
 
     await mock.setReadFailure(1);
     const broken = await readTrustRecords(client, { oracle: mockAddress, keys: keys.map(({ oracle: _, ...k }) => k) });
@@ -503,7 +496,7 @@ describe("readTrustRecords through Multicall3", () => {
     expect(expectFailed(results[0]).error.shortMessage).to.contain("Fetching the latest block number failed");
   });
 
-  it("names codes with the encoding given, and leaves codes outside it unnamed", async () => {
+  it("returns the codes as stored, which the named converters name under any encoding (a code outside it stays unnamed)", async () => {
     const mock = await new MockTrustOracle__factory(deployer).deploy();
     await mock.setRecord(1n, BASE_CHAIN_ID, ERC8004, 90, 0, 4, now);
     await mock.setRecord(2n, BASE_CHAIN_ID, ERC8004, 90, 9, 200, now);
@@ -517,10 +510,14 @@ describe("readTrustRecords through Multicall3", () => {
         { agentId: 1n, chainId: BASE },
         { agentId: 2n, chainId: BASE },
       ],
-      encoding,
     });
-    expect(expectOk(first)).to.include({ tierCode: 0, tier: "established", sybilSeverityCode: 4, sybilSeverity: "none" });
-    expect(expectOk(second)).to.include({ tierCode: 9, tier: undefined, sybilSeverityCode: 200, sybilSeverity: undefined });
+    const one = expectOk(first);
+    const two = expectOk(second);
+    expect(one).to.include({ tier: 0, sybilSeverity: 4, updatedAt: now });
+    expect([tierName(one.tier, encoding), sybilSeverityName(one.sybilSeverity, encoding)]).to.deep.equal(["established", "none"]);
+    expect(updatedAtDate(one)?.getTime()).to.equal(now * 1000);
+    expect(two).to.include({ tier: 9, sybilSeverity: 200 });
+    expect([tierName(two.tier, encoding), sybilSeverityName(two.sybilSeverity, encoding)]).to.deep.equal([undefined, undefined]);
   });
 
   it("rejects an answer whose words do not fit their types, as the gate does", async () => {
@@ -537,7 +534,7 @@ describe("readTrustRecords through Multicall3", () => {
     expect(failed.error.shortMessage).to.contain("tier 0x100 does not fit uint8");
     await raw.setResponse(words(255n), false);
     const [fits] = await readTrustRecords(client, { oracle: await raw.getAddress(), keys: [{ agentId: 1n, chainId: BASE }] });
-    expect(expectOk(fits).tierCode).to.equal(255);
+    expect(expectOk(fits).tier).to.equal(255);
   });
 
   it("an empty list reads nothing", async () => {
@@ -562,7 +559,7 @@ describe("readGatePolicy", () => {
       deployer.address,
     );
     const gateAddress = getAddress(await gate.getAddress());
-    const read = await readGatePolicy(client, gateAddress.toLowerCase());
+    const read = await readGatePolicy(client, { gate: gateAddress.toLowerCase() });
     expect(read).to.deep.equal({
       gate: gateAddress,
       oracle: getAddress(await mock.getAddress()),
@@ -574,19 +571,19 @@ describe("readGatePolicy", () => {
     });
 
     await gate.setTrustPolicy(makePolicy({ minScore: 30, maxSybilSeverity: 4, maxAge: 60, requireController: false }));
-    expect((await readGatePolicy(client, gateAddress)).policy).to.deep.equal({
+    expect((await readGatePolicy(client, { gate: gateAddress })).policy).to.deep.equal({
       minScore: 30,
       maxSybilSeverity: 4,
       maxAge: 60,
       requireController: false,
     });
     // At an earlier block, the earlier policy.
-    expect((await readGatePolicy(client, gateAddress, { blockNumber: read.blockNumber })).policy.minScore).to.equal(75);
+    expect((await readGatePolicy(client, { gate: gateAddress, blockNumber: read.blockNumber })).policy.minScore).to.equal(75);
   });
 
   it("an address that is not a gate gives GateReadError", async () => {
     for (const address of [NO_CODE, oracleAddress]) {
-      const error = await readGatePolicy(client, address).catch((e: unknown) => e);
+      const error = await readGatePolicy(client, { gate: address }).catch((e: unknown) => e);
       expect(error).to.be.instanceOf(GateReadError);
       expect((error as GateReadError).code).to.equal("GATE_READ_FAILED");
       expect((error as GateReadError).gate).to.equal(getAddress(address));
@@ -620,7 +617,7 @@ describe("bad inputs are refused with InvalidArgumentError before anything is se
     ["chunkSize 0", () => readTrustRecords(clientUnderTest, { keys: [key], chunkSize: 0 })],
     ["concurrency 1.5", () => readTrustRecords(clientUnderTest, { keys: [key], concurrency: 1.5 })],
     ["bad multicall address", () => readTrustRecords(clientUnderTest, { keys: [key], multicallAddress: "multicall" })],
-    ["bad gate address", () => readGatePolicy(clientUnderTest, "0xZZ")],
+    ["bad gate address", () => readGatePolicy(clientUnderTest, { gate: "0xZZ" })],
   ];
   let log: RequestLog[];
   let clientUnderTest: ReturnType<typeof makeClient>;

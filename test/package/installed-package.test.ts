@@ -246,7 +246,19 @@ describe("the Base context on Hardhat's own network", () => {
   "test/testing-doc.test.ts": testingDocTest(),
   // Type checks of every entry (compiled by tsc only: not a test file).
   "typecheck/entries.ts": `import { verifyTrustAttestation, type TrustAttestationVerification } from "trustgate";
-import { runDrift, exitCodeOf, type DriftConfig, type DriftReport } from "trustgate/drift";
+import {
+  createTrustEncoding,
+  evaluateTrustPolicy,
+  readGatePolicy,
+  readTrustRecord,
+  tierName,
+  updatedAtDate,
+  type AnyTrustgateError,
+  type ReadTrustRecordParameters,
+  type TrustRecord,
+  type VerifyTrustAttestationParameters,
+} from "trustgate";
+import { createTrustEncoding as driftEncoding, runDrift, exitCodeOf, type DriftConfig, type DriftReport, type TrustEncoding } from "trustgate/drift";
 import { deploy, loadDeployConfig, type DeployResult } from "trustgate/deploy";
 import { startTrustService, createPopulation, type RunningTrustService } from "trustgate/service";
 import { startBaseContext, type BaseContext } from "trustgate/testing";
@@ -257,6 +269,37 @@ export async function typed(config: DriftConfig): Promise<[DriftReport, 0 | 3 | 
   const verdict = await verifyTrustAttestation({}, { issuer: "https://rnwy.com", jwks: { keys: [] } });
   const checked: TrustAttestationVerification = verdict;
   return [report, exitCodeOf(report), checked.valid];
+}
+
+// A drift configuration built from the declarations alone, its encoding among them.
+const encoding: TrustEncoding = driftEncoding({ tiers: ["flagged", "limited", "developing", "established"] });
+export const built: DriftConfig = {
+  rpcUrl: "http://127.0.0.1:8545",
+  oracle: "0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4",
+  apiUrl: "http://127.0.0.1:8787",
+  issuer: "http://127.0.0.1:8787",
+  jwks: "http://127.0.0.1:8787/.well-known/jwks.json",
+  scope: { kind: "all" },
+  maxAgeSeconds: 36 * 3600,
+  concurrency: 4,
+  encoding,
+};
+
+// A read, a verification and a policy decision: what readTrustRecord returns is what evaluateTrustPolicy takes.
+export async function decided(client: Parameters<typeof readTrustRecord>[0], gate: string): Promise<string> {
+  const parameters: ReadTrustRecordParameters = { agentId: 16907n, chain: "base" };
+  const read = await readTrustRecord(client, parameters);
+  if (!read.ok) return read.error.failure;
+  const record: TrustRecord = read;
+  const { policy } = await readGatePolicy(client, { gate });
+  const verification: VerifyTrustAttestationParameters = { issuer: "https://rnwy.com", jwks: { keys: [] } };
+  const verdict = await verifyTrustAttestation({}, verification);
+  const refusal = evaluateTrustPolicy(record, policy, Math.floor(Date.now() / 1000));
+  return [refusal, tierName(read.tier, createTrustEncoding()), updatedAtDate(read)?.toISOString(), verdict.valid ? "valid" : verdict.reason].join(" ");
+}
+
+export function narrowed(error: AnyTrustgateError): string {
+  return error.code === "DEPLOYMENT" ? error.reason : error.code === "ATTESTATION_INVALID" ? error.reason : error.shortMessage;
 }
 
 export const deployer: [typeof deploy, typeof loadDeployConfig, DeployResult | undefined] = [deploy, loadDeployConfig, undefined];

@@ -9,12 +9,12 @@ import { describe, expect, it } from "vitest";
 import {
   evaluateTrustPolicy,
   MAX_SCORE,
-  type OracleRecord,
   TRUST_POLICY_CONDITIONS,
   TRUST_REFUSALS,
   type TrustPolicy,
   trustPolicyEdges,
 } from "../../src/policy";
+import type { TrustRecord } from "../../src/trust-record";
 
 const DAY = 86_400;
 
@@ -71,7 +71,7 @@ describe("gate policy conditions", () => {
       "controller" | "not-controller" | "unknown-agent"
     >;
     // Records whose presence and form are not in question: the conditions without an edge are about those.
-    const sound = (record: OracleRecord, at: number) =>
+    const sound = (record: TrustRecord, at: number) =>
       record.score >= 0 &&
       record.score <= MAX_SCORE &&
       record.sybilSeverity >= 0 &&
@@ -81,9 +81,9 @@ describe("gate policy conditions", () => {
     fc.assert(
       fc.property(policies, records, controllers, (policy, record, controller) => {
         // One step of every numeric field of the record, either way, and a tenth of the age limit later.
-        const fields = Object.keys(record) as (keyof OracleRecord)[];
-        const steps: [OracleRecord, number][] = [
-          ...fields.flatMap((field) => [-1, 1].map((d): [OracleRecord, number] => [{ ...record, [field]: record[field] + d }, now])),
+        const fields = Object.keys(record) as (keyof TrustRecord)[];
+        const steps: [TrustRecord, number][] = [
+          ...fields.flatMap((field) => [-1, 1].map((d): [TrustRecord, number] => [{ ...record, [field]: record[field] + d }, now])),
           [record, now + Math.ceil(policy.maxAge / 10)],
         ];
         const before = evaluateTrustPolicy(record, policy, now, controller);

@@ -132,7 +132,7 @@ describe("deploy/config.json (property)", () => {
         const result = attempt(() => loadDeployConfig(path));
         expectPrototypeClean();
         if (!result.ok) {
-          expectKitError(result.error, ["CONFIGURATION"]);
+          expectKitError(result.error, ["DEPLOYMENT"]);
           expect(result.error).toBeInstanceOf(DeploymentError);
           expect((result.error as DeploymentError).reason).toBe("bad-config");
           expect(result.error.message).toContain(path);
@@ -167,7 +167,7 @@ describe("--network of the deployment (property)", () => {
         (name) => {
           const result = attempt(() => networkConfig(config, name));
           if (!result.ok) {
-            expectKitError(result.error, ["CONFIGURATION"]);
+            expectKitError(result.error, ["DEPLOYMENT"]);
             expect(result.error.message).toContain(names[0]);
             expect(names).not.toContain(name);
             return;
@@ -212,7 +212,7 @@ describe("deployments/<chainId>.json (property)", () => {
         const result = attempt(() => readDeploymentsFile(deploymentsDir, 31337, "localhost"));
         expectPrototypeClean();
         if (!result.ok) {
-          expectKitError(result.error, ["CONFIGURATION"]);
+          expectKitError(result.error, ["DEPLOYMENT"]);
           expect(result.error).toBeInstanceOf(DeploymentError);
           expect(result.error.message).toContain(path);
           return;
@@ -478,7 +478,7 @@ describe("JWKS file of a deployment (property)", () => {
             // Forced by name: any kid is taken from the file (a kid not forced is refused before the file is read).
             keys = await selectSigningKeys(await loadJwks(path), { forceKids: kids });
           } catch (error) {
-            expectKitError(error, ["CONFIGURATION"]);
+            expectKitError(error, ["DEPLOYMENT"]);
             expect(error).toBeInstanceOf(DeploymentError);
             if ((error as DeploymentError).reason === "refused-kid") {
               expect(kids?.some((kid) => kid.trim() === "")).toBe(true);

@@ -182,7 +182,7 @@ describe("environment variables (property)", () => {
           try {
             resolved = resolveRpcUrl("base", config, flag, env);
           } catch (error) {
-            expectKitError(error, ["CONFIGURATION"]);
+            expectKitError(error, ["DEPLOYMENT"]);
             expect(error).toBeInstanceOf(DeploymentError);
             // It names where the bad URL came from (or, with none, where one may be given).
             expect(error.message).toContain(first ? first[1] : RPC_URL_VARIABLE);
@@ -221,7 +221,7 @@ describe("environment variables (property)", () => {
         try {
           key = resolveDeployerKey("base", 8453, env, readVar);
         } catch (error) {
-          expectKitError(error, ["CONFIGURATION"]);
+          expectKitError(error, ["DEPLOYMENT"]);
           expect(error).toBeInstanceOf(DeploymentError);
           expect(error.message).toContain(DEPLOYER_KEY_VARIABLE);
           for (const value of [fromEnv, fromVars]) {

@@ -21,6 +21,7 @@ import { createPublicClient, encodeAbiParameters, encodeErrorResult, type Hex, h
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OracleReadError } from "../../src/errors.js";
 import { readTrustRecord, readTrustRecords, type TrustRecordResult } from "../../src/oracle/index.js";
+import { updatedAtDate } from "../../src/trust-record.js";
 import { hostileString, within } from "./support.js";
 
 /** An answer of the node to one JSON-RPC request. */
@@ -191,16 +192,13 @@ function checkResult(result: TrustRecordResult, key: { agentId: bigint; chainId:
   expect(result.key.chainId, context).toBe(key.chainId);
   expect(result.key.registry, context).toBe(key.registry);
   if (result.ok) {
-    for (const value of [result.score, result.tierCode, result.sybilSeverityCode]) {
+    for (const value of [result.score, result.tier, result.sybilSeverity]) {
       expect(Number.isInteger(value) && value >= 0 && value <= 255, context).toBe(true);
     }
-    expect(
-      Number.isSafeInteger(result.updatedAtSeconds) && result.updatedAtSeconds >= 0 && result.updatedAtSeconds < 2 ** 40,
-      context,
-    ).toBe(true);
-    expect(result.hasScore, context).toBe(result.updatedAtSeconds !== 0);
-    if (result.hasScore) expect(result.updatedAt?.getTime(), context).toBe(result.updatedAtSeconds * 1000);
-    else expect(result.updatedAt, context).toBeNull();
+    expect(Number.isSafeInteger(result.updatedAt) && result.updatedAt >= 0 && result.updatedAt < 2 ** 40, context).toBe(true);
+    expect(result.hasScore, context).toBe(result.updatedAt !== 0);
+    if (result.hasScore) expect(updatedAtDate(result)?.getTime(), context).toBe(result.updatedAt * 1000);
+    else expect(updatedAtDate(result), context).toBeNull();
   } else {
     expect(result.error, context).toBeInstanceOf(OracleReadError);
     expect(result.error.code).toBe("ORACLE_READ_FAILED");

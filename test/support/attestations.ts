@@ -14,7 +14,7 @@ import {
   type AttestationSigningKey,
   createAttestation,
   generateSigningKey,
-  type SigningOptions,
+  type SigningParameters,
   signPayload,
 } from "../../src/harness/signing.js";
 import type {
@@ -110,7 +110,7 @@ export interface TrustCheckFixtureOptions {
   /** Badges of the body (default one earned, one warning); the signed block carries them merged. */
   badges?: { earned: string[]; warnings: string[] };
   /** How the signatures are made (serialisations, JWS header, exact JWS payload); default as the service signs. */
-  signing?: SigningOptions;
+  signing?: SigningParameters;
 }
 
 function writeTime(date: Date, format: "iso" | "unix" | "service" = "iso"): string | number {

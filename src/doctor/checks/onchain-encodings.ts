@@ -11,7 +11,7 @@
  */
 import type { Address } from "viem";
 import { formatAgentRef, isEvmAgent } from "../../agent/agent-ref.js";
-import { canonicalSybilSeverity, type TrustEncoding } from "../../config/encodings.js";
+import { canonicalSybilSeverity, sybilSeverityName, type TrustEncoding, tierName } from "../../config/encodings.js";
 import { checkTierEncoding } from "../../drift/encoding-check.js";
 import type { AnyClient } from "../../oracle/client.js";
 import { readTrustRecords } from "../../oracle/reader.js";
@@ -57,7 +57,6 @@ export async function checkOnchainEncodings(
     results = await readTrustRecords(target.client, {
       keys: listed.map(({ agent }) => ({ agentId: agent.agentId, chainId: agent.chainId!, registry: agent.registry })),
       oracle: target.oracle,
-      encoding: target.encoding,
     });
   } catch (error) {
     return couldNotCheck(ONCHAIN_ENCODINGS_CHECK, `reading the oracle failed: ${(error as Error).message}`);
@@ -113,20 +112,22 @@ function holdsListedData(record: TrustRecordRead, listed: ListedAgent): boolean 
   if (record.score !== listed.score) return false;
   if (listed.updatedAt === undefined) return true;
   const time = parseServiceTime(listed.updatedAt);
-  return time.ok && Math.floor(time.ms / 1000) === record.updatedAtSeconds;
+  return time.ok && Math.floor(time.ms / 1000) === record.updatedAt;
 }
 
 function contradictionsOf(record: TrustRecordRead, listed: ListedAgent, encoding: TrustEncoding): string[] {
   const found: string[] = [];
   const agent = formatAgentRef(listed.agent);
-  if (listed.tier !== undefined && record.tier !== listed.tier.trim().toLowerCase()) {
-    found.push(`${agent} tier code ${record.tierCode} is ${record.tier ?? "outside the encoding"}, listed ${listed.tier}`);
+  const tier = tierName(record.tier, encoding);
+  if (listed.tier !== undefined && tier !== listed.tier.trim().toLowerCase()) {
+    found.push(`${agent} tier code ${record.tier} is ${tier ?? "outside the encoding"}, listed ${listed.tier}`);
   }
   if (listed.sybilSeverity !== undefined) {
     const name = canonicalSybilSeverity(listed.sybilSeverity);
-    if (record.sybilSeverity !== name) {
-      const decoded = record.sybilSeverity ?? `outside the encoding (${encoding.sybilSeverities.length} names)`;
-      found.push(`${agent} sybil code ${record.sybilSeverityCode} is ${decoded}, listed ${listed.sybilSeverity ?? "null"}`);
+    const decoded = sybilSeverityName(record.sybilSeverity, encoding);
+    if (decoded !== name) {
+      const shown = decoded ?? `outside the encoding (${encoding.sybilSeverities.length} names)`;
+      found.push(`${agent} sybil code ${record.sybilSeverity} is ${shown}, listed ${listed.sybilSeverity ?? "null"}`);
     }
   }
   return found;

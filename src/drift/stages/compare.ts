@@ -14,11 +14,12 @@
  * @packageDocumentation
  */
 import type { AgentRef } from "../../agent/agent-ref.js";
-import { canonicalSybilSeverity, type TrustEncoding } from "../../config/encodings.js";
-import type { TrustRecordResult } from "../../oracle/records.js";
+import { canonicalSybilSeverity, sybilSeverityName, type TrustEncoding, tierName } from "../../config/encodings.js";
+import type { TrustRecordRead, TrustRecordResult } from "../../oracle/records.js";
+import { unixSeconds, updatedAtDate } from "../../trust-record.js";
 import { type DecisionRule, decide } from "../decision.js";
 import type { ServiceOutcome } from "../service-data.js";
-import { sameTrustData, sybilSeverityCodeOf, type TrustField } from "../trust-data.js";
+import { sameTrustData, statedRecord, type TrustField } from "../trust-data.js";
 import type { AttestedSide, DriftRow, DriftStatus, OnchainSide } from "../types.js";
 import type { Candidate, Unscannable } from "./enumerate.js";
 import { listingOutcome } from "./fetch-verify.js";
@@ -57,8 +58,8 @@ const REFRESH_STATUSES: ReadonlySet<DriftStatus> = new Set<DriftStatus>(["stale-
  * @returns The row.
  */
 export function compareAgent(agent: AgentRef, onchain: TrustRecordResult, service: ServiceOutcome, context: CompareContext): DriftRow {
-  const nowSeconds = Math.floor(context.now.getTime() / 1000);
-  const onchainSide = onchain.ok && onchain.hasScore ? describeOnchain(onchain) : null;
+  const nowSeconds = unixSeconds(context.now);
+  const onchainSide = onchain.ok && onchain.hasScore ? describeOnchain(onchain, context.encoding) : null;
   const serviceData = service.kind === "verified" || service.kind === "listed" ? service.data : null;
   const attested: AttestedSide | null = serviceData
     ? {
@@ -75,28 +76,12 @@ export function compareAgent(agent: AgentRef, onchain: TrustRecordResult, servic
 
   const onchainDecision =
     onchain.ok && onchainSide
-      ? decide(
-          context.rule,
-          {
-            score: onchain.score,
-            sybilSeverityCode: onchain.sybilSeverity === undefined ? undefined : onchain.sybilSeverityCode,
-            updatedAtSeconds: onchain.updatedAtSeconds,
-          },
-          nowSeconds,
-        )
+      ? decide(context.rule, onchain, nowSeconds)
       : onchain.ok
         ? false // no record: every gate refuses
         : null;
   const attestedDecision = serviceData
-    ? decide(
-        context.rule,
-        {
-          score: serviceData.score,
-          sybilSeverityCode: sybilSeverityCodeOf(serviceData.sybilSeverity, context.encoding),
-          updatedAtSeconds: Math.min(nowSeconds, Math.floor(serviceData.at.getTime() / 1000)),
-        },
-        nowSeconds,
-      )
+    ? decide(context.rule, statedRecord(serviceData, Math.min(nowSeconds, unixSeconds(serviceData.at)), context.encoding), nowSeconds)
     : service.kind === "missing"
       ? false
       : null;
@@ -107,7 +92,7 @@ export function compareAgent(agent: AgentRef, onchain: TrustRecordResult, servic
   };
   const scoreDelta = onchainSide && attested ? attested.score - onchainSide.score : null;
   const computedAt = serviceData ? knownTime(serviceData.computedAt) : null;
-  const lastRefresh = { computedAt, after: computedAfterRefresh(computedAt, onchain.ok && onchainSide ? onchain.updatedAtSeconds : null) };
+  const lastRefresh = { computedAt, after: computedAfterRefresh(computedAt, onchain.ok && onchainSide ? onchain.updatedAt : null) };
 
   const differences = onchain.ok && onchain.hasScore && serviceData ? sameTrustData(onchain, serviceData, context.encoding) : [];
   const { status, reason } = classify(onchain, onchainSide, service, attested, differences, lastRefresh, context, nowSeconds);
@@ -116,7 +101,7 @@ export function compareAgent(agent: AgentRef, onchain: TrustRecordResult, servic
       ? assessRefresh({
           chain: agent.chain,
           chainId: agent.chainId,
-          onchainUpdatedAtSeconds: onchain.ok && onchainSide ? onchain.updatedAtSeconds : null,
+          onchainUpdatedAtSeconds: onchain.ok && onchainSide ? onchain.updatedAt : null,
           service,
           now: context.now,
           attestedOracle: context.attestedOracle,
@@ -160,7 +145,7 @@ function classify(
     };
   }
   if (!onchainSide || !attested) return { status: "missing-onchain", reason: "the oracle holds no record for the agent" };
-  const age = nowSeconds - onchain.updatedAtSeconds;
+  const age = nowSeconds - onchain.updatedAt;
   if (age > context.maxAgeSeconds) {
     return { status: "stale-onchain", reason: `on-chain record is ${formatAge(age)} old (max ${formatAge(context.maxAgeSeconds)})` };
   }
@@ -190,7 +175,7 @@ function classify(
 export function computedAfterRefresh(computedAt: Date | null | undefined, updatedAtSeconds: number | null | undefined): boolean | null {
   const known = knownTime(computedAt);
   if (known === null || updatedAtSeconds === null || updatedAtSeconds === undefined) return null;
-  return Math.floor(known.getTime() / 1000) > updatedAtSeconds;
+  return unixSeconds(known) > updatedAtSeconds;
 }
 
 /** A usable time, or `null` for an absent or invalid one (the Unix epoch stands for "no time" in listings). */
@@ -198,12 +183,12 @@ function knownTime(time: Date | null | undefined): Date | null {
   return time instanceof Date && Number.isFinite(time.getTime()) && time.getTime() > 0 ? time : null;
 }
 
-function describeOnchain(record: Extract<TrustRecordResult, { ok: true }>): OnchainSide {
+function describeOnchain(record: TrustRecordRead, encoding: TrustEncoding): OnchainSide {
   return {
     score: record.score,
-    tier: record.tier ?? `code:${record.tierCode}`,
-    sybilSeverity: record.sybilSeverity ?? `code:${record.sybilSeverityCode}`,
-    updatedAt: (record.updatedAt ?? new Date(0)).toISOString(),
+    tier: tierName(record.tier, encoding) ?? `code:${record.tier}`,
+    sybilSeverity: sybilSeverityName(record.sybilSeverity, encoding) ?? `code:${record.sybilSeverity}`,
+    updatedAt: (updatedAtDate(record) ?? new Date(0)).toISOString(),
   };
 }
 

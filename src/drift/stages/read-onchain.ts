@@ -6,7 +6,6 @@
  */
 import type { Address } from "viem";
 import type { EvmAgentRef } from "../../agent/agent-ref.js";
-import type { TrustEncoding } from "../../config/encodings.js";
 import type { AnyClient } from "../../oracle/client.js";
 import { readTrustRecords } from "../../oracle/reader.js";
 import type { OracleReaderMode } from "../../oracle/reader-mode.js";
@@ -18,7 +17,6 @@ export interface ReadOnchainOptions {
   /** Client of the chain that hosts the oracle. */
   readonly chain: AnyClient;
   readonly oracle: Address;
-  readonly encoding: TrustEncoding;
   /** Block to read at; default the latest. */
   readonly blockNumber?: bigint;
   /** How to read the oracle (`runDrift` detects it once before the scan); default: the reader probes the chain. */
@@ -31,14 +29,13 @@ export interface ReadOnchainOptions {
  * Reads the oracle records of `agents`.
  *
  * @param agents - The agents (on EVM chains).
- * @param options - Chain client, oracle, encoding, block, reader mode, records per call.
+ * @param options - Chain client, oracle, block, reader mode, records per call.
  * @returns One result per agent, in order; a failed read is a result with `ok: false`, never a throw.
  */
 export async function readOnchain(agents: readonly EvmAgentRef[], options: ReadOnchainOptions): Promise<TrustRecordResult[]> {
   if (agents.length === 0) return [];
   return readTrustRecords(options.chain, {
     oracle: options.oracle,
-    encoding: options.encoding,
     blockNumber: options.blockNumber,
     mode: options.readerMode,
     chunkSize: options.readChunkSize,

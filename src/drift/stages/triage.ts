@@ -41,6 +41,7 @@ import { agentKey } from "../../agent/agent-ref.js";
 import type { TrustEncoding } from "../../config/encodings.js";
 import type { TrustRecordResult } from "../../oracle/records.js";
 import { type TrustPolicy, trustPolicyEdges } from "../../policy.js";
+import { unixSeconds } from "../../trust-record.js";
 import { type AuditPlan, auditSampleSize, DEFAULT_AUDIT_PLAN, detectionProbability, drawAuditSample, liesAtLeast } from "../audit.js";
 import type { DecisionRule } from "../decision.js";
 import type { ServiceData, ServiceOutcome } from "../service-data.js";
@@ -140,7 +141,7 @@ export function triageReason(
 
 /** Seconds since the record's `updatedAt` (negative when it is dated in the future). */
 function recordAgeSeconds(onchain: Extract<TrustRecordResult, { ok: true }>, now: Date): number {
-  return Math.floor(now.getTime() / 1000) - onchain.updatedAtSeconds;
+  return unixSeconds(now) - onchain.updatedAt;
 }
 
 /**
@@ -160,18 +161,12 @@ function dataReason(
   // names two codes alike). A record past the staleness limit (`age` null) is past the age edge too, which then adds
   // nothing: it is taken at age 0.
   const policy = decisionPolicy(options.rule);
-  const now = onchain.updatedAtSeconds + (age ?? 0);
+  const now = onchain.updatedAt + (age ?? 0);
   const margin = options.margin ?? DEFAULT_TRIAGE_MARGIN;
-  const record = {
-    score: onchain.score,
-    tier: onchain.tierCode,
-    sybilSeverity: onchain.sybilSeverityCode,
-    updatedAt: onchain.updatedAtSeconds,
-  };
-  const listedSybil = sybilSeverityCodeOf(listed.sybilSeverity, options.encoding) ?? record.sybilSeverity;
+  const listedSybil = sybilSeverityCodeOf(listed.sybilSeverity, options.encoding) ?? onchain.sybilSeverity;
   const edges = [
-    ...trustPolicyEdges(record, policy, now, margin),
-    ...trustPolicyEdges({ ...record, sybilSeverity: listedSybil }, policy, now, margin),
+    ...trustPolicyEdges(onchain, policy, now, margin),
+    ...trustPolicyEdges({ ...onchain, sybilSeverity: listedSybil }, policy, now, margin),
   ];
   if (edges.includes("ScoreTooLow")) return "near-threshold";
   return edges.length > 0 ? "policy-edge" : null;
@@ -248,7 +243,7 @@ export function triageAgent(
 /** Whether the record holds the listing's data and the listing's computation is no newer than the record. */
 function chainHoldsListedComputation(listed: Partial<ServiceData>, onchain: TrustRecordResult): boolean {
   if (!onchain.ok || !onchain.hasScore || !listed.at) return false;
-  return Math.floor(listed.at.getTime() / 1000) <= onchain.updatedAtSeconds;
+  return unixSeconds(listed.at) <= onchain.updatedAt;
 }
 
 /** Whether a verified attestation's computation is at least as new as the one the listing states. */
@@ -261,7 +256,7 @@ function isCurrent(computedAt: Date | null, listed: Partial<ServiceData>): boole
 function sameRecordData(onchain: TrustRecordResult, seen: RecordedTrustData | null | undefined): boolean {
   if (!onchain.ok || seen === undefined) return false;
   if (!onchain.hasScore || seen === null) return !onchain.hasScore && seen === null;
-  return onchain.score === seen.score && onchain.tierCode === seen.tierCode && onchain.sybilSeverityCode === seen.sybilSeverityCode;
+  return onchain.score === seen.score && onchain.tier === seen.tier && onchain.sybilSeverity === seen.sybilSeverity;
 }
 
 /** Which candidates to fetch signed attestations for (indexes into the candidates), and why. */

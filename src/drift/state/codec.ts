@@ -39,9 +39,9 @@ export function storedRecordOf(record: TrustRecordResult): StoredRecord | null |
   if (!record.hasScore) return null;
   return {
     score: record.score,
-    tierCode: record.tierCode,
-    sybilSeverityCode: record.sybilSeverityCode,
-    updatedAt: record.updatedAtSeconds,
+    tierCode: record.tier,
+    sybilSeverityCode: record.sybilSeverity,
+    updatedAt: record.updatedAt,
   };
 }
 

@@ -39,7 +39,7 @@ export const BASE_SIMULATION_CHAIN_ID = 8453;
 const IMPERSONATED_BALANCE = 10n ** 21n;
 
 /** Options of {@link startBaseSimulation}. */
-export interface BaseSimulationOptions {
+export interface BaseSimulationParameters {
   /** Also serve the chain as a JSON-RPC node on 127.0.0.1 (random port); default false. */
   readonly http?: boolean | undefined;
   /**
@@ -122,7 +122,7 @@ export interface BaseSimulation {
  * @throws {@link InvalidArgumentError} for a bad publisher address; {@link DevnetError} or `TrustgateError`
  *   (`NETWORK_ERROR`) when the chain cannot be set up.
  */
-export async function startBaseSimulation(options: BaseSimulationOptions = {}): Promise<BaseSimulation> {
+export async function startBaseSimulation(options: BaseSimulationParameters = {}): Promise<BaseSimulation> {
   const requested = options.publisher === undefined ? undefined : parseAddress(options.publisher, "publisher");
   const chain = options.provider
     ? await callerChain(options.provider, options)

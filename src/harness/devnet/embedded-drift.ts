@@ -22,7 +22,7 @@ import { InvalidArgumentError } from "../../errors.js";
 import { checkChunkSize } from "../../oracle/reader.js";
 import {
   type AdvancedPopulation,
-  type AdvanceOptions,
+  type AdvanceParameters,
   agentKey,
   createPopulation,
   DEFAULT_POPULATION_CHAINS,
@@ -30,7 +30,7 @@ import {
   type Population,
   type RunningTrustService,
   startTrustService,
-  type TrustServiceOptions,
+  type TrustServiceParameters,
 } from "../service/index.js";
 import { type BaseSimulation, startBaseSimulation } from "./base-simulation.js";
 import { pickDelistedAgents } from "./delisted-agents.js";
@@ -62,7 +62,7 @@ export const DEFAULT_DELISTED = 5;
  */
 export const EMBEDDED_READ_CHUNK_SIZE = 25;
 
-/** How the service's data moves on since the snapshot by default (see `AdvanceOptions`). */
+/** How the service's data moves on since the snapshot by default (see `AdvanceParameters`). */
 export const DEFAULT_EMBEDDED_ADVANCE = {
   changedFraction: 0.04,
   crossingFraction: 0.4,
@@ -84,7 +84,7 @@ export const DEFAULT_EMBEDDED_FAULTS: readonly FaultSpec[] = Object.freeze([
 ]);
 
 /** Options of {@link startEmbeddedDriftEnvironment}. */
-export interface EmbeddedDriftOptions {
+export interface EmbeddedDriftParameters {
   /** Also hold the service documents' example agents (base 16907, base 1380) on-chain and in the service; default false. */
   readonly documentedAgents?: boolean | undefined;
   /** Seed of the population, the delisted agents and (unless `advance.seed`) the changes; default 1. */
@@ -106,15 +106,15 @@ export interface EmbeddedDriftOptions {
   /** Agents on-chain that the service does not know; default {@link DEFAULT_DELISTED}. */
   readonly delisted?: number | undefined;
   /** How the data moves on (`at` is `now`); default {@link DEFAULT_EMBEDDED_ADVANCE} with `seed`. */
-  readonly advance?: Partial<Omit<AdvanceOptions, "at">> | undefined;
+  readonly advance?: Partial<Omit<AdvanceParameters, "at">> | undefined;
   /** `true` (default): {@link DEFAULT_EMBEDDED_FAULTS}; `false`: none; or the faults to inject. */
   readonly faults?: boolean | readonly FaultSpec[] | undefined;
   /** The service's rate limit; default `false` (none). */
-  readonly rateLimit?: TrustServiceOptions["rateLimit"];
+  readonly rateLimit?: TrustServiceParameters["rateLimit"];
   /** Code tables the snapshot is published with; default the kit's assumed encoding. */
   readonly encoding?: TrustEncoding | undefined;
   /** Further service options (port, host, keys, issuer, clock). */
-  readonly service?: Omit<TrustServiceOptions, "population" | "rateLimit"> | undefined;
+  readonly service?: Omit<TrustServiceParameters, "population" | "rateLimit"> | undefined;
   /** The oracle's publisher; default the node's first account. */
   readonly publisher?: string | undefined;
   /** Where the chain's Hardhat network configuration comes from (see `startLocalChain`); default `auto`. */
@@ -186,7 +186,7 @@ export interface EmbeddedDriftEnvironment {
  * @returns The running environment and what it was built to show.
  * @throws {@link InvalidArgumentError} for inconsistent options; `DevnetError` when the chain cannot be built.
  */
-export async function startEmbeddedDriftEnvironment(options: EmbeddedDriftOptions = {}): Promise<EmbeddedDriftEnvironment> {
+export async function startEmbeddedDriftEnvironment(options: EmbeddedDriftParameters = {}): Promise<EmbeddedDriftEnvironment> {
   const seed = options.seed ?? 1;
   const now = options.now ?? new Date();
   if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw new InvalidArgumentError("now must be a valid Date");

@@ -26,7 +26,7 @@ import { type BaseSimulation, startBaseSimulation } from "./base-simulation.js";
 import { DEFAULT_SIMULATED_AGENTS, type SeededRecord, seedBasePopulation } from "./seeded-population.js";
 
 /** Options of {@link startForkableBase}. */
-export interface ForkableBaseOptions {
+export interface ForkableBaseParameters {
   /** Block the chain is mined up to (its head when started); default `DEFAULT_BASE_FORK_BLOCK`, the pinned one. */
   readonly forkBlock?: number | undefined;
   /** Agents (ids 1…n on Base, `erc8004`) registered and scored; default `DEFAULT_SIMULATED_AGENTS`. */
@@ -59,7 +59,7 @@ export interface ForkableBase {
  * @throws {@link InvalidArgumentError} for a fork block that is not a positive whole number, or not after the
  *   seeding blocks; {@link DevnetError} when the chain cannot be set up.
  */
-export async function startForkableBase(options: ForkableBaseOptions = {}): Promise<ForkableBase> {
+export async function startForkableBase(options: ForkableBaseParameters = {}): Promise<ForkableBase> {
   const forkBlock = options.forkBlock ?? DEFAULT_BASE_FORK_BLOCK;
   if (!Number.isSafeInteger(forkBlock) || forkBlock <= 0) {
     throw new InvalidArgumentError(`forkBlock must be a positive whole block number, got ${forkBlock}`);

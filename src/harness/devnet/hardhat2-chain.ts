@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { Artifacts, HardhatConfig, HardhatRuntimeEnvironment, HardhatUserConfig } from "hardhat/types";
 import { ConfigurationError } from "../../errors.js";
 import { chooseConfigSource, importHardhat, STANDALONE_BLOCK_GAS_LIMIT } from "./hardhat-network.js";
-import type { LocalChain, LocalChainOptions } from "./local-chain-types.js";
+import type { LocalChain, LocalChainParameters } from "./local-chain-types.js";
 
 /** A resolved Hardhat 2 configuration to build a network from. */
 interface ResolvedHardhat2Network {
@@ -31,7 +31,7 @@ interface ResolvedHardhat2Network {
  * @returns The chain.
  * @throws {@link ConfigurationError} when Hardhat or the project's configuration cannot be loaded.
  */
-export async function startHardhat2Chain(options: LocalChainOptions & { readonly chainId: number }): Promise<LocalChain> {
+export async function startHardhat2Chain(options: LocalChainParameters & { readonly chainId: number }): Promise<LocalChain> {
   const network = await resolveHardhat2Network(options);
   const { createProvider } = await importHardhat<typeof import("hardhat/internal/core/providers/construction")>(
     "hardhat/internal/core/providers/construction",
@@ -61,7 +61,7 @@ export async function startHardhat2Chain(options: LocalChainOptions & { readonly
   return { chainId: options.chainId, provider, rpcUrl: `http://${address}:${port}`, close };
 }
 
-async function resolveHardhat2Network(options: LocalChainOptions & { readonly chainId: number }): Promise<ResolvedHardhat2Network> {
+async function resolveHardhat2Network(options: LocalChainParameters & { readonly chainId: number }): Promise<ResolvedHardhat2Network> {
   const source = await chooseConfigSource(options.hardhatConfig, async () => {
     const { HardhatContext } = await importHardhat<typeof import("hardhat/internal/context")>("hardhat/internal/context");
     return HardhatContext.isCreated();

@@ -11,7 +11,7 @@
  */
 import { ConfigurationError } from "../../errors.js";
 import { chooseConfigSource, HARDHAT_INSTALL_COMMAND, importHardhat, STANDALONE_BLOCK_GAS_LIMIT } from "./hardhat-network.js";
-import type { LocalChain, LocalChainOptions } from "./local-chain-types.js";
+import type { LocalChain, LocalChainParameters } from "./local-chain-types.js";
 import type { Eip1193Provider } from "./revert-transport.js";
 
 /** The Node major Hardhat 3 runs on, at least. */
@@ -66,7 +66,7 @@ let standaloneRuntime: Promise<Hardhat3Runtime> | undefined;
  * @throws {@link ConfigurationError} when Node is older than Hardhat 3 needs, or Hardhat or the project's
  *   configuration cannot be loaded, or the project has no in-process network.
  */
-export async function startHardhat3Chain(options: LocalChainOptions & { readonly chainId: number }): Promise<LocalChain> {
+export async function startHardhat3Chain(options: LocalChainParameters & { readonly chainId: number }): Promise<LocalChain> {
   const nodeMajor = Number(process.versions.node.split(".")[0]);
   if (nodeMajor < HARDHAT3_MIN_NODE_MAJOR) {
     throw new ConfigurationError(

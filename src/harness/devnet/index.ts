@@ -7,7 +7,7 @@
  *
  * @packageDocumentation
  */
-export { BASE_SIMULATION_CHAIN_ID, type BaseSimulation, type BaseSimulationOptions, startBaseSimulation } from "./base-simulation.js";
+export { BASE_SIMULATION_CHAIN_ID, type BaseSimulation, type BaseSimulationParameters, startBaseSimulation } from "./base-simulation.js";
 export {
   DEFAULT_DELISTED,
   DEFAULT_EMBEDDED_ADVANCE,
@@ -18,25 +18,25 @@ export {
   DEFAULT_STALE_CHAIN,
   type EmbeddedDriftEnvironment,
   type EmbeddedDriftExpectations,
-  type EmbeddedDriftOptions,
+  type EmbeddedDriftParameters,
   startEmbeddedDriftEnvironment,
 } from "./embedded-drift.js";
 export { HARDHAT_INSTALL_COMMAND, HARDHAT_PEER_VERSION, type HardhatConfigSource, STANDALONE_BLOCK_GAS_LIMIT } from "./hardhat-network.js";
-export { type LocalChain, type LocalChainOptions, startLocalChain } from "./local-chain.js";
-export { type Eip1193Requester, type InstallMulticall3Options, type InstallMulticall3Result, installMulticall3 } from "./multicall3.js";
+export { type LocalChain, type LocalChainParameters, startLocalChain } from "./local-chain.js";
+export { type Eip1193Requester, type InstallMulticall3Parameters, type InstallMulticall3Result, installMulticall3 } from "./multicall3.js";
 export {
   latestNightlyRun,
   NIGHTLY_RUN_HOUR_UTC,
   type SnapshotAgent,
-  type SnapshotRecordsOptions,
+  type SnapshotRecordsParameters,
   snapshotRecords,
 } from "./nightly-snapshot.js";
-export { type StartSubmissionSimulatorOptions, startSubmissionSimulator } from "./submission-simulator.js";
+export { type StartSubmissionSimulatorParameters, startSubmissionSimulator } from "./submission-simulator.js";
 export {
   DEFAULT_PUBLISH_BATCH,
   MAX_PUBLISH_BATCH,
   type OracleRecordInput,
-  type PublishTrustRecordsOptions,
+  type PublishTrustRecordsParameters,
   type PublishTrustRecordsResult,
   publishTrustRecords,
 } from "./publish-records.js";

@@ -9,7 +9,7 @@ import type { HardhatConfigSource } from "./hardhat-network.js";
 import type { Eip1193Provider } from "./revert-transport.js";
 
 /** Options of `startLocalChain` (`local-chain.ts`). */
-export interface LocalChainOptions {
+export interface LocalChainParameters {
   /** Chain id; default 8453 (Base). */
   readonly chainId?: number;
   /** Also serve the chain as a JSON-RPC node on 127.0.0.1 (random port); default false. */

@@ -12,9 +12,9 @@
  * @packageDocumentation
  */
 import { installedHardhatMajor } from "./hardhat-network.js";
-import type { LocalChain, LocalChainOptions } from "./local-chain-types.js";
+import type { LocalChain, LocalChainParameters } from "./local-chain-types.js";
 
-export type { LocalChain, LocalChainFork, LocalChainOptions } from "./local-chain-types.js";
+export type { LocalChain, LocalChainFork, LocalChainParameters } from "./local-chain-types.js";
 
 /**
  * Starts a local chain with Hardhat's network configuration (accounts, hardfork, gas limit) and the given
@@ -25,7 +25,7 @@ export type { LocalChain, LocalChainFork, LocalChainOptions } from "./local-chai
  * @throws `ConfigurationError` when Hardhat is not installed (the message names the command that installs it), or
  *   cannot load the project's configuration, or (Hardhat 2) stack traces are asked of a standalone network.
  */
-export async function startLocalChain(options: LocalChainOptions = {}): Promise<LocalChain> {
+export async function startLocalChain(options: LocalChainParameters = {}): Promise<LocalChain> {
   const resolved = { ...options, chainId: options.chainId ?? 8453 };
   const chain =
     installedHardhatMajor() === 3

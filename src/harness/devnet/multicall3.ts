@@ -21,7 +21,7 @@ export interface Eip1193Requester {
 }
 
 /** Options of {@link installMulticall3}. */
-export interface InstallMulticall3Options {
+export interface InstallMulticall3Parameters {
   /** Where to put it; default the canonical {@link MULTICALL3_ADDRESS}. */
   readonly address?: string | undefined;
   /** The node's set-code method: `hardhat_setCode` (default) or `anvil_setCode`. */
@@ -53,7 +53,7 @@ export interface InstallMulticall3Result {
  */
 export async function installMulticall3(
   provider: Eip1193Requester,
-  options: InstallMulticall3Options = {},
+  options: InstallMulticall3Parameters = {},
 ): Promise<InstallMulticall3Result> {
   const address = parseAddress(options.address ?? MULTICALL3_ADDRESS, "address");
   const method = options.setCodeMethod ?? "hardhat_setCode";

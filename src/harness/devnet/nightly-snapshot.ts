@@ -38,7 +38,7 @@ export interface SnapshotAgent {
 }
 
 /** Options of {@link snapshotRecords}. */
-export interface SnapshotRecordsOptions {
+export interface SnapshotRecordsParameters {
   /** Code tables; default the kit's assumed encoding. */
   readonly encoding?: TrustEncoding | undefined;
   /**
@@ -71,7 +71,7 @@ export function latestNightlyRun(now: Date): Date {
  * @throws {@link InvalidArgumentError} for `staleChains` without `staleAt`, or a non-EVM chain;
  *   `UnknownChainError` for an unknown chain.
  */
-export function snapshotRecords(agents: readonly SnapshotAgent[], options: SnapshotRecordsOptions = {}): OracleRecordInput[] {
+export function snapshotRecords(agents: readonly SnapshotAgent[], options: SnapshotRecordsParameters = {}): OracleRecordInput[] {
   const encoding = options.encoding ?? DEFAULT_TRUST_ENCODING;
   const stale = new Set(options.staleChains ?? []);
   const { staleAt } = options;

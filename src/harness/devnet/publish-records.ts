@@ -42,7 +42,7 @@ export interface OracleRecordInput {
 }
 
 /** Options of {@link publishTrustRecords}. */
-export interface PublishTrustRecordsOptions {
+export interface PublishTrustRecordsParameters {
   /** The oracle. */
   readonly oracle: string;
   /** Sender: an account the node signs for (or impersonates) that holds `PUBLISHER_ROLE`. */
@@ -76,7 +76,7 @@ export interface PublishTrustRecordsResult {
  */
 export async function publishTrustRecords(
   provider: Eip1193Requester,
-  options: PublishTrustRecordsOptions,
+  options: PublishTrustRecordsParameters,
 ): Promise<PublishTrustRecordsResult> {
   const oracle = parseAddress(options.oracle, "oracle");
   const publisher = parseAddress(options.publisher, "publisher");

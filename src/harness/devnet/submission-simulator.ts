@@ -28,7 +28,7 @@ import { startLocalChain } from "./local-chain.js";
 import { describeContractError, revertDecodingTransport } from "./revert-transport.js";
 
 /** Options of {@link startSubmissionSimulator}. */
-export interface StartSubmissionSimulatorOptions extends SubmissionSimulatorOptions {
+export interface StartSubmissionSimulatorParameters extends SubmissionSimulatorOptions {
   /** Where the Hardhat network configuration comes from; default `standalone` (no project file read). */
   readonly hardhatConfig?: HardhatConfigSource;
 }
@@ -42,7 +42,7 @@ export interface StartSubmissionSimulatorOptions extends SubmissionSimulatorOpti
  * @throws `ConfigurationError` when Hardhat is not installed; {@link DevnetError} when the fork, the deployment or
  *   a key installation fails.
  */
-export async function startSubmissionSimulator(options: StartSubmissionSimulatorOptions): Promise<SubmissionSimulator> {
+export async function startSubmissionSimulator(options: StartSubmissionSimulatorParameters): Promise<SubmissionSimulator> {
   if (options.forkUrl !== undefined) await checkForkable(options.forkUrl, options.timeoutMs ?? DEFAULT_FORK_PROBE_TIMEOUT_MS);
   const local = await startLocalChain({
     chainId: BASE_SIMULATION_CHAIN_ID,

@@ -8,17 +8,17 @@
  */
 import type { JWK } from "jose";
 import type { JsonObject, TrustSignedV2 } from "../../published/index.js";
-import type { SigningOptions } from "../signing.js";
+import type { SigningParameters } from "../signing.js";
 import type { JwksDocument } from "./signer.js";
 
 /** The deviations of a local service (see the module notes); every member is optional. */
 export interface ServiceDeviations {
   /**
-   * How `/api/trust-check` attestations are signed (`SigningOptions` of `src/harness/signing.ts`: the bytes the raw
+   * How `/api/trust-check` attestations are signed (`SigningParameters` of `src/harness/signing.ts`: the bytes the raw
    * `sig` covers, the JWS header, the JWS payload's serialisation or exact bytes), or a function of the signed
    * block giving them (for payload bytes made from the block).
    */
-  readonly trustSigning?: SigningOptions | ((signed: JsonObject) => SigningOptions);
+  readonly trustSigning?: SigningParameters | ((signed: JsonObject) => SigningParameters);
   /** Rewrites the v2 signed block of a trust-check before it is signed (a value form the kit does not expect). */
   readonly trustSigned?: (signed: TrustSignedV2) => JsonObject;
   /** Key ids left out of the JWKS (their attestations are still signed). */
@@ -36,7 +36,7 @@ export interface ServiceDeviations {
  * @param signed - The block about to be signed.
  * @returns The options, or `undefined` for the documented signing.
  */
-export function trustSigningOf(deviations: ServiceDeviations, signed: JsonObject): SigningOptions | undefined {
+export function trustSigningOf(deviations: ServiceDeviations, signed: JsonObject): SigningParameters | undefined {
   const option = deviations.trustSigning;
   return typeof option === "function" ? option(signed) : option;
 }

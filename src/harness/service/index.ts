@@ -50,7 +50,7 @@ export {
 export type { RequestStats } from "./pipeline.js";
 export type {
   AdvancedPopulation,
-  AdvanceOptions,
+  AdvanceParameters,
   AgentBadges,
   AgentChange,
   AgentRecordState,
@@ -58,7 +58,7 @@ export type {
   PopulationAgent,
   PopulationChanges,
   PopulationKey,
-  PopulationOptions,
+  PopulationParameters,
 } from "./population.js";
 export {
   agentKey,
@@ -68,10 +68,10 @@ export {
   DEFAULT_POPULATION_REGISTRIES,
   TIER_BOUNDARIES,
 } from "./population.js";
-export type { RateLimitOptions } from "./rate-limit.js";
+export type { RateLimitParameters } from "./rate-limit.js";
 
 /** Options of {@link startTrustService}. */
-export interface TrustServiceOptions {
+export interface TrustServiceParameters {
   /** Port; default 0 (an ephemeral port). */
   port?: number;
   /** Host to listen on; default `127.0.0.1`. */
@@ -165,7 +165,7 @@ export interface RunningTrustService {
  * @throws {@link InvalidArgumentError} for invalid options; {@link TrustgateError} (`NETWORK_ERROR`) when the
  *   port cannot be bound.
  */
-export async function startTrustService(options: TrustServiceOptions = {}): Promise<RunningTrustService> {
+export async function startTrustService(options: TrustServiceParameters = {}): Promise<RunningTrustService> {
   const port = options.port ?? 0;
   const host = options.host ?? "127.0.0.1";
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -277,7 +277,7 @@ function isHttpUrl(value: string): boolean {
 }
 
 /** The kid-migration window as a predicate on the service's clock. */
-function migrationWindow(option: TrustServiceOptions["kidMigration"]): (at: Date) => boolean {
+function migrationWindow(option: TrustServiceParameters["kidMigration"]): (at: Date) => boolean {
   if (option === undefined || option === false) return () => false;
   if (option === true) return () => true;
   const valid = (d: unknown): d is Date => d instanceof Date && !Number.isNaN(d.getTime());
@@ -301,3 +301,6 @@ function listen(server: Server, port: number, host: string): Promise<void> {
     });
   });
 }
+export type { SybilSeverityName, TierName } from "../../config/encodings.js";
+export type { AttestationSigningKey, SigningParameters } from "../signing.js";
+export type { AgentKeyParts } from "../../agent/agent-ref.js";

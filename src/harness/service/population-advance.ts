@@ -19,7 +19,7 @@ const SEVERITIES = DEFAULT_TRUST_ENCODING.sybilSeverities;
 export const TIER_BOUNDARIES: readonly number[] = [TIER_MIN_SCORE.limited, TIER_MIN_SCORE.developing, TIER_MIN_SCORE.established];
 
 /** How to move a population on (see `Population.advance`). */
-export interface AdvanceOptions {
+export interface AdvanceParameters {
   /** Seed of the changes (independent of the population's seed). */
   readonly seed: number;
   /** Share of the existing agents whose score changes, in `[0, 1]`. */
@@ -116,7 +116,7 @@ export interface AdvanceResult {
  * @param since - The population's `at`.
  * @throws {@link InvalidArgumentError} for a value out of range.
  */
-export function checkAdvanceOptions(options: AdvanceOptions, since: Date): void {
+export function checkAdvanceOptions(options: AdvanceParameters, since: Date): void {
   const fraction = (name: string, value: number | undefined): void => {
     if (value !== undefined && !(Number.isFinite(value) && value >= 0 && value <= 1)) {
       throw new InvalidArgumentError(`advance: ${name} must be a number in [0, 1], got ${value}`);
@@ -149,7 +149,7 @@ export function checkAdvanceOptions(options: AdvanceOptions, since: Date): void 
  * @param options - Checked options.
  * @returns The new agents array and the changes.
  */
-export function changeExistingAgents(source: AdvanceSource, options: AdvanceOptions): AdvanceResult {
+export function changeExistingAgents(source: AdvanceSource, options: AdvanceParameters): AdvanceResult {
   const n = source.agents.length;
   const select = createRng(hashSeed("advance-select", options.seed));
   const scoreCount = Math.round(options.changedFraction * n);

@@ -13,11 +13,11 @@ import { agentKey, compareListingOrder, type PopulationAgent } from "./agent.js"
 import { generateAgent, ownerAddress } from "./agent-generator.js";
 import { syntheticSolanaAddress } from "./base58.js";
 import { documentedPopulationAgents } from "./documented-agents.js";
-import { type AdvanceOptions, changeExistingAgents, checkAdvanceOptions, type PopulationChanges } from "./population-advance.js";
+import { type AdvanceParameters, changeExistingAgents, checkAdvanceOptions, type PopulationChanges } from "./population-advance.js";
 
 export type { AgentBadges, PopulationAgent, PopulationKey } from "./agent.js";
 export { agentKey } from "./agent.js";
-export type { AdvanceOptions, AgentChange, AgentRecordState, PopulationChanges } from "./population-advance.js";
+export type { AdvanceParameters, AgentChange, AgentRecordState, PopulationChanges } from "./population-advance.js";
 export { TIER_BOUNDARIES } from "./population-advance.js";
 
 /** Default scoring time of a new population: a nightly run (03:00 UTC). Pass `at` to choose another. */
@@ -56,7 +56,7 @@ const CHAIN_WEIGHTS: Readonly<Record<string, number>> = {
 const REGISTRY_WEIGHTS: Readonly<Record<string, number>> = { erc8004: 85, olas: 15, virtuals: 8, sati: 5 };
 
 /** Options of {@link createPopulation}. */
-export interface PopulationOptions {
+export interface PopulationParameters {
   /** Seed: the same seed and options always give the same agents. */
   readonly seed: number;
   /** Number of agents. */
@@ -116,13 +116,13 @@ export interface Population {
   sorted(): readonly PopulationAgent[];
   /**
    * A new population whose data has moved on since this one (this one is left untouched): see
-   * {@link AdvanceOptions}. Deterministic for the same population and options.
+   * {@link AdvanceParameters}. Deterministic for the same population and options.
    *
    * @param options - What changes.
    * @returns The new population, with `changes` listing what changed.
    * @throws {@link InvalidArgumentError} for options out of range.
    */
-  advance(options: AdvanceOptions): AdvancedPopulation;
+  advance(options: AdvanceParameters): AdvancedPopulation;
 }
 
 /** A population produced by {@link Population.advance}, with the changes since the one it came from. */
@@ -156,7 +156,7 @@ interface PopulationState {
  * @returns The population.
  * @throws {@link InvalidArgumentError} for a bad seed, size or registry; `UnknownChainError` for a bad chain.
  */
-export function createPopulation(options: PopulationOptions): Population {
+export function createPopulation(options: PopulationParameters): Population {
   const { seed, size } = options;
   if (!Number.isSafeInteger(seed)) throw new InvalidArgumentError(`Population seed must be an integer, got ${seed}`);
   if (!Number.isSafeInteger(size) || size < 0 || size > MAX_POPULATION_SIZE) {
@@ -327,7 +327,7 @@ class SyntheticPopulation implements Population {
     return this.#sorted;
   }
 
-  advance(options: AdvanceOptions): AdvancedPopulation {
+  advance(options: AdvanceParameters): AdvancedPopulation {
     checkAdvanceOptions(options, this.at);
     const at = new Date(options.at.getTime());
     const { agents: changedAgents, changed } = changeExistingAgents(this.#state, options);

@@ -10,7 +10,7 @@ import { RATE_LIMITS, RISK_TERMS_RATE_LIMITS } from "../../config/service.js";
 import { InvalidArgumentError } from "../../errors.js";
 
 /** Rate-limit settings. */
-export interface RateLimitOptions {
+export interface RateLimitParameters {
   /** Requests per minute without a key. */
   readonly anonymousPerMinute: number;
   /** Requests per minute per API key. */
@@ -22,13 +22,13 @@ export interface RateLimitOptions {
 }
 
 /** The default settings: 30 anonymous, 300 keyed, any key accepted. */
-export const DEFAULT_RATE_LIMIT: RateLimitOptions = {
+export const DEFAULT_RATE_LIMIT: RateLimitParameters = {
   anonymousPerMinute: RATE_LIMITS.anonymous,
   keyedPerMinute: RATE_LIMITS.withApiKey,
 };
 
 /** The default settings of `POST /api/risk-terms`: 5 anonymous, 60 keyed (counted apart from the others). */
-export const DEFAULT_RISK_TERMS_RATE_LIMIT: RateLimitOptions = {
+export const DEFAULT_RISK_TERMS_RATE_LIMIT: RateLimitParameters = {
   anonymousPerMinute: RISK_TERMS_RATE_LIMITS.anonymous,
   keyedPerMinute: RISK_TERMS_RATE_LIMITS.withApiKey,
 };
@@ -63,7 +63,7 @@ export const RATE_LIMIT_WINDOW_MS = 60_000;
 
 /** A sliding-window-log rate limiter on an injectable clock. */
 export class SlidingWindowRateLimiter {
-  readonly #options: RateLimitOptions;
+  readonly #options: RateLimitParameters;
   readonly #now: () => Date;
   readonly #apiKeys: ReadonlySet<string> | undefined;
   readonly #log = new Map<string, number[]>();
@@ -73,7 +73,7 @@ export class SlidingWindowRateLimiter {
    * @param now - Clock.
    * @throws {@link InvalidArgumentError} when a limit is not a positive integer.
    */
-  constructor(options: RateLimitOptions, now: () => Date = () => new Date()) {
+  constructor(options: RateLimitParameters, now: () => Date = () => new Date()) {
     for (const [name, value] of [
       ["anonymousPerMinute", options.anonymousPerMinute],
       ["keyedPerMinute", options.keyedPerMinute],

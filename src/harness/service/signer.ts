@@ -10,7 +10,7 @@ import {
   type AttestationSignatureForm,
   type AttestationSigningKey,
   createAttestation,
-  type SigningOptions,
+  type SigningParameters,
   createJwtAttestation,
   generateSigningKey,
   signJwt,
@@ -43,7 +43,7 @@ export interface AttestOptions {
    */
   readonly jwsFirst?: boolean;
   /** Which bytes the signatures cover and the JWS header (default as the service signs). Ignored by {@link ServiceSigner.attestJwt}. */
-  readonly signing?: SigningOptions;
+  readonly signing?: SigningParameters;
 }
 
 /** The JWKS document. */

@@ -58,7 +58,7 @@ export const DEFAULT_IMPERSONATION_BALANCE = 10n ** 20n;
 const identityRegistryAbi = parseAbi(["function ownerOf(uint256 agentId) view returns (address)"]);
 
 /** Options of {@link startBaseContext}. */
-export interface BaseContextOptions {
+export interface BaseContextParameters {
   /**
    * `fork` (needs an RPC URL), `simulation`, or `auto` (default): fork when an RPC URL is given or
    * `BASE_RPC_URL` is set, else simulation.
@@ -218,7 +218,7 @@ export interface BaseContext {
  *   whose chain id is not 8453);
  *   {@link DevnetError} when the chain cannot be set up (no oracle code at the fork block, node refusal).
  */
-export async function startBaseContext(options: BaseContextOptions = {}): Promise<BaseContext> {
+export async function startBaseContext(options: BaseContextParameters = {}): Promise<BaseContext> {
   if (options.provider) return startOnCallerChain(options.provider, options);
   const rpcUrl = options.rpcUrl ?? (process.env.BASE_RPC_URL?.trim() || undefined);
   const requested = options.mode ?? "auto";
@@ -239,7 +239,7 @@ interface ContextSetup {
   readonly sampleKeys: readonly ResolvedTestRecordKey[];
 }
 
-async function startSimulation(options: BaseContextOptions): Promise<BaseContext> {
+async function startSimulation(options: BaseContextParameters): Promise<BaseContext> {
   const agents = positiveInteger(options.agents ?? DEFAULT_SIMULATED_AGENTS, "agents");
   const sim = await startBaseSimulation({ http: options.http ?? false, provider: options.provider });
   try {
@@ -266,7 +266,7 @@ async function startSimulation(options: BaseContextOptions): Promise<BaseContext
   }
 }
 
-async function startFork(rpcUrl: string, options: BaseContextOptions): Promise<BaseContext> {
+async function startFork(rpcUrl: string, options: BaseContextParameters): Promise<BaseContext> {
   const forkBlock = options.forkBlock === undefined ? baseForkBlockFromEnv() : positiveInteger(Number(options.forkBlock), "forkBlock");
   let chain: LocalChain;
   try {
@@ -285,7 +285,7 @@ async function startFork(rpcUrl: string, options: BaseContextOptions): Promise<B
 }
 
 /** The context on the caller's chain: a fork of Base when asked, or (`auto`) when the oracle has code there. */
-async function startOnCallerChain(provider: Eip1193Provider, options: BaseContextOptions): Promise<BaseContext> {
+async function startOnCallerChain(provider: Eip1193Provider, options: BaseContextParameters): Promise<BaseContext> {
   if (options.forkBlock !== undefined) {
     throw new InvalidArgumentError("forkBlock applies only to a fork the kit starts: fork the provider's network at the block instead");
   }
@@ -306,7 +306,7 @@ async function startOnCallerChain(provider: Eip1193Provider, options: BaseContex
 }
 
 /** Probes a fork of Base for sample keys, then finishes the context on it. */
-async function onFork(chain: LocalChain, forkBlock: number, options: BaseContextOptions): Promise<BaseContext> {
+async function onFork(chain: LocalChain, forkBlock: number, options: BaseContextParameters): Promise<BaseContext> {
   const probe = positiveInteger(options.probe ?? DEFAULT_FORK_PROBE, "probe");
   try {
     const { provider } = chain;
@@ -346,7 +346,7 @@ async function onFork(chain: LocalChain, forkBlock: number, options: BaseContext
   }
 }
 
-async function finishContext(setup: ContextSetup, options: BaseContextOptions): Promise<BaseContext> {
+async function finishContext(setup: ContextSetup, options: BaseContextParameters): Promise<BaseContext> {
   const { provider } = setup.chain;
   const chain: Chain = base;
   const publicClient = createPublicClient({ chain, transport: revertDecodingTransport(provider) }) as PublicClient;

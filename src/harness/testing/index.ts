@@ -12,12 +12,12 @@
  */
 
 export { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
-export { type ForkableBase, type ForkableBaseOptions, startForkableBase } from "../devnet/forkable-base.js";
+export { type ForkableBase, type ForkableBaseParameters, startForkableBase } from "../devnet/forkable-base.js";
 export type { SeededRecord } from "../devnet/seeded-population.js";
 export { describeContractError, type Eip1193Provider, revertDecodingTransport } from "../devnet/revert-transport.js";
 export {
   type BaseContext,
-  type BaseContextOptions,
+  type BaseContextParameters,
   DEFAULT_FORK_PROBE,
   DEFAULT_IMPERSONATION_BALANCE,
   DEFAULT_SIMULATED_AGENTS,
@@ -28,7 +28,7 @@ export { baseForkBlockFromEnv, DEFAULT_BASE_FORK_BLOCK } from "./fork-block.js";
 export {
   type InstalledOracleOverride,
   installOracleOverride,
-  type InstallOracleOverrideOptions,
+  type InstallOracleOverrideParameters,
   ORACLE_ORIGINAL_CODE_ADDRESS,
   ORACLE_OVERRIDE_NAMESPACE,
   ORACLE_OVERRIDE_SLOTS,
@@ -44,3 +44,7 @@ export {
   uninstallOracleOverride,
   writeOverride,
 } from "./oracle-override.js";
+export type { SybilSeverityName, TierName, TrustEncoding } from "../../config/encodings.js";
+export type { BaseSimulation } from "../devnet/base-simulation.js";
+export type { OracleRecordInput, PublishTrustRecordsResult } from "../devnet/publish-records.js";
+export type { Eip1193Requester } from "../devnet/multicall3.js";

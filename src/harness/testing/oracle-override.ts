@@ -129,7 +129,7 @@ export function overrideWord(record: OracleRecordValue | null): Hex {
 }
 
 /** Options of {@link installOracleOverride}. */
-export interface InstallOracleOverrideOptions {
+export interface InstallOracleOverrideParameters {
   /** The oracle to put the override in front of. */
   readonly oracle: string;
   /** Where the original code goes; default {@link ORACLE_ORIGINAL_CODE_ADDRESS}. */
@@ -160,7 +160,7 @@ export interface InstalledOracleOverride {
  */
 export async function installOracleOverride(
   provider: Eip1193Requester,
-  options: InstallOracleOverrideOptions,
+  options: InstallOracleOverrideParameters,
 ): Promise<InstalledOracleOverride> {
   const oracle = parseAddress(options.oracle, "oracle");
   const side = parseAddress(options.originalCodeAddress ?? ORACLE_ORIGINAL_CODE_ADDRESS, "originalCodeAddress");

@@ -45,12 +45,9 @@ export function record(
     blockNumber: 1n,
     hasScore: true,
     score,
-    tierCode,
-    tier: ENCODING.tiers[tierCode],
-    sybilSeverityCode: sybilCode,
-    sybilSeverity: ENCODING.sybilSeverities[sybilCode],
-    updatedAt: new Date(updatedAtSeconds * 1000),
-    updatedAtSeconds,
+    tier: tierCode,
+    sybilSeverity: sybilCode,
+    updatedAt: updatedAtSeconds,
   };
 }
 
@@ -59,12 +56,9 @@ export const noRecord: TrustRecordResult = {
   ...(record(0) as object),
   hasScore: false,
   score: 0,
-  tierCode: 0,
-  tier: undefined,
-  sybilSeverityCode: 0,
-  sybilSeverity: undefined,
-  updatedAt: null,
-  updatedAtSeconds: 0,
+  tier: 0,
+  sybilSeverity: 0,
+  updatedAt: 0,
 } as TrustRecordResult;
 
 /** A read that failed. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readOnchain } from "../../../src/drift/stages/read-onchain";
 import { recordKeyOf } from "../../../src/oracle/record-key";
-import { agent, ENCODING, ORACLE } from "./fixtures";
+import { agent, ORACLE } from "./fixtures";
 
 describe("read on-chain", () => {
   it("asks the chain nothing when there is nothing to read", async () => {
@@ -10,7 +10,7 @@ describe("read on-chain", () => {
         throw new Error("must not be called");
       },
     } as never;
-    expect(await readOnchain([], { chain, oracle: ORACLE, encoding: ENCODING })).toEqual([]);
+    expect(await readOnchain([], { chain, oracle: ORACLE })).toEqual([]);
   });
 
   it("keys each agent's record by chain id, agent id and registry (the one conversion)", () => {
@@ -26,7 +26,6 @@ describe("read on-chain", () => {
     const results = await readOnchain([agent(1), agent(2)], {
       chain,
       oracle: ORACLE,
-      encoding: ENCODING,
       blockNumber: 1n,
       readerMode: "eth-call",
     });

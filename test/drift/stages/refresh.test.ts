@@ -200,10 +200,9 @@ describe("assessRefresh: the first blocker, in order", () => {
     const nowS = TEST_NOW.getTime() / 1000;
     const fresh = {
       ...(record(82, { sybilCode: 1 }) as object),
-      updatedAtSeconds: nowS - 9 * 3600,
-      updatedAt: new Date((nowS - 9 * 3600) * 1000),
+      updatedAt: nowS - 9 * 3600,
     };
-    const old = { ...fresh, updatedAtSeconds: nowS - 72 * 3600, updatedAt: new Date((nowS - 72 * 3600) * 1000) };
+    const old = { ...fresh, updatedAt: nowS - 72 * 3600 };
     expect(compareAgent(agent(1487), fresh as never, service, at)).toMatchObject({ status: "in-sync", refresh: null });
     expect(compareAgent(agent(1487), old as never, service, at)).toMatchObject({ status: "stale-onchain", refresh: { possible: true } });
     expect(compareAgent(agent(1487), noRecord, service, at)).toMatchObject({ status: "missing-onchain", refresh: { possible: true } });

@@ -92,7 +92,7 @@ describe("triage rules, one agent at a time (a first run: no state)", () => {
 
 describe("triage with the state: fetch only where something could have changed", () => {
   const computed = new Date((NOW_S - 20 * HOUR) * 1000);
-  const seen = { score: 52, tierCode: 2, sybilSeverityCode: 0 };
+  const seen = { score: 52, tier: 2, sybilSeverity: 0 };
   const evidence = (over: Partial<TriageEvidence> = {}): TriageEvidence => ({
     verified: { score: 52, tier: "developing", sybilSeverity: null, computedAt: computed },
     onchain: seen,
@@ -125,7 +125,7 @@ describe("triage with the state: fetch only where something could have changed",
       triageAgent({ ...listed(60), at: computed }, record(52), options, evidence({ verified: { ...listed(60), computedAt: computed } })),
     ).toMatchObject({ fetch: null, fromState: true, avoided: { reason: "mismatch", by: "state" } });
     // A record that changed to exactly what was verified (the nightly refresh carried it): nothing new.
-    const old = { score: 40, tierCode: 1, sybilSeverityCode: 0 };
+    const old = { score: 40, tier: 1, sybilSeverity: 0 };
     expect(
       triageAgent({ ...listed(60), at: computed }, record(60), options, {
         ...evidence({ verified: { ...listed(60), computedAt: computed } }),

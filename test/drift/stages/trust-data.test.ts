@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createTrustEncoding } from "../../../src/config/encodings";
-import { sameTrustData, sybilSeverityCodeOf } from "../../../src/drift/trust-data";
+import { sameTrustData, statedRecord, sybilSeverityCodeOf, UNENCODED_CODE } from "../../../src/drift/trust-data";
 import { ENCODING } from "./fixtures";
 
-const chain = (score: number, tierCode: number, sybilSeverityCode = 0) => ({ score, tierCode, sybilSeverityCode });
+const chain = (score: number, tier: number, sybilSeverity = 0) => ({ score, tier, sybilSeverity });
 
 describe("sameTrustData: does the chain say the same as the service", () => {
   it("is empty when score, tier and sybil severity agree", () => {
@@ -56,5 +56,27 @@ describe("sybilSeverityCodeOf: the one name → code mapping for decisions", () 
     expect(sybilSeverityCodeOf("Elevated", ENCODING)).toBe(3);
     expect(sybilSeverityCodeOf("unknown", ENCODING)).toBeUndefined();
     expect(sybilSeverityCodeOf(undefined, ENCODING)).toBeUndefined();
+  });
+});
+
+describe("statedRecord: the service's words as the oracle record they stand for", () => {
+  it("encodes tier and sybil names under the encoding, null as none, and keeps score and time", () => {
+    expect(statedRecord({ score: 60, tier: "Developing", sybilSeverity: null }, 1_700_000_000, ENCODING)).toEqual({
+      score: 60,
+      tier: 2,
+      sybilSeverity: 0,
+      updatedAt: 1_700_000_000,
+    });
+    const swapped = createTrustEncoding({ tiers: ["established", "developing", "limited", "flagged"] });
+    expect(statedRecord({ score: 80, tier: "established", sybilSeverity: "heavy" }, 1, swapped)).toMatchObject({
+      tier: 0,
+      sybilSeverity: 4,
+    });
+  });
+
+  it("gives a name the encoding lacks a code above every uint8 limit, so that a gate refuses it", () => {
+    const record = statedRecord({ score: 90, tier: "stellar", sybilSeverity: "extreme" }, 1, ENCODING);
+    expect(record).toMatchObject({ tier: UNENCODED_CODE, sybilSeverity: UNENCODED_CODE });
+    expect(UNENCODED_CODE).toBeGreaterThan(255);
   });
 });

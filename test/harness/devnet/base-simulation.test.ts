@@ -210,7 +210,7 @@ describe("the oracle at the Base address", () => {
     // Compared as lines of text: chai's deep equality over 5,000 tuples would take seconds.
     const got = reads.map((read, i) =>
       read.ok
-        ? `${i} ${read.oracle} ${read.hasScore} ${read.score} ${read.tierCode} ${read.sybilSeverityCode} ${read.updatedAtSeconds}`
+        ? `${i} ${read.oracle} ${read.hasScore} ${read.score} ${read.tier} ${read.sybilSeverity} ${read.updatedAt}`
         : `${i} ${read.error.message}`,
     );
     const want = records.map((r, i) => `${i} ${BASE_TRUST_ORACLE_ADDRESS} true ${r.score} ${r.tier} ${r.sybilSeverity} ${r.updatedAt}`);

@@ -19,7 +19,7 @@ async function onchainLines(env: EmbeddedDriftEnvironment): Promise<string[]> {
   });
   return reads.map((r, i) =>
     r.ok && r.hasScore
-      ? `${agentKey(agents[i]!)} ${r.score} ${r.tierCode} ${r.sybilSeverityCode} ${r.updatedAtSeconds}`
+      ? `${agentKey(agents[i]!)} ${r.score} ${r.tier} ${r.sybilSeverity} ${r.updatedAt}`
       : `${agentKey(agents[i]!)} missing`,
   );
 }

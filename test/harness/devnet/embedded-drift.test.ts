@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { verifyTrustAttestation } from "../../../src/attestation/verify.js";
 import { BASE_TRUST_ORACLE_ADDRESS } from "../../../src/config/addresses.js";
 import { chainIdOf } from "../../../src/config/chains.js";
-import { sybilSeverityCode, tierCode } from "../../../src/config/encodings.js";
+import { sybilSeverityCode, sybilSeverityName, tierCode, tierName } from "../../../src/config/encodings.js";
 import { InvalidArgumentError } from "../../../src/errors.js";
 import {
   DEFAULT_DELISTED,
@@ -62,7 +62,7 @@ function onchainLine(read: TrustRecordResult | undefined): string {
   if (!read) return "missing";
   if (!read.ok) return `error ${read.error.shortMessage}`;
   if (!read.hasScore) return "none";
-  return `${read.score} ${read.tierCode} ${read.sybilSeverityCode} ${read.updatedAtSeconds}`;
+  return `${read.score} ${read.tier} ${read.sybilSeverity} ${read.updatedAt}`;
 }
 
 function expectedLine(agent: PopulationAgent, updatedAt: Date = agent.updatedAt): string {
@@ -137,7 +137,7 @@ describe("the embedded drift environment (default size, real clock, no faults)",
     expect(staleKeys).to.deep.equal(polygon.map(agentKey));
     const reads = await readOnchain(client, env, staleKeys.map(parseKey));
     for (const [i, read] of reads.entries()) {
-      expect(read.ok && read.hasScore && read.updatedAtSeconds, staleKeys[i]).to.equal(staleUpdatedAt!.getTime() / 1000);
+      expect(read.ok && read.hasScore && read.updatedAt, staleKeys[i]).to.equal(staleUpdatedAt!.getTime() / 1000);
     }
   });
 
@@ -181,12 +181,12 @@ describe("the embedded drift environment (default size, real clock, no faults)",
       ]);
       const read = reads[i]!;
       if (!read.ok || !read.hasScore) throw new Error(`${key} is not on-chain`);
-      expect([read.score, read.tier, read.sybilSeverity], key).to.deep.equal([
+      expect([read.score, tierName(read.tier), sybilSeverityName(read.sybilSeverity)], key).to.deep.equal([
         change.before.score,
         change.before.tier,
         change.before.sybilSeverity,
       ]);
-      expect([read.score, read.sybilSeverityCode], key).to.not.deep.equal([body.score, sybilSeverityCode(body.sybilSeverity ?? "none")]);
+      expect([read.score, read.sybilSeverity], key).to.not.deep.equal([body.score, sybilSeverityCode(body.sybilSeverity ?? "none")]);
       const verdict = await verifyTrustAttestation(body, { issuer: env.issuer, jwks: env.jwksUrl });
       expect(verdict.valid, `${key}: ${verdict.message}`).to.equal(true);
     }
@@ -214,7 +214,7 @@ describe("the embedded drift environment (default size, real clock, no faults)",
       expect(status, agentKey(agent)).to.equal(200);
       const read = reads[i]!;
       if (!read.ok) throw read.error;
-      expect([read.score, read.tier, read.sybilSeverity], agentKey(agent)).to.deep.equal([
+      expect([read.score, tierName(read.tier), sybilSeverityName(read.sybilSeverity)], agentKey(agent)).to.deep.equal([
         body.score,
         body.tier,
         body.sybilSeverity ?? "none",

@@ -6,7 +6,7 @@
  */
 import type { Attestation, JsonObject } from "../../../src/published/index";
 import { sybilSeverityCode, tierCode } from "../../../src/config/encodings";
-import { type AttestationSigningKey, createAttestation, type SigningOptions } from "../../../src/harness/signing";
+import { type AttestationSigningKey, createAttestation, type SigningParameters } from "../../../src/harness/signing";
 import {
   type AgentFixture,
   buildTrustCheckResponse,
@@ -106,7 +106,7 @@ export interface AttestOptions {
   /** Which signatures it carries (default both). */
   readonly form?: "both" | "sig" | "jws";
   /** Which bytes each signature covers, the JWS header, exact JWS payload bytes. */
-  readonly signing?: SigningOptions;
+  readonly signing?: SigningParameters;
   /** Write `signed: null` (the JWS payload is then the signed data). */
   readonly signedNull?: boolean;
   /** `attestation.issuer` (default the service's). */
