@@ -782,7 +782,7 @@ export class OracleReadError extends TrustgateError {
  *
  * const client = createPublicClient({ chain: base, transport: http(process.env.BASE_RPC_URL) });
  * try {
- *   await readGatePolicy(client, "0x4200000000000000000000000000000000000006"); // not a gate
+ *   await readGatePolicy(client, { gate: "0x4200000000000000000000000000000000000006" }); // not a gate
  * } catch (error) {
  *   if (error instanceof GateReadError) console.log(`${error.gate} is not a TrustGated gate: ${error.shortMessage}`);
  *   else throw error;

@@ -26,6 +26,14 @@ export interface TrustRecord {
  *
  * @param record - The record (or anything with its `updatedAt`).
  * @returns The time of `updatedAt`, or `null` when it is 0 (the oracle holds no record).
+ *
+ * @example
+ * ```ts
+ * import { updatedAtDate } from "trustgate";
+ *
+ * console.log(updatedAtDate({ updatedAt: 1_767_225_600 })?.toISOString()); // "2026-01-01T00:00:00.000Z"
+ * console.log(updatedAtDate({ updatedAt: 0 })); // null: no record
+ * ```
  */
 export function updatedAtDate(record: Pick<TrustRecord, "updatedAt">): Date | null {
   return record.updatedAt === 0 ? null : new Date(record.updatedAt * 1000);

@@ -46,6 +46,23 @@ const SYBIL_NAMES: readonly SybilSeverityName[] = DEFAULT_TRUST_ENCODING.sybilSe
  * @param overrides - Replacement tables.
  * @returns The encoding.
  * @throws {@link InvalidArgumentError} when a table is not a permutation of the known names.
+ *
+ * @example
+ * ```ts
+ * import { createTrustEncoding, tierName } from "trustgate";
+ *
+ * // an oracle that stores tiers best-first
+ * const encoding = createTrustEncoding({ tiers: ["established", "developing", "limited", "flagged"] });
+ * console.log(tierName(0, encoding)); // "established"
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { createTrustEncoding, type DriftConfig } from "trustgate/drift";
+ *
+ * // the drift job reading an oracle whose sybil codes count down
+ * const encoding: DriftConfig["encoding"] = createTrustEncoding({ sybilSeverities: ["heavy", "elevated", "moderate", "low", "none"] });
+ * ```
  */
 export function createTrustEncoding(overrides: Partial<TrustEncoding> = {}): TrustEncoding {
   const encoding = { ...DEFAULT_TRUST_ENCODING, ...overrides };

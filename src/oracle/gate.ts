@@ -59,7 +59,7 @@ export type ReadGatePolicyErrorType = InvalidArgumentError | GateReadError;
  * import { readGatePolicy } from "trustgate";
  *
  * const client = createPublicClient({ chain: base, transport: http(process.env.BASE_RPC_URL) });
- * const gate = await readGatePolicy(client, "0xYourGate"); // oracle, policy and agent domain, at one block
+ * const gate = await readGatePolicy(client, { gate: "0xYourGate" }); // oracle, policy and agent domain, at one block
  * console.log(gate.oracle, gate.policy.minScore, gate.agentChainId, gate.agentRegistry);
  * ```
  */

@@ -25,11 +25,12 @@ describe.each(Object.entries(ENTRIES))("the @examples of %s", (entry, file) => {
     expect(names.length).toBeGreaterThanOrEqual(entry === "trustgate" ? 50 : 10);
   });
 
-  it("exist on every runtime name, and each imports the name from the entry", () => {
+  it("exist on every runtime name, and one of them imports the name from the entry", () => {
+    // (A name two entries export, such as `createTrustEncoding`, has an example for each.)
     const missing = names.filter((n) => n.examples.length === 0).map((n) => `${n.name} (${n.file}) has no @example`);
-    const unimported = names.flatMap((n) =>
-      n.examples.filter((code) => !importsFrom(code, n.name, entry)).map(() => `${n.name}: an @example does not import it from "${entry}"`),
-    );
+    const unimported = names
+      .filter((n) => n.examples.length > 0 && !n.examples.some((code) => importsFrom(code, n.name, entry)))
+      .map((n) => `${n.name}: no @example imports it from "${entry}"`);
     expect([...missing, ...unimported]).toEqual([]);
   });
 

@@ -65,6 +65,8 @@ export function runtimeNameExamples(entryFile: string): RuntimeNameExamples[] {
   if (!module) throw new Error(`${entryFile} is not a module`);
   const result: RuntimeNameExamples[] = [];
   for (const exported of checker.getExportsOfModule(module)) {
+    // `export type { SomeClass }` names a class, but no value: a caller cannot use it at run time from this entry.
+    if (exported.declarations?.some((declaration) => ts.isTypeOnlyImportOrExportDeclaration(declaration))) continue;
     const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
     if (!(target.flags & ts.SymbolFlags.Value)) continue;
     const declarations = target.declarations ?? [];
