@@ -140,26 +140,23 @@ library TrustJwsLib {
             let length := shr(2, mul(n, 3))
             out := mload(0x40)
             mstore(out, length)
-            let dst := add(out, 0x20)
-            mstore(dst, 0)
-            let src := add(data.offset, from)
-            // Whole words of 32 characters, then the rest padded with "A" (zero bits); the flags of bytes outside
-            // the alphabet are gathered and looked at once.
+            // The text is copied where the result goes, followed by a word of "A" (zero bits), and decoded there in
+            // place, 32 characters at a time (each word is read before the 24 bytes decoded from it, or from any
+            // later word, are written over it); at least one word, so an empty text decodes to zeros. The flags of
+            // bytes outside the alphabet are gathered and looked at once.
+            let src := add(out, 0x20)
+            let textEnd := add(src, n)
+            calldatacopy(src, add(data.offset, from), n)
+            mstore(textEnd, 0x4141414141414141414141414141414141414141414141414141414141414141)
+            let dst := src
             let bad := 0
-            for { let wordsEnd := add(src, and(n, not(31))) } lt(src, wordsEnd) {} {
-                let v, b := word(calldataload(src))
+            for {} 1 {} {
+                let v, b := word(mload(src))
                 bad := or(bad, b)
                 mstore(dst, shl(2, v))
                 dst := add(dst, 24)
                 src := add(src, 32)
-            }
-            let rest := and(n, 31)
-            if rest {
-                let keep := not(shr(shl(3, rest), not(0)))
-                let v, b := word(or(and(calldataload(src), keep),
-                    and(not(keep), 0x4141414141414141414141414141414141414141414141414141414141414141)))
-                bad := or(bad, b)
-                mstore(dst, shl(2, v))
+                if iszero(lt(src, textEnd)) { break }
             }
             if bad {
                 // The first byte outside the alphabet, a byte at a time.
