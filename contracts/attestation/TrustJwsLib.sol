@@ -97,7 +97,8 @@ library TrustJwsLib {
                 revert(0x00, 0x24)
             }
             // The 32 characters of `w` decoded to 24 bytes (bits 62-253 of `v`); bit 7 of a byte of `bad` is set
-            // for some byte outside the alphabet (which one is found again by the caller, a byte at a time).
+            // for some byte outside the alphabet (which one is found again by the caller, a byte at a time; the other
+            // bits of `bad` are left for the caller to mask off, once for the whole text).
             function word(w) -> v, bad {
                 // Classes, on bit 7 of each byte, exact while every byte is below 0x80 (a byte >= 0x80 is flagged
                 // through `or(w, ...)`): letters (`w | 0x20` in `a-z`) and digits are ranges, the xor of two bounds
@@ -115,7 +116,7 @@ library TrustJwsLib {
                     0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f)
                 let notUnderscore := add(xor(w, 0x5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f),
                     0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f)
-                bad := and(or(w, not(xor(xor(letter, digit), xor(notDash, notUnderscore)))), m80)
+                bad := or(w, not(xor(xor(letter, digit), xor(notDash, notUnderscore))))
                 // Values: `A-Z` b - 65, `a-z` b - 71 (a letter with bit 5 set), `0-9` b + 4, `-` b + 17, `_` b - 32,
                 // i.e. b + 4 digit + 32 notUnderscore - 15 - (17 notDash + 65 letter + 6 lowercase). The flags are
                 // on bit 7 (0x80): shifted right by 5 and 2 they are 4 and 32; the others are taken down to 0 or 1
@@ -158,7 +159,7 @@ library TrustJwsLib {
                 src := add(src, 32)
                 if iszero(lt(src, textEnd)) { break }
             }
-            if bad {
+            if and(bad, 0x8080808080808080808080808080808080808080808080808080808080808080) {
                 // The first byte outside the alphabet, a byte at a time.
                 for { let i := from } lt(i, to) { i := add(i, 1) } {
                     let c := byte(0, calldataload(add(data.offset, i)))
