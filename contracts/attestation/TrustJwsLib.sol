@@ -73,6 +73,20 @@ library TrustJwsLib {
         if (!_isSignerHeader(jws, headerLength, kid)) reader.requireHeader(jws[:headerLength], kid);
     }
 
+    /// @notice The SHA-256 digest of `header.payload`, the bytes the signature covers, hashed from calldata.
+    /// @param jws The compact serialization.
+    /// @param signedLength Length of `header.payload` (from `payloadOf`).
+    /// @return digest `sha256(jws[:signedLength])`.
+    function signedDigest(bytes calldata jws, uint256 signedLength) internal view returns (bytes32 digest) {
+        assembly ("memory-safe") {
+            // The bytes copied past the free memory pointer (not kept) and hashed by the SHA-256 precompile (0x02).
+            let ptr := mload(0x40)
+            calldatacopy(ptr, jws.offset, signedLength)
+            if iszero(staticcall(gas(), 0x02, ptr, signedLength, 0x00, 0x20)) { revert(0x00, 0x00) }
+            digest := mload(0x00)
+        }
+    }
+
     /// @notice The decoded signature (64 bytes `r‖s`).
     /// @param jws The compact serialization.
     /// @param signedLength Length of `header.payload` (from `payloadOf`).

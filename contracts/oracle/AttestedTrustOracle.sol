@@ -424,7 +424,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         returns (bytes32 kidHash)
     {
         TrustJwsLib.requireHeader(jws, headerLength, kid, _headerReader);
-        return _requireSignature(kid, sha256(jws[:signedLength]), TrustJwsLib.signatureOf(jws, signedLength));
+        return _requireSignature(kid, TrustJwsLib.signedDigest(jws, signedLength), TrustJwsLib.signatureOf(jws, signedLength));
     }
 
     /// @dev Refuses an unknown or revoked key id, and a signature that does not verify under its key; the key id's
