@@ -185,9 +185,9 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     // ---- submission ----
 
     /// @inheritdoc IAttestedTrustOracle
-    function submitJwsAttestation(string calldata kid, bytes calldata jws) external returns (TrustRecord memory record) {
+    function submitJwsAttestation(string calldata kid, bytes calldata jws) external returns (TrustRecord memory) {
         (uint256 own,) = _submitJws(kid, jws);
-        record = _unpack(own);
+        _returnRecord(own);
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -197,14 +197,14 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         string calldata registry,
         string calldata kid,
         bytes calldata jws
-    ) external returns (TrustRecord memory record) {
+    ) external returns (TrustRecord memory) {
         (bytes memory payload, uint256 headerLength, uint256 signedLength) = TrustJwsLib.payloadOf(jws);
         TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parseRecord(payload);
         _requireSubject(agentId, chainId, registry, att);
         Held memory held = _held(att, chainId, true);
-        if (!held.newer) return _unpack(_fresher(held.own, held.upstream));
+        if (!held.newer) _returnRecord(_fresher(held.own, held.upstream));
         bytes32 kidHash = _requireJws(kid, jws, headerLength, signedLength);
-        record = _unpack(_store(held, att, kidHash));
+        _returnRecord(_store(held, att, kidHash));
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -220,13 +220,13 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @inheritdoc IAttestedTrustOracle
     function submitAttestation(string calldata kid, bytes calldata signedJson, bytes calldata signature)
         external
-        returns (TrustRecord memory record)
+        returns (TrustRecord memory)
     {
         TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parseRecord(signedJson);
         Held memory held = _held(att, _checkedChainId(att), false);
-        if (!held.newer) return _unpack(held.own);
+        if (!held.newer) _returnRecord(held.own);
         bytes32 kidHash = _requireSignature(kid, sha256(signedJson), signature);
-        record = _unpack(_store(held, att, kidHash));
+        _returnRecord(_store(held, att, kidHash));
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -237,13 +237,13 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         string calldata kid,
         bytes calldata signedJson,
         bytes calldata signature
-    ) external returns (TrustRecord memory record) {
+    ) external returns (TrustRecord memory) {
         TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parseRecord(signedJson);
         _requireSubject(agentId, chainId, registry, att);
         Held memory held = _held(att, chainId, true);
-        if (!held.newer) return _unpack(_fresher(held.own, held.upstream));
+        if (!held.newer) _returnRecord(_fresher(held.own, held.upstream));
         bytes32 kidHash = _requireSignature(kid, sha256(signedJson), signature);
-        record = _unpack(_store(held, att, kidHash));
+        _returnRecord(_store(held, att, kidHash));
     }
 
     // ---- reads ----
@@ -597,6 +597,19 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         if (entry & _SLUG_LISTED == 0) _slugs.push(word);
         _chainSlots[word] = (entry & ~uint256(type(uint192).max)) | _SLUG_LISTED | chainId;
         emit ChainSlugSet(slug, chainId);
+    }
+
+    /// @dev Ends the call, returning a packed record as a `TrustRecord` (its four words, ABI-encoded), without
+    ///      building the struct in memory.
+    function _returnRecord(uint256 word) private pure {
+        assembly ("memory-safe") {
+            let ptr := mload(0x40)
+            mstore(ptr, and(word, 0xff))
+            mstore(add(ptr, 0x20), and(shr(8, word), 0xff))
+            mstore(add(ptr, 0x40), and(shr(16, word), 0xff))
+            mstore(add(ptr, 0x60), and(shr(24, word), 0xffffffffff))
+            return(ptr, 0x80)
+        }
     }
 
     function _unpack(uint256 word) private pure returns (TrustRecord memory) {
