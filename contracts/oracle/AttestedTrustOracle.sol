@@ -434,7 +434,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         view
         returns (bytes32 kidHash)
     {
-        kidHash = keccak256(bytes(kid));
+        kidHash = _kidHash(kid);
         SigningKey storage key = _keys[uint192(uint256(kidHash))];
         bytes32 x = key.x;
         if (x == 0) {
@@ -491,7 +491,16 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @dev The tag of a key id: the low 192 bits of its keccak256, the key of its signing key and what a record
     ///      stored under it keeps.
     function _keyTag(string calldata kid) private pure returns (uint192) {
-        return uint192(uint256(keccak256(bytes(kid))));
+        return uint192(uint256(_kidHash(kid)));
+    }
+
+    /// @dev `keccak256(bytes(kid))`, the key id hashed where it is copied past the free memory pointer (not kept).
+    function _kidHash(string calldata kid) private pure returns (bytes32 hash) {
+        assembly ("memory-safe") {
+            let ptr := mload(0x40)
+            calldatacopy(ptr, kid.offset, kid.length)
+            hash := keccak256(ptr, kid.length)
+        }
     }
 
     /// @dev The fresher of the record held here and the upstream's, as a packed word (0 when neither).
