@@ -185,9 +185,12 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     // ---- submission ----
 
     /// @inheritdoc IAttestedTrustOracle
-    function submitJwsAttestation(string calldata kid, bytes calldata jws) external returns (TrustRecord memory) {
+    function submitJwsAttestation(string calldata kid, bytes calldata jws)
+        external
+        returns (TrustRecord memory record)
+    {
         (uint256 own,) = _submitJws(kid, jws);
-        _returnRecord(own);
+        _returnRecord(record, own);
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -197,14 +200,14 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         string calldata registry,
         string calldata kid,
         bytes calldata jws
-    ) external returns (TrustRecord memory) {
+    ) external returns (TrustRecord memory record) {
         (bytes memory payload, uint256 headerLength, uint256 signedLength) = TrustJwsLib.payloadOf(jws);
         TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parseRecord(payload);
         _requireSubject(agentId, chainId, registry, att);
         Held memory held = _held(att, chainId, true);
-        if (!held.newer) _returnRecord(_fresher(held.own, held.upstream));
+        if (!held.newer) _returnRecord(record, _fresher(held.own, held.upstream));
         bytes32 kidHash = _requireJws(kid, jws, headerLength, signedLength);
-        _returnRecord(_store(held, att, kidHash));
+        _returnRecord(record, _store(held, att, kidHash));
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -220,13 +223,13 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @inheritdoc IAttestedTrustOracle
     function submitAttestation(string calldata kid, bytes calldata signedJson, bytes calldata signature)
         external
-        returns (TrustRecord memory)
+        returns (TrustRecord memory record)
     {
         TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parseRecord(signedJson);
         Held memory held = _held(att, _checkedChainId(att), false);
-        if (!held.newer) _returnRecord(held.own);
+        if (!held.newer) _returnRecord(record, held.own);
         bytes32 kidHash = _requireSignature(kid, sha256(signedJson), signature);
-        _returnRecord(_store(held, att, kidHash));
+        _returnRecord(record, _store(held, att, kidHash));
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -237,13 +240,13 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         string calldata kid,
         bytes calldata signedJson,
         bytes calldata signature
-    ) external returns (TrustRecord memory) {
+    ) external returns (TrustRecord memory record) {
         TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parseRecord(signedJson);
         _requireSubject(agentId, chainId, registry, att);
         Held memory held = _held(att, chainId, true);
-        if (!held.newer) _returnRecord(_fresher(held.own, held.upstream));
+        if (!held.newer) _returnRecord(record, _fresher(held.own, held.upstream));
         bytes32 kidHash = _requireSignature(kid, sha256(signedJson), signature);
-        _returnRecord(_store(held, att, kidHash));
+        _returnRecord(record, _store(held, att, kidHash));
     }
 
     // ---- reads ----
@@ -608,16 +611,16 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         emit ChainSlugSet(slug, chainId);
     }
 
-    /// @dev Ends the call, returning a packed record as a `TrustRecord` (its four words, ABI-encoded), without
-    ///      building the struct in memory.
-    function _returnRecord(uint256 word) private pure {
+    /// @dev Ends the call, returning a packed record as a `TrustRecord`: its four words written into `record` (the
+    ///      caller's return value, four words of memory) and returned as they are, which is their ABI encoding, without
+    ///      the encoder.
+    function _returnRecord(TrustRecord memory record, uint256 word) private pure {
         assembly ("memory-safe") {
-            let ptr := mload(0x40)
-            mstore(ptr, and(word, 0xff))
-            mstore(add(ptr, 0x20), and(shr(8, word), 0xff))
-            mstore(add(ptr, 0x40), and(shr(16, word), 0xff))
-            mstore(add(ptr, 0x60), and(shr(24, word), 0xffffffffff))
-            return(ptr, 0x80)
+            mstore(record, and(word, 0xff))
+            mstore(add(record, 0x20), and(shr(8, word), 0xff))
+            mstore(add(record, 0x40), and(shr(16, word), 0xff))
+            mstore(add(record, 0x60), and(shr(24, word), 0xffffffffff))
+            return(record, 0x80)
         }
     }
 
