@@ -95,7 +95,10 @@ library TrustAttestationLib {
     /// @param json The exact signed bytes.
     /// @return att The fields.
     function parse(bytes memory json) internal pure returns (TrustAttestation memory att) {
-        (att,) = _read(json, false);
+        uint256 fields = _read(json, false);
+        assembly ("memory-safe") {
+            att := fields
+        }
         att.owner = _ownerAt(att.owner);
     }
 
@@ -104,7 +107,10 @@ library TrustAttestationLib {
     /// @param json The exact signed bytes.
     /// @return att The fields, `owner` zero.
     function parseRecord(bytes memory json) internal pure returns (TrustAttestation memory att) {
-        (att,) = _read(json, false);
+        uint256 fields = _read(json, false);
+        assembly ("memory-safe") {
+            att := fields
+        }
         att.owner = address(0);
     }
 
@@ -118,7 +124,10 @@ library TrustAttestationLib {
     /// @param header The decoded header bytes.
     /// @return found Where the `kid` is, and which of `alg` and `kid` are present.
     function readJwsHeader(bytes memory header) internal pure returns (JwsHeader memory found) {
-        (, found) = _read(header, true);
+        uint256 fields = _read(header, true);
+        assembly ("memory-safe") {
+            found := fields
+        }
     }
 
     /// @notice Checks an ES256 signature (64 bytes `r‖s`, low-S or high-S) over `sha256(json)`.
@@ -222,19 +231,15 @@ library TrustAttestationLib {
         }
     }
 
-    /// @dev The one-pass reader of both documents: the signed block (`header == false`, into `att`) and a JWS
-    ///      protected header (`header == true`, into `found`). While it runs, scratch word 0x00 holds the document's
-    ///      start (for error offsets) and 0x20 the selectors of its malformed and too-deep errors; the word after
-    ///      the document is zeroed (a zero byte is never valid JSON, so it ends every scan without bounds checks)
-    ///      and restored at the end. That word may hold the start of whatever the caller allocated after the
-    ///      document, never `att` or `found`: the public wrappers allocate their own return value (at least 128
-    ///      bytes) before calling, so these are allocated further on.
+    /// @dev The one-pass reader of both documents: the signed block (`header == false`, into a `TrustAttestation`)
+    ///      and a JWS protected header (`header == true`, into a `JwsHeader`), allocated here (`fields`, its memory
+    ///      pointer; only what a successful read may leave unwritten is zeroed, so that no struct is built twice).
+    ///      While it runs, scratch word 0x00 holds the document's start (for error offsets) and 0x20 the selectors of
+    ///      its malformed and too-deep errors; the word after the document is zeroed (a zero byte is never valid
+    ///      JSON, so it ends every scan without bounds checks) and restored at the end. That word may hold the start
+    ///      of whatever the caller allocated after the document, never `fields`: one word is left free before it.
     // solhint-disable-next-line code-complexity, function-max-lines
-    function _read(bytes memory doc, bool header)
-        private
-        pure
-        returns (TrustAttestation memory att, JwsHeader memory found)
-    {
+    function _read(bytes memory doc, bool header) private pure returns (uint256 fields) {
         assembly ("memory-safe") {
             // ---- errors ----
             // AttestationJsonMalformed(uint256) 0xf424751b; AttestationJsonTooDeep(uint256) 0x693262e6;
@@ -1019,19 +1024,28 @@ library TrustAttestationLib {
             // Context at `ctx`: the known names' entries (0x20 + 32 id, see knownName), the perfect hash's magic
             // (0x1c0) and table (0x1e0), the word the document's end overwrote (0x200), then, for a header, the count
             // (0x220) and hashes (0x240 on) of its other member names.
-            // (The document's start is kept at 0x00 rather than in a variable: the stack is full.)
+            // (The document's start is kept at 0x00 rather than in a variable: the stack is full.) The fields are
+            // allocated first, one word past the free memory pointer (the document is allocated, so the word after
+            // it ends before them), 10 words whichever the document.
             mstore(0x00, add(doc, 0x20))
             let end := add(mload(0x00), mload(doc))
-            let ctx := mload(0x40)
+            fields := add(mload(0x40), 0x20)
+            let ctx := add(fields, 0x140)
             mstore(add(ctx, 0x200), mload(end))
             mstore(end, 0)
             switch header
             case 0 {
+                // `owner` and `sybilSeverity` are left unwritten by `null`; every other field is required.
+                mstore(add(fields, 0x60), 0)
+                mstore(add(fields, 0xc0), 0)
                 mstore(0x20, 0xf424751b693262e6)
                 mstore(0x40, add(ctx, 0x220))
             }
             default {
                 mstore(0x20, 0x4d3515b24d3515b2)
+                // Where the kid is, left unwritten without one.
+                mstore(fields, 0)
+                mstore(add(fields, 0x20), 0)
                 mstore(add(ctx, 0x220), 0)
                 mstore(0x40, add(ctx, 0x240))
                 mstore(add(ctx, 0x20), 0x05000000000000000000000000000000000000000000000000000022616c6722) // "alg"
@@ -1054,7 +1068,7 @@ library TrustAttestationLib {
             let resumeAt := 0
             // The service's own layout first: most blocks are read there; the general reader takes any other from
             // the first member that does not fit.
-            if iszero(header) { p, resumeAt, seen := serviceLayout(mload(0x00), att) }
+            if iszero(header) { p, resumeAt, seen := serviceLayout(mload(0x00), fields) }
             if iszero(p) {
                 if iszero(header) {
                     // The known names, for knownName (the service's layout compares its own texts).
@@ -1119,7 +1133,7 @@ library TrustAttestationLib {
                                     seen := or(seen, bit)
                                     // Every known name but badges (10) and sybilSignals (11), only validated.
                                     if iszero(eq(shr(1, id), 5)) {
-                                        q := readField(id, valueAt, att)
+                                        q := readField(id, valueAt, fields)
                                         if iszero(or(q, firstError)) {
                                             firstError := or(or(shl(248, 1), shl(240, id)), sub(valueAt, mload(0x00)))
                                         }
@@ -1132,7 +1146,7 @@ library TrustAttestationLib {
                             if iszero(q) { q := skipValue(valueAt) }
                             p := q
                         }
-                        default { p, seen := headerMember(p, ctx, seen, found) }
+                        default { p, seen := headerMember(p, ctx, seen, fields) }
                         let c := byte(0, mload(p))
                         if lt(c, 0x21) {
                             p := ws(p)
@@ -1168,8 +1182,8 @@ library TrustAttestationLib {
                 }
             }
             default {
-                mstore(add(found, 0x40), and(seen, 1))
-                mstore(add(found, 0x60), and(shr(1, seen), 1))
+                mstore(add(fields, 0x40), and(seen, 1))
+                mstore(add(fields, 0x60), and(shr(1, seen), 1))
             }
         }
     }

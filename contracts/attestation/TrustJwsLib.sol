@@ -73,6 +73,20 @@ library TrustJwsLib {
         if (!_isSignerHeader(jws, headerLength, kid)) reader.requireHeader(jws[:headerLength], kid);
     }
 
+    /// @notice The SHA-256 digest of `header.payload`, the bytes the signature covers, hashed from calldata.
+    /// @param jws The compact serialization.
+    /// @param signedLength Length of `header.payload` (from `payloadOf`).
+    /// @return digest `sha256(jws[:signedLength])`.
+    function signedDigest(bytes calldata jws, uint256 signedLength) internal view returns (bytes32 digest) {
+        assembly ("memory-safe") {
+            // The bytes copied past the free memory pointer (not kept) and hashed by the SHA-256 precompile (0x02).
+            let ptr := mload(0x40)
+            calldatacopy(ptr, jws.offset, signedLength)
+            if iszero(staticcall(gas(), 0x02, ptr, signedLength, 0x00, 0x20)) { revert(0x00, 0x00) }
+            digest := mload(0x00)
+        }
+    }
+
     /// @notice The decoded signature (64 bytes `r‖s`).
     /// @param jws The compact serialization.
     /// @param signedLength Length of `header.payload` (from `payloadOf`).
@@ -97,7 +111,8 @@ library TrustJwsLib {
                 revert(0x00, 0x24)
             }
             // The 32 characters of `w` decoded to 24 bytes (bits 62-253 of `v`); bit 7 of a byte of `bad` is set
-            // for some byte outside the alphabet (which one is found again by the caller, a byte at a time).
+            // for some byte outside the alphabet (which one is found again by the caller, a byte at a time; the other
+            // bits of `bad` are left for the caller to mask off, once for the whole text).
             function word(w) -> v, bad {
                 // Classes, on bit 7 of each byte, exact while every byte is below 0x80 (a byte >= 0x80 is flagged
                 // through `or(w, ...)`): letters (`w | 0x20` in `a-z`) and digits are ranges, the xor of two bounds
@@ -115,7 +130,7 @@ library TrustJwsLib {
                     0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f)
                 let notUnderscore := add(xor(w, 0x5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f),
                     0x7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f7f)
-                bad := and(or(w, not(xor(xor(letter, digit), xor(notDash, notUnderscore)))), m80)
+                bad := or(w, not(xor(xor(letter, digit), xor(notDash, notUnderscore))))
                 // Values: `A-Z` b - 65, `a-z` b - 71 (a letter with bit 5 set), `0-9` b + 4, `-` b + 17, `_` b - 32,
                 // i.e. b + 4 digit + 32 notUnderscore - 15 - (17 notDash + 65 letter + 6 lowercase). The flags are
                 // on bit 7 (0x80): shifted right by 5 and 2 they are 4 and 32; the others are taken down to 0 or 1
@@ -140,28 +155,25 @@ library TrustJwsLib {
             let length := shr(2, mul(n, 3))
             out := mload(0x40)
             mstore(out, length)
-            let dst := add(out, 0x20)
-            mstore(dst, 0)
-            let src := add(data.offset, from)
-            // Whole words of 32 characters, then the rest padded with "A" (zero bits); the flags of bytes outside
-            // the alphabet are gathered and looked at once.
+            // The text is copied where the result goes, followed by a word of "A" (zero bits), and decoded there in
+            // place, 32 characters at a time (each word is read before the 24 bytes decoded from it, or from any
+            // later word, are written over it); at least one word, so an empty text decodes to zeros. The flags of
+            // bytes outside the alphabet are gathered and looked at once.
+            let src := add(out, 0x20)
+            let textEnd := add(src, n)
+            calldatacopy(src, add(data.offset, from), n)
+            mstore(textEnd, 0x4141414141414141414141414141414141414141414141414141414141414141)
+            let dst := src
             let bad := 0
-            for { let wordsEnd := add(src, and(n, not(31))) } lt(src, wordsEnd) {} {
-                let v, b := word(calldataload(src))
+            for {} 1 {} {
+                let v, b := word(mload(src))
                 bad := or(bad, b)
                 mstore(dst, shl(2, v))
                 dst := add(dst, 24)
                 src := add(src, 32)
+                if iszero(lt(src, textEnd)) { break }
             }
-            let rest := and(n, 31)
-            if rest {
-                let keep := not(shr(shl(3, rest), not(0)))
-                let v, b := word(or(and(calldataload(src), keep),
-                    and(not(keep), 0x4141414141414141414141414141414141414141414141414141414141414141)))
-                bad := or(bad, b)
-                mstore(dst, shl(2, v))
-            }
-            if bad {
+            if and(bad, 0x8080808080808080808080808080808080808080808080808080808080808080) {
                 // The first byte outside the alphabet, a byte at a time.
                 for { let i := from } lt(i, to) { i := add(i, 1) } {
                     let c := byte(0, calldataload(add(data.offset, i)))

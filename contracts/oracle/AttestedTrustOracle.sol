@@ -185,9 +185,12 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     // ---- submission ----
 
     /// @inheritdoc IAttestedTrustOracle
-    function submitJwsAttestation(string calldata kid, bytes calldata jws) external returns (TrustRecord memory record) {
+    function submitJwsAttestation(string calldata kid, bytes calldata jws)
+        external
+        returns (TrustRecord memory record)
+    {
         (uint256 own,) = _submitJws(kid, jws);
-        record = _unpack(own);
+        _returnRecord(record, own);
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -202,9 +205,9 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parseRecord(payload);
         _requireSubject(agentId, chainId, registry, att);
         Held memory held = _held(att, chainId, true);
-        if (!held.newer) return _unpack(_fresher(held.own, held.upstream));
-        uint192 keyTag = _requireJws(kid, jws, headerLength, signedLength);
-        record = _unpack(_store(held, att, kid, keyTag));
+        if (!held.newer) _returnRecord(record, _fresher(held.own, held.upstream));
+        bytes32 kidHash = _requireJws(kid, jws, headerLength, signedLength);
+        _returnRecord(record, _store(held, att, kidHash));
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -224,9 +227,9 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     {
         TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parseRecord(signedJson);
         Held memory held = _held(att, _checkedChainId(att), false);
-        if (!held.newer) return _unpack(held.own);
-        uint192 keyTag = _requireSignature(kid, sha256(signedJson), signature);
-        record = _unpack(_store(held, att, kid, keyTag));
+        if (!held.newer) _returnRecord(record, held.own);
+        bytes32 kidHash = _requireSignature(kid, sha256(signedJson), signature);
+        _returnRecord(record, _store(held, att, kidHash));
     }
 
     /// @inheritdoc IAttestedTrustOracle
@@ -241,9 +244,9 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parseRecord(signedJson);
         _requireSubject(agentId, chainId, registry, att);
         Held memory held = _held(att, chainId, true);
-        if (!held.newer) return _unpack(_fresher(held.own, held.upstream));
-        uint192 keyTag = _requireSignature(kid, sha256(signedJson), signature);
-        record = _unpack(_store(held, att, kid, keyTag));
+        if (!held.newer) _returnRecord(record, _fresher(held.own, held.upstream));
+        bytes32 kidHash = _requireSignature(kid, sha256(signedJson), signature);
+        _returnRecord(record, _store(held, att, kidHash));
     }
 
     // ---- reads ----
@@ -339,8 +342,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         TrustAttestationLib.TrustAttestation memory att = TrustAttestationLib.parseRecord(payload);
         Held memory held = _held(att, _checkedChainId(att), false);
         if (!held.newer) return (held.own, false);
-        uint192 keyTag = _requireJws(kid, jws, headerLength, signedLength);
-        return (_store(held, att, kid, keyTag), true);
+        bytes32 kidHash = _requireJws(kid, jws, headerLength, signedLength);
+        return (_store(held, att, kidHash), true);
     }
 
     /// @dev The chain id of the attestation's slug, once the attestation is known to be in force: the block not more
@@ -417,25 +420,25 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         held.newer = newerThanOwn && (upstreamAt > block.timestamp || issuedAt > upstreamAt);
     }
 
-    /// @dev Checks the JWS's protected header and its signature over `header.payload` as issued; the key id's tag.
+    /// @dev Checks the JWS's protected header and its signature over `header.payload` as issued; the key id's hash.
     function _requireJws(string calldata kid, bytes calldata jws, uint256 headerLength, uint256 signedLength)
         private
         view
-        returns (uint192 keyTag)
+        returns (bytes32 kidHash)
     {
         TrustJwsLib.requireHeader(jws, headerLength, kid, _headerReader);
-        return _requireSignature(kid, sha256(jws[:signedLength]), TrustJwsLib.signatureOf(jws, signedLength));
+        return _requireSignature(kid, TrustJwsLib.signedDigest(jws, signedLength), TrustJwsLib.signatureOf(jws, signedLength));
     }
 
     /// @dev Refuses an unknown or revoked key id, and a signature that does not verify under its key; the key id's
-    ///      tag.
+    ///      hash (`keccak256(bytes(kid))`, whose low 192 bits are its tag).
     function _requireSignature(string calldata kid, bytes32 digest, bytes memory signature)
         private
         view
-        returns (uint192 keyTag)
+        returns (bytes32 kidHash)
     {
-        keyTag = _keyTag(kid);
-        SigningKey storage key = _keys[keyTag];
+        kidHash = _kidHash(kid);
+        SigningKey storage key = _keys[uint192(uint256(kidHash))];
         bytes32 x = key.x;
         if (x == 0) {
             if (key.y == _REVOKED) revert RevokedSigningKey(kid);
@@ -444,17 +447,27 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         if (!TrustAttestationLib.verifyDigest(digest, signature, x, key.y, _p256Verifier)) revert InvalidAttestationSignature(kid);
     }
 
-    /// @dev Stores the attested record under the key id's tag (newer than what reads answered, so reads now answer
-    ///      it) and emits its events (`RecordSignedBy` first, when the key id changes); the record as reads answer it.
-    function _store(Held memory held, TrustAttestationLib.TrustAttestation memory att, string calldata kid, uint192 keyTag)
+    /// @dev Stores the attested record under the tag of the key id whose hash is `kidHash` (newer than what reads
+    ///      answered, so reads now answer it) and emits its events (`RecordSignedBy` first, when the key id changes);
+    ///      the record as reads answer it.
+    function _store(Held memory held, TrustAttestationLib.TrustAttestation memory att, bytes32 kidHash)
         private
         returns (uint256 record)
     {
         record = uint256(att.score) | (uint256(att.tier) << 8) | (uint256(att.sybilSeverity) << 16)
             | (uint256(att.issuedAt) << 24);
+        uint192 keyTag = uint192(uint256(kidHash));
         // The key id is named when it changes: the subject's first record, or one stored under another key id than
         // the record it replaces (so a refresh under the same key id, the common case, emits no more than before).
-        if (uint192(held.stored >> _KEY_TAG_SHIFT) != keyTag) emit RecordSignedBy(held.key, kid);
+        // `RecordSignedBy(key, kid)` is emitted here with the key id's hash as its topic (an indexed string's topic is
+        // its keccak256), so that the key id is not hashed twice.
+        if (uint192(held.stored >> _KEY_TAG_SHIFT) != keyTag) {
+            bytes32 signedBy = RecordSignedBy.selector;
+            bytes32 key = held.key;
+            assembly ("memory-safe") {
+                log3(0, 0, signedBy, key, kidHash)
+            }
+        }
         _records[held.key] = record | (uint256(keyTag) << _KEY_TAG_SHIFT);
         if (held.stored != 0) {
             emit RecordUpdated(held.key, record);
@@ -481,7 +494,16 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @dev The tag of a key id: the low 192 bits of its keccak256, the key of its signing key and what a record
     ///      stored under it keeps.
     function _keyTag(string calldata kid) private pure returns (uint192) {
-        return uint192(uint256(keccak256(bytes(kid))));
+        return uint192(uint256(_kidHash(kid)));
+    }
+
+    /// @dev `keccak256(bytes(kid))`, the key id hashed where it is copied past the free memory pointer (not kept).
+    function _kidHash(string calldata kid) private pure returns (bytes32 hash) {
+        assembly ("memory-safe") {
+            let ptr := mload(0x40)
+            calldatacopy(ptr, kid.offset, kid.length)
+            hash := keccak256(ptr, kid.length)
+        }
     }
 
     /// @dev The fresher of the record held here and the upstream's, as a packed word (0 when neither).
@@ -587,6 +609,19 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         if (entry & _SLUG_LISTED == 0) _slugs.push(word);
         _chainSlots[word] = (entry & ~uint256(type(uint192).max)) | _SLUG_LISTED | chainId;
         emit ChainSlugSet(slug, chainId);
+    }
+
+    /// @dev Ends the call, returning a packed record as a `TrustRecord`: its four words written into `record` (the
+    ///      caller's return value, four words of memory) and returned as they are, which is their ABI encoding, without
+    ///      the encoder.
+    function _returnRecord(TrustRecord memory record, uint256 word) private pure {
+        assembly ("memory-safe") {
+            mstore(record, and(word, 0xff))
+            mstore(add(record, 0x20), and(shr(8, word), 0xff))
+            mstore(add(record, 0x40), and(shr(16, word), 0xff))
+            mstore(add(record, 0x60), and(shr(24, word), 0xffffffffff))
+            return(record, 0x80)
+        }
     }
 
     function _unpack(uint256 word) private pure returns (TrustRecord memory) {
