@@ -41,9 +41,9 @@ function deployerAccounts(): string[] {
 
 /**
  * The attested oracle's build: the IR pipeline. Its submission path (base64url decoding, the signed block's reader,
- * the checks) costs about 2,900 gas less a transaction than with the legacy code generator, and its runtime code at
- * 10,000 runs fits EIP-170 only so (docs/onchain-attestations.md, "Compiler settings"). The parser harness is built the
- * same way, so that the steps the benchmark measures on it are the oracle's.
+ * the checks) costs about 2,900 gas less a transaction than with the legacy code generator
+ * (docs/onchain-attestations.md, "Compiler settings"). The parser harness is built the same way, so that the steps the
+ * benchmark measures on it are the oracle's.
  */
 const ATTESTED_ORACLE_BUILD = {
   version: SOLC_VERSION,
