@@ -64,7 +64,7 @@ const config: HardhatUserConfig = {
     ],
     overrides: {
       "contracts/oracle/AttestedTrustOracle.sol": ATTESTED_ORACLE_BUILD,
-      "contracts/test/AttestationParserHarness.sol": ATTESTED_ORACLE_BUILD,
+      "contracts/fixtures/AttestationParserHarness.sol": ATTESTED_ORACLE_BUILD,
     },
   },
   networks: {

@@ -107,7 +107,7 @@ interface InternalMember {
 }
 
 /**
- * The `contracts/` folders package.json's "files" leaves out of the package (`!contracts/test` → `contracts/test/`).
+ * The `contracts/` folders package.json's "files" leaves out of the package (`!contracts/fixtures` → `contracts/fixtures/`).
  *
  * @param root - The repository's root.
  * @returns The excluded folders, each ending with `/`.

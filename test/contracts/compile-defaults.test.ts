@@ -1,7 +1,7 @@
 /**
  * The package's contracts under the toolchains' default compiler settings: Hardhat 2, Hardhat 3's `default` build
  * profile and Foundry all compile with the optimizer off and the legacy code generator (no `viaIR`). Each file of
- * `contracts/` that the package ships (not `contracts/test`) is compiled alone, as a user's project that imports only
+ * `contracts/` that the package ships (not `contracts/fixtures`) is compiled alone, as a user's project that imports only
  * it would (solc stops at the first "Stack too deep", so one compilation of everything would name one file only).
  *
  * Every file compiles so, except the two that hold OpenZeppelin's Solidity P-256 fallback (`P256Verifier` and
@@ -25,11 +25,11 @@ const OPTIMIZER_REQUIRED = ["contracts/attestation/P256Verifier.sol", "contracts
 const P256_SOURCE = "@openzeppelin/contracts/utils/cryptography/P256.sol";
 const ORACLE = "contracts/oracle/AttestedTrustOracle.sol";
 
-/** The package's Solidity files (`contracts/`, less the kit's own fixtures in `contracts/test`), as source names. */
+/** The package's Solidity files (`contracts/`, less the kit's own fixtures in `contracts/fixtures`), as source names. */
 function packageContracts(dir = join(ROOT, "contracts")): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return path === join(ROOT, "contracts/test") ? [] : packageContracts(path);
+    if (entry.isDirectory()) return path === join(ROOT, "contracts/fixtures") ? [] : packageContracts(path);
     return entry.name.endsWith(".sol") ? [relative(ROOT, path)] : [];
   });
 }

@@ -391,7 +391,7 @@ describe("trustgate drift against explicit endpoints", () => {
 
   it("--gate evaluates a deployed TrustGated's own policy (its sybil limit refuses what a threshold admits)", async () => {
     const artifact = JSON.parse(
-      readFileSync(resolve(__dirname, "../../artifacts/contracts/test/GatedAction.sol/GatedAction.json"), "utf8"),
+      readFileSync(resolve(__dirname, "../../artifacts/contracts/fixtures/GatedAction.sol/GatedAction.json"), "utf8"),
     ) as { abi: Abi; bytecode: Hex };
     const chain = {
       id: 8453,

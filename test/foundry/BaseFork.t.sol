@@ -3,7 +3,7 @@ pragma solidity 0.8.28;
 
 import {ITrustGated} from "trustgate/interfaces/ITrustGated.sol";
 import {ITrustOracle} from "trustgate/interfaces/ITrustOracle.sol";
-import {GatedAction} from "trustgate/test/GatedAction.sol";
+import {GatedAction} from "trustgate/fixtures/GatedAction.sol";
 import {
     BASE_CHAIN_ID,
     BASE_TRUST_ORACLE_ADDRESS,

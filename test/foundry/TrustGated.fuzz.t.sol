@@ -2,7 +2,7 @@
 pragma solidity 0.8.28;
 
 import {ITrustGated} from "trustgate/interfaces/ITrustGated.sol";
-import {GatedAction} from "trustgate/test/GatedAction.sol";
+import {GatedAction} from "trustgate/fixtures/GatedAction.sol";
 import {MockIdentityRegistry} from "trustgate/testing/MockIdentityRegistry.sol";
 import {MockTrustOracle} from "trustgate/testing/MockTrustOracle.sol";
 import {TRUST_VM} from "trustgate/testing/TrustVm.sol";

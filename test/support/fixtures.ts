@@ -9,7 +9,7 @@ import {
   type MockTrustOracle,
   MockTrustOracle__factory,
 } from "../../typechain-types";
-import type { TrustPolicyStruct } from "../../typechain-types/contracts/test/GatedAction";
+import type { TrustPolicyStruct } from "../../typechain-types/contracts/fixtures/GatedAction";
 
 /** Chain id of Base mainnet: the default agent chain in the kit's tests. */
 export const BASE_CHAIN_ID = 8453n;

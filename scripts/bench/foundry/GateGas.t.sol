@@ -4,8 +4,8 @@ pragma solidity 0.8.28;
 import {TRUST_VM} from "trustgate/testing/TrustVm.sol";
 import {TrustScoreOracle} from "trustgate/oracle/TrustScoreOracle.sol";
 import {MockIdentityRegistry} from "trustgate/testing/MockIdentityRegistry.sol";
-import {GatedAction} from "trustgate/test/GatedAction.sol";
-import {ThresholdOnlyAction} from "trustgate/test/ThresholdOnlyAction.sol";
+import {GatedAction} from "trustgate/fixtures/GatedAction.sol";
+import {ThresholdOnlyAction} from "trustgate/fixtures/ThresholdOnlyAction.sol";
 import {TrustGated} from "trustgate/TrustGated.sol";
 import {TrustPolicy} from "trustgate/TrustTypes.sol";
 
