@@ -97,7 +97,7 @@ describe("docs/security.md: If a signing key leaks", () => {
     const fromBlock = await clients.public.getBlockNumber();
     const oracle = await deployAttestedOracle(provider, admin, admin);
     await setTrustSigningKeys(clients, oracle, [signingKeyArgsOf(leaked.publicJwk)]);
-    const gateArtifact = artifact("test/GatedAction.sol/GatedAction.json");
+    const gateArtifact = artifact("fixtures/GatedAction.sol/GatedAction.json");
     const gateHash = await clients.wallet.deployContract({
       abi: gateArtifact.abi,
       bytecode: gateArtifact.bytecode,
