@@ -65,6 +65,7 @@ const config: HardhatUserConfig = {
     overrides: {
       "contracts/oracle/AttestedTrustOracle.sol": ATTESTED_ORACLE_BUILD,
       "contracts/fixtures/AttestationParserHarness.sol": ATTESTED_ORACLE_BUILD,
+      "contracts/fixtures/JwsParserHarness.sol": ATTESTED_ORACLE_BUILD,
     },
   },
   networks: {

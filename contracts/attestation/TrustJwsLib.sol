@@ -3,7 +3,7 @@ pragma solidity ^0.8.24;
 
 import {IJwsHeaderReader} from "../interfaces/IJwsHeaderReader.sol";
 import {ITrustAttestationErrors} from "../interfaces/ITrustAttestationErrors.sol";
-import {TrustAttestationLib} from "./TrustAttestationLib.sol";
+import {TrustJwsHeaderLib} from "./TrustJwsHeaderLib.sol";
 
 /// @title TrustJwsLib
 /// @notice Reads the compact JWS (RFC 7515) the service issues with a trust-check attestation, from calldata and as
@@ -14,7 +14,7 @@ import {TrustAttestationLib} from "./TrustAttestationLib.sol";
 ///      - base64url without padding, canonical: a byte outside `A-Z a-z 0-9 - _`, a part whose length is 1 modulo
 ///        4, or a last character whose unused low bits are not zero is refused (`JwsMalformed(offset)`), so that
 ///        one JWS has one spelling;
-///      - the protected header as `TrustAttestationLib.readJwsHeader` reads it, with `alg` and `kid` required and
+///      - the protected header as `TrustJwsHeaderLib.readJwsHeader` reads it, with `alg` and `kid` required and
 ///        `kid` equal to the key id the attestation is submitted under.
 ///      Decoding is done in assembly a word at a time: 32 characters are classified (letters, digits, `-`, `_`:
 ///      the parity of four byte-wise flags) and mapped to their 6-bit values with a few word operations, then packed
@@ -48,7 +48,7 @@ library TrustJwsLib {
     }
 
     /// @notice Decodes and reads the protected header: `alg` `"ES256"` and `kid` required, `kid` equal to `kid`,
-    ///         otherwise as `TrustAttestationLib.readJwsHeader` accepts it.
+    ///         otherwise as `TrustJwsHeaderLib.readJwsHeader` accepts it.
     /// @dev Reverts with `JwsMalformed`, `JwsHeaderMalformed`, `JwsHeaderMemberRefused`, `JwsHeaderMemberDuplicate`,
     ///      `JwsHeaderMemberInvalid`, `JwsHeaderMemberMissing` or `JwsKidMismatch`.
     /// @param jws The compact serialization.
@@ -57,7 +57,7 @@ library TrustJwsLib {
     function requireHeader(bytes calldata jws, uint256 headerLength, string calldata kid) internal pure {
         if (_isSignerHeader(jws, headerLength, kid)) return;
         bytes memory header = decode(jws, 0, headerLength);
-        _requireKid(TrustAttestationLib.readJwsHeader(header), header, kid);
+        _requireKid(TrustJwsHeaderLib.readJwsHeader(header), header, kid);
     }
 
     /// @notice `requireHeader`, with any header other than the one the service's signer writes checked in a contract
@@ -104,9 +104,10 @@ library TrustJwsLib {
     /// @return out The decoded bytes (`(to - from) * 3 / 4`, rounded down).
     // solhint-disable-next-line function-max-lines
     function decode(bytes calldata data, uint256 from, uint256 to) internal pure returns (bytes memory out) {
+        bytes4 malformed = ITrustAttestationErrors.JwsMalformed.selector;
         assembly ("memory-safe") {
-            function fail(offset) {
-                mstore(0x00, shl(224, 0xf6562821)) // JwsMalformed(uint256)
+            function fail(selector, offset) {
+                mstore(0x00, selector)
                 mstore(0x04, offset)
                 revert(0x00, 0x24)
             }
@@ -151,7 +152,7 @@ library TrustJwsLib {
                 v := add(v, mul(and(v, 0x00000000000000000000000000000000ffffffffffffffffffffffffffffffff), 0xffffffff))
             }
             let n := sub(to, from)
-            if eq(and(n, 3), 1) { fail(sub(to, 1)) }
+            if eq(and(n, 3), 1) { fail(malformed, sub(to, 1)) }
             let length := shr(2, mul(n, 3))
             out := mload(0x40)
             mstore(out, length)
@@ -179,12 +180,12 @@ library TrustJwsLib {
                     let c := byte(0, calldataload(add(data.offset, i)))
                     let lower := or(c, 0x20)
                     if iszero(or(or(and(gt(lower, 0x60), lt(lower, 0x7b)), and(gt(c, 0x2f), lt(c, 0x3a))),
-                        or(eq(c, 0x2d), eq(c, 0x5f)))) { fail(i) }
+                        or(eq(c, 0x2d), eq(c, 0x5f)))) { fail(malformed, i) }
                 }
             }
             // The bits of the last character past the last whole byte decode into the byte after the result.
             let end := add(add(out, 0x20), length)
-            if byte(0, mload(end)) { fail(sub(to, 1)) }
+            if byte(0, mload(end)) { fail(malformed, sub(to, 1)) }
             mstore(end, 0)
             mstore(0x40, and(add(end, 0x3f), not(31)))
         }
@@ -258,7 +259,7 @@ library TrustJwsLib {
     }
 
     /// @dev Refuses a header without `alg` or `kid`, or whose `kid` is not `kid`.
-    function _requireKid(TrustAttestationLib.JwsHeader memory found, bytes memory header, string calldata kid) private pure {
+    function _requireKid(TrustJwsHeaderLib.JwsHeader memory found, bytes memory header, string calldata kid) private pure {
         if (!found.hasAlg) revert ITrustAttestationErrors.JwsHeaderMemberMissing("alg");
         if (!found.hasKid) revert ITrustAttestationErrors.JwsHeaderMemberMissing("kid");
         bytes32 headerKidHash;

@@ -157,7 +157,7 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     /// @notice Verifies the service's compact JWS (`attestation.jws`) as issued and stores its record when it is newer
     ///         than what reads answer. Anyone may call. The main path: the JWS carries the exact bytes the service
     ///         signed, whatever their member order or whitespace.
-    /// @dev In order (`TrustJwsLib`, `TrustAttestationLib`):
+    /// @dev In order (`TrustJwsLib`, `TrustAttestationLib`, `TrustJwsHeaderLib`, `TrustEs256Lib`):
     ///      1. the JWS is three canonical base64url parts, the third 64 bytes once decoded; the payload is decoded and
     ///         read as the signed block (every refusal of the reader, with its field and offset);
     ///      2. the attestation is in force: its chain slug has a chain id, the block is not more than `MAX_CLOCK_SKEW`

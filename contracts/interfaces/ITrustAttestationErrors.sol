@@ -22,8 +22,8 @@ enum AttestationField {
 }
 
 /// @title ITrustAttestationErrors
-/// @notice Errors of the attestation readers: `TrustAttestationLib` (the signed JSON block and the ES256 signature) and
-///         `TrustJwsLib` (the compact JWS around them). Contracts that use the libraries inherit this interface so that
+/// @notice Errors of the attestation readers: `TrustAttestationLib` (the signed JSON block), `TrustEs256Lib` (the ES256
+///         signature), `TrustJwsLib` and `TrustJwsHeaderLib` (the compact JWS around them and its protected header). Contracts that use the libraries inherit this interface so that
 ///         the errors are in their ABI. Offsets count bytes from the start of the document they name: the signed
 ///         block (the JWS payload, decoded), the decoded JWS protected header, or the compact JWS itself.
 interface ITrustAttestationErrors {

@@ -6,6 +6,7 @@ import {P256} from "@openzeppelin/contracts/utils/cryptography/P256.sol";
 import {JwsHeaderReader} from "../attestation/JwsHeaderReader.sol";
 import {P256Verifier} from "../attestation/P256Verifier.sol";
 import {TrustAttestationLib} from "../attestation/TrustAttestationLib.sol";
+import {TrustEs256Lib} from "../attestation/TrustEs256Lib.sol";
 import {TrustChainSlugs} from "../attestation/TrustChainSlugs.sol";
 import {TrustJwsLib} from "../attestation/TrustJwsLib.sol";
 import {IAttestedTrustOracle} from "../interfaces/IAttestedTrustOracle.sol";
@@ -444,7 +445,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
             if (key.y == _REVOKED) revert RevokedSigningKey(kid);
             revert UnknownSigningKey(kid);
         }
-        if (!TrustAttestationLib.verifyDigest(digest, signature, x, key.y, _p256Verifier)) revert InvalidAttestationSignature(kid);
+        if (!TrustEs256Lib.verifyDigest(digest, signature, x, key.y, _p256Verifier)) revert InvalidAttestationSignature(kid);
     }
 
     /// @dev Stores the attested record under the tag of the key id whose hash is `kidHash` (newer than what reads

@@ -18,6 +18,7 @@ import hre from "hardhat";
 import { makeP256Key, signJws, signText, startSideNetwork, type V2Signed, v2Signed } from "../../test/support/onchain-attestations";
 import {
   AttestationParserHarness__factory,
+  JwsParserHarness__factory,
   AttestedTrustOracle__factory,
   GatedAction__factory,
   TrustScoreOracle__factory,
@@ -245,9 +246,10 @@ async function measureOn(
   const freshFirst = await txGas(fresh.submitJwsAttestation(KID, jwsBytes(await block(99_999n, 2 * HOUR))));
 
   const harness = await new AttestationParserHarness__factory(signer).deploy();
+  const jwsHarness = await new JwsParserHarness__factory(signer).deploy();
   const typical = await block(agents[3]!, 2 * HOUR);
   const typicalJws = Buffer.from(signJws(key, typical).jws);
-  const [decodeGas, headerGas] = await harness.jwsGas(typicalJws, KID);
+  const [decodeGas, headerGas] = await jwsHarness.jwsGas(typicalJws, KID);
   const parseGas = await harness.parseGas(Buffer.from(JSON.stringify(typical)));
   const signedText = signText(key, typical);
   const [, verifyGas] = await harness.verify(signedText.signedJson, signedText.lowS, key.x, key.y);

@@ -302,7 +302,7 @@ describe("TrustAttestationLib.parse: refuses what it cannot read exactly, naming
   }
 });
 
-describe("TrustAttestationLib.verifySignature", () => {
+describe("TrustEs256Lib.verifySignature", () => {
   it("accepts a low-S signature and its high-S twin; refuses another key, a tampered byte, r or s out of range", async () => {
     const { harness } = await loadFixture(deployHarness);
     const key = makeP256Key();

@@ -1,6 +1,6 @@
 /**
  * The compact JWS's pieces on-chain: canonical base64url decoding (`TrustJwsLib.decode`) and the protected header's
- * reader (`TrustAttestationLib.readJwsHeader`), through the parser harness. The whole JWS path (dots, `alg`/`kid`
+ * reader (`TrustJwsHeaderLib.readJwsHeader`), through the JWS parser harness. The whole JWS path (dots, `alg`/`kid`
  * required, kid equality, signature) is tested through the oracle (AttestedTrustOracle.test.ts).
  */
 import { randomBytes } from "node:crypto";
@@ -8,11 +8,11 @@ import { loadFixture } from "@nomicfoundation/hardhat-network-helpers";
 import { expect } from "chai";
 import hre from "hardhat";
 import { describe, it } from "vitest";
-import { AttestationParserHarness__factory } from "../../typechain-types";
+import { JwsParserHarness__factory } from "../../typechain-types";
 
 async function deployHarness() {
   const [deployer] = await hre.ethers.getSigners();
-  return { harness: await new AttestationParserHarness__factory(deployer!).deploy() };
+  return { harness: await new JwsParserHarness__factory(deployer!).deploy() };
 }
 
 const ascii = (text: string) => Buffer.from(text, "latin1");
@@ -65,7 +65,7 @@ describe("TrustJwsLib.decode: canonical unpadded base64url", () => {
   });
 });
 
-describe("TrustAttestationLib.readJwsHeader", () => {
+describe("TrustJwsHeaderLib.readJwsHeader", () => {
   const read = async (text: string) => {
     const { harness } = await loadFixture(deployHarness);
     return harness.readJwsHeader(Buffer.from(text));

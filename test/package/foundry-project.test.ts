@@ -102,7 +102,7 @@ function serviceShapeTest(): string {
   return `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-import {TrustAttestationLib} from "trustgate/contracts/attestation/TrustAttestationLib.sol";
+import {TrustEs256Lib} from "trustgate/contracts/attestation/TrustEs256Lib.sol";
 import {TrustSignedV2, TrustTestAttestations} from "trustgate/contracts/testing/TrustTestAttestations.sol";
 import {TRUST_VM} from "trustgate/contracts/testing/TrustVm.sol";
 
@@ -148,9 +148,9 @@ ${times.map((t) => `        _same(bytes(TrustTestAttestations.isoTime(${t})), ${
         bytes memory json = bytes(${solString(plainJson)});
         bytes memory signature = TrustTestAttestations.signPayload(json, TrustTestAttestations.TEST_ATTESTATION_PRIVATE_KEY);
         require(signature.length == 64, "r||s");
-        require(TrustAttestationLib.verifySignature(json, signature, ${x}, ${y}), "verifies");
+        require(TrustEs256Lib.verifySignature(json, signature, ${x}, ${y}), "verifies");
         json[10] = "9";
-        require(!TrustAttestationLib.verifySignature(json, signature, ${x}, ${y}), "a changed byte does not verify");
+        require(!TrustEs256Lib.verifySignature(json, signature, ${x}, ${y}), "a changed byte does not verify");
     }
 }
 `;
