@@ -57,12 +57,12 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     event ChainSlugSet(string slug, uint256 chainId);
 
     /// @notice The admin given to the constructor is the zero address.
-    error InvalidAdmin();
+    error AttestedTrustOracleInvalidAdmin();
     /// @notice The upstream oracle given to the constructor is neither zero nor a contract.
     /// @param upstream The address refused.
-    error InvalidUpstream(address upstream);
+    error AttestedTrustOracleInvalidUpstream(address upstream);
     /// @notice A key id is empty.
-    error EmptyKeyId();
+    error SigningKeyIdEmpty();
     /// @notice A public key is not a point of P-256, or has `x == 0` (which this oracle keeps for "no key").
     /// @param kid The key id.
     /// @param x The x coordinate refused.
@@ -134,7 +134,7 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     ///         Install only the service's trust-check key ids (`rnwy-trust-v2`, then the kid the service rotates to):
     ///         any key held here can sign trust records. Setting a key id again with the coordinates it holds does
     ///         nothing.
-    /// @dev Reverts with `EmptyKeyId`, `InvalidSigningKey` (not on the curve, or `x == 0`), `SigningKeyAlreadySet`
+    /// @dev Reverts with `SigningKeyIdEmpty`, `InvalidSigningKey` (not on the curve, or `x == 0`), `SigningKeyAlreadySet`
     ///      (other coordinates held) or `RevokedSigningKey`. Emits `SigningKeySet`.
     /// @param kid The key id.
     /// @param x The public key's x coordinate.

@@ -7,7 +7,7 @@ pragma solidity ^0.8.24;
 ///         tools can decode them without the implementation. Every error of a batch names the entry's `index`.
 interface ITrustScoreOracleErrors {
     /// @notice A batch had no entries.
-    error EmptyBatch();
+    error TrustScoreOracleEmptyBatch();
     /// @notice Entry `index` has a score above `MAX_SCORE`.
     /// @param index The entry's position in the batch.
     /// @param score The score given.
@@ -25,15 +25,15 @@ interface ITrustScoreOracleErrors {
     error SybilSeverityOutOfRange(uint256 index, uint8 sybilSeverity, uint8 maxSybilSeverity);
     /// @notice Entry `index` has an empty registry name.
     /// @param index The entry's position in the batch.
-    error EmptyRegistry(uint256 index);
+    error UpdateEmptyRegistry(uint256 index);
     /// @notice Entry `index` is dated 0.
     /// @param index The entry's position in the batch.
-    error ZeroTimestamp(uint256 index);
+    error UpdateZeroTimestamp(uint256 index);
     /// @notice Entry `index` is dated after the current block.
     /// @param index The entry's position in the batch.
     /// @param updatedAt The entry's date.
     /// @param blockTimestamp The current block's timestamp.
-    error FutureTimestamp(uint256 index, uint40 updatedAt, uint256 blockTimestamp);
+    error UpdateFromFuture(uint256 index, uint40 updatedAt, uint256 blockTimestamp);
     /// @notice Entry `index` is not newer than the stored record (older, or as old but different).
     /// @param index The entry's position in the batch.
     /// @param storedUpdatedAt The stored record's date.

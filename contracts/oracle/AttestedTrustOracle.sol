@@ -129,8 +129,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @param admin Receives `DEFAULT_ADMIN_ROLE` (signing keys, chain slugs, roles).
     /// @param upstream_ The oracle to fall back on (the Base oracle), or zero for none.
     constructor(address admin, address upstream_) {
-        if (admin == address(0)) revert InvalidAdmin();
-        if (upstream_ != address(0) && upstream_.code.length == 0) revert InvalidUpstream(upstream_);
+        if (admin == address(0)) revert AttestedTrustOracleInvalidAdmin();
+        if (upstream_ != address(0) && upstream_.code.length == 0) revert AttestedTrustOracleInvalidUpstream(upstream_);
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
         _upstream = ITrustOracle(upstream_);
         _p256Verifier = new P256Verifier();
@@ -150,7 +150,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
 
     /// @inheritdoc IAttestedTrustOracle
     function setSigningKey(string calldata kid, bytes32 x, bytes32 y) external onlyRole(DEFAULT_ADMIN_ROLE) {
-        if (bytes(kid).length == 0) revert EmptyKeyId();
+        if (bytes(kid).length == 0) revert SigningKeyIdEmpty();
         // x == 0 is this oracle's "no key": such a key could be neither used nor revoked.
         if (x == 0 || !P256.isValidPublicKey(x, y)) revert InvalidSigningKey(kid, x, y);
         SigningKey storage key = _keys[_keyTag(kid)];

@@ -68,7 +68,7 @@ contract TrustScoreOracle is TrustScoreOracleBase, AccessControl, ITrustScoreOra
     /// @param updates The records to write.
     function publish(ScoreUpdate[] calldata updates) external onlyRole(PUBLISHER_ROLE) {
         uint256 length = updates.length;
-        if (length == 0) revert EmptyBatch();
+        if (length == 0) revert TrustScoreOracleEmptyBatch();
         uint256 added;
         for (uint256 i; i < length; ++i) {
             ScoreUpdate calldata u = updates[i];
@@ -96,7 +96,7 @@ contract TrustScoreOracle is TrustScoreOracleBase, AccessControl, ITrustScoreOra
     /// @param keys The records to remove.
     function remove(RecordKey[] calldata keys) external onlyRole(PUBLISHER_ROLE) {
         uint256 length = keys.length;
-        if (length == 0) revert EmptyBatch();
+        if (length == 0) revert TrustScoreOracleEmptyBatch();
         for (uint256 i; i < length; ++i) {
             RecordKey calldata k = keys[i];
             bytes32 key = recordKey(k.agentId, k.chainId, k.registry);
@@ -119,9 +119,9 @@ contract TrustScoreOracle is TrustScoreOracleBase, AccessControl, ITrustScoreOra
         if (score > MAX_SCORE) revert ScoreOutOfRange(i, score, MAX_SCORE);
         if (tier > MAX_TIER) revert TierOutOfRange(i, tier, MAX_TIER);
         if (sybilSeverity > MAX_SYBIL_SEVERITY) revert SybilSeverityOutOfRange(i, sybilSeverity, MAX_SYBIL_SEVERITY);
-        if (bytes(registry).length == 0) revert EmptyRegistry(i);
-        if (updatedAt == 0) revert ZeroTimestamp(i);
-        if (updatedAt > block.timestamp) revert FutureTimestamp(i, updatedAt, block.timestamp);
+        if (bytes(registry).length == 0) revert UpdateEmptyRegistry(i);
+        if (updatedAt == 0) revert UpdateZeroTimestamp(i);
+        if (updatedAt > block.timestamp) revert UpdateFromFuture(i, updatedAt, block.timestamp);
         return _packRecord(score, tier, sybilSeverity, updatedAt);
     }
 }

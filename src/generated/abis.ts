@@ -76,17 +76,6 @@ export const trustScoreOracleAbi = [
     name: "AccessControlUnauthorizedAccount",
     inputs: [{ name: "account", type: "address" }, { name: "neededRole", type: "bytes32" }],
   },
-  { type: "error", name: "EmptyBatch", inputs: [] },
-  { type: "error", name: "EmptyRegistry", inputs: [{ name: "index", type: "uint256" }] },
-  {
-    type: "error",
-    name: "FutureTimestamp",
-    inputs: [
-      { name: "index", type: "uint256" },
-      { name: "updatedAt", type: "uint40" },
-      { name: "blockTimestamp", type: "uint256" },
-    ],
-  },
   {
     type: "error",
     name: "RecordNotFound",
@@ -116,6 +105,17 @@ export const trustScoreOracleAbi = [
     name: "TierOutOfRange",
     inputs: [{ name: "index", type: "uint256" }, { name: "tier", type: "uint8" }, { name: "maxTier", type: "uint8" }],
   },
+  { type: "error", name: "TrustScoreOracleEmptyBatch", inputs: [] },
+  { type: "error", name: "UpdateEmptyRegistry", inputs: [{ name: "index", type: "uint256" }] },
+  {
+    type: "error",
+    name: "UpdateFromFuture",
+    inputs: [
+      { name: "index", type: "uint256" },
+      { name: "updatedAt", type: "uint40" },
+      { name: "blockTimestamp", type: "uint256" },
+    ],
+  },
   {
     type: "error",
     name: "UpdateNotNewer",
@@ -134,7 +134,7 @@ export const trustScoreOracleAbi = [
       { name: "updatedAt", type: "uint40" },
     ],
   },
-  { type: "error", name: "ZeroTimestamp", inputs: [{ name: "index", type: "uint256" }] },
+  { type: "error", name: "UpdateZeroTimestamp", inputs: [{ name: "index", type: "uint256" }] },
   {
     type: "event",
     name: "RecordAdded",
@@ -649,6 +649,8 @@ export const attestedTrustOracleAbi = [
       { name: "attestedRegistry", type: "string" },
     ],
   },
+  { type: "error", name: "AttestedTrustOracleInvalidAdmin", inputs: [] },
+  { type: "error", name: "AttestedTrustOracleInvalidUpstream", inputs: [{ name: "upstream", type: "address" }] },
   {
     type: "error",
     name: "ChainIdOutOfRange",
@@ -659,8 +661,6 @@ export const attestedTrustOracleAbi = [
     name: "ChainSlugFixed",
     inputs: [{ name: "slug", type: "string" }, { name: "chainId", type: "uint256" }],
   },
-  { type: "error", name: "EmptyKeyId", inputs: [] },
-  { type: "error", name: "InvalidAdmin", inputs: [] },
   { type: "error", name: "InvalidAttestationSignature", inputs: [{ name: "kid", type: "string" }] },
   { type: "error", name: "InvalidChainSlug", inputs: [{ name: "slug", type: "string" }] },
   {
@@ -668,7 +668,6 @@ export const attestedTrustOracleAbi = [
     name: "InvalidSigningKey",
     inputs: [{ name: "kid", type: "string" }, { name: "x", type: "bytes32" }, { name: "y", type: "bytes32" }],
   },
-  { type: "error", name: "InvalidUpstream", inputs: [{ name: "upstream", type: "address" }] },
   { type: "error", name: "JwsHeaderMalformed", inputs: [{ name: "offset", type: "uint256" }] },
   {
     type: "error",
@@ -698,6 +697,7 @@ export const attestedTrustOracleAbi = [
     name: "SigningKeyAlreadySet",
     inputs: [{ name: "kid", type: "string" }, { name: "x", type: "bytes32" }, { name: "y", type: "bytes32" }],
   },
+  { type: "error", name: "SigningKeyIdEmpty", inputs: [] },
   { type: "error", name: "UnknownChainSlug", inputs: [{ name: "slug", type: "string" }] },
   { type: "error", name: "UnknownSigningKey", inputs: [{ name: "kid", type: "string" }] },
   {

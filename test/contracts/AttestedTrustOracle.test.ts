@@ -69,7 +69,7 @@ describe("AttestedTrustOracle: administration", () => {
 
   it("refuses an empty kid, a key off the curve, revoking an unknown kid, and reusing a revoked one", async () => {
     const { oracle, key } = await loadFixture(deployOracle);
-    await expect(oracle.setSigningKey("", key.x, key.y)).to.be.revertedWithCustomError(oracle, "EmptyKeyId");
+    await expect(oracle.setSigningKey("", key.x, key.y)).to.be.revertedWithCustomError(oracle, "SigningKeyIdEmpty");
     const badY = `0x${(BigInt(key.y) ^ 1n).toString(16).padStart(64, "0")}`;
     await expect(oracle.setSigningKey("k", key.x, badY))
       .to.be.revertedWithCustomError(oracle, "InvalidSigningKey")
@@ -118,9 +118,9 @@ describe("AttestedTrustOracle: administration", () => {
     const announced = (await deployed.queryFilter(deployed.filters.ChainSlugSet())).map((e) => [e.args.slug, Number(e.args.chainId)]);
     expect(Object.fromEntries(announced)).to.deep.equal(Object.fromEntries(Object.entries(seeded).filter(([, id]) => id !== 0)));
     const factory = new AttestedTrustOracle__factory(admin);
-    await expect(factory.deploy(hre.ethers.ZeroAddress, hre.ethers.ZeroAddress)).to.be.revertedWithCustomError(oracle, "InvalidAdmin");
+    await expect(factory.deploy(hre.ethers.ZeroAddress, hre.ethers.ZeroAddress)).to.be.revertedWithCustomError(oracle, "AttestedTrustOracleInvalidAdmin");
     await expect(factory.deploy(admin.address, admin.address))
-      .to.be.revertedWithCustomError(oracle, "InvalidUpstream")
+      .to.be.revertedWithCustomError(oracle, "AttestedTrustOracleInvalidUpstream")
       .withArgs(admin.address);
   });
 });

@@ -119,9 +119,9 @@ describe("TrustScoreOracle: publish", () => {
       ["a score above 100", () => ({ score: 101 }), "ScoreOutOfRange", () => [1, 101, 100]],
       ["a tier outside the encoding", () => ({ tier: 4 }), "TierOutOfRange", () => [1, 4, 3]],
       ["a sybil code outside the encoding", () => ({ sybilSeverity: 5 }), "SybilSeverityOutOfRange", () => [1, 5, 4]],
-      ["an empty registry name", () => ({ registry: "" }), "EmptyRegistry", () => [1]],
-      ["updatedAt 0", () => ({ updatedAt: 0 }), "ZeroTimestamp", () => [1]],
-      ["updatedAt in the future", (now) => ({ updatedAt: now + 3600 }), "FutureTimestamp", (now, block) => [1, now + 3600, block]],
+      ["an empty registry name", () => ({ registry: "" }), "UpdateEmptyRegistry", () => [1]],
+      ["updatedAt 0", () => ({ updatedAt: 0 }), "UpdateZeroTimestamp", () => [1]],
+      ["updatedAt in the future", (now) => ({ updatedAt: now + 3600 }), "UpdateFromFuture", (now, block) => [1, now + 3600, block]],
     ];
     for (const [name, override, error, args] of bad) {
       it(name, async () => {
@@ -162,8 +162,8 @@ describe("TrustScoreOracle: publish", () => {
 
     it("an empty batch", async () => {
       const { oracle, publisher } = await loadFixture(deployOracle);
-      await expect(oracle.connect(publisher).publish([])).to.be.revertedWithCustomError(oracle, "EmptyBatch");
-      await expect(oracle.connect(publisher).remove([])).to.be.revertedWithCustomError(oracle, "EmptyBatch");
+      await expect(oracle.connect(publisher).publish([])).to.be.revertedWithCustomError(oracle, "TrustScoreOracleEmptyBatch");
+      await expect(oracle.connect(publisher).remove([])).to.be.revertedWithCustomError(oracle, "TrustScoreOracleEmptyBatch");
     });
   });
 

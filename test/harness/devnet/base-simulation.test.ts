@@ -238,8 +238,8 @@ describe("the oracle at the Base address", () => {
     expect((error as DevnetError).code).to.equal("DEVNET_SETUP_FAILED");
     expect((error as DevnetError).shortMessage)
       .to.contain("batch 1 of 1")
-      .and.to.contain(`FutureTimestamp(1, ${now + 86_400}, `);
-    expect(revertOf((error as DevnetError).cause)?.errorName).to.equal("FutureTimestamp");
+      .and.to.contain(`UpdateFromFuture(1, ${now + 86_400}, `);
+    expect(revertOf((error as DevnetError).cause)?.errorName).to.equal("UpdateFromFuture");
     // All or nothing: the valid first entry was not written either.
     expect(
       await client.readContract({ address: sim.oracle, abi: trustOracleAbi, functionName: "hasScore", args: [77_777n, 8453n, "erc8004"] }),

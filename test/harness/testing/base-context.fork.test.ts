@@ -99,7 +99,7 @@ describe("Base context forking a loopback Base at the pinned block (Hardhat 2; r
   it("forks the pinned block, not the head: a record published on the loopback chain afterwards is absent", async () => {
     const sim = target.simulation;
     // Dated a minute back: the next block of the mined-ahead loopback chain may carry an earlier timestamp than the
-    // latest one read here, and the oracle refuses a record dated after its block (FutureTimestamp).
+    // latest one read here, and the oracle refuses a record dated after its block (UpdateFromFuture).
     const now = (await sim.latestTimestamp()) - 60;
     const late: SeededRecord = { agentId: 9000n, chainId: 8453, registry: "erc8004", score: 70, tier: 2, sybilSeverity: 0, updatedAt: now };
     await sim.publish([late]);
