@@ -510,7 +510,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @dev The fresher of the record held here and the upstream's, as a packed word (0 when neither).
     function _freshest(uint256 agentId, uint256 chainId, string calldata registry) private view returns (uint256) {
         return _fresher(
-            _inForce(_records[recordKey(agentId, chainId, registry)]), _upstreamRecord(agentId, chainId, registry)
+            _inForce(_records[recordKey(agentId, chainId, registry)]), _upstreamRecordOf(agentId, chainId, registry)
         );
     }
 
@@ -529,11 +529,33 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     ///      well-formed record.
     function _upstreamRecord(uint256 agentId, uint256 chainId, string memory registry) private view returns (uint256) {
         if (address(_upstream) == address(0)) return 0;
-        bytes memory callData;
+        (bytes memory callData, uint256 registryAt) = _getScoreCall(agentId, chainId, bytes(registry).length);
+        assembly ("memory-safe") {
+            mcopy(registryAt, add(registry, 0x20), mload(registry))
+        }
+        return _upstreamAnswer(callData);
+    }
+
+    /// @dev `_upstreamRecord` of a registry name in calldata (what reads receive), copied once, into the call data.
+    function _upstreamRecordOf(uint256 agentId, uint256 chainId, string calldata registry) private view returns (uint256) {
+        if (address(_upstream) == address(0)) return 0;
+        (bytes memory callData, uint256 registryAt) = _getScoreCall(agentId, chainId, bytes(registry).length);
+        assembly ("memory-safe") {
+            calldatacopy(registryAt, registry.offset, registry.length)
+        }
+        return _upstreamAnswer(callData);
+    }
+
+    /// @dev The call data of `getScore(agentId, chainId, registry)` for a registry of `length` bytes, allocated, with
+    ///      every word but the registry's bytes written (the word of its last bytes zeroed, so that the caller's copy
+    ///      leaves it padded), and where those bytes go.
+    function _getScoreCall(uint256 agentId, uint256 chainId, uint256 length)
+        private
+        pure
+        returns (bytes memory callData, uint256 registryAt)
+    {
         bytes4 selector = ITrustOracle.getScore.selector;
         assembly ("memory-safe") {
-            // `getScore(agentId, chainId, registry)`, encoded in place (the registry padded to whole words).
-            let length := mload(registry)
             callData := mload(0x40)
             let args := add(callData, 0x24)
             mstore(add(callData, 0x20), selector)
@@ -541,12 +563,18 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
             mstore(add(args, 0x20), chainId)
             mstore(add(args, 0x40), 0x60)
             mstore(add(args, 0x60), length)
-            mcopy(add(args, 0x80), add(registry, 0x20), length)
+            registryAt := add(args, 0x80)
             let padded := and(add(length, 31), not(31))
-            mstore(add(add(args, 0x80), length), 0)
+            // The word that holds the registry's last bytes (past the end, unused, for a length of whole words).
+            mstore(add(registryAt, and(length, not(31))), 0)
             mstore(callData, add(0x84, padded))
-            mstore(0x40, add(add(args, 0x80), padded))
+            mstore(0x40, add(registryAt, padded))
         }
+    }
+
+    /// @dev The upstream's answer to `callData` (a `getScore` call) as a packed word; 0 when the call fails or its
+    ///      answer is not a well-formed record.
+    function _upstreamAnswer(bytes memory callData) private view returns (uint256) {
         (bool ok, uint256 size, uint256 score, uint256 tier, uint256 sybil, uint256 updatedAt) = _callUpstream(callData);
         if (
             !ok || size < 0x80 || score > TrustConstants.MAX_SCORE || tier > type(uint8).max
@@ -567,7 +595,8 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         }
     }
 
-    /// @dev Bounded static call to the upstream: `UPSTREAM_GAS` gas, the first four words of the answer.
+    /// @dev Bounded static call to the upstream: `UPSTREAM_GAS` gas, the first four words of the answer (meaningful up to
+    ///      `size`).
     function _callUpstream(bytes memory callData)
         private
         view
@@ -575,22 +604,15 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     {
         address target = address(_upstream);
         assembly ("memory-safe") {
-            ok := staticcall(UPSTREAM_GAS, target, add(callData, 0x20), mload(callData), 0, 0)
+            // The answer's first four words land past the free memory pointer; beyond `size` they are whatever was
+            // there, which the callers, who check `size`, never read.
+            let ptr := mload(0x40)
+            ok := staticcall(UPSTREAM_GAS, target, add(callData, 0x20), mload(callData), ptr, 0x80)
             size := returndatasize()
-            if ok {
-                let ptr := mload(0x40)
-                let n := size
-                if gt(n, 0x80) { n := 0x80 }
-                mstore(ptr, 0)
-                mstore(add(ptr, 0x20), 0)
-                mstore(add(ptr, 0x40), 0)
-                mstore(add(ptr, 0x60), 0)
-                returndatacopy(ptr, 0, n)
-                w0 := mload(ptr)
-                w1 := mload(add(ptr, 0x20))
-                w2 := mload(add(ptr, 0x40))
-                w3 := mload(add(ptr, 0x60))
-            }
+            w0 := mload(ptr)
+            w1 := mload(add(ptr, 0x20))
+            w2 := mload(add(ptr, 0x40))
+            w3 := mload(add(ptr, 0x60))
         }
     }
 
