@@ -118,7 +118,10 @@ describe("AttestedTrustOracle: administration", () => {
     const announced = (await deployed.queryFilter(deployed.filters.ChainSlugSet())).map((e) => [e.args.slug, Number(e.args.chainId)]);
     expect(Object.fromEntries(announced)).to.deep.equal(Object.fromEntries(Object.entries(seeded).filter(([, id]) => id !== 0)));
     const factory = new AttestedTrustOracle__factory(admin);
-    await expect(factory.deploy(hre.ethers.ZeroAddress, hre.ethers.ZeroAddress)).to.be.revertedWithCustomError(oracle, "AttestedTrustOracleInvalidAdmin");
+    await expect(factory.deploy(hre.ethers.ZeroAddress, hre.ethers.ZeroAddress)).to.be.revertedWithCustomError(
+      oracle,
+      "AttestedTrustOracleInvalidAdmin",
+    );
     await expect(factory.deploy(admin.address, admin.address))
       .to.be.revertedWithCustomError(oracle, "AttestedTrustOracleInvalidUpstream")
       .withArgs(admin.address);

@@ -6,8 +6,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import hre from "hardhat";
-import { type AbiError, toFunctionSelector } from "viem";
+import { type Abi, toFunctionSelector } from "viem";
 import { formatAbiItem } from "viem/utils";
+
+type AbiError = Extract<Abi[number], { type: "error" }>;
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(__dirname, "../..");
