@@ -19,7 +19,9 @@
  *    Foundry files) passes `npx hardhat test solidity` as it passes forge (test/package/foundry-project.test.ts);
  * 6. every entry of the installed kit can be `require`d from CommonJS under Node 22 (no top-level await on a
  *    `require` path: `ERR_REQUIRE_ASYNC_MODULE`);
- * 7. `npx trustgate drift --demo` prints the embedded report and exits 3.
+ * 7. `npx trustgate drift --demo` prints the embedded report and exits 3;
+ * 8. the documented TypeScript files type-check (`tsc --noEmit`, strict) against the installed packages, so that a
+ *    renamed function in a branch the tests never run still fails.
  *
  * The install comes from the npm registry (through the local npm cache when it holds the packages). Where the pinned
  * Node 22 cannot run (a platform without its binary, or an install that failed), the suite is skipped with the reason
@@ -183,6 +185,31 @@ describe.skipIf(!node22)(`a Hardhat 3 project (Node 22) with the packed kit${ski
     }
     expect(result.stdout).toMatch(/11 passing/);
   }, 600_000);
+
+  it("type-checks the documented TypeScript files (config and tests) against the installed Hardhat 3, viem and kit", async () => {
+    // After `npx hardhat test nodejs` above, so that Hardhat's generated artifact types are in place. TypeScript and
+    // Node's types come from this repository (the recipe installs neither); everything else from the project.
+    writeFileSync(
+      join(project, "tsconfig.typecheck.json"),
+      JSON.stringify({
+        compilerOptions: {
+          module: "nodenext",
+          moduleResolution: "nodenext",
+          target: "es2022",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ["node"],
+          typeRoots: [join(root, "node_modules/@types")],
+        },
+        include: ["hardhat.config.ts", "test/**/*.ts"],
+      }),
+    );
+    const checked = Object.keys(projectFiles()).filter((path) => path.endsWith(".ts"));
+    expect(checked).toEqual(expect.arrayContaining(["hardhat.config.ts", "test/mock-gate.test.ts", "test/base-context.test.ts"]));
+    const result = await run("node", [join(root, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.typecheck.json"], project);
+    expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+  }, 300_000);
 
   it("passes npx hardhat test solidity: the documented Solidity tests for Hardhat 3 and for Foundry, on EDR", async () => {
     const result = await hardhatTestSolidity("the documented tests");
