@@ -14,6 +14,7 @@ import { parseAddress } from "../inputs/address.js";
 import { parseChain } from "../inputs/chain.js";
 import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
 import { parseDuration } from "./duration.js";
+import { MARKDOWN_SUMMARY_MAX_BYTES, MARKDOWN_SUMMARY_ROWS } from "./format-markdown.js";
 import { parseJwksArgument } from "./jwks-argument.js";
 import {
   checkOptionScope,
@@ -312,8 +313,7 @@ export const DRIFT_OPTIONS = [
     kind: "string",
     arg: "file|-",
     group: "output",
-    description:
-      'Write a summary as Markdown to a file, or to stdout with "-": the verdict, the decision flips and invalid attestations (the first 100), the unverified agents by cause, the totals; at most 64 KB, for a CI step summary or a mail',
+    description: `Write a summary as Markdown to a file, or to stdout with "-": the verdict, the decision flips and invalid attestations (the first ${MARKDOWN_SUMMARY_ROWS}), the unverified agents by cause, the totals; at most ${MARKDOWN_SUMMARY_MAX_BYTES / 1024} KB, for a CI step summary or a mail`,
     parse: (value: string) => parseNonBlank("--markdown", value),
   },
   {

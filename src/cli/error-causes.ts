@@ -3,7 +3,8 @@
  * grouped by cause for the Markdown summary: a failing service or a dead RPC gives thousands of rows with one cause,
  * which a summary says once, with a count.
  *
- * A row's cause is its reason without what belongs to the row alone: the agent's own id, chain and registry, the
+ * A row's cause is its reason without what belongs to the row alone: the agent's own reference (`base:7:erc8004`),
+ * its id, chain and registry where the reason names them as such (`agent 7`, `on base`, `registry erc8004`), the
  * query string of a URL (it names the agent) and times. What stays is the same for every row that failed the same way.
  * The tally is bounded ({@link MAX_CAUSES} causes); each cause keeps one example row, the first in the report's order,
  * so that the result does not depend on the order rows arrive in.
@@ -48,8 +49,10 @@ const ISO_TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\
 const URL_QUERY = /\b(https?:\/\/[^\s?#]*)[?#][^\s)\]]*/g;
 
 /**
- * The cause of a row: its reason (sanitised, on one line) without the agent's own id, chain and registry (written
- * `{id}`, `{chain}`, `{registry}`), the query strings of URLs (`?…`) and times (`{time}`).
+ * The cause of a row: its reason (sanitised, on one line) without the agent's own reference, id, chain and registry
+ * (written `{chain}:{id}:{registry}`, `{id}`, `{chain}`, `{registry}`; the bare id, chain and registry where the
+ * reason names them as such: `agent 7`, `id 7`, `on base`, `chain base`, `registry olas`), the query strings of URLs
+ * (`?…`) and times (`{time}`).
  *
  * @param row - The row.
  * @returns The cause; `no reason given` for a row without a reason.
@@ -57,15 +60,17 @@ const URL_QUERY = /\b(https?:\/\/[^\s?#]*)[?#][^\s)\]]*/g;
 export function causeOf(row: DriftRow): string {
   const reason = sanitizeText(row.reason ?? "").replace(/\s+/g, " ").trim();
   if (reason === "") return "no reason given";
-  const word = (text: string) => new RegExp(`(?<![\\w.:/-])${escapeRegExp(text)}(?![\\w:/-])`, "g");
+  // The bare id, chain and registry only where a message names them as such: a number or a word elsewhere (an
+  // HTTP status, a count) is part of the cause.
+  const after = (lead: string, text: string) => new RegExp(`(${lead})${escapeRegExp(text)}(?![\\w-])`, "gi");
   return reason
     .replace(URL_QUERY, "$1?…")
     .replace(ISO_TIME, "{time}")
     .replaceAll(formatAgentRef(row), "{chain}:{id}:{registry}")
     .replaceAll(formatAgentRef(row, { omitDefaultRegistry: true }), "{chain}:{id}")
-    .replace(word(row.agentId), "{id}")
-    .replace(word(row.chain), "{chain}")
-    .replace(word(row.registry), "{registry}");
+    .replace(after("\\bagent(?: ?id)?[ #:=]+|\\bid[ #:=]+", row.agentId), "$1{id}")
+    .replace(after("\\bon |\\bchain[ :=]+", row.chain), "$1{chain}")
+    .replace(after("\\bregistry[ :=]+", row.registry), "$1{registry}");
 }
 
 /**
