@@ -337,7 +337,15 @@ async function benchMarkdownSummary(): Promise<void> {
   );
   console.log(
     table(
-      ["agents", "summary", "÷ its 64 KB limit", "÷ GitHub's 1 MiB step summary", "flips and invalid listed", "every row (--markdown-rows)", "write ms"],
+      [
+        "agents",
+        "summary",
+        "÷ its 64 KB limit",
+        "÷ GitHub's 1 MiB step summary",
+        "flips and invalid listed",
+        "every row (--markdown-rows)",
+        "write ms",
+      ],
       [
         [
           fmt(f.agents),

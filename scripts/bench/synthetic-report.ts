@@ -72,7 +72,8 @@ export function syntheticReport(size: number, options: SyntheticReportOptions = 
       computedAfterRefresh: null,
       scoreDelta: onchain && attested ? attested.score - onchain.score : null,
       decision: { onchain: onPass, attested: atPass, flipped: onPass !== null && atPass !== null && onPass !== atPass },
-      refresh: options.refresh === true && attested !== null && status !== "in-sync" ? refreshOf(attested.attestedAt, onchain?.updatedAt) : null,
+      refresh:
+        options.refresh === true && attested !== null && status !== "in-sync" ? refreshOf(attested.attestedAt, onchain?.updatedAt) : null,
       ...(status === "error" ? { reason: "service request failed: GET /api/trust-check failed with HTTP 503" } : {}),
     });
   }

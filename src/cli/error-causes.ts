@@ -58,7 +58,9 @@ const URL_QUERY = /\b(https?:\/\/[^\s?#]*)[?#][^\s)\]]*/g;
  * @returns The cause; `no reason given` for a row without a reason.
  */
 export function causeOf(row: DriftRow): string {
-  const reason = sanitizeText(row.reason ?? "").replace(/\s+/g, " ").trim();
+  const reason = sanitizeText(row.reason ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
   if (reason === "") return "no reason given";
   // The bare id, chain and registry only where a message names them as such: a number or a word elsewhere (an
   // HTTP status, a count) is part of the cause.

@@ -158,7 +158,10 @@ function problemsSection(input: MarkdownSummaryInput, budget: number): string[] 
   const title = ["## Decision flips and invalid attestations", ""];
   const others = head.summary.agents - problemCount;
   if (problemCount === 0) {
-    return [...title, `None. ${head.summary.agents === 0 ? "No agents scanned." : `The ${count(others, "row")} are in ${whereRowsAre(input.outputs)}.`}`];
+    return [
+      ...title,
+      `None. ${head.summary.agents === 0 ? "No agents scanned." : `The ${count(others, "row")} are in ${whereRowsAre(input.outputs)}.`}`,
+    ];
   }
   const candidates = input.problems.slice(0, MARKDOWN_SUMMARY_ROWS);
   const legend = refreshLegend(candidates);
@@ -194,7 +197,8 @@ function refreshLegend(rows: readonly DriftRow[]): string[] {
     "Refresh on-chain, one example per word (every row's is the JSON report's `refresh.reason`):",
     "",
     ...[...examples].map(
-      ([word, row]) => `- ${markdownCode(word)}: ${markdownCode(formatAgentRef(row))} ${markdownText(truncate(row.refresh!.reason, MAX_CELL))}`,
+      ([word, row]) =>
+        `- ${markdownCode(word)}: ${markdownCode(formatAgentRef(row))} ${markdownText(truncate(row.refresh!.reason, MAX_CELL))}`,
     ),
   ];
 }
@@ -301,11 +305,14 @@ export const MARKDOWN_SECTIONS: readonly MarkdownSection[] = [
 /** Where every row is, in words: the outputs written, or the flags that would write them. */
 function whereRowsAre(outputs: MarkdownOutputs): string {
   const places = [
-    ...(outputs.json !== undefined ? [outputs.json === "-" ? "the JSON report (stdout)" : `the JSON report ${fileName(outputs.json)}`] : []),
+    ...(outputs.json !== undefined
+      ? [outputs.json === "-" ? "the JSON report (stdout)" : `the JSON report ${fileName(outputs.json)}`]
+      : []),
     ...(outputs.html !== undefined ? [`the page ${fileName(outputs.html)}`] : []),
     ...(outputs.markdownRows !== undefined ? [`the Markdown rows ${fileName(outputs.markdownRows)}`] : []),
   ];
-  if (places.length === 0) return "the JSON report, the page and the Markdown rows, which this run did not write (`--json`, `--html`, `--markdown-rows`)";
+  if (places.length === 0)
+    return "the JSON report, the page and the Markdown rows, which this run did not write (`--json`, `--html`, `--markdown-rows`)";
   return places.length === 1 ? places[0]! : `${places.slice(0, -1).join(", ")} and ${places.at(-1)!}`;
 }
 
@@ -324,7 +331,11 @@ function fitLines(lines: readonly string[], budget: number): readonly string[] {
     kept.push(line);
     room -= bytes(line) + 1;
   }
-  return [...kept, "", `… ${lines.length - kept.length} more lines left out, to keep this summary under ${MARKDOWN_SUMMARY_MAX_BYTES / 1024} KB.`];
+  return [
+    ...kept,
+    "",
+    `… ${lines.length - kept.length} more lines left out, to keep this summary under ${MARKDOWN_SUMMARY_MAX_BYTES / 1024} KB.`,
+  ];
 }
 
 /** The document, cut at a line when it is over the limit (no section should bring it there). */
@@ -332,7 +343,10 @@ function capDocument(document: string): string {
   if (bytes(document) <= MARKDOWN_SUMMARY_MAX_BYTES) return document;
   const note = `\n… cut here, to keep this summary under ${MARKDOWN_SUMMARY_MAX_BYTES / 1024} KB.\n`;
   const limit = MARKDOWN_SUMMARY_MAX_BYTES - bytes(note);
-  const cut = Buffer.from(document).subarray(0, limit).toString("utf8").replace(/\uFFFD?$/, "");
+  const cut = Buffer.from(document)
+    .subarray(0, limit)
+    .toString("utf8")
+    .replace(/\uFFFD?$/, "");
   return `${cut.slice(0, cut.lastIndexOf("\n"))}${note}`;
 }
 

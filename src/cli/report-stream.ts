@@ -210,7 +210,9 @@ export function jsonHeadText(head: DriftReportHead, rows: number): string {
 
 /** The folder the spool goes in: next to the first output file (the disk chosen for the report), else the system's. */
 function spoolFolder(options: Pick<ReportStreamOptions, "json" | "markdown" | "markdownRows" | "html">): string {
-  const file = [options.json, options.markdown, options.markdownRows, options.html].find((target) => target !== undefined && target !== "-");
+  const file = [options.json, options.markdown, options.markdownRows, options.html].find(
+    (target) => target !== undefined && target !== "-",
+  );
   return file === undefined ? tmpdir() : dirname(resolve(file));
 }
 

@@ -171,9 +171,14 @@ describe("npm start: trustgate drift --demo on the sources", () => {
     try {
       const run = await runChild(
         join(root, "node_modules/.bin/tsx"),
-        ["--conditions=trustgate-source", join(root, "src/cli/bin.ts"), "drift", "--demo", "--quiet"].concat(
-          ["--json", "report.json", "--markdown", "report.md", "--markdown-rows", "rows.md"],
-        ),
+        ["--conditions=trustgate-source", join(root, "src/cli/bin.ts"), "drift", "--demo", "--quiet"].concat([
+          "--json",
+          "report.json",
+          "--markdown",
+          "report.md",
+          "--markdown-rows",
+          "rows.md",
+        ]),
         cwd,
       );
       expect([3, 4], run.stderr).toContain(run.code);
@@ -188,7 +193,9 @@ describe("npm start: trustgate drift --demo on the sources", () => {
       expect(summary).toContain(
         `All ${problems.length} listed, most severe first; the other ${3035 - problems.length} rows are in the JSON report \`report.json\` and the Markdown rows \`rows.md\`.`,
       );
-      const rows = readFileSync(join(cwd, "rows.md"), "utf8").split("\n").filter((line) => /^\| [a-z-]+ \|/.test(line));
+      const rows = readFileSync(join(cwd, "rows.md"), "utf8")
+        .split("\n")
+        .filter((line) => /^\| [a-z-]+ \|/.test(line));
       expect(rows).toHaveLength(3035);
     } finally {
       rmSync(cwd, { recursive: true, force: true });

@@ -382,7 +382,9 @@ describe("formatMarkdown", () => {
       /^\| drifted \| ▲ pass→fail \| `base:3:erc8004` \| 60 \| developing \| none \| 2026-11-22T03:00:00.000Z \| 45 \| limited \| low \| -15 \|/,
     );
     expect(table[3]).toMatch(/^\| invalid-attestation \|/);
-    expect(lines).toContain("All 2 listed, most severe first; the other 2 rows are in the JSON report, the page and the Markdown rows, which this run did not write (`--json`, `--html`, `--markdown-rows`).");
+    expect(lines).toContain(
+      "All 2 listed, most severe first; the other 2 rows are in the JSON report, the page and the Markdown rows, which this run did not write (`--json`, `--html`, `--markdown-rows`).",
+    );
   });
 
   it("escapes pipes and HTML inside cells", () => {

@@ -158,7 +158,10 @@ describe("main: usage errors", () => {
       /^trustgate: --markdown package\.json\/r\.md: directory ".*package\.json" does not exist\n$/,
     ],
     [["drift", "--demo", "--markdown-rows", "src"], /^trustgate: --markdown-rows src: is a directory\n$/],
-    [["drift", "--demo", "--markdown-rows", "-"], /^trustgate: --markdown-rows takes a file, not "-": the rows are a document to keep, not to pipe\n$/],
+    [
+      ["drift", "--demo", "--markdown-rows", "-"],
+      /^trustgate: --markdown-rows takes a file, not "-": the rows are a document to keep, not to pipe\n$/,
+    ],
     [
       ["drift", "--demo", "--markdown", "same.md", "--markdown-rows", "./same.md"],
       /^trustgate: --markdown same\.md and --markdown-rows \.\/same\.md are the same file .*: the Markdown rows would overwrite the Markdown summary; give two files\n$/,
@@ -317,7 +320,9 @@ describe("main: a run", () => {
     // The summary names the other outputs; the rows file holds every row.
     expect(readFileSync(markdown, "utf8")).toContain(`- JSON report, every row with every field: \`${json}\``);
     expect(readFileSync(markdown, "utf8")).toContain(`- Every row as Markdown: \`${rows}\``);
-    const rowLines = readFileSync(rows, "utf8").split("\n").filter((line) => /^\| [a-z-]+ \|/.test(line));
+    const rowLines = readFileSync(rows, "utf8")
+      .split("\n")
+      .filter((line) => /^\| [a-z-]+ \|/.test(line));
     expect(rowLines).toHaveLength(FLIPPED_SORTED.agents.length);
     expect(h.stdout()).toMatch(/^STATUS/);
     expect(h.stderr()).toContain(`trustgate: JSON report written to ${json}`);

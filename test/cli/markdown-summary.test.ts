@@ -142,7 +142,9 @@ describe("the Markdown summary", () => {
     expect(tally.groups()).toHaveLength(MAX_CAUSES);
     expect(tally.otherRows).toBe(50);
     const md = formatMarkdown(report(rows));
-    expect(section(md, "## Unverified agents by cause").filter((line) => line.startsWith("| error |"))).toHaveLength(MARKDOWN_SUMMARY_CAUSES);
+    expect(section(md, "## Unverified agents by cause").filter((line) => line.startsWith("| error |"))).toHaveLength(
+      MARKDOWN_SUMMARY_CAUSES,
+    );
     expect(md).toContain(`And ${MAX_CAUSES + 50 - MARKDOWN_SUMMARY_CAUSES} agents of other causes: every row's reason is in`);
     const same = Array.from({ length: 5 }, (_, i) => errorRow(String(9 - i)));
     const forward = createCauseTally();

@@ -123,7 +123,11 @@ describe("the summary and the Markdown report", () => {
   });
 
   it("Markdown: the oracle read and the refreshable count in the summary table, the assessment in a word in its own column", () => {
-    const lines = [...formatMarkdown(withAttested(ROWS)).split("\n"), ...MARKDOWN_ROWS_HEADER, ...withAttested(ROWS).agents.map((r) => markdownRow(r))];
+    const lines = [
+      ...formatMarkdown(withAttested(ROWS)).split("\n"),
+      ...MARKDOWN_ROWS_HEADER,
+      ...withAttested(ROWS).agents.map((r) => markdownRow(r)),
+    ];
     expect(lines).toContain(
       `| Records read from | attested oracle ${ATTESTED} (the fresher of its own records and its upstream ${ORACLE}'s) |`,
     );
