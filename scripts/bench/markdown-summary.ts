@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isSummaryRow } from "../../src/cli/format-markdown";
+import { isFlipOrInvalid } from "../../src/drift/verdict";
 import { writeOutputs } from "../../src/cli/write-outputs";
 import { syntheticReport } from "./synthetic-report";
 
@@ -60,7 +60,7 @@ export async function measureMarkdownSummary(size: number): Promise<MarkdownSumm
       agents: size,
       summaryBytes: statSync(markdown).size,
       summary,
-      problems: report.agents.filter(isSummaryRow).length,
+      problems: report.agents.filter(isFlipOrInvalid).length,
       listed,
       rowsBytes: statSync(markdownRows).size,
       writeMs,

@@ -21,6 +21,7 @@
 import { formatAgentRef } from "../agent/agent-ref.js";
 import { type RowTally, sortRows, tallyRows } from "../drift/report.js";
 import { DRIFT_STATUS_MEANINGS, DRIFT_STATUSES, type DriftReport, type DriftReportHead, type DriftRow } from "../drift/types.js";
+import { isFlipOrInvalid } from "../drift/verdict.js";
 import { markdownText } from "../security/outside-text.js";
 import { redactUrl } from "../security/redact-url.js";
 import { formatDuration } from "./duration.js";
@@ -93,11 +94,6 @@ export interface MarkdownSection {
   readonly fills?: boolean;
 }
 
-/** Whether a row is listed in the summary: a decision flip or an invalid attestation (what exit 3 is about). */
-export function isSummaryRow(row: Pick<DriftRow, "decision" | "status">): boolean {
-  return row.decision.flipped || row.status === "invalid-attestation";
-}
-
 /**
  * Formats a report as the Markdown summary (as a run writes it from its streamed rows).
  *
@@ -107,7 +103,7 @@ export function isSummaryRow(row: Pick<DriftRow, "decision" | "status">): boolea
  */
 export function formatMarkdown(report: DriftReport, outputs: MarkdownOutputs = {}): string {
   const { agents, ...head } = report;
-  const problems = sortRows(agents.filter(isSummaryRow));
+  const problems = sortRows(agents.filter(isFlipOrInvalid));
   const causes = createCauseTally();
   for (const row of agents) causes.add(row);
   return markdownSummary({

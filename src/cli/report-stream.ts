@@ -20,8 +20,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createRowTally, type RowTally, rowDeltaSize, rowRank, sortRows } from "../drift/report.js";
 import type { DriftReportHead, DriftRow } from "../drift/types.js";
+import { isFlipOrInvalid } from "../drift/verdict.js";
 import { createCauseTally } from "./error-causes.js";
-import { isSummaryRow, MARKDOWN_SUMMARY_ROWS, markdownSummary } from "./format-markdown.js";
+import { MARKDOWN_SUMMARY_ROWS, markdownSummary } from "./format-markdown.js";
 import { MARKDOWN_NO_ROWS, MARKDOWN_ROWS_HEADER, markdownRow, markdownRowsHead } from "./markdown-rows.js";
 import { createTopRows, type TopRows } from "./format-table.js";
 import { pageEnd, pageStart } from "../report-html/page-template.js";
@@ -137,7 +138,7 @@ export function createReportStream(options: ReportStreamOptions): ReportStream {
       }
       if (options.markdown !== undefined) {
         // The table keeps every decision flip and invalid attestation: the summary lists the first of them.
-        const problems = sortRows(top.rows().filter(isSummaryRow));
+        const problems = sortRows(top.rows().filter(isFlipOrInvalid));
         const target = await openTarget(options.markdown, options.stdout);
         await target.write(
           markdownSummary({
