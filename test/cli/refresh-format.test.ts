@@ -1,6 +1,6 @@
 // How people see the refresh assessment and the attested oracle: the REFRESH column of the terminal table (shown
 // only when a row was assessed, dropped in its place in the narrowing order), the summary's `oracle read` and
-// `refreshable` lines, and the Markdown report's summary rows and column.
+// `refreshable` lines, and the Markdown summary's table and the rows' column.
 import { describe, expect, it } from "vitest";
 import { formatMarkdown } from "../../src/cli/format-markdown";
 import { MARKDOWN_ROWS_HEADER, markdownRow } from "../../src/cli/markdown-rows";
