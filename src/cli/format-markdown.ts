@@ -156,7 +156,7 @@ function problemsSection(input: MarkdownSummaryInput, budget: number): string[] 
   if (problemCount === 0) {
     return [
       ...title,
-      `None. ${head.summary.agents === 0 ? "No agents scanned." : `The ${count(others, "row")} are in ${whereRowsAre(input.outputs)}.`}`,
+      `None. ${head.summary.agents === 0 ? "No agents scanned." : `The ${rowsAre(others)} in ${whereRowsAre(input.outputs)}.`}`,
     ];
   }
   const candidates = input.problems.slice(0, MARKDOWN_SUMMARY_ROWS);
@@ -173,7 +173,7 @@ function problemsSection(input: MarkdownSummaryInput, budget: number): string[] 
   const where = whereRowsAre(input.outputs);
   const tail =
     left === 0
-      ? `All ${problemCount} listed, most severe first${others > 0 ? `; the other ${count(others, "row")} are in ${where}` : ""}.`
+      ? `All ${problemCount} listed, most severe first${others > 0 ? `; the other ${rowsAre(others)} in ${where}` : ""}.`
       : `${left} of ${problemCount} decision flips and invalid attestations left out here, to keep this summary under ` +
         `${MARKDOWN_SUMMARY_MAX_BYTES / 1024} KB: ${lines.length} listed, most severe first; every row (${head.summary.agents}) is in ${where}.`;
   const table = lines.length > 0 ? [...MARKDOWN_ROWS_HEADER, ...lines, ""] : [];
@@ -348,6 +348,11 @@ function capDocument(document: string): string {
 
 function bytes(text: string): number {
   return Buffer.byteLength(text);
+}
+
+/** `1 row is`, `2 rows are`. */
+function rowsAre(n: number): string {
+  return n === 1 ? "1 row is" : `${n} rows are`;
 }
 
 function count(n: number, noun: string): string {
