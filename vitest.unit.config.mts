@@ -26,6 +26,7 @@ export const UNIT_TESTS = [
   "test/cli/format-projection.test.ts",
   "test/cli/formatters.test.ts",
   "test/cli/heap.test.ts",
+  "test/cli/markdown-summary.test.ts",
   "test/cli/parsing.test.ts",
   "test/cli/progress.test.ts",
   "test/cli/refresh-format.test.ts",

@@ -12,7 +12,8 @@
  *
  * `--only <part>[,<part>…]` runs some parts only: `gas`, `attested`, `verification`, `reader`, `limiter`, `drift`, `memory`,
  * `demo` (the peak memory of `trustgate drift --demo`, chain and service in its process, beside the drift process
- * alone), `html` (the `--html` page at 150,000 agents: file size, time to write, time for headless Chromium to show it)
+ * alone), `html` (the `--html` page at 150,000 agents: file size, time to write, time for headless Chromium to show it),
+ * `markdown` (the `--markdown` summary at 150,000 agents: its size against its 64 KB limit and GitHub's 1 MiB)
  * (for example `npx tsx scripts/bench.ts --only reader`), and `mutation` (StrykerJS over the readers of signed data:
  * each module's mutation score and its surviving mutants), which runs only when `--only` names it
  * (`npm run test:mutation`).
@@ -30,6 +31,8 @@ import { type DriftNightsResult, measureDriftNights, type NightFigures } from ".
 import { measureForgeGateGas } from "./bench/forge-gas";
 import { measureGateGas, measurePublishGas } from "./bench/gas";
 import { measureHtmlPage } from "./bench/html-page";
+import { GITHUB_STEP_SUMMARY_MAX_BYTES, measureMarkdownSummary } from "./bench/markdown-summary";
+import { MARKDOWN_SUMMARY_MAX_BYTES } from "../src/cli/format-markdown";
 import { measureDemoMemory } from "./bench/demo-memory";
 import { measureCliMemory } from "./bench/memory";
 import { measureRateLimiter } from "./bench/rate-limiter";
@@ -324,6 +327,43 @@ async function benchHtmlPage(): Promise<void> {
   );
 }
 
+const MARKDOWN_SUMMARY_SIZE = 150_000;
+
+async function benchMarkdownSummary(): Promise<void> {
+  const f = await measureMarkdownSummary(Number(process.env.BENCH_MARKDOWN_SIZE ?? MARKDOWN_SUMMARY_SIZE));
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  console.log(
+    `\nThe Markdown summary (trustgate drift --markdown), ${fmt(f.agents)} agents, beside every row as Markdown (--markdown-rows); BENCH_MARKDOWN_SIZE changes the size`,
+  );
+  console.log(
+    table(
+      [
+        "agents",
+        "summary",
+        "÷ its 64 KB limit",
+        "÷ GitHub's 1 MiB step summary",
+        "flips and invalid listed",
+        "every row (--markdown-rows)",
+        "write ms",
+      ],
+      [
+        [
+          fmt(f.agents),
+          `${fmt(f.summaryBytes)} B (${kb(f.summaryBytes)})`,
+          (f.summaryBytes / MARKDOWN_SUMMARY_MAX_BYTES).toFixed(3),
+          (f.summaryBytes / GITHUB_STEP_SUMMARY_MAX_BYTES).toFixed(3),
+          `${fmt(f.listed)} of ${fmt(f.problems)}`,
+          `${(f.rowsBytes / 1024 / 1024).toFixed(1)} MB`,
+          fmt(f.writeMs),
+        ],
+      ],
+    ),
+  );
+  console.log(
+    `target: summary ≤ ${fmt(MARKDOWN_SUMMARY_MAX_BYTES)} B → ${fmt(f.summaryBytes)} B ${met(f.summaryBytes <= MARKDOWN_SUMMARY_MAX_BYTES)}`,
+  );
+}
+
 const FIRST_NIGHT_TARGET = 18_000;
 const SECOND_NIGHT_TARGET = 4_500;
 
@@ -451,6 +491,7 @@ const SECTIONS: Record<BenchPart, () => Promise<void>> = {
   memory: benchMemory,
   demo: benchDemoMemory,
   html: benchHtmlPage,
+  markdown: benchMarkdownSummary,
   mutation: benchMutation,
 };
 

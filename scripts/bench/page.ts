@@ -8,7 +8,19 @@
  */
 
 /** The benchmark's parts, in the order they run and stand on the page. */
-export const BENCH_PARTS = ["gas", "attested", "verification", "reader", "limiter", "drift", "memory", "demo", "html", "mutation"] as const;
+export const BENCH_PARTS = [
+  "gas",
+  "attested",
+  "verification",
+  "reader",
+  "limiter",
+  "drift",
+  "memory",
+  "demo",
+  "html",
+  "markdown",
+  "mutation",
+] as const;
 
 /** One benchmark part. */
 export type BenchPart = (typeof BENCH_PARTS)[number];
@@ -24,6 +36,7 @@ export const BENCH_PART_TITLES: Readonly<Record<BenchPart, string>> = {
   memory: "Peak memory of the CLI",
   demo: "Peak memory of the demo",
   html: "The HTML report page",
+  markdown: "The Markdown summary",
   mutation: "Mutation testing of the readers of signed data",
 };
 

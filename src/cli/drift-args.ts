@@ -78,8 +78,10 @@ export interface DriftEndpointArgs {
 export interface DriftOutputOptions {
   /** `--json`: a file path, or `-` for stdout. */
   readonly json?: string;
-  /** `--markdown`: a file path, or `-` for stdout. */
+  /** `--markdown`: the summary's file path, or `-` for stdout. */
   readonly markdown?: string;
+  /** `--markdown-rows`: a file path for every row as Markdown. */
+  readonly markdownRows?: string;
   /** `--html`: a file path for the self-contained HTML page. */
   readonly html?: string;
   /**
@@ -231,6 +233,7 @@ function outputOptions(values: DriftOptionValues, env: Readonly<Record<string, s
   return {
     ...(json !== undefined ? { json } : {}),
     ...(markdown !== undefined ? { markdown } : {}),
+    ...(values["markdown-rows"] !== undefined ? { markdownRows: values["markdown-rows"] } : {}),
     ...(html !== undefined ? { html } : {}),
     tableRows: values.rows ?? DEFAULT_TABLE_ROWS,
     wide: values.wide === true,

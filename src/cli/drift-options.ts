@@ -14,6 +14,7 @@ import { parseAddress } from "../inputs/address.js";
 import { parseChain } from "../inputs/chain.js";
 import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
 import { parseDuration } from "./duration.js";
+import { MARKDOWN_SUMMARY_MAX_BYTES, MARKDOWN_SUMMARY_ROWS } from "./format-markdown.js";
 import { parseJwksArgument } from "./jwks-argument.js";
 import {
   checkOptionScope,
@@ -312,8 +313,16 @@ export const DRIFT_OPTIONS = [
     kind: "string",
     arg: "file|-",
     group: "output",
-    description: 'Write the report as Markdown to a file, or to stdout with "-"',
+    description: `Write a summary as Markdown to a file, or to stdout with "-": the verdict, the decision flips and invalid attestations (the first ${MARKDOWN_SUMMARY_ROWS}), the unverified agents by cause, the totals; at most ${MARKDOWN_SUMMARY_MAX_BYTES / 1024} KB, for a CI step summary or a mail`,
     parse: (value: string) => parseNonBlank("--markdown", value),
+  },
+  {
+    name: "markdown-rows",
+    kind: "string",
+    arg: "file",
+    group: "output",
+    description: "Write every row as a Markdown table to a file",
+    parse: (value: string) => parseOutputFile("--markdown-rows", value, "the rows are a document to keep, not to pipe"),
   },
   {
     name: "html",
@@ -322,14 +331,14 @@ export const DRIFT_OPTIONS = [
     group: "output",
     description:
       "Write the report as one self-contained HTML page (the verdict, the tier matrix, the score and age charts, every row; with --state the nights before): it loads nothing, and opens offline",
-    parse: (value: string) => parseHtmlFile(value),
+    parse: (value: string) => parseOutputFile("--html", value, "the page is meant to be opened, not piped"),
   },
   {
     name: "rows",
     kind: "string",
     arg: "n|all",
     group: "output",
-    description: `Rows shown in the table besides decision flips and invalid attestations, which are always shown (default ${DEFAULT_TABLE_ROWS}; JSON and Markdown hold all rows)`,
+    description: `Rows shown in the table besides decision flips and invalid attestations, which are always shown (default ${DEFAULT_TABLE_ROWS}; --json, --html and --markdown-rows hold all rows)`,
     parse: parseRows,
   },
   {
@@ -444,9 +453,9 @@ function parseOpenFraction(flag: string, text: string, allowOne: boolean): numbe
   return value;
 }
 
-/** `--html`: a file (a page is not a stream for a pipe: `-` is refused). */
-function parseHtmlFile(text: string): string {
-  const file = parseNonBlank("--html", text);
-  if (file === "-") throw new InvalidArgumentError('--html takes a file, not "-": the page is meant to be opened, not piped');
+/** An output that takes a file only (`--html`, `--markdown-rows`): `-` is refused, for the reason given. */
+function parseOutputFile(flag: string, text: string, why: string): string {
+  const file = parseNonBlank(flag, text);
+  if (file === "-") throw new InvalidArgumentError(`${flag} takes a file, not "-": ${why}`);
   return file;
 }

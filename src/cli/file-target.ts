@@ -1,5 +1,5 @@
 /**
- * The check a file named on the command line gets before a run writes it (`--json`, `--markdown`, `--html`,
+ * The check a file named on the command line gets before a run writes it (`--json`, `--markdown`, `--markdown-rows`, `--html`,
  * `--state`): its directory exists, it is not a directory, and the file system accepts its name. A drift scan can
  * take long; a path that cannot be written must be a usage error before it, not an unexpected error after it.
  *

@@ -20,6 +20,7 @@
  */
 import { compareRows, sortRows } from "../drift/report.js";
 import type { DriftReport, DriftRow } from "../drift/types.js";
+import { isFlipOrInvalid } from "../drift/verdict.js";
 import { sanitizeText } from "../security/outside-text.js";
 import { DEFAULT_TABLE_ROWS } from "./drift-options.js";
 import { type NarrowingStep, type TableCell, REPORT_COLUMNS } from "./report-columns.js";
@@ -83,9 +84,7 @@ function columnsFor(steps: ReadonlySet<NarrowingStep>, refresh: boolean): Column
 }
 
 /** Rows that are shown whatever `maxRows` says: decision flips and invalid attestations. */
-function alwaysShown(row: DriftRow): boolean {
-  return row.decision.flipped || row.status === "invalid-attestation";
-}
+const alwaysShown = isFlipOrInvalid;
 
 /**
  * The rows a table shows: every decision flip and invalid attestation, then up to `maxRows` minus their

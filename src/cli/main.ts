@@ -148,6 +148,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
   const rows = createReportStream({
     json: args.output.json,
     markdown: args.output.markdown,
+    markdownRows: args.output.markdownRows,
     html: args.output.html,
     tableRows: args.output.tableRows,
     stdout: cli.stdout,

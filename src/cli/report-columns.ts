@@ -1,6 +1,6 @@
 /**
  * The columns of a drift report's rows, declared once for both outputs: the terminal table (`format-table.ts`) and
- * the Markdown document (`format-markdown.ts`). Each column names its header in each output it appears in, its
+ * the Markdown rows (`markdown-rows.ts`). Each column names its header in each output it appears in, its
  * alignment and its cell; an output may show a column its own way (the terminal shows a record's age, Markdown its
  * time), and the terminal table may drop or shorten a column to fit a width ({@link NarrowingStep}).
  *
@@ -127,10 +127,8 @@ export const REPORT_COLUMNS: readonly ReportColumn[] = [
     align: "left",
     cell: refreshableCell,
     terminal: { header: "REFRESH", droppedBy: "drop-refresh", onlyWithRefresh: true },
-    markdown: {
-      header: "Refresh on-chain",
-      cell: (row) => (row.refresh ? `${refreshableCell(row)} — ${row.refresh.reason}` : NONE),
-    },
+    // The word only: the sentence behind it is in the JSON and on the page, and the Markdown summary says it once.
+    markdown: { header: "Refresh on-chain" },
   },
   {
     align: "left",

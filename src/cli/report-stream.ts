@@ -1,8 +1,10 @@
 /**
  * Writing a drift report whose rows stream past: each row, as the scan produces it, goes to a spool file on disk
  * (its JSON text, its Markdown line and its HTML page tuple, for the outputs asked for) and its place in the report's order goes to a
- * compact index; the table keeps only the rows it may show ({@link createTopRows}). When the run is done, the JSON
- * and Markdown documents and the HTML page are written from the report's head and the spooled rows, read back in the report's order.
+ * compact index; the table keeps only the rows it may show ({@link createTopRows}), and the unverified rows are
+ * counted by cause. When the run is done, the JSON document, the Markdown rows and the HTML page are written from the
+ * report's head and the spooled rows, read back in the report's order; the Markdown summary from the head, the table's
+ * decision flips and invalid attestations and the causes.
  *
  * So the documents are exactly what the in-memory report would have given — the same keys in the same order
  * (`summary` before `agents`), rows most severe first, byte for byte — while the command line's memory does not grow
@@ -16,9 +18,12 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "n
 import { open as openFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { createRowTally, type RowTally, rowDeltaSize, rowRank } from "../drift/report.js";
+import { createRowTally, type RowTally, rowDeltaSize, rowRank, sortRows } from "../drift/report.js";
 import type { DriftReportHead, DriftRow } from "../drift/types.js";
-import { MARKDOWN_NO_ROWS, MARKDOWN_ROWS_HEADER, markdownHead, markdownRow } from "./format-markdown.js";
+import { isFlipOrInvalid } from "../drift/verdict.js";
+import { createCauseTally } from "./error-causes.js";
+import { MARKDOWN_SUMMARY_ROWS, markdownSummary } from "./format-markdown.js";
+import { MARKDOWN_NO_ROWS, MARKDOWN_ROWS_HEADER, markdownRow, markdownRowsHead } from "./markdown-rows.js";
 import { createTopRows, type TopRows } from "./format-table.js";
 import { pageEnd, pageStart } from "../report-html/page-template.js";
 import { pageHead } from "../report-html/page-data.js";
@@ -32,8 +37,10 @@ export type OutputTarget = string;
 export interface ReportStreamOptions {
   /** `--json`: the JSON report's target, if any. */
   readonly json?: OutputTarget | undefined;
-  /** `--markdown`: the Markdown report's target, if any. */
+  /** `--markdown`: the Markdown summary's target, if any. */
   readonly markdown?: OutputTarget | undefined;
+  /** `--markdown-rows`: the file of every row as Markdown, if any. */
+  readonly markdownRows?: string | undefined;
   /** `--html`: the HTML page's file, if any. */
   readonly html?: string | undefined;
   /** `--rows`: the table's cap on the rows besides flips and invalid attestations (`Infinity` for all). */
@@ -55,16 +62,23 @@ export interface ReportStream {
   /** The rows the table may show (see {@link createTopRows}). */
   readonly top: TopRows;
   /**
-   * Writes the JSON, Markdown and HTML documents: `head`, then the rows taken, most severe first.
+   * Writes the JSON, Markdown and HTML documents: `head`, then the rows taken, most severe first (the Markdown
+   * summary: the first decision flips and invalid attestations).
    *
    * @param head - The report without its rows (its summary counts the rows taken).
    * @returns Which documents went to files.
    */
-  finish(
-    head: DriftReportHead,
-  ): Promise<{ readonly files: { readonly json?: string; readonly markdown?: string; readonly html?: string } }>;
+  finish(head: DriftReportHead): Promise<{ readonly files: ReportFiles }>;
   /** Removes the spool (safe to call more than once, and after {@link finish}). */
   close(): void;
+}
+
+/** The documents a {@link ReportStream} wrote to files, by output. */
+export interface ReportFiles {
+  readonly json?: string;
+  readonly markdown?: string;
+  readonly markdownRows?: string;
+  readonly html?: string;
 }
 
 /** Initial room of the index, in rows; it doubles as needed. */
@@ -81,8 +95,9 @@ const CHUNK_BYTES = 1 << 20;
 export function createReportStream(options: ReportStreamOptions): ReportStream {
   const tally = createRowTally();
   const top = createTopRows(options.tableRows);
+  const causes = createCauseTally();
   const wantJson = options.json !== undefined;
-  const wantMarkdown = options.markdown !== undefined;
+  const wantMarkdown = options.markdownRows !== undefined;
   const wantHtml = options.html !== undefined;
   const index = new RowIndex();
   let spool: Spool | undefined;
@@ -93,6 +108,7 @@ export function createReportStream(options: ReportStreamOptions): ReportStream {
     add(row) {
       tally.add(row);
       top.add(row);
+      causes.add(row);
       if (!wantJson && !wantMarkdown && !wantHtml) return;
       const s = spoolOf();
       index.push(row, {
@@ -109,7 +125,7 @@ export function createReportStream(options: ReportStreamOptions): ReportStream {
     async finish(head) {
       spool?.flush();
       const order = index.order();
-      const files: { json?: string; markdown?: string; html?: string } = {};
+      const files: { json?: string; markdown?: string; markdownRows?: string; html?: string } = {};
       if (options.json !== undefined) {
         const target = await openTarget(options.json, options.stdout);
         await target.write(jsonHeadText(head, order.length));
@@ -121,8 +137,25 @@ export function createReportStream(options: ReportStreamOptions): ReportStream {
         if (options.json !== "-") files.json = options.json;
       }
       if (options.markdown !== undefined) {
+        // The table keeps every decision flip and invalid attestation: the summary lists the first of them.
+        const problems = sortRows(top.rows().filter(isFlipOrInvalid));
         const target = await openTarget(options.markdown, options.stdout);
-        await target.write(`${markdownHead(head, tally)}\n`);
+        await target.write(
+          markdownSummary({
+            head,
+            tally,
+            problems: problems.slice(0, MARKDOWN_SUMMARY_ROWS),
+            problemCount: problems.length,
+            causes: { groups: causes.groups(), otherRows: causes.otherRows },
+            outputs: { json: options.json, html: options.html, markdownRows: options.markdownRows },
+          }),
+        );
+        await target.close();
+        if (options.markdown !== "-") files.markdown = options.markdown;
+      }
+      if (options.markdownRows !== undefined) {
+        const target = await openTarget(options.markdownRows, options.stdout);
+        await target.write(`${markdownRowsHead(head)}\n`);
         if (order.length === 0) await target.write(`${MARKDOWN_NO_ROWS}\n`);
         else {
           await target.write(`${MARKDOWN_ROWS_HEADER.join("\n")}\n`);
@@ -130,7 +163,7 @@ export function createReportStream(options: ReportStreamOptions): ReportStream {
           await target.write("\n");
         }
         await target.close();
-        if (options.markdown !== "-") files.markdown = options.markdown;
+        files.markdownRows = options.markdownRows;
       }
       if (options.html !== undefined) {
         const target = await openTarget(options.html, options.stdout);
@@ -177,8 +210,10 @@ export function jsonHeadText(head: DriftReportHead, rows: number): string {
 }
 
 /** The folder the spool goes in: next to the first output file (the disk chosen for the report), else the system's. */
-function spoolFolder(options: Pick<ReportStreamOptions, "json" | "markdown" | "html">): string {
-  const file = [options.json, options.markdown, options.html].find((target) => target !== undefined && target !== "-");
+function spoolFolder(options: Pick<ReportStreamOptions, "json" | "markdown" | "markdownRows" | "html">): string {
+  const file = [options.json, options.markdown, options.markdownRows, options.html].find(
+    (target) => target !== undefined && target !== "-",
+  );
   return file === undefined ? tmpdir() : dirname(resolve(file));
 }
 

@@ -1,5 +1,5 @@
 /**
- * The cells of a drift row as people read them, shared by the terminal table and the Markdown report.
+ * The cells of a drift row as people read them, shared by the terminal table and the Markdown rows.
  *
  * @packageDocumentation
  */

@@ -1,6 +1,6 @@
 /**
- * Where a drift report goes: the JSON (pretty-printed) to a file or to stdout, the Markdown to a file or to
- * stdout, and the table and summary for people. When a machine format takes stdout (`--json -` or
+ * Where a drift report goes: the JSON (pretty-printed) to a file or to stdout, the Markdown summary to a file or to
+ * stdout, every row as Markdown to a file, the HTML page to a file, and the table and summary for people. When a machine format takes stdout (`--json -` or
  * `--markdown -`), stdout carries that and nothing else: the summary goes to stderr and the table is left
  * out. The rows reach the documents through a {@link ReportStream} (`report-stream.ts`): a run streams them there as
  * they are produced, and the documents are written from it at the end.
@@ -50,7 +50,7 @@ export function stdoutIsTaken(output: Pick<DriftOutputOptions, "json" | "markdow
 
 /**
  * Checks, before a scan, that the report files can be written where asked ({@link checkFileTarget}), and no two of
- * `--json`, `--markdown` and `--html` are the same file once resolved (`./r.json` and `r.json`, a symbolic link to
+ * `--json`, `--markdown`, `--markdown-rows` and `--html` are the same file once resolved (`./r.json` and `r.json`, a symbolic link to
  * the other, or a link in the directory path) nor, when both exist, one file under two names (a hard link, another
  * case on a case-insensitive file system), so that one report never overwrites the other. (A scan can take long; a
  * typo in a path should not waste it.)
@@ -58,10 +58,11 @@ export function stdoutIsTaken(output: Pick<DriftOutputOptions, "json" | "markdow
  * @param output - Output options.
  * @throws {@link InvalidArgumentError} naming the option and the problem.
  */
-export async function checkOutputTargets(output: Pick<DriftOutputOptions, "json" | "markdown" | "html">): Promise<void> {
+export async function checkOutputTargets(output: Pick<DriftOutputOptions, "json" | "markdown" | "markdownRows" | "html">): Promise<void> {
   const targets = [
     ["--json", output.json],
     ["--markdown", output.markdown],
+    ["--markdown-rows", output.markdownRows],
     ["--html", output.html],
   ] as const;
   for (const [flag, path] of targets) {
@@ -73,11 +74,12 @@ export async function checkOutputTargets(output: Pick<DriftOutputOptions, "json"
   }
 }
 
-type OutputFlag = "--json" | "--markdown" | "--html";
+type OutputFlag = "--json" | "--markdown" | "--markdown-rows" | "--html";
 
 const OUTPUT_NAMES: Readonly<Record<OutputFlag, string>> = {
   "--json": "JSON report",
-  "--markdown": "Markdown report",
+  "--markdown": "Markdown summary",
+  "--markdown-rows": "Markdown rows",
   "--html": "HTML page",
 };
 
@@ -119,6 +121,7 @@ export async function writeOutputs(report: DriftReport, options: WriteOutputsOpt
   const stream = createReportStream({
     json: options.output.json,
     markdown: options.output.markdown,
+    markdownRows: options.output.markdownRows,
     html: options.output.html,
     tableRows: options.output.tableRows,
     stdout: options.stdout,
@@ -133,8 +136,8 @@ export async function writeOutputs(report: DriftReport, options: WriteOutputsOpt
 }
 
 /**
- * Finishes a report whose rows went to `stream` as the scan produced them: writes the JSON and Markdown documents
- * (head and rows, most severe first), then the table (the rows `stream` kept for it) and the summary.
+ * Finishes a report whose rows went to `stream` as the scan produced them: writes the JSON, Markdown and HTML
+ * documents (head and rows, most severe first), then the table (the rows `stream` kept for it) and the summary.
  *
  * @param stream - The stream the rows went to (not closed here).
  * @param head - The report without its rows.
@@ -149,7 +152,8 @@ export async function writeStreamedOutputs(stream: ReportStream, head: DriftRepo
   const { files } = await stream.finish(head);
   // The paths are the caller's argv, which may hold control characters: the line stays one clear line.
   if (files.json !== undefined) notice(`JSON report written to ${sanitizeText(files.json)}`);
-  if (files.markdown !== undefined) notice(`Markdown report written to ${sanitizeText(files.markdown)}`);
+  if (files.markdown !== undefined) notice(`Markdown summary written to ${sanitizeText(files.markdown)}`);
+  if (files.markdownRows !== undefined) notice(`Markdown rows written to ${sanitizeText(files.markdownRows)}`);
   if (files.html !== undefined) notice(`HTML page written to ${sanitizeText(files.html)}`);
 
   const people = stdoutIsTaken(output) ? stderr : stdout;

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import { describeErrorLimit } from "./error-limit.js";
-import type { DriftReport, DriftVerdict } from "./types.js";
+import type { DriftReport, DriftRow, DriftVerdict } from "./types.js";
 
 /**
  * Exit codes of `trustgate drift`.
@@ -74,6 +74,17 @@ export function exitCodeOf(report: {
   const { flips, byStatus, unverified, partial } = report.summary;
   if (unverified.exceeded || partial) return DRIFT_EXIT_CODES.unverified;
   return flips.passToFail + flips.failToPass > 0 || byStatus["invalid-attestation"] > 0 ? DRIFT_EXIT_CODES.drift : DRIFT_EXIT_CODES.ok;
+}
+
+/**
+ * Whether a row is one of those exit 3 is about: a decision flip or an invalid attestation. The terminal table always
+ * shows them, and the Markdown summary lists them.
+ *
+ * @param row - The row.
+ * @returns True for a decision flip or an invalid attestation.
+ */
+export function isFlipOrInvalid(row: Pick<DriftRow, "decision" | "status">): boolean {
+  return row.decision.flipped || row.status === "invalid-attestation";
 }
 
 /**

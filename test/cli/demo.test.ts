@@ -13,6 +13,8 @@ import {
 } from "../../src/cli/demo";
 import { checkDemoEndpoints } from "../../src/cli/drift-args";
 import { EMBEDDED_SERVICE_IDENTITY } from "../../src/cli/drift-config";
+import { MARKDOWN_SUMMARY_MAX_BYTES } from "../../src/cli/format-markdown";
+import { formatVerdict } from "../../src/cli/format-summary";
 import { type EmbeddedEnvironment, main, type RunDriftFunction, type StartEmbeddedEnvironment } from "../../src/cli/main";
 import type { DriftReport } from "../../src/drift/types";
 import { InvalidArgumentError } from "../../src/errors";
@@ -162,6 +164,42 @@ describe("npm start: trustgate drift --demo on the sources", () => {
     expect(parsed.source.rpc).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(parsed.summary.agents).toBe(3);
     expect(parsed.agents.map((r) => `${r.chain}:${r.agentId}`).sort()).toEqual(["base:1", "base:2", "polygon:3"]);
+  });
+
+  it("writes a Markdown summary of at most 64 KB for the demo's 3,035 agents, and every row with --markdown-rows", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "trustgate-demo-markdown-"));
+    try {
+      const run = await runChild(
+        join(root, "node_modules/.bin/tsx"),
+        ["--conditions=trustgate-source", join(root, "src/cli/bin.ts"), "drift", "--demo", "--quiet"].concat([
+          "--json",
+          "report.json",
+          "--markdown",
+          "report.md",
+          "--markdown-rows",
+          "rows.md",
+        ]),
+        cwd,
+      );
+      expect([3, 4], run.stderr).toContain(run.code);
+      const report = JSON.parse(readFileSync(join(cwd, "report.json"), "utf8")) as DriftReport;
+      expect(report.summary.agents).toBe(3035);
+      const summary = readFileSync(join(cwd, "report.md"), "utf8");
+      expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(MARKDOWN_SUMMARY_MAX_BYTES);
+      expect(summary.split("\n")[2]).toBe(`**${formatVerdict(report)}**`);
+      // Every flip and invalid attestation is listed; the other rows are where the summary says.
+      const problems = report.agents.filter((r) => r.decision.flipped || r.status === "invalid-attestation");
+      for (const r of problems) expect(summary).toContain(`| \`${r.chain}:${r.agentId}:${r.registry}\` |`);
+      expect(summary).toContain(
+        `All ${problems.length} listed, most severe first; the other ${3035 - problems.length} rows are in the JSON report \`report.json\` and the Markdown rows \`rows.md\`.`,
+      );
+      const rows = readFileSync(join(cwd, "rows.md"), "utf8")
+        .split("\n")
+        .filter((line) => /^\| [a-z-]+ \|/.test(line));
+      expect(rows).toHaveLength(3035);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 
   it("runs twice in a row with the same --state, the second run incremental (the embedded service is one identity, whatever its port)", async () => {

@@ -329,10 +329,16 @@ describe("formatMarkdown", () => {
   const md = formatMarkdown(report(rows, { rpc: "https://base-mainnet.example/v2/SECRETKEY", errorLimit: { kind: "count", value: 1 } }));
   const lines = md.split("\n");
 
-  it("starts with a title and the verdict, and ends with a newline", () => {
+  it("starts with a title and the verdict, then its sections in order, and ends with a newline", () => {
     expect(lines[0]).toBe("# trustgate drift report");
     expect(lines[2]).toBe("**DRIFT: 1 gate decision flips and 1 attestation is invalid (exit 3)**");
-    expect(md.endsWith("|\n")).toBe(true);
+    expect(lines.filter((line) => line.startsWith("## "))).toEqual([
+      "## Decision flips and invalid attestations",
+      "## Unverified agents by cause",
+      "## Totals",
+      "## Every row",
+    ]);
+    expect(md.endsWith("hold every row.\n")).toBe(true);
   });
 
   it("has a summary table with the source, rule and flips, and never the RPC path", () => {
@@ -346,8 +352,8 @@ describe("formatMarkdown", () => {
   });
 
   it("counts every status, zeros included, in severity order", () => {
-    const start = lines.indexOf("## Status");
-    const table = lines.slice(start + 2, start + 11);
+    const start = lines.indexOf("| Status | Agents | Meaning |");
+    const table = lines.slice(start, start + 9);
     expect(table).toEqual([
       "| Status | Agents | Meaning |",
       "|---|--:|---|",
@@ -365,17 +371,20 @@ describe("formatMarkdown", () => {
     expect(DRIFT_STATUS_MEANINGS["stale-onchain"]).toContain("--max-age");
   });
 
-  it("lists every row, flips first, with the same number of cells as the header", () => {
-    const start = lines.indexOf("## Agents");
-    const table = lines.slice(start + 2).filter((line) => line.startsWith("|"));
-    expect(table).toHaveLength(2 + rows.length);
+  it("lists the decision flips and invalid attestations, flips first, with the same number of cells as the header", () => {
+    const start = lines.indexOf("## Decision flips and invalid attestations");
+    const end = lines.indexOf("## Unverified agents by cause");
+    const table = lines.slice(start + 2, end).filter((line) => line.startsWith("|"));
+    expect(table).toHaveLength(2 + 2);
     const cells = (line: string) => line.replace(/\\\|/g, "").split("|").length;
     for (const line of table) expect(cells(line)).toBe(cells(table[0]!));
     expect(table[2]).toMatch(
       /^\| drifted \| ▲ pass→fail \| `base:3:erc8004` \| 60 \| developing \| none \| 2026-11-22T03:00:00.000Z \| 45 \| limited \| low \| -15 \|/,
     );
     expect(table[3]).toMatch(/^\| invalid-attestation \|/);
-    expect(table.at(-1)).toMatch(/^\| in-sync \|/);
+    expect(lines).toContain(
+      "All 2 listed, most severe first; the other 2 rows are in the JSON report, the page and the Markdown rows, which this run did not write (`--json`, `--html`, `--markdown-rows`).",
+    );
   });
 
   it("escapes pipes and HTML inside cells", () => {

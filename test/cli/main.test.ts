@@ -157,6 +157,15 @@ describe("main: usage errors", () => {
       ["drift", "--demo", "--markdown", "package.json/r.md"],
       /^trustgate: --markdown package\.json\/r\.md: directory ".*package\.json" does not exist\n$/,
     ],
+    [["drift", "--demo", "--markdown-rows", "src"], /^trustgate: --markdown-rows src: is a directory\n$/],
+    [
+      ["drift", "--demo", "--markdown-rows", "-"],
+      /^trustgate: --markdown-rows takes a file, not "-": the rows are a document to keep, not to pipe\n$/,
+    ],
+    [
+      ["drift", "--demo", "--markdown", "same.md", "--markdown-rows", "./same.md"],
+      /^trustgate: --markdown same\.md and --markdown-rows \.\/same\.md are the same file .*: the Markdown rows would overwrite the Markdown summary; give two files\n$/,
+    ],
     [
       ["drift", "--max-errors", "150%"],
       /^trustgate: --max-errors must be a count .* or a percentage of the scanned agents from 0% to 100% .*, got "150%" \(above 100%\)\n$/,
@@ -298,18 +307,27 @@ describe("main: a run", () => {
     expect(h.stderr()).toContain("DRIFT: 1 gate decision flips (exit 3)");
   });
 
-  it("writes the JSON and Markdown files and still prints the table", async () => {
+  it("writes the JSON, the Markdown summary and the Markdown rows, and still prints the table", async () => {
     const dir = mkdtempSync(join(tmpdir(), "trustgate-cli-"));
     const json = join(dir, "report.json");
     const markdown = join(dir, "report.md");
+    const rows = join(dir, "rows.md");
     const h = harness();
-    expect(await main(["drift", ...REAL, "--all", "--json", json, "--markdown", markdown], h.io, deps(fakeRun(FLIPPED)))).toBe(3);
+    const argv = ["drift", ...REAL, "--all", "--json", json, "--markdown", markdown, "--markdown-rows", rows];
+    expect(await main(argv, h.io, deps(fakeRun(FLIPPED)))).toBe(3);
     expect(JSON.parse(readFileSync(json, "utf8"))).toEqual(JSON.parse(JSON.stringify(FLIPPED_SORTED)));
     expect(readFileSync(json, "utf8")).toContain('\n  "version": 1,');
-    expect(readFileSync(markdown, "utf8")).toContain("## Agents");
+    // The summary names the other outputs; the rows file holds every row.
+    expect(readFileSync(markdown, "utf8")).toContain(`- JSON report, every row with every field: \`${json}\``);
+    expect(readFileSync(markdown, "utf8")).toContain(`- Every row as Markdown: \`${rows}\``);
+    const rowLines = readFileSync(rows, "utf8")
+      .split("\n")
+      .filter((line) => /^\| [a-z-]+ \|/.test(line));
+    expect(rowLines).toHaveLength(FLIPPED_SORTED.agents.length);
     expect(h.stdout()).toMatch(/^STATUS/);
     expect(h.stderr()).toContain(`trustgate: JSON report written to ${json}`);
-    expect(h.stderr()).toContain(`trustgate: Markdown report written to ${markdown}`);
+    expect(h.stderr()).toContain(`trustgate: Markdown summary written to ${markdown}`);
+    expect(h.stderr()).toContain(`trustgate: Markdown rows written to ${rows}`);
   });
 
   it("with --quiet, prints only the summary", async () => {

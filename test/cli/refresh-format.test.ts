@@ -1,8 +1,9 @@
 // How people see the refresh assessment and the attested oracle: the REFRESH column of the terminal table (shown
 // only when a row was assessed, dropped in its place in the narrowing order), the summary's `oracle read` and
-// `refreshable` lines, and the Markdown report's summary rows and column.
+// `refreshable` lines, and the Markdown summary's table and the rows' column.
 import { describe, expect, it } from "vitest";
 import { formatMarkdown } from "../../src/cli/format-markdown";
+import { MARKDOWN_ROWS_HEADER, markdownRow } from "../../src/cli/markdown-rows";
 import { formatSummary, formatVerdict } from "../../src/cli/format-summary";
 import { formatTable } from "../../src/cli/format-table";
 import { refreshableCell } from "../../src/cli/row-cells";
@@ -121,16 +122,18 @@ describe("the summary and the Markdown report", () => {
     );
   });
 
-  it("Markdown: the oracle read and the refreshable count in the summary table, the assessment in its own column", () => {
-    const lines = formatMarkdown(withAttested(ROWS)).split("\n");
+  it("Markdown: the oracle read and the refreshable count in the summary table, the assessment in a word in its own column", () => {
+    const lines = [
+      ...formatMarkdown(withAttested(ROWS)).split("\n"),
+      ...MARKDOWN_ROWS_HEADER,
+      ...withAttested(ROWS).agents.map((r) => markdownRow(r)),
+    ];
     expect(lines).toContain(
       `| Records read from | attested oracle ${ATTESTED} (the fresher of its own records and its upstream ${ORACLE}'s) |`,
     );
     expect(lines.find((l) => l.startsWith("| Refreshable |"))).toContain("2 of 3 stale, missing or drifted");
     expect(lines.find((l) => l.startsWith("| Status | Flip |"))).toContain("| vs. refresh | Refresh on-chain | Reason |");
-    expect(lines.find((l) => l.includes("`base:2:erc8004`"))).toContain(
-      `| no:kid — kid "rnwy-trust-v2" is not installed on the attested oracle ${ATTESTED} | on-chain record is 3.4d old (max 1.5d) |`,
-    );
+    expect(lines.find((l) => l.includes("`base:2:erc8004`"))).toContain(`| no:kid | on-chain record is 3.4d old (max 1.5d) |`);
     expect(lines.find((l) => l.includes("`base:4:erc8004`"))).toMatch(/\| - \| {2}\|$/);
   });
 });

@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatMarkdown } from "../../src/cli/format-markdown";
+import { formatMarkdown, MARKDOWN_SUMMARY_ROWS } from "../../src/cli/format-markdown";
+import { MARKDOWN_ROWS_HEADER, markdownRow, markdownRowsHead } from "../../src/cli/markdown-rows";
 import { createTopRows, formatTable, tableRows } from "../../src/cli/format-table";
 import { createReportStream, jsonHeadText, jsonRowText } from "../../src/cli/report-stream";
 import { reportJson } from "../../src/cli/write-outputs";
@@ -52,13 +53,17 @@ function headOf(full: DriftReport): DriftReportHead {
   return head;
 }
 
-function streamed(rows: readonly DriftRow[], options: { json?: string; markdown?: string; tableRows?: number; spoolDir?: string } = {}) {
+function streamed(
+  rows: readonly DriftRow[],
+  options: { json?: string; markdown?: string; markdownRows?: string; tableRows?: number; spoolDir?: string } = {},
+) {
   const chunks: string[] = [];
   const stream = createReportStream({
     tableRows: options.tableRows ?? 50,
     stdout: { write: (chunk: string) => chunks.push(chunk) },
     ...(options.json !== undefined ? { json: options.json } : {}),
     ...(options.markdown !== undefined ? { markdown: options.markdown } : {}),
+    ...(options.markdownRows !== undefined ? { markdownRows: options.markdownRows } : {}),
     ...(options.spoolDir !== undefined ? { spoolDir: options.spoolDir } : {}),
   });
   for (const r of rows) stream.add(r);
@@ -130,6 +135,39 @@ describe("createReportStream: the documents of a streamed report", () => {
     expect(stdout()).toBe(formatMarkdown(full));
   });
 
+  it("writes the summary as formatMarkdown when there are more flips than it lists, whatever order they came in", async () => {
+    const many = [...Array.from({ length: 150 }, (_, i) => passToFail(String(1000 + i))), ...mixedRows(400, 3)];
+    const big = report(many);
+    const shuffled = [...many].reverse();
+    const { stream, stdout } = streamed(shuffled, { markdown: "-", tableRows: 0 });
+    try {
+      await stream.finish(headOf(big));
+    } finally {
+      stream.close();
+    }
+    expect(stdout()).toBe(formatMarkdown(big));
+    const listed = stdout()
+      .split("\n")
+      .filter((line) => /^\| [a-z-]+ \| ([▲▼]| \|)/.test(line));
+    expect(listed).toHaveLength(MARKDOWN_SUMMARY_ROWS);
+    expect(listed[0]).toBe(markdownRow(sortRows(many)[0]!, { maxCell: 240 }));
+  });
+
+  it("writes every row with --markdown-rows: the head, the table's header, then each row most severe first", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "trustgate-stream-"));
+    const file = join(dir, "rows.md");
+    const { stream } = streamed(rows, { markdownRows: file });
+    try {
+      expect(await stream.finish(headOf(full))).toEqual({ files: { markdownRows: file } });
+    } finally {
+      stream.close();
+    }
+    expect(readFileSync(file, "utf8")).toBe(
+      `${[markdownRowsHead(headOf(full)), ...MARKDOWN_ROWS_HEADER, ...sortRows(rows).map((r) => markdownRow(r))].join("\n")}\n`,
+    );
+    expect(readdirSync(dir)).toEqual(["rows.md"]);
+  });
+
   it("writes both documents for no rows, as the in-memory report has them", async () => {
     const empty = report([]);
     const dir = mkdtempSync(join(tmpdir(), "trustgate-stream-"));
@@ -137,7 +175,7 @@ describe("createReportStream: the documents of a streamed report", () => {
     await stream.finish(headOf(empty));
     stream.close();
     expect(readFileSync(join(dir, "r.json"), "utf8")).toBe(reportJson(empty));
-    expect(readFileSync(join(dir, "r.md"), "utf8")).toBe(formatMarkdown(empty));
+    expect(readFileSync(join(dir, "r.md"), "utf8")).toBe(formatMarkdown(empty, { json: join(dir, "r.json") }));
     expect(jsonHeadText(headOf(empty), 0).endsWith('"agents": []\n}\n')).toBe(true);
   });
 

@@ -11,6 +11,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MARKDOWN_SUMMARY_MAX_BYTES } from "../../src/cli/format-markdown";
+import { formatVerdict } from "../../src/cli/format-summary";
 import type { DriftReport } from "../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { type ChildRun, runChild } from "../support/child-run";
@@ -107,7 +109,12 @@ describe("docs/drift.md's nightly recipe", () => {
       for (const report of ["report.json", "report.md", "report.html"]) expect(existsSync(join(work, report))).toBe(true);
       const markdown = readFileSync(join(work, "report.md"), "utf8");
       nights.push({ report: readJson(join(work, "report.json")), code, summary: readFileSync(summaryFile, "utf8"), alert });
+      // The step summary is the Markdown summary: bounded whatever the population, naming where every row is.
       expect(nights.at(-1)!.summary).toBe(markdown);
+      expect(Buffer.byteLength(markdown)).toBeLessThanOrEqual(MARKDOWN_SUMMARY_MAX_BYTES);
+      expect(markdown.split("\n")[2]).toBe(`**${formatVerdict(nights.at(-1)!.report)}**`);
+      expect(markdown).toContain("## Decision flips and invalid attestations");
+      expect(markdown).toMatch(/ are in the JSON report `report\.json` and the page `report\.html`\./);
       expect(readFileSync(join(work, "report.html"), "utf8")).toMatch(/^<!doctype html>/i);
     }
     const [first, second] = nights as [(typeof nights)[0], (typeof nights)[0]];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TrustApiClient } from "../../src/api/client";
 import { createJwksResolver } from "../../src/attestation/jwks";
-import { formatMarkdown } from "../../src/cli/format-markdown";
+import { MARKDOWN_ROWS_HEADER, markdownRow } from "../../src/cli/markdown-rows";
 import { reportJson } from "../../src/cli/write-outputs";
 import {
   canonicalSybilSeverity,
@@ -259,13 +259,16 @@ describe("drift since the last refresh", () => {
     expect(byId.get("2")).toMatchObject({ attestedComputedAt: same.toISOString(), computedAfterRefresh: false });
     expect(byId.get("3")).toMatchObject({ attestedComputedAt: null, computedAfterRefresh: null });
 
-    const lines = formatMarkdown(report).split("\n");
+    // The Markdown rows (the summary's and --markdown-rows's).
+    const lines = [...MARKDOWN_ROWS_HEADER, ...report.agents.map((r) => markdownRow(r))];
     expect(lines).toContain(
       "| Status | Flip | Agent | On-chain | Tier | Sybil | Updated | Attested | Tier | Sybil | Δ | Computed | vs. refresh | Refresh on-chain | Reason |",
     );
     const line = (id: string) => lines.find((l) => l.includes(`\`base:${id}:erc8004\``))!;
-    // Hand-built verified outcomes do not say whether they can be submitted: not refreshable, and said so.
-    const NOT_CHECKED = "no:form — the attestation cannot be submitted on-chain: it was not checked whether it can be";
+    // Hand-built verified outcomes do not say whether they can be submitted: not refreshable, and said so (the
+    // sentence is in the JSON's refresh.reason).
+    const NOT_CHECKED = "no:form";
+    expect(json.agents[0]!.refresh?.reason).toBe("the attestation cannot be submitted on-chain: it was not checked whether it can be");
     expect(line("1")).toContain(
       `| -15 | ${after.toISOString()} | after | ${NOT_CHECKED} | score 60 → 45, tier developing → limited (changed since the last refresh) |`,
     );

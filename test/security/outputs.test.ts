@@ -1,7 +1,7 @@
 /**
- * What `trustgate drift` writes: the JSON and Markdown reports never land in the same file, however the two paths
- * are spelled, and text that came from the service reaches neither the terminal with escape sequences nor the
- * Markdown report as live Markdown. Driven through the command line's `main`.
+ * What `trustgate drift` writes: the JSON report and the Markdown summary never land in the same file, however the two
+ * paths are spelled, and text that came from the service reaches neither the terminal with escape sequences nor the
+ * Markdown summary or rows as live Markdown. Driven through the command line's `main`.
  */
 import { linkSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -81,7 +81,7 @@ describe("--json and --markdown", () => {
       const result = await drift(["--json", json, "--markdown", markdown], report([row({ agentId: "1" })]));
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toMatch(
-        /^trustgate: --json .* and --markdown .* are the same file \(.*\): the Markdown report would overwrite the JSON report/,
+        /^trustgate: --json .* and --markdown .* are the same file \(.*\): the Markdown summary would overwrite the JSON report/,
       );
       expect(result.runs).toBe(0);
     });
@@ -113,10 +113,14 @@ describe("service-supplied text", () => {
     expect(printed).not.toContain("pwned");
   });
 
-  test("reaches the Markdown report as text: no image, link, HTML, emphasis or cell break, no control character", async () => {
+  // The summary groups the error row by its cause (a table of 4 cells); --markdown-rows lists it (15 cells).
+  test.each([
+    ["--markdown", 4],
+    ["--markdown-rows", 15],
+  ])("reaches the Markdown (%s) as text: no image, link, HTML, emphasis or cell break, no control character", async (flag, cells) => {
     const dir = mkdtempSync(join(tmpdir(), "trustgate-outputs-"));
     const file = join(dir, "report.md");
-    await drift(["--markdown", file, "--quiet"], hostileReport());
+    await drift([flag, file, "--quiet"], hostileReport());
     const md = readFileSync(file, "utf8");
     const line = md.split("\n").find((l) => l.includes("ALL AGENTS REVOKED"))!;
     expect(line).toBeDefined();
@@ -129,7 +133,7 @@ describe("service-supplied text", () => {
     expect(line).toContain("&lt;img src=x&gt;");
     expect(line).toContain("\\*\\*bold\\*\\*");
     expect(line).toContain("\\`code\\`");
-    // The row keeps its 15 cells: the pipe in the text is escaped.
-    expect(line.split(/(?<!\\)\|/).length - 2).toBe(15);
+    // The row keeps its cells: the pipe in the text is escaped.
+    expect(line.split(/(?<!\\)\|/).length - 2).toBe(cells);
   });
 });
