@@ -17,14 +17,14 @@ export const NARROW_PAGE_WIDTH = 760;
  * cells) and its width in rem; the last one (`reason`) takes the rest of the line, at least its width.
  */
 const WIDE_COLUMNS: readonly (readonly [id: string, rem: number])[] = [
-  ["status", 8.5],
+  ["status", 9.5],
   ["agent", 11],
   ["onscore", 4.5],
   ["ontier", 5.5],
-  ["updated", 9],
+  ["updated", 10.5],
   ["atscore", 4.5],
   ["attier", 5.5],
-  ["issued", 9],
+  ["issued", 10.5],
   ["delta", 2.5],
   ["flip", 5],
   ["reason", 12],
@@ -36,7 +36,7 @@ const TABLE_MIN_WIDTH = `calc(${WIDE_COLUMNS.reduce((sum, [, rem]) => sum + rem,
 /** The page's stylesheet. */
 export const PAGE_STYLE = `
 :root { font-family: system-ui, sans-serif; color: #1b1f24; background: #fff; }
-body { margin: 0 auto; max-width: 1400px; padding: 16px 24px 48px; overflow-wrap: anywhere; }
+body { margin: 0 auto; max-width: 1600px; padding: 16px 24px 48px; overflow-wrap: anywhere; }
 h1 { font-size: 1.4rem; margin: 0 0 4px; }
 h2 { font-size: 1.1rem; margin: 28px 0 8px; }
 h3 { font-size: 0.95rem; margin: 8px 0 4px; }
@@ -57,6 +57,7 @@ ${statusColourRules()}
 .flips a { color: #0969da; }
 .grid { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
 .grid > section { flex: 1 1 380px; min-width: 0; max-width: 100%; }
+.grid > section.matrix-section { flex: 0 1 auto; }
 .matrix-view { max-width: 100%; overflow-x: auto; }
 .matrix { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 .matrix th, .matrix td { border: 1px solid #d0d7de; padding: 4px 8px; text-align: right; overflow-wrap: normal; }

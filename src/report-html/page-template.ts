@@ -104,7 +104,7 @@ export function pageStart(head: PageHead): string {
 <body>
 ${TOP_SECTIONS.join("\n")}
 <div class="grid">
-<section><h2>Tier transitions <span class="muted">on-chain → attested, tiers lowest first; click a cell to filter the rows</span></h2><div class="matrix-view" id="matrix-view"><table class="matrix" id="matrix"></table></div></section>
+<section class="matrix-section"><h2>Tier transitions <span class="muted">on-chain → attested, tiers lowest first; click a cell to filter the rows</span></h2><div class="matrix-view" id="matrix-view"><table class="matrix" id="matrix"></table></div></section>
 <section><h2>Attested against on-chain score</h2><div id="scatter"></div></section>
 <section><h2>Record age <span class="muted">hours before the report</span></h2><div id="ages"></div></section>
 </div>
