@@ -179,7 +179,11 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
     expect(some.length).toBeGreaterThan(0);
     for (const card of zero) expect(card.text, card.status).toBe(rgb(NEUTRAL_COLOUR));
     for (const card of zero) expect(card.stripe, card.status).not.toBe(rgb(STATUS_COLOURS[card.status as DriftStatus]));
-    for (const card of some) expect([card.text, card.stripe], card.status).toEqual([rgb(STATUS_COLOURS[card.status as DriftStatus]), rgb(STATUS_COLOURS[card.status as DriftStatus])]);
+    for (const card of some)
+      expect([card.text, card.stripe], card.status).toEqual([
+        rgb(STATUS_COLOURS[card.status as DriftStatus]),
+        rgb(STATUS_COLOURS[card.status as DriftStatus]),
+      ]);
   });
 
   test("lays the tier matrix out in the kit's tier order, lowest first, the sides without a tier after them", async () => {
@@ -229,9 +233,14 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
     const lists = { "flips-pass-to-fail": true, "flips-fail-to-pass": false } as const;
     let linked = 0;
     for (const [id, onchainPasses] of Object.entries(lists)) {
-      const links = await page.$$eval(`#${id} a`, (anchors) => anchors.map((a) => ({ href: a.getAttribute("href")!, text: a.textContent! })));
+      const links = await page.$$eval(`#${id} a`, (anchors) =>
+        anchors.map((a) => ({ href: a.getAttribute("href")!, text: a.textContent! })),
+      );
       const flips = report.agents.flatMap((row, index) => (row.decision.flipped && row.decision.onchain === onchainPasses ? [index] : []));
-      expect(links.map((link) => link.href), id).toEqual(flips.slice(0, 200).map((index) => `#row-${index}`));
+      expect(
+        links.map((link) => link.href),
+        id,
+      ).toEqual(flips.slice(0, 200).map((index) => `#row-${index}`));
       if (links.length === 0) continue;
       // the last link of the list, with a filter on that hides its row: the link clears it
       await page.selectOption("#filter-status", String(DRIFT_STATUSES.indexOf("in-sync")));
@@ -269,7 +278,10 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
     expect((await tableRects(page)).view.top, "the rows start below the first view").toBeGreaterThan(DESK.height);
     await page.click(`#matrix button[data-onchain="${cell.onchain}"][data-attested="${cell.attested}"]`);
     const { view } = await tableRects(page);
-    expect(await page.$eval("#rows-title", (title) => title.getBoundingClientRect().top), "the click scrolled the page to the rows").toBeGreaterThanOrEqual(0);
+    expect(
+      await page.$eval("#rows-title", (title) => title.getBoundingClientRect().top),
+      "the click scrolled the page to the rows",
+    ).toBeGreaterThanOrEqual(0);
     expect(view.bottom, "the rows' view is wholly in the window").toBeLessThanOrEqual(DESK.height);
     expect(await page.getAttribute("#rows-count", "data-shown")).toBe(String(expected.length));
     const shown = await page.$$eval("#table-body .table-row", (rows) => rows.map((row) => row.getAttribute("data-index")!));
@@ -345,7 +357,13 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
     mkdirSync(dir, { recursive: true });
     const html = join(dir, "report.html");
     const side = (tier: string, score: number) => ({ score, tier, sybilSeverity: "none", updatedAt: "2026-11-22T03:00:00.000Z" });
-    const attested = (tier: string, score: number) => ({ score, tier, sybilSeverity: "none", attestedAt: "2026-11-22T11:00:00.000Z", kid: "k" });
+    const attested = (tier: string, score: number) => ({
+      score,
+      tier,
+      sybilSeverity: "none",
+      attestedAt: "2026-11-22T11:00:00.000Z",
+      kid: "k",
+    });
     const rows = [
       fixtureRow({ agentId: "1", onchain: side("established", 80), attested: attested("established", 80) }),
       fixtureRow({ agentId: "2", onchain: side("flagged", 10), attested: attested("flagged", 10) }),
@@ -412,7 +430,11 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
         lines.slice(0, 3).map((line) => {
           const top = (name: string) => line.querySelector(`.col-${name}`)!.getBoundingClientRect().top;
           const box = line.getBoundingClientRect();
-          return { right: box.right, height: box.height, lines: new Set(["status", "onscore", "delta", "updated", "reason"].map(top)).size };
+          return {
+            right: box.right,
+            height: box.height,
+            lines: new Set(["status", "onscore", "delta", "updated", "reason"].map(top)).size,
+          };
         }),
       );
       expect(rows.length).toBeGreaterThan(0);
@@ -492,7 +514,10 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
       );
       expect(legend).toEqual(DRIFT_STATUSES.map((status) => ({ label: status, colour: rgb(STATUS_COLOURS[status]) })));
       const cards = await nightsPage.$$eval("#counts li:not([data-zero])", (items) =>
-        items.map((item) => ({ label: item.dataset.status!, colour: item.ownerDocument.defaultView!.getComputedStyle(item).borderLeftColor })),
+        items.map((item) => ({
+          label: item.dataset.status!,
+          colour: item.ownerDocument.defaultView!.getComputedStyle(item).borderLeftColor,
+        })),
       );
       expect(cards.length).toBeGreaterThan(0);
       for (const card of cards) expect(legend).toContainEqual(card);
