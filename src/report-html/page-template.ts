@@ -1,6 +1,7 @@
 /**
- * The page's markup around its data: a head with the Content-Security-Policy, the stylesheets and the title, the
- * empty sections the script fills, the data elements, then the scripts. The page is written in two parts,
+ * The page's markup around its data: a head with the Content-Security-Policy, the stylesheets and the title (the
+ * verdict and the night, {@link pageTitle}), the empty sections the script fills (the top ones listed in order, so
+ * that a section drops in beside the others), the data elements, then the scripts. The page is written in two parts,
  * {@link pageStart} and {@link pageEnd}, with the rows' JSON between them (streamed, see `write-page.ts`).
  *
  * The policy (`default-src 'none'`) lets the page run only its own two inline scripts and use only its own two

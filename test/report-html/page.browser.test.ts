@@ -264,6 +264,21 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
     await scrollRows(page, 0);
   });
 
+  test("opened at #row-<n>, shows row n (the JSON report's agents[n]) on screen, marked", async () => {
+    const index = report.agents.length - 1;
+    const other = await browser.newPage({ viewport: DESK });
+    await other.goto(`file://${join(OUTPUT, "report.html")}#row-${index}`);
+    await other.waitForSelector("html[data-ready=true]");
+    const row = other.locator(`#row-${index}`);
+    expect(await row.getAttribute("class")).toContain("target");
+    const { chain, agentId, registry } = report.agents[index]!;
+    expect(await row.locator(".col-agent").textContent()).toBe(`${chain}:${agentId}:${registry}`);
+    const shown = await row.boundingBox();
+    expect(shown!.y).toBeGreaterThanOrEqual(0);
+    expect(shown!.y + shown!.height).toBeLessThanOrEqual(DESK.height);
+    await other.close();
+  });
+
   test("clicking a tier matrix cell filters the rows to exactly that transition, and scrolls to them", async () => {
     const cells = await page.$$eval("#matrix button", (buttons) =>
       buttons.map((b) => ({ onchain: b.dataset.onchain!, attested: b.dataset.attested!, count: Number(b.textContent) })),
