@@ -2,8 +2,9 @@
  * The page's own stylesheet (beside uPlot's): layout, the verdict's and the statuses' colours, the matrix and the
  * virtual rows table. Two layouts: from {@link NARROW_PAGE_WIDTH} px up, the rows are one line each under a header
  * that stays at the top of the table while it scrolls, every column fitting at 1440 px; below it (a phone), the
- * cards and the charts take the width, the matrix scrolls within itself, and each row is a small block of labelled
- * lines, so that the page never scrolls sideways.
+ * cards and the charts take the width, the matrix scrolls within itself, and each row is a block of six labelled
+ * lines (status and agent; scores and tiers; Δ and flip; the two times; the reason), so that the page never scrolls
+ * sideways.
  *
  * @packageDocumentation
  */
@@ -90,11 +91,11 @@ ${statusColourRules()}
 .night-values th, .night-values td { border: 1px solid #d0d7de; padding: 2px 6px; text-align: right; }
 @media (max-width: ${NARROW_PAGE_WIDTH - 0.02}px) {
   body { padding: 12px 12px 32px; }
-  .table-view { --row-height: 88px; height: min(520px, 70vh); }
+  .table-view { --row-height: 104px; height: min(520px, 70vh); }
   .table-head, .table-spacer { min-width: 0; }
   .table-head { display: flex; flex-wrap: wrap; gap: 0 12px; }
   .table-row { grid-template-columns: repeat(4, minmax(0, 1fr)); grid-auto-rows: 16px; align-content: center; gap: 0 8px;
-    grid-template-areas: "status status agent agent" "onscore ontier atscore attier" "delta flip flip flip" "updated updated issued issued" "reason reason reason reason"; }
+    grid-template-areas: "status status agent agent" "onscore ontier atscore attier" "delta flip flip flip" "updated updated updated updated" "issued issued issued issued" "reason reason reason reason"; }
 ${WIDE_COLUMNS.map(([id]) => `  .table-row .col-${id} { grid-area: ${id}; }`).join("\n")}
   .table-row span[data-label]::before { content: attr(data-label) " "; color: ${NEUTRAL_COLOUR}; }
   .table-row .num { text-align: left; }

@@ -445,17 +445,19 @@ describe.skipIf(!HAS_CHROMIUM)(suiteName, () => {
         lines.slice(0, 3).map((line) => {
           const top = (name: string) => line.querySelector(`.col-${name}`)!.getBoundingClientRect().top;
           const box = line.getBoundingClientRect();
+          const cut = [...line.querySelectorAll("span:not(.col-reason)")].filter((cell) => cell.scrollWidth > cell.clientWidth);
           return {
             right: box.right,
-            height: box.height,
-            lines: new Set(["status", "onscore", "delta", "updated", "reason"].map(top)).size,
+            lines: new Set(["status", "onscore", "delta", "updated", "issued", "reason"].map(top)).size,
+            cut: cut.map((cell) => cell.textContent),
           };
         }),
       );
       expect(rows.length).toBeGreaterThan(0);
       for (const row of rows) {
         expect(row.right).toBeLessThanOrEqual(PHONE.width);
-        expect(row.lines, "status, scores, flip, times and reason each on a line").toBe(5);
+        expect(row.lines, "status, scores, flip, each time and the reason on a line of its own").toBe(6);
+        expect(row.cut, "no value cut but the reason").toEqual([]);
       }
       expect(await phone.$eval("#table-view", (view) => view.scrollWidth <= view.clientWidth)).toBe(true);
       const scrolled = await scrollRows(phone, 400);
