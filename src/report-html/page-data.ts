@@ -9,6 +9,7 @@
  *
  * @packageDocumentation
  */
+import { DEFAULT_TRUST_ENCODING } from "../config/encodings.js";
 import {
   DRIFT_STATUS_MEANINGS,
   DRIFT_STATUSES,
@@ -20,6 +21,7 @@ import {
 import { verdictOf } from "../drift/verdict.js";
 import { sanitizeText } from "../security/outside-text.js";
 import { redactUrlsIn } from "../security/redact-url.js";
+import { NEUTRAL_COLOUR, STATUS_COLOURS } from "./status-colours.js";
 
 /** The columns of a page row, in tuple order. Times are Unix seconds; `status` indexes `DRIFT_STATUSES`. */
 export const PAGE_COLUMNS = [
@@ -64,6 +66,15 @@ export interface PageHead {
   readonly statuses: readonly DriftStatus[];
   /** What each status means, shown beside its count (the same definitions as `--help` and the Markdown). */
   readonly statusMeanings: Readonly<Record<DriftStatus, string>>;
+  /** Each status's colour ({@link STATUS_COLOURS}): the cards, the rows and the nights' chart draw with it. */
+  readonly statusColours: Readonly<Record<DriftStatus, string>>;
+  /** The colour of what carries no status (a zero count), never a status's colour. */
+  readonly neutralColour: string;
+  /**
+   * The kit's tiers, lowest first (`flagged` … `established`): the order of the tier matrix and the tier filter.
+   * A tier outside them (`code:<n>`) comes after them.
+   */
+  readonly tiers: readonly string[];
   readonly generatedAt: string;
   readonly source: { readonly oracle: string; readonly chainId: number; readonly blockNumber: string | null; readonly api: string };
   readonly decisionRule: string;
@@ -129,6 +140,9 @@ export function pageHead(head: DriftReportHead): PageHead {
     columns: PAGE_COLUMNS,
     statuses: DRIFT_STATUSES,
     statusMeanings: DRIFT_STATUS_MEANINGS,
+    statusColours: STATUS_COLOURS,
+    neutralColour: NEUTRAL_COLOUR,
+    tiers: DEFAULT_TRUST_ENCODING.tiers,
     generatedAt: head.generatedAt,
     source: {
       oracle: pageText(head.source.oracle),

@@ -1,6 +1,7 @@
 /**
- * The page's markup around its data: a head with the Content-Security-Policy, the stylesheets and the title, the
- * empty sections the script fills, the data elements, then the scripts. The page is written in two parts,
+ * The page's markup around its data: a head with the Content-Security-Policy, the stylesheets and the title (the
+ * verdict and the night, {@link pageTitle}), the empty sections the script fills (the top ones listed in order, so
+ * that a section drops in beside the others), the data elements, then the scripts. The page is written in two parts,
  * {@link pageStart} and {@link pageEnd}, with the rows' JSON between them (streamed, see `write-page.ts`).
  *
  * The policy (`default-src 'none'`) lets the page run only its own two inline scripts and use only its own two
@@ -10,6 +11,7 @@
  * @packageDocumentation
  */
 import { createHash } from "node:crypto";
+import { DRIFT_EXIT_CODES } from "../drift/verdict.js";
 import { chartLibrary } from "./chart-library.js";
 import { CLIENT_SCRIPT } from "./client-script.js";
 import type { PageHead } from "./page-data.js";
@@ -40,6 +42,47 @@ export function pagePolicy(scripts: readonly string[], styles: readonly string[]
 }
 
 /**
+ * The tab's title: the verdict's exit code and its name (`DRIFT_EXIT_CODES`), then the night (the report's time, to
+ * the minute, UTC), so that a browser tab or a bookmark says what the night found before it is opened.
+ *
+ * @param head - The page's head data.
+ * @returns The title's text (not yet escaped for HTML).
+ */
+export function pageTitle(head: PageHead): string {
+  const { exitCode } = head.verdict;
+  const name = Object.entries(DRIFT_EXIT_CODES).find(([, code]) => code === exitCode)?.[0];
+  const night = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(head.generatedAt);
+  const when = night ? `${night[1]} ${night[2]} UTC` : head.generatedAt;
+  return `exit ${exitCode}${name === undefined ? "" : ` ${name}`} · ${when} · trustgate drift report`;
+}
+
+/**
+ * The sections at the top of the page, in order; each is filled by the page's script. One more section drops in by
+ * adding its markup to this list (the script draws each section by its own function).
+ */
+const TOP_SECTIONS: readonly string[] = [
+  `<header>
+<h1>trustgate drift report</h1>
+<p class="muted" id="run"></p>
+</header>`,
+  `<section id="verdict" class="verdict" aria-label="verdict">
+<span class="verdict-code" id="verdict-code"></span><span id="verdict-reason"></span>
+<p id="unverified"></p>
+</section>`,
+  `<section id="statuses" aria-label="agents per status">
+<ul class="counts" id="counts" aria-label="agents per status, and what each status means"></ul>
+<p id="notes" class="muted"></p>
+</section>`,
+  `<section id="flips-section" aria-labelledby="flips-title">
+<h2 id="flips-title">Decision flips <span class="muted" id="flip-counts"></span></h2>
+<div class="flip-lists">
+<section><h3>pass→fail <span class="muted">the gate admits on the chain's record, would refuse on the attestation</span></h3><ol class="flips" id="flips-pass-to-fail" data-flip="1"></ol></section>
+<section><h3>fail→pass <span class="muted">the gate refuses on the chain's record, would admit on the attestation</span></h3><ol class="flips" id="flips-fail-to-pass" data-flip="2"></ol></section>
+</div>
+</section>`,
+];
+
+/**
  * The page up to its rows: everything before the rows' JSON array's first element.
  *
  * @param head - The page's head data.
@@ -55,30 +98,19 @@ export function pageStart(head: PageHead): string {
 <meta http-equiv="Content-Security-Policy" content="${policy}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>trustgate drift report</title>
+<title>${escapeHtml(pageTitle(head))}</title>
 <style>${library.style}</style>
 <style>${PAGE_STYLE}</style>
 </head>
 <body>
-<header>
-<h1>trustgate drift report</h1>
-<p class="muted" id="run"></p>
-</header>
-<section id="verdict" class="verdict" aria-label="verdict">
-<span class="verdict-code" id="verdict-code"></span><span id="verdict-reason"></span>
-<p id="unverified"></p>
-</section>
-<ul class="counts" id="counts" aria-label="agents per status, and what each status means"></ul>
-<p id="notes" class="muted"></p>
-<h2>Decision flips <span class="muted" id="flip-counts"></span></h2>
-<ol class="flips" id="flips"></ol>
+${TOP_SECTIONS.join("\n")}
 <div class="grid">
-<section><h2>Tier transitions <span class="muted">on-chain → attested; click a cell to filter the rows</span></h2><table class="matrix" id="matrix"></table></section>
+<section class="matrix-section"><h2>Tier transitions <span class="muted">on-chain → attested, tiers lowest first; click a cell to filter the rows</span></h2><div class="matrix-view" id="matrix-view"><table class="matrix" id="matrix"></table></div></section>
 <section><h2>Attested against on-chain score</h2><div id="scatter"></div></section>
 <section><h2>Record age <span class="muted">hours before the report</span></h2><div id="ages"></div></section>
 </div>
 <section id="history-section" hidden><h2>The nights before</h2><div class="nights" id="history"></div></section>
-<h2>Agents <span class="muted" id="rows-count"></span></h2>
+<h2 id="rows-title">Agents <span class="muted" id="rows-count"></span></h2>
 <div class="filters">
 <label>Status <select id="filter-status"></select></label>
 <label>Chain <select id="filter-chain"></select></label>
@@ -86,10 +118,14 @@ export function pageStart(head: PageHead): string {
 <label>Text <input id="filter-text" type="search" placeholder="agent, tier, reason"></label>
 <button type="button" class="chip" id="filter-matrix" hidden></button>
 </div>
-<div class="table-head" id="table-head"></div>
-<div class="table-view" id="table-view"><div class="table-spacer" id="table-spacer"><div class="table-body" id="table-body"></div></div></div>
+<div class="table-view" id="table-view"><div class="table-head" id="table-head" role="row"></div><div class="table-spacer" id="table-spacer"><div class="table-body" id="table-body"></div></div></div>
 <script type="application/json" id="page-head">${scriptJson(head)}</script>
 <script type="application/json" id="${ROWS_ELEMENT_ID}">[`;
+}
+
+/** Text with the characters HTML reads as markup written as references. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /**

@@ -8,6 +8,7 @@ import { DRIFT_STATUS_MEANINGS, DRIFT_STATUSES, type DriftStatus } from "../../s
 import { verdictOf } from "../../src/drift/verdict.js";
 import { PAGE_COLUMNS, pageHead, pageRow } from "../../src/report-html/page-data.js";
 import { pageRowText } from "../../src/report-html/page-rows.js";
+import { pageTitle } from "../../src/report-html/page-template.js";
 import { scriptJson } from "../../src/report-html/script-json.js";
 import { errorRow, failToPass, invalid, passToFail, report, row } from "../cli/report-fixture.js";
 
@@ -74,6 +75,16 @@ describe("pageHead", () => {
     expect(Object.keys(page.statusMeanings).sort()).toEqual([...page.statuses].sort());
   });
 
+  test("gives every status a colour of its own, none of them the neutral one, and the kit's tiers lowest first", () => {
+    const { agents: _agents, ...head } = report([row({ agentId: "1" })]);
+    const page = pageHead(head);
+    const colours = page.statuses.map((status) => page.statusColours[status]);
+    expect(colours.every((colour) => /^#[0-9a-f]{6}$/.test(colour))).toBe(true);
+    expect(new Set(colours).size).toBe(page.statuses.length);
+    expect(colours).not.toContain(page.neutralColour);
+    expect(page.tiers).toEqual(["flagged", "limited", "developing", "established"]);
+  });
+
   test("carries the state's night history when the report has it", () => {
     const { agents: _agents, ...head } = report([row({ agentId: "1" })]);
     const night = {
@@ -85,6 +96,19 @@ describe("pageHead", () => {
       signedFetches: 4,
     };
     expect(pageHead({ ...head, state: { history: [night] } }).history).toEqual([night]);
+  });
+});
+
+describe("pageTitle", () => {
+  const titleOf = (rows: Parameters<typeof report>[0]) => {
+    const { agents: _agents, ...head } = report(rows);
+    return pageTitle(pageHead(head));
+  };
+
+  test("names the verdict's exit code, its name and the night, to the minute in UTC", () => {
+    expect(titleOf([row({ agentId: "1" })])).toBe("exit 0 ok · 2026-11-22 12:00 UTC · trustgate drift report");
+    expect(titleOf([passToFail("1"), row({ agentId: "2" })])).toBe("exit 3 drift · 2026-11-22 12:00 UTC · trustgate drift report");
+    expect(titleOf([errorRow("1")])).toBe("exit 4 unverified · 2026-11-22 12:00 UTC · trustgate drift report");
   });
 });
 
