@@ -17,6 +17,7 @@ import {
   type WalletClient,
 } from "viem";
 import { DeploymentError, messageOf } from "../errors.js";
+import { estimateCreationGas } from "./creation-gas.js";
 import type { ContractArtifact } from "./deploy-artifacts.js";
 import { creationOf, type Creation, type PlannedContract } from "./deploy-plan.js";
 import type { DeploymentRecorder } from "./deploy-record.js";
@@ -81,6 +82,7 @@ export async function executePlan(plan: readonly PlannedContract[], context: Exe
         constructorArgs: creation.constructorArgs,
         transactionHash: record.transactionHash,
         gas: undefined,
+        gasMethod: undefined,
         gasNote: undefined,
       });
       log(`= ${step.name} unchanged at ${record.address}`);
@@ -101,7 +103,7 @@ export async function executePlan(plan: readonly PlannedContract[], context: Exe
       actions.push(action);
       log(`+ would deploy ${step.name} at ${address} (predicted)`);
       log(`    constructor arguments: ${JSON.stringify(action.constructorArgs)}`);
-      log(`    estimated gas: ${action.gas === undefined ? `unknown, ${action.gasNote}` : action.gas.toString()}`);
+      log(`    estimated gas: ${gasLine(action)}`);
       continue;
     }
     const action = await sendCreation(context, step.name, creation);
@@ -124,21 +126,17 @@ async function estimateCreation(
   pending: ReadonlyMap<string, ContractArtifact>,
 ): Promise<DeployAction> {
   const overrides = dependencies.map((d) => ({ address: addresses[d]!, code: pending.get(d)!.deployedBytecode }));
-  let gas: bigint | undefined;
-  let gasNote: string | undefined;
-  try {
-    gas = await publicClient.estimateGas({
-      account: deployer,
-      data: creation.data,
-      ...(overrides.length ? { stateOverride: overrides } : {}),
-    });
-  } catch (error) {
-    const reason = messageOf(error).split("\n")[0];
-    gasNote = overrides.length
-      ? `not estimable until ${dependencies.join(", ")} is deployed (the node refused eth_estimateGas with a state override: ${reason})`
-      : `estimation failed: ${reason}`;
-  }
-  return { name, status: "would-deploy", address, constructorArgs: creation.constructorArgs, transactionHash: undefined, gas, gasNote };
+  const estimate = await estimateCreationGas(publicClient, deployer, creation.data, overrides);
+  return {
+    name,
+    status: "would-deploy",
+    address,
+    constructorArgs: creation.constructorArgs,
+    transactionHash: undefined,
+    gas: estimate.gas,
+    gasMethod: estimate.method,
+    gasNote: estimate.note,
+  };
 }
 
 /** Sends a creation, waits for it and records it. */
@@ -174,6 +172,15 @@ async function sendCreation(context: ExecutionContext, name: string, creation: C
     constructorArgs: creation.constructorArgs,
     transactionHash: hash,
     gas: receipt.gasUsed,
+    gasMethod: undefined,
     gasNote: undefined,
   };
+}
+
+/** A dry run's gas figure, with how it was measured when not by `eth_estimateGas`, or why it is unknown. */
+function gasLine(action: DeployAction): string {
+  if (action.gas === undefined) return `unknown, ${action.gasNote}`;
+  return action.gasMethod === "eth_call"
+    ? `${action.gas} (measured in an eth_call with a state override: this node refuses one in eth_estimateGas)`
+    : action.gas.toString();
 }
