@@ -78,7 +78,9 @@ describe("scripts/deploy.ts", () => {
     const dry = await deployCli(["--network", "localhost", "--rpc-url", url, "--dry-run", "--deployments-dir", dir]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).not.toContain("unknown");
-    const estimated = [...dry.stdout.matchAll(/\+ would deploy (\w+) .*\n.*\n {4}estimated gas: (\d+)/g)].map((m) => [m[1], BigInt(m[2]!)] as const);
+    const estimated = [...dry.stdout.matchAll(/\+ would deploy (\w+) .*\n.*\n {4}estimated gas: (\d+)/g)].map(
+      (m) => [m[1], BigInt(m[2]!)] as const,
+    );
     expect(estimated.map(([name]) => name)).toEqual([
       "TrustScoreOracle",
       "AttestedTrustOracle",
@@ -87,9 +89,13 @@ describe("scripts/deploy.ts", () => {
       "AgentTaskBoard",
     ]);
     // The contracts that depend on others are measured in an eth_call, since Hardhat's node refuses the override.
-    expect(dry.stdout).toMatch(/estimated gas: \d+ \(measured in an eth_call with a state override: this node refuses one in eth_estimateGas\)/);
+    expect(dry.stdout).toMatch(
+      /estimated gas: \d+ \(measured in an eth_call with a state override: this node refuses one in eth_estimateGas\)/,
+    );
     const total = estimated.reduce((sum, [, gas]) => sum + gas, 0n);
-    expect(dry.stdout).toContain(`Estimated gas in total: ${total} for 5 contract(s)\nDry run: nothing sent; 5 contract(s) would be deployed.`);
+    expect(dry.stdout).toContain(
+      `Estimated gas in total: ${total} for 5 contract(s)\nDry run: nothing sent; 5 contract(s) would be deployed.`,
+    );
 
     // The figures are what the creations then use.
     const real = await deployCli(["--network", "localhost", "--rpc-url", url, "--deployments-dir", dir]);

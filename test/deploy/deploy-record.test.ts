@@ -18,7 +18,11 @@ function action(name: string, status: DeployAction["status"], gas: bigint | unde
 
 describe("estimatedGasTotal", () => {
   test("sums the contracts a dry run would deploy, leaving out those kept", () => {
-    const line = estimatedGasTotal([action("A", "unchanged", undefined), action("B", "would-deploy", 1_000n), action("C", "would-deploy", 234n)]);
+    const line = estimatedGasTotal([
+      action("A", "unchanged", undefined),
+      action("B", "would-deploy", 1_000n),
+      action("C", "would-deploy", 234n),
+    ]);
     expect(line).toBe("Estimated gas in total: 1234 for 2 contract(s)");
   });
 
