@@ -22,6 +22,7 @@ import type { ContractArtifact } from "./deploy-artifacts.js";
 import { creationOf, type Creation, type PlannedContract } from "./deploy-plan.js";
 import type { DeploymentRecorder } from "./deploy-record.js";
 import type { DeployAction } from "./deploy-types.js";
+import type { DeploymentRecord } from "./deployments-file.js";
 
 /** What the execution works with. */
 export interface ExecutionContext {
@@ -81,6 +82,7 @@ export async function executePlan(plan: readonly PlannedContract[], context: Exe
         address: record.address,
         constructorArgs: creation.constructorArgs,
         transactionHash: record.transactionHash,
+        replaces: undefined,
         gas: undefined,
         gasMethod: undefined,
         gasNote: undefined,
@@ -98,15 +100,17 @@ export async function executePlan(plan: readonly PlannedContract[], context: Exe
       const address = getContractAddress({ from: deployer, nonce: BigInt(nonce++) });
       addresses[step.name] = address;
       const dependencies = step.dependsOn.filter((name) => pending.has(name));
-      const action = await estimateCreation(publicClient, deployer, step.name, address, creation, dependencies, addresses, pending);
+      const estimated = await estimateCreation(publicClient, deployer, step.name, address, creation, dependencies, addresses, pending);
+      const action = { ...estimated, replaces: planned.replaces?.address };
       pending.set(step.name, artifact);
       actions.push(action);
       log(`+ would deploy ${step.name} at ${address} (predicted)`);
+      if (planned.replaces) log(`    replaces ${planned.replaces.address}, deployed in block ${planned.replaces.blockNumber}`);
       log(`    constructor arguments: ${JSON.stringify(action.constructorArgs)}`);
       log(`    estimated gas: ${gasLine(action)}`);
       continue;
     }
-    const action = await sendCreation(context, step.name, creation);
+    const action = await sendCreation(context, step.name, creation, planned.replaces);
     sent++;
     addresses[step.name] = action.address;
     actions.push(action);
@@ -124,7 +128,7 @@ async function estimateCreation(
   dependencies: readonly string[],
   addresses: Readonly<Record<string, Address>>,
   pending: ReadonlyMap<string, ContractArtifact>,
-): Promise<DeployAction> {
+): Promise<Omit<DeployAction, "replaces">> {
   const overrides = dependencies.map((d) => ({ address: addresses[d]!, code: pending.get(d)!.deployedBytecode }));
   const estimate = await estimateCreationGas(publicClient, deployer, creation.data, overrides);
   return {
@@ -140,7 +144,12 @@ async function estimateCreation(
 }
 
 /** Sends a creation, waits for it and records it. */
-async function sendCreation(context: ExecutionContext, name: string, creation: Creation): Promise<DeployAction> {
+async function sendCreation(
+  context: ExecutionContext,
+  name: string,
+  creation: Creation,
+  replaces: DeploymentRecord | undefined,
+): Promise<DeployAction> {
   const { publicClient, walletClient, log } = context;
   let hash: Hash;
   try {
@@ -154,23 +163,30 @@ async function sendCreation(context: ExecutionContext, name: string, creation: C
   }
   const address = getAddress(receipt.contractAddress);
   const blockNumber = Number(receipt.blockNumber);
-  context.recorder.add({
-    name,
-    address,
-    transactionHash: hash,
-    blockNumber,
-    constructorArgs: creation.constructorArgs,
-    fingerprint: creation.fingerprint,
-    gitCommit: context.gitCommit,
-    deployedAt: new Date().toISOString(),
-  });
+  context.recorder.add(
+    {
+      name,
+      address,
+      transactionHash: hash,
+      blockNumber,
+      constructorArgs: creation.constructorArgs,
+      fingerprint: creation.fingerprint,
+      gitCommit: context.gitCommit,
+      deployedAt: new Date().toISOString(),
+    },
+    replaces,
+  );
   log(`+ deployed ${name} at ${address} (transaction ${hash}, block ${blockNumber}, gas ${receipt.gasUsed})`);
+  if (replaces) {
+    log(`    replaces ${replaces.address}, deployed in block ${replaces.blockNumber} (kept in ${context.deploymentsFile} under "history")`);
+  }
   return {
     name,
     status: "deployed",
     address,
     constructorArgs: creation.constructorArgs,
     transactionHash: hash,
+    replaces: replaces?.address,
     gas: receipt.gasUsed,
     gasMethod: undefined,
     gasNote: undefined,

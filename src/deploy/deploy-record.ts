@@ -10,8 +10,11 @@ import { type DeploymentRecord, type DeploymentsFile, writeConstructorArgsFile, 
 
 /** Records the creations of one run. */
 export interface DeploymentRecorder {
-  /** Adds a creation to the file and, unless recording is off, writes the file and its constructor arguments. */
-  add(record: DeploymentRecord): void;
+  /**
+   * Adds a creation to the file and, unless recording is off, writes the file and its constructor arguments. The
+   * record it replaces, if any, moves to the file's history.
+   */
+  add(record: DeploymentRecord, replaces?: DeploymentRecord): void;
 }
 
 /**
@@ -25,8 +28,11 @@ export interface DeploymentRecorder {
 export function deploymentRecorder(dir: string, file: DeploymentsFile, enabled: boolean): DeploymentRecorder {
   let current = file;
   return {
-    add(record) {
-      current = { ...current, contracts: { ...current.contracts, [record.name]: record } };
+    add(record, replaces) {
+      const history = replaces
+        ? [...(current.history ?? []), { ...replaces, replacedBy: record.address, replacedAt: record.deployedAt }]
+        : current.history;
+      current = { ...current, contracts: { ...current.contracts, [record.name]: record }, ...(history ? { history } : {}) };
       if (!enabled) return;
       writeDeploymentsFile(dir, current);
       writeConstructorArgsFile(dir, current.chainId, record.name, record.constructorArgs);

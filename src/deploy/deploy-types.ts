@@ -59,6 +59,11 @@ export interface DeployAction {
   readonly constructorArgs: readonly JsonValue[];
   /** Creation transaction (the recorded one for `unchanged`; none for `would-deploy`). */
   readonly transactionHash: Hash | undefined;
+  /**
+   * The address of the recorded deployment this one replaces (`deployed`, `would-deploy`), which the deployments
+   * file then keeps under `history`; undefined when there was none.
+   */
+  readonly replaces: Address | undefined;
   /** Gas used (`deployed`) or estimated (`would-deploy`); undefined when unknown or `unchanged`. */
   readonly gas: bigint | undefined;
   /**

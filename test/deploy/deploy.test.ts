@@ -286,6 +286,50 @@ describe("deploy on a local chain", () => {
     expect(file.contracts.AgentTaskBoard!.constructorArgs[0]).toBe(second.actions[2]!.address);
   });
 
+  test("a changed gateOracle redeploys the gates: each says which address it replaces, and the file keeps the old ones in its history", async () => {
+    const chain = await chainWithId(31337);
+    const dir = tempDeploymentsDir();
+    const onReference = shippedNetwork("localhost", { gateOracle: "oracle" });
+    const first = await deployLocal(chain, dir, { config: onReference });
+    const [oldHook, oldBoard] = [first.actions[3]!, first.actions[4]!];
+    expect([oldHook.name, oldBoard.name]).toEqual(["TrustAdmissionHook", "AgentTaskBoard"]);
+    const before = readFile(dir, 31337);
+    expect(before.history).toBeUndefined();
+
+    // The dry run says it too.
+    const dryLines: string[] = [];
+    const dry = await deployLocal(chain, dir, { config: shippedNetwork("localhost"), dryRun: true, log: (l) => dryLines.push(l) });
+    expect(dry.actions.map((a) => a.replaces)).toEqual([undefined, undefined, undefined, oldHook.address, oldBoard.address]);
+    expect(dryLines.join("\n")).toContain(
+      `    replaces ${oldHook.address}, deployed in block ${before.contracts.TrustAdmissionHook!.blockNumber}`,
+    );
+
+    const lines: string[] = [];
+    const second = await deployLocal(chain, dir, { config: shippedNetwork("localhost"), log: (l) => lines.push(l) });
+    expect(second.actions.map((a) => a.status)).toEqual(["unchanged", "unchanged", "unchanged", "deployed", "deployed"]);
+    const [newHook, newBoard] = [second.actions[3]!, second.actions[4]!];
+    expect(newHook.constructorArgs[0]).toMatchObject({ oracle: second.actions[1]!.address });
+    expect(newHook.replaces).toBe(oldHook.address);
+    const text = lines.join("\n");
+    expect(text).toMatch(
+      new RegExp(
+        `\\+ deployed TrustAdmissionHook at ${newHook.address} .*\\n {4}replaces ${oldHook.address}, deployed in block \\d+ \\(kept in .*31337\\.json under "history"\\)`,
+      ),
+    );
+    expect(text).toContain(`    replaces ${oldBoard.address}`);
+
+    const after = readFile(dir, 31337);
+    expect(after.contracts.TrustAdmissionHook!.address).toBe(newHook.address);
+    expect(after.history).toEqual([
+      { ...before.contracts.TrustAdmissionHook, replacedBy: newHook.address, replacedAt: after.contracts.TrustAdmissionHook!.deployedAt },
+      { ...before.contracts.AgentTaskBoard, replacedBy: newBoard.address, replacedAt: after.contracts.AgentTaskBoard!.deployedAt },
+    ]);
+    // Read back as the next run reads it: the history stays, and nothing is deployed.
+    const third = await deployLocal(chain, dir, { config: shippedNetwork("localhost") });
+    expect(third.transactionsSent).toBe(0);
+    expect(readFile(dir, 31337).history).toEqual(after.history);
+  });
+
   test("a recorded contract whose code is gone (chain reset) is deployed again", async () => {
     const chain = await chainWithId(31337);
     const dir = tempDeploymentsDir();

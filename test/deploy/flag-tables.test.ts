@@ -25,7 +25,7 @@ function documentedFlags(heading: string): string[] {
 }
 
 /** The flags a `parseArgs` option table accepts, long and short. */
-function parserFlags(options: Readonly<Record<string, { readonly short?: string }>>): string[] {
+function parserFlags(options: Readonly<Record<string, { readonly type: string; readonly short?: string }>>): string[] {
   return Object.entries(options).flatMap(([name, option]) => [`--${name}`, ...(option.short ? [`-${option.short}`] : [])]);
 }
 
