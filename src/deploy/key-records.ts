@@ -30,8 +30,7 @@ export interface ListKeyRecordsParameters extends OracleTarget, NodeTarget {
  * another key id has replaced already. Sends nothing.
  *
  * @param options - Chain, oracle, key id, first block, output.
- * Each record's agent is named as every report names agents, `chain:id:registry` (`base:1:erc8004`, see
- * {@link signedRecordAgent}).
+ * Each record's agent is printed as every report names agents, `chain:id:registry` (`base:1:erc8004`).
  *
  * @returns The key id's state and its records, with the oracle, its chain and the first block scanned.
  * @throws {@link DeploymentError} for an unreachable node, a chain other than the configured one, no oracle, or a
