@@ -5,10 +5,9 @@
  * @packageDocumentation
  */
 import type { Address } from "viem";
-import { formatAgentRef } from "../agent/agent-ref.js";
-import { chainSlugOf } from "../config/chains.js";
 import { DeploymentError, InvalidArgumentError } from "../errors.js";
-import { listRecordsSignedBy, type RecordsSignedBy, type SignedRecord } from "../oracle/records-by-key.js";
+import { formatRecordKey } from "../oracle/record-key.js";
+import { listRecordsSignedBy, type RecordsSignedBy } from "../oracle/records-by-key.js";
 import { assertAttestedOracle, attestedOracleTarget, connectedNode, type NodeTarget, type OracleTarget } from "./attested-oracle-target.js";
 
 /** Options of {@link listKeyRecords}. */
@@ -59,7 +58,7 @@ export async function listKeyRecords(options: ListKeyRecordsParameters): Promise
   );
   for (const record of listed.records) {
     log(
-      `  ${signedRecordAgent(record)}  ${record.current ? "current " : "replaced"}  ` +
+      `  ${formatRecordKey(record)}  ${record.current ? "current " : "replaced"}  ` +
         `last stored in block ${record.blockNumber}, tx ${record.transactionHash}`,
     );
   }
@@ -77,25 +76,8 @@ export interface KeyRecordsListing extends RecordsSignedBy {
 }
 
 /**
- * The agent of a stored record, named as reports name agents: `chain:id:registry` (`base:1:erc8004`), by the service's
- * chain slug; an agent chain the service does not cover keeps its numeric id (`31337:1:erc8004`).
- *
- * @param record - A record the oracle stored.
- * @returns Its agent's name.
- */
-export function signedRecordAgent(record: Pick<SignedRecord, "agentId" | "chainId" | "registry">): string {
-  let chain: string;
-  try {
-    chain = chainSlugOf(record.chainId);
-  } catch {
-    chain = String(record.chainId);
-  }
-  return formatAgentRef({ chain, agentId: record.agentId, registry: record.registry });
-}
-
-/**
  * The JSON form of a listing (`npm run keys -- --records <kid> --json <file>`): numbers that may exceed 2^53 (agent
- * ids, blocks) as decimal strings, each record's agent named by {@link signedRecordAgent} beside its parts.
+ * ids, blocks) as decimal strings, each record's agent named as reports name agents (`base:1:erc8004`) beside its parts.
  *
  * @param listing - What {@link listKeyRecords} found.
  * @returns A JSON-safe object.
@@ -109,7 +91,7 @@ export function keyRecordsJson(listing: KeyRecordsListing): KeyRecordsJson {
     revoked: listing.revoked,
     current: listing.records.filter((r) => r.current).length,
     records: listing.records.map((record) => ({
-      agent: signedRecordAgent(record),
+      agent: formatRecordKey(record),
       agentId: record.agentId.toString(),
       chainId: record.chainId,
       registry: record.registry,
