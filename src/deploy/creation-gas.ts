@@ -81,16 +81,10 @@ export async function estimateCreationGas(
 }
 
 /**
- * Measures a creation inside one `eth_call` (see the file's header).
- *
- * @param publicClient - A client of the node.
- * @param from - The sender.
- * @param data - Init code.
- * @param overrides - Contracts the creation depends on.
- * @returns The gas a transaction creating the contract would use.
- * @throws Error when the node refuses the call or the creation reverts.
+ * Measures a creation inside one `eth_call` (see the file's header): the gas a transaction creating the contract
+ * would use. Throws when the node refuses the call or the creation reverts.
  */
-export async function measureCreationGas(
+async function measureCreationGas(
   publicClient: PublicClient<CustomTransport>,
   from: Address,
   data: Hex,
