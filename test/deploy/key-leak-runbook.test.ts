@@ -233,7 +233,7 @@ describe("docs/security.md: If a signing key leaks", () => {
 });
 
 describe("npm run keys -- --records", () => {
-  test("lists and changes nothing: refuses to be combined with a change, a --from-block that is not a block number, and --json without it", async () => {
+  test("lists and changes nothing: refuses to be combined with a change, a --from-block that is not a block number, and --json without it or to a path that cannot be written, before any request", async () => {
     const cli = (args: string[]) =>
       run(process.execPath, [join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs"), "scripts/keys.ts", ...args], {
         env: { ...process.env, HOME: tempDeploymentsDir() },
@@ -250,5 +250,10 @@ describe("npm run keys -- --records", () => {
     const jsonAlone = await cli(["--rpc-url", chain.rpcUrl, "--jwks", "jwks.json", "--json", "keys.json"]);
     expect(jsonAlone.code).toBe(2);
     expect(jsonAlone.stderr).toContain("--json goes with --records <kid>");
+    const missingDir = join(tempDeploymentsDir(), "absent", "records.json");
+    const unwritable = await cli(["--rpc-url", "http://127.0.0.1:9", "--records", LEAKED, "--json", missingDir]);
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr).toContain(`--json ${missingDir}: directory`);
+    expect(unwritable.stderr).not.toContain("Cannot reach");
   });
 });
