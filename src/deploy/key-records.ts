@@ -26,11 +26,10 @@ export interface ListKeyRecordsParameters extends OracleTarget, NodeTarget {
 /**
  * Lists the records an `AttestedTrustOracle` stored under a key id (`npm run keys -- --records <kid>`): after a key
  * leaks, the subjects whose records read as absent once it is revoked, and which of them a later attestation under
- * another key id has replaced already. Sends nothing.
+ * another key id has replaced already. Sends nothing. Each record's agent is printed as every report names agents,
+ * `chain:id:registry` (`base:1:erc8004`).
  *
  * @param options - Chain, oracle, key id, first block, output.
- * Each record's agent is printed as every report names agents, `chain:id:registry` (`base:1:erc8004`).
- *
  * @returns The key id's state and its records, with the oracle, its chain and the first block scanned.
  * @throws {@link DeploymentError} for an unreachable node, a chain other than the configured one, no oracle, or a
  *   contract that is not an `AttestedTrustOracle`; `bad-config` when the scan starts after one of the records (its
