@@ -34,6 +34,8 @@ export const UNIT_TESTS = [
   "test/cli/table-width.test.ts",
   "test/deploy/config.test.ts",
   "test/deploy/deploy-plan.test.ts",
+  "test/deploy/deploy-record.test.ts",
+  "test/deploy/flag-tables.test.ts",
   "test/docs/block-types.test.ts",
   "test/docs/entry-names-documented.test.ts",
   "test/docs/shell-blocks.test.ts",

@@ -7,10 +7,12 @@
  *                   [--force-kid <kid> ...] [--thumbprint <kid>=<b64url> ...] [--revoke <kid> ...] [--dry-run]
  *                   [--confirm-mainnet] [--config deploy/config.json] [--deployments-dir deployments]
  *   npm run keys -- (--network <name> | --rpc-url <url>) [--oracle <address>] --records <kid> [--from-block <n>]
+ *                   [--json <file|->]
  *
  * @packageDocumentation
  */
 
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { http } from "viem";
@@ -21,9 +23,11 @@ import {
   parseThumbprintPins,
   RPC_URL_VARIABLE,
   resolveRpcUrl,
+  keyRecordsJson,
   listKeyRecords,
   updateSigningKeys,
 } from "../src/deploy/index.js";
+import { checkFileTarget } from "../src/cli/file-target.js";
 import { ONCHAIN_TRUST_ATTESTATION_KIDS } from "../src/config/service.js";
 import { DeploymentError } from "../src/errors.js";
 import { readHardhatVar } from "./lib/hardhat-vars.js";
@@ -31,7 +35,7 @@ import { runCommand } from "./lib/run-command.js";
 import { KEYS_OPTIONS } from "./lib/script-options.js";
 
 const USAGE = `Usage: npm run keys -- (--network <name> | --rpc-url <url>) --jwks <url|file> [options]
-       npm run keys -- (--network <name> | --rpc-url <url>) --records <kid> [--from-block <n>] [--oracle <address>]
+       npm run keys -- (--network <name> | --rpc-url <url>) --records <kid> [--from-block <n>] [--json <file|->] [--oracle <address>]
 
 Sets the service's trust-check signing keys (EC P-256 / ES256 keys of its JWKS) on a deployed
 AttestedTrustOracle, and revokes key ids. The oracle accepts a trust record signed under any kid it holds,
@@ -59,6 +63,8 @@ Options:
   --records <kid>           List the records the oracle stored under this key id (from its RecordSignedBy events),
                             and whether each is still current; sends nothing. After a leak: what revoking takes back
   --from-block <n>          First block --records scans (default: the recorded deployment block, else 0)
+  --json <file|->           With --records: also write the listing as JSON to a file, or to stdout with "-"
+                            (stdout then carries nothing else; the listing's lines go to stderr)
   --dry-run                 Print what would be set, left alone or revoked; send nothing (no key needed)
   --confirm-mainnet         Required to change keys on Base (8453) or Ethereum (1) mainnet
   --config <file>           Configuration (default deploy/config.json)
@@ -91,6 +97,9 @@ async function main(): Promise<number> {
   } else if (!values["rpc-url"] && !process.env[RPC_URL_VARIABLE]?.trim()) {
     throw new DeploymentError("bad-config", `Give --network <name> or --rpc-url <url> (or set ${RPC_URL_VARIABLE})`);
   }
+  const json = values.json;
+  if (json !== undefined && values.records === undefined) throw new DeploymentError("bad-config", "--json goes with --records <kid>");
+  if (json !== undefined && json !== "-") await checkFileTarget("--json", json);
   const rpcUrl = resolveRpcUrl(network ?? "(given by URL)", config ?? {}, values["rpc-url"], process.env).url;
   // The node and the oracle, as both modes take them.
   const target = {
@@ -102,7 +111,8 @@ async function main(): Promise<number> {
     rpcUrlEnv: config?.rpcUrlEnv,
     oracle: values.oracle as `0x${string}` | undefined,
     deploymentsDir: resolve(values["deployments-dir"]),
-    log: (line: string) => console.log(line),
+    // With the JSON on stdout, the listing's lines go to stderr.
+    log: (line: string) => (json === "-" ? console.error(line) : console.log(line)),
   };
   if (values.records !== undefined) {
     const changes = ["jwks", "kid", "force-kid", "thumbprint", "revoke"] as const;
@@ -114,7 +124,16 @@ async function main(): Promise<number> {
     if (fromBlock !== undefined && !/^\d+$/.test(fromBlock)) {
       throw new DeploymentError("bad-config", `--from-block must be a block number, not "${fromBlock}"`);
     }
-    await listKeyRecords({ ...target, kid: values.records, fromBlock: fromBlock === undefined ? undefined : BigInt(fromBlock) });
+    const listing = await listKeyRecords({
+      ...target,
+      kid: values.records,
+      fromBlock: fromBlock === undefined ? undefined : BigInt(fromBlock),
+    });
+    if (json !== undefined) {
+      const text = `${JSON.stringify(keyRecordsJson(listing), null, 2)}\n`;
+      if (json === "-") process.stdout.write(text);
+      else writeFileSync(json, text);
+    }
     return 0;
   }
   if (values["from-block"] !== undefined) throw new DeploymentError("bad-config", "--from-block goes with --records <kid>");

@@ -30,6 +30,7 @@ export const KEYS_OPTIONS = {
   revoke: { type: "string", multiple: true },
   records: { type: "string" },
   "from-block": { type: "string" },
+  json: { type: "string" },
   "dry-run": { type: "boolean", default: false },
   "confirm-mainnet": { type: "boolean", default: false },
   config: { type: "string", default: "deploy/config.json" },

@@ -46,7 +46,7 @@ export interface AttestationKind<Version extends string> {
   checkBody?(signed: Record<string, unknown>, body: Record<string, unknown>, version: Version): FieldMismatch | undefined;
   /** Compares the signed subject with the one asked about; returns the first difference. */
   checkSubject?(signed: Record<string, unknown>, expected: ExpectedSubject, version: Version): FieldMismatch | undefined;
-  /** Describes a valid signed block in a few words, e.g. `agent 1487 on base, score 82`. */
+  /** Describes a valid signed block in a few words, e.g. `base:1487:erc8004, score 82`. */
   describe(signed: Record<string, unknown>, version: Version): string;
 }
 

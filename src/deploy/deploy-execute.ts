@@ -17,10 +17,12 @@ import {
   type WalletClient,
 } from "viem";
 import { DeploymentError, messageOf } from "../errors.js";
+import { estimateCreationGas } from "./creation-gas.js";
 import type { ContractArtifact } from "./deploy-artifacts.js";
 import { creationOf, type Creation, type PlannedContract } from "./deploy-plan.js";
 import type { DeploymentRecorder } from "./deploy-record.js";
 import type { DeployAction } from "./deploy-types.js";
+import type { DeploymentRecord } from "./deployments-file.js";
 
 /** What the execution works with. */
 export interface ExecutionContext {
@@ -80,7 +82,9 @@ export async function executePlan(plan: readonly PlannedContract[], context: Exe
         address: record.address,
         constructorArgs: creation.constructorArgs,
         transactionHash: record.transactionHash,
+        replaces: undefined,
         gas: undefined,
+        gasMethod: undefined,
         gasNote: undefined,
       });
       log(`= ${step.name} unchanged at ${record.address}`);
@@ -96,15 +100,17 @@ export async function executePlan(plan: readonly PlannedContract[], context: Exe
       const address = getContractAddress({ from: deployer, nonce: BigInt(nonce++) });
       addresses[step.name] = address;
       const dependencies = step.dependsOn.filter((name) => pending.has(name));
-      const action = await estimateCreation(publicClient, deployer, step.name, address, creation, dependencies, addresses, pending);
+      const estimated = await estimateCreation(publicClient, deployer, step.name, address, creation, dependencies, addresses, pending);
+      const action = { ...estimated, replaces: planned.replaces?.address };
       pending.set(step.name, artifact);
       actions.push(action);
       log(`+ would deploy ${step.name} at ${address} (predicted)`);
+      if (planned.replaces) log(`    replaces ${planned.replaces.address}, deployed in block ${planned.replaces.blockNumber}`);
       log(`    constructor arguments: ${JSON.stringify(action.constructorArgs)}`);
-      log(`    estimated gas: ${action.gas === undefined ? `unknown, ${action.gasNote}` : action.gas.toString()}`);
+      log(`    estimated gas: ${gasLine(action)}`);
       continue;
     }
-    const action = await sendCreation(context, step.name, creation);
+    const action = await sendCreation(context, step.name, creation, planned.replaces);
     sent++;
     addresses[step.name] = action.address;
     actions.push(action);
@@ -122,27 +128,28 @@ async function estimateCreation(
   dependencies: readonly string[],
   addresses: Readonly<Record<string, Address>>,
   pending: ReadonlyMap<string, ContractArtifact>,
-): Promise<DeployAction> {
+): Promise<Omit<DeployAction, "replaces">> {
   const overrides = dependencies.map((d) => ({ address: addresses[d]!, code: pending.get(d)!.deployedBytecode }));
-  let gas: bigint | undefined;
-  let gasNote: string | undefined;
-  try {
-    gas = await publicClient.estimateGas({
-      account: deployer,
-      data: creation.data,
-      ...(overrides.length ? { stateOverride: overrides } : {}),
-    });
-  } catch (error) {
-    const reason = messageOf(error).split("\n")[0];
-    gasNote = overrides.length
-      ? `not estimable until ${dependencies.join(", ")} is deployed (the node refused eth_estimateGas with a state override: ${reason})`
-      : `estimation failed: ${reason}`;
-  }
-  return { name, status: "would-deploy", address, constructorArgs: creation.constructorArgs, transactionHash: undefined, gas, gasNote };
+  const estimate = await estimateCreationGas(publicClient, deployer, creation.data, overrides);
+  return {
+    name,
+    status: "would-deploy",
+    address,
+    constructorArgs: creation.constructorArgs,
+    transactionHash: undefined,
+    gas: estimate.gas,
+    gasMethod: estimate.method,
+    gasNote: estimate.note,
+  };
 }
 
 /** Sends a creation, waits for it and records it. */
-async function sendCreation(context: ExecutionContext, name: string, creation: Creation): Promise<DeployAction> {
+async function sendCreation(
+  context: ExecutionContext,
+  name: string,
+  creation: Creation,
+  replaces: DeploymentRecord | undefined,
+): Promise<DeployAction> {
   const { publicClient, walletClient, log } = context;
   let hash: Hash;
   try {
@@ -156,24 +163,40 @@ async function sendCreation(context: ExecutionContext, name: string, creation: C
   }
   const address = getAddress(receipt.contractAddress);
   const blockNumber = Number(receipt.blockNumber);
-  context.recorder.add({
-    name,
-    address,
-    transactionHash: hash,
-    blockNumber,
-    constructorArgs: creation.constructorArgs,
-    fingerprint: creation.fingerprint,
-    gitCommit: context.gitCommit,
-    deployedAt: new Date().toISOString(),
-  });
+  context.recorder.add(
+    {
+      name,
+      address,
+      transactionHash: hash,
+      blockNumber,
+      constructorArgs: creation.constructorArgs,
+      fingerprint: creation.fingerprint,
+      gitCommit: context.gitCommit,
+      deployedAt: new Date().toISOString(),
+    },
+    replaces,
+  );
   log(`+ deployed ${name} at ${address} (transaction ${hash}, block ${blockNumber}, gas ${receipt.gasUsed})`);
+  if (replaces) {
+    log(`    replaces ${replaces.address}, deployed in block ${replaces.blockNumber} (kept in ${context.deploymentsFile} under "history")`);
+  }
   return {
     name,
     status: "deployed",
     address,
     constructorArgs: creation.constructorArgs,
     transactionHash: hash,
+    replaces: replaces?.address,
     gas: receipt.gasUsed,
+    gasMethod: undefined,
     gasNote: undefined,
   };
+}
+
+/** A dry run's gas figure, with how it was measured when not by `eth_estimateGas`, or why it is unknown. */
+function gasLine(action: DeployAction): string {
+  if (action.gas === undefined) return `unknown, ${action.gasNote}`;
+  return action.gasMethod === "eth_call"
+    ? `${action.gas} (measured in an eth_call with a state override: this node refuses one in eth_estimateGas)`
+    : action.gas.toString();
 }

@@ -150,6 +150,11 @@ export type PlannedContract =
       readonly step: ContractStep;
       /** The record set aside (a local network's record that does not hold on the chain), with why. */
       readonly distrusted: { readonly record: DeploymentRecord; readonly problem: string } | undefined;
+      /**
+       * The recorded deployment of the same contract that this one replaces (its creation, or what it depends on,
+       * changed), kept in the deployments file's history once the new one is created; the distrusted record too.
+       */
+      readonly replaces: DeploymentRecord | undefined;
     };
 
 /** Where the plan is made, for its decisions and messages. */
@@ -184,15 +189,15 @@ export function planDeployment(
   const kept: Record<string, Address> = {};
   const deployed = new Set<string>();
   return steps.map((step): PlannedContract => {
+    const record = onChain.recorded[step.name];
     if (step.dependsOn.some((name) => deployed.has(name))) {
       deployed.add(step.name);
-      return { kind: "deploy", step, distrusted: undefined };
+      return { kind: "deploy", step, distrusted: undefined, replaces: record };
     }
     const creation = creationOf(step, artifacts.get(step.name)!, kept);
-    const record = onChain.recorded[step.name];
     if (!record || record.fingerprint !== creation.fingerprint) {
       deployed.add(step.name);
-      return { kind: "deploy", step, distrusted: undefined };
+      return { kind: "deploy", step, distrusted: undefined, replaces: record };
     }
     const problem = onChain.problems.has(step.name) ? onChain.problems.get(step.name)! : "it was not checked on this chain";
     if (problem === null) {
@@ -206,6 +211,6 @@ export function planDeployment(
       );
     }
     deployed.add(step.name);
-    return { kind: "deploy", step, distrusted: { record, problem } };
+    return { kind: "deploy", step, distrusted: { record, problem }, replaces: record };
   });
 }

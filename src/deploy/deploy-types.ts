@@ -6,6 +6,7 @@
  */
 import type { Address, Hash } from "viem";
 import type { NetworkDeployConfig } from "./config.js";
+import type { CreationGasMethod } from "./creation-gas.js";
 import type { JsonValue } from "./deployments-file.js";
 import type { DeployProvider } from "./sender.js";
 import type { SigningKeysResult } from "./signing-keys.js";
@@ -58,8 +59,18 @@ export interface DeployAction {
   readonly constructorArgs: readonly JsonValue[];
   /** Creation transaction (the recorded one for `unchanged`; none for `would-deploy`). */
   readonly transactionHash: Hash | undefined;
+  /**
+   * The address of the recorded deployment this one replaces (`deployed`, `would-deploy`), which the deployments
+   * file then keeps under `history`; undefined when there was none.
+   */
+  readonly replaces: Address | undefined;
   /** Gas used (`deployed`) or estimated (`would-deploy`); undefined when unknown or `unchanged`. */
   readonly gas: bigint | undefined;
+  /**
+   * How a `would-deploy`'s gas was estimated: `eth_estimateGas`, or `eth_call` (the creation measured inside a call,
+   * on a node that refuses a state override in `eth_estimateGas`); undefined otherwise.
+   */
+  readonly gasMethod: CreationGasMethod | undefined;
   /** Why the gas of a `would-deploy` could not be estimated, if it could not. */
   readonly gasNote: string | undefined;
 }

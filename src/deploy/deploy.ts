@@ -25,7 +25,7 @@ import { loadArtifacts } from "./deploy-artifacts.js";
 import { executePlan } from "./deploy-execute.js";
 import { installConfiguredSigningKeys } from "./deploy-install-keys.js";
 import { deploymentOrder, planDeployment } from "./deploy-plan.js";
-import { deploymentRecorder, runSummary } from "./deploy-record.js";
+import { deploymentRecorder, estimatedGasTotal, runSummary } from "./deploy-record.js";
 import { resolveDeployment } from "./deploy-resolve.js";
 import type { DeployParameters, DeployResult } from "./deploy-types.js";
 import { deploymentsFilePath } from "./deployments-file.js";
@@ -104,6 +104,7 @@ export async function deploy(options: DeployParameters): Promise<DeployResult> {
     log,
   });
   const wouldDeploy = actions.filter((a) => a.status === "would-deploy").length;
+  if (dryRun && wouldDeploy > 0) log(estimatedGasTotal(actions));
   log(runSummary({ dryRun, recorded, sent, wouldDeploy, deploymentsFile }));
 
   let signingKeys: SigningKeysResult | undefined;

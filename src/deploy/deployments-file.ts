@@ -35,6 +35,14 @@ export interface DeploymentRecord {
   readonly deployedAt: string;
 }
 
+/** A deployment that a later one of the same contract replaced, as the deployments file's history keeps it. */
+export interface ReplacedDeployment extends DeploymentRecord {
+  /** The address of the deployment that replaced it. */
+  readonly replacedBy: Address;
+  /** When it was replaced, ISO 8601. */
+  readonly replacedAt: string;
+}
+
 /** Content of `deployments/<chainId>.json`. */
 export interface DeploymentsFile {
   /** The chain. */
@@ -48,6 +56,12 @@ export interface DeploymentsFile {
   readonly genesisHash?: Hash;
   /** The deployed contracts, by name. */
   readonly contracts: Readonly<Record<string, DeploymentRecord>>;
+  /**
+   * The deployments that later ones replaced (a changed configuration redeployed the contract), oldest first; their
+   * contracts stay on the chain, and whatever still points at them (a gate, an integration) keeps using them. Absent
+   * in files written before a contract was first replaced.
+   */
+  readonly history?: readonly ReplacedDeployment[];
 }
 
 /**
@@ -115,6 +129,7 @@ export function readDeploymentsFile(dir: string, chainId: number, network: strin
     network: typeof file.network === "string" ? file.network : network,
     ...(typeof file.genesisHash === "string" ? { genesisHash: file.genesisHash } : {}),
     contracts: checked.data.contracts as DeploymentsFile["contracts"],
+    ...(checked.data.history ? { history: checked.data.history as DeploymentsFile["history"] } : {}),
   };
 }
 
@@ -136,9 +151,16 @@ const deploymentRecordSchema = z.looseObject({
   deployedAt: z.string(),
 });
 
+/** One entry of the history: a record, and what replaced it when. */
+const replacedDeploymentSchema = deploymentRecordSchema.extend({
+  replacedBy: z.string().refine(hasAddressShape, "must be a 0x-prefixed 20-byte hex address"),
+  replacedAt: z.string(),
+});
+
 const deploymentsFileSchema = z.object({
   genesisHash: hex32.optional(),
   contracts: z.record(z.string(), deploymentRecordSchema),
+  history: z.array(replacedDeploymentSchema).optional(),
 });
 
 /**

@@ -21,12 +21,18 @@ export {
   parseDeployConfig,
 } from "./config.js";
 export { deploy, type DeployAction, type DeployErrorType, type DeployParameters, type DeployResult } from "./deploy.js";
-export { type DeploymentRecord, type DeploymentsFile, type JsonValue, readDeploymentsFile } from "./deployments-file.js";
+export {
+  type DeploymentRecord,
+  type DeploymentsFile,
+  type JsonValue,
+  readDeploymentsFile,
+  type ReplacedDeployment,
+} from "./deployments-file.js";
 export { type KeySelection, type LoadedJwks, parseThumbprintPins, type SelectedSigningKey } from "./key-selection.js";
 export { type ResolvedRpcUrl, RPC_URL_VARIABLE, resolveRpcUrl } from "./rpc-url.js";
 export { DEPLOYER_KEY_VARIABLE, type DeployProvider } from "./sender.js";
 export { type LoadJwksParameters, loadJwks } from "./jwks-source.js";
-export { type ListKeyRecordsParameters, listKeyRecords } from "./key-records.js";
+export { type KeyRecordsJson, type KeyRecordsListing, type ListKeyRecordsParameters, listKeyRecords } from "./key-records.js";
 export { type SigningKeyChange, type SigningKeyChangeKind } from "./signing-key-changes.js";
 export { type SigningKeysResult, type UpdateSigningKeysParameters, updateSigningKeys } from "./signing-keys.js";
 export {

@@ -6,7 +6,8 @@
  *
  * @packageDocumentation
  */
-import type { EvmAgentRef } from "../agent/agent-ref.js";
+import { type EvmAgentRef, formatAgentRef } from "../agent/agent-ref.js";
+import { chainSlugOf } from "../config/chains.js";
 import { InvalidArgumentError } from "../errors.js";
 import { parseAgentId } from "../inputs/agent-id.js";
 import { parseChainId, parseEvmChain } from "../inputs/chain.js";
@@ -74,11 +75,19 @@ export function recordKeyOf(agent: EvmAgentRef): TrustRecordKey {
 }
 
 /**
- * Writes a record key as `chainId:agentId:registry` (for example `8453:1234:erc8004`), as messages name a record.
+ * Names the agent of a record key as reports name agents, with {@link formatAgentRef}: `chain:id:registry` by the
+ * service's chain slug (`base:1234:erc8004`); a chain the service does not cover keeps its numeric id
+ * (`31337:1234:erc8004`).
  *
  * @param key - The record key.
  * @returns The text.
  */
-export function formatRecordKey(key: TrustRecordKey): string {
-  return `${key.chainId}:${key.agentId}:${key.registry}`;
+export function formatRecordKey(key: Pick<TrustRecordKey, "agentId" | "chainId" | "registry">): string {
+  let chain: string;
+  try {
+    chain = chainSlugOf(key.chainId);
+  } catch {
+    chain = String(key.chainId);
+  }
+  return formatAgentRef({ chain, agentId: key.agentId, registry: key.registry });
 }

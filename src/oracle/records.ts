@@ -8,7 +8,7 @@ import type { Abi, Address, Hex } from "viem";
 import { messageOf, OracleReadError } from "../errors.js";
 import type { TrustRecord } from "../trust-record.js";
 import { decodeScoreAnswer, describeRevert } from "./decode.js";
-import type { TrustRecordKey } from "./record-key.js";
+import { formatRecordKey, type TrustRecordKey } from "./record-key.js";
 
 /** What every result carries, whether the read succeeded or not. */
 export interface TrustRecordResultBase {
@@ -135,7 +135,7 @@ function failure(
 ): TrustRecordReadFailure {
   const error = new OracleReadError(
     { oracle, failure: params.failure, revertData: params.data, reason: params.revertReason },
-    `Reading agent ${key.agentId} (chain ${key.chainId}, ${key.registry}) from the trust oracle failed: ${params.reason}`,
+    `Reading ${formatRecordKey(key)} from the trust oracle failed: ${params.reason}`,
     {
       details: params.details,
       cause: params.cause,

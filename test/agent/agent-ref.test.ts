@@ -29,7 +29,9 @@ describe("one agent reference", () => {
     const ref = parseAgentRef("base:7:virtuals");
     expect(ref.chainId).toBe(8453);
     expect(recordKeyOf({ ...ref, chainId: 8453 })).toEqual({ agentId: 7n, chainId: 8453, registry: "virtuals" });
-    expect(formatRecordKey(recordKeyOf({ ...ref, chainId: 8453 }))).toBe("8453:7:virtuals");
+    expect(formatRecordKey(recordKeyOf({ ...ref, chainId: 8453 }))).toBe("base:7:virtuals");
+    expect(formatRecordKey({ agentId: 7n, chainId: 31337, registry: "erc8004" })).toBe("31337:7:erc8004");
+    expect(parseAgentRef(formatRecordKey(recordKeyOf({ ...ref, chainId: 8453 })))).toEqual(ref);
     expect(parseAgentRef("solana:7:sati").chainId).toBeNull();
   });
 

@@ -45,10 +45,16 @@ describe("scripts/deploy.ts", () => {
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/\+ deployed TrustScoreOracle at 0x[0-9a-fA-F]{40}/);
-    expect(first.stdout).toContain("Deployed 4 contract(s)");
+    expect(first.stdout).toContain("Deployed 5 contract(s)");
     const recorded = JSON.parse(readFileSync(join(dir, "31337.json"), "utf8")) as { network: string; contracts: object };
     expect(recorded.network).toBe("localhost");
-    expect(Object.keys(recorded.contracts)).toEqual(["TrustScoreOracle", "MockIdentityRegistry", "TrustAdmissionHook", "AgentTaskBoard"]);
+    expect(Object.keys(recorded.contracts)).toEqual([
+      "TrustScoreOracle",
+      "AttestedTrustOracle",
+      "MockIdentityRegistry",
+      "TrustAdmissionHook",
+      "AgentTaskBoard",
+    ]);
 
     const second = await deployCli(["--network", "localhost", "--rpc-url", url, "--deployments-dir", dir]);
     expect(second.code).toBe(0);
@@ -64,6 +70,38 @@ describe("scripts/deploy.ts", () => {
       /\+ would deploy TrustScoreOracle at 0x[0-9a-fA-F]{40} \(predicted\)\n {4}constructor arguments: \["0x[0-9a-fA-F]{40}"\]\n {4}estimated gas: \d{6,}/,
     );
     expect(result.stdout).toContain("Dry run: nothing sent; 4 contract(s) would be deployed.");
+  });
+
+  test("--dry-run on a node that refuses a state override in eth_estimateGas: every contract's gas, then the total", async () => {
+    const url = await httpChain(31337);
+    const dir = tempDeploymentsDir();
+    const dry = await deployCli(["--network", "localhost", "--rpc-url", url, "--dry-run", "--deployments-dir", dir]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).not.toContain("unknown");
+    const estimated = [...dry.stdout.matchAll(/\+ would deploy (\w+) .*\n.*\n {4}estimated gas: (\d+)/g)].map(
+      (m) => [m[1], BigInt(m[2]!)] as const,
+    );
+    expect(estimated.map(([name]) => name)).toEqual([
+      "TrustScoreOracle",
+      "AttestedTrustOracle",
+      "MockIdentityRegistry",
+      "TrustAdmissionHook",
+      "AgentTaskBoard",
+    ]);
+    // The contracts that depend on others are measured in an eth_call, since Hardhat's node refuses the override.
+    expect(dry.stdout).toMatch(
+      /estimated gas: \d+ \(measured in an eth_call with a state override: this node refuses one in eth_estimateGas\)/,
+    );
+    const total = estimated.reduce((sum, [, gas]) => sum + gas, 0n);
+    expect(dry.stdout).toContain(
+      `Estimated gas in total: ${total} for 5 contract(s)\nDry run: nothing sent; 5 contract(s) would be deployed.`,
+    );
+
+    // The figures are what the creations then use.
+    const real = await deployCli(["--network", "localhost", "--rpc-url", url, "--deployments-dir", dir]);
+    expect(real.code, real.stderr).toBe(0);
+    const used = [...real.stdout.matchAll(/\+ deployed (\w+) at .*, gas (\d+)\)/g)].map((m) => [m[1], BigInt(m[2]!)] as const);
+    expect(used).toEqual(estimated);
   });
 
   test("Base mainnet without --confirm-mainnet: refused, exit 2, the key never printed", async () => {

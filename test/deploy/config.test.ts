@@ -167,11 +167,16 @@ describe("deployment configuration", () => {
       "local",
     );
     expect(forced.attestedOracle).toMatchObject({ kids: ["rnwy-trust-v2"], forceKids: ["rnwy-trust-v3"], thumbprints: pins });
-    // The shipped networks deploy no attested oracle unless asked.
-    for (const entry of Object.values(loadDeployConfig(SHIPPED_CONFIG).networks)) {
-      expect(entry.attestedOracle).toBeUndefined();
+    // Of the shipped networks, only the devnet (localhost) deploys an attested oracle, over its reference oracle, and
+    // its gates read it: the rehearsal of a Base deployment with one (npm run keys, the key-leak runbook).
+    const shipped = loadDeployConfig(SHIPPED_CONFIG).networks;
+    for (const [name, entry] of Object.entries(shipped)) {
+      if (name === "localhost") continue;
+      expect({ name, attestedOracle: entry.attestedOracle }).toEqual({ name, attestedOracle: undefined });
       expect(entry.gateOracle).toBe("oracle");
     }
+    expect(shipped.localhost!.attestedOracle).toEqual({ upstream: "oracle", admin: null, jwks: null });
+    expect(shipped.localhost!.gateOracle).toBe("attested");
   });
 
   test("a file that is not JSON, or missing, is a clear error", () => {

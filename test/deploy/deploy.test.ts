@@ -286,6 +286,50 @@ describe("deploy on a local chain", () => {
     expect(file.contracts.AgentTaskBoard!.constructorArgs[0]).toBe(second.actions[2]!.address);
   });
 
+  test("a changed gateOracle redeploys the gates: each says which address it replaces, and the file keeps the old ones in its history", async () => {
+    const chain = await chainWithId(31337);
+    const dir = tempDeploymentsDir();
+    const onReference = shippedNetwork("localhost", { gateOracle: "oracle" });
+    const first = await deployLocal(chain, dir, { config: onReference });
+    const [oldHook, oldBoard] = [first.actions[3]!, first.actions[4]!];
+    expect([oldHook.name, oldBoard.name]).toEqual(["TrustAdmissionHook", "AgentTaskBoard"]);
+    const before = readFile(dir, 31337);
+    expect(before.history).toBeUndefined();
+
+    // The dry run says it too.
+    const dryLines: string[] = [];
+    const dry = await deployLocal(chain, dir, { config: shippedNetwork("localhost"), dryRun: true, log: (l) => dryLines.push(l) });
+    expect(dry.actions.map((a) => a.replaces)).toEqual([undefined, undefined, undefined, oldHook.address, oldBoard.address]);
+    expect(dryLines.join("\n")).toContain(
+      `    replaces ${oldHook.address}, deployed in block ${before.contracts.TrustAdmissionHook!.blockNumber}`,
+    );
+
+    const lines: string[] = [];
+    const second = await deployLocal(chain, dir, { config: shippedNetwork("localhost"), log: (l) => lines.push(l) });
+    expect(second.actions.map((a) => a.status)).toEqual(["unchanged", "unchanged", "unchanged", "deployed", "deployed"]);
+    const [newHook, newBoard] = [second.actions[3]!, second.actions[4]!];
+    expect(newHook.constructorArgs[0]).toMatchObject({ oracle: second.actions[1]!.address });
+    expect(newHook.replaces).toBe(oldHook.address);
+    const text = lines.join("\n");
+    expect(text).toMatch(
+      new RegExp(
+        `\\+ deployed TrustAdmissionHook at ${newHook.address} .*\\n {4}replaces ${oldHook.address}, deployed in block \\d+ \\(kept in .*31337\\.json under "history"\\)`,
+      ),
+    );
+    expect(text).toContain(`    replaces ${oldBoard.address}`);
+
+    const after = readFile(dir, 31337);
+    expect(after.contracts.TrustAdmissionHook!.address).toBe(newHook.address);
+    expect(after.history).toEqual([
+      { ...before.contracts.TrustAdmissionHook, replacedBy: newHook.address, replacedAt: after.contracts.TrustAdmissionHook!.deployedAt },
+      { ...before.contracts.AgentTaskBoard, replacedBy: newBoard.address, replacedAt: after.contracts.AgentTaskBoard!.deployedAt },
+    ]);
+    // Read back as the next run reads it: the history stays, and nothing is deployed.
+    const third = await deployLocal(chain, dir, { config: shippedNetwork("localhost") });
+    expect(third.transactionsSent).toBe(0);
+    expect(readFile(dir, 31337).history).toEqual(after.history);
+  });
+
   test("a recorded contract whose code is gone (chain reset) is deployed again", async () => {
     const chain = await chainWithId(31337);
     const dir = tempDeploymentsDir();
@@ -311,11 +355,12 @@ describe("deploy on a local chain", () => {
     expect(dry.transactionsSent).toBe(0);
     expect(dry.actions.map((a) => a.status)).toEqual(["would-deploy", "would-deploy", "would-deploy", "would-deploy"]);
     // The oracle and the registry have no dependency: estimated by eth_estimateGas. The gates depend on contracts
-    // not yet deployed, which Hardhat's node cannot override in eth_estimateGas: said, not invented.
-    expect(dry.actions[0]!.gas).toBeGreaterThan(500_000n);
-    expect(dry.actions[1]!.gas).toBeGreaterThan(500_000n);
-    expect(dry.actions[2]!.gas).toBeUndefined();
-    expect(dry.actions[2]!.gasNote).toMatch(/not estimable until TrustScoreOracle, MockIdentityRegistry is deployed/);
+    // not yet deployed, which Hardhat's node cannot override in eth_estimateGas: measured in an eth_call instead.
+    expect(dry.actions.map((a) => a.gasMethod)).toEqual(["eth_estimateGas", "eth_estimateGas", "eth_call", "eth_call"]);
+    for (const action of dry.actions) expect(action.gas).toBeGreaterThan(500_000n);
+    expect(lines.join("\n")).toContain(`    estimated gas: ${dry.actions[2]!.gas} (measured in an eth_call with a state override`);
+    const total = dry.actions.reduce((sum, a) => sum + a.gas!, 0n);
+    expect(lines.at(-2)).toBe(`Estimated gas in total: ${total} for 4 contract(s)`);
     expect(lines.join("\n")).toContain(`+ would deploy TrustScoreOracle at ${dry.actions[0]!.address} (predicted)`);
     expect(lines.join("\n")).toContain(`    constructor arguments: ${JSON.stringify([getAddress(deployer)])}`);
     expect(lines.join("\n")).toContain(`    estimated gas: ${dry.actions[0]!.gas}`);
@@ -327,6 +372,7 @@ describe("deploy on a local chain", () => {
     expect(real.actions.map((a) => a.address)).toEqual(dry.actions.map((a) => a.address));
     expect(real.actions.map((a) => a.constructorArgs)).toEqual(dry.actions.map((a) => a.constructorArgs));
     expect(dry.actions[0]!.gas! >= real.actions[0]!.gas!).toBe(true);
+    expect(real.actions.slice(2).map((a) => a.gas)).toEqual(dry.actions.slice(2).map((a) => a.gas));
 
     // After deployment, a dry run reports everything unchanged and still sends nothing.
     const nonceAfter = await nonceOf(chain.provider, deployer);

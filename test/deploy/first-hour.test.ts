@@ -82,7 +82,7 @@ describe("the RPC URL", () => {
     });
     expect(viaTrustgate.stderr).toBe("");
     expect(viaTrustgate.code).toBe(0);
-    expect(viaTrustgate.stdout).toContain("Dry run: nothing sent; 4 contract(s) would be deployed.");
+    expect(viaTrustgate.stdout).toContain("Dry run: nothing sent; 5 contract(s) would be deployed.");
     const viaNetwork = await deployCli(["--network", "localhost", "--dry-run", "--deployments-dir", tempDeploymentsDir()], {
       LOCALHOST_RPC_URL: url,
     });
@@ -139,7 +139,7 @@ describe("a deployments file is trusted only for its own chain", () => {
     expect(lines.join("\n")).toMatch(
       /31337\.json was written for another chain with id 31337 \(network "hardhat", block 0 0x(ab){32}; this chain's block 0 is 0x[0-9a-f]{64}\): not trusted, deploying afresh/,
     );
-    expect(result.actions.map((a) => a.status)).toEqual(["deployed", "deployed", "deployed", "deployed"]);
+    expect(result.actions.map((a) => a.status)).toEqual(["deployed", "deployed", "deployed", "deployed", "deployed"]);
   });
 
   test("a recorded contract whose creation is not on this chain is not trusted, even with code at its address", async () => {

@@ -118,6 +118,29 @@ describe("npm run keys", () => {
     expect((await heldKey(chain.rpcUrl, oracle, "rnwy-trust-v1"))[2]).toBe(true);
   });
 
+  test("a fresh devnet: after npm run deploy -- --network localhost, --network localhost --dry-run finds the attested oracle the shipped configuration deploys", async () => {
+    const chain = await httpChain(31337);
+    const dir = tempDeploymentsDir();
+    const env = { LOCALHOST_RPC_URL: chain.rpcUrl };
+    const home = tempDeploymentsDir();
+    const operator: Record<string, string | undefined> = { ...process.env, HOME: home, XDG_CONFIG_HOME: home, ...env };
+    for (const name of ["DEPLOYER_PRIVATE_KEY", "TRUSTGATE_RPC_URL"]) delete operator[name];
+    const deployed = await run(process.execPath, [TSX, "scripts/deploy.ts", "--network", "localhost", "--deployments-dir", dir], {
+      env: operator,
+    });
+    expect(deployed.stdout).toMatch(/\+ deployed AttestedTrustOracle at 0x[0-9a-fA-F]{40}/);
+    const oracle = (JSON.parse(readFileSync(join(dir, "31337.json"), "utf8")) as { contracts: Record<string, { address: string }> })
+      .contracts.AttestedTrustOracle!.address;
+
+    const dry = await keysCli(["--network", "localhost", "--jwks", jwksFile(jwksOf(v2)), "--dry-run", "--deployments-dir", dir], env);
+    expect(dry.stderr).toBe("");
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(`Dry run: signing keys of the AttestedTrustOracle ${oracle} on localhost (chain 31337) from `);
+    expect(dry.stdout).toContain('+ would set signing key "rnwy-trust-v2"');
+    expect(dry.stdout).toContain("Dry run: nothing sent; 1 signing-key change(s) would be made.");
+    expect(await heldKey(chain.rpcUrl, getAddress(oracle), "rnwy-trust-v2")).toEqual([`0x${"0".repeat(64)}`, `0x${"0".repeat(64)}`, false]);
+  });
+
   test("--dry-run by --rpc-url alone needs no key; failures are one clear line and exit 2", async () => {
     const chain = await httpChain(84532);
     const [account] = (await chain.provider.request({ method: "eth_accounts" })) as [Address];

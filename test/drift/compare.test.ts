@@ -219,7 +219,7 @@ describe("report", () => {
   it("checks the tier encoding against scores and reports contradictions with examples", () => {
     const check = checkTierEncoding([onchain(80), onchain(80, HOUR, 0), onchain(20), readFailure], DEFAULT_TRUST_ENCODING);
     expect(check).toMatchObject({ checked: 3, contradictions: 1, consistent: false, observed: { established: [0, 3], flagged: [0] } });
-    expect(check.examples).toEqual(["8453:42:erc8004 score=80 tierCode=0 (expected established)"]);
+    expect(check.examples).toEqual(["base:42:erc8004 score=80 tierCode=0 (expected established)"]);
   });
 });
 

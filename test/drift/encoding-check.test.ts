@@ -34,8 +34,8 @@ describe("the sybil encoding check", () => {
     const check = checkSybilEncoding(records, statements, ENCODING);
     expect(check).toMatchObject({ checked: 3, contradictions: 2, consistent: false, observed: { heavy: [3], elevated: [4], none: [0] } });
     expect(check.examples).toEqual([
-      "8453:7:erc8004 score=40 sybilCode=3 (stated heavy, code 4; attestation)",
-      "8453:8:erc8004 score=45 sybilCode=4 (stated elevated, code 3; attestation)",
+      "base:7:erc8004 score=40 sybilCode=3 (stated heavy, code 4; attestation)",
+      "base:8:erc8004 score=45 sybilCode=4 (stated elevated, code 3; attestation)",
     ]);
     const swapped = createTrustEncoding({ sybilSeverities: ["none", "low", "moderate", "heavy", "elevated"] });
     expect(checkSybilEncoding(records, statements, swapped)).toMatchObject({ checked: 3, contradictions: 0, consistent: true });
@@ -48,7 +48,7 @@ describe("the sybil encoding check", () => {
       ENCODING,
     );
     expect(check).toMatchObject({ checked: 2, contradictions: 2, observed: { critical: [4], heavy: [9] } });
-    expect(check.examples[0]).toBe("8453:42:erc8004 score=30 sybilCode=4 (stated critical, no code; listing)");
+    expect(check.examples[0]).toBe("base:42:erc8004 score=30 sybilCode=4 (stated critical, no code; listing)");
   });
 
   it("leaves out what says nothing of the encoding: another score, a later computation, no statement, no record", () => {
@@ -121,7 +121,7 @@ describe("the report's encoding check", () => {
     );
     expect(contradicted.summary.encoding.sybil).toMatchObject({ checked: 3, contradictions: 1, consistent: false });
     expect(contradicted.summary.encoding.sybil.examples).toEqual([
-      "8453:42:erc8004 score=60 sybilCode=4 (stated low, code 1; attestation)",
+      "base:42:erc8004 score=60 sybilCode=4 (stated low, code 1; attestation)",
     ]);
   });
 });

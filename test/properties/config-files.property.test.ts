@@ -197,6 +197,9 @@ const DEPLOYMENTS = {
   network: "localhost",
   genesisHash: `0x${"ef".repeat(32)}`,
   contracts: { TrustAdmissionHook: RECORD, AttestedTrustOracle: { ...RECORD, name: "AttestedTrustOracle", gitCommit: null } },
+  history: [
+    { ...RECORD, address: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512", replacedBy: RECORD.address, replacedAt: RECORD.deployedAt },
+  ],
 };
 
 describe("deployments/<chainId>.json (property)", () => {
@@ -235,6 +238,13 @@ describe("deployments/<chainId>.json (property)", () => {
           expect(Array.isArray(record.constructorArgs), context).toBe(true);
           expect(record.gitCommit === null || typeof record.gitCommit === "string", context).toBe(true);
           expect(record.deployedAt, context).toBeTypeOf("string");
+        }
+        for (const replaced of file.history ?? []) {
+          const context = `history: ${JSON.stringify(replaced)}`;
+          expect(replaced.address, context).toMatch(/^0x[0-9a-fA-F]{40}$/);
+          expect(replaced.replacedBy, context).toMatch(/^0x[0-9a-fA-F]{40}$/);
+          expect(replaced.replacedAt, context).toBeTypeOf("string");
+          expect(replaced.transactionHash, context).toMatch(HEX32);
         }
       }),
       { numRuns: 500 },

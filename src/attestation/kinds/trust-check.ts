@@ -8,6 +8,7 @@
  *
  * @packageDocumentation
  */
+import { formatAgentRef } from "../../agent/agent-ref.js";
 import { ATTESTATION_TYPES, DEFAULT_REGISTRY } from "../../config/service.js";
 import { sameValue } from "../body-fields.js";
 import type { ExpectedSubject } from "../expected-subject.js";
@@ -103,7 +104,7 @@ export const TRUST_CHECK_KIND: AttestationKind<TrustAttestationVersion> = {
   describe(signed, version) {
     return version === "wallet-not-found"
       ? `wallet ${String(signed.wallet)} owns no agent`
-      : `agent ${String(signed.agentId)} on ${String(signed.chain)}, score ${String(signed.score)}`;
+      : `${formatAgentRef({ chain: String(signed.chain), agentId: String(signed.agentId), registry: typeof signed.registry === "string" ? signed.registry : DEFAULT_REGISTRY })}, score ${String(signed.score)}`;
   },
 };
 
