@@ -1,6 +1,6 @@
 /**
- * The drift report as a Markdown document (for a pull request, an issue or a CI job summary): the verdict,
- * a summary table, counts per status, and every row (with when the attested score was computed and whether
+ * The drift report as a Markdown document (for a pull request, an issue or a CI job summary): the verdict, what
+ * changed since the previous night, a summary table, counts per status, what to do about each, and every row (with when the attested score was computed and whether
  * that was after the on-chain refresh, and whether the signed attestation could refresh the record on-chain).
  *
  * URLs are shown redacted (`redactUrl`: providers put API keys in the path). Every value is outside text (the
@@ -26,6 +26,7 @@ import {
   formatUnverified,
   formatVerdict,
 } from "./format-summary.js";
+import { markdownActions, markdownSinceLastNight } from "./format-since-last-night.js";
 import { REPORT_COLUMNS } from "./report-columns.js";
 import { NONE } from "./row-cells.js";
 
@@ -103,6 +104,7 @@ export function markdownHead(report: DriftReportHead, rows: Pick<RowTally, "refr
     "",
     `**${markdownText(formatVerdict(report))}**`,
     "",
+    ...markdownSinceLastNight(report),
     "| | |",
     "|---|---|",
     ...summary.map(([key, value]) => `| ${key} | ${value} |`),
@@ -115,6 +117,7 @@ export function markdownHead(report: DriftReportHead, rows: Pick<RowTally, "refr
       (status) => `| ${markdownText(status)} | ${s.byStatus[status]} | ${markdownText(DRIFT_STATUS_MEANINGS[status])} |`,
     ),
     "",
+    ...markdownActions(report),
     "## Agents",
     "",
   ].join("\n");

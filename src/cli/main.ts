@@ -41,6 +41,7 @@ import { guardStdout } from "./stdout-guard.js";
 import { TRUSTGATE_VERSION } from "../generated/version.js";
 import { checkOutputTargets, stdoutIsTaken, writeStreamedOutputs } from "./write-outputs.js";
 import { checkFileTarget } from "./file-target.js";
+import { readBaselineFile } from "./baseline-file.js";
 
 /**
  * Runs a drift job (the signature of `runDrift` from `src/drift/run.ts`). The command line asks it to hand each
@@ -134,6 +135,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
   }
   await checkOutputTargets(args.output);
   if (args.settings.state !== undefined) await checkFileTarget("--state", args.settings.state);
+  const baseline = args.accept === undefined ? undefined : readBaselineFile(args.accept);
   const notice = (text: string) => {
     if (!args.output.quiet) cli.stderr.write(`trustgate: ${text}\n`);
   };
@@ -159,7 +161,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
       notice(demoNotice(args));
       embedded = await start(deps.now ? { now: deps.now() } : {});
     }
-    const config = resolveDriftConfig(args, embedded);
+    const config = { ...resolveDriftConfig(args, embedded), ...(baseline ? { baseline } : {}) };
     const run = deps.runDrift ?? (await import("../drift/run.js")).runDrift;
     const result = await run(config, {
       onProgress: (p) => progress.update(p),

@@ -97,7 +97,8 @@ export function parseBaseline(text: string, file: string): DriftBaseline {
     }
     const reason = member("reason");
     const until = parseUntil(member("until"));
-    if (until === null) fail(`member "until" must be a date (2026-12-31) or an ISO-8601 time with its offset, got "${String(object.until)}"`);
+    if (until === null)
+      fail(`member "until" must be a date (2026-12-31) or an ISO-8601 time with its offset, got "${String(object.until)}"`);
     const id = `${key} ${problem}`;
     const earlier = seen.get(id);
     if (earlier !== undefined) fail(`${agentText} ${problem} is accepted already on line ${earlier}`);

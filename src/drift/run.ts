@@ -269,7 +269,11 @@ function nightComparison(
 }
 
 /** What a scan found, as the state's history records it: counts, flips, signed fetches and the exit code. */
-function nightOutcome(result: ScanResult, errorLimit: ErrorLimit | undefined, sinceLastNight: SinceLastNight | undefined): DriftNightOutcome {
+function nightOutcome(
+  result: ScanResult,
+  errorLimit: ErrorLimit | undefined,
+  sinceLastNight: SinceLastNight | undefined,
+): DriftNightOutcome {
   const tally = result.tally ?? tallyRows(result.rows);
   const summary = {
     byStatus: tally.byStatus,
@@ -319,7 +323,12 @@ async function scanScope(
     throw error;
   }
   const compared = run.nights?.classify();
-  const stateSummary = stateRun?.finish(result, blockNumber, nightOutcome(result, run.errorLimit, compared?.sinceLastNight), compared?.next);
+  const stateSummary = stateRun?.finish(
+    result,
+    blockNumber,
+    nightOutcome(result, run.errorLimit, compared?.sinceLastNight),
+    compared?.next,
+  );
   return {
     result: result.triage && stateSummary ? { ...result, triage: { ...result.triage, state: stateSummary } } : result,
     sinceLastNight: compared?.sinceLastNight,

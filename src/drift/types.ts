@@ -80,8 +80,7 @@ export const DRIFT_STATUS_ACTIONS: Readonly<Record<DriftStatus, string>> = {
     "tell the oracle's publisher that its nightly write is missing; where REFRESH says yes, submit the signed attestation to an AttestedTrustOracle",
   "missing-onchain":
     "tell the oracle's publisher that the agent has no record; where REFRESH says yes, submit the signed attestation to an AttestedTrustOracle",
-  "missing-attestation":
-    "tell the service's operator that it answers 404 for an agent the oracle holds; nothing to run until it signs one",
+  "missing-attestation": "tell the service's operator that it answers 404 for an agent the oracle holds; nothing to run until it signs one",
   "in-sync": "nothing to do",
 };
 

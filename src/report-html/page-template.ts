@@ -15,6 +15,7 @@ import { CLIENT_SCRIPT } from "./client-script.js";
 import type { PageHead } from "./page-data.js";
 import { PAGE_STYLE } from "./page-style.js";
 import { scriptJson } from "./script-json.js";
+import { sinceLastNightSection } from "./since-last-night-section.js";
 
 /** The id of the element holding the rows' JSON (an array of row tuples). */
 export const ROWS_ELEMENT_ID = "page-rows";
@@ -68,6 +69,7 @@ export function pageStart(head: PageHead): string {
 <span class="verdict-code" id="verdict-code"></span><span id="verdict-reason"></span>
 <p id="unverified"></p>
 </section>
+${sinceLastNightSection(head)}
 <ul class="counts" id="counts" aria-label="agents per status, and what each status means"></ul>
 <p id="notes" class="muted"></p>
 <h2>Decision flips <span class="muted" id="flip-counts"></span></h2>
