@@ -56,6 +56,16 @@ const MEMBERS = ["agent", "problem", "reason", "until"] as const;
  * @param file - Its name, for messages.
  * @returns The baseline.
  * @throws {@link InvalidArgumentError} naming the file, the line and the member, for anything the format refuses.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from "node:fs";
+ * import { parseBaseline, type DriftConfig } from "trustgate/drift";
+ *
+ * // the known problems a nightly run accepts (config.baseline), as `trustgate drift --accept baseline.jsonl` reads them
+ * const baseline = parseBaseline(readFileSync("baseline.jsonl", "utf8"), "baseline.jsonl");
+ * const nightly: Pick<DriftConfig, "state" | "baseline" | "failOn"> = { state: "drift-state.jsonl", baseline, failOn: "new" };
+ * ```
  */
 export function parseBaseline(text: string, file: string): DriftBaseline {
   const entries: BaselineEntry[] = [];
