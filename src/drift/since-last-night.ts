@@ -30,6 +30,9 @@ import {
   type SinceLastNight,
 } from "./types.js";
 
+/** The order of each list: the dangerous direction first. */
+const PROBLEM_ORDER: readonly DriftProblem[] = ["pass-to-fail", "invalid-attestation", "fail-to-pass"];
+
 /**
  * The problem a row shows, if any: an invalid attestation, else a decision flip in its direction.
  *
@@ -151,17 +154,22 @@ export function classifySinceLastNight(inputs: SinceLastNightInputs): {
         .filter((e) => e.until.getTime() <= now)
         .map((e) => ({ agent: agentOfKey(e.key), problem: e.problem, reason: e.reason, until: e.until.toISOString() }))
     : [];
-  const byAgent = (a: { agent: string }, b: { agent: string }) => a.agent.localeCompare(b.agent);
+  // The gate admitting an agent the service no longer vouches for comes first, then invalid attestations; then the
+  // longest-lasting; then by agent.
+  const order = (a: { agent: string; problem: DriftProblem; nights?: number }, b: typeof a) =>
+    PROBLEM_ORDER.indexOf(a.problem) - PROBLEM_ORDER.indexOf(b.problem) ||
+    (b.nights ?? 0) - (a.nights ?? 0) ||
+    a.agent.localeCompare(b.agent);
   return {
     sinceLastNight: {
       previousNight: inputs.previousNight,
       failOn: inputs.failOn ?? "any",
-      new: fresh.sort(byAgent),
-      persisting: persisting.sort((a, b) => b.nights - a.nights || byAgent(a, b)),
-      resolved: resolved.sort(byAgent),
-      accepted: accepted.sort(byAgent),
-      unverified: unverified.sort(byAgent),
-      expired: expired.sort(byAgent),
+      new: fresh.sort(order),
+      persisting: persisting.sort(order),
+      resolved: resolved.sort(order),
+      accepted: accepted.sort(order),
+      unverified: unverified.sort(order),
+      expired: expired.sort(order),
     },
     next,
   };

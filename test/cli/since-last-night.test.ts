@@ -188,7 +188,7 @@ describe("since last night, across nights of one --state file", () => {
     expect(quiet.report.verdict).toMatchObject({ exitCode: 0 });
     expect(quiet.report.verdict.reason).toMatch(/^no new problem since the night before: 2 gate decisions flip, 2 persisting or accepted/);
     expect(quiet.report.sinceLastNight!.new).toEqual([]);
-    expect(quiet.report.sinceLastNight!.accepted.map((p) => [p.agent, p.reason])).toEqual(
+    expect(quiet.report.sinceLastNight!.accepted.map((p) => [p.agent, p.reason]).sort()).toEqual(
       [agentOf(fresh), agentOf(kept)].sort().map((agent) => [agent, "oracle unwritten, ticket OPS-12"]),
     );
 

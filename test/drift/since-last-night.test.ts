@@ -78,9 +78,10 @@ describe("classifySinceLastNight", () => {
   it("puts each of tonight's problems in one list, counts the nights, and resolves only what tonight's verified rows no longer show", () => {
     const { sinceLastNight: s, next } = classify(previous, tonight);
     expect(s.previousNight).toBe(T1);
+    // Each list: pass→fail first, then invalid attestations, then fail→pass.
     expect(s.new.map((p) => [p.agent, p.problem, p.nights, p.since])).toEqual([
-      ["base:4:erc8004", "fail-to-pass", 1, T2.toISOString()],
       ["base:6:erc8004", "invalid-attestation", 1, T2.toISOString()],
+      ["base:4:erc8004", "fail-to-pass", 1, T2.toISOString()],
     ]);
     expect(s.persisting.map((p) => [p.agent, p.problem, p.status, p.nights, p.since])).toEqual([
       ["base:1:erc8004", "pass-to-fail", "drifted", 3, T0],
@@ -94,7 +95,7 @@ describe("classifySinceLastNight", () => {
       ["base:5:erc8004", null],
     ]);
     expect(s.accepted).toEqual([]);
-    expect(s.new[0]!.action).toBe(DRIFT_STATUS_ACTIONS.drifted);
+    expect(s.new.map((p) => p.action)).toEqual([DRIFT_STATUS_ACTIONS["invalid-attestation"], DRIFT_STATUS_ACTIONS.drifted]);
     // Kept for the next night: tonight's problems, and last night's that could not be verified (nights unchanged).
     expect(next.map((p) => [p.agent, p.problem, p.nights]).sort()).toEqual(
       [
@@ -110,7 +111,7 @@ describe("classifySinceLastNight", () => {
   it("without a previous night every problem is new", () => {
     const { sinceLastNight: s } = classify(null, tonight);
     expect(s.previousNight).toBeNull();
-    expect(s.new.map((p) => p.agent)).toEqual(["base:1:erc8004", "base:4:erc8004", "base:6:erc8004"]);
+    expect(s.new.map((p) => p.agent)).toEqual(["base:1:erc8004", "base:6:erc8004", "base:4:erc8004"]);
     expect([...s.persisting, ...s.resolved, ...s.unverified]).toEqual([]);
   });
 
