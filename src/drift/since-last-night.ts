@@ -139,7 +139,8 @@ export function classifySinceLastNight(inputs: SinceLastNightInputs): {
       agent: agentOfKey(key),
       problem: before.problem,
       status,
-      action: status === null ? "run the same command again: the agent had no row tonight" : DRIFT_STATUS_ACTIONS[status],
+      // No row tonight: the agent went unverified, as an error row does.
+      action: DRIFT_STATUS_ACTIONS[status ?? "error"],
       nights: before.nights,
       since: before.since,
     };

@@ -100,7 +100,7 @@ export interface SinceLastNightProblem {
   readonly problem: DriftProblem;
   /** The row's status tonight (for a resolved problem: what it is now; `null`: no row for the agent tonight). */
   readonly status: DriftStatus | null;
-  /** What to do about that status ({@link DRIFT_STATUS_ACTIONS}). */
+  /** What to do about that status ({@link DRIFT_STATUS_ACTIONS}; without a row tonight, the action of `error`). */
   readonly action: string;
 }
 

@@ -90,9 +90,9 @@ describe("classifySinceLastNight", () => {
       ["base:2:erc8004", "pass-to-fail", "in-sync"],
       ["base:4:erc8004", "pass-to-fail", "drifted"],
     ]);
-    expect(s.unverified.map((p) => [p.agent, p.status])).toEqual([
-      ["base:3:erc8004", "error"],
-      ["base:5:erc8004", null],
+    expect(s.unverified.map((p) => [p.agent, p.status, p.action])).toEqual([
+      ["base:3:erc8004", "error", DRIFT_STATUS_ACTIONS.error],
+      ["base:5:erc8004", null, DRIFT_STATUS_ACTIONS.error],
     ]);
     expect(s.accepted).toEqual([]);
     expect(s.new.map((p) => p.action)).toEqual([DRIFT_STATUS_ACTIONS["invalid-attestation"], DRIFT_STATUS_ACTIONS.drifted]);
