@@ -141,7 +141,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     onRow: hooks.onRow,
     keepRows,
   };
-  const nights = stateRun ? nightComparison(stateRun, settings.sinceLastNight, startedAt, now) : undefined;
+  const nights = stateRun ? nightComparison(stateRun, settings.sinceLastNight, now) : undefined;
   if (nights) {
     const onRow = hooks.onRow;
     scanOptions = { ...scanOptions, onRow: (row) => (nights.collector.add(row), onRow?.(row)) };
@@ -245,12 +245,7 @@ interface NightComparison {
 }
 
 /** Prepares the comparison of tonight's problems with the previous night the state records. */
-function nightComparison(
-  stateRun: DriftStateRun,
-  settings: RunSettings["sinceLastNight"],
-  startedAt: Date,
-  now: () => Date,
-): NightComparison {
+function nightComparison(stateRun: DriftStateRun, settings: RunSettings["sinceLastNight"], now: () => Date): NightComparison {
   const previous = stateRun.previousNight;
   const collector = createProblemCollector(previous?.problems ?? []);
   return {
@@ -260,7 +255,7 @@ function nightComparison(
         previous: previous?.problems ?? null,
         previousNight: previous?.startedAt ?? null,
         tonight: collector,
-        startedAt,
+        startedAt: stateRun.startedAt,
         now: now(),
         baseline: settings.baseline,
         failOn: settings.failOn,

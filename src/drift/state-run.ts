@@ -66,6 +66,8 @@ export interface DriftStateRun {
    * there is none (a new state, one started over, or one written before the problems were kept).
    */
   readonly previousNight: { readonly startedAt: string; readonly problems: readonly StoredProblem[] } | null;
+  /** When this night started: now, or, for a run that continues one killed or stopped, when that one started. */
+  readonly startedAt: Date;
   /**
    * Writes the run's first line (creating the file, or starting it over, when needed).
    *
@@ -174,6 +176,7 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
     checkpoint,
     notes,
     previousNight,
+    startedAt,
     begin(blockNumber) {
       if (usable) {
         journal = DriftStateJournal.open(path, usable.validLength);
