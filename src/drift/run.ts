@@ -3,7 +3,8 @@
  *
  *   check the configuration and split it into each stage's part (`run-settings.ts`) → read the state file →
  *   preflight (`preflight.ts`: the chain, the oracle or attested oracle, the gate, the keys) → open the state run →
- *   scan the scope (`scan.ts` or `scan-all.ts`, both `runScan` in `pipeline.ts`) → report (`stages/report.ts`)
+ *   scan the scope (`scan.ts` or `scan-all.ts`, both `runScan` in `pipeline.ts`) → with a state file, compare the
+ *   night's problems with the previous night's (`since-last-night.ts`) → report (`stages/report.ts`)
  *
  * With an attested oracle (`attestedOracle`, `--attested-oracle`), the records are read from it: the report's source
  * names it, its notes warn when its upstream is not `oracle`, and with `--all` the events of both are replayed.
