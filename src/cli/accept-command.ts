@@ -16,6 +16,7 @@ import { InvalidArgumentError, messageOf } from "../errors.js";
 import { sanitizeText } from "../security/outside-text.js";
 import { parseAcceptArgs } from "./accept-args.js";
 import { readBaselineFile } from "./baseline-file.js";
+import { checkFileTarget } from "./file-target.js";
 import { ACCEPT_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
 
@@ -26,15 +27,16 @@ import type { CliIo } from "./io.js";
  * @param cli - Streams.
  * @param now - The clock (for `--until`).
  * @returns 0 when the baseline was written (or for `--help`).
- * @throws {@link InvalidArgumentError} for a bad option, a report that cannot be read or is not a drift report, or a
- *   baseline the format refuses.
+ * @throws {@link InvalidArgumentError} for a bad option, a `--to` that cannot be written there, a report that cannot be
+ *   read or is not a drift report, or a baseline the format refuses.
  */
-export function acceptCommand(argv: readonly string[], cli: Pick<CliIo, "stdout" | "stderr">, now?: () => Date): number {
+export async function acceptCommand(argv: readonly string[], cli: Pick<CliIo, "stdout" | "stderr">, now?: () => Date): Promise<number> {
   const args = parseAcceptArgs(argv, now);
   if (args.kind === "help") {
     cli.stdout.write(ACCEPT_HELP);
     return 0;
   }
+  await checkFileTarget("--to", args.to);
   const rows = reportRows(args.from);
   const existing = existsSync(args.to) ? readBaselineFile(args.to) : undefined;
   const have = new Set((existing?.entries ?? []).map((e) => `${e.key} ${e.problem}`));

@@ -98,7 +98,7 @@ export async function main(argv: readonly string[], io: Partial<CliIo> = {}, dep
       return 0;
     }
     if (command === "doctor") return await doctorCommand(rest, cli, { ...deps.doctor, ...(deps.now ? { now: deps.now } : {}) });
-    if (command === "accept") return acceptCommand(rest, cli, deps.now);
+    if (command === "accept") return await acceptCommand(rest, cli, deps.now);
     if (command !== "drift") {
       const hint = command.startsWith("-") ? "give the command first: trustgate drift [options]" : `commands: ${COMMANDS}`;
       throw new InvalidArgumentError(`Unknown command ${shownCommand(command)}(${hint}; see trustgate --help)`);

@@ -96,7 +96,11 @@ describe("trustgate accept", () => {
     [["--from", "r.json", "--reason", "x", "--until", "2027-01-01"], /^trustgate: trustgate accept needs --to /],
     [["--from", "r.json", "--reason", "x", "--until", "2026-11-28", "--to", "b"], /^trustgate: --until 2026-11-28 has passed/],
     [["--from", "r.json", "--reason", "x", "--until", "soon", "--to", "b"], /^trustgate: --until must be a date/],
-    [["--from", join(dir, "missing.json"), "--reason", "x", "--until", "2027-01-01", "--to", "b"], /cannot read the JSON report/],
+    [
+      ["--from", join(dir, "missing.json"), "--reason", "x", "--until", "2027-01-01", "--to", join(dir, "b")],
+      /cannot read the JSON report/,
+    ],
+    [["--from", "r.json", "--reason", "x", "--until", "2027-01-01", "--to", dir], /^trustgate: --to .*: is a directory$/m],
   ])("refuses %j with exit 2", async (argv, message) => {
     const h = io();
     expect(await main(["accept", ...argv], h.io, { now: NOW })).toBe(2);
