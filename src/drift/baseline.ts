@@ -26,13 +26,15 @@ import type { DriftProblem } from "./types.js";
 /** The problems a baseline entry may name. */
 export const DRIFT_PROBLEMS: readonly DriftProblem[] = ["pass-to-fail", "fail-to-pass", "invalid-attestation"];
 
-/** One entry of a baseline, read. */
+/** One entry of a baseline, read ({@link parseBaseline}). */
 export interface BaselineEntry {
   /** The agent's `agentKey` (`base:erc8004:357`). */
   readonly key: string;
   /** The agent as written in the file. */
   readonly agent: string;
+  /** The problem it accepts. */
   readonly problem: DriftProblem;
+  /** Why, as written. */
   readonly reason: string;
   /** When the acceptance ends (the end of the day for a date). */
   readonly until: Date;
