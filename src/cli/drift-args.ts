@@ -19,6 +19,8 @@
  * - There is no default audit seed: each run draws a random one (or continues the one of the run it resumes) and
  *   prints it, so that `--seed` reproduces a run.
  * - `--max-duration` applies to both scopes; with `--state` the run it stops can be continued.
+ * - `--accept` and `--fail-on` need `--state`: both are about the night before. `--fail-on` defaults to `any`, so that
+ *   nothing passes silently; the baseline file `--accept` names is read and checked before the scan, by the command.
  * - With neither `--threshold` nor `--gate`, the rule is `score >= 51` (the `developing` tier).
  * - The API key comes from `--api-key`, else from `TRUSTGATE_API_KEY` (an empty variable counts as unset).
  * - `--max-errors` (a count such as `10`, or a percentage of the scanned agents such as `2.5%`) defaults to
@@ -105,6 +107,8 @@ export interface DriftRunArgs {
   /** Which parts come from the embedded environment (`--demo`): the chain without `--rpc`, the service without `--api`. */
   readonly embedded: { readonly chain: boolean; readonly api: boolean };
   readonly output: DriftOutputOptions;
+  /** `--accept`: the baseline file of known problems, read and checked before the scan (`parseBaseline`). */
+  readonly accept?: string;
 }
 
 /** What `trustgate drift <argv>` asks for. */
@@ -195,10 +199,11 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
     ...(values.state !== undefined ? { state: values.state } : {}),
     ...(values.full ? { full: true } : {}),
     ...(values["max-duration"] !== undefined ? { maxDurationSeconds: values["max-duration"] } : {}),
+    ...(values["fail-on"] !== undefined ? { failOn: values["fail-on"] } : {}),
   };
   const output = outputOptions(values, env);
   checkDemoEndpoints(embedded, values.demo === true);
-  return { kind: "run", settings, endpoints, embedded, output };
+  return { kind: "run", settings, endpoints, embedded, output, ...(values.accept !== undefined ? { accept: values.accept } : {}) };
 }
 
 /**

@@ -206,6 +206,32 @@ export const DRIFT_OPTIONS = [
     },
   },
   {
+    name: "accept",
+    kind: "string",
+    arg: "file",
+    group: "agents",
+    description:
+      "accept the known problems this baseline lists (JSON Lines: agent, problem, reason, until; trustgate accept writes one from a report) until their date: still reported, as accepted; with --fail-on new they no longer exit 3",
+    scope: {
+      belongsTo: "all",
+      needs: { option: "state", message: "--accept compares tonight with the night before, so it needs --state <file>" },
+    },
+    parse: (value: string) => parseNonBlank("--accept", value, "a file name"),
+  },
+  {
+    name: "fail-on",
+    kind: "string",
+    arg: "new|any",
+    group: "agents",
+    description:
+      "which decision flips and invalid attestations exit 3: any (the default), or only those new since the night before and not accepted (persisting and accepted ones are still reported); a run that could not verify still exits 4",
+    scope: {
+      belongsTo: "all",
+      needs: { option: "state", message: "--fail-on compares tonight with the night before, so it needs --state <file>" },
+    },
+    parse: parseFailOn,
+  },
+  {
     name: "events-from",
     kind: "string",
     arg: "block|auto|off",
@@ -422,6 +448,13 @@ function parseEventsFrom(text: string): bigint | "auto" | "off" {
     throw new InvalidArgumentError(`--events-from must be a block number, "auto" or "off", got "${text}"`);
   }
   return BigInt(value);
+}
+
+/** `--fail-on`: `new` or `any`. */
+function parseFailOn(text: string): "new" | "any" {
+  const value = text.trim().toLowerCase();
+  if (value !== "new" && value !== "any") throw new InvalidArgumentError(`--fail-on must be "new" or "any", got "${text}"`);
+  return value;
 }
 
 /** `--rows`: a count, or `all` (`Infinity`). */

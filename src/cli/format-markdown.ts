@@ -1,9 +1,10 @@
 /**
  * The drift report's Markdown summary (`--markdown`), for where people read it: a CI job's step summary, a mail, a
  * pull request. It holds, in this order, one function per section ({@link MARKDOWN_SECTIONS}): the verdict and its
- * reason; the decision flips and invalid attestations, up to {@link MARKDOWN_SUMMARY_ROWS} and a line saying how many
- * were left out and where every row is; the unverified agents grouped by cause with counts; the totals (the
- * source, the rule, the checks, the counts per status); and the names of the other outputs. It is at most
+ * reason; what changed since the previous night (with `--state`); the decision flips and invalid attestations, up to
+ * {@link MARKDOWN_SUMMARY_ROWS} and a line saying how many were left out and where every row is; the unverified agents
+ * grouped by cause with counts; the totals (the source, the rule, the checks, the counts per status); what to do about
+ * each status; and the names of the other outputs. It is at most
  * {@link MARKDOWN_SUMMARY_MAX_BYTES} at any population (GitHub refuses a step summary over 1 MiB): each section but
  * the rows' has a bounded share, and the rows take what is left. Every row is in the JSON report, on the page, and
  * in `--markdown-rows` (`markdown-rows.ts`).
@@ -37,6 +38,7 @@ import {
   formatUnverified,
   formatVerdict,
 } from "./format-summary.js";
+import { markdownActions, markdownSinceLastNight } from "./format-since-last-night.js";
 import { markdownCode, MARKDOWN_ROWS_HEADER, markdownRow } from "./markdown-rows.js";
 import { NONE, refreshableCell, truncate } from "./row-cells.js";
 
@@ -292,11 +294,20 @@ function outputsSection(input: MarkdownSummaryInput): string[] {
  */
 export const MARKDOWN_SECTIONS: readonly MarkdownSection[] = [
   { name: "verdict", lines: verdictSection },
+  { name: "since last night", lines: (input) => withoutTrailingBlanks(markdownSinceLastNight(input.head)) },
   { name: "decision flips and invalid attestations", lines: problemsSection, fills: true },
   { name: "unverified agents by cause", lines: causesSection },
   { name: "totals", lines: totalsSection },
+  { name: "what to do", lines: (input) => withoutTrailingBlanks(markdownActions(input.head)) },
   { name: "every row", lines: outputsSection },
 ];
+
+/** `lines` without the blank lines at its end (the summary puts one blank line between sections). */
+function withoutTrailingBlanks(lines: readonly string[]): readonly string[] {
+  let end = lines.length;
+  while (end > 0 && lines[end - 1] === "") end -= 1;
+  return lines.slice(0, end);
+}
 
 /** Where every row is, in words: the outputs written, or the flags that would write them. */
 function whereRowsAre(outputs: MarkdownOutputs): string {

@@ -1,9 +1,10 @@
 /**
- * The summary of a drift report for people: counts per status, decision flips per direction, the age of
- * the on-chain records, the tier- and sybil-encoding checks, the agents that could not be verified against
- * `--max-errors`, what triage saved, the decision rule, the report's notes (for example how the oracle was
- * read on a chain without Multicall3), and a last line with the verdict and exit code. Each line is sanitised
- * (`sanitizeText`): no control character or escape sequence from outside reaches the terminal.
+ * The summary of a drift report for people: counts per status, decision flips per direction, what changed since the
+ * previous night, the age of the on-chain records, the tier- and sybil-encoding checks, the agents that could not be
+ * verified against `--max-errors`, what triage saved, the decision rule, what to do about each status that has rows,
+ * the report's notes (for example how the oracle was read on a chain without Multicall3), and a last line with the
+ * verdict and exit code. Each line is sanitised (`sanitizeText`): no control character or escape sequence from outside
+ * reaches the terminal.
  *
  * @packageDocumentation
  */
@@ -14,6 +15,7 @@ import { verdictOf } from "../drift/verdict.js";
 import { isZeroAddress } from "../inputs/address.js";
 import { sanitizeText } from "../security/outside-text.js";
 import { formatDuration } from "./duration.js";
+import { formatActions, formatSinceLastNight } from "./format-since-last-night.js";
 
 /**
  * Counts per status, most severe first, zero counts left out: `2 drifted, 1 stale-onchain, 40 in-sync`.
@@ -47,7 +49,7 @@ export function formatFlips(report: Pick<DriftReport, "summary">): string {
  * @returns For example `DRIFT: 3 gate decisions flip and 1 attestation is invalid (exit 3)`, or
  *   `FAILED: could not verify: 12 of 12 agents unverified, more than --max-errors 1% allows (exit 4)`.
  */
-export function formatVerdict(report: Pick<DriftReport, "summary">): string {
+export function formatVerdict(report: Pick<DriftReport, "summary" | "sinceLastNight">): string {
   const { exitCode, reason } = verdictOf(report);
   return `${verdictLabel(exitCode, report.summary.partial !== undefined)}: ${reason} (exit ${exitCode})`;
 }
@@ -138,6 +140,7 @@ export function formatSummary(
     `${plural(s.agents, "agent")} checked · rule ${report.decisionRule} · stale after ${formatDuration(report.maxAgeSeconds)}`,
     `  status:           ${formatStatusCounts(report)}`,
     `  decision flips:   ${formatFlips(report)}`,
+    ...formatSinceLastNight(report).map((line, i) => `${i === 0 ? "  since last night: " : "                    "}${line}`),
     `  on-chain records: ${formatDates(report)}`,
     `  tier encoding:    ${formatEncoding(report)}`,
     `  sybil encoding:   ${formatSybilEncoding(report)}`,
@@ -152,6 +155,7 @@ export function formatSummary(
     lines.push(...formatTriage(t).map((line, i) => `${i === 0 ? "  triage:           " : "                    "}${line}`));
     if (t.state) lines.push(`  state:            ${formatState(t.state, report.generatedAt)}`);
   }
+  lines.push(...formatActions(report).map((line, i) => `${i === 0 ? "  what to do:       " : "                    "}${line}`));
   for (const note of report.notes ?? []) lines.push(`  note:             ${note}`);
   lines.push(formatVerdict(report));
   // Notes and examples may quote the chain or the service: each line reaches the terminal sanitised.

@@ -6,6 +6,7 @@
 import { formatDoctorOptionsHelp } from "./doctor-options.js";
 import { DRIFT_STATUS_MEANINGS, DRIFT_STATUSES } from "../drift/types.js";
 import { formatDriftOptionsHelp } from "./drift-options.js";
+import { formatAcceptOptionsHelp } from "./accept-args.js";
 
 /** Help of `trustgate` itself (`trustgate --help`, or `trustgate` with no command). */
 export const MAIN_HELP = `Usage: trustgate <command> [options]
@@ -15,6 +16,8 @@ Commands:
                and report which gate decisions would change (see trustgate drift --help)
   doctor       Check the kit's assumptions about the service and the chain against the
                real ones: which hold, which differ (see trustgate doctor --help)
+  accept       Write a baseline of known problems (drift --accept) from a JSON report
+               (see trustgate accept --help)
 
 Options:
   -h, --help   Show this help (trustgate help <command>: the help of a command)
@@ -47,7 +50,8 @@ Exit codes (after a scan, the first that applies):
      missing-attestation than --max-errors allows, no agent scanned at all, or the
      run stopped at --max-duration before fetching everything (partial)
      (wins over 3: the summary still names flips and invalid attestations)
-  3  at least one decision flip or invalid attestation
+  3  at least one decision flip or invalid attestation (with --fail-on new: at least one
+     new since the night before and not accepted)
   0  none of the above
   (rows a signed attestation could refresh on-chain, REFRESH yes, change nothing here)
 Before or instead of a scan:
@@ -124,4 +128,32 @@ Examples:
   trustgate doctor --api https://rnwy.com
   trustgate doctor --api https://rnwy.com --rpc $BASE_RPC_URL --json doctor.json
   TRUSTGATE_API_KEY=... trustgate doctor --api https://rnwy.com --json - | jq .summary
+`;
+
+/**
+ * Help of `trustgate accept` (`trustgate accept --help`): what it writes, its options (generated from
+ * `ACCEPT_OPTIONS`), the file's format and an example.
+ */
+export const ACCEPT_HELP = `Usage: trustgate accept --from <report.json> --reason <text> --until <date> --to <baseline.jsonl>
+
+Writes a baseline of known problems for trustgate drift --accept: one line per decision flip and
+invalid attestation of the JSON report, each with the reason and the end given. A problem the
+baseline covers is still reported, as accepted; with --fail-on new it no longer exits 3. An
+existing baseline keeps its entries and gets those it lacks.
+
+${formatAcceptOptionsHelp()}
+Baseline format (JSON Lines; blank lines and lines starting with # are skipped):
+  {"agent":"base:357:erc8004","problem":"pass-to-fail","reason":"…","until":"2026-12-31"}
+  problem: pass-to-fail, fail-to-pass or invalid-attestation
+
+Exit codes:
+  0  written
+  2  usage error (a missing option, an --until that has passed, a report or baseline that
+     cannot be read)
+
+Example:
+  trustgate accept --from report.json --reason "oracle unwritten, ticket OPS-12" --until 2026-12-31 \\
+                   --to baseline.jsonl
+  trustgate drift --rpc $BASE_RPC_URL --api https://rnwy.com --all --state drift-state.jsonl \\
+                  --accept baseline.jsonl --fail-on new --json report.json
 `;

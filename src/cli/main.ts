@@ -1,6 +1,7 @@
 /**
  * The `trustgate` command line: `trustgate drift [options]`, `trustgate doctor --api <url> [options]`,
- * `trustgate --help`, `trustgate --version`. `doctor` is described in `doctor-command.ts`.
+ * `trustgate accept …` (a baseline of known problems, `accept-command.ts`), `trustgate --help`, `trustgate --version`.
+ * `doctor` is described in `doctor-command.ts`.
  *
  * `trustgate` with no command prints the help on stderr and exits 2 (a usage error); `trustgate help drift`
  * and `trustgate drift --help` print the drift help. `trustgate drift --demo` starts the embedded environment
@@ -33,7 +34,8 @@ import { exitCodeForError, formatError } from "./error-exit.js";
 import { formatProjection } from "./format-projection.js";
 import { onInterrupt } from "./interrupt.js";
 import { doctorCommand, type DoctorCommandDependencies } from "./doctor-command.js";
-import { DOCTOR_HELP, DRIFT_HELP, MAIN_HELP } from "./help.js";
+import { ACCEPT_HELP, DOCTOR_HELP, DRIFT_HELP, MAIN_HELP } from "./help.js";
+import { acceptCommand } from "./accept-command.js";
 import { type CliIo, isFlagSet, processIo } from "./io.js";
 import { createProgressBar, shouldShowProgress } from "./progress.js";
 import { createReportStream } from "./report-stream.js";
@@ -41,6 +43,7 @@ import { guardStdout } from "./stdout-guard.js";
 import { TRUSTGATE_VERSION } from "../generated/version.js";
 import { checkOutputTargets, stdoutIsTaken, writeStreamedOutputs } from "./write-outputs.js";
 import { checkFileTarget } from "./file-target.js";
+import { readBaselineFile } from "./baseline-file.js";
 
 /**
  * Runs a drift job (the signature of `runDrift` from `src/drift/run.ts`). The command line asks it to hand each
@@ -64,7 +67,7 @@ export interface MainDependencies {
 }
 
 /** The commands, as messages list them. */
-const COMMANDS = "drift, doctor";
+const COMMANDS = "drift, doctor, accept";
 
 /**
  * Runs the command line.
@@ -86,6 +89,7 @@ export async function main(argv: readonly string[], io: Partial<CliIo> = {}, dep
       if (rest.length === 0) cli.stdout.write(MAIN_HELP);
       else if (rest.length === 1 && rest[0] === "drift") cli.stdout.write(DRIFT_HELP);
       else if (rest.length === 1 && rest[0] === "doctor") cli.stdout.write(DOCTOR_HELP);
+      else if (rest.length === 1 && rest[0] === "accept") cli.stdout.write(ACCEPT_HELP);
       else throw new InvalidArgumentError(noHelpMessage(rest));
       return 0;
     }
@@ -94,6 +98,7 @@ export async function main(argv: readonly string[], io: Partial<CliIo> = {}, dep
       return 0;
     }
     if (command === "doctor") return await doctorCommand(rest, cli, { ...deps.doctor, ...(deps.now ? { now: deps.now } : {}) });
+    if (command === "accept") return await acceptCommand(rest, cli, deps.now);
     if (command !== "drift") {
       const hint = command.startsWith("-") ? "give the command first: trustgate drift [options]" : `commands: ${COMMANDS}`;
       throw new InvalidArgumentError(`Unknown command ${shownCommand(command)}(${hint}; see trustgate --help)`);
@@ -134,6 +139,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
   }
   await checkOutputTargets(args.output);
   if (args.settings.state !== undefined) await checkFileTarget("--state", args.settings.state);
+  const baseline = args.accept === undefined ? undefined : readBaselineFile(args.accept);
   const notice = (text: string) => {
     if (!args.output.quiet) cli.stderr.write(`trustgate: ${text}\n`);
   };
@@ -160,7 +166,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
       notice(demoNotice(args));
       embedded = await start(deps.now ? { now: deps.now() } : {});
     }
-    const config = resolveDriftConfig(args, embedded);
+    const config = { ...resolveDriftConfig(args, embedded), ...(baseline ? { baseline } : {}) };
     const run = deps.runDrift ?? (await import("../drift/run.js")).runDrift;
     const result = await run(config, {
       onProgress: (p) => progress.update(p),

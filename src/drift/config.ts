@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 
+import type { DriftBaseline } from "./baseline.js";
 import type { AgentRef } from "../agent/agent-ref.js";
 import type { TrustEncoding } from "../config/encodings.js";
 import { type AuditPlan, checkAuditPlan, DEFAULT_AUDIT_CONFIDENCE, DEFAULT_AUDIT_LIE_RATE } from "./audit.js";
@@ -112,6 +113,17 @@ export interface DriftConfig {
    * `state` the next run continues where this one stopped.
    */
   readonly maxDurationSeconds?: number;
+  /**
+   * Known problems accepted for a while (`--accept <file>`, read by `parseBaseline`): each still reported, in
+   * `sinceLastNight.accepted`; with `failOn: "new"` they no longer make the run exit 3. Needs `state`.
+   */
+  readonly baseline?: DriftBaseline;
+  /**
+   * Which problems make the run exit 3 (`--fail-on`): `any` (the default: every decision flip and invalid
+   * attestation) or `new` (only those not seen the night before and not accepted). `new` needs `state`. A run that
+   * could not verify enough still exits 4.
+   */
+  readonly failOn?: "new" | "any";
 }
 
 /**

@@ -10,16 +10,20 @@
 
 export { type AgentScope, DEFAULT_DECISION_THRESHOLD, DEFAULT_MAX_AGE_SECONDS, type DriftConfig } from "./config.js";
 export { DEFAULT_ERROR_LIMIT } from "./error-limit.js";
+export { type BaselineEntry, type DriftBaseline, parseBaseline } from "./baseline.js";
 export { type DriftHooks, runDrift, type RunDriftErrorType } from "./run.js";
 export { DRIFT_EXIT_CODES, exitCodeOf, verdictOf } from "./verdict.js";
 export {
+  type AcceptedProblem,
   type AttestedOracleSource,
   type AttestedSide,
   type DecisionFlips,
   type DecisionPair,
+  DRIFT_STATUS_ACTIONS,
   DRIFT_STATUS_MEANINGS,
   DRIFT_STATUSES,
   type DriftNightSummary,
+  type DriftProblem,
   type DriftReport,
   type DriftReportHead,
   type DriftRow,
@@ -30,14 +34,18 @@ export {
   type DriftVerdict,
   type EncodingCheck,
   type ErrorLimit,
+  type ExpiredAcceptance,
   type FetchProjection,
   type OnchainEnumerationSource,
   type OnchainSide,
   type PartialRun,
+  type PersistingProblem,
   REFRESH_BLOCKERS,
   type RefreshBlocker,
   type RefreshKeyStatus,
   type RowRefresh,
+  type SinceLastNight,
+  type SinceLastNightProblem,
   type SybilEncodingCheck,
   type TriageAudit,
   type TriageSummary,

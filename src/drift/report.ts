@@ -8,6 +8,7 @@ import { type AgentRef, compareAgentRefs } from "../agent/agent-ref.js";
 import { DEFAULT_ERROR_LIMIT, type ErrorLimit, evaluateErrorLimit } from "./error-limit.js";
 import {
   type DecisionFlips,
+  DRIFT_STATUS_ACTIONS,
   DRIFT_STATUSES,
   type DriftReport,
   type DriftReportHead,
@@ -19,6 +20,7 @@ import {
   type FetchProjection,
   type PartialRun,
   type RefreshBlocker,
+  type SinceLastNight,
   type TriageSummary,
 } from "./types.js";
 import { verdictOf } from "./verdict.js";
@@ -211,6 +213,8 @@ export interface ReportContext {
   readonly partial?: PartialRun;
   /** With a state file: its history of nights (see {@link DriftReport.state}). */
   readonly state?: DriftStateHistory;
+  /** What changed since the previous night; `null` without a state file (see {@link DriftReport.sinceLastNight}). */
+  readonly sinceLastNight?: SinceLastNight | null;
 }
 
 /**
@@ -248,19 +252,32 @@ export function buildReportHead(tally: RowTally, context: ReportContext): DriftR
     refreshable: tally.refreshable,
     ...(context.partial ? { partial: context.partial } : {}),
   };
+  const sinceLastNight = context.sinceLastNight;
   return {
     version: 1,
     generatedAt: context.generatedAt.toISOString(),
-    verdict: verdictOf({ summary }),
+    verdict: verdictOf({ summary, sinceLastNight }),
     source: context.source,
     decisionRule: context.decisionRule,
     maxAgeSeconds: context.maxAgeSeconds,
     summary,
+    ...(sinceLastNight !== undefined ? { sinceLastNight } : {}),
+    actions: actionsOf(byStatus),
     ...(context.notes && context.notes.length > 0 ? { notes: [...context.notes] } : {}),
     ...(context.projection ? { projection: context.projection } : {}),
     ...(context.state ? { state: context.state } : {}),
     ...(context.runtime ? { runtime: context.runtime } : {}),
   };
+}
+
+/**
+ * What to do about each status that has rows, in the order of {@link DRIFT_STATUSES} ({@link DRIFT_STATUS_ACTIONS}).
+ *
+ * @param byStatus - Rows per status.
+ * @returns The action of each status with at least one row.
+ */
+export function actionsOf(byStatus: Readonly<Record<DriftStatus, number>>): Partial<Record<DriftStatus, string>> {
+  return Object.fromEntries(DRIFT_STATUSES.filter((s) => byStatus[s] > 0).map((s) => [s, DRIFT_STATUS_ACTIONS[s]]));
 }
 
 /** A row's agent (its `agentId` is a decimal string, as every row the kit builds carries). */

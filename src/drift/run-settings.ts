@@ -15,6 +15,7 @@ import { InvalidArgumentError } from "../errors.js";
 import { checkChunkSize } from "../oracle/reader.js";
 import { redactUrl } from "../security/redact-url.js";
 import type { AuditPlan } from "./audit.js";
+import type { DriftBaseline } from "./baseline.js";
 import { type AgentScope, auditPlanOf, type DriftConfig } from "./config.js";
 import { checkErrorLimit } from "./error-limit.js";
 import type { PreflightSettings } from "./preflight.js";
@@ -89,6 +90,8 @@ export interface RunSettings {
   readonly maxDurationSeconds: number | undefined;
   /** What the report's head states of the configuration. */
   readonly report: ReportSettings;
+  /** What the comparison with the previous night takes: the baseline and `--fail-on`. */
+  readonly sinceLastNight: { readonly baseline: DriftBaseline | undefined; readonly failOn: "new" | "any" };
 }
 
 /**
@@ -96,8 +99,9 @@ export interface RunSettings {
  *
  * @param config - The configuration.
  * @returns Each stage's settings.
- * @throws {@link InvalidArgumentError} for an invalid `maxErrors`, `readChunkSize` or `maxDurationSeconds`, a state
- *   file for a list or with an empty name, `full` without a state file, or an invalid audit plan.
+ * @throws {@link InvalidArgumentError} for an invalid `maxErrors`, `readChunkSize`, `maxDurationSeconds` or `failOn`,
+ *   a state file for a list or with an empty name, `full`, `baseline` or `failOn: "new"` without a state file, or an
+ *   invalid audit plan.
  */
 export function runSettingsOf(config: DriftConfig): RunSettings {
   const audit = checkConfig(config);
@@ -154,6 +158,7 @@ export function runSettingsOf(config: DriftConfig): RunSettings {
       maxAgeSeconds: config.maxAgeSeconds,
       encoding: config.encoding,
     },
+    sinceLastNight: { baseline: config.baseline, failOn: config.failOn ?? "any" },
   };
 }
 
@@ -173,6 +178,14 @@ function checkConfig(config: DriftConfig): AuditPlan | undefined {
   }
   if (config.full && config.state === undefined) {
     throw new InvalidArgumentError("--full ignores the state file, so it needs --state (without a state file every run is full)");
+  }
+  if (config.failOn !== undefined && config.failOn !== "new" && config.failOn !== "any") {
+    throw new InvalidArgumentError(`failOn must be "new" or "any", got ${JSON.stringify(config.failOn)}`);
+  }
+  if (config.state === undefined && (config.failOn === "new" || config.baseline !== undefined)) {
+    throw new InvalidArgumentError(
+      `${config.baseline !== undefined ? "--accept" : "--fail-on new"} compares tonight with the night before, so it needs --state <file>`,
+    );
   }
   checkChunkSize(config.readChunkSize, "readChunkSize");
   const max = config.maxDurationSeconds;

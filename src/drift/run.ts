@@ -3,7 +3,8 @@
  *
  *   check the configuration and split it into each stage's part (`run-settings.ts`) → read the state file →
  *   preflight (`preflight.ts`: the chain, the oracle or attested oracle, the gate, the keys) → open the state run →
- *   scan the scope (`scan.ts` or `scan-all.ts`, both `runScan` in `pipeline.ts`) → report (`stages/report.ts`)
+ *   scan the scope (`scan.ts` or `scan-all.ts`, both `runScan` in `pipeline.ts`) → with a state file, compare the
+ *   night's problems with the previous night's (`since-last-night.ts`) → report (`stages/report.ts`)
  *
  * With an attested oracle (`attestedOracle`, `--attested-oracle`), the records are read from it: the report's source
  * names it, its notes warn when its upstream is not `oracle`, and with `--all` the events of both are replayed.
@@ -35,7 +36,8 @@ import { reportScanHead } from "./stages/report.js";
 import { type ReportSettings, type RunSettings, runSettingsOf, type StateSettings } from "./run-settings.js";
 import { readDriftState } from "./state/read.js";
 import { type DriftNightOutcome, type DriftStateRun, openDriftStateRun } from "./state-run.js";
-import type { AttestedOracleSource, DriftReport, DriftReportHead, DriftRow, FetchProjection, PartialRun } from "./types.js";
+import { classifySinceLastNight, createProblemCollector, type ProblemCollector } from "./since-last-night.js";
+import type { AttestedOracleSource, DriftReport, DriftReportHead, DriftRow, FetchProjection, PartialRun, SinceLastNight } from "./types.js";
 import { exitCodeOf } from "./verdict.js";
 
 /** Optional hooks of {@link runDrift}. */
@@ -123,7 +125,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
   const projector = fetchProjector(api, settings.projection, hooks.onProjection);
   const keepRows = hooks.keepRows ?? true;
   const { issuer, ...scan } = settings.scan;
-  const scanOptions: DriftScanOptions = {
+  let scanOptions: DriftScanOptions = {
     ...scan,
     chain: checked.chain,
     api,
@@ -140,12 +142,18 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     onRow: hooks.onRow,
     keepRows,
   };
-  const result = await scanScope(settings.scope, scanOptions, {
+  const nights = stateRun ? nightComparison(stateRun, settings.sinceLastNight, now) : undefined;
+  if (nights) {
+    const onRow = hooks.onRow;
+    scanOptions = { ...scanOptions, onRow: (row) => (nights.collector.add(row), onRow?.(row)) };
+  }
+  const { result, sinceLastNight } = await scanScope(settings.scope, scanOptions, {
     audit: settings.audit,
     stateRun,
     attested: checked.attested,
     blockNumber: checked.blockNumber,
     errorLimit: settings.errorLimit,
+    nights,
   });
   const report = reportRun(result, {
     settings: settings.report,
@@ -156,6 +164,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     projection: projector.projection(),
     runtime: { totalMs: performance.now() - started, service: stats },
     generatedAt: now(),
+    sinceLastNight: sinceLastNight ?? null,
   });
   return keepRows ? { ...report, agents: sortRows(result.rows) } : report;
 }
@@ -225,10 +234,42 @@ interface ScopeRun {
   readonly blockNumber: bigint;
   /** `maxErrors`, for the exit code the state's history records. */
   readonly errorLimit: ErrorLimit | undefined;
+  /** With a state file: the comparison with the previous night. */
+  readonly nights: NightComparison | undefined;
+}
+
+/** A run's comparison with the previous night: the rows' problems gathered, then classified when the scan ends. */
+interface NightComparison {
+  readonly collector: ProblemCollector;
+  /** Classifies what the collector gathered. */
+  classify(): ReturnType<typeof classifySinceLastNight>;
+}
+
+/** Prepares the comparison of tonight's problems with the previous night the state records. */
+function nightComparison(stateRun: DriftStateRun, settings: RunSettings["sinceLastNight"], now: () => Date): NightComparison {
+  const previous = stateRun.previousNight;
+  const collector = createProblemCollector(previous?.problems ?? []);
+  return {
+    collector,
+    classify: () =>
+      classifySinceLastNight({
+        previous: previous?.problems ?? null,
+        previousNight: previous?.startedAt ?? null,
+        tonight: collector,
+        startedAt: stateRun.startedAt,
+        now: now(),
+        baseline: settings.baseline,
+        failOn: settings.failOn,
+      }),
+  };
 }
 
 /** What a scan found, as the state's history records it: counts, flips, signed fetches and the exit code. */
-function nightOutcome(result: ScanResult, errorLimit: ErrorLimit | undefined): DriftNightOutcome {
+function nightOutcome(
+  result: ScanResult,
+  errorLimit: ErrorLimit | undefined,
+  sinceLastNight: SinceLastNight | undefined,
+): DriftNightOutcome {
   const tally = result.tally ?? tallyRows(result.rows);
   const summary = {
     byStatus: tally.byStatus,
@@ -237,7 +278,7 @@ function nightOutcome(result: ScanResult, errorLimit: ErrorLimit | undefined): D
     ...(result.partial ? { partial: result.partial } : {}),
   };
   return {
-    exitCode: exitCodeOf({ summary }),
+    exitCode: exitCodeOf({ summary, sinceLastNight }),
     statuses: { ...tally.byStatus },
     flips: { ...tally.flips },
     signedFetches: result.triage?.signedFetches ?? 0,
@@ -248,7 +289,11 @@ function nightOutcome(result: ScanResult, errorLimit: ErrorLimit | undefined): D
  * Scans the scope: the explicit list, or every listed agent (with the events of the oracles read replayed, the
  * audit's seed and the state's evidence), with the state run's journal begun before and closed after.
  */
-async function scanScope(scope: AgentScope, options: DriftScanOptions, run: ScopeRun): Promise<ScanResult> {
+async function scanScope(
+  scope: AgentScope,
+  options: DriftScanOptions,
+  run: ScopeRun,
+): Promise<{ readonly result: ScanResult; readonly sinceLastNight: SinceLastNight | undefined }> {
   const { stateRun, blockNumber } = run;
   const eventSources =
     scope.kind === "all"
@@ -273,8 +318,17 @@ async function scanScope(scope: AgentScope, options: DriftScanOptions, run: Scop
     stateRun?.abandon();
     throw error;
   }
-  const stateSummary = stateRun?.finish(result, blockNumber, nightOutcome(result, run.errorLimit));
-  return result.triage && stateSummary ? { ...result, triage: { ...result.triage, state: stateSummary } } : result;
+  const compared = run.nights?.classify();
+  const stateSummary = stateRun?.finish(
+    result,
+    blockNumber,
+    nightOutcome(result, run.errorLimit, compared?.sinceLastNight),
+    compared?.next,
+  );
+  return {
+    result: result.triage && stateSummary ? { ...result, triage: { ...result.triage, state: stateSummary } } : result,
+    sinceLastNight: compared?.sinceLastNight,
+  };
 }
 
 /**
@@ -305,6 +359,8 @@ interface RunFacts {
   readonly projection: FetchProjection | undefined;
   readonly runtime: { readonly totalMs: number; readonly service: ServiceStats };
   readonly generatedAt: Date;
+  /** What changed since the previous night; `null` without a state file. */
+  readonly sinceLastNight: SinceLastNight | null;
 }
 
 /** The report's head: where the records came from, the rule, the notes, the runtime and whether the run was partial. */
@@ -341,6 +397,7 @@ function reportRun(result: ScanResult, facts: RunFacts): DriftReportHead {
     ].filter((note): note is string => note !== null),
     projection: facts.projection,
     ...(stateRun ? { state: { history: stateRun.history() } } : {}),
+    sinceLastNight: facts.sinceLastNight,
     runtime: facts.runtime,
     generatedAt: facts.generatedAt,
     errorLimit: facts.errorLimit,

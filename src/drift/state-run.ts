@@ -27,6 +27,7 @@ import {
   type DriftStateHeader,
   type DriftStateRunLine,
   type DriftStateScope,
+  type StoredProblem,
 } from "./state/schema.js";
 import type { TriageEvidence } from "./stages/triage.js";
 import type { DriftNightSummary, DriftStateSummary } from "./types.js";
@@ -61,6 +62,13 @@ export interface DriftStateRun {
   /** Sentences for the report's notes (a continued run, a last line cut short, a state started over). */
   readonly notes: readonly string[];
   /**
+   * The last completed night the state records, to compare tonight with: its start and its problems; `null` when
+   * there is none (a new state, one started over, or one written before the problems were kept).
+   */
+  readonly previousNight: { readonly startedAt: string; readonly problems: readonly StoredProblem[] } | null;
+  /** When this night started: now, or, for a run that continues one killed or stopped, when that one started. */
+  readonly startedAt: Date;
+  /**
    * Writes the run's first line (creating the file, or starting it over, when needed).
    *
    * @param blockNumber - The block the run reads at.
@@ -73,9 +81,10 @@ export interface DriftStateRun {
    * @param result - The scan.
    * @param blockNumber - The block read at.
    * @param night - What the run found (counts, flips, signed fetches, exit code), for the state's history.
+   * @param problems - Tonight's problems with their nights in a row, kept for the next night to compare with.
    * @returns The state's part of the report.
    */
-  finish(result: ScanResult, blockNumber: bigint | null, night: DriftNightOutcome): DriftStateSummary;
+  finish(result: ScanResult, blockNumber: bigint | null, night: DriftNightOutcome, problems?: readonly StoredProblem[]): DriftStateSummary;
   /** The state's history of nights, oldest first: after {@link finish}, with this run last when it completed. */
   history(): readonly DriftNightSummary[];
   /** Closes the journal without ending the run (it was abandoned or failed): the next run continues it. */
@@ -147,7 +156,11 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
   };
 
   let history: readonly DriftNightSummary[] = (usable?.header.history ?? []).slice(-DRIFT_STATE_HISTORY_NIGHTS);
-  const header = (lastRun: DriftStateHeader["lastRun"]) => stateHeader(scope, now(), lastRun, history);
+  const lastNight = usable?.header.lastRun;
+  const previousNight =
+    lastNight && usable?.header.problems !== undefined ? { startedAt: lastNight.startedAt, problems: usable.header.problems } : null;
+  const header = (lastRun: DriftStateHeader["lastRun"], problems?: readonly StoredProblem[]) =>
+    stateHeader(scope, now(), lastRun, history, problems);
   const runLine = (blockNumber: bigint | null): DriftStateRunLine => ({
     run: runId,
     startedAt: now().toISOString(),
@@ -162,6 +175,8 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
     source,
     checkpoint,
     notes,
+    previousNight,
+    startedAt,
     begin(blockNumber) {
       if (usable) {
         journal = DriftStateJournal.open(path, usable.validLength);
@@ -172,7 +187,7 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
       journal = DriftStateJournal.open(path, statSync(path).size);
     },
     history: () => history,
-    finish(result, blockNumber, night) {
+    finish(result, blockNumber, night, problems) {
       const verifiedAt = startedAt.toISOString();
       const next = foldAnswers(entries, result, verifiedAt);
       if (result.partial) {
@@ -190,7 +205,7 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
         history = [...history, { startedAt: lastRun.startedAt, finishedAt: lastRun.finishedAt, ...night }].slice(
           -DRIFT_STATE_HISTORY_NIGHTS,
         );
-        writeDriftStateAtomically(path, stateLines(header(lastRun), next));
+        writeDriftStateAtomically(path, stateLines(header(lastRun, problems), next));
       }
       const fromState = (result.scanned?.outcomes ?? []).filter((o) => o?.kind === "verified" && o.fromState).length;
       return {

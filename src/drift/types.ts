@@ -54,6 +54,109 @@ export const DRIFT_STATUS_MEANINGS: Readonly<Record<DriftStatus, string>> = {
   "in-sync": "the chain and the signed attestation agree",
 };
 
+/**
+ * What to do about each status, in one sentence: who to tell and what to run. The terminal summary, the JSON report
+ * (`actions`, and each entry of `sinceLastNight`), the Markdown report and the page read it from here.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from "node:fs";
+ * import { DRIFT_STATUS_ACTIONS, DRIFT_STATUSES, type DriftReport } from "trustgate/drift";
+ *
+ * const report = JSON.parse(readFileSync("report.json", "utf8")) as DriftReport;
+ * for (const status of DRIFT_STATUSES) {
+ *   if (status !== "in-sync" && report.summary.byStatus[status] > 0) console.log(`${status}: ${DRIFT_STATUS_ACTIONS[status]}`);
+ * }
+ * ```
+ */
+export const DRIFT_STATUS_ACTIONS: Readonly<Record<DriftStatus, string>> = {
+  "invalid-attestation":
+    "tell the service's operator, with the row's reason and kid; run trustgate doctor --api <url> to check its keys and signed bytes",
+  error:
+    "tell whoever runs the RPC or the service when many rows share one cause; run the same command again (with --state it fetches only what failed)",
+  drifted:
+    "tell the oracle's publisher that its next refresh must carry the service's data; where REFRESH says yes, submit the signed attestation to an AttestedTrustOracle",
+  "stale-onchain":
+    "tell the oracle's publisher that its nightly write is missing; where REFRESH says yes, submit the signed attestation to an AttestedTrustOracle",
+  "missing-onchain":
+    "tell the oracle's publisher that the agent has no record; where REFRESH says yes, submit the signed attestation to an AttestedTrustOracle",
+  "missing-attestation": "tell the service's operator that it answers 404 for an agent the oracle holds; nothing to run until it signs one",
+  "in-sync": "nothing to do",
+};
+
+/**
+ * A problem of a row, what makes a run exit 3: a decision flip in either direction (`pass-to-fail`, `fail-to-pass`,
+ * whatever the row's status), or an invalid attestation (`invalid-attestation`). Every other status is not a
+ * problem here: `error` and `missing-attestation` count against `--max-errors` (exit 4), and staleness, drift and
+ * missing records without a flip change no gate decision.
+ */
+export type DriftProblem = "pass-to-fail" | "fail-to-pass" | "invalid-attestation";
+
+/** One problem in `sinceLastNight`: which agent, which problem, its status tonight and what to do about it. */
+export interface SinceLastNightProblem {
+  /** The agent, `chain:id:registry` (`base:357:erc8004`). */
+  readonly agent: string;
+  /** The problem. */
+  readonly problem: DriftProblem;
+  /** The row's status tonight (for a resolved problem: what it is now; `null`: no row for the agent tonight). */
+  readonly status: DriftStatus | null;
+  /** What to do about that status ({@link DRIFT_STATUS_ACTIONS}; without a row tonight, the action of `error`). */
+  readonly action: string;
+}
+
+/** A problem seen on consecutive nights. */
+export interface PersistingProblem extends SinceLastNightProblem {
+  /** Completed nights in a row it was seen, tonight included (2 or more for `persisting`). */
+  readonly nights: number;
+  /** When the first of those nights started (ISO-8601). */
+  readonly since: string;
+}
+
+/** A problem a baseline (`--accept`) covers, with its reason and the end of the acceptance. */
+export interface AcceptedProblem extends PersistingProblem {
+  /** Why it is accepted, as the baseline says. */
+  readonly reason: string;
+  /** Until when (ISO-8601 time the acceptance ends). */
+  readonly until: string;
+}
+
+/** A baseline entry whose end has passed: it accepts nothing any more. */
+export interface ExpiredAcceptance {
+  readonly agent: string;
+  readonly problem: DriftProblem;
+  readonly reason: string;
+  /** When it ended (ISO-8601). */
+  readonly until: string;
+}
+
+/**
+ * What changed since the previous night (`sinceLastNight` in the JSON, with `--state`; `null` without it: there is
+ * no previous night to compare with). Each problem of tonight is in exactly one of `new`, `persisting` and
+ * `accepted`; `resolved` holds last night's problems that tonight's verified rows no longer show. The key and the
+ * four lists' names are pinned.
+ */
+export interface SinceLastNight {
+  /** When the night compared with started (ISO-8601); `null` when the state records none (every problem is new). */
+  readonly previousNight: string | null;
+  /** `--fail-on`: `any` (every problem exits 3) or `new` (only those in `new`). */
+  readonly failOn: "new" | "any";
+  /** Problems not seen the night before (and not accepted). */
+  readonly new: readonly PersistingProblem[];
+  /** Problems seen the night before too (and not accepted), with the nights in a row. */
+  readonly persisting: readonly PersistingProblem[];
+  /** Last night's problems gone tonight, with tonight's status and how many nights they had lasted. */
+  readonly resolved: readonly PersistingProblem[];
+  /** Problems of tonight a baseline entry covers (new or not), with its reason and end. */
+  readonly accepted: readonly AcceptedProblem[];
+  /**
+   * Last night's problems whose agent tonight could not be verified (`error`, `missing-attestation`, or no row):
+   * neither resolved nor persisting; kept for the next night, their nights not counted on.
+   */
+  readonly unverified: readonly PersistingProblem[];
+  /** Baseline entries whose end has passed: they accept nothing (the problems they name are new or persisting). */
+  readonly expired: readonly ExpiredAcceptance[];
+}
+
 /** The on-chain side of a row. */
 export interface OnchainSide {
   readonly score: number;
@@ -481,6 +584,13 @@ export interface DriftReport {
     /** Present when the run stopped before fetching everything it selected (`--max-duration`): it exits 4. */
     readonly partial?: PartialRun;
   };
+  /**
+   * What changed since the previous night (pinned: `new`, `persisting`, `resolved`, `accepted`), with `--state`;
+   * `null` without a state file, where there is no previous night to compare with.
+   */
+  readonly sinceLastNight?: SinceLastNight | null;
+  /** What to do about each status that has rows ({@link DRIFT_STATUS_ACTIONS}). */
+  readonly actions?: Readonly<Partial<Record<DriftStatus, string>>>;
   /**
    * Things about the run itself that a reader of the report should know, one sentence each (for example that
    * Multicall3 is not deployed on the chain and how the oracle was read instead). Absent when there are none.

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import { describeErrorLimit } from "./error-limit.js";
-import type { DriftReport, DriftRow, DriftVerdict } from "./types.js";
+import type { DriftReport, DriftRow, DriftVerdict, SinceLastNight } from "./types.js";
 
 /**
  * Exit codes of `trustgate drift`.
@@ -45,7 +45,8 @@ export const DRIFT_EXIT_CODES = {
  *    `summary.partial` (the run stopped at `--max-duration` before fetching every signed attestation it selected: a
  *    partial run is never green, whatever it found so far). This wins over 3: flips counted among the few verified
  *    rows say little when most rows were not verified, and the verdict line still names them.
- * 2. `3` when a decision flips or an attestation is invalid.
+ * 2. `3` when a decision flips or an attestation is invalid — with `--fail-on new` (`sinceLastNight.failOn`), only
+ *    when a problem is new since the previous night (`sinceLastNight.new`): persisting and accepted ones do not.
  * 3. `0` otherwise.
  *
  * Rows a fresh attestation could refresh (`summary.refreshable`) do not change it: refreshing is what an operator
@@ -70,9 +71,13 @@ export const DRIFT_EXIT_CODES = {
 export function exitCodeOf(report: {
   /** Only whether the run was partial matters, not how. */
   readonly summary: Pick<DriftReport["summary"], "flips" | "byStatus" | "unverified"> & { readonly partial?: object | undefined };
+  /** With `--fail-on new`, only its `new` problems make exit 3. */
+  readonly sinceLastNight?: Pick<SinceLastNight, "failOn" | "new"> | null | undefined;
 }): 0 | 3 | 4 {
   const { flips, byStatus, unverified, partial } = report.summary;
   if (unverified.exceeded || partial) return DRIFT_EXIT_CODES.unverified;
+  const since = report.sinceLastNight;
+  if (since?.failOn === "new") return since.new.length > 0 ? DRIFT_EXIT_CODES.drift : DRIFT_EXIT_CODES.ok;
   return flips.passToFail + flips.failToPass > 0 || byStatus["invalid-attestation"] > 0 ? DRIFT_EXIT_CODES.drift : DRIFT_EXIT_CODES.ok;
 }
 
@@ -104,7 +109,7 @@ export function isFlipOrInvalid(row: Pick<DriftRow, "decision" | "status">): boo
  * console.log(verdict.exitCode, verdict.reason); // the exit code, and the sentence that says why
  * ```
  */
-export function verdictOf(report: Pick<DriftReport, "summary">): DriftVerdict {
+export function verdictOf(report: Pick<DriftReport, "summary" | "sinceLastNight">): DriftVerdict {
   const exitCode = exitCodeOf(report);
   const s = report.summary;
   const flips = s.flips.passToFail + s.flips.failToPass;
@@ -113,6 +118,15 @@ export function verdictOf(report: Pick<DriftReport, "summary">): DriftVerdict {
     ...(flips > 0 ? [`${count(flips, "gate decision flips", "gate decisions flip")}`] : []),
     ...(invalid > 0 ? [`${count(invalid, "attestation is invalid", "attestations are invalid")}`] : []),
   ].join(" and ");
+  const since = report.sinceLastNight;
+  if (since?.failOn === "new" && exitCode !== DRIFT_EXIT_CODES.unverified && findings !== "") {
+    const known = since.persisting.length + since.accepted.length;
+    const others = `${known} persisting or accepted (--fail-on new)`;
+    if (exitCode === DRIFT_EXIT_CODES.drift) {
+      return { exitCode, reason: `${count(since.new.length, "new problem", "new problems")} since the night before; ${others}` };
+    }
+    return { exitCode, reason: `no new problem since the night before: ${findings}, ${others}` };
+  }
   if (exitCode === DRIFT_EXIT_CODES.drift) return { exitCode, reason: findings };
   if (exitCode === DRIFT_EXIT_CODES.ok) {
     const within =

@@ -17,7 +17,9 @@ import {
   type DriftReportHead,
   type DriftRow,
   type DriftStatus,
+  type SinceLastNight,
 } from "../drift/types.js";
+import { actionsOf } from "../drift/report.js";
 import { verdictOf } from "../drift/verdict.js";
 import { sanitizeText } from "../security/outside-text.js";
 import { redactUrlsIn } from "../security/redact-url.js";
@@ -88,6 +90,10 @@ export interface PageHead {
   readonly unverified: { readonly count: number; readonly allowed: number; readonly exceeded: boolean; readonly limit: string };
   readonly notes: readonly string[];
   readonly history: readonly DriftNightSummary[];
+  /** What changed since the previous night, its outside text made safe; `null` without a state file. */
+  readonly sinceLastNight: SinceLastNight | null;
+  /** What to do about each status that has rows. */
+  readonly actions: Readonly<Partial<Record<DriftStatus, string>>>;
 }
 
 /**
@@ -165,6 +171,27 @@ export function pageHead(head: DriftReportHead): PageHead {
     },
     notes: (head.notes ?? []).map(pageText),
     history: historyOf(head),
+    sinceLastNight: safeSinceLastNight(head.sinceLastNight ?? null),
+    actions: head.actions ?? actionsOf(summary.byStatus),
+  };
+}
+
+/** `sinceLastNight` with every agent name and baseline reason through {@link pageText}. */
+function safeSinceLastNight(since: SinceLastNight | null): SinceLastNight | null {
+  if (since === null) return null;
+  const safe = <T extends { readonly agent: string }>(p: T): T => ({
+    ...p,
+    agent: pageText(p.agent),
+    ...("reason" in p && typeof p.reason === "string" ? { reason: pageText(p.reason) } : {}),
+  });
+  return {
+    ...since,
+    new: since.new.map(safe),
+    persisting: since.persisting.map(safe),
+    resolved: since.resolved.map(safe),
+    accepted: since.accepted.map(safe),
+    unverified: since.unverified.map(safe),
+    expired: since.expired.map(safe),
   };
 }
 

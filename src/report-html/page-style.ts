@@ -89,6 +89,14 @@ ${statusColourRules()}
 .night-chart { margin: 0; max-width: 100%; }
 .night-values { border-collapse: collapse; font-size: 0.75rem; font-variant-numeric: tabular-nums; }
 .night-values th, .night-values td { border: 1px solid #d0d7de; padding: 2px 6px; text-align: right; }
+.since { border-collapse: collapse; font-size: 0.8rem; margin: 4px 0; }
+.since th, .since td { border: 1px solid #d0d7de; padding: 2px 6px; text-align: left; vertical-align: top; }
+.since .num { text-align: right; font-variant-numeric: tabular-nums; }
+.since-new td:first-child { font-weight: 700; color: #cf222e; }
+.expired { color: #9a6700; font-weight: 600; }
+.actions dt { font-weight: 600; margin-top: 4px; }
+.actions dd { margin: 0 0 0 1.5em; font-size: 0.85rem; }
+#since-last-night { max-width: 100%; overflow-x: auto; }
 @media (max-width: ${NARROW_PAGE_WIDTH - 0.02}px) {
   body { padding: 12px 12px 32px; }
   .table-view { --row-height: 104px; height: min(520px, 70vh); }

@@ -17,6 +17,7 @@ import { CLIENT_SCRIPT } from "./client-script.js";
 import type { PageHead } from "./page-data.js";
 import { PAGE_STYLE } from "./page-style.js";
 import { scriptJson } from "./script-json.js";
+import { sinceLastNightSection } from "./since-last-night-section.js";
 
 /** The id of the element holding the rows' JSON (an array of row tuples). */
 export const ROWS_ELEMENT_ID = "page-rows";
@@ -57,30 +58,33 @@ export function pageTitle(head: PageHead): string {
 }
 
 /**
- * The sections at the top of the page, in order; each is filled by the page's script. One more section drops in by
- * adding its markup to this list (the script draws each section by its own function).
+ * The sections at the top of the page, in order: the changes since last night, written from the head, and the others,
+ * each filled by the page's script (one function per section). One more section drops in by adding its markup here.
  */
-const TOP_SECTIONS: readonly string[] = [
-  `<header>
+function topSections(head: PageHead): string[] {
+  return [
+    `<header>
 <h1>trustgate drift report</h1>
 <p class="muted" id="run"></p>
 </header>`,
-  `<section id="verdict" class="verdict" aria-label="verdict">
+    `<section id="verdict" class="verdict" aria-label="verdict">
 <span class="verdict-code" id="verdict-code"></span><span id="verdict-reason"></span>
 <p id="unverified"></p>
 </section>`,
-  `<section id="statuses" aria-label="agents per status">
+    sinceLastNightSection(head),
+    `<section id="statuses" aria-label="agents per status">
 <ul class="counts" id="counts" aria-label="agents per status, and what each status means"></ul>
 <p id="notes" class="muted"></p>
 </section>`,
-  `<section id="flips-section" aria-labelledby="flips-title">
+    `<section id="flips-section" aria-labelledby="flips-title">
 <h2 id="flips-title">Decision flips <span class="muted" id="flip-counts"></span></h2>
 <div class="flip-lists">
 <section><h3>pass→fail <span class="muted">the gate admits on the chain's record, would refuse on the attestation</span></h3><ol class="flips" id="flips-pass-to-fail" data-flip="1"></ol></section>
 <section><h3>fail→pass <span class="muted">the gate refuses on the chain's record, would admit on the attestation</span></h3><ol class="flips" id="flips-fail-to-pass" data-flip="2"></ol></section>
 </div>
 </section>`,
-];
+  ];
+}
 
 /**
  * The page up to its rows: everything before the rows' JSON array's first element.
@@ -103,7 +107,7 @@ export function pageStart(head: PageHead): string {
 <style>${PAGE_STYLE}</style>
 </head>
 <body>
-${TOP_SECTIONS.join("\n")}
+${topSections(head).join("\n")}
 <div class="grid">
 <section class="matrix-section"><h2>Tier transitions <span class="muted">on-chain → attested, tiers lowest first; click a cell to filter the rows</span></h2><div class="matrix-view" id="matrix-view"><table class="matrix" id="matrix"></table></div></section>
 <section><h2>Attested against on-chain score</h2><div id="scatter"></div></section>

@@ -117,6 +117,7 @@ describe("createReportStream: the documents of a streamed report", () => {
       "decisionRule",
       "maxAgeSeconds",
       "summary",
+      "actions",
       "notes",
       "projection",
       "agents",

@@ -3,9 +3,10 @@
  * shell splits it (test/support/shell-commands.ts) and handed to the parser of the program it calls, so that a
  * misspelt flag, a missing value or a script that does not exist fails here.
  *
- * - `trustgate drift …` / `trustgate doctor …` (by `npx`, or through `npm start`, whose script runs the CLI): the
- *   CLI's own `parseDriftArgs` / `parseDoctorArgs`, the functions `trustgate` runs; a command line with a
- *   placeholder (`<url>`, `[options]`) is a synopsis: each flag it names must be one of the command's options.
+ * - `trustgate drift …` / `trustgate doctor …` / `trustgate accept …` (by `npx`, or through `npm start`, whose script
+ *   runs the CLI): the CLI's own `parseDriftArgs` / `parseDoctorArgs` / `parseAcceptArgs`, the functions `trustgate`
+ *   runs; a command line with a placeholder (`<url>`, `[options]`) is a synopsis: each flag it names must be one of
+ *   the command's options.
  * - `npm run <script>`, `npm start`, `npm test`: the script must exist in package.json; the arguments after `--` of
  *   `deploy` and `keys` go through the scripts' own option tables (scripts/lib/script-options.ts), and a script whose
  *   arguments nothing here can parse may not be given any.
@@ -21,6 +22,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { describe, expect, it } from "vitest";
 import { DEPLOY_OPTIONS, KEYS_OPTIONS } from "../../scripts/lib/script-options";
+import { ACCEPT_OPTIONS, parseAcceptArgs } from "../../src/cli/accept-args";
 import { parseDoctorArgs } from "../../src/cli/doctor-args";
 import { DOCTOR_OPTIONS } from "../../src/cli/doctor-options";
 import { parseDriftArgs } from "../../src/cli/drift-args";
@@ -120,8 +122,10 @@ function checkTrustgate(args: readonly string[], problems: Problems): void {
   const parsers = {
     drift: { names: tableNames(DRIFT_OPTIONS), parse: (argv: string[]) => parseDriftArgs(argv, { env: {} }) },
     doctor: { names: tableNames(DOCTOR_OPTIONS), parse: (argv: string[]) => parseDoctorArgs(argv, { env: {} }) },
+    // A fixed clock: the documented --until stays in the future whenever the test runs.
+    accept: { names: tableNames(ACCEPT_OPTIONS), parse: (argv: string[]) => parseAcceptArgs(argv, () => new Date("2026-01-01T00:00:00Z")) },
   };
-  if (command !== "drift" && command !== "doctor") {
+  if (command !== "drift" && command !== "doctor" && command !== "accept") {
     problems.push(`trustgate has no command ${JSON.stringify(command)}`);
     return;
   }

@@ -65,6 +65,9 @@ describe("a drift run's settings", () => {
     [{ full: true }, "--full ignores the state file, so it needs --state"],
     [{ maxDurationSeconds: -1 }, "maxDurationSeconds must be a number of seconds >= 0, got -1"],
     [{ readChunkSize: 0 }, "readChunkSize"],
+    [{ failOn: "new" as const }, "--fail-on new compares tonight with the night before, so it needs --state <file>"],
+    [{ baseline: { file: "b.jsonl", entries: [] } }, "--accept compares tonight with the night before, so it needs --state <file>"],
+    [{ state: "s.jsonl", failOn: "some" as "new" }, 'failOn must be "new" or "any", got "some"'],
   ])("refuses a configuration before the network is asked anything: %#", (change, message) => {
     expect(() => runSettingsOf({ ...CONFIG, ...change })).toThrow(InvalidArgumentError);
     expect(() => runSettingsOf({ ...CONFIG, ...change })).toThrow(message);

@@ -11,7 +11,7 @@ import { checkEncodings, type SybilStatement } from "../encoding-check.js";
 import type { ErrorLimit } from "../error-limit.js";
 import type { ScanResult } from "../pipeline.js";
 import { buildReportHead, sortRows, tallyRows } from "../report.js";
-import type { DriftReport, DriftReportHead, DriftStateHistory, FetchProjection, PartialRun } from "../types.js";
+import type { DriftReport, DriftReportHead, DriftStateHistory, FetchProjection, PartialRun, SinceLastNight } from "../types.js";
 import { listingOutcome, type ServiceStats } from "./fetch-verify.js";
 
 /** What the report stage needs besides the scan. */
@@ -30,6 +30,8 @@ export interface ReportStageContext {
   readonly projection?: FetchProjection;
   /** With a state file: its history of nights. */
   readonly state?: DriftStateHistory;
+  /** What changed since the previous night; `null` without a state file. */
+  readonly sinceLastNight?: SinceLastNight | null;
   readonly generatedAt: Date;
   /** How many agents may go unverified before the run fails (default 1 %). */
   readonly errorLimit?: ErrorLimit;
@@ -68,6 +70,7 @@ export function reportScanHead(scan: ScanResult, context: ReportStageContext): D
     notes: context.notes,
     ...(context.projection ? { projection: context.projection } : {}),
     ...(context.state ? { state: context.state } : {}),
+    ...(context.sinceLastNight !== undefined ? { sinceLastNight: context.sinceLastNight } : {}),
     runtime: {
       totalMs: context.runtime.totalMs,
       listingMs: scan.timings.listing,

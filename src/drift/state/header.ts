@@ -12,6 +12,7 @@ import {
   DRIFT_STATE_VERSION,
   type DriftStateHeader,
   type DriftStateScope,
+  type StoredProblem,
 } from "./schema.js";
 
 /**
@@ -45,6 +46,7 @@ export function stateScopeMismatches(header: DriftStateHeader, scope: DriftState
  * @param writtenAt - When.
  * @param lastRun - The last run that completed, if any.
  * @param history - The completed runs' summaries, oldest first; only the last {@link DRIFT_STATE_HISTORY_NIGHTS} are kept.
+ * @param problems - The last completed night's problems, when known.
  * @returns The header.
  */
 export function stateHeader(
@@ -52,6 +54,7 @@ export function stateHeader(
   writtenAt: Date,
   lastRun: DriftStateHeader["lastRun"],
   history: readonly DriftNightSummary[] = [],
+  problems?: readonly StoredProblem[],
 ): DriftStateHeader {
   return {
     type: "header",
@@ -61,5 +64,6 @@ export function stateHeader(
     writtenAt: writtenAt.toISOString(),
     lastRun,
     history: history.slice(-DRIFT_STATE_HISTORY_NIGHTS),
+    ...(problems !== undefined ? { problems: [...problems] } : {}),
   };
 }

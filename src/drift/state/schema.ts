@@ -9,7 +9,8 @@
  * 1. one `header` line: the format (`trustgate-drift-state`) and its version (1), and what the state is valid for —
  *    the oracle, the attested oracle read instead (or `null`), the chain id, the API URL, the issuer, the decision
  *    rule and the tier/sybil encoding — plus when it was written, the last run that completed, and the history of
- *    the last completed runs (each one's counts per status, flips, signed fetches and exit code; the last 60);
+ *    the last completed runs (each one's counts per status, flips, signed fetches and exit code; the last 60), and
+ *    the last completed night's problems (flips and invalid attestations, each with the nights in a row it was seen);
  * 2. one `agent` line per agent that a run asked the service about: the last verified attestation's signed fields
  *    (`verified`: score, tier, sybil severity, `computedAt` — the signed `issuedAt` —, kid, signed expiry, whether it
  *    can be submitted on-chain) and when the run verified it (`verifiedAt`), or, when the last answer did not verify,
@@ -60,6 +61,18 @@ const nightSchema: z.ZodType<DriftNightSummary> = z.object({
   signedFetches: countSchema,
 });
 
+/**
+ * One problem of the last completed night (a decision flip or an invalid attestation), kept so that the next night
+ * can say what is new, persisting or resolved: the agent (its `agentKey`), the problem, when the first of the
+ * consecutive nights it was seen started, and how many nights in a row.
+ */
+const problemSchema = z.object({
+  agent: z.string().min(1),
+  problem: z.enum(["pass-to-fail", "fail-to-pass", "invalid-attestation"]),
+  since: isoTime,
+  nights: z.number().int().positive(),
+});
+
 /** The nights a state file keeps in its history (the last ones; older nights are dropped). */
 export const DRIFT_STATE_HISTORY_NIGHTS = 60;
 
@@ -81,6 +94,8 @@ export const headerSchema = z.object({
     .nullable(),
   /** The last completed runs' summaries, oldest first (absent in files written before the kit kept them). */
   history: z.array(nightSchema).optional(),
+  /** The problems of the last completed night (absent in files written before the kit kept them: every problem is then new). */
+  problems: z.array(problemSchema).optional(),
 });
 
 const submissionSchema = z.union([
@@ -171,5 +186,8 @@ export type DriftStateOutcomeLine = Omit<z.infer<typeof outcomeSchema>, "type">;
 /** The journal's line for a run that stopped early on purpose. */
 export type DriftStateStopLine = Omit<z.infer<typeof stopSchema>, "type">;
 
-/** What the header must say for the state to be used by a run (everything but the times and the last run). */
-export type DriftStateScope = Omit<DriftStateHeader, "type" | "format" | "version" | "writtenAt" | "lastRun" | "history">;
+/** A problem of the last completed night, as the header keeps it. */
+export type StoredProblem = z.infer<typeof problemSchema>;
+
+/** What the header must say for the state to be used by a run (everything but the times, the last run and what it found). */
+export type DriftStateScope = Omit<DriftStateHeader, "type" | "format" | "version" | "writtenAt" | "lastRun" | "history" | "problems">;

@@ -50,9 +50,10 @@ export function signedRequests(service: RunningTrustService): number {
 }
 
 /**
- * What "the same report" means for a run continued after a kill (or a stop): the rows, and the summary, equal —
- * everything but `runtime` (timings, requests made, answers reused), `notes` (the continued run says it continued),
- * `source.blockNumber` and the state file's name (`summary.triage.state.file`). Timestamps are equal because the tests fix the clock; `omit` drops more fields from the
+ * What "the same report" means for a run continued after a kill (or a stop): the rows, the summary and what changed
+ * since the previous night equal — everything but `runtime` (timings, requests made, answers reused), `notes` (the
+ * continued run says it continued), `source.blockNumber`, the state file's name (`summary.triage.state.file`) and when
+ * each problem was first seen. Timestamps are equal because the tests fix the clock; `omit` drops more fields from the
  * summary when a run that cannot share the clock took part (a separate process).
  */
 export function sameReportParts(report: DriftReport, omit: (summary: Record<string, unknown>) => void = () => {}) {
@@ -60,5 +61,22 @@ export function sameReportParts(report: DriftReport, omit: (summary: Record<stri
   // The state file's name differs from run to run (each test run writes its own).
   delete (summary.triage as { state?: { file?: string } } | undefined)?.state?.file;
   omit(summary);
-  return { generatedAt: report.generatedAt, decisionRule: report.decisionRule, summary, agents: report.agents };
+  return {
+    generatedAt: report.generatedAt,
+    decisionRule: report.decisionRule,
+    summary,
+    sinceLastNight: sinceLastNightParts(report),
+    agents: report.agents,
+  };
+}
+
+/**
+ * What changed since the previous night, without when each problem was first seen (a run in another process started
+ * on its own clock).
+ */
+function sinceLastNightParts(report: DriftReport) {
+  const since = report.sinceLastNight;
+  if (!since) return since;
+  const lists = ["new", "persisting", "resolved", "accepted", "unverified"] as const;
+  return Object.fromEntries(lists.map((list) => [list, since[list].map(({ since: _first, ...problem }) => problem)]));
 }
