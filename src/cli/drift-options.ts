@@ -195,7 +195,8 @@ export const DRIFT_OPTIONS = [
     name: "full",
     kind: "boolean",
     group: "agents",
-    description: "ignore what it holds and fetch as a first run would (it is still written); also starts over a state from another setup",
+    description:
+      "ignore what it holds and fetch as a first run would (it is still written); also starts over a state from another setup, or one it cannot read (keeping the nights' history when its header is readable)",
     scope: {
       belongsTo: "all",
       needs: {

@@ -33,7 +33,7 @@ import type { OnchainEventSource } from "./stages/enumerate.js";
 import { newServiceStats, type ServiceStats } from "./stages/fetch-verify.js";
 import { reportScanHead } from "./stages/report.js";
 import { type ReportSettings, type RunSettings, runSettingsOf, type StateSettings } from "./run-settings.js";
-import { readDriftState } from "./state/read.js";
+import { readStateFileForRun, type StateFileRead } from "./state/salvage.js";
 import { type DriftNightOutcome, type DriftStateRun, openDriftStateRun } from "./state-run.js";
 import type { AttestedOracleSource, DriftReport, DriftReportHead, DriftRow, FetchProjection, PartialRun } from "./types.js";
 import { exitCodeOf } from "./verdict.js";
@@ -112,13 +112,14 @@ export function runDrift(config: DriftConfig, hooks?: DriftHooks): Promise<Drift
 export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Promise<DriftReport | DriftReportHead> {
   const settings = runSettingsOf(config);
   // A malformed state file is refused before anything is asked of the chain or the service.
-  const loadedState = settings.state === undefined ? null : readDriftState(settings.state.path);
+  // (With --full, a file that cannot be read is started over instead, keeping its history when the header is readable.)
+  const stateFile = settings.state === undefined ? undefined : readStateFileForRun(settings.state.path, settings.state.full);
   const now = hooks.now ?? (() => new Date());
   const startedAt = now();
   const started = performance.now();
   const checked = await preflight(settings.preflight);
   const api = createTrustApiClient(settings.service);
-  const stateRun = settings.state === undefined ? undefined : openStateRun(settings.state, checked, loadedState, now);
+  const stateRun = settings.state === undefined ? undefined : openStateRun(settings.state, checked, stateFile!, now);
   const stats = newServiceStats();
   const projector = fetchProjector(api, settings.projection, hooks.onProjection);
   const keepRows = hooks.keepRows ?? true;
@@ -164,12 +165,13 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
 function openStateRun(
   settings: StateSettings,
   checked: Pick<Preflight, "chainId" | "rule">,
-  loaded: ReturnType<typeof readDriftState> | null,
+  read: StateFileRead,
   now: () => Date,
 ): DriftStateRun {
   return openDriftStateRun({
     path: settings.path,
-    loaded,
+    loaded: read.loaded,
+    recovered: read.recovered,
     scope: { ...settings.setup, chainId: checked.chainId, rule: describeRule(checked.rule) },
     full: settings.full,
     seed: settings.seed,

@@ -6,7 +6,8 @@
  *
  * `--full` ignores what the state holds (triage as a first run) but still checkpoints, and the state it writes keeps
  * the entries of agents the run did not ask about; a state written for another setup is refused unless `--full` is
- * given, and then started over.
+ * given, and then started over; so is, with `--full`, a file that cannot be read at all, keeping the nights' history
+ * when its header line is readable and of this setup (`state/salvage.ts`).
  *
  * @packageDocumentation
  */
@@ -21,6 +22,7 @@ import { outcomeOfStored, stateLine, storedAttestationOf, storedOutcomeOf, store
 import { stateHeader, stateScopeMismatches } from "./state/header.js";
 import { DriftStateJournal } from "./state/journal.js";
 import type { LoadedDriftState } from "./state/read.js";
+import type { RecoveredDriftState } from "./state/salvage.js";
 import {
   DRIFT_STATE_HISTORY_NIGHTS,
   type DriftStateEntry,
@@ -42,8 +44,10 @@ export interface DriftStateRunOptions {
   readonly loaded: LoadedDriftState | null;
   /** What this run is: oracle, attested oracle, chain id, API, issuer, rule, encoding. */
   readonly scope: DriftStateScope;
-  /** `--full`: ignore what the state holds (and start over a state written for another setup). */
+  /** `--full`: ignore what the state holds (and start over a state written for another setup, or one it cannot read). */
   readonly full: boolean;
+  /** Present when `--full` could not read the file (`readStateFileForRun`): the history kept, what was dropped. */
+  readonly recovered?: RecoveredDriftState | undefined;
   /** `--seed`, if given: it wins over the seed of a run being continued. */
   readonly seed?: number;
   /** The run's clock. */
@@ -102,6 +106,8 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
   const usable = loaded !== null && mismatches.length === 0 ? loaded : null;
   if (loaded && !usable)
     notes.push(`STATE STARTED OVER: ${path} was written for another setup (${mismatches.join("; ")}); --full replaced it`);
+  const kept = options.recovered ? recoveredHistory(options.recovered, scope) : undefined;
+  if (options.recovered) notes.push(recoveredNote(path, options.recovered, kept));
   if (usable?.truncatedLine !== undefined) {
     notes.push(
       `The state file's last line (line ${usable.truncatedLine}) was cut short, probably by a crash while it was written: it was ignored (its answer is fetched again)`,
@@ -146,7 +152,7 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
     },
   };
 
-  let history: readonly DriftNightSummary[] = (usable?.header.history ?? []).slice(-DRIFT_STATE_HISTORY_NIGHTS);
+  let history: readonly DriftNightSummary[] = (usable?.header.history ?? kept?.history ?? []).slice(-DRIFT_STATE_HISTORY_NIGHTS);
   const header = (lastRun: DriftStateHeader["lastRun"]) => stateHeader(scope, now(), lastRun, history);
   const runLine = (blockNumber: bigint | null): DriftStateRunLine => ({
     run: runId,
@@ -206,6 +212,32 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
       journal?.close();
     },
   };
+}
+
+/**
+ * The history `--full` keeps of a file it could not read: the readable header's, when that header was written for this
+ * setup (the nights of another setup are not this one's); otherwise none, and why.
+ */
+function recoveredHistory(
+  recovered: RecoveredDriftState,
+  scope: DriftStateScope,
+): { readonly history: readonly DriftNightSummary[] } | { readonly history?: undefined; readonly why: string } {
+  if (recovered.header === null) return { why: "its header line could not be read either" };
+  const mismatches = stateScopeMismatches(recovered.header, scope);
+  if (mismatches.length > 0) return { why: `it was written for another setup (${mismatches.join("; ")})` };
+  return { history: recovered.header.history ?? [] };
+}
+
+/** The note of a state `--full` started over because it could not read it: what was kept, what was dropped. */
+function recoveredNote(path: string, recovered: RecoveredDriftState, kept: ReturnType<typeof recoveredHistory> | undefined): string {
+  const nights = kept?.history?.length ?? 0;
+  const history =
+    kept?.history !== undefined
+      ? `kept the history of ${nights} night${nights === 1 ? "" : "s"} from its header`
+      : `dropped its history: ${kept && "why" in kept ? kept.why : "unreadable"}`;
+  const agents = `${recovered.droppedAgents} agent entr${recovered.droppedAgents === 1 ? "y" : "ies"}`;
+  const lines = recovered.droppedLines > 0 ? ` and ${recovered.droppedLines} other line${recovered.droppedLines === 1 ? "" : "s"}` : "";
+  return `STATE STARTED OVER: ${path} could not be read (${recovered.problem}); --full started it over: ${history}; dropped ${agents}${lines} (their agents are fetched again)`;
 }
 
 /** What an entry tells triage. */

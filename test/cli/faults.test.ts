@@ -2,7 +2,7 @@
 // environment (a local Base chain and the local signing service), the command line run in-process (`main`), requests
 // counted where they arrive (the service's own counters). A fault must fail fast, say why in one line, and never lose
 // the verdict.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -94,5 +94,36 @@ describe("a report that cannot be written after the scan", () => {
     expect(run.stderr).toContain(`the verdict above stands (exit ${verdict})`);
     expect(run.stderr).toContain(`JSON report written to ${json}`);
     expect(existsSync(join(html, "index.html"))).toBe(false);
+  });
+});
+
+describe("a state file with a corrupt middle line", () => {
+  it("is refused without --full; --full starts it over, keeps the nights' history and says what it dropped", async () => {
+    const state = join(dir, "corrupt-state.jsonl");
+    for (let night = 0; night < 2; night++) expect([0, 3, 4]).toContain((await drift(["--state", state, "--quiet"])).code);
+    const lines = readFileSync(state, "utf8").split("\n");
+    const agents = lines.filter((line) => line.startsWith('{"type":"agent"')).length;
+    expect(agents).toBeGreaterThan(2);
+    const middle = Math.floor(lines.length / 2);
+    lines[middle] = `${lines[middle]!.slice(0, 20)}garbage`;
+    writeFileSync(state, lines.join("\n"));
+
+    const refused = await drift(["--state", state, "--quiet"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`is malformed at line ${middle + 1}`);
+
+    const json = join(dir, "recovered.json");
+    const recovered = await drift(["--state", state, "--full", "--quiet", "--json", json]);
+    expect([0, 3, 4]).toContain(recovered.code);
+    const report = JSON.parse(readFileSync(json, "utf8")) as DriftReport;
+    expect(report.state?.history).toHaveLength(3);
+    const note = report.notes.find((n) => n.startsWith("STATE STARTED OVER"));
+    expect(note).toContain(`${state} could not be read (The state file ${state} is malformed at line ${middle + 1}`);
+    expect(note).toContain("kept the history of 2 nights from its header");
+    expect(note).toContain(`dropped ${agents} agent entries`);
+    // The file is whole again: the next night reads it without --full, with the history of three nights.
+    const next = await drift(["--state", state, "--quiet", "--json", json]);
+    expect([0, 3, 4]).toContain(next.code);
+    expect((JSON.parse(readFileSync(json, "utf8")) as DriftReport).state?.history).toHaveLength(4);
   });
 });
