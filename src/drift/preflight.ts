@@ -10,11 +10,12 @@
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
 import { getBlockNumber, getChainId, getCode, readContract } from "viem/actions";
 import { createJwksResolver, type JwksResolver } from "../attestation/jwks.js";
-import { ConfigurationError, messageOf } from "../errors.js";
+import { ConfigurationError } from "../errors.js";
 import { attestedTrustOracleAbi } from "../generated/abis.js";
 import { readGatePolicy } from "../oracle/gate.js";
 import { detectReaderMode, type ReaderModeDetection } from "../oracle/reader-mode.js";
 import { redactUrl } from "../security/redact-url.js";
+import { failureWithCause } from "../util/network-cause.js";
 import { DEFAULT_DECISION_THRESHOLD, type DriftConfig } from "./config.js";
 import type { DecisionRule } from "./decision.js";
 import type { AttestedOracleSource } from "./types.js";
@@ -64,14 +65,17 @@ async function checkChain(
   try {
     [chainId, blockNumber] = await Promise.all([getChainId(chain), getBlockNumber(chain)]);
   } catch (error) {
-    throw new ConfigurationError(`Cannot reach the RPC at ${redactUrl(rpcUrl)}`, { cause: error, details: messageOf(error) });
+    throw new ConfigurationError(`Cannot reach the RPC at ${redactUrl(rpcUrl)}`, { cause: error, details: failureWithCause(error) });
   }
   // Read mode chosen once, at the pinned block: Multicall3 where deployed, else deployless, else eth_call.
   const [oracleCode, reader] = await Promise.all([
     oracle === undefined ? undefined : getCode(chain, { address: oracle, blockNumber }),
     detectReaderMode(chain, { blockNumber }),
   ]).catch((error: unknown) => {
-    throw new ConfigurationError(`Cannot read code from the RPC at ${redactUrl(rpcUrl)}`, { cause: error, details: messageOf(error) });
+    throw new ConfigurationError(`Cannot read code from the RPC at ${redactUrl(rpcUrl)}`, {
+      cause: error,
+      details: failureWithCause(error),
+    });
   });
   if (oracle !== undefined && (!oracleCode || oracleCode === "0x")) {
     throw new ConfigurationError(`No contract at the oracle address ${oracle} on chain ${chainId}`);
@@ -94,7 +98,10 @@ async function checkAttestedOracle(
   try {
     code = await getCode(chain, { address, blockNumber: at.blockNumber });
   } catch (error) {
-    throw new ConfigurationError(`Cannot read code at the attested oracle address ${address}`, { cause: error, details: messageOf(error) });
+    throw new ConfigurationError(`Cannot read code at the attested oracle address ${address}`, {
+      cause: error,
+      details: failureWithCause(error),
+    });
   }
   if (!code || code === "0x") {
     throw new ConfigurationError(`No contract at the attested oracle address ${address} on chain ${at.chainId} (--attested-oracle)`);
@@ -110,7 +117,7 @@ async function checkAttestedOracle(
   } catch (error) {
     throw new ConfigurationError(
       `The contract at ${address} (--attested-oracle) is not an AttestedTrustOracle: its upstream() cannot be read`,
-      { cause: error, details: firstLine(messageOf(error)) },
+      { cause: error, details: firstLine(failureWithCause(error)) },
     );
   }
   return { address, upstream, upstreamIsOracle: upstream.toLowerCase() === oracle.toLowerCase() };
@@ -131,7 +138,7 @@ async function decisionRule(
     const policy = config.threshold === undefined ? gate.policy : { ...gate.policy, minScore: config.threshold };
     return { kind: "gate", gate: gate.gate, policy };
   } catch (error) {
-    throw new ConfigurationError(`Cannot read the policy of the gate ${config.gate}`, { cause: error, details: messageOf(error) });
+    throw new ConfigurationError(`Cannot read the policy of the gate ${config.gate}`, { cause: error, details: failureWithCause(error) });
   }
 }
 
@@ -145,7 +152,7 @@ async function checkService(config: Pick<DriftConfig, "jwks" | "timeoutMs">): Pr
   } catch (error) {
     throw new ConfigurationError(`Cannot fetch the service's JWKS at ${redactUrl(config.jwks)}`, {
       cause: error,
-      details: messageOf(error),
+      details: failureWithCause(error),
     });
   }
   return resolver;

@@ -10,6 +10,7 @@ import { main, type MainDependencies } from "../../src/cli/main";
 import { runDrift } from "../../src/drift/run";
 import type { DriftReport } from "../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+import { unusedPort } from "../support/scripted-server";
 
 let env: EmbeddedDriftEnvironment;
 let dir: string;
@@ -117,7 +118,7 @@ describe("a state file with a corrupt middle line", () => {
     expect([0, 3, 4]).toContain(recovered.code);
     const report = JSON.parse(readFileSync(json, "utf8")) as DriftReport;
     expect(report.state?.history).toHaveLength(3);
-    const note = report.notes.find((n) => n.startsWith("STATE STARTED OVER"));
+    const note = report.notes?.find((n) => n.startsWith("STATE STARTED OVER"));
     expect(note).toContain(`${state} could not be read (The state file ${state} is malformed at line ${middle + 1}`);
     expect(note).toContain("kept the history of 2 nights from its header");
     expect(note).toContain(`dropped ${agents} agent entries`);
@@ -125,5 +126,28 @@ describe("a state file with a corrupt middle line", () => {
     const next = await drift(["--state", state, "--quiet", "--json", json]);
     expect([0, 3, 4]).toContain(next.code);
     expect((JSON.parse(readFileSync(json, "utf8")) as DriftReport).state?.history).toHaveLength(4);
+  });
+});
+
+describe("an endpoint that refuses connections", () => {
+  it.each([
+    [
+      "the RPC",
+      { rpc: "refused" },
+      /^trustgate: Cannot reach the RPC at http:\/\/127\.0\.0\.1:\d+ \(HTTP request failed\. \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)\)\n$/,
+    ],
+    [
+      "the service (its JWKS)",
+      { api: "refused" },
+      /^trustgate: Cannot fetch the service's JWKS at http:\/\/127\.0\.0\.1:\d+\/\.well-known\/jwks\.json \(.*connect ECONNREFUSED 127\.0\.0\.1:\d+.*\)\n$/,
+    ],
+  ])("%s: exit 2 in one line that names ECONNREFUSED", async (_what, which, line) => {
+    const refused = `http://127.0.0.1:${await unusedPort()}`;
+    const run = await drift(["--quiet"], {
+      ...("rpc" in which ? { rpc: refused } : {}),
+      ...("api" in which ? { api: refused } : {}),
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(line);
   });
 });
