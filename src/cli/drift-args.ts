@@ -193,6 +193,7 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
     ...(values.state !== undefined ? { state: values.state } : {}),
     ...(values.full ? { full: true } : {}),
     ...(values["max-duration"] !== undefined ? { maxDurationSeconds: values["max-duration"] } : {}),
+    ...(values["max-network-failures"] !== undefined ? { maxNetworkFailures: values["max-network-failures"] } : {}),
   };
   const output = outputOptions(values, env);
   checkDemoEndpoints(embedded, values.demo === true);

@@ -21,7 +21,10 @@ import type { DecisionRule } from "./decision.js";
 import type { AttestedOracleSource } from "./types.js";
 
 /** The settings the preflight reads: the endpoints, the rule's inputs and the request time-out. */
-export type PreflightSettings = Pick<DriftConfig, "rpcUrl" | "oracle" | "attestedOracle" | "gate" | "threshold" | "jwks" | "timeoutMs">;
+export type PreflightSettings = Pick<DriftConfig, "rpcUrl" | "oracle" | "attestedOracle" | "gate" | "threshold" | "jwks" | "timeoutMs"> & {
+  /** The `fetch` of the chain client's requests (a circuit breaker's, see `circuit-breaker.ts`); default the global one. */
+  readonly rpcFetch?: typeof globalThis.fetch | undefined;
+};
 
 /** What the preflight found: the chain pinned at one block, how its oracle is read, the rule and the keys. */
 export interface Preflight {
@@ -45,7 +48,11 @@ export interface Preflight {
  */
 export async function preflight(settings: PreflightSettings): Promise<Preflight> {
   const chain = createPublicClient({
-    transport: http(settings.rpcUrl, { retryCount: 2, timeout: settings.timeoutMs ?? 30_000 }),
+    transport: http(settings.rpcUrl, {
+      retryCount: 2,
+      timeout: settings.timeoutMs ?? 30_000,
+      ...(settings.rpcFetch ? { fetchFn: settings.rpcFetch } : {}),
+    }),
   }) as PublicClient;
   const { attestedOracle } = settings;
   const { chainId, blockNumber, reader } = await checkChain(chain, settings.rpcUrl, attestedOracle ? undefined : settings.oracle);

@@ -8,6 +8,7 @@
  *
  * @packageDocumentation
  */
+import { checkMaxNetworkFailures, DEFAULT_MAX_NETWORK_FAILURES } from "./circuit-breaker.js";
 import type { Address } from "viem";
 import type { TrustApiClientParameters } from "../api/options.js";
 import type { TrustEncoding } from "../config/encodings.js";
@@ -87,6 +88,8 @@ export interface RunSettings {
   readonly errorLimit: ErrorLimit | undefined;
   /** The run's time limit in seconds; `undefined` for none. */
   readonly maxDurationSeconds: number | undefined;
+  /** Consecutive network failures of the service or the RPC after which the run stops asking it (0: never). */
+  readonly maxNetworkFailures: number;
   /** What the report's head states of the configuration. */
   readonly report: ReportSettings;
 }
@@ -96,7 +99,8 @@ export interface RunSettings {
  *
  * @param config - The configuration.
  * @returns Each stage's settings.
- * @throws {@link InvalidArgumentError} for an invalid `maxErrors`, `readChunkSize` or `maxDurationSeconds`, a state
+ * @throws {@link InvalidArgumentError} for an invalid `maxErrors`, `readChunkSize`, `maxDurationSeconds` or
+ *   `maxNetworkFailures`, a state
  *   file for a list or with an empty name, `full` without a state file, or an invalid audit plan.
  */
 export function runSettingsOf(config: DriftConfig): RunSettings {
@@ -146,6 +150,7 @@ export function runSettingsOf(config: DriftConfig): RunSettings {
     },
     errorLimit: config.maxErrors || undefined,
     maxDurationSeconds: config.maxDurationSeconds,
+    maxNetworkFailures: checkMaxNetworkFailures(config.maxNetworkFailures ?? DEFAULT_MAX_NETWORK_FAILURES),
     report: {
       rpc: redactUrl(config.rpcUrl),
       oracle: config.oracle,

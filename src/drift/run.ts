@@ -26,6 +26,7 @@ import { type Preflight, preflight } from "./preflight.js";
 import type { ScanProgress } from "./progress.js";
 import { projectFetches, ratePerMinuteOf } from "./projection.js";
 import { readerModeNote } from "./reader-mode-note.js";
+import { createEndpointBreakers, describeStoppedEndpoint, type EndpointBreakers, endpointStoppedRun } from "./endpoint-breakers.js";
 import { sortRows, tallyRows } from "./report.js";
 import { scanAgents } from "./scan.js";
 import { scanAllAgents } from "./scan-all.js";
@@ -117,8 +118,14 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
   const now = hooks.now ?? (() => new Date());
   const startedAt = now();
   const started = performance.now();
-  const checked = await preflight(settings.preflight);
-  const api = createTrustApiClient(settings.service);
+  // After this many network failures in a row, the service or the RPC is taken for dead: the run stops asking it.
+  const breakers = createEndpointBreakers({
+    maxNetworkFailures: settings.maxNetworkFailures,
+    resumable: settings.state !== undefined,
+    now,
+  });
+  const checked = await preflight({ ...settings.preflight, rpcFetch: breakers.rpcFetch });
+  const api = createTrustApiClient({ ...settings.service, fetch: breakers.apiFetch });
   const stateRun = settings.state === undefined ? undefined : openStateRun(settings.state, checked, stateFile!, now);
   const stats = newServiceStats();
   const projector = fetchProjector(api, settings.projection, hooks.onProjection);
@@ -135,7 +142,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     now,
     onProgress: hooks.onProgress,
     checkpoint: stateRun?.checkpoint,
-    stopReason: maxDurationStop(settings.maxDurationSeconds, stateRun !== undefined, now, startedAt),
+    stopReason: firstStopReason(breakers.stopReason, maxDurationStop(settings.maxDurationSeconds, stateRun !== undefined, now, startedAt)),
     signal: hooks.signal,
     onFetchesPlanned: projector.onFetchesPlanned,
     onRow: hooks.onRow,
@@ -147,11 +154,13 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     attested: checked.attested,
     blockNumber: checked.blockNumber,
     errorLimit: settings.errorLimit,
+    breakers,
   });
   const report = reportRun(result, {
     settings: settings.report,
     errorLimit: settings.errorLimit,
     maxDurationSeconds: settings.maxDurationSeconds,
+    breakers,
     checked,
     stateRun,
     projection: projector.projection(),
@@ -217,6 +226,17 @@ function maxDurationStop(
   return () => (now().getTime() - startedAt.getTime() >= maxDurationSeconds * 1000 ? message : null);
 }
 
+/** The first reason to stop of those given (a breaker's before the time limit's). */
+function firstStopReason(...reasons: readonly ((() => string | null) | undefined)[]): () => string | null {
+  return () => {
+    for (const reason of reasons) {
+      const text = reason?.();
+      if (text) return text;
+    }
+    return null;
+  };
+}
+
 /** What an `--all` scan needs besides the common scan options. */
 interface ScopeRun {
   /** The audit plan (present for `--all`). */
@@ -227,6 +247,8 @@ interface ScopeRun {
   readonly blockNumber: bigint;
   /** `maxErrors`, for the exit code the state's history records. */
   readonly errorLimit: ErrorLimit | undefined;
+  /** The endpoints' breakers: a scan during which one opened is partial, even when it had nothing left to fetch. */
+  readonly breakers: EndpointBreakers;
 }
 
 /** What a scan found, as the state's history records it: counts, flips, signed fetches and the exit code. */
@@ -275,6 +297,10 @@ async function scanScope(scope: AgentScope, options: DriftScanOptions, run: Scop
     stateRun?.abandon();
     throw error;
   }
+  // An endpoint that stopped answering after the last fetch started (the RPC, while the records were read) still makes
+  // the run partial: its rows are errors, and the state's journal stays for the next run to continue.
+  const stopped = run.breakers.stopReason();
+  if (stopped !== null && !result.partial) result = { ...result, partial: { reason: stopped, notFetched: 0 } };
   const stateSummary = stateRun?.finish(result, blockNumber, nightOutcome(result, run.errorLimit));
   return result.triage && stateSummary ? { ...result, triage: { ...result.triage, state: stateSummary } } : result;
 }
@@ -302,6 +328,7 @@ interface RunFacts {
   readonly settings: ReportSettings;
   readonly errorLimit: ErrorLimit | undefined;
   readonly maxDurationSeconds: number | undefined;
+  readonly breakers: EndpointBreakers;
   readonly checked: Pick<Preflight, "chainId" | "blockNumber" | "reader" | "attested" | "rule">;
   readonly stateRun: DriftStateRun | undefined;
   readonly projection: FetchProjection | undefined;
@@ -312,14 +339,17 @@ interface RunFacts {
 /** The report's head: where the records came from, the rule, the notes, the runtime and whether the run was partial. */
 function reportRun(result: ScanResult, facts: RunFacts): DriftReportHead {
   const { settings, checked, stateRun } = facts;
-  const partial: PartialRun | undefined = result.partial
-    ? {
-        reason: "max-duration",
-        maxDurationSeconds: facts.maxDurationSeconds!,
-        notFetched: result.partial.notFetched,
-        resumable: stateRun !== undefined,
-      }
-    : undefined;
+  const open = facts.breakers.trip();
+  const partial: PartialRun | undefined = !result.partial
+    ? undefined
+    : open
+      ? endpointStoppedRun(open, result.partial.notFetched, stateRun !== undefined)
+      : {
+          reason: "max-duration",
+          maxDurationSeconds: facts.maxDurationSeconds!,
+          notFetched: result.partial.notFetched,
+          resumable: stateRun !== undefined,
+        };
   return reportScanHead(result, {
     source: {
       rpc: settings.rpc,
@@ -353,6 +383,12 @@ function reportRun(result: ScanResult, facts: RunFacts): DriftReportHead {
 /** The note of a partial run. */
 function partialNote(partial: PartialRun | undefined): string | null {
   if (!partial) return null;
+  const next = partial.resumable
+    ? "its progress is in the state file: run it again with the same --state to continue"
+    : "without --state it cannot be continued";
+  if (partial.stopped) {
+    return `PARTIAL: ${describeStoppedEndpoint(partial.stopped)}; the run stopped asking it, with ${partial.notFetched} selected signed attestations not fetched (error rows); ${next}`;
+  }
   return (
     `PARTIAL: the run stopped at its --max-duration (${partial.maxDurationSeconds}s) with ${partial.notFetched} selected signed ` +
     `attestations not fetched (error rows); ${partial.resumable ? "its progress is in the state file: run it again with the same --state to continue" : "without --state it cannot be continued"}`

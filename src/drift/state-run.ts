@@ -121,7 +121,7 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
   const startedAt = continued ? new Date(continued.startedAt) : now();
   if (continued) {
     const reused = usable!.journal.outcomes.size;
-    const stopped = usable!.journal.stops.length > 0 ? "stopped at its --max-duration" : "did not complete (killed?)";
+    const stopped = howItEnded(usable!.journal);
     notes.push(
       `Continued the run started ${continued.startedAt} that ${stopped}: seed ${seed}${options.seed !== undefined && options.seed !== continued.seed ? " (--seed, not the run's own)" : ""}; its ${reused} checkpointed answers are reused where the listing and the record did not change`,
     );
@@ -238,6 +238,23 @@ function recoveredNote(path: string, recovered: RecoveredDriftState, kept: Retur
   const agents = `${recovered.droppedAgents} agent entr${recovered.droppedAgents === 1 ? "y" : "ies"}`;
   const lines = recovered.droppedLines > 0 ? ` and ${recovered.droppedLines} other line${recovered.droppedLines === 1 ? "" : "s"}` : "";
   return `STATE STARTED OVER: ${path} could not be read (${recovered.problem}); --full started it over: ${history}; dropped ${agents}${lines} (their agents are fetched again)`;
+}
+
+/** The stop reason of a run interrupted cleanly (Ctrl-C), as its `stop` line records it. */
+export const INTERRUPTED_STOP_REASON = "interrupted";
+
+/**
+ * How the last run of a journal ended, for the note of the run continuing it: the reason its `stop` line gives (the
+ * time limit, an endpoint that stopped answering, Ctrl-C), or, without one, that it did not complete (a kill or a
+ * crash leaves no line).
+ */
+function howItEnded(journal: LoadedDriftState["journal"]): string {
+  const last = journal.runs.at(-1)?.run;
+  const stop = [...journal.stops].reverse().find((line) => line.run === last);
+  if (!stop) return "did not complete (killed?)";
+  if (stop.reason === INTERRUPTED_STOP_REASON) return "was interrupted (Ctrl-C)";
+  if (stop.reason.includes("--max-duration")) return "stopped at its --max-duration";
+  return `stopped: ${stop.reason.replace(/^not fetched: /, "").replace(/; run it again.*$/, "")}`;
 }
 
 /** What an entry tells triage. */

@@ -3,6 +3,8 @@
 // counted where they arrive (the service's own counters). A fault must fail fast, say why in one line, and never lose
 // the verdict.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,6 +41,10 @@ async function drift(
       extra.api ?? env.apiUrl,
       "--oracle",
       env.oracle,
+      // The service's own issuer and keys, also when --api names a proxy in front of it.
+      "--issuer",
+      env.issuer,
+      ...(extra.api === undefined ? [] : ["--jwks", `${extra.api}/.well-known/jwks.json`]),
       "--all",
       "--events-from",
       "0",
@@ -149,5 +155,115 @@ describe("an endpoint that refuses connections", () => {
     });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(line);
+  });
+});
+
+/**
+ * A loopback proxy in front of the service that can die: until `kill()`, it forwards every request; after it, every
+ * connection is reset as it arrives (the client sees a network failure, as from a service whose process died), and
+ * counted, so that the test sees how many requests the run still sent to a dead service.
+ */
+async function mortalProxy(target: string) {
+  let dead = false;
+  let answered = 0;
+  let afterDeath = 0;
+  const server = createServer((req, res) => {
+    if (dead) {
+      afterDeath++;
+      req.socket.destroy();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      void fetch(`${target}${req.url}`, { method: req.method, headers: { accept: "application/json" } }).then(async (answer) => {
+        const body = Buffer.from(await answer.arrayBuffer());
+        if (dead) {
+          req.socket.destroy();
+          return;
+        }
+        if (req.url?.startsWith("/api/trust-check")) answered++;
+        res.writeHead(
+          answer.status,
+          Object.fromEntries([...answer.headers].filter(([name]) => name !== "content-encoding" && name !== "content-length")),
+        );
+        res.end(body);
+      });
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    answered: () => answered,
+    afterDeath: () => afterDeath,
+    kill: () => void (dead = true),
+    revive: () => void (dead = false),
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}
+
+describe("a service that dies mid-run", () => {
+  it("stops the run after --max-network-failures failures in a row: exit 4, the rest error rows with one cause; the next run continues", async () => {
+    const proxy = await mortalProxy(env.apiUrl);
+    const state = join(dir, "dead-service.jsonl");
+    const json = join(dir, "dead-service.json");
+    const failures = 3;
+    const concurrency = 2;
+    try {
+      const run = await drift(
+        ["--state", state, "--json", json, "--max-network-failures", String(failures), "--concurrency", String(concurrency)],
+        {
+          api: proxy.url,
+          // The service dies once it has answered a few signed fetches.
+          deps: {
+            runDrift: (config, hooks) =>
+              runDrift(config, {
+                ...hooks,
+                onProgress: (p) => {
+                  hooks?.onProgress?.(p);
+                  if (p.stage === "attestations" && p.done >= 4) proxy.kill();
+                },
+              }),
+          },
+        },
+      );
+      expect(run.code).toBe(4);
+      // Bounded by the breaker, not by time: the failures that open it, and the requests already in flight then.
+      expect(proxy.afterDeath()).toBeGreaterThanOrEqual(failures);
+      expect(proxy.afterDeath()).toBeLessThanOrEqual(failures + concurrency - 1);
+      const report = JSON.parse(readFileSync(json, "utf8")) as DriftReport;
+      expect(report.summary.partial).toMatchObject({
+        reason: "endpoint-stopped",
+        stopped: { endpoint: "service", failures },
+        resumable: true,
+      });
+      expect(report.summary.partial!.notFetched).toBeGreaterThan(0);
+      const unfetched = report.agents.filter((row) => row.status === "error" && row.reason?.includes("the service stopped answering at"));
+      expect(unfetched).toHaveLength(report.summary.partial!.notFetched);
+      expect(unfetched[0]!.reason).toMatch(
+        /\(3 consecutive network failures; the last: .+\), and the run stopped asking; run it again with the same --state/,
+      );
+      expect(run.stdout).toMatch(
+        /PARTIAL: could not verify: the service stopped answering at \S+ \(.+\); \d+ signed attestations not fetched/,
+      );
+      // The summary does not claim that the agents it could not fetch were verified.
+      expect(run.stdout).not.toMatch(/(\d+) of \d+ listed agents fetched and verified/);
+      expect(run.stdout).toMatch(
+        /\d+ of \d+ listed agents selected for a signed attestation, \d+ fetched and verified, \d+ not \(error rows\)/,
+      );
+
+      // The service is back: the next night continues the stopped run.
+      proxy.revive();
+      const before = proxy.answered();
+      const next = await drift(["--state", state, "--json", json], { api: proxy.url });
+      const resumed = JSON.parse(readFileSync(json, "utf8")) as DriftReport;
+      expect(next.code).toBe(resumed.verdict.exitCode);
+      expect(resumed.summary.partial).toBeUndefined();
+      expect(resumed.notes?.join("\n")).toMatch(/Continued the run started \S+ that stopped: the service stopped answering/);
+      expect(resumed.runtime?.resumedOutcomes).toBeGreaterThan(0);
+      expect(proxy.answered() - before).toBeLessThan(resumed.summary.triage!.signedFetches);
+    } finally {
+      await proxy.close();
+    }
   });
 });
