@@ -154,7 +154,16 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
     tableRows: args.output.tableRows,
     stdout: cli.stdout,
   });
-  const stopHandlingInterrupt = onInterrupt({ stderr: cli.stderr, stateFile: args.settings.state, before: () => progress.finish() });
+  // Ctrl-C aborts the run first (the state file records the interruption at once), then the process exits 130.
+  const interrupt = new AbortController();
+  const stopHandlingInterrupt = onInterrupt({
+    stderr: cli.stderr,
+    stateFile: args.settings.state,
+    before: () => {
+      progress.finish();
+      interrupt.abort(new Error("interrupted (Ctrl-C)"));
+    },
+  });
   try {
     if (args.embedded.chain || args.embedded.api) {
       const start = deps.startEmbedded ?? (await loadDemoEnvironment(deps.demoLoader));
@@ -171,6 +180,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
       },
       onRow: (row) => rows.add(row),
       keepRows: false,
+      signal: interrupt.signal,
       ...(deps.now ? { now: deps.now } : {}),
     });
     progress.finish();

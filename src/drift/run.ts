@@ -127,6 +127,9 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
   const checked = await preflight({ ...settings.preflight, rpcFetch: breakers.rpcFetch });
   const api = createTrustApiClient({ ...settings.service, fetch: breakers.apiFetch });
   const stateRun = settings.state === undefined ? undefined : openStateRun(settings.state, checked, stateFile!, now);
+  // An abort (the command line's Ctrl-C) is recorded at once, before the process may exit: the next run's note then
+  // says the run was interrupted, not killed.
+  hooks.signal?.addEventListener("abort", () => stateRun?.interrupted(), { once: true });
   const stats = newServiceStats();
   const projector = fetchProjector(api, settings.projection, hooks.onProjection);
   const keepRows = hooks.keepRows ?? true;

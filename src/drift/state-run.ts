@@ -84,6 +84,11 @@ export interface DriftStateRun {
   history(): readonly DriftNightSummary[];
   /** Closes the journal without ending the run (it was abandoned or failed): the next run continues it. */
   abandon(): void;
+  /**
+   * Records that the run was interrupted on purpose (Ctrl-C, an abort): a `stop` line, written and flushed at once,
+   * then the journal is closed. The next run continues it, and its note says the run was interrupted, not killed.
+   */
+  interrupted(): void;
 }
 
 /**
@@ -210,6 +215,11 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
     },
     abandon() {
       journal?.close();
+    },
+    interrupted() {
+      if (!journal?.open) return;
+      journal.append(stateLine.stop({ run: runId, at: now().toISOString(), reason: INTERRUPTED_STOP_REASON }));
+      journal.close();
     },
   };
 }

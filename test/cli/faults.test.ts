@@ -2,17 +2,20 @@
 // environment (a local Base chain and the local signing service), the command line run in-process (`main`), requests
 // counted where they arrive (the service's own counters). A fault must fail fast, say why in one line, and never lose
 // the verdict.
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main, type MainDependencies } from "../../src/cli/main";
 import { runDrift } from "../../src/drift/run";
 import type { DriftReport } from "../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { unusedPort } from "../support/scripted-server";
+
+const ROOT = resolve(__dirname, "../..");
 
 let env: EmbeddedDriftEnvironment;
 let dir: string;
@@ -265,5 +268,52 @@ describe("a service that dies mid-run", () => {
     } finally {
       await proxy.close();
     }
+  });
+});
+
+describe("a clean interrupt (Ctrl-C)", () => {
+  it("records itself in the state file, exits 130, and the next run says the run was interrupted, not killed", async () => {
+    const state = join(dir, "interrupted.jsonl");
+    env.service.injectFault({ kind: "slow", path: "/api/trust-check", delayMs: 150 }); // slow enough to interrupt mid-run
+    // node itself, with tsx as a loader: the signal reaches the process that runs the scan.
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "src/cli/bin.ts",
+        "drift",
+        ...["--rpc", env.rpcUrl, "--api", env.apiUrl, "--oracle", env.oracle, "--all", "--events-from", "0"],
+        ...["--concurrency", "1", "--rate", "1000000", "--state", state, "--quiet"],
+      ],
+      { cwd: ROOT, env: { ...process.env, CI: "1" }, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+    try {
+      const deadline = Date.now() + 90_000;
+      while (!(existsSync(state) && (readFileSync(state, "utf8").match(/"type":"outcome"/g)?.length ?? 0) >= 3)) {
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`the run did not get far enough to be interrupted\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      child.kill("SIGINT");
+      expect(await exited).toBe(130);
+    } finally {
+      env.service.clearFaults();
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+    expect(stderr).toContain(`trustgate: interrupted; run the same command again with --state ${state} to continue where it stopped`);
+    const last = readFileSync(state, "utf8").trimEnd().split("\n").at(-1)!;
+    expect(JSON.parse(last)).toMatchObject({ type: "stop", reason: "interrupted" });
+
+    const json = join(dir, "after-interrupt.json");
+    const next = await drift(["--state", state, "--json", json, "--quiet"]);
+    const report = JSON.parse(readFileSync(json, "utf8")) as DriftReport;
+    expect(next.code).toBe(report.verdict.exitCode);
+    const note = report.notes?.find((n) => n.startsWith("Continued the run"));
+    expect(note).toMatch(/that was interrupted \(Ctrl-C\)/);
+    expect(note).not.toContain("killed");
   });
 });
