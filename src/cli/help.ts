@@ -116,7 +116,8 @@ Exit codes:
   0  every check holds
   3  at least one check differs (wins over 4)
   4  nothing differs, but at least one check could not be made
-  2  usage or configuration error (bad flag or value, no --api)
+  2  usage or configuration error (bad flag or value, no --api), or the service never
+     answered (one line, as trustgate drift says it)
   1  unexpected failure
 
 Environment:
