@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { expect } from "chai";
 import { afterAll, describe, it } from "vitest";
 import { main } from "../../../src/cli/main";
+import type { DoctorReport } from "../../../src/doctor/report";
 import type { DriftReport } from "../../../src/drift/types";
 
 const ROOT = resolve(__dirname, "../../..");
@@ -98,6 +99,17 @@ describe("scripts/devnet.ts", () => {
     expect(row?.status, JSON.stringify(report.summary.triage)).to.equal("missing-attestation");
     expect(report.summary.triage?.onchainEnumeration).to.include({ notListed: 2 });
     expect(report.notes ?? []).to.deep.equal([]);
+
+    // trustgate doctor against the same service: its rate-limit-headers check holds (the documented limits, announced).
+    const doctorJson = join(dir, "doctor.json");
+    await main(["doctor", "--api", apiUrl!, "--json", doctorJson], {
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+      env: {},
+      isTTY: false,
+    });
+    const doctor = JSON.parse(readFileSync(doctorJson, "utf8")) as DoctorReport;
+    expect(doctor.checks.find((check) => check.id === "rate-limit-headers")?.status).to.equal("holds");
 
     child.kill("SIGINT");
     expect(await exitOf(child)).to.equal(0);
