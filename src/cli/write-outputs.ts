@@ -117,7 +117,10 @@ async function resolvedFile(path: string, depth = 0): Promise<string> {
  * @param options - Output options and streams.
  * @returns The documents that could not be written (empty when all were).
  */
-export async function writeOutputs(report: DriftReport, options: WriteOutputsOptions): Promise<readonly FailedDocument[]> {
+export async function writeOutputs(
+  report: DriftReport,
+  options: WriteOutputsOptions,
+): Promise<readonly (FailedDocument | StateWriteFailure)[]> {
   const stream = createReportStream({
     json: options.output.json,
     markdown: options.output.markdown,
@@ -144,13 +147,14 @@ export async function writeOutputs(report: DriftReport, options: WriteOutputsOpt
  * @param stream - The stream the rows went to (not closed here).
  * @param head - The report without its rows.
  * @param options - Output options and streams.
- * @returns The documents that could not be written (empty when all were).
+ * @returns The documents that could not be written, and the state file when the run could not rewrite it (empty when
+ *   all were written).
  */
 export async function writeStreamedOutputs(
   stream: ReportStream,
   head: DriftReportHead,
   options: WriteOutputsOptions,
-): Promise<readonly FailedDocument[]> {
+): Promise<readonly (FailedDocument | StateWriteFailure)[]> {
   const { output, stdout, stderr } = options;
   const notice = (text: string) => {
     if (!output.quiet) stderr.write(`trustgate: ${text}\n`);
@@ -174,8 +178,23 @@ export async function writeStreamedOutputs(
   people.write(`${formatSummary(head, stream.tally)}\n`);
   // Not silenced by --quiet: a report that was asked for and is missing is an error, said with the verdict it goes with.
   const verdict = exitCodeOf(head);
-  for (const failure of failed) stderr.write(writeFailureLine(failure, verdict));
-  return failed;
+  const state = head.summary.triage?.state;
+  const all = [
+    ...failed,
+    ...(state?.notSaved !== undefined ? [{ flag: "--state" as const, target: state.file, error: new Error(state.notSaved) }] : []),
+  ];
+  for (const failure of all) stderr.write(writeFailureLine(failure, verdict));
+  return all;
+}
+
+/** The state file, when a completed run could not rewrite it (`summary.triage.state.notSaved`). */
+export interface StateWriteFailure {
+  /** Always `--state`. */
+  readonly flag: "--state";
+  /** The state file. */
+  readonly target: string;
+  /** Why it could not be rewritten. */
+  readonly error: unknown;
 }
 
 /**
@@ -193,7 +212,8 @@ export function exitCodeAfterWrites(verdict: number, failed: readonly unknown[])
 }
 
 /** What a document is called in messages. */
-const DOCUMENT_NAMES: Readonly<Record<ReportDocument, string>> = {
+const DOCUMENT_NAMES: Readonly<Record<ReportDocument | "--state", string>> = {
+  "--state": "the state file",
   "--json": "the JSON report",
   "--markdown": "the Markdown report",
   "--html": "the HTML page",
@@ -207,7 +227,7 @@ const DOCUMENT_NAMES: Readonly<Record<ReportDocument, string>> = {
  * @param verdict - The verdict's exit code.
  * @returns One line, with its `trustgate: ` prefix and newline.
  */
-export function writeFailureLine(failure: FailedDocument, verdict: number): string {
+export function writeFailureLine(failure: FailedDocument | StateWriteFailure, verdict: number): string {
   const where = failure.target === "-" ? "stdout" : sanitizeText(failure.target);
   const code = exitCodeAfterWrites(verdict, [failure]);
   const outcome =

@@ -31,6 +31,7 @@ import {
   type DriftStateScope,
 } from "./state/schema.js";
 import type { TriageEvidence } from "./stages/triage.js";
+import { failureWithCause } from "../util/network-cause.js";
 import type { DriftNightSummary, DriftStateSummary } from "./types.js";
 
 /** What a completed run adds to the state's history besides its times. */
@@ -144,6 +145,7 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
       };
 
   let journal: DriftStateJournal | undefined;
+  let notSaved: string | undefined;
   const checkpoint: ScanCheckpoint = {
     resumed: (key, fingerprint) => {
       const line = usable?.journal.outcomes.get(key);
@@ -201,7 +203,15 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
         history = [...history, { startedAt: lastRun.startedAt, finishedAt: lastRun.finishedAt, ...night }].slice(
           -DRIFT_STATE_HISTORY_NIGHTS,
         );
-        writeDriftStateAtomically(path, stateLines(header(lastRun), next));
+        try {
+          writeDriftStateAtomically(path, stateLines(header(lastRun), next));
+        } catch (error) {
+          // The scan's verdict must not be lost to a failed write: the report says so, and the file keeps the journal.
+          notSaved = failureWithCause(error);
+          notes.push(
+            `STATE NOT SAVED: ${path} could not be rewritten (${notSaved}); it still holds the nights before and this run's journal, which the next run continues`,
+          );
+        }
       }
       const fromState = (result.scanned?.outcomes ?? []).filter((o) => o?.kind === "verified" && o.fromState).length;
       return {
@@ -209,6 +219,7 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
         entries: next.size,
         fromState,
         full,
+        ...(notSaved !== undefined ? { notSaved } : {}),
         oldestAttestation: oldestAttestation(next),
         ...(usable?.truncatedLine !== undefined ? { truncatedLine: usable.truncatedLine } : {}),
       };

@@ -390,6 +390,11 @@ export interface DriftStateSummary {
   /** Whether the run ignored the state (`--full`): it fetched as a first run would, and wrote a new state. */
   readonly full: boolean;
   /**
+   * Present when the completed run could not rewrite the file (a full disk, a path removed): why, in one line. The file
+   * still holds the state of the nights before and this run's journal, which the next run continues.
+   */
+  readonly notSaved?: string;
+  /**
    * The oldest verified attestation the state holds after this run: its agent, when the service computed it (its
    * signed `issuedAt`, `null` when unknown) and when a run verified it; `null` when the state holds none.
    */

@@ -317,3 +317,31 @@ describe("a clean interrupt (Ctrl-C)", () => {
     expect(note).not.toContain("killed");
   });
 });
+
+describe("a state file that cannot be rewritten after the scan", () => {
+  it("keeps the verdict: the summary and the verdict line are printed, the failure named with them, the exit code kept", async () => {
+    const state = join(dir, "unsaved.jsonl");
+    const json = join(dir, "unsaved.json");
+    await drift(["--state", state, "--quiet"]);
+    // The rewrite goes through a temporary file beside the state (this process's): a directory there makes it fail.
+    const temporary = `${state}.${process.pid}.tmp`;
+    mkdirSync(temporary);
+    try {
+      const run = await drift(["--state", state, "--json", json]);
+      const report = JSON.parse(readFileSync(json, "utf8")) as DriftReport;
+      const verdict = report.verdict.exitCode;
+      expect(run.code).toBe(verdict === 0 ? 1 : verdict);
+      expect(run.stdout).toMatch(new RegExp(`(OK|DRIFT|FAILED): .* \\(exit ${verdict}\\)\\n$`));
+      expect(run.stderr).toMatch(new RegExp(`trustgate: the state file \\(--state\\) could not be written to ${state}: .*EISDIR`));
+      expect(report.summary.triage?.state?.notSaved).toMatch(/EISDIR/);
+      expect(report.notes?.some((note) => note.startsWith(`STATE NOT SAVED: ${state} could not be rewritten`))).toBe(true);
+    } finally {
+      rmSync(temporary, { recursive: true, force: true });
+    }
+    // The file kept the journal: the next run continues from it.
+    const next = await drift(["--state", state, "--json", json, "--quiet"]);
+    const after = JSON.parse(readFileSync(json, "utf8")) as DriftReport;
+    expect(next.code).toBe(after.verdict.exitCode);
+    expect(after.runtime?.resumedOutcomes).toBeGreaterThan(0);
+  });
+});
