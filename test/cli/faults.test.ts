@@ -179,8 +179,13 @@ async function mortalProxy(target: string) {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      void fetch(`${target}${req.url}`, { method: req.method, headers: { accept: "application/json" } }).then(async (answer) => {
-        const body = Buffer.from(await answer.arrayBuffer());
+      const body = Buffer.concat(chunks);
+      void fetch(`${target}${req.url}`, {
+        method: req.method,
+        headers: { accept: "application/json", ...(body.length > 0 ? { "content-type": "application/json" } : {}) },
+        ...(body.length > 0 ? { body } : {}),
+      }).then(async (answer) => {
+        const reply = Buffer.from(await answer.arrayBuffer());
         if (dead) {
           req.socket.destroy();
           return;
@@ -190,7 +195,7 @@ async function mortalProxy(target: string) {
           answer.status,
           Object.fromEntries([...answer.headers].filter(([name]) => name !== "content-encoding" && name !== "content-length")),
         );
-        res.end(body);
+        res.end(reply);
       });
     });
   });
@@ -343,5 +348,39 @@ describe("a state file that cannot be rewritten after the scan", () => {
     const after = JSON.parse(readFileSync(json, "utf8")) as DriftReport;
     expect(next.code).toBe(after.verdict.exitCode);
     expect(after.runtime?.resumedOutcomes).toBeGreaterThan(0);
+  });
+});
+
+describe("an RPC that dies mid-run", () => {
+  it("stops the run once the RPC failed --max-network-failures times in a row: exit 4, partial, the cause named", async () => {
+    const proxy = await mortalProxy(env.rpcUrl);
+    const json = join(dir, "dead-rpc.json");
+    try {
+      const run = await drift(["--json", json, "--max-network-failures", "3"], {
+        rpc: proxy.url,
+        // The chain dies when the scan starts reading the records.
+        deps: {
+          runDrift: (config, hooks) =>
+            runDrift(config, {
+              ...hooks,
+              onProgress: (p) => {
+                hooks?.onProgress?.(p);
+                if (p.stage === "onchain" && p.done === 0) proxy.kill();
+              },
+            }),
+        },
+      });
+      expect(run.code).toBe(4);
+      // The breaker's failures and nothing more: once open, no request reaches the dead RPC.
+      expect(proxy.afterDeath()).toBe(3);
+      const report = JSON.parse(readFileSync(json, "utf8")) as DriftReport;
+      expect(report.summary.partial).toMatchObject({ reason: "endpoint-stopped", stopped: { endpoint: "rpc", failures: 3 } });
+      expect(
+        report.notes?.some((note) => /^PARTIAL: the RPC stopped answering at \S+ \(3 consecutive network failures; the last: /.test(note)),
+      ).toBe(true);
+      expect(run.stdout).toMatch(/PARTIAL: could not verify: the RPC stopped answering at /);
+    } finally {
+      await proxy.close();
+    }
   });
 });
