@@ -162,9 +162,9 @@ describe("an endpoint that refuses connections", () => {
 });
 
 /**
- * A loopback proxy in front of the service that can die: until `kill()`, it forwards every request; after it, every
- * connection is reset as it arrives (the client sees a network failure, as from a service whose process died), and
- * counted, so that the test sees how many requests the run still sent to a dead service.
+ * A loopback proxy in front of the service (or the chain) that can die: until `kill()`, it forwards every request;
+ * after it, every connection is reset (the client sees a network failure, as from a process that died), and counted
+ * with those in flight at the death, so that the test sees how many failures the run met before it stopped asking.
  */
 async function mortalProxy(target: string) {
   let dead = false;
@@ -187,6 +187,8 @@ async function mortalProxy(target: string) {
       }).then(async (answer) => {
         const reply = Buffer.from(await answer.arrayBuffer());
         if (dead) {
+          // A request in flight when the service died fails too: the run sees it as one more network failure.
+          afterDeath++;
           req.socket.destroy();
           return;
         }
