@@ -64,6 +64,7 @@ export const UNIT_TESTS = [
   "test/drift/state/codec.test.ts",
   "test/drift/state/header.test.ts",
   "test/drift/state/read.test.ts",
+  "test/drift/state/salvage.test.ts",
   "test/errors/error-types.test.ts",
   "test/harness/devnet/snapshot.test.ts",
   "test/harness/service/population.test.ts",

@@ -5,13 +5,20 @@
  * SIGTERM, so that the drift job can be run against them from another terminal:
  *
  *   npx tsx scripts/devnet.ts [--seed 1] [--size 3000] [--stale-chain polygon|none] [--delisted 5]
- *                             [--api-port 0] [--no-faults] [--rate-limit]
+ *                             [--api-port 0] [--no-faults] [--no-rate-limit]
+ *
+ * The service keeps and announces the documented limits by default (30 requests a minute anonymous, 300 with any API
+ * key, `POST /api/risk-terms` 5 and 60), as the real service is assumed to: `trustgate doctor` against it holds, and
+ * the drift job's client follows what it announces, so that the nightly recipe runs against it as written, with
+ * `TRUSTGATE_API_KEY` set to any value. `--no-rate-limit` serves without limits, for quick local runs (the drift
+ * command printed then adds `--rate 60000`, since the client would otherwise keep to 30 a minute).
  *
  * @packageDocumentation
  */
 
 import { parseArgs } from "node:util";
 import { releaseFreedNativeMemory } from "../src/cli/heap.js";
+import { RATE_LIMITS } from "../src/config/service.js";
 import { TrustgateError } from "../src/errors.js";
 import {
   DEFAULT_DELISTED,
@@ -34,18 +41,23 @@ Options:
   --delisted <n>        Agents on-chain that the service no longer knows (default ${DEFAULT_DELISTED})
   --api-port <n>        Port of the service (default 0: a free port)
   --no-faults           Do not inject the tampered signatures and the malformed answer
-  --rate-limit          Enforce the service's 30 / 300 requests-per-minute limits (default: none)
+  --no-rate-limit       Serve without limits (default: 30 / 300 requests a minute, announced in every answer)
   -h, --help            Show this help`;
 
 /**
  * The drift command printed for the user to copy: with `--rpc`/`--api` the drift job requires `--agents` or
- * `--all`, so `--all` is part of it; and since the job keeps to the real service's 30 requests a minute unless
- * told otherwise, `--rate` matches the local service's (none, unless started with `--rate-limit`).
- * test/harness/devnet/devnet-script.test.ts runs it as printed.
+ * `--all`, so `--all` is part of it. Against the limited service (the default) it needs nothing else: the client
+ * follows the limit the service announces (300 a minute with a key: any key is accepted, given in the environment as
+ * the nightly recipe does); without limits (`--no-rate-limit`) it adds `--rate 60000`, since the client would keep to
+ * the assumed 30 a minute. test/harness/devnet/devnet-script.test.ts runs it as printed.
  */
 function driftCommand(rpcUrl: string, apiUrl: string, rateLimited: boolean): string {
-  return `npx trustgate drift --rpc ${rpcUrl} --api ${apiUrl} --all${rateLimited ? "" : " --rate 60000"}`;
+  const command = `npx trustgate drift --rpc ${rpcUrl} --api ${apiUrl} --all`;
+  return rateLimited ? `${DEVNET_API_KEY_ENV} ${command}` : `${command} --rate 60000`;
 }
+
+/** The API key the printed command sets: the local service accepts any key, at the keyed limit (300 a minute). */
+const DEVNET_API_KEY_ENV = "TRUSTGATE_API_KEY=local-devnet";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -56,7 +68,7 @@ async function main(): Promise<void> {
       delisted: { type: "string" },
       "api-port": { type: "string" },
       "no-faults": { type: "boolean", default: false },
-      "rate-limit": { type: "boolean", default: false },
+      "no-rate-limit": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -74,7 +86,8 @@ async function main(): Promise<void> {
     staleChain: staleChain === "none" ? null : staleChain,
     delisted: integerFlag("delisted", values.delisted, DEFAULT_DELISTED, 0, 10_000),
     faults: !values["no-faults"],
-    ...(values["rate-limit"] ? {} : { rateLimit: false as const }),
+    // The documented limits (the service's defaults), announced in every answer, unless --no-rate-limit.
+    rateLimit: values["no-rate-limit"] ? false : { anonymousPerMinute: RATE_LIMITS.anonymous, keyedPerMinute: RATE_LIMITS.withApiKey },
     service: { port: integerFlag("api-port", values["api-port"], 0, 0, 65_535) },
   });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -104,7 +117,7 @@ async function main(): Promise<void> {
   console.log(`  faults:    ${faults.length ? faults.join(", ") : "none"}`);
   console.log("");
   console.log("In another terminal:");
-  console.log(`  ${driftCommand(env.rpcUrl, env.apiUrl, values["rate-limit"])}`);
+  console.log(`  ${driftCommand(env.rpcUrl, env.apiUrl, !values["no-rate-limit"])}`);
   console.log("Ctrl-C stops.");
 
   stopOnSignal(() => env.close());

@@ -557,11 +557,15 @@ export class NetworkError extends TrustgateError {
   readonly attempts: number;
 
   /**
-   * @param params - Method, URL and attempts.
+   * @param params - Method, URL, attempts, and the network cause in one line (`connect ECONNREFUSED 127.0.0.1:8787`),
+   *   which the message names.
    * @param options - Details and the underlying error as `cause`.
    */
-  constructor(params: { method: string; url: string; attempts?: number }, options: TrustgateErrorParameters = {}) {
-    super("NETWORK_ERROR", `${params.method} ${params.url} failed: network error`, {
+  constructor(
+    params: { method: string; url: string; attempts?: number; reason?: string | undefined },
+    options: TrustgateErrorParameters = {},
+  ) {
+    super("NETWORK_ERROR", `${params.method} ${params.url} failed: network error${params.reason ? ` (${params.reason})` : ""}`, {
       ...options,
       metaMessages: [...(params.attempts && params.attempts > 1 ? [`Attempts: ${params.attempts}`] : []), ...(options.metaMessages ?? [])],
     });

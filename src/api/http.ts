@@ -33,6 +33,7 @@ import { createSecretScrubber, scrubSecretsDeep } from "../security/secrets.js";
 import { isEmptyAnnouncement, parseRateLimitHeaders, type RateLimitAnnouncement } from "./rate-limit-headers.js";
 import { type Clock, type RateLimiter, type Sleep, systemClock, systemSleep } from "./rate-limiter.js";
 import { errorBodySchema } from "../published/index.js";
+import { networkCauseOf } from "../util/network-cause.js";
 import { TRUSTGATE_VERSION } from "../generated/version.js";
 
 /** The default `User-Agent` header. */
@@ -338,8 +339,9 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
         throw new TimeoutError({ method, url: safeUrl, timeoutMs, attempts: attempt });
       }
       if (outcome.kind === "network") {
+        const reason = networkCauseOf(outcome.error);
         throw new NetworkError(
-          { method, url: safeUrl, attempts: attempt },
+          { method, url: safeUrl, attempts: attempt, reason: reason === undefined ? undefined : scrub(reason) },
           { cause: outcome.error, details: scrub(describeNetworkError(outcome.error)) },
         );
       }

@@ -25,6 +25,7 @@ import { InvalidArgumentError, JwksUnavailableError, ResponseTooLargeError } fro
 import { MAX_JWKS_RESPONSE_BYTES, readBoundedText } from "../security/bounded-body.js";
 import { redactUrl } from "../security/redact-url.js";
 import { importVerificationKey, type VerificationKey } from "./public-key.js";
+import { networkCauseOf } from "../util/network-cause.js";
 
 /** The key of a `kid`, or why there is none. */
 export type JwksKeyLookup =
@@ -370,7 +371,8 @@ function describeFetchError(error: unknown, timeoutMs: number): string {
   }
   const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === "TimeoutError" || err?.name === "AbortError") return `timed out after ${timeoutMs} ms`;
-  const cause = err?.cause?.code ?? err?.cause?.message;
+  // The socket's or TLS layer's own words (`connect ECONNREFUSED …`), as the RPC and the API report them.
+  const cause = networkCauseOf(error) ?? err?.cause?.message;
   return `${err?.message ?? String(error)}${cause ? ` (${cause})` : ""}`;
 }
 

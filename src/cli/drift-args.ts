@@ -200,6 +200,7 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
     ...(values.full ? { full: true } : {}),
     ...(values["max-duration"] !== undefined ? { maxDurationSeconds: values["max-duration"] } : {}),
     ...(values["fail-on"] !== undefined ? { failOn: values["fail-on"] } : {}),
+    ...(values["max-network-failures"] !== undefined ? { maxNetworkFailures: values["max-network-failures"] } : {}),
   };
   const output = outputOptions(values, env);
   checkDemoEndpoints(embedded, values.demo === true);

@@ -9,6 +9,7 @@
 import { type AgentRef, parseAgentRefList } from "../agent/agent-ref.js";
 import { BASE_TRUST_ORACLE_ADDRESS } from "../config/addresses.js";
 import { parseErrorLimit } from "../drift/error-limit.js";
+import { DEFAULT_MAX_NETWORK_FAILURES } from "../drift/circuit-breaker.js";
 import { InvalidArgumentError } from "../errors.js";
 import { parseAddress } from "../inputs/address.js";
 import { parseChain } from "../inputs/chain.js";
@@ -196,7 +197,8 @@ export const DRIFT_OPTIONS = [
     name: "full",
     kind: "boolean",
     group: "agents",
-    description: "ignore what it holds and fetch as a first run would (it is still written); also starts over a state from another setup",
+    description:
+      "ignore what it holds and fetch as a first run would (it is still written); also starts over a state from another setup, or one it cannot read (keeping the nights' history when its header is readable)",
     scope: {
       belongsTo: "all",
       needs: {
@@ -324,6 +326,14 @@ export const DRIFT_OPTIONS = [
     description:
       "Start no signed fetch after this long (30m, 1h): the run ends partial (exit 4, the agents left are error rows); with --state, running it again continues where it stopped",
     parse: (value: string) => withFlag("--max-duration", () => parseDuration(value)),
+  },
+  {
+    name: "max-network-failures",
+    kind: "string",
+    arg: "n",
+    group: "limits",
+    description: `Stop asking the service, or the RPC, after this many network failures in a row (refused, reset, timed out): the run ends partial (exit 4, the agents left are error rows with that cause); with --state, running it again continues (default ${DEFAULT_MAX_NETWORK_FAILURES}; 0 never stops)`,
+    parse: (value: string) => parseIntegerInRange(value, "--max-network-failures", 0, 1_000_000),
   },
   {
     name: "json",

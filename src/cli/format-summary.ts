@@ -217,9 +217,13 @@ export function formatRefreshable(
  */
 export function formatTriage(t: NonNullable<DriftReport["summary"]["triage"]>): string[] {
   const share = t.listed > 0 ? ` (${Math.round((100 * t.fetchesSaved) / t.listed)}%)` : "";
-  const lines = [
-    `${t.signedFetches} of ${t.listed} listed agents fetched and verified; the other ${t.fetchesSaved}${share} taken from the listing`,
-  ];
+  const notAnswered = t.signedNotAnswered ?? 0;
+  // Never "fetched and verified" for agents whose signed attestation did not come (a dead service, --max-duration).
+  const fetched =
+    notAnswered === 0
+      ? `${t.signedFetches} of ${t.listed} listed agents fetched and verified`
+      : `${t.signedFetches} of ${t.listed} listed agents selected for a signed attestation, ${t.signedFetches - notAnswered} fetched and verified, ${notAnswered} not (error rows)`;
+  const lines = [`${fetched}; the other ${t.fetchesSaved}${share} taken from the listing`];
   const reasons = Object.entries(t.reasons)
     .filter(([reason, n]) => reason !== "audit" && n > 0)
     .sort(([a, x], [b, y]) => y - x || a.localeCompare(b));

@@ -48,17 +48,20 @@ ${formatStatusesHelp()}
 Exit codes (after a scan, the first that applies):
   4  the run could not verify enough to be trusted: more agents in error or
      missing-attestation than --max-errors allows, no agent scanned at all, or the
-     run stopped at --max-duration before fetching everything (partial)
+     run stopped before fetching everything (partial: --max-duration, or the service
+     or the RPC stopped answering, --max-network-failures)
      (wins over 3: the summary still names flips and invalid attestations)
   3  at least one decision flip or invalid attestation (with --fail-on new: at least one
      new since the night before and not accepted)
   0  none of the above
   (rows a signed attestation could refresh on-chain, REFRESH yes, change nothing here)
+  A report file that cannot be written after the scan keeps 3 or 4 and makes 0 a 1;
+  the summary and the verdict come first, then one line per file not written.
 Before or instead of a scan:
   2  usage or configuration error (bad flag, agent, address, duration or limit; no --rpc
      or --api without --demo; --demo without hardhat installed; chain or API unreachable
-     before the scan starts; a state file that is malformed or written for another
-     oracle, chain, API, rule or encoding)
+     before the scan starts; an output path that cannot be written; a state file that
+     is malformed or written for another oracle, chain, API, rule or encoding)
   1  the scan failed unexpectedly
   130  interrupted (Ctrl-C); with --state, the same command continues where it stopped
 
@@ -117,7 +120,8 @@ Exit codes:
   0  every check holds
   3  at least one check differs (wins over 4)
   4  nothing differs, but at least one check could not be made
-  2  usage or configuration error (bad flag or value, no --api)
+  2  usage or configuration error (bad flag or value, no --api), or the service never
+     answered (one line, as trustgate drift says it)
   1  unexpected failure
 
 Environment:

@@ -1,8 +1,9 @@
 /**
  * Ctrl-C during `trustgate drift`: the run stops at once with exit code 130 (128 + SIGINT, what shells expect) and
  * one line on stderr saying so, and whether the work is kept. With `--state`, every signed answer is in the state
- * file's journal as it arrives, so running the same command again with the same file continues where it stopped;
- * without it, nothing is kept.
+ * file's journal as it arrives, and the interruption itself is recorded there before the process exits (the command
+ * line aborts the run first: `runDrift` writes a `stop` line), so running the same command again with the same file
+ * continues where it stopped, and says the run was interrupted rather than killed; without it, nothing is kept.
  *
  * @packageDocumentation
  */

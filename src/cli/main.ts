@@ -12,7 +12,9 @@
  * Exit codes: after a scan, `exitCodeOf` in `src/drift/report.ts` decides (the one rule): 4 when the run
  * could not verify enough to be trusted (more agents in `error` or `missing-attestation` than `--max-errors`
  * allows, default 1 % of the scanned agents, or no agent scanned at all) — 4 wins over 3; else 3 for at least
- * one decision flip or invalid attestation; else 0. Without a report: 2 for a usage or configuration error
+ * one decision flip or invalid attestation; else 0. A report document that cannot be written after the scan keeps
+ * that code when it is 3 or 4 and makes a 0 a 1 (`exitCodeAfterWrites` in `write-outputs.ts`); the summary and the
+ * verdict line are printed first, then one line per document not written. Without a report: 2 for a usage or configuration error
  * found before the scan, 1 for an unexpected failure (`exitCodeForError` in `error-exit.ts`), 130 when Ctrl-C
  * interrupts a run (`interrupt.ts`: one line on stderr says whether `--state` lets it continue). `doctor` numbers
  * alike: 3 when a check differs (wins over 4), 4 when one could not be made, else 0; 2 and 1 as for drift.
@@ -41,7 +43,7 @@ import { createProgressBar, shouldShowProgress } from "./progress.js";
 import { createReportStream } from "./report-stream.js";
 import { guardStdout } from "./stdout-guard.js";
 import { TRUSTGATE_VERSION } from "../generated/version.js";
-import { checkOutputTargets, stdoutIsTaken, writeStreamedOutputs } from "./write-outputs.js";
+import { checkOutputTargets, exitCodeAfterWrites, stdoutIsTaken, writeStreamedOutputs } from "./write-outputs.js";
 import { checkFileTarget } from "./file-target.js";
 import { readBaselineFile } from "./baseline-file.js";
 
@@ -159,7 +161,16 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
     tableRows: args.output.tableRows,
     stdout: cli.stdout,
   });
-  const stopHandlingInterrupt = onInterrupt({ stderr: cli.stderr, stateFile: args.settings.state, before: () => progress.finish() });
+  // Ctrl-C aborts the run first (the state file records the interruption at once), then the process exits 130.
+  const interrupt = new AbortController();
+  const stopHandlingInterrupt = onInterrupt({
+    stderr: cli.stderr,
+    stateFile: args.settings.state,
+    before: () => {
+      progress.finish();
+      interrupt.abort(new Error("interrupted (Ctrl-C)"));
+    },
+  });
   try {
     if (args.embedded.chain || args.embedded.api) {
       const start = deps.startEmbedded ?? (await loadDemoEnvironment(deps.demoLoader));
@@ -176,13 +187,19 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
       },
       onRow: (row) => rows.add(row),
       keepRows: false,
+      signal: interrupt.signal,
       ...(deps.now ? { now: deps.now } : {}),
     });
     progress.finish();
     const { agents, ...head } = result as DriftReport;
     if (agents && rows.count === 0) for (const row of agents) rows.add(row);
-    await writeStreamedOutputs(rows, head, { output: args.output, stdout: cli.stdout, stderr: cli.stderr, columns: cli.columns });
-    return exitCodeOf(head);
+    const failed = await writeStreamedOutputs(rows, head, {
+      output: args.output,
+      stdout: cli.stdout,
+      stderr: cli.stderr,
+      columns: cli.columns,
+    });
+    return exitCodeAfterWrites(exitCodeOf(head), failed);
   } finally {
     stopHandlingInterrupt();
     rows.close();

@@ -63,15 +63,19 @@ export interface ReportStream {
   readonly top: TopRows;
   /**
    * Writes the JSON, Markdown and HTML documents: `head`, then the rows taken, most severe first (the Markdown
-   * summary: the first decision flips and invalid attestations).
+   * summary: the first decision flips and invalid attestations). A document that cannot be written does not stop the
+   * others: it is listed in `failed`, and the caller reports it with the verdict.
    *
    * @param head - The report without its rows (its summary counts the rows taken).
-   * @returns Which documents went to files.
+   * @returns Which documents went to files, and which could not be written.
    */
-  finish(head: DriftReportHead): Promise<{ readonly files: ReportFiles }>;
+  finish(head: DriftReportHead): Promise<ReportStreamFinish>;
   /** Removes the spool (safe to call more than once, and after {@link finish}). */
   close(): void;
 }
+
+/** A document of the report: the option that asked for it. */
+export type ReportDocument = "--json" | "--markdown" | "--markdown-rows" | "--html";
 
 /** The documents a {@link ReportStream} wrote to files, by output. */
 export interface ReportFiles {
@@ -79,6 +83,24 @@ export interface ReportFiles {
   readonly markdown?: string;
   readonly markdownRows?: string;
   readonly html?: string;
+}
+
+/** A document that could not be written. */
+export interface FailedDocument {
+  /** The option that asked for it. */
+  readonly flag: ReportDocument;
+  /** Where it was to go (`-` for stdout). */
+  readonly target: OutputTarget;
+  /** What the write threw. */
+  readonly error: unknown;
+}
+
+/** What {@link ReportStream.finish} wrote, and what it could not. */
+export interface ReportStreamFinish {
+  /** The documents written to files. */
+  readonly files: ReportFiles;
+  /** The documents that could not be written (empty when all were). */
+  readonly failed: readonly FailedDocument[];
 }
 
 /** Initial room of the index, in rows; it doubles as needed. */
@@ -126,54 +148,69 @@ export function createReportStream(options: ReportStreamOptions): ReportStream {
       spool?.flush();
       const order = index.order();
       const files: { json?: string; markdown?: string; markdownRows?: string; html?: string } = {};
-      if (options.json !== undefined) {
-        const target = await openTarget(options.json, options.stdout);
-        await target.write(jsonHeadText(head, order.length));
-        if (order.length > 0) {
-          await copyRows(spool!, "json", index, order, target, ",\n");
-          await target.write("\n  ]\n}\n");
+      const failed: FailedDocument[] = [];
+      /** Writes one document; a failure is recorded and the next document is still written. */
+      const document = async (flag: ReportDocument, target: OutputTarget, write: (out: Target) => Promise<void>): Promise<boolean> => {
+        let out: Target | undefined;
+        try {
+          out = await openTarget(target, options.stdout);
+          await write(out);
+          await out.close();
+          return true;
+        } catch (error) {
+          await out?.close().catch(() => undefined);
+          failed.push({ flag, target, error });
+          return false;
         }
-        await target.close();
-        if (options.json !== "-") files.json = options.json;
+      };
+      if (options.json !== undefined) {
+        const written = await document("--json", options.json, async (target) => {
+          await target.write(jsonHeadText(head, order.length));
+          if (order.length > 0) {
+            await copyRows(spool!, "json", index, order, target, ",\n");
+            await target.write("\n  ]\n}\n");
+          }
+        });
+        if (written && options.json !== "-") files.json = options.json;
       }
       if (options.markdown !== undefined) {
         // The table keeps every decision flip and invalid attestation: the summary lists the first of them.
         const problems = sortRows(top.rows().filter(isFlipOrInvalid));
-        const target = await openTarget(options.markdown, options.stdout);
-        await target.write(
-          markdownSummary({
-            head,
-            tally,
-            problems: problems.slice(0, MARKDOWN_SUMMARY_ROWS),
-            problemCount: problems.length,
-            causes: { groups: causes.groups(), otherRows: causes.otherRows },
-            outputs: { json: options.json, html: options.html, markdownRows: options.markdownRows },
-          }),
-        );
-        await target.close();
-        if (options.markdown !== "-") files.markdown = options.markdown;
+        const written = await document("--markdown", options.markdown, async (target) => {
+          await target.write(
+            markdownSummary({
+              head,
+              tally,
+              problems: problems.slice(0, MARKDOWN_SUMMARY_ROWS),
+              problemCount: problems.length,
+              causes: { groups: causes.groups(), otherRows: causes.otherRows },
+              outputs: { json: options.json, html: options.html, markdownRows: options.markdownRows },
+            }),
+          );
+        });
+        if (written && options.markdown !== "-") files.markdown = options.markdown;
       }
       if (options.markdownRows !== undefined) {
-        const target = await openTarget(options.markdownRows, options.stdout);
-        await target.write(`${markdownRowsHead(head)}\n`);
-        if (order.length === 0) await target.write(`${MARKDOWN_NO_ROWS}\n`);
-        else {
-          await target.write(`${MARKDOWN_ROWS_HEADER.join("\n")}\n`);
-          await copyRows(spool!, "markdown", index, order, target, "\n");
-          await target.write("\n");
-        }
-        await target.close();
-        files.markdownRows = options.markdownRows;
+        const written = await document("--markdown-rows", options.markdownRows, async (target) => {
+          await target.write(`${markdownRowsHead(head)}\n`);
+          if (order.length === 0) await target.write(`${MARKDOWN_NO_ROWS}\n`);
+          else {
+            await target.write(`${MARKDOWN_ROWS_HEADER.join("\n")}\n`);
+            await copyRows(spool!, "markdown", index, order, target, "\n");
+            await target.write("\n");
+          }
+        });
+        if (written) files.markdownRows = options.markdownRows;
       }
       if (options.html !== undefined) {
-        const target = await openTarget(options.html, options.stdout);
-        await target.write(pageStart(pageHead(head)));
-        if (order.length > 0) await copyRows(spool!, "html", index, order, target, ",\n");
-        await target.write(pageEnd());
-        await target.close();
-        files.html = options.html;
+        const written = await document("--html", options.html, async (target) => {
+          await target.write(pageStart(pageHead(head)));
+          if (order.length > 0) await copyRows(spool!, "html", index, order, target, ",\n");
+          await target.write(pageEnd());
+        });
+        if (written) files.html = options.html;
       }
-      return { files };
+      return { files, failed };
     },
     close() {
       spool?.remove();

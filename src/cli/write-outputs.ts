@@ -17,7 +17,8 @@ import { formatSummary } from "./format-summary.js";
 import { formatTable } from "./format-table.js";
 import { checkFileTarget } from "./file-target.js";
 import type { CliStream } from "./io.js";
-import { createReportStream, type ReportStream } from "./report-stream.js";
+import { createReportStream, type FailedDocument, type ReportDocument, type ReportStream } from "./report-stream.js";
+import { exitCodeOf } from "../drift/verdict.js";
 
 /** What {@link writeOutputs} writes to. */
 export interface WriteOutputsOptions {
@@ -116,8 +117,12 @@ async function resolvedFile(path: string, depth = 0): Promise<string> {
  *
  * @param report - The report.
  * @param options - Output options and streams.
+ * @returns The documents that could not be written (empty when all were).
  */
-export async function writeOutputs(report: DriftReport, options: WriteOutputsOptions): Promise<void> {
+export async function writeOutputs(
+  report: DriftReport,
+  options: WriteOutputsOptions,
+): Promise<readonly (FailedDocument | StateWriteFailure)[]> {
   const stream = createReportStream({
     json: options.output.json,
     markdown: options.output.markdown,
@@ -129,7 +134,7 @@ export async function writeOutputs(report: DriftReport, options: WriteOutputsOpt
   try {
     for (const row of report.agents) stream.add(row);
     const { agents: _agents, ...head } = report;
-    await writeStreamedOutputs(stream, head, options);
+    return await writeStreamedOutputs(stream, head, options);
   } finally {
     stream.close();
   }
@@ -137,19 +142,28 @@ export async function writeOutputs(report: DriftReport, options: WriteOutputsOpt
 
 /**
  * Finishes a report whose rows went to `stream` as the scan produced them: writes the JSON, Markdown and HTML
- * documents (head and rows, most severe first), then the table (the rows `stream` kept for it) and the summary.
+ * documents (head and rows, most severe first), then the table (the rows `stream` kept for it) and the summary, whose last line
+ * is the verdict. A document that cannot be written (a full disk, a file made read-only during the scan) stops
+ * neither the other documents nor the summary: after the verdict, one line per failure names the document, its path
+ * and the cause, with the exit code the run ends with ({@link exitCodeAfterWrites}).
  *
  * @param stream - The stream the rows went to (not closed here).
  * @param head - The report without its rows.
  * @param options - Output options and streams.
+ * @returns The documents that could not be written, and the state file when the run could not rewrite it (empty when
+ *   all were written).
  */
-export async function writeStreamedOutputs(stream: ReportStream, head: DriftReportHead, options: WriteOutputsOptions): Promise<void> {
+export async function writeStreamedOutputs(
+  stream: ReportStream,
+  head: DriftReportHead,
+  options: WriteOutputsOptions,
+): Promise<readonly (FailedDocument | StateWriteFailure)[]> {
   const { output, stdout, stderr } = options;
   const notice = (text: string) => {
     if (!output.quiet) stderr.write(`trustgate: ${text}\n`);
   };
 
-  const { files } = await stream.finish(head);
+  const { files, failed } = await stream.finish(head);
   // The paths are the caller's argv, which may hold control characters: the line stays one clear line.
   if (files.json !== undefined) notice(`JSON report written to ${sanitizeText(files.json)}`);
   if (files.markdown !== undefined) notice(`Markdown summary written to ${sanitizeText(files.markdown)}`);
@@ -166,4 +180,71 @@ export async function writeStreamedOutputs(stream: ReportStream, head: DriftRepo
     stdout.write(`${table}\n\n`);
   }
   people.write(`${formatSummary(head, stream.tally)}\n`);
+  // Not silenced by --quiet: a report that was asked for and is missing is an error, said with the verdict it goes with.
+  const verdict = exitCodeOf(head);
+  const state = head.summary.triage?.state;
+  const all = [
+    ...failed,
+    ...(state?.notSaved !== undefined ? [{ flag: "--state" as const, target: state.file, error: new Error(state.notSaved) }] : []),
+  ];
+  for (const failure of all) stderr.write(writeFailureLine(failure, verdict));
+  return all;
+}
+
+/** The state file, when a completed run could not rewrite it (`summary.triage.state.notSaved`). */
+export interface StateWriteFailure {
+  /** Always `--state`. */
+  readonly flag: "--state";
+  /** The state file. */
+  readonly target: string;
+  /** Why it could not be rewritten. */
+  readonly error: unknown;
+}
+
+/**
+ * The exit code of a run whose report documents were written, or not: a failed write never hides the verdict. The
+ * verdict's code stands when it is 3 (drift) or 4 (could not verify), so that cron and CI still see what the scan
+ * found; when the verdict is 0, a document that could not be written makes it 1 (the run did not do all it was asked
+ * to), so that a missing report is never silent.
+ *
+ * @param verdict - The verdict's exit code (`exitCodeOf`).
+ * @param failed - The documents that could not be written.
+ * @returns The exit code.
+ */
+export function exitCodeAfterWrites(verdict: number, failed: readonly unknown[]): number {
+  return failed.length > 0 && verdict === 0 ? 1 : verdict;
+}
+
+/** What a document is called in messages. */
+const DOCUMENT_NAMES: Readonly<Record<ReportDocument | "--state", string>> = {
+  "--state": "the state file",
+  "--json": "the JSON report",
+  "--markdown": "the Markdown summary",
+  "--markdown-rows": "the Markdown rows",
+  "--html": "the HTML page",
+};
+
+/**
+ * The line of a document that could not be written: the document, its path, the cause, and the exit code the run ends
+ * with beside the verdict's.
+ *
+ * @param failure - The document that could not be written.
+ * @param verdict - The verdict's exit code.
+ * @returns One line, with its `trustgate: ` prefix and newline.
+ */
+export function writeFailureLine(failure: FailedDocument | StateWriteFailure, verdict: number): string {
+  const where = failure.target === "-" ? "stdout" : sanitizeText(failure.target);
+  const code = exitCodeAfterWrites(verdict, [failure]);
+  const outcome =
+    code === verdict
+      ? `the verdict above stands (exit ${verdict})`
+      : `the verdict above is ${verdict}, the run exits ${code} for the missing report`;
+  return `trustgate: ${DOCUMENT_NAMES[failure.flag]} (${failure.flag}) could not be written to ${where}: ${sanitizeText(writeErrorText(failure.error))}; ${outcome}\n`;
+}
+
+/** The cause of a failed write in one line: the file system's code and message. */
+function writeErrorText(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!;
+  return code !== undefined && !message.startsWith(code) ? `${code}: ${message}` : message;
 }

@@ -124,6 +124,13 @@ export interface DriftConfig {
    * could not verify enough still exits 4.
    */
   readonly failOn?: "new" | "any";
+  /**
+   * Consecutive network failures (a connection refused or reset, a request timed out) of the service, or of the RPC,
+   * after which the run stops asking it (`--max-network-failures`): the agents left are `error` rows with that one
+   * cause, the report is partial (`summary.partial`, exit 4), and with `state` the next run continues where this one
+   * stopped. Default `DEFAULT_MAX_NETWORK_FAILURES` (5); 0 never stops asking.
+   */
+  readonly maxNetworkFailures?: number;
 }
 
 /**

@@ -10,17 +10,21 @@
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
 import { getBlockNumber, getChainId, getCode, readContract } from "viem/actions";
 import { createJwksResolver, type JwksResolver } from "../attestation/jwks.js";
-import { ConfigurationError, messageOf } from "../errors.js";
+import { ConfigurationError } from "../errors.js";
 import { attestedTrustOracleAbi } from "../generated/abis.js";
 import { readGatePolicy } from "../oracle/gate.js";
 import { detectReaderMode, type ReaderModeDetection } from "../oracle/reader-mode.js";
 import { redactUrl } from "../security/redact-url.js";
+import { failureWithCause } from "../util/network-cause.js";
 import { DEFAULT_DECISION_THRESHOLD, type DriftConfig } from "./config.js";
 import type { DecisionRule } from "./decision.js";
 import type { AttestedOracleSource } from "./types.js";
 
 /** The settings the preflight reads: the endpoints, the rule's inputs and the request time-out. */
-export type PreflightSettings = Pick<DriftConfig, "rpcUrl" | "oracle" | "attestedOracle" | "gate" | "threshold" | "jwks" | "timeoutMs">;
+export type PreflightSettings = Pick<DriftConfig, "rpcUrl" | "oracle" | "attestedOracle" | "gate" | "threshold" | "jwks" | "timeoutMs"> & {
+  /** The `fetch` of the chain client's requests (a circuit breaker's, see `circuit-breaker.ts`); default the global one. */
+  readonly rpcFetch?: typeof globalThis.fetch | undefined;
+};
 
 /** What the preflight found: the chain pinned at one block, how its oracle is read, the rule and the keys. */
 export interface Preflight {
@@ -44,7 +48,11 @@ export interface Preflight {
  */
 export async function preflight(settings: PreflightSettings): Promise<Preflight> {
   const chain = createPublicClient({
-    transport: http(settings.rpcUrl, { retryCount: 2, timeout: settings.timeoutMs ?? 30_000 }),
+    transport: http(settings.rpcUrl, {
+      retryCount: 2,
+      timeout: settings.timeoutMs ?? 30_000,
+      ...(settings.rpcFetch ? { fetchFn: settings.rpcFetch } : {}),
+    }),
   }) as PublicClient;
   const { attestedOracle } = settings;
   const { chainId, blockNumber, reader } = await checkChain(chain, settings.rpcUrl, attestedOracle ? undefined : settings.oracle);
@@ -64,14 +72,17 @@ async function checkChain(
   try {
     [chainId, blockNumber] = await Promise.all([getChainId(chain), getBlockNumber(chain)]);
   } catch (error) {
-    throw new ConfigurationError(`Cannot reach the RPC at ${redactUrl(rpcUrl)}`, { cause: error, details: messageOf(error) });
+    throw new ConfigurationError(`Cannot reach the RPC at ${redactUrl(rpcUrl)}`, { cause: error, details: failureWithCause(error) });
   }
   // Read mode chosen once, at the pinned block: Multicall3 where deployed, else deployless, else eth_call.
   const [oracleCode, reader] = await Promise.all([
     oracle === undefined ? undefined : getCode(chain, { address: oracle, blockNumber }),
     detectReaderMode(chain, { blockNumber }),
   ]).catch((error: unknown) => {
-    throw new ConfigurationError(`Cannot read code from the RPC at ${redactUrl(rpcUrl)}`, { cause: error, details: messageOf(error) });
+    throw new ConfigurationError(`Cannot read code from the RPC at ${redactUrl(rpcUrl)}`, {
+      cause: error,
+      details: failureWithCause(error),
+    });
   });
   if (oracle !== undefined && (!oracleCode || oracleCode === "0x")) {
     throw new ConfigurationError(`No contract at the oracle address ${oracle} on chain ${chainId}`);
@@ -94,7 +105,10 @@ async function checkAttestedOracle(
   try {
     code = await getCode(chain, { address, blockNumber: at.blockNumber });
   } catch (error) {
-    throw new ConfigurationError(`Cannot read code at the attested oracle address ${address}`, { cause: error, details: messageOf(error) });
+    throw new ConfigurationError(`Cannot read code at the attested oracle address ${address}`, {
+      cause: error,
+      details: failureWithCause(error),
+    });
   }
   if (!code || code === "0x") {
     throw new ConfigurationError(`No contract at the attested oracle address ${address} on chain ${at.chainId} (--attested-oracle)`);
@@ -110,7 +124,7 @@ async function checkAttestedOracle(
   } catch (error) {
     throw new ConfigurationError(
       `The contract at ${address} (--attested-oracle) is not an AttestedTrustOracle: its upstream() cannot be read`,
-      { cause: error, details: firstLine(messageOf(error)) },
+      { cause: error, details: firstLine(failureWithCause(error)) },
     );
   }
   return { address, upstream, upstreamIsOracle: upstream.toLowerCase() === oracle.toLowerCase() };
@@ -131,7 +145,7 @@ async function decisionRule(
     const policy = config.threshold === undefined ? gate.policy : { ...gate.policy, minScore: config.threshold };
     return { kind: "gate", gate: gate.gate, policy };
   } catch (error) {
-    throw new ConfigurationError(`Cannot read the policy of the gate ${config.gate}`, { cause: error, details: messageOf(error) });
+    throw new ConfigurationError(`Cannot read the policy of the gate ${config.gate}`, { cause: error, details: failureWithCause(error) });
   }
 }
 
@@ -145,7 +159,7 @@ async function checkService(config: Pick<DriftConfig, "jwks" | "timeoutMs">): Pr
   } catch (error) {
     throw new ConfigurationError(`Cannot fetch the service's JWKS at ${redactUrl(config.jwks)}`, {
       cause: error,
-      details: messageOf(error),
+      details: failureWithCause(error),
     });
   }
   return resolver;

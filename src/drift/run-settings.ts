@@ -8,6 +8,7 @@
  *
  * @packageDocumentation
  */
+import { checkMaxNetworkFailures, DEFAULT_MAX_NETWORK_FAILURES } from "./circuit-breaker.js";
 import type { Address } from "viem";
 import type { TrustApiClientParameters } from "../api/options.js";
 import type { TrustEncoding } from "../config/encodings.js";
@@ -88,6 +89,8 @@ export interface RunSettings {
   readonly errorLimit: ErrorLimit | undefined;
   /** The run's time limit in seconds; `undefined` for none. */
   readonly maxDurationSeconds: number | undefined;
+  /** Consecutive network failures of the service or the RPC after which the run stops asking it (0: never). */
+  readonly maxNetworkFailures: number;
   /** What the report's head states of the configuration. */
   readonly report: ReportSettings;
   /** What the comparison with the previous night takes: the baseline and `--fail-on`. */
@@ -99,9 +102,9 @@ export interface RunSettings {
  *
  * @param config - The configuration.
  * @returns Each stage's settings.
- * @throws {@link InvalidArgumentError} for an invalid `maxErrors`, `readChunkSize`, `maxDurationSeconds` or `failOn`,
- *   a state file for a list or with an empty name, `full`, `baseline` or `failOn: "new"` without a state file, or an
- *   invalid audit plan.
+ * @throws {@link InvalidArgumentError} for an invalid `maxErrors`, `readChunkSize`, `maxDurationSeconds`,
+ *   `maxNetworkFailures` or `failOn`, a state file for a list or with an empty name, `full`, `baseline` or
+ *   `failOn: "new"` without a state file, or an invalid audit plan.
  */
 export function runSettingsOf(config: DriftConfig): RunSettings {
   const audit = checkConfig(config);
@@ -150,6 +153,7 @@ export function runSettingsOf(config: DriftConfig): RunSettings {
     },
     errorLimit: config.maxErrors || undefined,
     maxDurationSeconds: config.maxDurationSeconds,
+    maxNetworkFailures: checkMaxNetworkFailures(config.maxNetworkFailures ?? DEFAULT_MAX_NETWORK_FAILURES),
     report: {
       rpc: redactUrl(config.rpcUrl),
       oracle: config.oracle,

@@ -27,6 +27,7 @@ import { type Preflight, preflight } from "./preflight.js";
 import type { ScanProgress } from "./progress.js";
 import { projectFetches, ratePerMinuteOf } from "./projection.js";
 import { readerModeNote } from "./reader-mode-note.js";
+import { createEndpointBreakers, describeStoppedEndpoint, type EndpointBreakers, endpointStoppedRun } from "./endpoint-breakers.js";
 import { sortRows, tallyRows } from "./report.js";
 import { scanAgents } from "./scan.js";
 import { scanAllAgents } from "./scan-all.js";
@@ -34,7 +35,7 @@ import type { OnchainEventSource } from "./stages/enumerate.js";
 import { newServiceStats, type ServiceStats } from "./stages/fetch-verify.js";
 import { reportScanHead } from "./stages/report.js";
 import { type ReportSettings, type RunSettings, runSettingsOf, type StateSettings } from "./run-settings.js";
-import { readDriftState } from "./state/read.js";
+import { readStateFileForRun, type StateFileRead } from "./state/salvage.js";
 import { type DriftNightOutcome, type DriftStateRun, openDriftStateRun } from "./state-run.js";
 import { classifySinceLastNight, createProblemCollector, type ProblemCollector } from "./since-last-night.js";
 import type { AttestedOracleSource, DriftReport, DriftReportHead, DriftRow, FetchProjection, PartialRun, SinceLastNight } from "./types.js";
@@ -114,13 +115,23 @@ export function runDrift(config: DriftConfig, hooks?: DriftHooks): Promise<Drift
 export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Promise<DriftReport | DriftReportHead> {
   const settings = runSettingsOf(config);
   // A malformed state file is refused before anything is asked of the chain or the service.
-  const loadedState = settings.state === undefined ? null : readDriftState(settings.state.path);
+  // (With --full, a file that cannot be read is started over instead, keeping its history when the header is readable.)
+  const stateFile = settings.state === undefined ? undefined : readStateFileForRun(settings.state.path, settings.state.full);
   const now = hooks.now ?? (() => new Date());
   const startedAt = now();
   const started = performance.now();
-  const checked = await preflight(settings.preflight);
-  const api = createTrustApiClient(settings.service);
-  const stateRun = settings.state === undefined ? undefined : openStateRun(settings.state, checked, loadedState, now);
+  // After this many network failures in a row, the service or the RPC is taken for dead: the run stops asking it.
+  const breakers = createEndpointBreakers({
+    maxNetworkFailures: settings.maxNetworkFailures,
+    resumable: settings.state !== undefined,
+    now,
+  });
+  const checked = await preflight({ ...settings.preflight, rpcFetch: breakers.rpcFetch });
+  const api = createTrustApiClient({ ...settings.service, fetch: breakers.apiFetch });
+  const stateRun = settings.state === undefined ? undefined : openStateRun(settings.state, checked, stateFile!, now);
+  // An abort (the command line's Ctrl-C) is recorded at once, before the process may exit: the next run's note then
+  // says the run was interrupted, not killed.
+  hooks.signal?.addEventListener("abort", () => stateRun?.interrupted(), { once: true });
   const stats = newServiceStats();
   const projector = fetchProjector(api, settings.projection, hooks.onProjection);
   const keepRows = hooks.keepRows ?? true;
@@ -136,7 +147,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     now,
     onProgress: hooks.onProgress,
     checkpoint: stateRun?.checkpoint,
-    stopReason: maxDurationStop(settings.maxDurationSeconds, stateRun !== undefined, now, startedAt),
+    stopReason: firstStopReason(breakers.stopReason, maxDurationStop(settings.maxDurationSeconds, stateRun !== undefined, now, startedAt)),
     signal: hooks.signal,
     onFetchesPlanned: projector.onFetchesPlanned,
     onRow: hooks.onRow,
@@ -154,11 +165,13 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     blockNumber: checked.blockNumber,
     errorLimit: settings.errorLimit,
     nights,
+    breakers,
   });
   const report = reportRun(result, {
     settings: settings.report,
     errorLimit: settings.errorLimit,
     maxDurationSeconds: settings.maxDurationSeconds,
+    breakers,
     checked,
     stateRun,
     projection: projector.projection(),
@@ -173,12 +186,13 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
 function openStateRun(
   settings: StateSettings,
   checked: Pick<Preflight, "chainId" | "rule">,
-  loaded: ReturnType<typeof readDriftState> | null,
+  read: StateFileRead,
   now: () => Date,
 ): DriftStateRun {
   return openDriftStateRun({
     path: settings.path,
-    loaded,
+    loaded: read.loaded,
+    recovered: read.recovered,
     scope: { ...settings.setup, chainId: checked.chainId, rule: describeRule(checked.rule) },
     full: settings.full,
     seed: settings.seed,
@@ -224,6 +238,17 @@ function maxDurationStop(
   return () => (now().getTime() - startedAt.getTime() >= maxDurationSeconds * 1000 ? message : null);
 }
 
+/** The first reason to stop of those given (a breaker's before the time limit's). */
+function firstStopReason(...reasons: readonly ((() => string | null) | undefined)[]): () => string | null {
+  return () => {
+    for (const reason of reasons) {
+      const text = reason?.();
+      if (text) return text;
+    }
+    return null;
+  };
+}
+
 /** What an `--all` scan needs besides the common scan options. */
 interface ScopeRun {
   /** The audit plan (present for `--all`). */
@@ -236,6 +261,8 @@ interface ScopeRun {
   readonly errorLimit: ErrorLimit | undefined;
   /** With a state file: the comparison with the previous night. */
   readonly nights: NightComparison | undefined;
+  /** The endpoints' breakers: a scan during which one opened is partial, even when it had nothing left to fetch. */
+  readonly breakers: EndpointBreakers;
 }
 
 /** A run's comparison with the previous night: the rows' problems gathered, then classified when the scan ends. */
@@ -318,6 +345,10 @@ async function scanScope(
     stateRun?.abandon();
     throw error;
   }
+  // An endpoint that stopped answering after the last fetch started (the RPC, while the records were read) still makes
+  // the run partial: its rows are errors, and the state's journal stays for the next run to continue.
+  const stopped = run.breakers.stopReason();
+  if (stopped !== null && !result.partial) result = { ...result, partial: { reason: stopped, notFetched: 0 } };
   const compared = run.nights?.classify();
   const stateSummary = stateRun?.finish(
     result,
@@ -354,6 +385,7 @@ interface RunFacts {
   readonly settings: ReportSettings;
   readonly errorLimit: ErrorLimit | undefined;
   readonly maxDurationSeconds: number | undefined;
+  readonly breakers: EndpointBreakers;
   readonly checked: Pick<Preflight, "chainId" | "blockNumber" | "reader" | "attested" | "rule">;
   readonly stateRun: DriftStateRun | undefined;
   readonly projection: FetchProjection | undefined;
@@ -366,14 +398,17 @@ interface RunFacts {
 /** The report's head: where the records came from, the rule, the notes, the runtime and whether the run was partial. */
 function reportRun(result: ScanResult, facts: RunFacts): DriftReportHead {
   const { settings, checked, stateRun } = facts;
-  const partial: PartialRun | undefined = result.partial
-    ? {
-        reason: "max-duration",
-        maxDurationSeconds: facts.maxDurationSeconds!,
-        notFetched: result.partial.notFetched,
-        resumable: stateRun !== undefined,
-      }
-    : undefined;
+  const open = facts.breakers.trip();
+  const partial: PartialRun | undefined = !result.partial
+    ? undefined
+    : open
+      ? endpointStoppedRun(open, result.partial.notFetched, stateRun !== undefined)
+      : {
+          reason: "max-duration",
+          maxDurationSeconds: facts.maxDurationSeconds!,
+          notFetched: result.partial.notFetched,
+          resumable: stateRun !== undefined,
+        };
   return reportScanHead(result, {
     source: {
       rpc: settings.rpc,
@@ -408,6 +443,12 @@ function reportRun(result: ScanResult, facts: RunFacts): DriftReportHead {
 /** The note of a partial run. */
 function partialNote(partial: PartialRun | undefined): string | null {
   if (!partial) return null;
+  const next = partial.resumable
+    ? "its progress is in the state file: run it again with the same --state to continue"
+    : "without --state it cannot be continued";
+  if (partial.stopped) {
+    return `PARTIAL: ${describeStoppedEndpoint(partial.stopped)}; the run stopped asking it, with ${partial.notFetched} selected signed attestations not fetched (error rows); ${next}`;
+  }
   return (
     `PARTIAL: the run stopped at its --max-duration (${partial.maxDurationSeconds}s) with ${partial.notFetched} selected signed ` +
     `attestations not fetched (error rows); ${partial.resumable ? "its progress is in the state file: run it again with the same --state to continue" : "without --state it cannot be continued"}`

@@ -6,7 +6,8 @@
  *
  * `--full` ignores what the state holds (triage as a first run) but still checkpoints, and the state it writes keeps
  * the entries of agents the run did not ask about; a state written for another setup is refused unless `--full` is
- * given, and then started over.
+ * given, and then started over; so is, with `--full`, a file that cannot be read at all, keeping the nights' history
+ * when its header line is readable and of this setup (`state/salvage.ts`).
  *
  * @packageDocumentation
  */
@@ -21,6 +22,7 @@ import { outcomeOfStored, stateLine, storedAttestationOf, storedOutcomeOf, store
 import { stateHeader, stateScopeMismatches } from "./state/header.js";
 import { DriftStateJournal } from "./state/journal.js";
 import type { LoadedDriftState } from "./state/read.js";
+import type { RecoveredDriftState } from "./state/salvage.js";
 import {
   DRIFT_STATE_HISTORY_NIGHTS,
   type DriftStateEntry,
@@ -30,6 +32,7 @@ import {
   type StoredProblem,
 } from "./state/schema.js";
 import type { TriageEvidence } from "./stages/triage.js";
+import { failureWithCause } from "../util/network-cause.js";
 import type { DriftNightSummary, DriftStateSummary } from "./types.js";
 
 /** What a completed run adds to the state's history besides its times. */
@@ -43,8 +46,10 @@ export interface DriftStateRunOptions {
   readonly loaded: LoadedDriftState | null;
   /** What this run is: oracle, attested oracle, chain id, API, issuer, rule, encoding. */
   readonly scope: DriftStateScope;
-  /** `--full`: ignore what the state holds (and start over a state written for another setup). */
+  /** `--full`: ignore what the state holds (and start over a state written for another setup, or one it cannot read). */
   readonly full: boolean;
+  /** Present when `--full` could not read the file (`readStateFileForRun`): the history kept, what was dropped. */
+  readonly recovered?: RecoveredDriftState | undefined;
   /** `--seed`, if given: it wins over the seed of a run being continued. */
   readonly seed?: number;
   /** The run's clock. */
@@ -89,6 +94,11 @@ export interface DriftStateRun {
   history(): readonly DriftNightSummary[];
   /** Closes the journal without ending the run (it was abandoned or failed): the next run continues it. */
   abandon(): void;
+  /**
+   * Records that the run was interrupted on purpose (Ctrl-C, an abort): a `stop` line, written and flushed at once,
+   * then the journal is closed. The next run continues it, and its note says the run was interrupted, not killed.
+   */
+  interrupted(): void;
 }
 
 /**
@@ -111,6 +121,8 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
   const usable = loaded !== null && mismatches.length === 0 ? loaded : null;
   if (loaded && !usable)
     notes.push(`STATE STARTED OVER: ${path} was written for another setup (${mismatches.join("; ")}); --full replaced it`);
+  const kept = options.recovered ? recoveredHistory(options.recovered, scope) : undefined;
+  if (options.recovered) notes.push(recoveredNote(path, options.recovered, kept));
   if (usable?.truncatedLine !== undefined) {
     notes.push(
       `The state file's last line (line ${usable.truncatedLine}) was cut short, probably by a crash while it was written: it was ignored (its answer is fetched again)`,
@@ -124,7 +136,7 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
   const startedAt = continued ? new Date(continued.startedAt) : now();
   if (continued) {
     const reused = usable!.journal.outcomes.size;
-    const stopped = usable!.journal.stops.length > 0 ? "stopped at its --max-duration" : "did not complete (killed?)";
+    const stopped = howItEnded(usable!.journal);
     notes.push(
       `Continued the run started ${continued.startedAt} that ${stopped}: seed ${seed}${options.seed !== undefined && options.seed !== continued.seed ? " (--seed, not the run's own)" : ""}; its ${reused} checkpointed answers are reused where the listing and the record did not change`,
     );
@@ -142,6 +154,7 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
       };
 
   let journal: DriftStateJournal | undefined;
+  let notSaved: string | undefined;
   const checkpoint: ScanCheckpoint = {
     resumed: (key, fingerprint) => {
       const line = usable?.journal.outcomes.get(key);
@@ -155,7 +168,7 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
     },
   };
 
-  let history: readonly DriftNightSummary[] = (usable?.header.history ?? []).slice(-DRIFT_STATE_HISTORY_NIGHTS);
+  let history: readonly DriftNightSummary[] = (usable?.header.history ?? kept?.history ?? []).slice(-DRIFT_STATE_HISTORY_NIGHTS);
   const lastNight = usable?.header.lastRun;
   const previousNight =
     lastNight && usable?.header.problems !== undefined ? { startedAt: lastNight.startedAt, problems: usable.header.problems } : null;
@@ -205,7 +218,15 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
         history = [...history, { startedAt: lastRun.startedAt, finishedAt: lastRun.finishedAt, ...night }].slice(
           -DRIFT_STATE_HISTORY_NIGHTS,
         );
-        writeDriftStateAtomically(path, stateLines(header(lastRun, problems), next));
+        try {
+          writeDriftStateAtomically(path, stateLines(header(lastRun, problems), next));
+        } catch (error) {
+          // The scan's verdict must not be lost to a failed write: the report says so, and the file keeps the journal.
+          notSaved = failureWithCause(error);
+          notes.push(
+            `STATE NOT SAVED: ${path} could not be rewritten (${notSaved}); it still holds the nights before and this run's journal, which the next run continues`,
+          );
+        }
       }
       const fromState = (result.scanned?.outcomes ?? []).filter((o) => o?.kind === "verified" && o.fromState).length;
       return {
@@ -213,6 +234,7 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
         entries: next.size,
         fromState,
         full,
+        ...(notSaved !== undefined ? { notSaved } : {}),
         oldestAttestation: oldestAttestation(next),
         ...(usable?.truncatedLine !== undefined ? { truncatedLine: usable.truncatedLine } : {}),
       };
@@ -220,7 +242,55 @@ export function openDriftStateRun(options: DriftStateRunOptions): DriftStateRun 
     abandon() {
       journal?.close();
     },
+    interrupted() {
+      if (!journal?.open) return;
+      journal.append(stateLine.stop({ run: runId, at: now().toISOString(), reason: INTERRUPTED_STOP_REASON }));
+      journal.close();
+    },
   };
+}
+
+/**
+ * The history `--full` keeps of a file it could not read: the readable header's, when that header was written for this
+ * setup (the nights of another setup are not this one's); otherwise none, and why.
+ */
+function recoveredHistory(
+  recovered: RecoveredDriftState,
+  scope: DriftStateScope,
+): { readonly history: readonly DriftNightSummary[] } | { readonly history?: undefined; readonly why: string } {
+  if (recovered.header === null) return { why: "its header line could not be read either" };
+  const mismatches = stateScopeMismatches(recovered.header, scope);
+  if (mismatches.length > 0) return { why: `it was written for another setup (${mismatches.join("; ")})` };
+  return { history: recovered.header.history ?? [] };
+}
+
+/** The note of a state `--full` started over because it could not read it: what was kept, what was dropped. */
+function recoveredNote(path: string, recovered: RecoveredDriftState, kept: ReturnType<typeof recoveredHistory> | undefined): string {
+  const nights = kept?.history?.length ?? 0;
+  const history =
+    kept?.history !== undefined
+      ? `kept the history of ${nights} night${nights === 1 ? "" : "s"} from its header`
+      : `dropped its history: ${kept && "why" in kept ? kept.why : "unreadable"}`;
+  const agents = `${recovered.droppedAgents} agent entr${recovered.droppedAgents === 1 ? "y" : "ies"}`;
+  const lines = recovered.droppedLines > 0 ? ` and ${recovered.droppedLines} other line${recovered.droppedLines === 1 ? "" : "s"}` : "";
+  return `STATE STARTED OVER: ${path} could not be read (${recovered.problem}); --full started it over: ${history}; dropped ${agents}${lines} (their agents are fetched again)`;
+}
+
+/** The stop reason of a run interrupted cleanly (Ctrl-C), as its `stop` line records it. */
+export const INTERRUPTED_STOP_REASON = "interrupted";
+
+/**
+ * How the last run of a journal ended, for the note of the run continuing it: the reason its `stop` line gives (the
+ * time limit, an endpoint that stopped answering, Ctrl-C), or, without one, that it did not complete (a kill or a
+ * crash leaves no line).
+ */
+function howItEnded(journal: LoadedDriftState["journal"]): string {
+  const last = journal.runs.at(-1)?.run;
+  const stop = [...journal.stops].reverse().find((line) => line.run === last);
+  if (!stop) return "did not complete (killed?)";
+  if (stop.reason === INTERRUPTED_STOP_REASON) return "was interrupted (Ctrl-C)";
+  if (stop.reason.includes("--max-duration")) return "stopped at its --max-duration";
+  return `stopped: ${stop.reason.replace(/^not fetched: /, "").replace(/; run it again.*$/, "")}`;
 }
 
 /** What an entry tells triage. */

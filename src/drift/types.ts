@@ -385,8 +385,13 @@ export interface SybilEncodingCheck {
 export interface TriageSummary {
   /** Agents listed by the service. */
   readonly listed: number;
-  /** Signed attestations fetched. */
+  /** Signed attestations fetched (selected by triage: asked for, or taken from the journal of the run continued). */
   readonly signedFetches: number;
+  /**
+   * Of those, the ones that brought no answer (`error` rows: a network failure, or not asked because the run stopped at
+   * `--max-duration` or when the service stopped answering); absent when every one was answered.
+   */
+  readonly signedNotAnswered?: number;
   /** Signed fetches avoided (listed agents compared with the listing only). */
   readonly fetchesSaved: number;
   /** Why agents were fetched: count per reason. */
@@ -488,6 +493,11 @@ export interface DriftStateSummary {
   /** Whether the run ignored the state (`--full`): it fetched as a first run would, and wrote a new state. */
   readonly full: boolean;
   /**
+   * Present when the completed run could not rewrite the file (a full disk, a path removed): why, in one line. The file
+   * still holds the state of the nights before and this run's journal, which the next run continues.
+   */
+  readonly notSaved?: string;
+  /**
    * The oldest verified attestation the state holds after this run: its agent, when the service computed it (its
    * signed `issuedAt`, `null` when unknown) and when a run verified it; `null` when the state holds none.
    */
@@ -497,14 +507,29 @@ export interface DriftStateSummary {
 }
 
 /**
- * A run that stopped before it fetched every signed attestation triage selected (`--max-duration`): it is partial,
- * and `exitCodeOf` makes it exit 4 whatever else the report says. The agents not fetched are `error` rows.
+ * A run that stopped before it fetched every signed attestation triage selected (`--max-duration`, or an endpoint that
+ * stopped answering): it is partial, and `exitCodeOf` makes it exit 4 whatever else the report says. The agents not
+ * fetched are `error` rows.
  */
 export interface PartialRun {
-  /** Why it stopped: `max-duration` (the time limit passed). */
-  readonly reason: "max-duration";
-  /** The limit, in seconds. */
-  readonly maxDurationSeconds: number;
+  /**
+   * Why it stopped: `max-duration` (the time limit passed), or `endpoint-stopped` (the service or the RPC failed
+   * `--max-network-failures` times in a row, and the run stopped asking it; `stopped` says which, when and why).
+   */
+  readonly reason: "max-duration" | "endpoint-stopped";
+  /** The time limit, in seconds (`max-duration`; absent for `endpoint-stopped`). */
+  readonly maxDurationSeconds?: number;
+  /** The endpoint that stopped answering (`endpoint-stopped`). */
+  readonly stopped?: {
+    /** `service` or `rpc`. */
+    readonly endpoint: "service" | "rpc";
+    /** When the first of the failures that stopped the run came (ISO 8601): when the endpoint stopped answering. */
+    readonly at: string;
+    /** The consecutive network failures. */
+    readonly failures: number;
+    /** The last failure's cause, in one line (`connect ECONNREFUSED 127.0.0.1:8787`). */
+    readonly cause: string;
+  };
   /** Selected signed attestations that were not fetched (their rows are `error`). */
   readonly notFetched: number;
   /** Whether a state file holds the run's progress, so that running it again continues where it stopped. */

@@ -138,10 +138,15 @@ export function verdictOf(report: Pick<DriftReport, "summary" | "sinceLastNight"
   const also = findings ? `; so far ${findings}` : "";
   if (s.partial) {
     const next = s.partial.resumable ? "run it again with the same --state to continue" : "without --state it cannot be continued";
-    return {
-      exitCode,
-      reason: `could not verify: stopped at --max-duration with ${count(s.partial.notFetched, "signed attestation", "signed attestations")} not fetched (${next})${also}`,
-    };
+    const notFetched = count(s.partial.notFetched, "signed attestation", "signed attestations");
+    if (s.partial.stopped) {
+      const endpoint = s.partial.stopped.endpoint === "service" ? "the service" : "the RPC";
+      return {
+        exitCode,
+        reason: `could not verify: ${endpoint} stopped answering at ${s.partial.stopped.at} (${s.partial.stopped.cause}); ${notFetched} not fetched (${next})${also}`,
+      };
+    }
+    return { exitCode, reason: `could not verify: stopped at --max-duration with ${notFetched} not fetched (${next})${also}` };
   }
   if (s.agents === 0) return { exitCode, reason: "could not verify: no agent was scanned" };
   return {

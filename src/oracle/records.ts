@@ -5,10 +5,11 @@
  * @packageDocumentation
  */
 import type { Abi, Address, Hex } from "viem";
-import { messageOf, OracleReadError } from "../errors.js";
+import { OracleReadError } from "../errors.js";
 import type { TrustRecord } from "../trust-record.js";
 import { decodeScoreAnswer, describeRevert } from "./decode.js";
 import { formatRecordKey, type TrustRecordKey } from "./record-key.js";
+import { failureWithCause } from "../util/network-cause.js";
 
 /** What every result carries, whether the read succeeded or not. */
 export interface TrustRecordResultBase {
@@ -115,7 +116,7 @@ export function resultFromRequestFailure(
 ): TrustRecordReadFailure {
   return failure(key, oracle, context, {
     failure: "request-failed",
-    reason: `${what} failed: ${messageOf(cause)}`,
+    reason: `${what} failed: ${failureWithCause(cause)}`,
     cause,
   });
 }

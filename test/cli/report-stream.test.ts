@@ -100,7 +100,7 @@ describe("createReportStream: the documents of a streamed report", () => {
     const file = join(dir, "report.json");
     const { stream } = streamed(rows, { json: file });
     try {
-      expect(await stream.finish(headOf(full))).toEqual({ files: { json: file } });
+      expect(await stream.finish(headOf(full))).toEqual({ files: { json: file }, failed: [] });
     } finally {
       stream.close();
     }
@@ -129,7 +129,7 @@ describe("createReportStream: the documents of a streamed report", () => {
   it("writes the Markdown exactly as formatMarkdown, to stdout with -", async () => {
     const { stream, stdout } = streamed(rows, { markdown: "-" });
     try {
-      expect(await stream.finish(headOf(full))).toEqual({ files: {} });
+      expect(await stream.finish(headOf(full))).toEqual({ files: {}, failed: [] });
     } finally {
       stream.close();
     }

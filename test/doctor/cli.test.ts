@@ -13,6 +13,7 @@ import { DOCTOR_HELP, MAIN_HELP } from "../../src/cli/help";
 import { main } from "../../src/cli/main";
 import { type CheckResult, type DoctorReport, summarizeChecks } from "../../src/doctor/report";
 import { startTrustService, type TrustServiceParameters } from "../../src/harness/service/index";
+import { unusedPort } from "../support/scripted-server";
 import { MCP_SERVER, recentPopulation } from "./support";
 
 /** The harness from the sources (the package entry resolves to `dist/`, which tests do not build). */
@@ -238,22 +239,19 @@ describe("trustgate doctor against the local service", () => {
     expect(written.stdout).toMatch(/^CHECK +RESULT +WHAT IT SAW$/m);
   });
 
-  it("could not check anything of an unreachable service, each check saying why, and exits 4", async () => {
+  it("says in one line that an unreachable service could not be reached, and exits 2, as trustgate drift does", async () => {
+    const refused = `http://127.0.0.1:${await unusedPort()}`;
     const h = io();
-    const code = await main(["doctor", "--api", "http://127.0.0.1:9", "--timeout", "2s", "--json", "-"], h.io, {
-      doctor: { harnessLoader },
-    });
-    expect(code).toBe(4);
-    const report = JSON.parse(h.stdout()) as DoctorReport;
-    expect(report.summary).toMatchObject({ holds: 0, differs: 0, exitCode: 4 });
-    for (const check of report.checks) {
-      expect(check.status, check.id).toBe("could-not-check");
-      expect(check.summary.length, check.id).toBeGreaterThan(10);
-    }
-    expect(report.checks.find((c) => c.id === "jwks-kids")!.summary).toMatch(
-      /^no key set from http:\/\/127\.0\.0\.1:9\/\.well-known\/jwks\.json: /,
+    const code = await main(["doctor", "--api", refused, "--timeout", "2s", "--json", "-"], h.io, { doctor: { harnessLoader } });
+    expect(code).toBe(2);
+    expect(h.stdout()).toBe("");
+    expect(h.stderr()).toBe(
+      `trustgate: Cannot reach the service at ${refused} (fetch failed (connect ECONNREFUSED ${refused.slice(7)}))\n`,
     );
-    expect(report.checks.find((c) => c.id === "fields:agents")!.summary).toMatch(/GET http:\/\/127\.0\.0\.1:9\/api\/agents\?limit=25/);
+    // drift says the same of the same service: one line, exit 2.
+    const d = io();
+    expect(await main(["drift", "--rpc", refused, "--api", refused, "--agents", "base:1"], d.io)).toBe(2);
+    expect(d.stderr()).toMatch(/^trustgate: [^\n]*ECONNREFUSED[^\n]*\n$/);
   });
 
   it("says what to install when Hardhat is missing, without loading the harness", async () => {

@@ -373,8 +373,10 @@ export function summarizeTriage(
   settings: { readonly encoding: TrustEncoding },
 ): TriageSummary {
   let listingContradictions = 0;
+  let signedNotAnswered = 0;
   for (const i of selection.fetch) {
     const outcome = outcomes[i];
+    if (outcome === undefined || outcome.kind === "error") signedNotAnswered++;
     const listing = enumeration.candidates[i]!.listed;
     if (outcome?.kind !== "verified" || !listing) continue;
     if (sameTrustData(listing, outcome.data, settings.encoding).length > 0) listingContradictions++;
@@ -385,6 +387,7 @@ export function summarizeTriage(
   return {
     listed: enumeration.listing?.listed ?? 0,
     signedFetches: selection.fetch.length,
+    ...(signedNotAnswered > 0 ? { signedNotAnswered } : {}),
     fetchesSaved: enumeration.candidates.length - selection.fetch.length,
     reasons: selection.reasons,
     ...(selection.avoided ? { avoided: selection.avoided } : {}),

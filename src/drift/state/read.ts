@@ -67,7 +67,8 @@ export function readDriftState(path: string): LoadedDriftState | null {
   }
   const fail = (line: number, problem: string): never => {
     throw new ConfigurationError(`The state file ${path} is malformed at line ${line}: ${problem}`, {
-      details: "Fix or remove the file, or give --full to start the state over",
+      details:
+        "Fix or remove the file, or give --full to start the state over (it keeps the nights' history when the header line is readable)",
     });
   };
 

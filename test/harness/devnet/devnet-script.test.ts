@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { expect } from "chai";
 import { afterAll, describe, it } from "vitest";
 import { main } from "../../../src/cli/main";
+import type { DoctorReport } from "../../../src/doctor/report";
 import type { DriftReport } from "../../../src/drift/types";
 
 const ROOT = resolve(__dirname, "../../..");
@@ -53,8 +54,9 @@ describe("scripts/devnet.ts", () => {
     expect(rpcUrl).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(apiUrl).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(jwksUrl).to.equal(`${apiUrl}/.well-known/jwks.json`);
-    const printed = /^\s*(npx trustgate drift .*)$/m.exec(out)?.[1];
-    expect(printed, out).to.equal(`npx trustgate drift --rpc ${rpcUrl} --api ${apiUrl} --all --rate 60000`);
+    // The service keeps and announces the documented limits: the printed command needs no --rate, only a key (any).
+    const printed = /^\s*(TRUSTGATE_API_KEY=\S+ npx trustgate drift .*)$/m.exec(out)?.[1];
+    expect(printed, out).to.equal(`TRUSTGATE_API_KEY=local-devnet npx trustgate drift --rpc ${rpcUrl} --api ${apiUrl} --all`);
 
     const chainId = await fetch(rpcUrl!, {
       method: "POST",
@@ -70,28 +72,44 @@ describe("scripts/devnet.ts", () => {
     expect((await fetch(`${apiUrl}/api/trust-check?id=${id}&chain=${chain}&registry=${registry}`)).status).to.equal(404);
 
     // The printed command works as printed: run through the CLI's own argument parser and a whole scan.
-    const [npx, bin, ...argv] = printed!.split(/\s+/);
+    const [assignment, npx, bin, ...argv] = printed!.split(/\s+/);
     expect([npx, bin]).to.deep.equal(["npx", "trustgate"]);
+    const [variable, key] = assignment!.split("=");
     const dir = mkdtempSync(join(tmpdir(), "trustgate-devnet-"));
     let stdout = "";
     let stderr = "";
     const code = await main([...argv, "--json", join(dir, "report.json")], {
       stdout: { write: (chunk: string) => (stdout += chunk) },
       stderr: { write: (chunk: string) => (stderr += chunk) },
-      env: {},
+      env: { [variable!]: key! },
       isTTY: false,
     });
+    // Every answer announces the limit (30 a minute without a key), so that `trustgate doctor` against it holds.
+    expect((await fetch(`${apiUrl}/api/agents?limit=1`)).headers.get("x-ratelimit-limit")).to.equal("30");
     // Not 2 (a usage error, what the printed command used to give). With only 200 agents, the 2 delisted agents
     // and the truncated body are more unverified agents than the default --max-errors 1 % allows: exit 4.
     expect(code, stderr).to.equal(4);
     expect(stdout).to.match(/FAILED: could not verify: 3 of \d+ agents unverified/);
     const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8")) as DriftReport;
     expect(report.summary.agents).to.be.above(200);
+    // The client followed the limit the service announced for a key (300 a minute), not a --rate.
+    expect(report.projection?.ratePerMinute).to.equal(300);
     // The delisted agents are on-chain only: found by replaying the oracle's events (the default), not silently lost.
     const row = report.agents.find((r) => r.chain === chain && r.registry === registry && r.agentId === id);
     expect(row?.status, JSON.stringify(report.summary.triage)).to.equal("missing-attestation");
     expect(report.summary.triage?.onchainEnumeration).to.include({ notListed: 2 });
     expect(report.notes ?? []).to.deep.equal([]);
+
+    // trustgate doctor against the same service: its rate-limit-headers check holds (the documented limits, announced).
+    const doctorJson = join(dir, "doctor.json");
+    await main(["doctor", "--api", apiUrl!, "--json", doctorJson], {
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+      env: {},
+      isTTY: false,
+    });
+    const doctor = JSON.parse(readFileSync(doctorJson, "utf8")) as DoctorReport;
+    expect(doctor.checks.find((check) => check.id === "rate-limit-headers")?.status).to.equal("holds");
 
     child.kill("SIGINT");
     expect(await exitOf(child)).to.equal(0);
