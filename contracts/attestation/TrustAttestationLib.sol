@@ -59,6 +59,7 @@ library TrustAttestationLib {
         uint40 verifiedAt;
         uint40 expiry;
     }
+
     /// @notice Reads the fields of a v2 signed block (see the library notes for what it accepts).
     /// @dev Reverts with `AttestationJsonMalformed`, `AttestationJsonTooDeep`, `AttestationFieldInvalid`,
     ///      `AttestationFieldDuplicate` or `AttestationFieldMissing`.
@@ -83,6 +84,7 @@ library TrustAttestationLib {
         }
         att.owner = address(0);
     }
+
     /// @dev The address whose 40 hex digits (already checked by the reader) start at memory position `digitsAt` (what
     ///      the reader leaves in `owner`), or zero for none (`null`): each digit's value is its low nibble, plus 9 for a
     ///      letter (bit 6 set), and the 40 nibbles are packed pairwise into 20 bytes.

@@ -16,6 +16,7 @@ library TrustEs256Lib {
     /// @dev Order of the P-256 group and half of it.
     uint256 private constant _N = P256.N;
     uint256 private constant _HALF_N = 0x7fffffff800000007fffffffffffffffde737d56d38bcf4279dce5617e3192a8;
+
     /// @notice Checks an ES256 signature (64 bytes `r‖s`, low-S or high-S) over `sha256(json)`.
     /// @dev Reverts with `AttestationSignatureLength` or `AttestationSignatureOutOfRange`; returns false for a
     ///      signature that does not verify or a key that is not on the curve.

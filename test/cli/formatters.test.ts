@@ -333,9 +333,11 @@ describe("formatMarkdown", () => {
     expect(lines[0]).toBe("# trustgate drift report");
     expect(lines[2]).toBe("**DRIFT: 1 gate decision flips and 1 attestation is invalid (exit 3)**");
     expect(lines.filter((line) => line.startsWith("## "))).toEqual([
+      "## Since last night",
       "## Decision flips and invalid attestations",
       "## Unverified agents by cause",
       "## Totals",
+      "## What to do",
       "## Every row",
     ]);
     expect(md.endsWith("hold every row.\n")).toBe(true);

@@ -38,9 +38,11 @@ describe("the Markdown summary", () => {
   it("is composed of one function per section, the rows' filling what the others leave", () => {
     expect(MARKDOWN_SECTIONS.map((s) => s.name)).toEqual([
       "verdict",
+      "since last night",
       "decision flips and invalid attestations",
       "unverified agents by cause",
       "totals",
+      "what to do",
       "every row",
     ]);
     expect(MARKDOWN_SECTIONS.filter((s) => s.fills).map((s) => s.name)).toEqual(["decision flips and invalid attestations"]);

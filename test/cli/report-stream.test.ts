@@ -159,7 +159,7 @@ describe("createReportStream: the documents of a streamed report", () => {
     const file = join(dir, "rows.md");
     const { stream } = streamed(rows, { markdownRows: file });
     try {
-      expect(await stream.finish(headOf(full))).toEqual({ files: { markdownRows: file } });
+      expect(await stream.finish(headOf(full))).toEqual({ files: { markdownRows: file }, failed: [] });
     } finally {
       stream.close();
     }

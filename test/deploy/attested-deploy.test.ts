@@ -289,7 +289,9 @@ describe("refused before anything is sent", () => {
     const url = await unreachableJwksUrl();
     const unreachable = deployWith(chain, configured("hardhat", { attestedOracle: { jwks: url } }), dir);
     await expect(unreachable).rejects.toMatchObject({ reason: "jwks-unavailable" });
-    await expect(unreachable).rejects.toThrow(`Cannot fetch the JWKS ${url} (fetch failed (ECONNREFUSED)): check the URL`);
+    await expect(unreachable).rejects.toThrow(
+      `Cannot fetch the JWKS ${url} (fetch failed (connect ECONNREFUSED 127.0.0.1:${new URL(url).port})): check the URL`,
+    );
 
     const badKey = jwksFile({ keys: [{ ...v2.publicJwk, crv: "P-384" }] });
     await expect(deployWith(chain, configured("hardhat", { attestedOracle: { jwks: badKey } }), dir)).rejects.toThrow(

@@ -172,7 +172,7 @@ describe("npm run keys", () => {
     const noJwks = await keysCli([...common, "--jwks", jwksUrl, "--dry-run"]);
     expect(noJwks.code).toBe(2);
     expect(noJwks.stderr.trim()).toBe(
-      `Cannot fetch the JWKS ${jwksUrl} (fetch failed (ECONNREFUSED)): check the URL and that the service is up, or save the JWKS to a file and pass --jwks <file>`,
+      `Cannot fetch the JWKS ${jwksUrl} (fetch failed (connect ECONNREFUSED 127.0.0.1:${new URL(jwksUrl).port})): check the URL and that the service is up, or save the JWKS to a file and pass --jwks <file>`,
     );
 
     const closed = createServer();

@@ -614,7 +614,7 @@ describe("refusals", () => {
     expect(error.message).not.toContain("\n");
     expect(error.message).toMatch(
       new RegExp(
-        `^Cannot fetch the JWKS ${url.replace(/\./g, "\\.")} \\(fetch failed \\(ECONNREFUSED\\)\\): check the URL and that the service is up, or save the JWKS to a file and pass --jwks <file>$`,
+        `^Cannot fetch the JWKS ${url.replace(/\./g, "\\.")} \\(fetch failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${new URL(url).port}\\)\\): check the URL and that the service is up, or save the JWKS to a file and pass --jwks <file>$`,
       ),
     );
 

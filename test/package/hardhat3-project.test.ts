@@ -187,8 +187,11 @@ describe.skipIf(!node22)(`a Hardhat 3 project (Node 22) with the packed kit${ski
   }, 600_000);
 
   it("type-checks the documented TypeScript files (config and tests) against the installed Hardhat 3, viem and kit", async () => {
-    // After `npx hardhat test nodejs` above, so that Hardhat's generated artifact types are in place. TypeScript and
-    // Node's types come from this repository (the recipe installs neither); everything else from the project.
+    // Built first, so that Hardhat's generated artifact types (`artifacts/artifacts.d.ts`) type each contract's ABI: a
+    // misspelt `vault.write.…` is then an error, not an `any`. TypeScript and Node's types come from this repository
+    // (the recipe installs neither); everything else from the project.
+    const built = await run("npx", ["hardhat", "build"], project);
+    expect(built.code, `${built.stdout}\n${built.stderr}`).toBe(0);
     writeFileSync(
       join(project, "tsconfig.typecheck.json"),
       JSON.stringify({
@@ -202,7 +205,7 @@ describe.skipIf(!node22)(`a Hardhat 3 project (Node 22) with the packed kit${ski
           types: ["node"],
           typeRoots: [join(root, "node_modules/@types")],
         },
-        include: ["hardhat.config.ts", "test/**/*.ts"],
+        include: ["hardhat.config.ts", "test/**/*.ts", "artifacts/**/*.d.ts"],
       }),
     );
     const checked = Object.keys(projectFiles()).filter((path) => path.endsWith(".ts"));
