@@ -576,10 +576,17 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     ///      answer is not a well-formed record.
     function _upstreamAnswer(bytes memory callData) private view returns (uint256) {
         (bool ok, uint256 size, uint256 score, uint256 tier, uint256 sybil, uint256 updatedAt) = _callUpstream(callData);
-        if (
-            !ok || size < 0x80 || score > TrustConstants.MAX_SCORE || tier > type(uint8).max
-                || sybil > type(uint8).max || updatedAt > type(uint40).max
-        ) return 0;
+        uint256 maxScore = TrustConstants.MAX_SCORE;
+        bool wellFormed;
+        // Every condition evaluated, without a branch each: a call that succeeded with four words, each in its type
+        // (the tier and sybil bytes, a 40-bit date) and the score at most `MAX_SCORE`.
+        assembly ("memory-safe") {
+            wellFormed := and(
+                and(ok, gt(size, 0x7f)),
+                iszero(or(or(gt(score, maxScore), shr(8, or(tier, sybil))), shr(40, updatedAt)))
+            )
+        }
+        if (!wellFormed) return 0;
         return score | (tier << 8) | (sybil << 16) | (updatedAt << 24);
     }
 

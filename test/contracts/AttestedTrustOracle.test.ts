@@ -660,10 +660,16 @@ describe("AttestedTrustOracle: reads answer with the fresher of its own record a
     const call = signText(key, signed);
     await garbageFed.submitAttestation(KID, call.signedJson, call.lowS);
     const coder = hre.ethers.AbiCoder.defaultAbiCoder();
+    // An upstream record fresher than the one held here (ten minutes after it, in the past): answered when whole.
+    const fresher = coder.encode(["uint256", "uint256", "uint256", "uint256"], [90, 3, 0, own[3]! + 600n]);
     for (const [response, reverts] of [
       ["0x1234", false],
       [coder.encode(["uint256", "uint256", "uint256", "uint256"], [101, 3, 0, now]), false],
       [coder.encode(["uint256", "uint256", "uint256", "uint256"], [90, 3, 0, 2n ** 40n]), false],
+      [coder.encode(["uint256", "uint256", "uint256", "uint256"], [90, 256, 0, now]), false],
+      [coder.encode(["uint256", "uint256", "uint256", "uint256"], [90, 3, 256, now]), false],
+      // A well-formed record one byte short: the last word is not all there.
+      [fresher.slice(0, -2), false],
       [`0x${"ff".repeat(10_000)}`, true],
       [`0x${"ff".repeat(10_000)}`, false],
     ] as const) {
@@ -672,6 +678,8 @@ describe("AttestedTrustOracle: reads answer with the fresher of its own record a
       expect(await garbageFed.hasScore(2n, BASE_CHAIN_ID, ERC8004)).to.equal(false);
       expect(await garbageFed.meetsThreshold(1n, BASE_CHAIN_ID, ERC8004, 61)).to.equal(true);
     }
+    await raw.setResponse(fresher, false);
+    expect(await garbageFed.getScore(1n, BASE_CHAIN_ID, ERC8004)).to.deep.equal([90n, 3n, 0n, own[3]! + 600n]);
   });
 
   it("without an upstream, answers from its own records only", async () => {
