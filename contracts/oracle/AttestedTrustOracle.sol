@@ -282,7 +282,7 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         uint256 upstreamCount;
         if (address(_upstream) != address(0)) {
             (bool ok, uint256 size, uint256 count,,,) =
-                _callUpstream(abi.encodeCall(ITrustOracle.agentCount, ()));
+                _callUpstream(_agentCountCall());
             if (ok && size >= 0x20) upstreamCount = count;
         }
         uint256 notUpstream;
@@ -529,53 +529,51 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     ///      well-formed record.
     function _upstreamRecord(uint256 agentId, uint256 chainId, string memory registry) private view returns (uint256) {
         if (address(_upstream) == address(0)) return 0;
-        (bytes memory callData, uint256 registryAt) = _getScoreCall(agentId, chainId, bytes(registry).length);
+        (uint256 callSize, uint256 registryAt) = _getScoreCall(agentId, chainId, bytes(registry).length);
         assembly ("memory-safe") {
             mcopy(registryAt, add(registry, 0x20), mload(registry))
         }
-        return _upstreamAnswer(callData);
+        return _upstreamAnswer(callSize);
     }
 
     /// @dev `_upstreamRecord` of a registry name in calldata (what reads receive), copied once, into the call data.
     function _upstreamRecordOf(uint256 agentId, uint256 chainId, string calldata registry) private view returns (uint256) {
         if (address(_upstream) == address(0)) return 0;
-        (bytes memory callData, uint256 registryAt) = _getScoreCall(agentId, chainId, bytes(registry).length);
+        (uint256 callSize, uint256 registryAt) = _getScoreCall(agentId, chainId, bytes(registry).length);
         assembly ("memory-safe") {
             calldatacopy(registryAt, registry.offset, registry.length)
         }
-        return _upstreamAnswer(callData);
+        return _upstreamAnswer(callSize);
     }
 
-    /// @dev The call data of `getScore(agentId, chainId, registry)` for a registry of `length` bytes, allocated, with
-    ///      every word but the registry's bytes written (the word of its last bytes zeroed, so that the caller's copy
-    ///      leaves it padded), and where those bytes go.
+    /// @dev The call data of `getScore(agentId, chainId, registry)` for a registry of `length` bytes, written at the free
+    ///      memory pointer and not allocated (it is used at once, by `_upstreamAnswer`, whose answer lands over it): every
+    ///      word but the registry's bytes written (the word of its last bytes zeroed, so that the caller's copy leaves it
+    ///      padded); its size, and where the registry's bytes go.
     function _getScoreCall(uint256 agentId, uint256 chainId, uint256 length)
         private
         pure
-        returns (bytes memory callData, uint256 registryAt)
+        returns (uint256 callSize, uint256 registryAt)
     {
         bytes4 selector = ITrustOracle.getScore.selector;
         assembly ("memory-safe") {
-            callData := mload(0x40)
-            let args := add(callData, 0x24)
-            mstore(add(callData, 0x20), selector)
-            mstore(args, agentId)
-            mstore(add(args, 0x20), chainId)
-            mstore(add(args, 0x40), 0x60)
-            mstore(add(args, 0x60), length)
-            registryAt := add(args, 0x80)
-            let padded := and(add(length, 31), not(31))
+            let callAt := mload(0x40)
+            mstore(callAt, selector)
+            mstore(add(callAt, 0x04), agentId)
+            mstore(add(callAt, 0x24), chainId)
+            mstore(add(callAt, 0x44), 0x60)
+            mstore(add(callAt, 0x64), length)
+            registryAt := add(callAt, 0x84)
             // The word that holds the registry's last bytes (past the end, unused, for a length of whole words).
             mstore(add(registryAt, and(length, not(31))), 0)
-            mstore(callData, add(0x84, padded))
-            mstore(0x40, add(registryAt, padded))
+            callSize := add(0x84, and(add(length, 31), not(31)))
         }
     }
 
-    /// @dev The upstream's answer to `callData` (a `getScore` call) as a packed word; 0 when the call fails or its
-    ///      answer is not a well-formed record.
-    function _upstreamAnswer(bytes memory callData) private view returns (uint256) {
-        (bool ok, uint256 size, uint256 score, uint256 tier, uint256 sybil, uint256 updatedAt) = _callUpstream(callData);
+    /// @dev The upstream's answer to the `getScore` call of `callSize` bytes at the free memory pointer (written by
+    ///      `_getScoreCall`) as a packed word; 0 when the call fails or its answer is not a well-formed record.
+    function _upstreamAnswer(uint256 callSize) private view returns (uint256) {
+        (bool ok, uint256 size, uint256 score, uint256 tier, uint256 sybil, uint256 updatedAt) = _callUpstream(callSize);
         uint256 maxScore = TrustConstants.MAX_SCORE;
         bool wellFormed;
         // Every condition evaluated, without a branch each: a call that succeeded with four words, each in its type
@@ -602,19 +600,29 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         }
     }
 
-    /// @dev Bounded static call to the upstream: `UPSTREAM_GAS` gas, the first four words of the answer (meaningful up to
-    ///      `size`).
-    function _callUpstream(bytes memory callData)
+    /// @dev The call data of `agentCount()`, written at the free memory pointer and not allocated (as `_getScoreCall`'s);
+    ///      its size.
+    function _agentCountCall() private pure returns (uint256 callSize) {
+        bytes4 selector = ITrustOracle.agentCount.selector;
+        assembly ("memory-safe") {
+            mstore(mload(0x40), selector)
+        }
+        return 4;
+    }
+
+    /// @dev Bounded static call to the upstream with the `callSize` bytes of call data at the free memory pointer:
+    ///      `UPSTREAM_GAS` gas, the first four words of the answer (meaningful up to `size`).
+    function _callUpstream(uint256 callSize)
         private
         view
         returns (bool ok, uint256 size, uint256 w0, uint256 w1, uint256 w2, uint256 w3)
     {
         address target = address(_upstream);
         assembly ("memory-safe") {
-            // The answer's first four words land past the free memory pointer; beyond `size` they are whatever was
-            // there, which the callers, who check `size`, never read.
+            // The answer's first four words land where the call data was, at the free memory pointer (the call has read
+            // it by then); beyond `size` they are whatever was there, which the callers, who check `size`, never read.
             let ptr := mload(0x40)
-            ok := staticcall(UPSTREAM_GAS, target, add(callData, 0x20), mload(callData), ptr, 0x80)
+            ok := staticcall(UPSTREAM_GAS, target, ptr, callSize, ptr, 0x80)
             size := returndatasize()
             w0 := mload(ptr)
             w1 := mload(add(ptr, 0x20))
