@@ -96,6 +96,59 @@ export interface TxGas {
   readonly execution: number;
 }
 
+/**
+ * Where a gated read's gas goes, from a trace of its transaction: each call frame's own gas (its children's left out),
+ * by depth (the gate, the oracle it reads, that oracle's upstream), and in each frame what its storage reads (SLOAD) and
+ * its calls (the call opcode's own cost: cold account and memory) took.
+ */
+export interface ReadTrace {
+  readonly total: number;
+  /** The transaction's intrinsic and calldata gas: the total less every frame's own gas. */
+  readonly intrinsic: number;
+  readonly frames: ReadonlyArray<{ readonly own: number; readonly sload: number; readonly calls: number }>;
+}
+
+/** One step of a `debug_traceTransaction` struct log. */
+interface TraceStep {
+  readonly op: string;
+  readonly gas: number;
+  readonly gasCost: number;
+  readonly depth: number;
+}
+
+/**
+ * Traces a transaction on the in-process network (`debug_traceTransaction`) and attributes its gas to call frames: a
+ * step costs the gas drop to the next step of its frame, and a call step the drop across the call less what the callee
+ * used.
+ */
+async function traceRead(hash: string, total: number): Promise<ReadTrace> {
+  const trace = (await hre.network.provider.send("debug_traceTransaction", [hash, { disableStorage: true, disableMemory: true }])) as {
+    structLogs: TraceStep[];
+  };
+  const steps = trace.structLogs;
+  const frames: Array<{ own: number; sload: number; calls: number }> = [];
+  for (const [i, step] of steps.entries()) {
+    const next = steps[i + 1];
+    let cost = step.gasCost;
+    let isCall = false;
+    if (next !== undefined && next.depth > step.depth) {
+      let back = i + 1;
+      while (back < steps.length && steps[back]!.depth > step.depth) back += 1;
+      const last = steps[back - 1]!;
+      const calleeUsed = next.gas - (last.gas - last.gasCost);
+      if (back < steps.length) cost = step.gas - steps[back]!.gas - calleeUsed;
+      isCall = true;
+    } else if (next !== undefined && next.depth === step.depth) {
+      cost = step.gas - next.gas;
+    }
+    const frame = (frames[step.depth - 1] ??= { own: 0, sload: 0, calls: 0 });
+    frame.own += cost;
+    if (step.op === "SLOAD") frame.sload += cost;
+    if (isCall) frame.calls += cost;
+  }
+  return { total, intrinsic: total - frames.reduce((sum, f) => sum + f.own, 0), frames };
+}
+
 /** Gas figures measured on one network. */
 export interface AttestedGas {
   readonly network: P256Network;
@@ -108,6 +161,8 @@ export interface AttestedGas {
   readonly attestedReadGate: number;
   /** Gated call reading through the AttestedTrustOracle a record it holds itself (its key id checked), no attestation. */
   readonly attestedOwnReadGate: number;
+  /** Traces of the anchor and of the read of a record held here (on the network that can trace them). */
+  readonly readTraces?: { readonly anchor: ReadTrace; readonly held: ReadTrace };
   /** Submit + gate, the JWS form and the sig form, first record of the agent and a newer one. */
   readonly jwsGateFirst: number;
   readonly jwsGateNewer: number;
@@ -160,6 +215,7 @@ async function measureOn(
   signer: ethers.Signer,
   latest: () => Promise<number>,
   setNext: (t: number) => Promise<void>,
+  trace?: (hash: string, total: number) => Promise<ReadTrace>,
 ): Promise<AttestedGas> {
   const admin = await signer.getAddress();
   const key = makeP256Key(KID);
@@ -193,7 +249,8 @@ async function measureOn(
   now += 5 * 24 * HOUR;
   await setNext(now);
   await (await publish([agents[0]!], now)).wait();
-  const baseOracleGate = await gasOf(baseGate.act(agents[0]!));
+  const anchorRead = (await (await baseGate.act(agents[0]!)).wait())!;
+  const baseOracleGate = Number(anchorRead.gasUsed);
   const attestedReadGate = await gasOf(attestedGate.act(agents[0]!));
 
   // A typical v2 block: string agentId, two badges, null sybil, ISO dates; the score computed `age` before signing.
@@ -212,7 +269,12 @@ async function measureOn(
   const jwsGateNewer = await gasOf(attestedGate.actWithJwsAttestation(agents[1]!, KID, jwsBytes(await block(agents[1]!, HOUR))));
   const jwsGateNoop = await gasOf(attestedGate.actWithJwsAttestation(agents[1]!, KID, jwsBytes(await block(agents[1]!, 2 * HOUR))));
   // A gated read of a record held here (agent 16901's), steady state: the read that checks the record's key id.
-  const attestedOwnReadGate = await gasOf(attestedGate.act(agents[1]!));
+  const heldRead = (await (await attestedGate.act(agents[1]!)).wait())!;
+  const attestedOwnReadGate = Number(heldRead.gasUsed);
+  const readTraces =
+    trace === undefined
+      ? undefined
+      : { anchor: await trace(anchorRead.hash, baseOracleGate), held: await trace(heldRead.hash, attestedOwnReadGate) };
   // The sig form, agent 16902.
   const sigOf = (s: V2Signed) => signText(key, s);
   let call = sigOf(await block(agents[2]!, 2 * HOUR));
@@ -280,6 +342,7 @@ async function measureOn(
     baseOracleGate,
     attestedReadGate,
     attestedOwnReadGate,
+    ...(readTraces === undefined ? {} : { readTraces }),
     jwsGateFirst,
     jwsGateNewer,
     sigGateFirst,
@@ -308,6 +371,7 @@ export async function measureAttestedGas(): Promise<AttestedGas[]> {
       signer!,
       async () => (await hre.ethers.provider.getBlock("latest"))!.timestamp,
       async (t) => void (await hre.network.provider.send("evm_setNextBlockTimestamp", [t])),
+      traceRead,
     ),
   );
   for (const [network, options] of [
@@ -431,6 +495,43 @@ export function printAttestedGas(
       ]),
     ),
   );
+  const traces = first.readTraces;
+  if (traces !== undefined) {
+    const traced = (name: string, t: ReadTrace) => {
+      const [gate, oracle, upstream] = [t.frames[0], t.frames[1], t.frames[2]];
+      return [
+        name,
+        fmt(t.total),
+        fmt(t.intrinsic),
+        fmt(gate?.own ?? 0),
+        fmt(oracle?.own ?? 0),
+        fmt(oracle?.sload ?? 0),
+        fmt(oracle?.calls ?? 0),
+        fmt((oracle?.own ?? 0) - (oracle?.sload ?? 0) - (oracle?.calls ?? 0)),
+        fmt(upstream?.own ?? 0),
+      ];
+    };
+    console.log(
+      `Where the gated read goes (${first.network}; debug_traceTransaction, each call frame's own gas): the gate, the oracle ` +
+        "it reads (its storage reads, its call to the upstream: cold account and memory, and the rest), and that oracle's upstream.",
+    );
+    console.log(
+      table(
+        [
+          "read",
+          "whole",
+          "intrinsic + calldata",
+          "gate",
+          "oracle",
+          "oracle: SLOAD",
+          "oracle: call to upstream",
+          "oracle: the rest",
+          "upstream",
+        ],
+        [traced("Base oracle alone (anchor)", traces.anchor), traced("record held by the attested oracle", traces.held)],
+      ),
+    );
+  }
   const heldRatio = first.attestedOwnReadGate / first.baseOracleGate;
   console.log(
     `target at Base's price today (${first.network}): gated read of a record held by the attested oracle ≤ ` +
