@@ -517,12 +517,16 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     /// @dev The fresher of two packed records by `updatedAt`, with the block as the judge of dates: ties keep `own`;
     ///      an upstream record dated after the block never replaces a record held here; a record held here dated
     ///      after the block never shadows an upstream record that is not.
-    function _fresher(uint256 own, uint256 up) private view returns (uint256) {
-        uint256 ownAt = own >> 24;
-        uint256 upAt = up >> 24;
-        if (ownAt == 0) return up;
-        if (upAt == 0 || upAt > block.timestamp) return own;
-        return upAt > ownAt || ownAt > block.timestamp ? up : own;
+    function _fresher(uint256 own, uint256 up) private view returns (uint256 fresher) {
+        if (own >> 24 == 0) return up;
+        // Without a branch: the upstream's record is taken when it is dated (from 1 up to the block; `upAt - 1` wraps
+        // for 0) and is after the record held here, or that one is after the block.
+        assembly ("memory-safe") {
+            let ownAt := shr(24, own)
+            let upAt := shr(24, up)
+            let takeUp := and(lt(sub(upAt, 1), timestamp()), or(gt(upAt, ownAt), gt(ownAt, timestamp())))
+            fresher := xor(own, mul(xor(own, up), takeUp))
+        }
     }
 
     /// @dev The upstream's record as a packed word; 0 when there is no upstream, it fails, or its answer is not a
