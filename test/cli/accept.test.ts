@@ -11,20 +11,11 @@ import { main, type RunDriftFunction } from "../../src/cli/main";
 import { parseBaseline } from "../../src/drift/baseline";
 import { InvalidArgumentError } from "../../src/errors";
 import { errorRow, failToPass, invalid, passToFail, report, row } from "./report-fixture";
+import { capturedIo } from "../support/captured-io";
 
 const dir = mkdtempSync(join(tmpdir(), "trustgate-accept-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const NOW = () => new Date("2026-11-29T00:00:00Z");
-
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: { write: (c: string) => out.push(c) }, stderr: { write: (c: string) => err.push(c) }, env: {}, isTTY: false },
-    stdout: () => out.join(""),
-    stderr: () => err.join(""),
-  };
-}
 
 describe("--accept and --fail-on", () => {
   const demo = ["--demo", "--all"];
@@ -52,7 +43,7 @@ describe("--accept and --fail-on", () => {
   it("a malformed baseline is a usage error naming the file and the line, before anything starts", async () => {
     const file = join(dir, "bad.jsonl");
     writeFileSync(file, '{"agent":"base:1","problem":"pass-to-fail","reason":"r","until":"2027-01-01"}\n{"agent":"base:2"}\n');
-    const h = io();
+    const h = capturedIo();
     const neverRun = vi.fn<RunDriftFunction>();
     const start = vi.fn();
     const code = await main(["drift", "--demo", "--all", "--state", join(dir, "s.jsonl"), "--accept", file], h.io, {
@@ -76,7 +67,7 @@ describe("trustgate accept", () => {
 
   it("writes one entry per flip and invalid attestation, with the reason and the end given; a second run keeps what is there", async () => {
     const to = join(dir, "baseline.jsonl");
-    const h = io();
+    const h = capturedIo();
     const argv = ["accept", "--from", from, "--reason", "known, OPS-12", "--until", "2027-06-30", "--to", to];
     expect(await main(argv, h.io, { now: NOW })).toBe(0);
     expect(h.stderr()).toBe(`trustgate: 3 problems accepted until 2027-06-30 in ${to}\n`);
@@ -86,7 +77,7 @@ describe("trustgate accept", () => {
       ["base:2:erc8004", "fail-to-pass", "known, OPS-12"],
       ["base:3:erc8004", "invalid-attestation", "known, OPS-12"],
     ]);
-    const again = io();
+    const again = capturedIo();
     expect(await main([...argv.slice(0, 4), "other reason", ...argv.slice(5)], again.io, { now: NOW })).toBe(0);
     expect(again.stderr()).toBe(`trustgate: 0 problems accepted until 2027-06-30 in ${to}; 3 already there kept\n`);
     expect(parseBaseline(readFileSync(to, "utf8"), to).entries.map((e) => e.reason)).toEqual(Array(3).fill("known, OPS-12"));
@@ -102,7 +93,7 @@ describe("trustgate accept", () => {
     ],
     [["--from", "r.json", "--reason", "x", "--until", "2027-01-01", "--to", dir], /^trustgate: --to .*: is a directory$/m],
   ])("refuses %j with exit 2", async (argv, message) => {
-    const h = io();
+    const h = capturedIo();
     expect(await main(["accept", ...argv], h.io, { now: NOW })).toBe(2);
     expect(h.stderr()).toMatch(message);
   });
@@ -110,7 +101,7 @@ describe("trustgate accept", () => {
   it("refuses a JSON file that is not a drift report", async () => {
     const other = join(dir, "other.json");
     writeFileSync(other, JSON.stringify({ agents: [{ name: "x" }] }));
-    const h = io();
+    const h = capturedIo();
     expect(
       await main(["accept", "--from", other, "--reason", "x", "--until", "2027-01-01", "--to", join(dir, "b2")], h.io, { now: NOW }),
     ).toBe(2);

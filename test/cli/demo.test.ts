@@ -22,6 +22,7 @@ import { startDemoDriftEnvironment } from "../../src/harness/demo";
 import { runChild } from "../support/child-run";
 import { hardhat3RecipeVersions } from "../support/hardhat3-recipe";
 import { HARDHAT_INSTALL_COMMAND, HARDHAT_PEER_VERSION, HARDHAT3_PEER_VERSION } from "../../src/harness/devnet/hardhat-network";
+import { capturedIo } from "../support/captured-io";
 
 const root = join(__dirname, "../..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
@@ -33,16 +34,6 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
 
 // The harness's starter satisfies the command line's contract (a compile-time check).
 const contract: StartEmbeddedEnvironment = startDemoDriftEnvironment;
-
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: { write: (c: string) => out.push(c) }, stderr: { write: (c: string) => err.push(c) }, env: {}, isTTY: false },
-    stdout: () => out.join(""),
-    stderr: () => err.join(""),
-  };
-}
 
 const neverRun = vi.fn<RunDriftFunction>(async () => {
   throw new Error("no scan may start");
@@ -58,7 +49,7 @@ describe("--demo: when the embedded environment is used", () => {
       /^--demo stands in for a missing --rpc or --api, but both are given/,
     ],
   ])("trustgate drift %j is a usage error: exit 2, one line, nothing started", async (argv, message) => {
-    const h = io();
+    const h = capturedIo();
     const start = vi.fn<StartEmbeddedEnvironment>();
     expect(await main(["drift", ...argv], h.io, { runDrift: neverRun, startEmbedded: start })).toBe(2);
     const lines = h.stderr().trimEnd().split("\n");
@@ -79,7 +70,7 @@ describe("--demo: when the embedded environment is used", () => {
 
 describe("--demo: loading the harness", () => {
   it("without Hardhat, exits 2 with exactly one line naming what to install, before any notice", async () => {
-    const h = io();
+    const h = capturedIo();
     const importHarness = vi.fn(async () => ({}));
     const code = await main(["drift", "--demo"], h.io, {
       runDrift: neverRun,

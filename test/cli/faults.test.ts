@@ -10,10 +10,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main, type MainDependencies } from "../../src/cli/main";
+import type { ScanProgress } from "../../src/drift/progress";
 import { runDrift } from "../../src/drift/run";
 import type { DriftReport } from "../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { unusedPort } from "../support/scripted-server";
+import { capturedIo } from "../support/captured-io";
 
 const ROOT = resolve(__dirname, "../..");
 
@@ -33,8 +35,7 @@ async function drift(
   args: readonly string[],
   extra: { readonly api?: string; readonly rpc?: string; readonly deps?: MainDependencies } = {},
 ) {
-  let stdout = "";
-  let stderr = "";
+  const captured = capturedIo();
   const code = await main(
     [
       "drift",
@@ -55,13 +56,27 @@ async function drift(
       "1000000",
       ...args,
     ],
-    { stdout: { write: (c: string) => (stdout += c) }, stderr: { write: (c: string) => (stderr += c) }, env: {}, isTTY: false },
+    captured.io,
     extra.deps,
   );
-  return { code, stdout, stderr };
+  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
 }
 
 const requests = () => env.service.stats().requests;
+
+/** A run whose `proxy` dies at the first progress report `when` accepts (the run's own progress still reported). */
+function killWhen(when: (progress: ScanProgress) => boolean, proxy: { kill(): void }): MainDependencies {
+  return {
+    runDrift: (config, hooks) =>
+      runDrift(config, {
+        ...hooks,
+        onProgress: (p) => {
+          hooks?.onProgress?.(p);
+          if (when(p)) proxy.kill();
+        },
+      }),
+  };
+}
 
 describe("an output path that cannot be written", () => {
   it.each([
@@ -225,16 +240,7 @@ describe("a service that dies mid-run", () => {
         {
           api: proxy.url,
           // The service dies once it has answered a few signed fetches.
-          deps: {
-            runDrift: (config, hooks) =>
-              runDrift(config, {
-                ...hooks,
-                onProgress: (p) => {
-                  hooks?.onProgress?.(p);
-                  if (p.stage === "attestations" && p.done >= 4) proxy.kill();
-                },
-              }),
-          },
+          deps: killWhen((p) => p.stage === "attestations" && p.done >= 4, proxy),
         },
       );
       expect(run.code).toBe(4);
@@ -361,16 +367,7 @@ describe("an RPC that dies mid-run", () => {
       const run = await drift(["--json", json, "--max-network-failures", "3"], {
         rpc: proxy.url,
         // The chain dies when the scan starts reading the records.
-        deps: {
-          runDrift: (config, hooks) =>
-            runDrift(config, {
-              ...hooks,
-              onProgress: (p) => {
-                hooks?.onProgress?.(p);
-                if (p.stage === "onchain" && p.done === 0) proxy.kill();
-              },
-            }),
-        },
+        deps: killWhen((p) => p.stage === "onchain" && p.done === 0, proxy),
       });
       expect(run.code).toBe(4);
       // The breaker's failures and nothing more: once open, no request reaches the dead RPC.

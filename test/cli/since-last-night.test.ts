@@ -13,6 +13,7 @@ import { readDriftState } from "../../src/drift/state/read";
 import type { DriftReport, DriftRow } from "../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { withChanges } from "../drift/state/support";
+import { capturedIo } from "../support/captured-io";
 
 const HOUR = 3600_000;
 const T1 = new Date(Math.floor(Date.now() / 1000) * 1000);
@@ -41,8 +42,7 @@ const file = (name: string) => join(dir, name);
 
 /** One night through `trustgate drift`, its outputs named after it. */
 async function night(name: string, extra: readonly string[] = []): Promise<{ code: number; stdout: string; report: DriftReport }> {
-  const out: string[] = [];
-  const err: string[] = [];
+  const captured = capturedIo();
   const code = await main(
     [
       "drift",
@@ -52,11 +52,11 @@ async function night(name: string, extra: readonly string[] = []): Promise<{ cod
       ...["--json", file(`${name}.json`), "--markdown", file(`${name}.md`), "--html", file(`${name}.html`), "--quiet"],
       ...extra,
     ],
-    { stdout: { write: (c: string) => out.push(c) }, stderr: { write: (c: string) => err.push(c) }, env: {}, isTTY: false },
+    captured.io,
     { now: () => clock },
   );
-  if (code !== 0 && code !== 3) throw new Error(`night ${name} exited ${code}: ${err.join("")}`);
-  return { code, stdout: out.join(""), report: JSON.parse(readFileSync(file(`${name}.json`), "utf8")) as DriftReport };
+  if (code !== 0 && code !== 3) throw new Error(`night ${name} exited ${code}: ${captured.stderr()}`);
+  return { code, stdout: captured.stdout(), report: JSON.parse(readFileSync(file(`${name}.json`), "utf8")) as DriftReport };
 }
 
 const agentOf = (row: Pick<DriftRow, "chain" | "agentId" | "registry">) => `${row.chain}:${row.agentId}:${row.registry}`;
