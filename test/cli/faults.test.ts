@@ -2,22 +2,20 @@
 // environment (a local Base chain and the local signing service), the command line run in-process (`main`), requests
 // counted where they arrive (the service's own counters). A fault must fail fast, say why in one line, and never lose
 // the verdict.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main, type MainDependencies } from "../../src/cli/main";
 import type { ScanProgress } from "../../src/drift/progress";
 import { runDrift } from "../../src/drift/run";
 import type { DriftReport } from "../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+import { spawnDrift, waitForOutcomes } from "../support/drift-process";
 import { unusedPort } from "../support/scripted-server";
 import { capturedIo } from "../support/captured-io";
-
-const ROOT = resolve(__dirname, "../..");
 
 let env: EmbeddedDriftEnvironment;
 let dir: string;
@@ -288,29 +286,15 @@ describe("a clean interrupt (Ctrl-C)", () => {
   it("records itself in the state file, exits 130, and the next run says the run was interrupted, not killed", async () => {
     const state = join(dir, "interrupted.jsonl");
     env.service.injectFault({ kind: "slow", path: "/api/trust-check", delayMs: 150 }); // slow enough to interrupt mid-run
-    // node itself, with tsx as a loader: the signal reaches the process that runs the scan.
-    const child = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "src/cli/bin.ts",
-        "drift",
-        ...["--rpc", env.rpcUrl, "--api", env.apiUrl, "--oracle", env.oracle, "--all", "--events-from", "0"],
-        ...["--concurrency", "1", "--rate", "1000000", "--state", state, "--quiet"],
-      ],
-      { cwd: ROOT, env: { ...process.env, CI: "1" }, stdio: ["ignore", "ignore", "pipe"] },
-    );
+    const child = spawnDrift([
+      ...["--rpc", env.rpcUrl, "--api", env.apiUrl, "--oracle", env.oracle, "--all", "--events-from", "0"],
+      ...["--concurrency", "1", "--rate", "1000000", "--state", state, "--quiet"],
+    ]);
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
     try {
-      const deadline = Date.now() + 90_000;
-      while (!(existsSync(state) && (readFileSync(state, "utf8").match(/"type":"outcome"/g)?.length ?? 0) >= 3)) {
-        if (Date.now() > deadline || child.exitCode !== null)
-          throw new Error(`the run did not get far enough to be interrupted\n${stderr}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitForOutcomes(state, 3, child, () => `the run did not get far enough to be interrupted\n${stderr}`);
       child.kill("SIGINT");
       expect(await exited).toBe(130);
     } finally {

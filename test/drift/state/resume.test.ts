@@ -1,10 +1,9 @@
 // A run killed at any point (or stopped at --max-duration) and started again with the same --state continues where it
 // was: it fetches only what it had not verified, and produces the same report as a run that was never interrupted.
 // "The same report": the rows and the summary equal (`sameReportParts`); the clock is fixed, so times are equal too.
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_TRUST_ENCODING } from "../../../src/config/encodings";
 import type { DriftConfig } from "../../../src/drift/config";
@@ -13,9 +12,9 @@ import { runDrift } from "../../../src/drift/run";
 import { readDriftState } from "../../../src/drift/state/read";
 import type { DriftReport } from "../../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../../src/harness/devnet/embedded-drift";
+import { spawnDrift, waitForOutcomes } from "../../support/drift-process";
 import { sameReportParts, signedRequests } from "./support";
 
-const ROOT = resolve(__dirname, "../../..");
 const T = new Date(Math.floor(Date.now() / 1000) * 1000);
 
 let env: EmbeddedDriftEnvironment;
@@ -160,28 +159,14 @@ describe("a real trustgate process killed with SIGKILL mid-run", () => {
   it("is continued by the next run, which reports the same as a run never interrupted", async () => {
     const file = freshFile();
     env.service.injectFault({ kind: "slow", path: "/api/trust-check", delayMs: 150 }); // slow enough to kill mid-run
-    // node itself, with tsx as a loader: the process killed is the one that runs the scan (the tsx command would run
-    // it in a child of its own, which a SIGKILL of the command leaves running).
-    const child = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "src/cli/bin.ts",
-        "drift",
-        ...["--rpc", env.rpcUrl, "--api", env.apiUrl, "--oracle", env.oracle, "--all", "--events-from", "0"],
-        ...["--audit-confidence", "0.9", "--audit-lie-rate", "0.05", "--concurrency", "1", "--rate", "1000000"],
-        ...["--state", file, "--quiet"],
-      ],
-      { cwd: ROOT, env: { ...process.env, CI: "1" }, stdio: "ignore" },
-    );
+    const child = spawnDrift([
+      ...["--rpc", env.rpcUrl, "--api", env.apiUrl, "--oracle", env.oracle, "--all", "--events-from", "0"],
+      ...["--audit-confidence", "0.9", "--audit-lie-rate", "0.05", "--concurrency", "1", "--rate", "1000000"],
+      ...["--state", file, "--quiet"],
+    ]);
     const exited = new Promise<NodeJS.Signals | null>((done) => child.on("exit", (_code, signal) => done(signal)));
     try {
-      const deadline = Date.now() + 90_000;
-      while (!(existsSync(file) && (readFileSync(file, "utf8").match(/"type":"outcome"/g)?.length ?? 0) >= 8)) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error("the process did not get far enough to be killed");
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitForOutcomes(file, 8, child, () => "the process did not get far enough to be killed");
       child.kill("SIGKILL");
       expect(await exited).toBe("SIGKILL");
     } finally {
