@@ -30,6 +30,7 @@ export const UNIT_TESTS = [
   "test/cli/markdown-summary.test.ts",
   "test/cli/parsing.test.ts",
   "test/cli/progress.test.ts",
+  "test/cli/refresh-command.test.ts",
   "test/cli/refresh-format.test.ts",
   "test/cli/report-stream.test.ts",
   "test/cli/table-width.test.ts",

@@ -37,11 +37,14 @@ export interface RefreshInputReport {
 const isoTime = z.string().refine((text) => Number.isFinite(Date.parse(text)), "an ISO-8601 time");
 const status = z.enum(DRIFT_STATUSES as [DriftStatus, ...DriftStatus[]]);
 
+/** A chain slug or registry name: what the service writes, and nothing a terminal would act on. */
+const name = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "1 to 64 letters, digits, '_', '.' or '-'");
+
 const rowSchema = z.object({
-  chain: z.string().min(1),
+  chain: name,
   chainId: z.number().int().nonnegative().nullable(),
   agentId: z.string().regex(/^\d+$/, "a decimal agent id"),
-  registry: z.string().min(1),
+  registry: name,
   status,
   onchain: z.object({ score: z.number(), tier: z.string(), sybilSeverity: z.string(), updatedAt: isoTime }).nullable(),
   scoreDelta: z.number().nullable(),
