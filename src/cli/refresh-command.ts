@@ -36,7 +36,12 @@ export interface RefreshSendResult {
 }
 
 /** Sends a plan (`sendFromArgs` of `refresh-connect.ts`: connects, then `sendRefreshPlan`; replaceable in tests). */
-export type SendRefreshFunction = (plan: RefreshPlan, args: RefreshRunArgs, report: RefreshInputReport) => Promise<RefreshSendResult>;
+export type SendRefreshFunction = (
+  plan: RefreshPlan,
+  args: RefreshRunArgs,
+  report: RefreshInputReport,
+  env?: Readonly<Record<string, string | undefined>>,
+) => Promise<RefreshSendResult>;
 
 /** The JSON `trustgate refresh --json` writes. */
 export interface RefreshReport {
@@ -90,7 +95,7 @@ export async function refreshCommand(
     report = { version: 1, mode: "dry-run", plan, exitCode: 0 };
   } else {
     const send = deps.send ?? (await import("./refresh-connect.js")).sendFromArgs;
-    const result = await send(plan, args, input);
+    const result = await send(plan, args, input, cli.env);
     people.write(result.text);
     report = { version: 1, mode: "sent", plan, sent: result.json, exitCode: result.exitCode };
   }

@@ -68,12 +68,12 @@ describe("trustgate refresh --dry-run", () => {
     expect(lines[1]).toBe("Rules: a decision flip, a missing record, a record older than 1d 12h, a score move of more than 5");
     expect(lines.slice(2, 5)).toEqual([
       "AGENT           STATUS           REASONS                      BATCH  EST. GAS",
-      "base:7:erc8004  drifted          decision-flip, score-change      0    60,000",
+      "base:7:erc8004  drifted          decision-flip, score-change      0    70,000",
       "base:8:erc8004  missing-onchain  missing                          0    90,000",
     ]);
     expect(lines.slice(5)).toEqual([
       "Due: 2; skipped: 1 (not-newer 1); in sync: 1",
-      "Batches: 1 (2 attestations), estimated gas 180,000 (at most 8,000,000 a batch)",
+      "Batches: 1 (2 attestations), estimated gas 210,000 (at most 8,000,000 a batch)",
       "Dry run: nothing sent.",
       "",
     ]);
@@ -117,7 +117,7 @@ describe("trustgate refresh: usage errors exit 2 before anything is sent", () =>
   it.each([
     [[], "Give the drift job's JSON report with --from <file>"],
     [["--from", reportFile], "A refresh that sends needs --rpc <url> and --api <url>"],
-    [["--from", reportFile, "--dry-run", "--gas-limit", "16777216"], "--gas-limit must be an integer from 120000 to 16777215"],
+    [["--from", reportFile, "--dry-run", "--gas-limit", "16777216"], "--gas-limit must be an integer from 140000 to 16777215"],
     [["--from", reportFile, "--dry-run", "--min-change", "101"], '--min-change must be an integer from 0 to 100, got "101"'],
     [["--from", join(dir, "absent.json"), "--dry-run"], `--from ${join(dir, "absent.json")}: cannot read the drift report`],
     [["--from", reportFile, "--dry-run", "--budget", "1"], "Unknown option"],

@@ -129,18 +129,18 @@ describe("planRefresh: batches under the gas limit", () => {
     expect(plan.totals.estimatedGas).toBe(plan.batches.reduce((sum, batch) => sum + batch.estimatedGas, 0));
   });
 
-  it("puts 132 newer records in one batch at the default gas limit", () => {
+  it("puts 113 newer records in one batch at the default gas limit", () => {
     const rows = Array.from({ length: 140 }, (_, i) => moved(String(i + 1), 20));
     const plan = planRefresh(report(rows), { now: NOW });
     const perBatch = Math.floor((DEFAULT_REFRESH_BATCH_GAS - REFRESH_GAS_ESTIMATE.transaction) / REFRESH_GAS_ESTIMATE.newerRecord);
-    expect(perBatch).toBe(132);
-    expect(plan.batches.map((batch) => batch.agents.length)).toEqual([132, 8]);
+    expect(perBatch).toBe(113);
+    expect(plan.batches.map((batch) => batch.agents.length)).toEqual([113, 27]);
   });
 
   it("refuses a gas limit at or over 2^24, or under one first record, and negative or non-finite rules", () => {
     const input = report([moved("1", 20)]);
     expect(() => planRefresh(input, { gasLimit: TRANSACTION_GAS_CAP })).toThrow(/under 16777216 \(2\^24/);
-    expect(() => planRefresh(input, { gasLimit: 100_000 })).toThrow(/from 120000 \(one first record\)/);
+    expect(() => planRefresh(input, { gasLimit: 139_999 })).toThrow(/from 140000 \(one first record\)/);
     expect(() => planRefresh(input, { minChange: -1 })).toThrow(/minChange must be/);
     expect(() => planRefresh(input, { maxAgeSeconds: 0 })).toThrow(/maxAgeSeconds must be/);
     expect(planRefresh(input, { gasLimit: TRANSACTION_GAS_CAP - 1 }).settings.gasLimit).toBe(TRANSACTION_GAS_CAP - 1);
