@@ -9,12 +9,19 @@ import { join, resolve } from "node:path";
 import { type Abi, type Address, createPublicClient, createWalletClient, getAddress, type Hex, http, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signingKeyArgsOfJwks } from "../../src/attestation/onchain-keys";
+import type { TrustApiClient } from "../../src/api/client";
+import { createJwksResolver } from "../../src/attestation/jwks";
+import { signingKeyArgsOf, signingKeyArgsOfJwks } from "../../src/attestation/onchain-keys";
+import { generateSigningKey } from "../../src/harness/signing";
+import { planRefresh } from "../../src/refresh/plan";
+import { sendRefreshPlan } from "../../src/refresh/send";
+import { report as driftReport, row } from "../cli/report-fixture";
+import { buildTrustCheckResponse, TEST_ISSUER } from "../support/attestations";
 import { main } from "../../src/cli/main";
 import type { RefreshReport } from "../../src/cli/refresh-command";
 import type { DriftReport } from "../../src/drift/types";
 import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
-import { type AttestedOracleClients, setTrustSigningKeys } from "../../src/oracle/attested-oracle";
+import { type AttestedOracleClients, revokeTrustSigningKeys, setTrustSigningKeys } from "../../src/oracle/attested-oracle";
 import { REFRESH_GAS_ESTIMATE } from "../../src/refresh/plan";
 import type { RefreshSendOutcome } from "../../src/refresh/send";
 
@@ -39,6 +46,18 @@ async function run(command: string, argv: string[]) {
 let env: EmbeddedDriftEnvironment;
 let clients: AttestedOracleClients;
 let attested: Address;
+let artifact: { abi: Abi; bytecode: Hex };
+
+async function deployAttestedOracle(): Promise<Address> {
+  const hash = await clients.wallet.deployContract({
+    abi: artifact.abi,
+    bytecode: artifact.bytecode,
+    args: [clients.wallet.account.address, env.oracle],
+    account: clients.wallet.account,
+    chain: clients.wallet.chain,
+  });
+  return getAddress((await clients.public.waitForTransactionReceipt({ hash })).contractAddress!);
+}
 const dir = mkdtempSync(join(tmpdir(), "trustgate-refresh-devnet-"));
 
 /** drift --all against the attested oracle, a threshold no score reaches (0–95): exit codes show only what is asserted. */
@@ -61,7 +80,7 @@ beforeAll(async () => {
     faults: false,
     advance: { changedFraction: 0, newAgents: 1 },
   });
-  const artifact = JSON.parse(
+  artifact = JSON.parse(
     readFileSync(resolve(ROOT, "artifacts/contracts/oracle/AttestedTrustOracle.sol/AttestedTrustOracle.json"), "utf8"),
   ) as { abi: Abi; bytecode: Hex };
   const chain = {
@@ -75,14 +94,7 @@ beforeAll(async () => {
     wallet: createWalletClient({ account: env.simulation.publisher, chain, transport }),
     public: createPublicClient({ chain, transport }) as PublicClient,
   };
-  const hash = await clients.wallet.deployContract({
-    abi: artifact.abi,
-    bytecode: artifact.bytecode,
-    args: [clients.wallet.account.address, env.oracle],
-    account: clients.wallet.account,
-    chain,
-  });
-  attested = getAddress((await clients.public.waitForTransactionReceipt({ hash })).contractAddress!);
+  attested = await deployAttestedOracle();
   const jwks = (await (await fetch(env.jwksUrl)).json()) as Parameters<typeof signingKeyArgsOfJwks>[0];
   await setTrustSigningKeys(clients, attested, signingKeyArgsOfJwks(jwks, ["rnwy-trust-v2"]));
   await clients.public.request({ method: "hardhat_setBalance" as "eth_chainId", params: [sender.address, "0x56BC75E2D63100000"] as never });
@@ -153,5 +165,66 @@ describe("trustgate refresh on the devnet", () => {
     expect(code).toBe(2);
     expect(stderr).toContain("Chain 8453 is a mainnet: nothing is sent there without --confirm-mainnet");
     expect(await clients.public.getTransactionCount({ address: sender.address })).toBe(nonce);
+  }, 120_000);
+});
+
+describe("sendRefreshPlan: the eth_call pre-check", () => {
+  it("drops an attestation the oracle refuses (its kid revoked there) before sending, and the rest of its batch lands", async () => {
+    // An oracle of its own, with two signing keys of the test's; the second kid is revoked on-chain while the JWKS
+    // still publishes it, so the attestation signed under it verifies off-chain and the oracle refuses it.
+    const current = await generateSigningKey("rnwy-trust-v2");
+    const revoked = await generateSigningKey("rnwy-trust-v1");
+    const oracle = await deployAttestedOracle();
+    await setTrustSigningKeys(clients, oracle, [signingKeyArgsOf(current.publicJwk), signingKeyArgsOf(revoked.publicJwk)]);
+    await revokeTrustSigningKeys(clients, oracle, ["rnwy-trust-v1"]);
+
+    const now = new Date(Number((await clients.public.getBlock()).timestamp) * 1000);
+    const ids = [900_001, 900_002, 900_003]; // agents no oracle holds: each a first record
+    const bodies = new Map<string, unknown>();
+    for (const id of ids) {
+      const key = id === 900_002 ? revoked : current;
+      const times = { issuedAt: new Date(now.getTime() - 60_000), verifiedAt: new Date(now.getTime() - 30_000) };
+      bodies.set(
+        String(id),
+        await buildTrustCheckResponse(key, { agent: { agentId: id, chain: "base", score: 70, tier: "developing" }, ...times }),
+      );
+    }
+    let requests = 0;
+    const api = {
+      trustCheck: ({ id }: { id: bigint }) => {
+        requests++;
+        return Promise.resolve(bodies.get(String(id)));
+      },
+    } as unknown as TrustApiClient;
+    const rows = ids.map((id) =>
+      row({
+        agentId: String(id),
+        status: "missing-onchain",
+        onchain: null,
+        scoreDelta: null,
+        refresh: { possible: true, reason: "", kid: "rnwy-trust-v2", keyStatus: "installed", expiresAt: null },
+      }),
+    );
+    const plan = planRefresh(driftReport(rows), { now });
+    expect(plan.batches.map((batch) => batch.agents.length)).toEqual([3]);
+
+    const nonce = await clients.public.getTransactionCount({ address: clients.wallet.account.address });
+    const outcome = await sendRefreshPlan(plan, {
+      clients,
+      attestedOracle: oracle,
+      api,
+      issuer: TEST_ISSUER,
+      jwks: createJwksResolver({ keys: [current.publicJwk, revoked.publicJwk] as never }),
+      confirmMainnet: true,
+      now: () => now,
+    });
+    expect(requests).toBe(3);
+    expect(outcome.attestations.map((a) => [a.agent, a.outcome, a.error])).toEqual([
+      ["base:900001:erc8004", "stored", undefined],
+      ["base:900002:erc8004", "refused", 'RevokedSigningKey("rnwy-trust-v1")'],
+      ["base:900003:erc8004", "stored", undefined],
+    ]);
+    expect(outcome.transactions.map((t) => [t.attestations, t.stored])).toEqual([[2, 2]]);
+    expect(await clients.public.getTransactionCount({ address: clients.wallet.account.address })).toBe(nonce + 1);
   }, 120_000);
 });
