@@ -17,31 +17,14 @@
 import { readFileSync } from "node:fs";
 import { InvalidArgumentError, messageOf } from "../errors.js";
 import { planRefresh, type RefreshPlan } from "../refresh/plan.js";
-import { readRefreshInputReport, type RefreshInputReport } from "../refresh/report-input.js";
+import { readRefreshInputReport } from "../refresh/report-input.js";
 import { formatRefreshPlan } from "./format-refresh-plan.js";
 import { REFRESH_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
-import { parseRefreshArgs, type RefreshRunArgs } from "./refresh-args.js";
+import { parseRefreshArgs } from "./refresh-args.js";
+import type { SendRefreshFunction } from "./refresh-connect.js";
 import { checkFileTarget } from "./file-target.js";
 import { writeFile } from "node:fs/promises";
-
-/** What a run that sends reports: each due attestation's outcome and each transaction (`src/refresh/send.ts`). */
-export interface RefreshSendResult {
-  /** 0 when every due attestation was stored or is already current, 3 when some was not pushed. */
-  readonly exitCode: 0 | 3;
-  /** The outcome's lines for people (each ending with a newline). */
-  readonly text: string;
-  /** The outcome as JSON (the report's `sent`). */
-  readonly json: unknown;
-}
-
-/** Sends a plan (`sendFromArgs` of `refresh-connect.ts`: connects, then `sendRefreshPlan`; replaceable in tests). */
-export type SendRefreshFunction = (
-  plan: RefreshPlan,
-  args: RefreshRunArgs,
-  report: RefreshInputReport,
-  env?: Readonly<Record<string, string | undefined>>,
-) => Promise<RefreshSendResult>;
 
 /** The JSON `trustgate refresh --json` writes. */
 export interface RefreshReport {
@@ -95,7 +78,7 @@ export async function refreshCommand(
     report = { version: 1, mode: "dry-run", plan, exitCode: 0 };
   } else {
     const send = deps.send ?? (await import("./refresh-connect.js")).sendFromArgs;
-    const result = await send(plan, args, input, cli.env);
+    const result = await send(plan, args, cli.env);
     people.write(result.text);
     report = { version: 1, mode: "sent", plan, sent: result.json, exitCode: result.exitCode };
   }

@@ -13,21 +13,38 @@ import { createJwksResolver } from "../attestation/jwks.js";
 import { JWKS_PATH } from "../config/service.js";
 import { chainOf, resolveDeployerKey } from "../deploy/sender.js";
 import { ConfigurationError } from "../errors.js";
+import type { RefreshPlan } from "../refresh/plan.js";
 import { type RefreshSendOutcome, sendRefreshPlan } from "../refresh/send.js";
-import type { RefreshSendResult, SendRefreshFunction } from "./refresh-command.js";
+import type { RefreshRunArgs } from "./refresh-args.js";
+
+/** What a run that sends reports: each due attestation's outcome and each transaction (`src/refresh/send.ts`). */
+export interface RefreshSendResult {
+  /** 0 when every due attestation was stored or is already current, 3 when some was not pushed. */
+  readonly exitCode: 0 | 3;
+  /** The outcome's lines for people (each ending with a newline). */
+  readonly text: string;
+  /** The outcome as JSON (the report's `sent`). */
+  readonly json: unknown;
+}
+
+/** Sends a plan ({@link sendFromArgs}: connects, then `sendRefreshPlan`; replaceable in tests). */
+export type SendRefreshFunction = (
+  plan: RefreshPlan,
+  args: RefreshRunArgs,
+  env?: Readonly<Record<string, string | undefined>>,
+) => Promise<RefreshSendResult>;
 
 /**
  * Connects to the chain and the service named on the command line, sends the plan, and words the outcome.
  *
  * @param plan - The plan.
  * @param args - The run's arguments (endpoints, `--confirm-mainnet`).
- * @param _report - The drift report (unused here: the plan names what the sender needs).
  * @param env - The environment (`DEPLOYER_PRIVATE_KEY`).
  * @returns Exit code 0 when every due attestation is stored or already current, else 3; the text and JSON.
  * @throws {@link ConfigurationError} without an attested oracle, without a key, or on a mainnet without
  *   `--confirm-mainnet`.
  */
-export const sendFromArgs: SendRefreshFunction = async (plan, args, _report, env = process.env) => {
+export const sendFromArgs: SendRefreshFunction = async (plan, args, env = process.env) => {
   const endpoints = args.endpoints;
   if (!endpoints) throw new ConfigurationError("A refresh that sends needs --rpc and --api");
   const oracle = endpoints.attestedOracle ?? plan.from.attestedOracle;

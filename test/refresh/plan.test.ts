@@ -3,6 +3,7 @@ import type { DriftRow, RowRefresh } from "../../src/drift/types";
 import { DEFAULT_REFRESH_BATCH_GAS, planRefresh, REFRESH_GAS_ESTIMATE, TRANSACTION_GAS_CAP } from "../../src/refresh/plan";
 import type { RefreshInputReport } from "../../src/refresh/report-input";
 import { readRefreshInputReport } from "../../src/refresh/report-input";
+import { refreshAttestedOracle } from "../../src/refresh/refresh";
 import { failToPass, GENERATED_AT, report as driftReport, row } from "../cli/report-fixture";
 
 const NOW = new Date(GENERATED_AT); // 2026-11-22T12:00:00Z; the fixture's records are from 03:00, 9 h before
@@ -165,5 +166,29 @@ describe("readRefreshInputReport", () => {
     );
     expect(() => readRefreshInputReport("# Drift report", "report.md")).toThrow(/^report\.md is not JSON/);
     expect(() => readRefreshInputReport(JSON.stringify({ ...full, version: 2 }), "r.json")).toThrow(/: version: /);
+  });
+});
+
+describe("refreshAttestedOracle({ dryRun: true })", () => {
+  it("returns the plan alone and touches neither the chain nor the service", async () => {
+    const untouchable = new Proxy(
+      {},
+      {
+        get: (_target, name) => {
+          throw new Error(`a dry run used ${String(name)}`);
+        },
+      },
+    );
+    const input = report([moved("1", 20), missing("2")]);
+    const result = await refreshAttestedOracle(input, {
+      now: NOW,
+      dryRun: true,
+      clients: untouchable as never,
+      api: untouchable as never,
+      jwks: untouchable as never,
+      issuer: "https://rnwy.com",
+      attestedOracle: "0x0000000000000000000000000000000000000001",
+    });
+    expect(result).toEqual({ plan: planRefresh(input, { now: NOW }) });
   });
 });

@@ -13,8 +13,7 @@ import type { TrustApiClient } from "../../src/api/client";
 import { createJwksResolver } from "../../src/attestation/jwks";
 import { signingKeyArgsOf, signingKeyArgsOfJwks } from "../../src/attestation/onchain-keys";
 import { generateSigningKey } from "../../src/harness/signing";
-import { planRefresh } from "../../src/refresh/plan";
-import { sendRefreshPlan } from "../../src/refresh/send";
+import { refreshAttestedOracle } from "../../src/refresh/refresh";
 import { report as driftReport, row } from "../cli/report-fixture";
 import { buildTrustCheckResponse, TEST_ISSUER } from "../support/attestations";
 import { main } from "../../src/cli/main";
@@ -168,7 +167,7 @@ describe("trustgate refresh on the devnet", () => {
   }, 120_000);
 });
 
-describe("sendRefreshPlan: the eth_call pre-check", () => {
+describe("refreshAttestedOracle: the eth_call pre-check", () => {
   it("drops an attestation the oracle refuses (its kid revoked there) before sending, and the rest of its batch lands", async () => {
     // An oracle of its own, with two signing keys of the test's; the second kid is revoked on-chain while the JWKS
     // still publishes it, so the attestation signed under it verifies off-chain and the oracle refuses it.
@@ -205,19 +204,19 @@ describe("sendRefreshPlan: the eth_call pre-check", () => {
         refresh: { possible: true, reason: "", kid: "rnwy-trust-v2", keyStatus: "installed", expiresAt: null },
       }),
     );
-    const plan = planRefresh(driftReport(rows), { now });
-    expect(plan.batches.map((batch) => batch.agents.length)).toEqual([3]);
 
     const nonce = await clients.public.getTransactionCount({ address: clients.wallet.account.address });
-    const outcome = await sendRefreshPlan(plan, {
+    const { plan, sent } = await refreshAttestedOracle(driftReport(rows), {
+      now,
       clients,
       attestedOracle: oracle,
       api,
       issuer: TEST_ISSUER,
       jwks: createJwksResolver({ keys: [current.publicJwk, revoked.publicJwk] as never }),
       confirmMainnet: true,
-      now: () => now,
     });
+    expect(plan.batches.map((batch) => batch.agents.length)).toEqual([3]);
+    const outcome = sent!;
     expect(requests).toBe(3);
     expect(outcome.attestations.map((a) => [a.agent, a.outcome, a.error])).toEqual([
       ["base:900001:erc8004", "stored", undefined],
