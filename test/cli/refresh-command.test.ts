@@ -6,19 +6,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RefreshReport } from "../../src/cli/refresh-command";
 import { main } from "../../src/cli/main";
-import type { DriftRow, RowRefresh } from "../../src/drift/types";
+import type { DriftRow } from "../../src/drift/types";
 import { planRefresh } from "../../src/refresh/plan";
-import { failToPass, GENERATED_AT, report, row } from "./report-fixture";
+import { failToPass, GENERATED_AT, REFRESH_POSSIBLE, report, row } from "./report-fixture";
 
 const NOW = new Date(GENERATED_AT);
-const refreshable: RowRefresh = {
-  possible: true,
-  reason: "submitJwsAttestation can refresh it",
-  kid: "rnwy-trust-v2",
-  keyStatus: "installed",
-  expiresAt: "2026-11-23T11:59:00.000Z",
-  call: { function: "submitJwsAttestation", form: "jws" },
-};
+const refreshable = REFRESH_POSSIBLE;
 const rows: DriftRow[] = [
   { ...failToPass("7"), refresh: refreshable },
   row({ agentId: "8", status: "missing-onchain", onchain: null, scoreDelta: null, refresh: refreshable }),

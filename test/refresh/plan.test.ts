@@ -4,19 +4,12 @@ import { DEFAULT_REFRESH_BATCH_GAS, planRefresh, REFRESH_GAS_ESTIMATE, TRANSACTI
 import type { RefreshInputReport } from "../../src/refresh/report-input";
 import { readRefreshInputReport } from "../../src/refresh/report-input";
 import { refreshAttestedOracle } from "../../src/refresh/refresh";
-import { failToPass, GENERATED_AT, report as driftReport, row } from "../cli/report-fixture";
+import { failToPass, GENERATED_AT, REFRESH_POSSIBLE, report as driftReport, row } from "../cli/report-fixture";
 
 const NOW = new Date(GENERATED_AT); // 2026-11-22T12:00:00Z; the fixture's records are from 03:00, 9 h before
 const MAX_AGE = 36 * 3600;
 
-const possible: RowRefresh = {
-  possible: true,
-  reason: "submitJwsAttestation can refresh it",
-  kid: "rnwy-trust-v2",
-  keyStatus: "installed",
-  expiresAt: "2026-11-23T11:59:00.000Z",
-  call: { function: "submitJwsAttestation", form: "jws" },
-};
+const possible = REFRESH_POSSIBLE;
 
 function blocked(blocker: NonNullable<RowRefresh["blocker"]>, reason = `blocked: ${blocker}`): RowRefresh {
   return { possible: false, blocker, reason, kid: "rnwy-trust-v2", keyStatus: "installed", expiresAt: "2026-11-23T11:59:00.000Z" };
