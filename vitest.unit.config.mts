@@ -84,6 +84,7 @@ export const UNIT_TESTS = [
   "test/published/sybil-vocabulary.test.ts",
   "test/published/variants.test.ts",
   "test/refresh/plan.test.ts",
+  "test/refresh/send-guards.test.ts",
   "test/report-html/page-data.test.ts",
   "test/report-html/page-file.test.ts",
   "test/security/outputs.test.ts",
