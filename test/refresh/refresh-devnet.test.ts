@@ -2,7 +2,8 @@
 // loopback) with the reference oracle holding last night's snapshot (one chain's records days old, one agent
 // registered since), the kit's local signing service (real P-256 keys, its JWKS over HTTP), a real
 // `AttestedTrustOracle` deployed over the reference oracle, and the real command line for drift and refresh.
-// drift → refresh → drift: the refreshed rows are in sync, and the sender's transaction count is the plan's batches.
+// drift → refresh → drift: the refreshed rows are in sync, the sender's transaction count is the plan's batches, and a
+// gate on the attested oracle admits an agent it refused before.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -46,6 +47,30 @@ let env: EmbeddedDriftEnvironment;
 let clients: AttestedOracleClients;
 let attested: Address;
 let artifact: { abi: Abi; bytecode: Hex };
+
+function gateArtifact(): { abi: Abi; bytecode: Hex } {
+  return JSON.parse(readFileSync(resolve(ROOT, "artifacts/contracts/fixtures/GatedAction.sol/GatedAction.json"), "utf8")) as {
+    abi: Abi;
+    bytecode: Hex;
+  };
+}
+
+/** A gate reading the attested oracle for agents of `agentChainId`: any score, any sybil severity, records of 36 h at most. */
+async function deployGate(agentChainId: number): Promise<Address> {
+  const { abi, bytecode } = gateArtifact();
+  const policy = { minScore: 0, maxSybilSeverity: 4, maxAge: 36 * 3600, requireController: false };
+  const hash = await clients.wallet.deployContract({
+    abi,
+    bytecode,
+    args: [
+      { oracle: attested, identityRegistry: env.identityRegistry, agentChainId: BigInt(agentChainId), agentRegistry: "erc8004", policy },
+      clients.wallet.account.address,
+    ],
+    account: clients.wallet.account,
+    chain: clients.wallet.chain,
+  });
+  return getAddress((await clients.public.waitForTransactionReceipt({ hash })).contractAddress!);
+}
 
 async function deployAttestedOracle(): Promise<Address> {
   const hash = await clients.wallet.deployContract({
@@ -102,10 +127,22 @@ beforeAll(async () => {
 afterAll(async () => env?.close());
 
 describe("trustgate refresh on the devnet", () => {
-  it("drift finds refreshable rows; the dry run's plan is what the run sends; the next drift reports them in sync", async () => {
+  it("drift finds refreshable rows; the dry run's plan is what the run sends; the next drift reports them in sync, the gate admits", async () => {
     const before = await drift(join(dir, "before.json"));
     const refreshable = before.agents.filter((row) => row.refresh?.possible === true);
     expect(refreshable.length).toBeGreaterThanOrEqual(3);
+    // a gate on the attested oracle for the stale chain's agents, refusing records older than 36 h
+    const staleRow = refreshable.find((row) => row.chain === "polygon" && row.status === "stale-onchain")!;
+    const gate = await deployGate(137);
+    const act = () =>
+      clients.public.simulateContract({
+        address: gate,
+        abi: gateArtifact().abi,
+        functionName: "act",
+        args: [BigInt(staleRow.agentId)],
+        account: clients.wallet.account,
+      });
+    await expect(act()).rejects.toThrow(/RecordStale/);
 
     // a gas limit of four newer records a batch, so that the plan has several batches
     const gasLimit = REFRESH_GAS_ESTIMATE.transaction + 4 * REFRESH_GAS_ESTIMATE.newerRecord;
@@ -135,6 +172,8 @@ describe("trustgate refresh on the devnet", () => {
       expect(Number(t.gasUsed)).toBeLessThanOrEqual(gasLimit);
     }
 
+    // the gate now admits the agent it refused
+    await expect(act()).resolves.toBeDefined();
     const after = await drift(join(dir, "after.json"));
     for (const entry of planned.due) {
       const row = after.agents.find((r) => `${r.chain}:${r.agentId}:${r.registry}` === entry.agent)!;
