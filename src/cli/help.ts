@@ -7,6 +7,7 @@ import { formatDoctorOptionsHelp } from "./doctor-options.js";
 import { DRIFT_STATUS_MEANINGS, DRIFT_STATUSES } from "../drift/types.js";
 import { formatDriftOptionsHelp } from "./drift-options.js";
 import { formatAcceptOptionsHelp } from "./accept-args.js";
+import { formatRefreshOptionsHelp } from "./refresh-options.js";
 
 /** Help of `trustgate` itself (`trustgate --help`, or `trustgate` with no command). */
 export const MAIN_HELP = `Usage: trustgate <command> [options]
@@ -18,6 +19,8 @@ Commands:
                real ones: which hold, which differ (see trustgate doctor --help)
   accept       Write a baseline of known problems (drift --accept) from a JSON report
                (see trustgate accept --help)
+  refresh      Push fresh signed attestations to an AttestedTrustOracle for the rows of a
+               drift report that are due (see trustgate refresh --help)
 
 Options:
   -h, --help   Show this help (trustgate help <command>: the help of a command)
@@ -160,4 +163,28 @@ Example:
                    --to baseline.jsonl
   trustgate drift --rpc $BASE_RPC_URL --api https://rnwy.com --all --state drift-state.jsonl \\
                   --accept baseline.jsonl --fail-on new --json report.json
+`;
+
+/**
+ * Help of `trustgate refresh` (`trustgate refresh --help`): what the command does, its options (generated from
+ * `REFRESH_OPTIONS`), the push rules and the exit codes.
+ */
+export const REFRESH_HELP = `Usage: trustgate refresh --from <report.json> [options]
+
+Pushes the service's fresh signed attestations to an AttestedTrustOracle for the rows of a drift
+report that are due, in submitJwsAttestations batches, and nothing else: a row is due when the
+gate's decision flips, the oracle holds no record, the record is older than --max-age, or the score
+moved by more than --min-change; never when the oracle would treat the attestation as a no-op.
+--dry-run prints the plan and sends nothing.
+
+${formatRefreshOptionsHelp()}
+Exit codes:
+  3  some due attestation was not pushed (refused by the oracle's pre-check, or the service
+     gave none that verified)
+  2  a usage error (a bad option, an unreadable report, a mainnet without --confirm-mainnet)
+  0  everything due was pushed or is already current, or a dry run
+
+Environment:
+  DEPLOYER_PRIVATE_KEY  the key that sends (never printed)
+  TRUSTGATE_API_KEY     API key of the service, when --api-key is not given
 `;

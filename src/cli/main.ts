@@ -1,7 +1,8 @@
 /**
  * The `trustgate` command line: `trustgate drift [options]`, `trustgate doctor --api <url> [options]`,
- * `trustgate accept …` (a baseline of known problems, `accept-command.ts`), `trustgate --help`, `trustgate --version`.
- * `doctor` is described in `doctor-command.ts`.
+ * `trustgate accept …` (a baseline of known problems, `accept-command.ts`), `trustgate refresh --from <report>`
+ * (pushes fresh attestations to an attested oracle, `refresh-command.ts`, with its own exit codes), `trustgate --help`,
+ * `trustgate --version`. `doctor` is described in `doctor-command.ts`.
  *
  * `trustgate` with no command prints the help on stderr and exits 2 (a usage error); `trustgate help drift`
  * and `trustgate drift --help` print the drift help. `trustgate drift --demo` starts the embedded environment
@@ -36,7 +37,9 @@ import { exitCodeForError, formatError } from "./error-exit.js";
 import { formatProjection } from "./format-projection.js";
 import { onInterrupt } from "./interrupt.js";
 import { doctorCommand, type DoctorCommandDependencies } from "./doctor-command.js";
-import { ACCEPT_HELP, DOCTOR_HELP, DRIFT_HELP, MAIN_HELP } from "./help.js";
+import { ACCEPT_HELP, DOCTOR_HELP, DRIFT_HELP, MAIN_HELP, REFRESH_HELP } from "./help.js";
+import { refreshCommand } from "./refresh-command.js";
+import type { SendRefreshFunction } from "./refresh-connect.js";
 import { acceptCommand } from "./accept-command.js";
 import { type CliIo, isFlagSet, processIo } from "./io.js";
 import { createProgressBar, shouldShowProgress } from "./progress.js";
@@ -66,10 +69,12 @@ export interface MainDependencies {
   readonly now?: () => Date;
   /** Replacements for `trustgate doctor` (its run, how it finds the harness). */
   readonly doctor?: Omit<DoctorCommandDependencies, "now">;
+  /** Replacements for `trustgate refresh` (its sender). */
+  readonly refresh?: { readonly send?: SendRefreshFunction };
 }
 
 /** The commands, as messages list them. */
-const COMMANDS = "drift, doctor, accept";
+const COMMANDS = "drift, doctor, accept, refresh";
 
 /**
  * Runs the command line.
@@ -92,6 +97,7 @@ export async function main(argv: readonly string[], io: Partial<CliIo> = {}, dep
       else if (rest.length === 1 && rest[0] === "drift") cli.stdout.write(DRIFT_HELP);
       else if (rest.length === 1 && rest[0] === "doctor") cli.stdout.write(DOCTOR_HELP);
       else if (rest.length === 1 && rest[0] === "accept") cli.stdout.write(ACCEPT_HELP);
+      else if (rest.length === 1 && rest[0] === "refresh") cli.stdout.write(REFRESH_HELP);
       else throw new InvalidArgumentError(noHelpMessage(rest));
       return 0;
     }
@@ -101,6 +107,7 @@ export async function main(argv: readonly string[], io: Partial<CliIo> = {}, dep
     }
     if (command === "doctor") return await doctorCommand(rest, cli, { ...deps.doctor, ...(deps.now ? { now: deps.now } : {}) });
     if (command === "accept") return await acceptCommand(rest, cli, deps.now);
+    if (command === "refresh") return await refreshCommand(rest, cli, { ...(deps.now ? { now: deps.now } : {}), ...deps.refresh });
     if (command !== "drift") {
       const hint = command.startsWith("-") ? "give the command first: trustgate drift [options]" : `commands: ${COMMANDS}`;
       throw new InvalidArgumentError(`Unknown command ${shownCommand(command)}(${hint}; see trustgate --help)`);

@@ -25,23 +25,12 @@
  *
  * @packageDocumentation
  */
-import {
-  type Account,
-  type Address,
-  BaseError,
-  ContractFunctionRevertedError,
-  createWalletClient,
-  custom,
-  getAddress,
-  type Hash,
-  type Hex,
-  type PublicClient,
-  zeroHash,
-} from "viem";
+import { type Account, type Address, createWalletClient, custom, getAddress, type Hash, type Hex, type PublicClient, zeroHash } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { DeploymentError, messageOf } from "../errors.js";
+import { DeploymentError } from "../errors.js";
 import { attestedTrustOracleAbi } from "../generated/abis.js";
 import { type AttestedOracleClients, revokeTrustSigningKeys, setTrustSigningKeys } from "../oracle/attested-oracle.js";
+import { describeContractError } from "../oracle/revert-reason.js";
 import { assertAttestedOracle, attestedOracleAddress, connectedNode } from "./attested-oracle-target.js";
 import { type LoadJwksParameters, loadJwks } from "./jwks-source.js";
 import { forcedKidWarning, type KeySelection, keySelectionProblems, type LoadedJwks, selectSigningKeys } from "./key-selection.js";
@@ -256,7 +245,7 @@ export async function updateSigningKeys(options: UpdateSigningKeysParameters): P
     } catch (cause) {
       throw new DeploymentError(
         "failed",
-        `${item.kind === "revoke" ? "Revoking" : "Setting"} the signing key "${item.kid}" on ${oracle} failed: ${describeWriteError(cause)}`,
+        `${item.kind === "revoke" ? "Revoking" : "Setting"} the signing key "${item.kid}" on ${oracle} failed: ${describeContractError(cause)}`,
         { cause },
       );
     }
@@ -320,16 +309,4 @@ async function resolveSender(
       },
     );
   }
-}
-
-/** A failed write in one line: the contract's custom error with its values when the revert was decoded. */
-function describeWriteError(error: unknown): string {
-  if (error instanceof BaseError) {
-    const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
-    if (reverted instanceof ContractFunctionRevertedError && reverted.data) {
-      const args = (reverted.data.args ?? []).map((a) => (typeof a === "string" ? JSON.stringify(a) : String(a)));
-      return `${reverted.data.errorName}(${args.join(", ")})`;
-    }
-  }
-  return messageOf(error);
 }

@@ -4,9 +4,19 @@
 import { DEFAULT_TRUST_ENCODING } from "../../src/config/encodings";
 import type { ErrorLimit } from "../../src/drift/error-limit";
 import { buildReport } from "../../src/drift/report";
-import type { DriftReport, DriftRow, EncodingCheck, TriageSummary } from "../../src/drift/types";
+import type { DriftReport, DriftRow, EncodingCheck, RowRefresh, TriageSummary } from "../../src/drift/types";
 
 export const GENERATED_AT = "2026-11-22T12:00:00.000Z";
+
+/** A refresh assessment that says yes: a JWS attestation, its kid installed, expiring a day after the report. */
+export const REFRESH_POSSIBLE: RowRefresh = {
+  possible: true,
+  reason: "submitJwsAttestation can refresh it",
+  kid: "rnwy-trust-v2",
+  keyStatus: "installed",
+  expiresAt: "2026-11-23T11:59:00.000Z",
+  call: { function: "submitJwsAttestation", form: "jws" },
+};
 
 /** A row; by default an in-sync base agent updated 9 h before the report. */
 export function row(overrides: Partial<DriftRow> & { agentId: string }): DriftRow {

@@ -1,0 +1,100 @@
+/**
+ * How `trustgate refresh` connects a run that sends: the chain of `--rpc` with the sender's key from
+ * `DEPLOYER_PRIVATE_KEY` (never printed), the attested oracle (`--attested-oracle`, else the one the drift report
+ * read), the service of `--api` with its issuer and JWKS (by the drift command's defaults: the origin of `--api`, and
+ * `<api>/.well-known/jwks.json`); then `sendRefreshPlan`, and the outcome as text and JSON.
+ *
+ * @packageDocumentation
+ */
+import { type Address, createPublicClient, createWalletClient, getAddress, http, type PublicClient } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { createTrustApiClient } from "../api/client.js";
+import { createJwksResolver } from "../attestation/jwks.js";
+import { JWKS_PATH } from "../config/service.js";
+import { chainOf, resolveDeployerKey } from "../deploy/sender.js";
+import { ConfigurationError } from "../errors.js";
+import type { RefreshPlan } from "../refresh/plan.js";
+import { type RefreshSendOutcome, sendRefreshPlan } from "../refresh/send.js";
+import type { RefreshRunArgs } from "./refresh-args.js";
+
+/** What a run that sends reports: each due attestation's outcome and each transaction (`src/refresh/send.ts`). */
+export interface RefreshSendResult {
+  /** 0 when every due attestation was stored or is already current, 3 when some was not pushed. */
+  readonly exitCode: 0 | 3;
+  /** The outcome's lines for people (each ending with a newline). */
+  readonly text: string;
+  /** The outcome as JSON (the report's `sent`). */
+  readonly json: unknown;
+}
+
+/** Sends a plan ({@link sendFromArgs}: connects, then `sendRefreshPlan`; replaceable in tests). */
+export type SendRefreshFunction = (
+  plan: RefreshPlan,
+  args: RefreshRunArgs,
+  env?: Readonly<Record<string, string | undefined>>,
+) => Promise<RefreshSendResult>;
+
+/**
+ * Connects to the chain and the service named on the command line, sends the plan, and words the outcome.
+ *
+ * @param plan - The plan.
+ * @param args - The run's arguments (endpoints, `--confirm-mainnet`).
+ * @param env - The environment (`DEPLOYER_PRIVATE_KEY`).
+ * @returns Exit code 0 when every due attestation is stored or already current, else 3; the text and JSON.
+ * @throws {@link ConfigurationError} without an attested oracle, without a key, or on a mainnet without
+ *   `--confirm-mainnet`.
+ */
+export const sendFromArgs: SendRefreshFunction = async (plan, args, env = process.env) => {
+  const endpoints = args.endpoints;
+  if (!endpoints) throw new ConfigurationError("A refresh that sends needs --rpc and --api");
+  const oracle = endpoints.attestedOracle ?? plan.from.attestedOracle;
+  if (!oracle) {
+    throw new ConfigurationError(
+      "No attested oracle to push to: give --attested-oracle <address> (the drift report read none: run drift with --attested-oracle)",
+    );
+  }
+  const attestedOracle: Address = getAddress(oracle);
+  const chain = chainOf(plan.from.chainId, `chain ${plan.from.chainId}`);
+  const transport = http(endpoints.rpcUrl);
+  const account = privateKeyToAccount(resolveDeployerKey(`chain ${plan.from.chainId}`, plan.from.chainId, env));
+  const clients = {
+    wallet: createWalletClient({ account, chain, transport }),
+    public: createPublicClient({ chain, transport }) as PublicClient,
+  };
+  const issuer = endpoints.issuer ?? new URL(endpoints.apiUrl).origin;
+  const jwks =
+    typeof endpoints.jwks === "object"
+      ? createJwksResolver({ keys: endpoints.jwks as Parameters<typeof createJwksResolver>[0]["keys"] & object })
+      : createJwksResolver({ url: endpoints.jwks ?? `${endpoints.apiUrl}${JWKS_PATH}` });
+  const api = createTrustApiClient({ baseUrl: endpoints.apiUrl, ...(endpoints.apiKey ? { apiKey: endpoints.apiKey } : {}) });
+  const outcome = await sendRefreshPlan(plan, {
+    clients,
+    attestedOracle,
+    api,
+    issuer,
+    jwks,
+    confirmMainnet: args.confirmMainnet,
+  });
+  return resultOf(outcome);
+};
+
+/**
+ * Words a send outcome for people and picks the exit code.
+ *
+ * @param outcome - What `sendRefreshPlan` returned.
+ * @returns The result the command prints and writes.
+ */
+export function resultOf(outcome: RefreshSendOutcome): RefreshSendResult {
+  let text = "";
+  for (const result of outcome.attestations) {
+    if (result.outcome === "stored" || result.outcome === "already-current") continue;
+    text += `${result.agent}: ${result.outcome}${result.error ? `: ${result.error}` : ""}\n`;
+  }
+  for (const t of outcome.transactions) {
+    text += `batch ${t.batch}: ${t.hash}, ${t.stored} of ${t.attestations} stored, gas ${BigInt(t.gasUsed).toLocaleString("en-US")}\n`;
+  }
+  const { totals } = outcome;
+  text += `Sent: ${totals.transactions} transaction${totals.transactions === 1 ? "" : "s"} to ${outcome.attestedOracle} (chain ${outcome.chainId}); stored ${totals.stored}, already current ${totals["already-current"]}, no-op ${totals["no-op"]}, refused ${totals.refused}, not fetched ${totals["not-fetched"]}; gas ${BigInt(totals.gasUsed).toLocaleString("en-US")}, cost ${totals.costWei} wei\n`;
+  const exitCode = totals.refused + totals["not-fetched"] > 0 ? 3 : 0;
+  return { exitCode, text, json: outcome };
+}

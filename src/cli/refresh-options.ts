@@ -1,0 +1,156 @@
+/**
+ * The options of `trustgate refresh`, declared once (see `option-table.ts`): the `parseArgs` configuration, the
+ * options' part of `trustgate refresh --help`, the scope check and the type of the parsed values come from
+ * {@link REFRESH_OPTIONS}. The push rules' defaults are the plan's (`src/refresh/plan.ts`).
+ *
+ * @packageDocumentation
+ */
+import { parseAddress } from "../inputs/address.js";
+import { parseIntegerInRange } from "../inputs/numbers.js";
+import { DEFAULT_REFRESH_BATCH_GAS, DEFAULT_REFRESH_MIN_CHANGE, REFRESH_GAS_ESTIMATE, TRANSACTION_GAS_CAP } from "../refresh/plan.js";
+import { parseDuration } from "./duration.js";
+import { parseJwksArgument } from "./jwks-argument.js";
+import { type CommandOption, formatOptionGroup, type OptionValues } from "./option-table.js";
+import { parseApiKey, parseApiUrl, parseIssuerUrl, parseNonBlank, parseRpcUrl, withFlag } from "./shared-args.js";
+
+/** What the refresh options' `parse` functions need besides the value. */
+export interface RefreshParseContext {
+  /** Reads a `--jwks` file as UTF-8 text; default `fs.readFileSync`. */
+  readonly readFile?: (path: string) => string;
+}
+
+/** Help sections of the refresh options, by key, with their titles (in the order they are shown). */
+export const REFRESH_HELP_GROUPS = {
+  what: "What to push:",
+  rules: "Push rules:",
+  where: "Where to push (not needed with --dry-run):",
+  output: "Safety and output:",
+} as const;
+
+/** One option of `trustgate refresh`. */
+export type RefreshOption = CommandOption<RefreshParseContext> & { readonly group: keyof typeof REFRESH_HELP_GROUPS };
+
+/** The options of `trustgate refresh`, in the order the help lists them. */
+export const REFRESH_OPTIONS = [
+  {
+    name: "from",
+    kind: "string",
+    arg: "file",
+    group: "what",
+    description: "The drift job's JSON report (trustgate drift --json report.json): its refreshable rows (required)",
+    parse: (value: string) => parseNonBlank("--from", value, "a file name"),
+  },
+  {
+    name: "max-age",
+    kind: "string",
+    arg: "duration",
+    group: "rules",
+    description: "Push a record older than this (default: the drift report's --max-age;\nforms: 90m, 36h, 2d, 1h30m, or seconds)",
+    parse: (value: string) => withFlag("--max-age", () => parseDuration(value)),
+  },
+  {
+    name: "min-change",
+    kind: "string",
+    arg: "points",
+    group: "rules",
+    description: `Push a score that moved by more than this many points (default ${DEFAULT_REFRESH_MIN_CHANGE}); a decision flip or a missing record is pushed whatever the move`,
+    parse: (value: string) => parseIntegerInRange(value, "--min-change", 0, 100),
+  },
+  {
+    name: "gas-limit",
+    kind: "string",
+    arg: "gas",
+    group: "rules",
+    description: `Gas limit of one batch transaction (default ${DEFAULT_REFRESH_BATCH_GAS}; under ${TRANSACTION_GAS_CAP}, the per-transaction cap 2^24)`,
+    parse: (value: string) =>
+      parseIntegerInRange(
+        value,
+        "--gas-limit",
+        REFRESH_GAS_ESTIMATE.transaction + REFRESH_GAS_ESTIMATE.firstRecord,
+        TRANSACTION_GAS_CAP - 1,
+      ),
+  },
+  {
+    name: "rpc",
+    kind: "string",
+    arg: "url",
+    group: "where",
+    description: "JSON-RPC URL of the chain with the attested oracle (a key in its path is accepted and never shown)",
+    parse: parseRpcUrl,
+  },
+  {
+    name: "attested-oracle",
+    kind: "string",
+    arg: "address",
+    group: "where",
+    description: "The AttestedTrustOracle to push to (default: the one the drift report read, --attested-oracle there)",
+    parse: (value: string) => parseAddress(value, "--attested-oracle"),
+  },
+  {
+    name: "api",
+    kind: "string",
+    arg: "url",
+    group: "where",
+    description: "Trust API base URL to fetch fresh signed attestations from (user:pass@, ?query, #fragment refused)",
+    parse: parseApiUrl,
+  },
+  {
+    name: "api-key",
+    kind: "string",
+    arg: "key",
+    group: "where",
+    description: "API key (default: $TRUSTGATE_API_KEY); never printed",
+    parse: (value: string) => parseApiKey(value, undefined)!,
+  },
+  {
+    name: "issuer",
+    kind: "string",
+    arg: "url",
+    group: "where",
+    description: "Issuer the attestations must name (default: the origin of --api)",
+    parse: parseIssuerUrl,
+  },
+  {
+    name: "jwks",
+    kind: "string",
+    arg: "url|file",
+    group: "where",
+    description: "JWKS to verify the fresh attestations against (default: <issuer>/.well-known/jwks.json)",
+    parse: (value: string, context: RefreshParseContext) => parseJwksArgument(value, context.readFile),
+  },
+  {
+    name: "dry-run",
+    kind: "boolean",
+    group: "output",
+    description: "Print the plan (agents, reasons, batches, estimated gas) and send nothing",
+  },
+  {
+    name: "confirm-mainnet",
+    kind: "boolean",
+    group: "output",
+    description: "Allow sending on a mainnet (Ethereum 1, Base 8453): without it nothing is sent there",
+  },
+  {
+    name: "json",
+    kind: "string",
+    arg: "file|-",
+    group: "output",
+    description: 'Write the JSON report to a file, or to stdout with "-" (the table then goes to stderr)',
+    parse: (value: string) => parseNonBlank("--json", value),
+  },
+  { name: "help", kind: "boolean", short: "h", group: "output", description: "Show this help" },
+] as const satisfies readonly RefreshOption[];
+
+/** The parsed values of the refresh options given, typed from {@link REFRESH_OPTIONS}. */
+export type RefreshOptionValues = OptionValues<typeof REFRESH_OPTIONS>;
+
+/**
+ * The options' part of `trustgate refresh --help`, section by section.
+ *
+ * @returns The help lines.
+ */
+export function formatRefreshOptionsHelp(): string {
+  return Object.entries(REFRESH_HELP_GROUPS)
+    .map(([group, title]) => `${title}\n${formatOptionGroup(REFRESH_OPTIONS, group)}`)
+    .join("\n");
+}

@@ -1,0 +1,150 @@
+// `trustgate refresh` through the real command line, in process: the plan a dry run prints from a drift JSON report
+// (table and JSON), and the usage errors (exit 2) that stop a run before anything is read or sent.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { RefreshReport } from "../../src/cli/refresh-command";
+import { main } from "../../src/cli/main";
+import type { DriftRow } from "../../src/drift/types";
+import { planRefresh } from "../../src/refresh/plan";
+import { failToPass, GENERATED_AT, REFRESH_POSSIBLE, report, row } from "./report-fixture";
+
+const NOW = new Date(GENERATED_AT);
+const refreshable = REFRESH_POSSIBLE;
+const rows: DriftRow[] = [
+  { ...failToPass("7"), refresh: refreshable },
+  row({ agentId: "8", status: "missing-onchain", onchain: null, scoreDelta: null, refresh: refreshable }),
+  row({
+    agentId: "9",
+    status: "drifted",
+    scoreDelta: 2,
+    refresh: { ...refreshable, possible: false, blocker: "not-newer", reason: "not newer" },
+  }),
+  row({ agentId: "10" }),
+];
+const dir = mkdtempSync(join(tmpdir(), "trustgate-refresh-"));
+const reportFile = join(dir, "report.json");
+writeFileSync(reportFile, JSON.stringify(report(rows)));
+
+async function refresh(argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const io = {
+    stdout: { write: (chunk: string) => ((stdout += chunk), true) },
+    stderr: { write: (chunk: string) => ((stderr += chunk), true) },
+    env: {},
+    isTTY: false,
+  };
+  let sent = 0;
+  const code = await main(["refresh", ...argv], io, {
+    now: () => NOW,
+    refresh: {
+      send: () => {
+        sent++;
+        return Promise.resolve({ exitCode: 0, text: "", json: null });
+      },
+    },
+  });
+  return { code, stdout, stderr, sent };
+}
+
+describe("trustgate refresh --dry-run", () => {
+  it("prints the plan (agents, reasons, batches, estimated gas), sends nothing and exits 0", async () => {
+    const { code, stdout, sent } = await refresh(["--from", reportFile, "--dry-run"]);
+    expect(code).toBe(0);
+    expect(sent).toBe(0);
+    const lines = stdout.split("\n");
+    expect(lines[0]).toBe(
+      "Refresh plan from the drift report of 2026-11-22T12:00:00.000Z (chain 8453, block 123456); attested oracle none named (kids not checked by the drift run)",
+    );
+    expect(lines[1]).toBe("Rules: a decision flip, a missing record, a record older than 1d 12h, a score move of more than 5");
+    expect(lines.slice(2, 5)).toEqual([
+      "AGENT           STATUS           REASONS                      BATCH  EST. GAS",
+      "base:7:erc8004  drifted          decision-flip, score-change      0    70,000",
+      "base:8:erc8004  missing-onchain  missing                          0    90,000",
+    ]);
+    expect(lines.slice(5)).toEqual([
+      "Due: 2; skipped: 1 (not-newer 1); in sync: 1",
+      "Batches: 1 (2 attestations), estimated gas 210,000 (at most 8,000,000 a batch)",
+      "Dry run: nothing sent.",
+      "",
+    ]);
+  });
+
+  it("writes the plan as JSON, equal to the library's plan under the same rules, with the table on stderr for --json -", async () => {
+    const { code, stdout, stderr } = await refresh([
+      "--from",
+      reportFile,
+      "--dry-run",
+      "--json",
+      "-",
+      "--min-change",
+      "1",
+      "--max-age",
+      "2h",
+    ]);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout) as RefreshReport;
+    expect(json).toEqual({
+      version: 1,
+      mode: "dry-run",
+      plan: JSON.parse(JSON.stringify(planRefresh(report(rows), { now: NOW, minChange: 1, maxAgeSeconds: 7200 }))),
+      exitCode: 0,
+    });
+    expect(json.plan.due.map((entry) => [entry.agent, entry.reasons])).toEqual([
+      ["base:7:erc8004", ["decision-flip", "stale", "score-change"]],
+      ["base:8:erc8004", ["missing"]],
+    ]);
+    expect(stderr).toContain("Dry run: nothing sent.");
+  });
+
+  it("writes the JSON to the file --json names", async () => {
+    const out = join(dir, "plan.json");
+    expect((await refresh(["--from", reportFile, "--dry-run", "--json", out])).code).toBe(0);
+    expect((JSON.parse(readFileSync(out, "utf8")) as RefreshReport).plan.totals.due).toBe(2);
+  });
+});
+
+describe("trustgate refresh: usage errors exit 2 before anything is sent", () => {
+  it.each([
+    [[], "Give the drift job's JSON report with --from <file>"],
+    [["--from", reportFile], "A refresh that sends needs --rpc <url> and --api <url>"],
+    [["--from", reportFile, "--dry-run", "--gas-limit", "16777216"], "--gas-limit must be an integer from 140000 to 16777215"],
+    [["--from", reportFile, "--dry-run", "--min-change", "101"], '--min-change must be an integer from 0 to 100, got "101"'],
+    [["--from", join(dir, "absent.json"), "--dry-run"], `--from ${join(dir, "absent.json")}: cannot read the drift report`],
+    [["--from", reportFile, "--dry-run", "--budget", "1"], "Unknown option"],
+  ])("%j", async (argv, message) => {
+    const { code, stderr, sent } = await refresh(argv);
+    expect(code).toBe(2);
+    expect(sent).toBe(0);
+    expect(stderr).toContain(message);
+  });
+
+  it("a file that is not a drift report is named with the field it lacks", async () => {
+    const bad = join(dir, "bad.json");
+    writeFileSync(bad, JSON.stringify({ version: 1 }));
+    const { code, stderr } = await refresh(["--from", bad, "--dry-run"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`--from ${bad} is not a drift JSON report the refresh can read: generatedAt:`);
+  });
+
+  it("prints its help with the push rules' options, and is listed in trustgate --help", async () => {
+    const { code, stdout } = await refresh(["--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: trustgate refresh --from <report.json> \[options\]/);
+    for (const option of [
+      "--from <file>",
+      "--max-age <duration>",
+      "--min-change <points>",
+      "--gas-limit <gas>",
+      "--dry-run",
+      "--confirm-mainnet",
+    ]) {
+      expect(stdout).toContain(option);
+    }
+    let help = "";
+    await main(["--help"], { stdout: { write: (chunk: string) => (help += chunk) }, stderr: { write: () => true }, env: {}, isTTY: false });
+    expect(help).toContain("  refresh      Push fresh signed attestations");
+  });
+});
