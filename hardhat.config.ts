@@ -64,6 +64,7 @@ const config: HardhatUserConfig = {
     ],
     overrides: {
       "contracts/oracle/AttestedTrustOracle.sol": ATTESTED_ORACLE_BUILD,
+      "contracts/oracle/HeldFirstAttestedTrustOracle.sol": ATTESTED_ORACLE_BUILD,
       "contracts/fixtures/AttestationParserHarness.sol": ATTESTED_ORACLE_BUILD,
       "contracts/fixtures/JwsParserHarness.sol": ATTESTED_ORACLE_BUILD,
     },

@@ -253,6 +253,15 @@ interface IAttestedTrustOracle is ITrustOracle, ITrustAttestationErrors {
     /// @return The upstream oracle.
     function upstream() external view returns (address);
 
+    /// @notice The read policy of this deployment, for off-chain tools (the drift job, `trustgate refresh`). 0: reads
+    ///         answer the fresher of the record held here and the upstream's, asking the upstream every time (the
+    ///         default, `AttestedTrustOracle`). Otherwise held first (`HeldFirstAttestedTrustOracle`): a record held
+    ///         here in force, dated at or before the block and at most this many seconds old, answers reads alone,
+    ///         without asking the upstream, so it shadows a fresher upstream record until the next push or until it is
+    ///         older than this; the submissions' no-op rule then compares with it alone.
+    /// @return The age, in seconds, up to which a record held here answers reads alone (0: never).
+    function heldFirstRecordMaxAge() external view returns (uint256);
+
     /// @notice The record this oracle holds itself in force for a key (no upstream), as `getScore` returns it.
     /// @param agentId The agent's id in its registry.
     /// @param chainId The chain the agent is registered on.

@@ -325,6 +325,11 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
     }
 
     /// @inheritdoc IAttestedTrustOracle
+    function heldFirstRecordMaxAge() public view virtual returns (uint256) {
+        return 0;
+    }
+
+    /// @inheritdoc IAttestedTrustOracle
     function recordKey(uint256 agentId, uint256 chainId, string calldata registry) public pure returns (bytes32 key) {
         assembly ("memory-safe") {
             let ptr := mload(0x40)
@@ -416,7 +421,10 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         // record stored from the future (within the clock skew) cannot hold off an older, current one until the
         // chain catches up, nor block a gate call that carries one.
         bool newerThanOwn = issuedAt > ownAt || ownAt > block.timestamp;
-        if (newerThanOwn || readUpstream) held.upstream = _upstreamRecord(att.agentId, chainId, att.registry);
+        // A record that answers reads alone (the read policy, `_answersAlone`) is all reads compare with.
+        if (!_answersAlone(held.own) && (newerThanOwn || readUpstream)) {
+            held.upstream = _upstreamRecord(att.agentId, chainId, att.registry);
+        }
         uint256 upstreamAt = held.upstream >> 24;
         held.newer = newerThanOwn && (upstreamAt > block.timestamp || issuedAt > upstreamAt);
     }
@@ -507,11 +515,25 @@ contract AttestedTrustOracle is IAttestedTrustOracle, AccessControl {
         }
     }
 
-    /// @dev The fresher of the record held here and the upstream's, as a packed word (0 when neither).
+    /// @dev What reads answer for a subject, as a packed word (0 when none): the record held here in force when it
+    ///      answers alone (`_answersAlone`), else the fresher of it and the upstream's.
     function _freshest(uint256 agentId, uint256 chainId, string calldata registry) private view returns (uint256) {
-        return _fresher(
-            _inForce(_records[recordKey(agentId, chainId, registry)]), _upstreamRecordOf(agentId, chainId, registry)
-        );
+        uint256 own = _inForce(_records[recordKey(agentId, chainId, registry)]);
+        if (_answersAlone(own)) return own;
+        return _fresher(own, _upstreamRecordOf(agentId, chainId, registry));
+    }
+
+    /// @dev The read policy: whether the record held here in force, `own` (a packed word; 0 when none), answers reads
+    ///      alone, without asking the upstream. Here never: reads answer the fresher of the two (`_fresher`), and
+    ///      `heldFirstRecordMaxAge` is 0. Reads, the no-op rule of the submissions and the record the `...For`
+    ///      submissions answer all follow this choice.
+    ///
+    ///      NOTE: a deployment that trades "the fresher decides" for a cheaper read should override this function
+    ///      (and `heldFirstRecordMaxAge`, which tells off-chain tools the policy), as `HeldFirstAttestedTrustOracle`
+    ///      does, instead of the reads and submissions that call it. An override must answer false for 0 and for a
+    ///      record dated after the block (which never shadows an upstream record, see the contract's notes).
+    function _answersAlone(uint256 /* own */) internal view virtual returns (bool) {
+        return false;
     }
 
     /// @dev The fresher of two packed records by `updatedAt`, with the block as the judge of dates: ties keep `own`;

@@ -883,6 +883,13 @@ export const attestedTrustOracleAbi = [
   },
   {
     type: "function",
+    name: "heldFirstRecordMaxAge",
+    stateMutability: "view",
+    inputs: [],
+    outputs: [{ name: "", type: "uint256" }],
+  },
+  {
+    type: "function",
     name: "meetsThreshold",
     stateMutability: "view",
     inputs: [
