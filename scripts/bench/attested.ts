@@ -8,7 +8,10 @@
  * each extra JWS in a batch, and a first record submitted alone to a freshly deployed oracle. Measured on three
  * in-process networks in one run: Hardhat's default hardfork (P256VERIFY at 0x100 for 6,900 gas, EIP-7951's price and
  * Base's since its Azul upgrade, mainnet 2026-05-28), `prague` + `enableRip7212` (3,450 gas, RIP-7212's price, Base's
- * before Azul), and `prague` without any precompile (OpenZeppelin's Solidity fallback).
+ * before Azul), and `prague` without any precompile (OpenZeppelin's Solidity fallback). The gated read of a record held
+ * here is measured through both read policies: the default (`AttestedTrustOracle`, the fresher of the record held here
+ * and the upstream's, the upstream asked every time) and held first (`HeldFirstAttestedTrustOracle`, the record held here
+ * in force answering alone).
  *
  * Run alone: `npx hardhat compile --quiet && npx tsx scripts/bench/attested.ts`, or `npx tsx scripts/bench.ts --only attested`.
  */
@@ -21,6 +24,7 @@ import {
   JwsParserHarness__factory,
   AttestedTrustOracle__factory,
   GatedAction__factory,
+  HeldFirstAttestedTrustOracle__factory,
   TrustScoreOracle__factory,
 } from "../../typechain-types";
 
@@ -43,6 +47,8 @@ export const NOOP_RATIO_TARGET = 0.5;
  * at most this multiple of the same gated call reading the Base oracle alone, whole transactions.
  */
 export const HELD_READ_RATIO_TARGET = 1.1;
+/** The held-first oracle's max age in the bench: the gate's own `maxAge` (a record older than that is refused anyway). */
+const HELD_FIRST_MAX_AGE = 36 * HOUR;
 
 /** Figures compared with a recorded baseline, per network. */
 export interface BaselineFigures {
@@ -161,8 +167,13 @@ export interface AttestedGas {
   readonly attestedReadGate: number;
   /** Gated call reading through the AttestedTrustOracle a record it holds itself (its key id checked), no attestation. */
   readonly attestedOwnReadGate: number;
-  /** Traces of the anchor and of the read of a record held here (on the network that can trace them). */
-  readonly readTraces?: { readonly anchor: ReadTrace; readonly held: ReadTrace };
+  /** The same read through a HeldFirstAttestedTrustOracle: the record held here answers alone (its key id checked). */
+  readonly heldFirstReadGate: number;
+  /**
+   * Traces of the anchor and of the read of a record held here, through each read policy (on the network that can
+   * trace them).
+   */
+  readonly readTraces?: { readonly anchor: ReadTrace; readonly held: ReadTrace; readonly heldFirst: ReadTrace };
   /** Submit + gate, the JWS form and the sig form, first record of the agent and a newer one. */
   readonly jwsGateFirst: number;
   readonly jwsGateNewer: number;
@@ -232,6 +243,13 @@ async function measureOn(
   });
   const baseGate = await new GatedAction__factory(signer).deploy(config(await baseOracle.getAddress()), admin);
   const attestedGate = await new GatedAction__factory(signer).deploy(config(await attested.getAddress()), admin);
+  const heldFirst = await new HeldFirstAttestedTrustOracle__factory(signer).deploy(
+    admin,
+    await baseOracle.getAddress(),
+    HELD_FIRST_MAX_AGE,
+  );
+  await (await heldFirst.setSigningKey(KID, key.x, key.y)).wait();
+  const heldFirstGate = await new GatedAction__factory(signer).deploy(config(await heldFirst.getAddress()), admin);
 
   // Every agent gets a nightly record and each gate's counter is written once (steady state); five days later only
   // agent 16900 (the anchor) gets a fresh record: the others' are stale, which attestations refresh.
@@ -245,6 +263,7 @@ async function measureOn(
   for (const agentId of agents.slice(0, 5)) {
     await (await baseGate.act(agentId)).wait();
     await (await attestedGate.act(agentId)).wait();
+    await (await heldFirstGate.act(agentId)).wait();
   }
   now += 5 * 24 * HOUR;
   await setNext(now);
@@ -271,10 +290,18 @@ async function measureOn(
   // A gated read of a record held here (agent 16901's), steady state: the read that checks the record's key id.
   const heldRead = (await (await attestedGate.act(agents[1]!)).wait())!;
   const attestedOwnReadGate = Number(heldRead.gasUsed);
+  // The same record pushed to the held-first oracle (as a keeper does), then the same gated read through it.
+  await (await heldFirst.submitJwsAttestation(KID, jwsBytes(await block(agents[1]!, HOUR)))).wait();
+  const heldFirstRead = (await (await heldFirstGate.act(agents[1]!)).wait())!;
+  const heldFirstReadGate = Number(heldFirstRead.gasUsed);
   const readTraces =
     trace === undefined
       ? undefined
-      : { anchor: await trace(anchorRead.hash, baseOracleGate), held: await trace(heldRead.hash, attestedOwnReadGate) };
+      : {
+          anchor: await trace(anchorRead.hash, baseOracleGate),
+          held: await trace(heldRead.hash, attestedOwnReadGate),
+          heldFirst: await trace(heldFirstRead.hash, heldFirstReadGate),
+        };
   // The sig form, agent 16902.
   const sigOf = (s: V2Signed) => signText(key, s);
   let call = sigOf(await block(agents[2]!, 2 * HOUR));
@@ -342,6 +369,7 @@ async function measureOn(
     baseOracleGate,
     attestedReadGate,
     attestedOwnReadGate,
+    heldFirstReadGate,
     ...(readTraces === undefined ? {} : { readTraces }),
     jwsGateFirst,
     jwsGateNewer,
@@ -471,8 +499,9 @@ export function printAttestedGas(
   console.log(
     "The read the pushes make cheap: a gated call, no attestation carried, reading the Base oracle alone (the anchor), " +
       "through the attested oracle to the upstream's record, and a record the attested oracle holds (its key id checked " +
-      `against revocation, the upstream still asked: the fresher decides), in parentheses ÷ the anchor (target for the held ` +
-      `record ≤ ${HELD_READ_RATIO_TARGET.toFixed(2)}); then what a keeper pays per pushed record: submitJwsAttestations of ` +
+      "against revocation) through each read policy: the default (the upstream still asked: the fresher decides) and held " +
+      `first (HeldFirstAttestedTrustOracle, max age ${HELD_FIRST_MAX_AGE / HOUR} h: the record held here in force answers ` +
+      `alone), in parentheses ÷ the anchor (target for the held record ≤ ${HELD_READ_RATIO_TARGET.toFixed(2)}); then what a keeper pays per pushed record: submitJwsAttestations of ` +
       `${PUSH_BATCH_SIZES.join(", ")} newer records, whole transaction ÷ records, and the marginal record ((batch of n − batch of 1) ÷ (n − 1)).`,
   );
   console.log(
@@ -482,6 +511,7 @@ export function printAttestedGas(
         "Base oracle alone (anchor)",
         "via attested, upstream's record",
         "via attested, record held here",
+        "via held-first, record held here",
         ...PUSH_BATCH_SIZES.map((n) => `per record, batch of ${n}`),
         ...PUSH_BATCH_SIZES.slice(1).map((n) => `marginal record, batch of ${n}`),
       ],
@@ -490,6 +520,7 @@ export function printAttestedGas(
         fmt(r.baseOracleGate),
         ratio(r.attestedReadGate, r.baseOracleGate),
         ratio(r.attestedOwnReadGate, r.baseOracleGate),
+        ratio(r.heldFirstReadGate, r.baseOracleGate),
         ...PUSH_BATCH_SIZES.map((n) => fmt(batchOf(r, n) / n)),
         ...PUSH_BATCH_SIZES.slice(1).map((n) => fmt((batchOf(r, n) - batchOf(r, 1)) / (n - 1))),
       ]),
@@ -528,16 +559,23 @@ export function printAttestedGas(
           "oracle: the rest",
           "upstream",
         ],
-        [traced("Base oracle alone (anchor)", traces.anchor), traced("record held by the attested oracle", traces.held)],
+        [
+          traced("Base oracle alone (anchor)", traces.anchor),
+          traced("record held by the attested oracle (default: the fresher)", traces.held),
+          traced("record held by the held-first oracle", traces.heldFirst),
+        ],
       ),
     );
   }
-  const heldRatio = first.attestedOwnReadGate / first.baseOracleGate;
+  const heldTarget = (read: number) => {
+    const heldRatio = read / first.baseOracleGate;
+    return `${fmt(read)} ÷ ${fmt(first.baseOracleGate)} = ${heldRatio.toFixed(3)} (${heldRatio <= HELD_READ_RATIO_TARGET ? "met" : "MISSED"})`;
+  };
   console.log(
     `target at Base's price today (${first.network}): gated read of a record held by the attested oracle ≤ ` +
-      `${HELD_READ_RATIO_TARGET.toFixed(2)}× the Base-oracle gate → ${fmt(first.attestedOwnReadGate)} ÷ ${fmt(first.baseOracleGate)} = ` +
-      `${heldRatio.toFixed(3)} (${heldRatio <= HELD_READ_RATIO_TARGET ? "met" : "MISSED"}; the target's figure ` +
-      `${fmt(Math.floor(first.baseOracleGate * HELD_READ_RATIO_TARGET))}).`,
+      `${HELD_READ_RATIO_TARGET.toFixed(2)}× the Base-oracle gate (the target's figure ` +
+      `${fmt(Math.floor(first.baseOracleGate * HELD_READ_RATIO_TARGET))}) → default (the fresher decides) ` +
+      `${heldTarget(first.attestedOwnReadGate)}; held first (opt-in) ${heldTarget(first.heldFirstReadGate)}.`,
   );
   const delta = (now: number, before: number | undefined) =>
     before === undefined || before === 0
