@@ -39,6 +39,18 @@ const attestedOracleSchema = z.strictObject({
   kids: z.array(z.string().min(1)).min(1).optional(),
   /** Key ids installed although they are not on-chain trust kids (the service's next trust kid), each with a warning. */
   forceKids: z.array(z.string().min(1)).min(1).optional(),
+  /**
+   * The read policy: absent (default) deploys `AttestedTrustOracle`, whose reads answer the fresher of its own record
+   * and the upstream's; a number of seconds (1 to 2^40 - 1) deploys `HeldFirstAttestedTrustOracle` with that max age,
+   * whose reads answer a record it holds alone, without asking the upstream, while the record is at most that old
+   * (cheaper reads; a fresher upstream record is shadowed until the next push: run `trustgate refresh`).
+   */
+  heldFirstRecordMaxAge: z
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 40 - 1)
+    .optional(),
   /** Expected RFC 7638 JWK thumbprint (base64url SHA-256) of each kid to install; a JWKS key that differs is refused. */
   thumbprints: z
     .record(z.string().min(1), z.string().regex(JWK_THUMBPRINT_PATTERN, "must be a base64url SHA-256 JWK thumbprint (43 characters)"))

@@ -22,6 +22,7 @@ export interface ContractArtifact {
 const SOURCES: Readonly<Record<string, string>> = {
   TrustScoreOracle: "oracle/TrustScoreOracle.sol",
   AttestedTrustOracle: "oracle/AttestedTrustOracle.sol",
+  HeldFirstAttestedTrustOracle: "oracle/HeldFirstAttestedTrustOracle.sol",
   TrustAdmissionHook: "examples/TrustAdmissionHook.sol",
   AgentTaskBoard: "examples/AgentTaskBoard.sol",
   TrustGatedEscrow: "examples/TrustGatedEscrow.sol",

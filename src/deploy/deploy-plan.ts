@@ -13,6 +13,9 @@ import type { ContractArtifact } from "./deploy-artifacts.js";
 import { type DeploymentRecord, deploymentFingerprint, type JsonValue, toJsonSafe } from "./deployments-file.js";
 import { ATTESTED_ORACLE } from "./attested-oracle-target.js";
 
+/** The contract deployed as the attested oracle when `attestedOracle.heldFirstRecordMaxAge` is set. */
+export const HELD_FIRST_ATTESTED_ORACLE = "HeldFirstAttestedTrustOracle";
+
 /** The reference oracle's contract name. */
 export const REFERENCE_ORACLE = "TrustScoreOracle";
 
@@ -24,12 +27,24 @@ export type DeployedAddresses = Readonly<Record<string, Address>>;
 
 /** One contract of the deployment, in its place in the order. */
 export interface ContractStep {
-  /** Contract name. */
+  /** Contract name: what the deployments file records it under. */
   readonly name: string;
+  /** The compiled contract it creates, when not `name` (the held-first attested oracle, recorded as the attested oracle). */
+  readonly contract?: string;
   /** Its constructor arguments, given the addresses of the contracts before it. */
   readonly args: (addresses: DeployedAddresses) => readonly unknown[];
   /** The contracts before it whose addresses its arguments hold. */
   readonly dependsOn: readonly string[];
+}
+
+/**
+ * The compiled contract a step creates.
+ *
+ * @param step - The step.
+ * @returns Its `contract`, else its name.
+ */
+export function contractOf(step: ContractStep): string {
+  return step.contract ?? step.name;
 }
 
 /** The accounts the configuration's contracts are owned and administered by. */
@@ -42,7 +57,8 @@ export interface DeploymentParties {
 
 /**
  * The contracts a network's configuration asks for, in deployment order: the reference oracle (when `oracle` is
- * `"deploy-reference"` and something reads it), the `AttestedTrustOracle` (when configured), `MockIdentityRegistry`
+ * `"deploy-reference"` and something reads it), the `AttestedTrustOracle` (when configured; `HeldFirstAttestedTrustOracle`
+ * when `heldFirstRecordMaxAge` is set, recorded under the same name), `MockIdentityRegistry`
  * (when `identityRegistry` is `"deploy-mock"` and a gate reads it), then the gates in {@link DEPLOYABLE_CONTRACTS}
  * order. Each gate gets the oracle `gateOracle` names, the identity registry, agent domain and policy.
  *
@@ -80,9 +96,11 @@ export function deploymentOrder(config: NetworkDeployConfig, parties: Deployment
     const upstream = attested.upstream;
     const upstreamOf = (a: DeployedAddresses): Address =>
       upstream === "oracle" ? networkOracle(a) : upstream === "none" ? zeroAddress : getAddress(upstream);
+    const maxAge = attested.heldFirstRecordMaxAge;
     steps.push({
       name: ATTESTED_ORACLE,
-      args: (a) => [attestedAdmin, upstreamOf(a)],
+      ...(maxAge === undefined ? {} : { contract: HELD_FIRST_ATTESTED_ORACLE }),
+      args: (a) => (maxAge === undefined ? [attestedAdmin, upstreamOf(a)] : [attestedAdmin, upstreamOf(a), BigInt(maxAge)]),
       dependsOn: upstream === "oracle" ? networkOracleDeps : [],
     });
   }

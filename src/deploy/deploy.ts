@@ -24,7 +24,7 @@ import type { DeploymentError } from "../errors.js";
 import { loadArtifacts } from "./deploy-artifacts.js";
 import { executePlan } from "./deploy-execute.js";
 import { installConfiguredSigningKeys } from "./deploy-install-keys.js";
-import { deploymentOrder, planDeployment } from "./deploy-plan.js";
+import { contractOf, deploymentOrder, planDeployment } from "./deploy-plan.js";
 import { deploymentRecorder, estimatedGasTotal, runSummary } from "./deploy-record.js";
 import { resolveDeployment } from "./deploy-resolve.js";
 import type { DeployParameters, DeployResult } from "./deploy-types.js";
@@ -83,7 +83,9 @@ export async function deploy(options: DeployParameters): Promise<DeployResult> {
   const deploymentsFile = deploymentsFilePath(options.deploymentsDir, chainId);
 
   const steps = deploymentOrder(config, resolved.parties);
-  const artifacts = loadArtifacts(options.artifactsDir ?? join(process.cwd(), "artifacts"), [...new Set(steps.map((s) => s.name))]);
+  const compiled = loadArtifacts(options.artifactsDir ?? join(process.cwd(), "artifacts"), [...new Set(steps.map(contractOf))]);
+  // By step name: the artifact of the contract each step creates.
+  const artifacts = new Map(steps.map((s) => [s.name, compiled.get(contractOf(s))!]));
   const plan = planDeployment(steps, artifacts, resolved.onChain, { local: config.local, chainId, deploymentsFile });
 
   log(`${dryRun ? "Dry run on" : "Deploying to"} ${network} (chain ${chainId}) from ${deployer}`);

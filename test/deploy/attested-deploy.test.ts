@@ -241,6 +241,42 @@ describe("deploying an AttestedTrustOracle", () => {
     expect(result.signingKeys).toBeUndefined();
   });
 
+  test("heldFirstRecordMaxAge deploys the held-first oracle, recorded as the attested oracle; removing it deploys the default again", async () => {
+    const chain = await chainWithId(31337);
+    const publicClient = createPublicClient({ transport: custom(chain.provider) }) as PublicClient;
+    const dir = tempDeploymentsDir();
+    const heldFirst = configured("hardhat", { attestedOracle: { heldFirstRecordMaxAge: 172_800 }, gateOracle: "attested" });
+    const result = await deployWith(chain, heldFirst, dir);
+    const [reference, attested, , hook] = result.actions.map((a) => a.address) as [Address, Address, Address, Address];
+    expect(result.actions[1]!.name).toBe("AttestedTrustOracle");
+    // (A uint256 argument is recorded as a decimal string.)
+    expect(result.actions[1]!.constructorArgs).toEqual([result.deployer, reference, "172800"]);
+    expect(await read<bigint>(publicClient, attested, attestedTrustOracleAbi, "heldFirstRecordMaxAge")).toBe(172_800n);
+    expect(getAddress(await read<string>(publicClient, attested, attestedTrustOracleAbi, "upstream"))).toBe(reference);
+    expect(getAddress(await read<string>(publicClient, hook, HOOK_ABI, "trustOracle"))).toBe(attested);
+    const file = JSON.parse(readFileSync(join(dir, "31337.json"), "utf8")) as DeploymentsFile;
+    expect(file.contracts.AttestedTrustOracle!.address).toBe(attested);
+
+    // The same configuration again: kept. Without the option: the default oracle replaces it, and the gates follow.
+    expect((await deployWith(chain, heldFirst, dir)).actions[1]!.status).toBe("unchanged");
+    const fresher = await deployWith(chain, configured("hardhat", { attestedOracle: {}, gateOracle: "attested" }), dir);
+    expect(fresher.actions.map((a) => [a.name, a.status])).toEqual([
+      ["TrustScoreOracle", "unchanged"],
+      ["AttestedTrustOracle", "deployed"],
+      ["MockIdentityRegistry", "unchanged"],
+      ["TrustAdmissionHook", "deployed"],
+      ["AgentTaskBoard", "deployed"],
+    ]);
+    expect(await read<bigint>(publicClient, fresher.actions[1]!.address, attestedTrustOracleAbi, "heldFirstRecordMaxAge")).toBe(0n);
+
+    // A max age of 0, a fraction or one above 2^40 - 1 is refused when the configuration is read.
+    for (const maxAge of [0, 1.5, 2 ** 40]) {
+      expect(() => configured("hardhat", { attestedOracle: { heldFirstRecordMaxAge: maxAge } }), String(maxAge)).toThrow(
+        /heldFirstRecordMaxAge/,
+      );
+    }
+  });
+
   test("upstream = a configured oracle address; the reference oracle is deployed only when something reads it", async () => {
     const chain = await chainWithId(31337);
     const publicClient = createPublicClient({ transport: custom(chain.provider) }) as PublicClient;
