@@ -30,6 +30,12 @@
  * resumable without pushing twice, sources other than a drift report (`--state`, watch lists, `--gate`, `drift
  * --refresh`), the keystore, the page's section, and a package entry for this function.
  *
+ * The read the pushes make cheap is built: a deployment with this pusher running may deploy
+ * `HeldFirstAttestedTrustOracle` (`attestedOracle.heldFirstRecordMaxAge` in `deploy/config.json`), whose gated read of a
+ * pushed record costs 1.07× a gate reading the Base oracle (docs/onchain-attestations.md, "The gated read"). Not built
+ * yet: reading an oracle's read policy (`heldFirstRecordMaxAge()`, 0 for the default) here or in the drift job, so
+ * that a held record is pushed before it passes that age.
+ *
  * @packageDocumentation
  */
 import type { RefreshInputReport } from "./report-input.js";
