@@ -28,6 +28,10 @@ import {TrustRecord} from "../TrustTypes.sol";
 ///      short or holds a value out of its type or a score above `TrustConstants.MAX_SCORE`, counts as "no
 ///      upstream record", so it never breaks the reads of records held here.
 ///
+///      That choice on a read is the read policy, one internal virtual hook (`_answersAlone`: never here, and
+///      `heldFirstRecordMaxAge` answers 0). `HeldFirstAttestedTrustOracle`, for a deployment whose pusher keeps the
+///      records fresh, lets a record held here in force answer alone, without asking the upstream, up to a max age.
+///
 ///      Records are stored as in the reference oracle (one word per key: score | tier << 8 | sybil << 16 |
 ///      updatedAt << 24, key `keccak256(abi.encodePacked(agentId, chainId, registry))`) with the same events, and
 ///      remember the key they were stored under: the word's upper 192 bits hold the key id's tag (the low 192 bits of
