@@ -83,6 +83,16 @@ const reportSchema = z.object({
  * @throws {@link InvalidArgumentError} when the text is not JSON, not a drift report of version 1 (a report written
  *   with `--json -` on a terminal, or a Markdown report, for instance), or a field the plan reads is missing or
  *   wrong: the message names the field (`agents[3].refresh.kid`).
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from "node:fs";
+ * import { readRefreshInputReport } from "trustgate/refresh";
+ *
+ * const report = readRefreshInputReport(readFileSync("report.json", "utf8"), "report.json");
+ * const refreshable = report.agents.filter((row) => row.refresh?.possible === true);
+ * console.log(`${refreshable.length} of ${report.agents.length} rows could be refreshed on chain ${report.source.chainId}`);
+ * ```
  */
 export function readRefreshInputReport(text: string, source: string): RefreshInputReport {
   let value: unknown;
