@@ -28,7 +28,9 @@
  * Not built yet (the next steps of issue 33): EIP-1559 fee ceilings (`--max-fee-per-gas`) and a `--budget`, one nonce
  * manager with replacement of a stuck transaction, `--confirmations`, the state file that makes a killed run
  * resumable without pushing twice, sources other than a drift report (`--state`, watch lists, `--gate`, `drift
- * --refresh`), the keystore, the page's section, and a package entry for this function.
+ * --refresh`), and the keystore. Built: this function's package entry, `trustgate/refresh` (`entry.ts`), and the
+ * drift page's section of a night's refreshes (`trustgate drift --html … --refresh-report refresh.json`:
+ * `night-refreshes.ts` reads the command's JSON report back, `src/report-html/refresh-section.ts` writes the section).
  *
  * @packageDocumentation
  */
