@@ -15,43 +15,7 @@ import { InvalidArgumentError } from "../../src/errors.js";
 import { readNightRefreshes } from "../../src/refresh/night-refreshes.js";
 import { PAGE_REFRESHES_LISTED, refreshSection } from "../../src/report-html/refresh-section.js";
 import { passToFail, report } from "../cli/report-fixture.js";
-
-const HOSTILE = "</td><img src=x onerror=alert(1)><script>alert(2)</script>";
-
-/** A refresh report as `trustgate refresh --json` writes it (the fields the page reads, and one it does not). */
-function refreshReport(overrides: { mode?: "dry-run" | "sent"; dueCount?: number } = {}) {
-  const mode = overrides.mode ?? "sent";
-  const extra = Array.from({ length: overrides.dueCount ?? 0 }, (_, i) => `base:${1000 + i}:erc8004`);
-  const due = ["base:1:erc8004", "base:2:erc8004", "base:3:erc8004", ...extra];
-  return {
-    version: 1,
-    mode,
-    exitCode: mode === "sent" ? 3 : 0,
-    plan: {
-      plannedAt: "2026-11-22T04:40:00.000Z",
-      settings: { maxAgeSeconds: 129600, minChange: 5, gasLimit: 8000000 },
-      due: due.map((agent, i) => ({ agent, reasons: i === 0 ? ["decision-flip", "score-change"] : ["stale"], batch: 0 })),
-      skipped: [{ agent: `base:9:${HOSTILE}`, status: "in-sync", skip: "not-due", detail: "no push rule applies" }],
-      batches: [{ index: 0, agents: due, estimatedGas: 260000 }],
-      totals: { due: due.length, skipped: 1, batches: 1 },
-    },
-    ...(mode === "sent"
-      ? {
-          sent: {
-            attestedOracle: "0x1111111111111111111111111111111111111111",
-            attestations: [
-              { agent: "base:1:erc8004", batch: 0, outcome: "stored", transaction: "0xabc" },
-              { agent: "base:2:erc8004", batch: 0, outcome: "refused", error: `RevokedSigningKey("rnwy-trust-v1") ${HOSTILE}` },
-              { agent: "base:3:erc8004", batch: 0, outcome: "not-fetched", error: "the service answered HTTP 503" },
-              ...extra.map((agent) => ({ agent, batch: 0, outcome: "stored", transaction: "0xabc" })),
-            ],
-            transactions: [{ batch: 0, hash: "0xabc" }],
-            totals: { stored: 1 + extra.length, refused: 1, transactions: 1, gasUsed: "123456", costWei: "1500000000000000" },
-          },
-        }
-      : {}),
-  };
-}
+import { HOSTILE, refreshReport, TRANSACTION } from "./refresh-report-fixture.js";
 
 const read = (value: unknown) => readNightRefreshes(JSON.stringify(value), "refresh.json");
 
@@ -91,7 +55,7 @@ describe("refreshSection", () => {
     const kinds = [...html.matchAll(/<tr data-agent="[^"]*"><td>([^<]*)<\/td>/g)].map((m) => m[1]);
     expect(kinds).toEqual(["refused", "not-fetched", "stored", "skipped: not-due"]);
     expect(html).toContain("RevokedSigningKey(&quot;rnwy-trust-v1&quot;)");
-    expect(html).toContain("decision-flip, score-change (0xabc)");
+    expect(html).toContain(`decision-flip, score-change (${TRANSACTION})`);
   });
 
   test("writes outside text as text: no element made from it", () => {
