@@ -9,7 +9,7 @@
  * @packageDocumentation
  */
 import { z } from "zod";
-import { InvalidArgumentError } from "../errors.js";
+import { parseJsonReport } from "./json-report.js";
 import { REFRESH_REASONS, type RefreshReason } from "./plan.js";
 import type { RefreshAttestationOutcome } from "./send.js";
 
@@ -90,28 +90,11 @@ const schema = z.object({
  * @param json - The text of the file `trustgate refresh --json` wrote.
  * @param source - Where it came from, for the messages (`--refresh-report refresh.json`).
  * @returns The night's refreshes.
- * @throws {@link InvalidArgumentError} when the text is not JSON or not a refresh report of version 1: the message
+ * @throws `InvalidArgumentError` when the text is not JSON or not a refresh report of version 1: the message
  *   names the field.
  */
 export function readNightRefreshes(json: string, source: string): NightRefreshes {
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch (error) {
-    throw new InvalidArgumentError(`${source} is not JSON (${(error as Error).message}): give the file trustgate refresh --json wrote`);
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const path = issue.path
-      .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
-      .join("")
-      .replace(/^\./, "");
-    throw new InvalidArgumentError(
-      `${source} is not a refresh report: ${path || "the document"}: ${issue.message} (give the file trustgate refresh --json wrote)`,
-    );
-  }
-  const report = parsed.data;
+  const report = parseJsonReport(json, source, schema, { what: "a refresh report", writer: "trustgate refresh --json" });
   const sentByAgent = new Map((report.sent?.attestations ?? []).map((a) => [a.agent, a]));
   return {
     mode: report.mode,
