@@ -463,7 +463,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await devnet?.close();
   if (work) rmSync(work, { recursive: true, force: true });
-});
+  // Removing the three installed projects (tens of thousands of files) can outlast the default hook time-out on a busy machine.
+}, 600_000);
 
 describe("the packed tarball", () => {
   it("holds the built kit and harness, the contracts users import, and none of the repository's own tests", async () => {
