@@ -87,6 +87,7 @@ export const UNIT_TESTS = [
   "test/refresh/send-guards.test.ts",
   "test/report-html/page-data.test.ts",
   "test/report-html/page-file.test.ts",
+  "test/report-html/refresh-section.test.ts",
   "test/security/outputs.test.ts",
   "test/security/security-functions.test.ts",
   "test/trust-record/trust-record.test.ts",

@@ -86,6 +86,8 @@ export interface DriftOutputOptions {
   readonly markdownRows?: string;
   /** `--html`: a file path for the self-contained HTML page. */
   readonly html?: string;
+  /** `--refresh-report`: the refresh report (`trustgate refresh --json`) whose refreshes the page shows. */
+  readonly refreshReport?: string;
   /**
    * `--rows`: rows shown in the table (`Infinity` for `all`). Decision flips and invalid attestations are
    * shown whatever this says; the cap applies to the other rows.
@@ -236,11 +238,16 @@ function outputOptions(values: DriftOptionValues, env: Readonly<Record<string, s
   if (json !== undefined && json !== "-" && json === markdown) {
     throw new InvalidArgumentError(`--json and --markdown name the same file "${json}"`);
   }
+  const refreshReport = values["refresh-report"];
+  if (refreshReport !== undefined && html === undefined) {
+    throw new InvalidArgumentError("--refresh-report shows the night's refreshes on the page: give --html <file> with it");
+  }
   return {
     ...(json !== undefined ? { json } : {}),
     ...(markdown !== undefined ? { markdown } : {}),
     ...(values["markdown-rows"] !== undefined ? { markdownRows: values["markdown-rows"] } : {}),
     ...(html !== undefined ? { html } : {}),
+    ...(refreshReport !== undefined ? { refreshReport } : {}),
     tableRows: values.rows ?? DEFAULT_TABLE_ROWS,
     wide: values.wide === true,
     quiet: values.quiet === true,

@@ -370,6 +370,15 @@ export const DRIFT_OPTIONS = [
     parse: (value: string) => parseOutputFile("--html", value, "the page is meant to be opened, not piped"),
   },
   {
+    name: "refresh-report",
+    kind: "string",
+    arg: "file",
+    group: "output",
+    description:
+      "With --html: show the night's refreshes on the page, from the JSON report trustgate refresh --json wrote (what was pushed, skipped and why, refused with the error, and the cost)",
+    parse: (value: string) => parseNonBlank("--refresh-report", value, "a file name"),
+  },
+  {
     name: "rows",
     kind: "string",
     arg: "n|all",

@@ -49,6 +49,7 @@ import { TRUSTGATE_VERSION } from "../generated/version.js";
 import { checkOutputTargets, exitCodeAfterWrites, stdoutIsTaken, writeStreamedOutputs } from "./write-outputs.js";
 import { checkFileTarget } from "./file-target.js";
 import { readBaselineFile } from "./baseline-file.js";
+import { readRefreshReportFile } from "./refresh-report-file.js";
 
 /**
  * Runs a drift job (the signature of `runDrift` from `src/drift/run.ts`). The command line asks it to hand each
@@ -149,6 +150,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
   await checkOutputTargets(args.output);
   if (args.settings.state !== undefined) await checkFileTarget("--state", args.settings.state);
   const baseline = args.accept === undefined ? undefined : readBaselineFile(args.accept);
+  const refreshes = args.output.refreshReport === undefined ? undefined : readRefreshReportFile(args.output.refreshReport);
   const notice = (text: string) => {
     if (!args.output.quiet) cli.stderr.write(`trustgate: ${text}\n`);
   };
@@ -165,6 +167,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
     markdown: args.output.markdown,
     markdownRows: args.output.markdownRows,
     html: args.output.html,
+    refreshes,
     tableRows: args.output.tableRows,
     stdout: cli.stdout,
   });

@@ -28,6 +28,7 @@ import { createTopRows, type TopRows } from "./format-table.js";
 import { pageEnd, pageStart } from "../report-html/page-template.js";
 import { pageHead } from "../report-html/page-data.js";
 import { pageRowText } from "../report-html/page-rows.js";
+import type { NightRefreshes } from "../refresh/night-refreshes.js";
 import type { CliStream } from "./io.js";
 
 /** Where a document goes: a file path, or `-` for stdout. */
@@ -43,6 +44,8 @@ export interface ReportStreamOptions {
   readonly markdownRows?: string | undefined;
   /** `--html`: the HTML page's file, if any. */
   readonly html?: string | undefined;
+  /** `--refresh-report`, read: the night's refreshes the page shows, if any. */
+  readonly refreshes?: NightRefreshes | undefined;
   /** `--rows`: the table's cap on the rows besides flips and invalid attestations (`Infinity` for all). */
   readonly tableRows: number;
   /** Where `-` writes (stdout). */
@@ -204,7 +207,7 @@ export function createReportStream(options: ReportStreamOptions): ReportStream {
       }
       if (options.html !== undefined) {
         const written = await document("--html", options.html, async (target) => {
-          await target.write(pageStart(pageHead(head)));
+          await target.write(pageStart(pageHead(head), options.refreshes));
           if (order.length > 0) await copyRows(spool!, "html", index, order, target, ",\n");
           await target.write(pageEnd());
         });

@@ -28,7 +28,9 @@
  * Not built yet (the next steps of issue 33): EIP-1559 fee ceilings (`--max-fee-per-gas`) and a `--budget`, one nonce
  * manager with replacement of a stuck transaction, `--confirmations`, the state file that makes a killed run
  * resumable without pushing twice, sources other than a drift report (`--state`, watch lists, `--gate`, `drift
- * --refresh`), the keystore, the page's section, and a package entry for this function.
+ * --refresh`), and the keystore. Built: this function's package entry, `trustgate/refresh` (`entry.ts`), and the
+ * drift page's section of a night's refreshes (`trustgate drift --html … --refresh-report refresh.json`:
+ * `night-refreshes.ts` reads the command's JSON report back, `src/report-html/refresh-section.ts` writes the section).
  *
  * The read the pushes make cheap is built: a deployment with this pusher running may deploy
  * `HeldFirstAttestedTrustOracle` (`attestedOracle.heldFirstRecordMaxAge` in `deploy/config.json`), whose gated read of a
@@ -65,6 +67,39 @@ export interface RefreshAttestedOracleResult {
  * @returns The plan, and what was sent.
  * @throws `InvalidArgumentError` for a push rule out of range; `ConfigurationError` for a mainnet without
  *   `confirmMainnet` or a chain other than the report's, before anything is sent.
+ *
+ * @example
+ * A keeper script beside the nightly drift job: it reads last night's report and pushes what is due. The key comes
+ * from the environment and is never printed.
+ * ```ts
+ * import { readFile } from "node:fs/promises";
+ * import { type Address, createPublicClient, createWalletClient, type Hex, http, type PublicClient } from "viem";
+ * import { privateKeyToAccount } from "viem/accounts";
+ * import { base } from "viem/chains";
+ * import { createJwksResolver, createTrustApiClient } from "trustgate";
+ * import { readRefreshInputReport, refreshAttestedOracle } from "trustgate/refresh";
+ *
+ * const file = process.env.DRIFT_REPORT ?? "report.json"; // written by `trustgate drift --json report.json`
+ * const apiUrl = process.env.TRUSTGATE_API_URL ?? "https://rnwy.com";
+ * const transport = http(process.env.BASE_RPC_URL ?? "http://127.0.0.1:8545");
+ * const account = privateKeyToAccount(process.env.DEPLOYER_PRIVATE_KEY as Hex);
+ *
+ * const report = readRefreshInputReport(await readFile(file, "utf8"), file);
+ * const { plan, sent } = await refreshAttestedOracle(report, {
+ *   clients: {
+ *     wallet: createWalletClient({ account, chain: base, transport }),
+ *     public: createPublicClient({ chain: base, transport }) as PublicClient,
+ *   },
+ *   attestedOracle: process.env.ATTESTED_ORACLE as Address,
+ *   api: createTrustApiClient({ baseUrl: apiUrl }),
+ *   issuer: new URL(apiUrl).origin,
+ *   jwks: createJwksResolver({ url: `${apiUrl}/.well-known/jwks.json` }),
+ *   confirmMainnet: true, // Base is a mainnet: say so, or nothing is sent
+ *   minChange: 5,
+ * });
+ * const totals = sent?.totals;
+ * console.log(`${plan.totals.due} due: ${totals?.stored} stored, ${totals?.refused} refused, in ${totals?.transactions} transactions`);
+ * ```
  */
 export async function refreshAttestedOracle(
   report: RefreshInputReport,

@@ -7,10 +7,10 @@
  * @packageDocumentation
  */
 import { z } from "zod";
-import { InvalidArgumentError } from "../errors.js";
 import type { DriftRow, DriftStatus } from "../drift/types.js";
 import { DRIFT_STATUSES } from "../drift/types.js";
 import { REFRESH_BLOCKERS } from "../drift/types.js";
+import { parseJsonReport } from "./json-report.js";
 
 /** The part of one report row the refresh plan reads. */
 export type RefreshInputRow = Pick<
@@ -80,27 +80,23 @@ const reportSchema = z.object({
  * @param text - The report file's text.
  * @param source - Where it came from, for the messages (`report.json`).
  * @returns The report's source, staleness limit and rows.
- * @throws {@link InvalidArgumentError} when the text is not JSON, not a drift report of version 1 (a report written
+ * @throws `InvalidArgumentError` when the text is not JSON, not a drift report of version 1 (a report written
  *   with `--json -` on a terminal, or a Markdown report, for instance), or a field the plan reads is missing or
  *   wrong: the message names the field (`agents[3].refresh.kid`).
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from "node:fs";
+ * import { readRefreshInputReport } from "trustgate/refresh";
+ *
+ * const report = readRefreshInputReport(readFileSync("report.json", "utf8"), "report.json");
+ * const refreshable = report.agents.filter((row) => row.refresh?.possible === true);
+ * console.log(`${refreshable.length} of ${report.agents.length} rows could be refreshed on chain ${report.source.chainId}`);
+ * ```
  */
 export function readRefreshInputReport(text: string, source: string): RefreshInputReport {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new InvalidArgumentError(`${source} is not JSON (${(error as Error).message}): give the file trustgate drift --json wrote`);
-  }
-  const parsed = reportSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const path = issue.path
-      .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
-      .join("")
-      .replace(/^\./, "");
-    throw new InvalidArgumentError(
-      `${source} is not a drift JSON report the refresh can read: ${path || "the document"}: ${issue.message} (give the file trustgate drift --json wrote)`,
-    );
-  }
-  return parsed.data as RefreshInputReport;
+  return parseJsonReport(text, source, reportSchema, {
+    what: "a drift JSON report the refresh can read",
+    writer: "trustgate drift --json",
+  }) as RefreshInputReport;
 }

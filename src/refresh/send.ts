@@ -17,7 +17,7 @@
  * @packageDocumentation
  */
 import { type Address, type Hash, type Hex, parseEventLogs } from "viem";
-import type { TrustApiClient } from "../api/client.js";
+import type { TrustCheckParameters } from "../api/client.js";
 import type { JwksResolver } from "../attestation/jwks.js";
 import { toAttestationCall } from "../attestation/onchain-call.js";
 import { verifyTrustAttestation } from "../attestation/verify.js";
@@ -91,6 +91,15 @@ export interface RefreshSendOutcome {
   };
 }
 
+/**
+ * Where the sender fetches each due agent's fresh attestation: the service's signed trust check. A `TrustApiClient`
+ * (`createTrustApiClient`) is one; the body it returns is verified before anything is sent.
+ */
+export interface RefreshAttestationSource {
+  /** One agent's signed trust-check response. */
+  trustCheck(params: TrustCheckParameters): Promise<unknown>;
+}
+
 /** What {@link sendRefreshPlan} needs. */
 export interface SendRefreshOptions {
   /** The sender's wallet client and a public client of the same chain. */
@@ -98,7 +107,7 @@ export interface SendRefreshOptions {
   /** The attested oracle to push to. */
   readonly attestedOracle: Address;
   /** The service to fetch fresh attestations from. */
-  readonly api: TrustApiClient;
+  readonly api: RefreshAttestationSource;
   /** The issuer the attestations must name, and its keys. */
   readonly issuer: string;
   readonly jwks: JwksResolver;

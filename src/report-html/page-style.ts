@@ -96,7 +96,7 @@ ${statusColourRules()}
 .expired { color: #9a6700; font-weight: 600; }
 .actions dt { font-weight: 600; margin-top: 4px; }
 .actions dd { margin: 0 0 0 1.5em; font-size: 0.85rem; }
-#since-last-night { max-width: 100%; overflow-x: auto; }
+#since-last-night, #refreshes { max-width: 100%; overflow-x: auto; }
 @media (max-width: ${NARROW_PAGE_WIDTH - 0.02}px) {
   body { padding: 12px 12px 32px; }
   .table-view { --row-height: 104px; height: min(520px, 70vh); }

@@ -17,6 +17,8 @@ import { CLIENT_SCRIPT } from "./client-script.js";
 import type { PageHead } from "./page-data.js";
 import { PAGE_STYLE } from "./page-style.js";
 import { scriptJson } from "./script-json.js";
+import type { NightRefreshes } from "../refresh/night-refreshes.js";
+import { refreshSection } from "./refresh-section.js";
 import { sinceLastNightSection } from "./since-last-night-section.js";
 
 /** The id of the element holding the rows' JSON (an array of row tuples). */
@@ -58,10 +60,11 @@ export function pageTitle(head: PageHead): string {
 }
 
 /**
- * The sections at the top of the page, in order: the changes since last night, written from the head, and the others,
- * each filled by the page's script (one function per section). One more section drops in by adding its markup here.
+ * The sections at the top of the page, in order: the changes since last night, written from the head, the night's
+ * refreshes when given, and the others, each filled by the page's script (one function per section). One more section
+ * drops in by adding its markup here.
  */
-function topSections(head: PageHead): string[] {
+function topSections(head: PageHead, refreshes: NightRefreshes | undefined): string[] {
   return [
     `<header>
 <h1>trustgate drift report</h1>
@@ -72,6 +75,7 @@ function topSections(head: PageHead): string[] {
 <p id="unverified"></p>
 </section>`,
     sinceLastNightSection(head),
+    ...(refreshes ? [refreshSection(refreshes)] : []),
     `<section id="statuses" aria-label="agents per status">
 <ul class="counts" id="counts" aria-label="agents per status, and what each status means"></ul>
 <p id="notes" class="muted"></p>
@@ -90,9 +94,10 @@ function topSections(head: PageHead): string[] {
  * The page up to its rows: everything before the rows' JSON array's first element.
  *
  * @param head - The page's head data.
+ * @param refreshes - The night's refreshes (`--refresh-report`), shown in their own section; none without.
  * @returns The HTML text, ending with `[`.
  */
-export function pageStart(head: PageHead): string {
+export function pageStart(head: PageHead, refreshes?: NightRefreshes): string {
   const library = chartLibrary();
   const policy = pagePolicy([library.script, CLIENT_SCRIPT], [library.style, PAGE_STYLE]);
   return `<!doctype html>
@@ -107,7 +112,7 @@ export function pageStart(head: PageHead): string {
 <style>${PAGE_STYLE}</style>
 </head>
 <body>
-${topSections(head).join("\n")}
+${topSections(head, refreshes).join("\n")}
 <div class="grid">
 <section class="matrix-section"><h2>Tier transitions <span class="muted">on-chain → attested, tiers lowest first; click a cell to filter the rows</span></h2><div class="matrix-view" id="matrix-view"><table class="matrix" id="matrix"></table></div></section>
 <section><h2>Attested against on-chain score</h2><div id="scatter"></div></section>

@@ -70,7 +70,13 @@ export function sinceLastNightSection(head: Pick<PageHead, "sinceLastNight" | "a
   return parts.join("\n");
 }
 
-/** Text as HTML character data or an attribute value: `&`, `<`, `>`, `"` and `'` as entities. */
-function escapeHtml(text: string): string {
+/**
+ * Text as HTML character data or an attribute value: `&`, `<`, `>`, `"` and `'` as entities (the page's sections
+ * written as markup use it).
+ *
+ * @param text - Any text.
+ * @returns The escaped text.
+ */
+export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }

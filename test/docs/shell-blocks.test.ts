@@ -3,9 +3,9 @@
  * shell splits it (test/support/shell-commands.ts) and handed to the parser of the program it calls, so that a
  * misspelt flag, a missing value or a script that does not exist fails here.
  *
- * - `trustgate drift …` / `trustgate doctor …` / `trustgate accept …` (by `npx`, or through `npm start`, whose script
- *   runs the CLI): the CLI's own `parseDriftArgs` / `parseDoctorArgs` / `parseAcceptArgs`, the functions `trustgate`
- *   runs; a command line with a placeholder (`<url>`, `[options]`) is a synopsis: each flag it names must be one of
+ * - `trustgate drift …` / `trustgate doctor …` / `trustgate accept …` / `trustgate refresh …` (by `npx`, or through
+ *   `npm start`, whose script runs the CLI): the CLI's own `parseDriftArgs` / `parseDoctorArgs` / `parseAcceptArgs` /
+ *   `parseRefreshArgs`, the functions `trustgate` runs; a command line with a placeholder (`<url>`, `[options]`) is a synopsis: each flag it names must be one of
  *   the command's options.
  * - `npm run <script>`, `npm start`, `npm test`: the script must exist in package.json; the arguments after `--` of
  *   `deploy` and `keys` go through the scripts' own option tables (scripts/lib/script-options.ts), and a script whose
@@ -27,6 +27,8 @@ import { parseDoctorArgs } from "../../src/cli/doctor-args";
 import { DOCTOR_OPTIONS } from "../../src/cli/doctor-options";
 import { parseDriftArgs } from "../../src/cli/drift-args";
 import { DRIFT_OPTIONS } from "../../src/cli/drift-options";
+import { parseRefreshArgs } from "../../src/cli/refresh-args";
+import { REFRESH_OPTIONS } from "../../src/cli/refresh-options";
 import { type DocBlock, docBlocks, DOCUMENTS } from "../support/doc-blocks";
 import { type ShellCommand, shellCommands } from "../support/shell-commands";
 
@@ -124,8 +126,9 @@ function checkTrustgate(args: readonly string[], problems: Problems): void {
     doctor: { names: tableNames(DOCTOR_OPTIONS), parse: (argv: string[]) => parseDoctorArgs(argv, { env: {} }) },
     // A fixed clock: the documented --until stays in the future whenever the test runs.
     accept: { names: tableNames(ACCEPT_OPTIONS), parse: (argv: string[]) => parseAcceptArgs(argv, () => new Date("2026-01-01T00:00:00Z")) },
+    refresh: { names: tableNames(REFRESH_OPTIONS), parse: (argv: string[]) => parseRefreshArgs(argv, { env: {} }) },
   };
-  if (command !== "drift" && command !== "doctor" && command !== "accept") {
+  if (command !== "drift" && command !== "doctor" && command !== "accept" && command !== "refresh") {
     problems.push(`trustgate has no command ${JSON.stringify(command)}`);
     return;
   }

@@ -50,6 +50,10 @@ describe("the package entries", () => {
     expect(names["trustgate/deploy"]).toMatchSnapshot();
   });
 
+  it("trustgate/refresh", () => {
+    expect(names["trustgate/refresh"]).toMatchSnapshot();
+  });
+
   it("trustgate/service", () => {
     expect(names["trustgate/service"]).toMatchSnapshot();
   });

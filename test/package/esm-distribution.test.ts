@@ -29,10 +29,11 @@ describe("the ESM distribution", () => {
     });
     expect(readFileSync(join(root, pkg.exports["."]!.types), "utf8")).toContain("verifyTrustAttestation");
     expect(readFileSync(join(root, pkg.exports["."]!.require.types), "utf8")).toBe('export * from "./index.js";\n');
-    // The drift job's and the deployer's entries, and the harness's, which point into dist/harness/.
+    // The drift job's, the deployer's and the pusher's entries, and the harness's, which point into dist/harness/.
     for (const [entry, file] of [
       ["./drift", "drift/entry"],
       ["./deploy", "deploy/entry"],
+      ["./refresh", "refresh/entry"],
       ["./service", "harness/service/index"],
       ["./testing", "harness/testing/index"],
       ["./harness", "harness/index"],

@@ -6,7 +6,8 @@
  * 2. `hardhat-project`: a Hardhat 2 TypeScript project (CommonJS, ts-node, the tsconfig.json `npx hardhat init`
  *    writes, the hardhat.config.ts of docs/contracts.md) with
  *    the tarball, hardhat, hardhat-toolbox, OpenZeppelin, solc, ts-node and TypeScript;
- * 3. `plain-project`: the tarball alone (no Hardhat);
+ * 3. `plain-project`: the tarball alone (no Hardhat), where a keeper script outside the repository imports
+ *    `trustgate/refresh` and plans a refresh of a drift report;
  * 4. `linked-project`: the Hardhat project again, with the copy as a path dependency (`file:../trustgate`).
  *
  * Everything comes from the npm cache that `npm ci` filled, through `npm ci --offline` and a lockfile cut from
@@ -39,6 +40,7 @@ import { MAX_MAIN_ENTRY_NAMES, runtimeNamesOf } from "../support/entry-names";
 import { type LockEntry, type Lockfile, lockfileFor } from "../support/offline-lockfile";
 import { documentedHardhatConfig } from "../support/documented-hardhat-config";
 import { docBlocks } from "../support/doc-blocks";
+import { passToFail, REFRESH_POSSIBLE, report as driftReport } from "../cli/report-fixture";
 
 const root = resolve(__dirname, "../..");
 const repoPackage = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
@@ -260,6 +262,7 @@ import {
 } from "trustgate";
 import { createTrustEncoding as driftEncoding, runDrift, exitCodeOf, type DriftConfig, type DriftReport, type TrustEncoding } from "trustgate/drift";
 import { deploy, loadDeployConfig, type DeployResult } from "trustgate/deploy";
+import { readRefreshInputReport, refreshAttestedOracle, type RefreshAttestedOracleOptions, type RefreshPlan } from "trustgate/refresh";
 import { startTrustService, createPopulation, type RunningTrustService } from "trustgate/service";
 import { startBaseContext, type BaseContext } from "trustgate/testing";
 import { startDemoDriftEnvironment, generateSigningKey } from "trustgate/harness";
@@ -304,6 +307,11 @@ export function narrowed(error: AnyTrustgateError): string {
 
 export const deployer: [typeof deploy, typeof loadDeployConfig, DeployResult | undefined] = [deploy, loadDeployConfig, undefined];
 
+// A refresh planned from a drift report's text, with the options a keeper passes.
+export async function planned(text: string, options: RefreshAttestedOracleOptions): Promise<RefreshPlan> {
+  return (await refreshAttestedOracle(readRefreshInputReport(text, "report.json"), { ...options, dryRun: true })).plan;
+}
+
 export const starters: [() => Promise<RunningTrustService>, () => Promise<BaseContext>, typeof startDemoDriftEnvironment, typeof generateSigningKey] = [
   () => startTrustService({ population: createPopulation({ seed: 1, size: 10 }) }),
   () => startBaseContext(),
@@ -327,9 +335,10 @@ const NODE_PROGRAMS: Record<string, string> = {
 import { verifyTrustAttestation } from "trustgate";
 import { runDrift } from "trustgate/drift";
 import { deploy } from "trustgate/deploy";
+import { refreshAttestedOracle } from "trustgate/refresh";
 const verdict = await verifyTrustAttestation({ nope: true }, { issuer: "https://rnwy.com", jwks: { keys: [] } });
 const zodSchemas = Object.keys(kit).filter((name) => typeof kit[name] === "object" && kit[name] !== null && "_zod" in kit[name]);
-console.log(JSON.stringify({ keys: Object.keys(kit).sort(), zodSchemas, runDrift: typeof runDrift, deploy: typeof deploy, valid: verdict.valid }));
+console.log(JSON.stringify({ keys: Object.keys(kit).sort(), zodSchemas, runDrift: typeof runDrift, deploy: typeof deploy, refresh: typeof refreshAttestedOracle, valid: verdict.valid }));
 `,
   // Every entry package.json's exports name (patterns and package.json aside), required from CommonJS: an entry
   // with a top-level await on its require path fails with ERR_REQUIRE_ASYNC_MODULE.
@@ -341,9 +350,18 @@ for (const key of Object.keys(entries).filter((key) => !key.includes("*") && !ke
 }
 console.log(JSON.stringify(required));
 `,
+  // A keeper script outside the repository: reads a drift report and plans its refresh (a dry run sends nothing).
+  "keeper.mjs": `import { readFile } from "node:fs/promises";
+import { readRefreshInputReport, refreshAttestedOracle } from "trustgate/refresh";
+const report = readRefreshInputReport(await readFile("report.json", "utf8"), "report.json");
+const { plan, sent } = await refreshAttestedOracle(report, { dryRun: true, now: new Date(report.generatedAt) });
+console.log(JSON.stringify({ due: plan.due.map((entry) => [entry.agent, entry.reasons]), batches: plan.totals.batches, sent: sent ?? null }));
+`,
+  "report.json": JSON.stringify(driftReport([{ ...passToFail("7"), refresh: REFRESH_POSSIBLE }, passToFail("8")])),
   "cjs.cjs": `const kit = require("trustgate");
 const drift = require("trustgate/drift");
 const deployer = require("trustgate/deploy");
+const refresh = require("trustgate/refresh");
 const service = require("trustgate/service");
 const testing = require("trustgate/testing");
 const harness = require("trustgate/harness");
@@ -351,6 +369,7 @@ console.log(JSON.stringify({
   kit: typeof kit.verifyTrustAttestation,
   drift: typeof drift.runDrift,
   deploy: typeof deployer.deploy,
+  refresh: typeof refresh.refreshAttestedOracle,
   service: typeof service.startTrustService,
   testing: typeof testing.startBaseContext,
   harness: typeof harness.startDemoDriftEnvironment,
@@ -444,7 +463,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await devnet?.close();
   if (work) rmSync(work, { recursive: true, force: true });
-});
+  // Removing the three installed projects (tens of thousands of files) can outlast the default hook time-out on a busy machine.
+}, 600_000);
 
 describe("the packed tarball", () => {
   it("holds the built kit and harness, the contracts users import, and none of the repository's own tests", async () => {
@@ -510,12 +530,13 @@ describe("a Hardhat 2 TypeScript project (CommonJS, ts-node) with the tarball", 
     };
     expect(esm.keys).toEqual(await runtimeNamesOf("trustgate"));
     expect(esm.keys.length).toBeLessThanOrEqual(MAX_MAIN_ENTRY_NAMES);
-    expect(esm).toMatchObject({ zodSchemas: [], runDrift: "function", deploy: "function", valid: false });
+    expect(esm).toMatchObject({ zodSchemas: [], runDrift: "function", deploy: "function", refresh: "function", valid: false });
     const cjs = await must("node", ["cjs.cjs"], hardhatProject);
     expect(JSON.parse(cjs.stdout)).toEqual({
       kit: "function",
       drift: "function",
       deploy: "function",
+      refresh: "function",
       service: "function",
       testing: "function",
       harness: "function",
@@ -591,6 +612,7 @@ describe("a project with the tarball and without Hardhat", () => {
       "trustgate",
       "trustgate/drift",
       "trustgate/deploy",
+      "trustgate/refresh",
       "trustgate/service",
       "trustgate/testing",
       "trustgate/harness",
@@ -600,6 +622,7 @@ describe("a project with the tarball and without Hardhat", () => {
       kit: "function",
       drift: "function",
       deploy: "function",
+      refresh: "function",
       service: "function",
       testing: "function",
       harness: "function",
@@ -614,6 +637,14 @@ describe("a project with the tarball and without Hardhat", () => {
       `needs the optional peer dependency hardhat: npm install --save-dev hardhat@${HARDHAT3_PEER_VERSION} (Hardhat 3, Node 22 or later) or hardhat@${HARDHAT_PROJECT_DEPENDENCIES.hardhat} (Hardhat 2)`,
     );
   }, 300_000);
+});
+
+describe("a keeper script outside the repository, with the tarball", () => {
+  it("imports trustgate/refresh and plans a drift report's refresh: the refreshable flip is due, the other row not", async () => {
+    const keeper = await must("node", ["keeper.mjs"], plainProject);
+    expect(keeper.stderr).toBe("");
+    expect(JSON.parse(keeper.stdout)).toEqual({ due: [["base:7:erc8004", ["decision-flip", "score-change"]]], batches: 1, sent: null });
+  }, 120_000);
 });
 
 describe("a Hardhat project with the checkout as a path dependency (file:../trustgate)", () => {
