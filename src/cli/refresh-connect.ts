@@ -19,8 +19,11 @@ import type { RefreshRunArgs } from "./refresh-args.js";
 
 /** What a run that sends reports: each due attestation's outcome and each transaction (`src/refresh/send.ts`). */
 export interface RefreshSendResult {
-  /** 0 when every due attestation was stored or is already current, 3 when some was not pushed. */
-  readonly exitCode: 0 | 3;
+  /**
+   * 0 when every due attestation was stored or is already current, 3 when some was not pushed, 4 when the fee ceiling
+   * or the budget stopped the run.
+   */
+  readonly exitCode: 0 | 3 | 4;
   /** The outcome's lines for people (each ending with a newline). */
   readonly text: string;
   /** The outcome as JSON (the report's `sent`). */
@@ -74,6 +77,7 @@ export const sendFromArgs: SendRefreshFunction = async (plan, args, env = proces
     issuer,
     jwks,
     confirmMainnet: args.confirmMainnet,
+    ...args.sending,
   });
   return resultOf(outcome);
 };
@@ -87,14 +91,23 @@ export const sendFromArgs: SendRefreshFunction = async (plan, args, env = proces
 export function resultOf(outcome: RefreshSendOutcome): RefreshSendResult {
   let text = "";
   for (const result of outcome.attestations) {
-    if (result.outcome === "stored" || result.outcome === "already-current") continue;
+    if (result.outcome === "stored" || result.outcome === "already-current" || result.outcome === "stopped") continue;
     text += `${result.agent}: ${result.outcome}${result.error ? `: ${result.error}` : ""}\n`;
   }
   for (const t of outcome.transactions) {
-    text += `batch ${t.batch}: ${t.hash}, ${t.stored} of ${t.attestations} stored, gas ${BigInt(t.gasUsed).toLocaleString("en-US")}\n`;
+    const status =
+      t.status === "success" || t.status === "reverted" ? `, gas ${BigInt(t.gasUsed).toLocaleString("en-US")}` : ` (${t.status})`;
+    const replacements = t.sent.length > 1 ? `, replaced ${t.sent.length - 1}×` : "";
+    const earlier = t.fromJournal ? " (sent by an earlier run of the journal)" : "";
+    text += `batch ${t.batch}: ${t.hash} nonce ${t.nonce}, ${t.stored} of ${t.attestations} stored${status}${replacements}${earlier}\n`;
   }
   const { totals } = outcome;
-  text += `Sent: ${totals.transactions} transaction${totals.transactions === 1 ? "" : "s"} to ${outcome.attestedOracle} (chain ${outcome.chainId}); stored ${totals.stored}, already current ${totals["already-current"]}, no-op ${totals["no-op"]}, refused ${totals.refused}, not fetched ${totals["not-fetched"]}; gas ${BigInt(totals.gasUsed).toLocaleString("en-US")}, cost ${totals.costWei} wei\n`;
-  const exitCode = totals.refused + totals["not-fetched"] > 0 ? 3 : 0;
+  text += `Sent: ${totals.transactions} transaction${totals.transactions === 1 ? "" : "s"} to ${outcome.attestedOracle} (chain ${outcome.chainId}); stored ${totals.stored}, already current ${totals["already-current"]}, no-op ${totals["no-op"]}, refused ${totals.refused}, not fetched ${totals["not-fetched"]}, replaced ${totals.replaced}, stopped ${totals.stopped}; gas ${BigInt(totals.gasUsed).toLocaleString("en-US")}, cost ${totals.costWei} wei\n`;
+  if (outcome.stopped !== undefined) {
+    const stoppedAgents = outcome.attestations.filter((r) => r.outcome === "stopped").map((r) => r.agent);
+    text += `Stopped by the ${outcome.stopped.reason === "budget" ? "budget" : "fee ceiling"} (stopped: ${outcome.stopped.reason}): ${outcome.stopped.detail}. Not sent: ${stoppedAgents.length} attestation${stoppedAgents.length === 1 ? "" : "s"}${stoppedAgents.length > 0 ? ` (${stoppedAgents.join(", ")})` : ""}\n`;
+  }
+  if (outcome.journal !== undefined) text += `Journal: ${outcome.journal} (a rerun with it resumes without pushing twice)\n`;
+  const exitCode = outcome.stopped !== undefined ? 4 : totals.refused + totals["not-fetched"] + totals.replaced > 0 ? 3 : 0;
   return { exitCode, text, json: outcome };
 }

@@ -259,7 +259,11 @@ describe("refreshAttestedOracle: the eth_call pre-check", () => {
     expect(requests).toBe(3);
     expect(outcome.attestations.map((a) => [a.agent, a.outcome, a.error])).toEqual([
       ["base:900001:erc8004", "stored", undefined],
-      ["base:900002:erc8004", "refused", 'RevokedSigningKey("rnwy-trust-v1")'],
+      [
+        "base:900002:erc8004",
+        "refused",
+        'revoked kid: the oracle has revoked the key "rnwy-trust-v1" the attestation is signed under (RevokedSigningKey("rnwy-trust-v1")); it is not pushed',
+      ],
       ["base:900003:erc8004", "stored", undefined],
     ]);
     expect(outcome.transactions.map((t) => [t.attestations, t.stored])).toEqual([[2, 2]]);
