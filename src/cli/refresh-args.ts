@@ -48,6 +48,11 @@ export interface RefreshSending {
   readonly journal: string;
 }
 
+/** `--keystore`: the encrypted keystore that holds the sender's key (else `DEPLOYER_PRIVATE_KEY`). */
+export interface RefreshKeySource {
+  readonly keystore?: string;
+}
+
 /** A refresh run's arguments. */
 export interface RefreshRunArgs {
   readonly kind: "run";
@@ -65,6 +70,8 @@ export interface RefreshRunArgs {
   readonly endpoints?: RefreshEndpoints;
   /** Fees, budget, replacement, confirmations and journal of a run that sends. */
   readonly sending: RefreshSending;
+  /** Where the sender's key comes from. */
+  readonly key: RefreshKeySource;
 }
 
 /** The default journal's name: the drift report's, with this after it. */
@@ -136,5 +143,6 @@ export function parseRefreshArgs(argv: readonly string[], options: ParseRefreshA
       ...(values.confirmations !== undefined ? { confirmations: values.confirmations } : {}),
       journal: values.journal ?? `${values.from!}${REFRESH_JOURNAL_SUFFIX}`,
     },
+    key: values.keystore !== undefined ? { keystore: values.keystore } : {},
   };
 }

@@ -1,18 +1,21 @@
 /**
- * How `trustgate refresh` connects a run that sends: the chain of `--rpc` with the sender's key from
- * `DEPLOYER_PRIVATE_KEY` (never printed), the attested oracle (`--attested-oracle`, else the one the drift report
+ * How `trustgate refresh` connects a run that sends: the chain of `--rpc` with the sender's key from `--keystore`
+ * (an encrypted keystore) or `DEPLOYER_PRIVATE_KEY` (never printed), the attested oracle (`--attested-oracle`, else the one the drift report
  * read), the service of `--api` with its issuer and JWKS (by the drift command's defaults: the origin of `--api`, and
  * `<api>/.well-known/jwks.json`); then `sendRefreshPlan`, and the outcome as text and JSON.
  *
  * @packageDocumentation
  */
-import { type Address, createPublicClient, createWalletClient, getAddress, http, type PublicClient } from "viem";
+import { type Address, createPublicClient, createWalletClient, getAddress, type Hex, http, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createTrustApiClient } from "../api/client.js";
 import { createJwksResolver } from "../attestation/jwks.js";
 import { JWKS_PATH } from "../config/service.js";
 import { chainOf, resolveDeployerKey } from "../deploy/sender.js";
-import { ConfigurationError } from "../errors.js";
+import { readFile } from "node:fs/promises";
+import { decryptKeystore } from "../deploy/keystore.js";
+import { ConfigurationError, messageOf } from "../errors.js";
+import { promptPassword } from "./password-prompt.js";
 import type { RefreshPlan } from "../refresh/plan.js";
 import { type RefreshSendOutcome, sendRefreshPlan } from "../refresh/send.js";
 import type { RefreshRunArgs } from "./refresh-args.js";
@@ -59,7 +62,7 @@ export const sendFromArgs: SendRefreshFunction = async (plan, args, env = proces
   const attestedOracle: Address = getAddress(oracle);
   const chain = chainOf(plan.from.chainId, `chain ${plan.from.chainId}`);
   const transport = http(endpoints.rpcUrl);
-  const account = privateKeyToAccount(resolveDeployerKey(`chain ${plan.from.chainId}`, plan.from.chainId, env));
+  const account = privateKeyToAccount(await senderKey(args, plan.from.chainId, env));
   const clients = {
     wallet: createWalletClient({ account, chain, transport }),
     public: createPublicClient({ chain, transport }) as PublicClient,
@@ -81,6 +84,38 @@ export const sendFromArgs: SendRefreshFunction = async (plan, args, env = proces
   });
   return resultOf(outcome);
 };
+
+/** Name of the environment variable holding the password of `--keystore`. */
+export const KEYSTORE_PASSWORD_VARIABLE = "KEYSTORE_PASSWORD";
+
+/**
+ * The sender's private key: decrypted from `--keystore` (its password from `KEYSTORE_PASSWORD`, else asked for on
+ * the terminal), else `DEPLOYER_PRIVATE_KEY`. Never printed.
+ *
+ * @param args - The run's arguments.
+ * @param chainId - The chain, for the messages.
+ * @param env - The environment.
+ * @returns The key.
+ * @throws {@link ConfigurationError} for an unreadable keystore or a wrong password; the deployment's error without
+ *   a key.
+ */
+export async function senderKey(args: RefreshRunArgs, chainId: number, env: Readonly<Record<string, string | undefined>>): Promise<Hex> {
+  const file = args.key.keystore;
+  if (file === undefined) return resolveDeployerKey(`chain ${chainId}`, chainId, env);
+  let json: string;
+  try {
+    json = await readFile(file, "utf8");
+  } catch (error) {
+    throw new ConfigurationError(`--keystore ${file}: cannot read it (${messageOf(error)})`);
+  }
+  const password =
+    env[KEYSTORE_PASSWORD_VARIABLE] ??
+    (await promptPassword(
+      `Password of ${file}: `,
+      `--keystore ${file} needs its password: set ${KEYSTORE_PASSWORD_VARIABLE}, or run on a terminal to be asked for it`,
+    ));
+  return decryptKeystore(json, password, `--keystore ${file}`);
+}
 
 /**
  * Words a send outcome for people and picks the exit code.

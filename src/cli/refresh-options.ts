@@ -165,6 +165,15 @@ export const REFRESH_OPTIONS = [
     parse: (value: string) => parseNonBlank("--journal", value, "a file name"),
   },
   {
+    name: "keystore",
+    kind: "string",
+    arg: "file",
+    group: "sending",
+    description:
+      "Sign with the key of an encrypted keystore (Web3 Secret Storage v3: geth, cast wallet) instead of\n$DEPLOYER_PRIVATE_KEY; its password from $KEYSTORE_PASSWORD, else asked for on the terminal",
+    parse: (value: string) => parseNonBlank("--keystore", value, "a file name"),
+  },
+  {
     name: "dry-run",
     kind: "boolean",
     group: "output",
