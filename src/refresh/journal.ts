@@ -30,8 +30,11 @@ export interface JournalTransaction {
   readonly chainIds: readonly (number | null)[];
   /** Every hash sent for its nonce, in order. */
   sent: SentAttempt[];
-  /** `in-flight` until settled: `mined` (a receipt of one of `sent`) or `replaced` (the nonce consumed by another). */
-  state: "in-flight" | "mined" | "replaced";
+  /**
+   * `in-flight` until settled: `mined` (a receipt of one of `sent`), `replaced` (the nonce consumed by another), or
+   * `dropped` (no node knows any of `sent`, the nonce unused: its agents may be pushed again).
+   */
+  state: "in-flight" | "mined" | "replaced" | "dropped";
   /** The mined hash, its status, gas used, price per gas and cost in wei (decimal), once mined. */
   receipt?: {
     readonly hash: Hash;

@@ -101,8 +101,11 @@ export interface RefreshTransaction {
   readonly hash: Hash;
   /** Every hash sent for its nonce (the first, then each replacement), with its fees. */
   readonly sent: readonly SentAttempt[];
-  /** `success` or `reverted` (mined), `replaced` (its nonce consumed by another), `pending` (left unmined by a stop). */
-  readonly status: "success" | "reverted" | "replaced" | "pending";
+  /**
+   * `success` or `reverted` (mined), `replaced` (its nonce consumed by another), `dropped` (known to no node, its
+   * nonce unused), `pending` (left unmined by a stop).
+   */
+  readonly status: "success" | "reverted" | "replaced" | "dropped" | "pending";
   /** Attestations it carried. */
   readonly attestations: number;
   /** Of them, stored. */
@@ -198,7 +201,6 @@ export async function sendRefreshPlan(plan: RefreshPlan, options: SendRefreshOpt
   const account = clients.wallet.account;
   const journal = openRefreshJournal(options.journal, { attestedOracle, chainId, from: account.address });
   const results = new Map<string, RefreshAttestationResult>();
-  const transactions: RefreshTransaction[] = [];
   const budget = openBudgetAccount(options.budget);
   let stopped: { reason: RefreshStopReason; detail: string } | undefined;
 
@@ -207,16 +209,15 @@ export async function sendRefreshPlan(plan: RefreshPlan, options: SendRefreshOpt
   for (const sent of journal.content.transactions) {
     if (sent.state !== "in-flight") {
       resultsOf(sent);
-      transactions.push(transactionOf(sent, true));
     } else {
       const settled = await settleTransaction(clients, sent.nonce, sent.sent, options);
       if (settled.kind === "stopped") throw new Error("unreachable: settling without replacement never stops");
-      await recordSettled(sent, settled.kind === "mined" ? settled.receipt : null);
+      await recordSettled(sent, settled.kind === "mined" ? settled.receipt : settled.kind);
     }
   }
   const pending = new Set<string>();
   for (const sent of journal.content.transactions) {
-    if (sent.state === "replaced") continue;
+    if (sent.state !== "mined" && sent.state !== "in-flight") continue;
     for (const agent of sent.agents) if (sent.outcomes?.[agent] !== "refused") pending.add(agent);
   }
 
@@ -334,10 +335,9 @@ export async function sendRefreshPlan(plan: RefreshPlan, options: SendRefreshOpt
     if (settled.kind === "stopped") {
       stopped = { reason: "fee-ceiling", detail: settled.reason };
       for (const { entry } of ready) stop(entry, batchIndex, record.sent.at(-1)!.hash);
-      transactions.push(transactionOf(record, false));
       return;
     }
-    await recordSettled(record, settled.kind === "mined" ? settled.receipt : null);
+    await recordSettled(record, settled.kind === "mined" ? settled.receipt : settled.kind);
   }
 
   /** Each agent's outcome from a settled transaction of the journal. */
@@ -371,10 +371,10 @@ export async function sendRefreshPlan(plan: RefreshPlan, options: SendRefreshOpt
   }
 
   /** Decodes a settled transaction's outcomes into the journal (written) and the results. */
-  async function recordSettled(record: JournalTransaction, receipt: TransactionReceipt | null): Promise<void> {
+  async function recordSettled(record: JournalTransaction, receipt: TransactionReceipt | "replaced" | "dropped"): Promise<void> {
     const fromJournal = earlier.has(record);
-    if (receipt === null) {
-      record.state = "replaced";
+    if (typeof receipt === "string") {
+      record.state = receipt;
     } else {
       const written = new Set<string>();
       if (receipt.status === "success") {
@@ -411,16 +411,12 @@ export async function sendRefreshPlan(plan: RefreshPlan, options: SendRefreshOpt
     }
     journal.save();
     resultsOf(record);
-    const transaction = transactionOf(record, fromJournal);
-    transactions.push(transaction);
-    options.onTransaction?.(transaction);
+    options.onTransaction?.(transactionOf(record, fromJournal));
   }
 
   const attestations = plan.due.filter((entry) => results.has(entry.agent)).map((entry) => results.get(entry.agent)!);
   const count = (outcome: RefreshAttestationOutcome) => attestations.filter((r) => r.outcome === outcome).length;
-  const ordered = journal.content.transactions
-    .map((record) => transactions.find((t) => t.nonce === record.nonce) ?? transactionOf(record, true))
-    .filter((t, i, all) => all.findIndex((u) => u.nonce === t.nonce) === i);
+  const ordered = journal.content.transactions.map((record) => transactionOf(record, earlier.has(record)));
   const thisRun = ordered.filter((t) => !t.fromJournal);
   return {
     attestedOracle,
@@ -450,7 +446,7 @@ function transactionOf(record: JournalTransaction, fromJournal: boolean): Refres
     nonce: record.nonce,
     hash: receipt?.hash ?? record.sent.at(-1)!.hash,
     sent: record.sent,
-    status: receipt?.status ?? (record.state === "replaced" ? "replaced" : "pending"),
+    status: receipt?.status ?? (record.state === "replaced" || record.state === "dropped" ? record.state : "pending"),
     attestations: record.agents.length,
     stored: Object.values(record.outcomes ?? {}).filter((o) => o === "stored").length,
     gasUsed: receipt?.gasUsed ?? "0",

@@ -6,13 +6,23 @@
  *
  * A transaction is settled by the receipt of any of the hashes sent for its nonce (the first or a replacement). When
  * the nonce is consumed by a transaction none of them is (another writer of the same key, or a replacement made
- * outside the run), it is settled as `replaced`, with no receipt.
+ * outside the run), it is settled as `replaced`, with no receipt. When it may not be replaced (a rerun settling a
+ * journal's transaction) and the node knows none of its hashes while the nonce is unused, it is settled as `dropped`
+ * (evicted from the mempool, or the node restarted): nothing of it can land any more.
  *
  * @packageDocumentation
  */
-import { type Address, type Hash, type Hex, type PublicClient, type TransactionReceipt, TransactionReceiptNotFoundError } from "viem";
+import {
+  type Address,
+  type Hash,
+  type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+} from "viem";
 import type { AttestedOracleClients } from "../oracle/attested-oracle.js";
-import { chainFees, raisedFees, type RefreshFees } from "./fees.js";
+import { chainFees, formatGwei, raisedFees, type RefreshFees } from "./fees.js";
 
 /** One hash sent for a nonce, with the fees it offered. */
 export interface SentAttempt {
@@ -27,6 +37,7 @@ export interface SentAttempt {
 export type SettledTransaction =
   | { readonly kind: "mined"; readonly hash: Hash; readonly receipt: TransactionReceipt }
   | { readonly kind: "replaced" }
+  | { readonly kind: "dropped" }
   | { readonly kind: "stopped"; readonly reason: string };
 
 /** What the run's transactions share. */
@@ -145,6 +156,7 @@ export async function settleTransaction(
       }
       return { kind: "replaced" };
     }
+    if (!replace && !(await anyKnown(client, attempts))) return { kind: "dropped" };
     if (replace && Date.now() - lastSent >= replaceAfterMs) {
       const last = attempts.at(-1)!;
       const current = await chainFees(client);
@@ -153,7 +165,7 @@ export async function settleTransaction(
       if (raised === null) {
         return {
           kind: "stopped",
-          reason: `transaction ${last.hash} (nonce ${nonce}) was not mined within ${replaceAfterMs / 1000} s, and raising its fees by 12.5 % would go over the ceiling --max-fee-per-gas ${settings.maxFeePerGas} wei: it is left pending`,
+          reason: `transaction ${last.hash} (nonce ${nonce}) was not mined within ${replaceAfterMs / 1000} s, and raising its fees by 12.5 % would go over the ceiling --max-fee-per-gas ${formatGwei(settings.maxFeePerGas!)}: it is left pending`,
         };
       }
       await replace(raised);
@@ -176,6 +188,18 @@ async function receiptOfAny(
     }
   }
   return null;
+}
+
+async function anyKnown(client: PublicClient, attempts: readonly SentAttempt[]): Promise<boolean> {
+  for (const { hash } of attempts) {
+    try {
+      await client.getTransaction({ hash });
+      return true;
+    } catch (error) {
+      if (!(error instanceof TransactionNotFoundError)) throw error;
+    }
+  }
+  return false;
 }
 
 async function waitForConfirmations(client: PublicClient, receipt: TransactionReceipt, confirmations: number, poll: number): Promise<void> {

@@ -325,3 +325,53 @@ describe("trustgate refresh: a run killed with its first batch in flight resumes
     expect(await nonceOf(sender.address)).toBe(nonce + plan.totals.batches);
   }, 180_000);
 });
+
+describe("trustgate refresh: a journal's transaction that no node knows any more", () => {
+  it("is settled as dropped, and its agents are pushed again, once", async () => {
+    const { oracle, file } = await oracleAndReport("dropped");
+    const dry = await run("refresh", [...refreshArgs(file, oracle), "--dry-run", "--json", "-"]);
+    const plan = (JSON.parse(dry.stdout) as RefreshReport).plan;
+    const nonce = await nonceOf(sender.address);
+    // an earlier run's first send, left in the mempool and then dropped from it (a restarted node, an eviction)
+    await rpc("evm_setAutomine", [false]);
+    let hash: Hex;
+    try {
+      const wallet = createWalletClient({ account: sender, chain: clients.wallet.chain, transport: http(env.rpcUrl) });
+      hash = await wallet.sendTransaction({ to: oracle, data: "0x", gas: 100_000n, nonce, chain: clients.wallet.chain });
+      await rpc("hardhat_dropTransaction", [hash]);
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+    const first = plan.batches[0]!;
+    const journal = join(dir, "dropped.journal.json");
+    const content: RefreshJournalContent = {
+      version: 1,
+      attestedOracle: oracle,
+      chainId: 8453,
+      from: sender.address,
+      transactions: [
+        {
+          batch: 0,
+          nonce,
+          agents: first.agents,
+          kids: first.agents.map(() => "rnwy-trust-v2"),
+          chainIds: first.agents.map((agent) => plan.due.find((e) => e.agent === agent)!.chainId),
+          sent: [{ hash, maxFeePerGas: "1000000000", maxPriorityFeePerGas: "1000000" }],
+          state: "in-flight",
+        },
+      ],
+    };
+    writeFileSync(journal, JSON.stringify(content));
+
+    const rerun = await run("refresh", [...refreshArgs(file, oracle), "--journal", journal, "--json", "-"]);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const sent = (JSON.parse(rerun.stdout) as RefreshReport).sent as RefreshSendOutcome;
+    expect(sent.transactions.map((t) => [t.batch, t.status, t.fromJournal])).toEqual([
+      [0, "dropped", true],
+      ...plan.batches.map((b) => [b.index, "success", false]),
+    ]);
+    expect(sent.attestations.map((a) => [a.agent, a.outcome])).toEqual(plan.due.map((entry) => [entry.agent, "stored"]));
+    expect(await nonceOf(sender.address)).toBe(nonce + plan.totals.batches);
+    expect([...(await writesPerKey(oracle)).values()].every((n) => n === 1)).toBe(true);
+  }, 120_000);
+});
