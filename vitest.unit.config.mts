@@ -38,6 +38,7 @@ export const UNIT_TESTS = [
   "test/deploy/deploy-plan.test.ts",
   "test/deploy/deploy-record.test.ts",
   "test/deploy/flag-tables.test.ts",
+  "test/deploy/keystore.test.ts",
   "test/docs/block-types.test.ts",
   "test/docs/entry-names-documented.test.ts",
   "test/docs/shell-blocks.test.ts",

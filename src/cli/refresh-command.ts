@@ -10,7 +10,8 @@
  * Exit codes: 0 when everything due was pushed (or is already current on the oracle), or a dry run; 3 when some due
  * attestation was not pushed (refused by the oracle's pre-check, its kid revoked, or the service gave none that
  * verified); 2 on a usage error (a bad option, an unreadable report, a mainnet without `--confirm-mainnet`); 1 for an
- * unexpected failure. (4, a budget or fee ceiling that stopped the run, comes with `--budget` and `--max-fee-per-gas`.)
+ * unexpected failure; 4 when the fee ceiling (`--max-fee-per-gas`) or the budget (`--budget`) stopped the run, what was
+ * not sent then reported as `stopped`.
  *
  * @packageDocumentation
  */
