@@ -6,7 +6,9 @@
  *
  * A rerun with the same journal settles first what the journal has in flight (the receipt of one of its hashes, or
  * its nonce consumed by another transaction: `replaced`), and pushes again no agent the journal has stored or in
- * flight: so a killed run resumes without pushing an attestation twice.
+ * flight for the same drift report: so a killed run resumes without pushing an attestation twice. A run from a newer
+ * report (a nightly job that writes the report to the same file) settles the older transactions in flight too, and
+ * then pushes what its own report says is due.
  *
  * @packageDocumentation
  */
@@ -20,6 +22,8 @@ export type JournalAttestationOutcome = "stored" | "no-op" | "refused";
 
 /** One transaction of the journal. */
 export interface JournalTransaction {
+  /** The `generatedAt` of the drift report whose plan sent it. */
+  readonly report: string;
   /** The plan's batch. */
   readonly batch: number;
   readonly nonce: number;

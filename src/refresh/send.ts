@@ -217,7 +217,7 @@ export async function sendRefreshPlan(plan: RefreshPlan, options: SendRefreshOpt
   }
   const pending = new Set<string>();
   for (const sent of journal.content.transactions) {
-    if (sent.state !== "mined" && sent.state !== "in-flight") continue;
+    if (sent.report !== plan.from.generatedAt || (sent.state !== "mined" && sent.state !== "in-flight")) continue;
     for (const agent of sent.agents) if (sent.outcomes?.[agent] !== "refused") pending.add(agent);
   }
 
@@ -312,6 +312,7 @@ export async function sendRefreshPlan(plan: RefreshPlan, options: SendRefreshOpt
       return;
     }
     const record: JournalTransaction = {
+      report: plan.from.generatedAt,
       batch: batchIndex,
       nonce: (nonces ??= await openNonceManager(clients.public, account.address)).take(),
       agents: ready.map((r) => r.entry.agent),
@@ -342,6 +343,7 @@ export async function sendRefreshPlan(plan: RefreshPlan, options: SendRefreshOpt
 
   /** Each agent's outcome from a settled transaction of the journal. */
   function resultsOf(record: JournalTransaction): void {
+    if (record.report !== plan.from.generatedAt) return; // another report's: this plan's rows are decided afresh
     const fromJournal = earlier.has(record) ? { fromJournal: true } : {};
     record.agents.forEach((agent, i) => {
       const batch = plan.due.find((e) => e.agent === agent)?.batch ?? record.batch;

@@ -323,6 +323,18 @@ describe("trustgate refresh: a run killed with its first batch in flight resumes
     const third = await run("refresh", [...refreshArgs(file, oracle), "--journal", journal, "--json", "-"]);
     expect(third.code, third.stderr).toBe(0);
     expect(await nonceOf(sender.address)).toBe(nonce + plan.totals.batches);
+
+    // the next night's report written to the same file: the journal's stored rows are decided afresh by the
+    // pre-check (already current), not taken from the journal
+    const night = JSON.parse(readFileSync(file, "utf8")) as DriftReport;
+    writeFileSync(file, JSON.stringify({ ...night, generatedAt: new Date(Date.parse(night.generatedAt) + 1000).toISOString() }));
+    const next = await run("refresh", [...refreshArgs(file, oracle), "--journal", journal, "--json", "-"]);
+    expect(next.code, next.stderr).toBe(0);
+    const nextSent = (JSON.parse(next.stdout) as RefreshReport).sent as RefreshSendOutcome;
+    expect(nextSent.attestations.map((a) => [a.agent, a.outcome, a.fromJournal])).toEqual(
+      plan.due.map((entry) => [entry.agent, "already-current", undefined]),
+    );
+    expect(await nonceOf(sender.address)).toBe(nonce + plan.totals.batches);
   }, 180_000);
 });
 
@@ -351,6 +363,7 @@ describe("trustgate refresh: a journal's transaction that no node knows any more
       from: sender.address,
       transactions: [
         {
+          report: plan.from.generatedAt,
           batch: 0,
           nonce,
           agents: first.agents,
