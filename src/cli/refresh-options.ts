@@ -127,7 +127,7 @@ export const REFRESH_OPTIONS = [
     arg: "fee",
     group: "sending",
     description:
-      "Fee ceiling per gas (2gwei, 1500000000wei): when the chain's fee (base fee and tip) is over it, the run stops\nbefore sending more (exit 4); no transaction offers more, a replacement included (default: none)",
+      "Fee ceiling per gas (2gwei, 1500000000wei): when the chain's fee (base fee and tip) is over it, the run stops before sending more (exit 4); no transaction offers more, a replacement included (default: none)",
     parse: (value: string) => parseFeePerGas(value, "--max-fee-per-gas"),
   },
   {
@@ -136,7 +136,7 @@ export const REFRESH_OPTIONS = [
     arg: "amount",
     group: "sending",
     description:
-      "Most the run may spend, in ether (0.01eth) or gas (5000000gas): charged is gas used × effective price of\nwhat was sent (gas used, for gas); a transaction whose estimate at its max fee does not fit what is left\nis not sent, and the run stops (exit 4) (default: none)",
+      "Most the run may spend, in ether (0.01eth) or gas (5000000gas): charged is gas used × effective price of what was sent (gas used, for gas); a transaction whose estimate at its max fee does not fit what is left is not sent, and the run stops (exit 4) (default: none)",
     parse: (value: string) => parseBudget(value, "--budget"),
   },
   {
@@ -144,7 +144,7 @@ export const REFRESH_OPTIONS = [
     kind: "string",
     arg: "duration",
     group: "sending",
-    description: `Re-send a transaction not mined after this long with the same nonce and both fees 12.5 % higher, never over\n--max-fee-per-gas (default ${DEFAULT_REPLACE_AFTER_SECONDS} s; forms: 90s, 2m, or seconds)`,
+    description: `Re-send a transaction not mined after this long with the same nonce and both fees 12.5 % higher, never over --max-fee-per-gas (default ${DEFAULT_REPLACE_AFTER_SECONDS}s; forms: 90s, 2m, or seconds)`,
     parse: (value: string) => withFlag("--replace-after", () => parseDuration(value)),
   },
   {
@@ -161,7 +161,7 @@ export const REFRESH_OPTIONS = [
     arg: "file",
     group: "sending",
     description:
-      "The run's journal: every transaction before it is sent and its outcome after; a rerun with it settles what\nis in flight and pushes nothing twice (default: <--from file>.refresh-journal.json)",
+      "The run's journal: every transaction before it is sent and its outcome after; a rerun with it settles what is in flight and pushes nothing twice (default: <--from file>.refresh-journal.json)",
     parse: (value: string) => parseNonBlank("--journal", value, "a file name"),
   },
   {
@@ -170,7 +170,7 @@ export const REFRESH_OPTIONS = [
     arg: "file",
     group: "sending",
     description:
-      "Sign with the key of an encrypted keystore (Web3 Secret Storage v3: geth, cast wallet) instead of\n$DEPLOYER_PRIVATE_KEY; its password from $KEYSTORE_PASSWORD, else asked for on the terminal",
+      "Sign with the key of an encrypted keystore (Web3 Secret Storage v3: geth, cast wallet) instead of $DEPLOYER_PRIVATE_KEY; its password from $KEYSTORE_PASSWORD, else asked for on the terminal",
     parse: (value: string) => parseNonBlank("--keystore", value, "a file name"),
   },
   {
