@@ -66,6 +66,8 @@ export interface RefreshRunArgs {
   readonly confirmMainnet: boolean;
   /** `--json`: a file, or `-` for stdout. */
   readonly json?: string;
+  /** `--rpc`: with `--dry-run` alone, the chain the plan is priced on (its cost at the current fee). */
+  readonly rpcUrl?: string;
   /** Where to push; absent only with `--dry-run` when `--rpc` and `--api` are not given. */
   readonly endpoints?: RefreshEndpoints;
   /** Fees, budget, replacement, confirmations and journal of a run that sends. */
@@ -135,6 +137,7 @@ export function parseRefreshArgs(argv: readonly string[], options: ParseRefreshA
     dryRun,
     confirmMainnet: values["confirm-mainnet"] === true,
     ...(values.json !== undefined ? { json: values.json } : {}),
+    ...(values.rpc !== undefined ? { rpcUrl: values.rpc } : {}),
     ...(endpoints ? { endpoints } : {}),
     sending: {
       ...(values["max-fee-per-gas"] !== undefined ? { maxFeePerGas: values["max-fee-per-gas"] } : {}),

@@ -16,6 +16,7 @@ import { readFile } from "node:fs/promises";
 import { decryptKeystore } from "../deploy/keystore.js";
 import { ConfigurationError, messageOf } from "../errors.js";
 import { promptPassword } from "./password-prompt.js";
+import { estimateRefreshCost, type RefreshCostEstimate } from "../refresh/fees.js";
 import type { RefreshPlan } from "../refresh/plan.js";
 import { type RefreshSendOutcome, sendRefreshPlan } from "../refresh/send.js";
 import type { RefreshRunArgs } from "./refresh-args.js";
@@ -116,6 +117,30 @@ export async function senderKey(args: RefreshRunArgs, chainId: number, env: Read
     ));
   return decryptKeystore(json, password, `--keystore ${file}`);
 }
+
+/** Prices a plan at the chain's current fee ({@link estimateCostFromArgs}; replaceable in tests). */
+export type EstimateRefreshCostFunction = (plan: RefreshPlan, args: RefreshRunArgs) => Promise<RefreshCostEstimate>;
+
+/**
+ * The dry run's cost at the current fee: reads the fees of the chain of `--rpc` (which must be the drift report's),
+ * sends nothing and needs no key.
+ *
+ * @param plan - The plan.
+ * @param args - The run's arguments (`--rpc`, `--max-fee-per-gas`).
+ * @returns The figures and a line for people.
+ * @throws {@link ConfigurationError} without `--rpc`, or for another chain than the drift report's.
+ */
+export const estimateCostFromArgs: EstimateRefreshCostFunction = async (plan, args) => {
+  if (args.rpcUrl === undefined) throw new ConfigurationError("The cost at the current fee needs --rpc");
+  const client = createPublicClient({ chain: chainOf(plan.from.chainId, `chain ${plan.from.chainId}`), transport: http(args.rpcUrl) });
+  const chainId = await client.getChainId();
+  if (chainId !== plan.from.chainId) {
+    throw new ConfigurationError(
+      `The chain of the RPC is ${chainId}, the drift report's is ${plan.from.chainId}: price the plan on its chain`,
+    );
+  }
+  return estimateRefreshCost(client as PublicClient, plan.totals.estimatedGas, args.sending.maxFeePerGas);
+};
 
 /**
  * Words a send outcome for people and picks the exit code.

@@ -177,7 +177,8 @@ export const REFRESH_OPTIONS = [
     name: "dry-run",
     kind: "boolean",
     group: "output",
-    description: "Print the plan (agents, reasons, batches, estimated gas) and send nothing",
+    description:
+      "Print the plan (agents, reasons, batches, estimated gas) and send nothing; with --rpc, its cost at the chain's current fee too",
   },
   {
     name: "confirm-mainnet",

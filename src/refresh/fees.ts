@@ -9,7 +9,7 @@
  *
  * @packageDocumentation
  */
-import type { PublicClient } from "viem";
+import { formatEther, type PublicClient } from "viem";
 
 /** The fees of one EIP-1559 transaction, in wei per gas. */
 export interface RefreshFees {
@@ -68,6 +68,58 @@ export function raisedFees(fees: RefreshFees, current: RefreshFees, maxFeePerGas
   const fee = max(max(raise(fees.maxFeePerGas), current.maxFeePerGas), tip);
   if (maxFeePerGas !== undefined && fee > maxFeePerGas) return null;
   return { maxFeePerGas: fee, maxPriorityFeePerGas: tip };
+}
+
+/** What a plan would cost at the chain's current fee (the dry run's figures). */
+export interface RefreshCostEstimate {
+  /** The plan's gas estimate (its batches' sum). */
+  readonly estimatedGas: string;
+  /** The latest block's base fee and the suggested tip, wei per gas (decimal). */
+  readonly baseFeePerGas: string;
+  readonly maxPriorityFeePerGas: string;
+  /** The `maxFeePerGas` the run would offer now (under the ceiling), wei per gas (decimal). */
+  readonly maxFeePerGas: string;
+  /** `estimatedGas × (base fee + tip)`: the cost at the current fee, in wei (decimal). */
+  readonly costWei: string;
+  /** `estimatedGas × maxFeePerGas`: the most it can cost at these fees, what a budget is checked against (decimal). */
+  readonly maxCostWei: string;
+  /** Why the ceiling would stop the run now, when it would. */
+  readonly overCeiling?: string;
+  /** One line for people. */
+  readonly summary: string;
+}
+
+/**
+ * Prices a plan's gas estimate at the chain's current fee (for the dry run: it reads the chain, sends nothing).
+ *
+ * @param client - A public client of the chain.
+ * @param estimatedGas - The plan's gas estimate.
+ * @param maxFeePerGas - The ceiling; absent: none.
+ * @returns The figures and a line for people.
+ */
+export async function estimateRefreshCost(client: PublicClient, estimatedGas: number, maxFeePerGas?: bigint): Promise<RefreshCostEstimate> {
+  const estimate = await client.estimateFeesPerGas({ chain: null, type: "eip1559" });
+  const block = await client.getBlock({ blockTag: "latest" });
+  const baseFee = block.baseFeePerGas ?? 0n;
+  const found = await chainFees(client, maxFeePerGas);
+  const offered = found.fees?.maxFeePerGas ?? maxFeePerGas ?? estimate.maxFeePerGas;
+  const gas = BigInt(estimatedGas);
+  const current = baseFee + estimate.maxPriorityFeePerGas;
+  const summary =
+    `Cost at the current fee: ${gas.toLocaleString("en-US")} gas (the plan's estimate) × ${formatGwei(current)} ` +
+    `(base fee ${formatGwei(baseFee)} and tip ${formatGwei(estimate.maxPriorityFeePerGas)}) = ${formatEther(gas * current)} ETH; ` +
+    `at most ${formatEther(gas * offered)} ETH at the max fee ${formatGwei(offered)}` +
+    (found.stop !== undefined ? `. The run would stop now: ${found.stop}` : "");
+  return {
+    estimatedGas: gas.toString(),
+    baseFeePerGas: baseFee.toString(),
+    maxPriorityFeePerGas: estimate.maxPriorityFeePerGas.toString(),
+    maxFeePerGas: offered.toString(),
+    costWei: (gas * current).toString(),
+    maxCostWei: (gas * offered).toString(),
+    ...(found.stop !== undefined ? { overCeiling: found.stop } : {}),
+    summary,
+  };
 }
 
 /**

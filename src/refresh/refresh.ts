@@ -36,9 +36,11 @@
  * transaction the journal has in flight is waited for, not replaced, by the rerun (the journal keeps no signed
  * attestation); one the node no longer knows, its nonce unused, counts as dropped and its agents are pushed again.
  *
+ * The plan stays pure: its cost at the current fee is priced apart (`estimateRefreshCost` of `fees.ts`, what the
+ * command's dry run prints given `--rpc`).
+ *
  * Not built yet (the next steps of issue 33): sources other than a drift report (`--state`, watch lists, `--gate`,
- * `drift --refresh`), the page's section, a package entry for this function, and the cost at the current fee in the
- * dry run's plan.
+ * `drift --refresh`), the page's section, and a package entry for this function.
  *
  * @packageDocumentation
  */

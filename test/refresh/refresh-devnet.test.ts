@@ -147,9 +147,18 @@ describe("trustgate refresh on the devnet", () => {
     // a gas limit of four newer records a batch, so that the plan has several batches
     const gasLimit = REFRESH_GAS_ESTIMATE.transaction + 4 * REFRESH_GAS_ESTIMATE.newerRecord;
     const rules = ["--from", join(dir, "before.json"), "--gas-limit", String(gasLimit), "--min-change", "0"];
-    const dry = await run("refresh", [...rules, "--dry-run", "--json", "-"]);
+    const dry = await run("refresh", [...rules, "--dry-run", "--rpc", env.rpcUrl, "--json", "-"]);
     expect(dry.code, dry.stderr).toBe(0);
-    const planned = (JSON.parse(dry.stdout) as RefreshReport).plan;
+    const dryReport = JSON.parse(dry.stdout) as RefreshReport;
+    const planned = dryReport.plan;
+    // the dry run prices the plan at the chain's current fee
+    const cost = dryReport.cost!;
+    expect(cost.estimatedGas).toBe(String(planned.totals.estimatedGas));
+    expect(BigInt(cost.costWei)).toBe(
+      BigInt(planned.totals.estimatedGas) * (BigInt(cost.baseFeePerGas) + BigInt(cost.maxPriorityFeePerGas)),
+    );
+    expect(BigInt(cost.maxCostWei)).toBe(BigInt(planned.totals.estimatedGas) * BigInt(cost.maxFeePerGas));
+    expect(dry.stderr).toMatch(/^Cost at the current fee: [\d,]+ gas \(the plan's estimate\) × .* ETH at the max fee .*$/m);
     expect(planned.totals.due).toBe(refreshable.length);
     expect(planned.totals.batches).toBeGreaterThanOrEqual(2);
 
@@ -167,6 +176,9 @@ describe("trustgate refresh on the devnet", () => {
     const nonceAfter = await clients.public.getTransactionCount({ address: sender.address });
     expect(nonceAfter - nonceBefore).toBe(planned.totals.batches);
     expect(outcome.transactions.map((t) => t.batch)).toEqual(planned.batches.map((b) => b.index));
+    // what it cost is within the dry run's figures: its gas under the estimate, its cost under the most at the max fee
+    expect(Number(outcome.totals.gasUsed)).toBeLessThanOrEqual(planned.totals.estimatedGas);
+    expect(BigInt(outcome.totals.costWei)).toBeLessThanOrEqual(BigInt(cost.maxCostWei));
     for (const t of outcome.transactions) {
       expect(t.stored).toBe(t.attestations);
       expect(Number(t.gasUsed)).toBeLessThanOrEqual(gasLimit);
