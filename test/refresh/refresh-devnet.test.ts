@@ -7,20 +7,21 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type Abi, type Address, createPublicClient, createWalletClient, getAddress, type Hex, http, type PublicClient } from "viem";
+import { type Abi, type Address, getAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TrustApiClient } from "../../src/api/client";
 import { createJwksResolver } from "../../src/attestation/jwks";
-import { signingKeyArgsOf, signingKeyArgsOfJwks } from "../../src/attestation/onchain-keys";
+import { signingKeyArgsOf } from "../../src/attestation/onchain-keys";
 import { generateSigningKey } from "../../src/harness/signing";
 import { refreshAttestedOracle } from "../../src/refresh/refresh";
 import { report as driftReport, row } from "../cli/report-fixture";
 import { buildTrustCheckResponse, TEST_ISSUER } from "../support/attestations";
+import { type RefreshDevnet, startRefreshDevnet } from "../support/refresh-devnet";
 import { main } from "../../src/cli/main";
 import type { RefreshReport } from "../../src/cli/refresh-command";
 import type { DriftReport } from "../../src/drift/types";
-import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+import type { EmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { type AttestedOracleClients, revokeTrustSigningKeys, setTrustSigningKeys } from "../../src/oracle/attested-oracle";
 import { REFRESH_GAS_ESTIMATE } from "../../src/refresh/plan";
 import type { RefreshSendOutcome } from "../../src/refresh/send";
@@ -43,10 +44,10 @@ async function run(command: string, argv: string[]) {
   return { code, stdout, stderr };
 }
 
+let devnet: RefreshDevnet;
 let env: EmbeddedDriftEnvironment;
 let clients: AttestedOracleClients;
 let attested: Address;
-let artifact: { abi: Abi; bytecode: Hex };
 
 function gateArtifact(): { abi: Abi; bytecode: Hex } {
   return JSON.parse(readFileSync(resolve(ROOT, "artifacts/contracts/fixtures/GatedAction.sol/GatedAction.json"), "utf8")) as {
@@ -72,16 +73,7 @@ async function deployGate(agentChainId: number): Promise<Address> {
   return getAddress((await clients.public.waitForTransactionReceipt({ hash })).contractAddress!);
 }
 
-async function deployAttestedOracle(): Promise<Address> {
-  const hash = await clients.wallet.deployContract({
-    abi: artifact.abi,
-    bytecode: artifact.bytecode,
-    args: [clients.wallet.account.address, env.oracle],
-    account: clients.wallet.account,
-    chain: clients.wallet.chain,
-  });
-  return getAddress((await clients.public.waitForTransactionReceipt({ hash })).contractAddress!);
-}
+const deployAttestedOracle = () => devnet.deployAttestedOracle();
 const dir = mkdtempSync(join(tmpdir(), "trustgate-refresh-devnet-"));
 
 /** drift --all against the attested oracle, a threshold no score reaches (0–95): exit codes show only what is asserted. */
@@ -95,33 +87,11 @@ async function drift(file: string): Promise<DriftReport> {
 }
 
 beforeAll(async () => {
-  env = await startEmbeddedDriftEnvironment({
-    size: 30,
-    chains: ["base", "polygon"],
-    registries: ["erc8004"],
-    staleChain: "polygon",
-    delisted: 0,
-    faults: false,
-    advance: { changedFraction: 0, newAgents: 1 },
-  });
-  artifact = JSON.parse(
-    readFileSync(resolve(ROOT, "artifacts/contracts/oracle/AttestedTrustOracle.sol/AttestedTrustOracle.json"), "utf8"),
-  ) as { abi: Abi; bytecode: Hex };
-  const chain = {
-    id: 8453,
-    name: "local",
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [env.rpcUrl] } },
-  } as const;
-  const transport = http(env.rpcUrl);
-  clients = {
-    wallet: createWalletClient({ account: env.simulation.publisher, chain, transport }),
-    public: createPublicClient({ chain, transport }) as PublicClient,
-  };
+  devnet = await startRefreshDevnet();
+  ({ env, clients } = devnet);
   attested = await deployAttestedOracle();
-  const jwks = (await (await fetch(env.jwksUrl)).json()) as Parameters<typeof signingKeyArgsOfJwks>[0];
-  await setTrustSigningKeys(clients, attested, signingKeyArgsOfJwks(jwks, ["rnwy-trust-v2"]));
-  await clients.public.request({ method: "hardhat_setBalance" as "eth_chainId", params: [sender.address, "0x56BC75E2D63100000"] as never });
+  await devnet.installServiceKey(attested);
+  await devnet.fund(sender.address);
 }, 180_000);
 
 afterAll(async () => env?.close());

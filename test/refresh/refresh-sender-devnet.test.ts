@@ -8,27 +8,17 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { encryptKeystoreJson } from "ethers";
-import {
-  type Abi,
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  getAddress,
-  type Hex,
-  http,
-  parseEventLogs,
-  type PublicClient,
-} from "viem";
+import { type Address, createWalletClient, type Hex, http, parseEventLogs } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TrustApiClient } from "../../src/api/client";
 import { createJwksResolver } from "../../src/attestation/jwks";
-import { signingKeyArgsOf, signingKeyArgsOfJwks } from "../../src/attestation/onchain-keys";
+import { signingKeyArgsOf } from "../../src/attestation/onchain-keys";
 import { main } from "../../src/cli/main";
 import type { RefreshReport } from "../../src/cli/refresh-command";
 import type { DriftReport } from "../../src/drift/types";
 import { attestedTrustOracleAbi } from "../../src/generated/abis";
-import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+import type { EmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { generateSigningKey } from "../../src/harness/signing";
 import { type AttestedOracleClients, setTrustSigningKeys } from "../../src/oracle/attested-oracle";
 import type { RefreshJournalContent } from "../../src/refresh/journal";
@@ -37,6 +27,7 @@ import { refreshAttestedOracle } from "../../src/refresh/refresh";
 import type { RefreshSendOutcome } from "../../src/refresh/send";
 import { report as driftReport, row } from "../cli/report-fixture";
 import { buildTrustCheckResponse, TEST_ISSUER } from "../support/attestations";
+import { type RefreshDevnet, startRefreshDevnet } from "../support/refresh-devnet";
 
 const ROOT = resolve(__dirname, "../..");
 /** A throwaway key for the sender (Hardhat's well-known account 2), funded on the local chain below. */
@@ -46,9 +37,9 @@ const dir = mkdtempSync(join(tmpdir(), "trustgate-refresh-sender-"));
 /** A gas limit of four newer records a batch, so that a plan has several batches. */
 const GAS_LIMIT = REFRESH_GAS_ESTIMATE.transaction + 4 * REFRESH_GAS_ESTIMATE.newerRecord;
 
+let devnet: RefreshDevnet;
 let env: EmbeddedDriftEnvironment;
 let clients: AttestedOracleClients;
-let artifact: { abi: Abi; bytecode: Hex };
 
 async function run(command: string, argv: string[], extraEnv: Record<string, string> = { DEPLOYER_PRIVATE_KEY: SENDER_KEY }) {
   let stdout = "";
@@ -67,22 +58,12 @@ function rpc(method: string, params: unknown[] = []): Promise<unknown> {
   return clients.public.request({ method: method as "eth_chainId", params: params as never });
 }
 
-async function deployAttestedOracle(): Promise<Address> {
-  const hash = await clients.wallet.deployContract({
-    abi: artifact.abi,
-    bytecode: artifact.bytecode,
-    args: [clients.wallet.account.address, env.oracle],
-    account: clients.wallet.account,
-    chain: clients.wallet.chain,
-  });
-  return getAddress((await clients.public.waitForTransactionReceipt({ hash })).contractAddress!);
-}
+const deployAttestedOracle = () => devnet.deployAttestedOracle();
 
 /** A fresh attested oracle with the service's key installed, and the drift report against it (its file). */
 async function oracleAndReport(name: string): Promise<{ oracle: Address; file: string; report: DriftReport }> {
   const oracle = await deployAttestedOracle();
-  const jwks = (await (await fetch(env.jwksUrl)).json()) as Parameters<typeof signingKeyArgsOfJwks>[0];
-  await setTrustSigningKeys(clients, oracle, signingKeyArgsOfJwks(jwks, ["rnwy-trust-v2"]));
+  await devnet.installServiceKey(oracle);
   const file = join(dir, `${name}.json`);
   const { code, stderr } = await run("drift", [
     ...["--rpc", env.rpcUrl, "--api", env.apiUrl, "--oracle", env.oracle, "--attested-oracle", oracle],
@@ -113,30 +94,9 @@ async function writesPerKey(oracle: Address): Promise<Map<string, number>> {
 const nonceOf = (address: Address) => clients.public.getTransactionCount({ address, blockTag: "pending" });
 
 beforeAll(async () => {
-  env = await startEmbeddedDriftEnvironment({
-    size: 30,
-    chains: ["base", "polygon"],
-    registries: ["erc8004"],
-    staleChain: "polygon",
-    delisted: 0,
-    faults: false,
-    advance: { changedFraction: 0, newAgents: 1 },
-  });
-  artifact = JSON.parse(
-    readFileSync(resolve(ROOT, "artifacts/contracts/oracle/AttestedTrustOracle.sol/AttestedTrustOracle.json"), "utf8"),
-  ) as { abi: Abi; bytecode: Hex };
-  const chain = {
-    id: 8453,
-    name: "local",
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [env.rpcUrl] } },
-  } as const;
-  const transport = http(env.rpcUrl);
-  clients = {
-    wallet: createWalletClient({ account: env.simulation.publisher, chain, transport }),
-    public: createPublicClient({ chain, transport }) as PublicClient,
-  };
-  await rpc("hardhat_setBalance", [sender.address, "0x56BC75E2D63100000"]);
+  devnet = await startRefreshDevnet();
+  ({ env, clients } = devnet);
+  await devnet.fund(sender.address);
 }, 180_000);
 
 afterAll(async () => env?.close());
