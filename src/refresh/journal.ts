@@ -1,7 +1,10 @@
 /**
  * The journal of a refresh run: a JSON file that records every transaction the run sends, before it is sent (its
  * batch, agents, kids, nonce, and each hash with its fees: the first and each replacement) and after it is settled
- * (its receipt's status, gas and cost, and each agent's outcome). It is written atomically (a temporary file renamed
+ * (its receipt's status, gas and cost, and each agent's outcome). With a local account (a private key, a keystore)
+ * the transaction is signed first and its hash written before it is sent, so no transaction reaches a node without
+ * the journal knowing it; one killed between the write and the send is known to no node, and a rerun settles it as
+ * `dropped`. It is written atomically (a temporary file renamed
  * over it), so a run killed at any moment leaves the journal of before or after the write, never half of it.
  *
  * A rerun with the same journal settles first what the journal has in flight (the receipt of one of its hashes, or

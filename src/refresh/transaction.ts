@@ -13,6 +13,7 @@
  * @packageDocumentation
  */
 import {
+  keccak256,
   type Address,
   type Hash,
   type Hex,
@@ -81,8 +82,9 @@ export async function openNonceManager(client: PublicClient, address: Address): 
  * @param nonce - Its nonce (from the {@link NonceManager}).
  * @param fees - Its first fees (`chainFees`).
  * @param settings - Ceiling, replacement delay, confirmations.
- * @param onSent - Called with every hash sent (the first and each replacement), with all sent so far, before the
- *   receipt is awaited (a journal writes it).
+ * @param onSent - Called with every hash (the first and each replacement), with all so far: for a local account
+ *   after signing and before sending (a journal then never misses a transaction that reached a node), for a node's
+ *   account right after sending.
  * @returns How it was settled, and every hash sent.
  */
 export async function sendTransaction(
@@ -95,7 +97,7 @@ export async function sendTransaction(
 ): Promise<{ settled: SettledTransaction; attempts: readonly SentAttempt[] }> {
   const attempts: SentAttempt[] = [];
   const send = async (offered: RefreshFees) => {
-    const hash = await clients.wallet.sendTransaction({
+    const transaction = {
       account: clients.wallet.account,
       chain: clients.wallet.chain,
       to: request.to,
@@ -105,13 +107,23 @@ export async function sendTransaction(
       type: "eip1559",
       maxFeePerGas: offered.maxFeePerGas,
       maxPriorityFeePerGas: offered.maxPriorityFeePerGas,
-    });
-    attempts.push({
+    } as const;
+    const attempt = (hash: Hash): SentAttempt => ({
       hash,
       maxFeePerGas: offered.maxFeePerGas.toString(),
       maxPriorityFeePerGas: offered.maxPriorityFeePerGas.toString(),
     });
-    await onSent(attempts);
+    if (clients.wallet.account.type === "local") {
+      // signed first, so that the journal has the hash before the transaction can reach any node
+      const serializedTransaction = await clients.wallet.signTransaction(transaction);
+      attempts.push(attempt(keccak256(serializedTransaction)));
+      await onSent(attempts);
+      await clients.wallet.sendRawTransaction({ serializedTransaction });
+    } else {
+      // a node's account signs as it sends: the hash is known only then
+      attempts.push(attempt(await clients.wallet.sendTransaction(transaction)));
+      await onSent(attempts);
+    }
   };
   await send(fees);
   const settled = await settleTransaction(clients, nonce, attempts, settings, async (raised) => send(raised));
