@@ -84,6 +84,7 @@ export const UNIT_TESTS = [
   "test/properties/seed.test.ts",
   "test/published/sybil-vocabulary.test.ts",
   "test/published/variants.test.ts",
+  "test/refresh/fees-budget.test.ts",
   "test/refresh/plan.test.ts",
   "test/refresh/send-guards.test.ts",
   "test/report-html/page-data.test.ts",
