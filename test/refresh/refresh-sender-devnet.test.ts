@@ -1,7 +1,7 @@
 // The sender of `trustgate refresh` on a real chain over HTTP (the embedded local Base chain, the kit's local signing
 // service, a real AttestedTrustOracle over the reference oracle): the fee ceiling and the budget stop a run with exit
 // 4; a stuck transaction is replaced with the same nonce and raised fees, and its receipt counts after the
-// confirmations asked for; a run killed (SIGKILL of a real process) with its first batch's transaction in flight is
+// confirmations asked for; a replacement over the ceiling stops the run with the transaction left to a rerun; a run killed (SIGKILL of a real process) with its first batch's transaction in flight is
 // resumed from its journal without pushing an attestation twice, the rerun signing with an encrypted keystore.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -142,44 +142,55 @@ describe("trustgate refresh: the fee ceiling and the budget stop a run with exit
   }, 120_000);
 });
 
+/**
+ * A run of one agent no oracle holds (a first record) on an oracle of its own, with a signing key of the test's: the
+ * drift report, the options of `refreshAttestedOracle` with a journal, and a reader of that journal.
+ */
+async function oneAgentRun(agentId: number, name: string) {
+  const key = await generateSigningKey("rnwy-trust-v2");
+  const oracle = await deployAttestedOracle();
+  await setTrustSigningKeys(clients, oracle, [signingKeyArgsOf(key.publicJwk)]);
+  const now = new Date(Number((await clients.public.getBlock()).timestamp) * 1000);
+  const body = await buildTrustCheckResponse(key, {
+    agent: { agentId, chain: "base", score: 70, tier: "developing" },
+    issuedAt: new Date(now.getTime() - 60_000),
+    verifiedAt: new Date(now.getTime() - 30_000),
+  });
+  const report = driftReport([
+    row({
+      agentId: String(agentId),
+      status: "missing-onchain",
+      onchain: null,
+      scoreDelta: null,
+      refresh: { possible: true, reason: "", kid: "rnwy-trust-v2", keyStatus: "installed", expiresAt: null },
+    }),
+  ]);
+  const journal = join(dir, `${name}.journal.json`);
+  const options = {
+    now,
+    clients,
+    attestedOracle: oracle,
+    api: { trustCheck: () => Promise.resolve(body) } as unknown as TrustApiClient,
+    issuer: TEST_ISSUER,
+    jwks: createJwksResolver({ keys: [key.publicJwk] as never }),
+    confirmMainnet: true,
+    journal,
+  };
+  const read = () => (existsSync(journal) ? (JSON.parse(readFileSync(journal, "utf8")) as RefreshJournalContent) : null);
+  return { report, options, read };
+}
+
 describe("refreshAttestedOracle: a stuck transaction is replaced, and a receipt counts after its confirmations", () => {
   it("re-sends with the same nonce and fees raised 12.5 %: the replacement lands, the first does not, one record stored", async () => {
-    const key = await generateSigningKey("rnwy-trust-v2");
-    const oracle = await deployAttestedOracle();
-    await setTrustSigningKeys(clients, oracle, [signingKeyArgsOf(key.publicJwk)]);
-    const now = new Date(Number((await clients.public.getBlock()).timestamp) * 1000);
-    const body = await buildTrustCheckResponse(key, {
-      agent: { agentId: 910_001, chain: "base", score: 70, tier: "developing" },
-      issuedAt: new Date(now.getTime() - 60_000),
-      verifiedAt: new Date(now.getTime() - 30_000),
-    });
-    const api = { trustCheck: () => Promise.resolve(body) } as unknown as TrustApiClient;
-    const rows = [
-      row({
-        agentId: "910001",
-        status: "missing-onchain",
-        onchain: null,
-        scoreDelta: null,
-        refresh: { possible: true, reason: "", kid: "rnwy-trust-v2", keyStatus: "installed", expiresAt: null },
-      }),
-    ];
-    const journal = join(dir, "replace.journal.json");
-    const read = () => (existsSync(journal) ? (JSON.parse(readFileSync(journal, "utf8")) as RefreshJournalContent) : null);
+    const { report, options, read } = await oneAgentRun(910_001, "replace");
     const wait = async (until: () => boolean) => {
       while (!until()) await new Promise((r) => setTimeout(r, 25));
     };
 
     await rpc("evm_setAutomine", [false]);
     try {
-      const running = refreshAttestedOracle(driftReport(rows), {
-        now,
-        clients,
-        attestedOracle: oracle,
-        api,
-        issuer: TEST_ISSUER,
-        jwks: createJwksResolver({ keys: [key.publicJwk] as never }),
-        confirmMainnet: true,
-        journal,
+      const running = refreshAttestedOracle(report, {
+        ...options,
         replaceAfterSeconds: 1,
         confirmations: 2,
         pollingIntervalMs: 25,
@@ -202,10 +213,41 @@ describe("refreshAttestedOracle: a stuck transaction is replaced, and a receipt 
       expect(outcome.attestations.map((a) => a.outcome)).toEqual(["stored"]);
       expect(read()!.transactions[0]!.state).toBe("mined");
       await expect(clients.public.getTransactionReceipt({ hash: first!.hash })).rejects.toThrow(/could not be found/);
-      expect([...(await writesPerKey(oracle)).values()]).toEqual([1]);
+      expect([...(await writesPerKey(options.attestedOracle)).values()]).toEqual([1]);
     } finally {
       await rpc("evm_setAutomine", [true]);
     }
+  }, 120_000);
+});
+
+describe("refreshAttestedOracle: a replacement the ceiling forbids", () => {
+  it("stops the run (fee-ceiling) with the transaction left pending and in the journal; a rerun settles it", async () => {
+    const { report, options, read } = await oneAgentRun(910_002, "ceiling");
+    const block = await clients.public.getBlock();
+    const tip = (await clients.public.estimateFeesPerGas({ chain: null })).maxPriorityFeePerGas;
+    // a ceiling just over the chain's fee now: the first send fits, a raise of 12.5 % does not
+    const ceiling = block.baseFeePerGas! + tip + 1n;
+    await rpc("evm_setAutomine", [false]);
+    let outcome: RefreshSendOutcome;
+    try {
+      outcome = (await refreshAttestedOracle(report, { ...options, maxFeePerGas: ceiling, replaceAfterSeconds: 1, pollingIntervalMs: 25 }))
+        .sent!;
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+    const hash = read()!.transactions[0]!.sent[0]!.hash;
+    expect(outcome.stopped?.reason).toBe("fee-ceiling");
+    expect(outcome.stopped?.detail).toContain(`transaction ${hash} (nonce ${read()!.transactions[0]!.nonce}) was not mined within 1 s`);
+    expect(outcome.attestations.map((a) => [a.outcome, a.stop, a.transaction])).toEqual([["stopped", "fee-ceiling", hash]]);
+    expect(outcome.transactions.map((t) => [t.status, t.sent.length])).toEqual([["pending", 1]]);
+    expect(BigInt(read()!.transactions[0]!.sent[0]!.maxFeePerGas)).toBeLessThanOrEqual(ceiling);
+    expect(read()!.transactions[0]!.state).toBe("in-flight");
+
+    await rpc("evm_mine");
+    const rerun = (await refreshAttestedOracle(report, { ...options, pollingIntervalMs: 25 })).sent!;
+    expect(rerun.attestations.map((a) => [a.outcome, a.transaction, a.fromJournal])).toEqual([["stored", hash, true]]);
+    expect(rerun.totals.transactions).toBe(0);
+    expect([...(await writesPerKey(options.attestedOracle)).values()]).toEqual([1]);
   }, 120_000);
 });
 
