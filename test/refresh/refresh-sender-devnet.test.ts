@@ -1,8 +1,10 @@
 // The sender of `trustgate refresh` on a real chain over HTTP (the embedded local Base chain, the kit's local signing
 // service, a real AttestedTrustOracle over the reference oracle): the fee ceiling and the budget stop a run with exit
 // 4; a stuck transaction is replaced with the same nonce and raised fees, and its receipt counts after the
-// confirmations asked for; a replacement over the ceiling stops the run with the transaction left to a rerun; a run killed (SIGKILL of a real process) with its first batch's transaction in flight is
-// resumed from its journal without pushing an attestation twice, the rerun signing with an encrypted keystore.
+// confirmations asked for; a replacement over the ceiling stops the run with the transaction left to a rerun; a run
+// killed (SIGKILL of a real process) with its first batch's transaction in flight is resumed from its journal without
+// pushing an attestation twice, the rerun signing with an encrypted keystore; a journal's dropped transaction is
+// pushed again, once.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
