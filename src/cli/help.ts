@@ -179,12 +179,15 @@ moved by more than --min-change; never when the oracle would treat the attestati
 
 ${formatRefreshOptionsHelp()}
 Exit codes:
-  3  some due attestation was not pushed (refused by the oracle's pre-check, or the service
-     gave none that verified)
+  4  the fee ceiling (--max-fee-per-gas) or the budget (--budget) stopped the run: what was
+     not sent is reported as stopped
+  3  some due attestation was not pushed (refused by the oracle's pre-check, a revoked kid
+     included, the service gave none that verified, or its nonce was taken by another sender)
   2  a usage error (a bad option, an unreadable report, a mainnet without --confirm-mainnet)
   0  everything due was pushed or is already current, or a dry run
 
 Environment:
-  DEPLOYER_PRIVATE_KEY  the key that sends (never printed)
+  DEPLOYER_PRIVATE_KEY  the key that sends (never printed), when --keystore is not given
+  KEYSTORE_PASSWORD     the password of --keystore (else it is asked for on the terminal)
   TRUSTGATE_API_KEY     API key of the service, when --api-key is not given
 `;

@@ -9,6 +9,8 @@
  *   `--rpc` (the chain) and `--api` (the service, for fresh attestations: the report carries none, they expire
  *   within a day).
  * - The API key comes from `--api-key`, else from `TRUSTGATE_API_KEY` (an empty variable counts as unset).
+ * - The journal is `--journal`, else next to the drift report (`<report>.refresh-journal.json`): a rerun from the same
+ *   report resumes the run of that report.
  *
  * @packageDocumentation
  */
@@ -35,6 +37,22 @@ export interface RefreshEndpoints {
   readonly attestedOracle?: `0x${string}`;
 }
 
+/** How a run that sends spends and sends: `--max-fee-per-gas`, `--budget`, `--replace-after`, `--confirmations`, `--journal`. */
+export interface RefreshSending {
+  /** Fee ceiling, wei per gas. */
+  readonly maxFeePerGas?: bigint;
+  readonly budget?: { readonly unit: "wei" | "gas"; readonly amount: bigint };
+  readonly replaceAfterSeconds?: number;
+  readonly confirmations?: number;
+  /** The journal file: `--journal`, else `<--from>.refresh-journal.json`. */
+  readonly journal: string;
+}
+
+/** `--keystore`: the encrypted keystore that holds the sender's key (else `DEPLOYER_PRIVATE_KEY`). */
+export interface RefreshKeySource {
+  readonly keystore?: string;
+}
+
 /** A refresh run's arguments. */
 export interface RefreshRunArgs {
   readonly kind: "run";
@@ -48,9 +66,18 @@ export interface RefreshRunArgs {
   readonly confirmMainnet: boolean;
   /** `--json`: a file, or `-` for stdout. */
   readonly json?: string;
+  /** `--rpc`: with `--dry-run` alone, the chain the plan is priced on (its cost at the current fee). */
+  readonly rpcUrl?: string;
   /** Where to push; absent only with `--dry-run` when `--rpc` and `--api` are not given. */
   readonly endpoints?: RefreshEndpoints;
+  /** Fees, budget, replacement, confirmations and journal of a run that sends. */
+  readonly sending: RefreshSending;
+  /** Where the sender's key comes from. */
+  readonly key: RefreshKeySource;
 }
+
+/** The default journal's name: the drift report's, with this after it. */
+export const REFRESH_JOURNAL_SUFFIX = ".refresh-journal.json";
 
 /** What {@link parseRefreshArgs} returns. */
 export type RefreshArgs = { readonly kind: "help" } | RefreshRunArgs;
@@ -110,6 +137,15 @@ export function parseRefreshArgs(argv: readonly string[], options: ParseRefreshA
     dryRun,
     confirmMainnet: values["confirm-mainnet"] === true,
     ...(values.json !== undefined ? { json: values.json } : {}),
+    ...(values.rpc !== undefined ? { rpcUrl: values.rpc } : {}),
     ...(endpoints ? { endpoints } : {}),
+    sending: {
+      ...(values["max-fee-per-gas"] !== undefined ? { maxFeePerGas: values["max-fee-per-gas"] } : {}),
+      ...(values.budget !== undefined ? { budget: values.budget } : {}),
+      ...(values["replace-after"] !== undefined ? { replaceAfterSeconds: values["replace-after"] } : {}),
+      ...(values.confirmations !== undefined ? { confirmations: values.confirmations } : {}),
+      journal: values.journal ?? `${values.from!}${REFRESH_JOURNAL_SUFFIX}`,
+    },
+    key: values.keystore !== undefined ? { keystore: values.keystore } : {},
   };
 }

@@ -2,7 +2,8 @@
  * `trustgate refresh`: brings an `AttestedTrustOracle` in line with the service by pushing fresh signed attestations
  * for the rows of a drift report that are due, and nothing else (`src/refresh/plan.ts` decides what is due;
  * `src/refresh/send.ts` sends). `--dry-run` prints the plan and sends nothing; the plan a dry run prints is the one a
- * real run at the same clock sends.
+ * real run at the same clock sends. Given `--rpc`, the dry run also prices the plan at the chain's current fee (it
+ * reads the fees, sends nothing, needs no key).
  *
  * Output: the plan as a table (then, for a run that sends, what each attestation became) on stdout, or on stderr when
  * `--json -` takes stdout; the JSON report ({@link RefreshReport}) to the file `--json` names.
@@ -10,7 +11,8 @@
  * Exit codes: 0 when everything due was pushed (or is already current on the oracle), or a dry run; 3 when some due
  * attestation was not pushed (refused by the oracle's pre-check, its kid revoked, or the service gave none that
  * verified); 2 on a usage error (a bad option, an unreadable report, a mainnet without `--confirm-mainnet`); 1 for an
- * unexpected failure. (4, a budget or fee ceiling that stopped the run, comes with `--budget` and `--max-fee-per-gas`.)
+ * unexpected failure; 4 when the fee ceiling (`--max-fee-per-gas`) or the budget (`--budget`) stopped the run, what was
+ * not sent then reported as `stopped`.
  *
  * @packageDocumentation
  */
@@ -22,7 +24,8 @@ import { formatRefreshPlan } from "./format-refresh-plan.js";
 import { REFRESH_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
 import { parseRefreshArgs } from "./refresh-args.js";
-import type { SendRefreshFunction } from "./refresh-connect.js";
+import type { EstimateRefreshCostFunction, SendRefreshFunction } from "./refresh-connect.js";
+import type { RefreshCostEstimate } from "../refresh/fees.js";
 import { checkFileTarget } from "./file-target.js";
 import { writeFile } from "node:fs/promises";
 
@@ -36,6 +39,8 @@ export interface RefreshReport {
   readonly plan: RefreshPlan;
   /** What was sent and what each attestation became (mode `sent` only). */
   readonly sent?: unknown;
+  /** The plan's cost at the chain's current fee (a dry run given `--rpc`). */
+  readonly cost?: Omit<RefreshCostEstimate, "summary">;
   /** The run's exit code. */
   readonly exitCode: number;
 }
@@ -53,7 +58,7 @@ export interface RefreshReport {
 export async function refreshCommand(
   argv: readonly string[],
   cli: CliIo,
-  deps: { readonly now?: () => Date; readonly send?: SendRefreshFunction } = {},
+  deps: { readonly now?: () => Date; readonly send?: SendRefreshFunction; readonly estimateCost?: EstimateRefreshCostFunction } = {},
 ): Promise<number> {
   const args = parseRefreshArgs(argv, { env: cli.env });
   if (args.kind === "help") {
@@ -74,8 +79,15 @@ export async function refreshCommand(
 
   let report: RefreshReport;
   if (args.dryRun) {
+    let cost: RefreshCostEstimate | undefined;
+    if (args.rpcUrl !== undefined && plan.totals.batches > 0) {
+      const estimate = deps.estimateCost ?? (await import("./refresh-connect.js")).estimateCostFromArgs;
+      cost = await estimate(plan, args);
+      people.write(`${cost.summary}\n`);
+    }
     people.write("Dry run: nothing sent.\n");
-    report = { version: 1, mode: "dry-run", plan, exitCode: 0 };
+    const { summary: _summary, ...figures } = cost ?? { summary: "" };
+    report = { version: 1, mode: "dry-run", plan, ...(cost ? { cost: figures as Omit<RefreshCostEstimate, "summary"> } : {}), exitCode: 0 };
   } else {
     const send = deps.send ?? (await import("./refresh-connect.js")).sendFromArgs;
     const result = await send(plan, args, cli.env);

@@ -6,7 +6,9 @@
  * @packageDocumentation
  */
 import { parseAddress } from "../inputs/address.js";
+import { parseBudget, parseFeePerGas } from "../inputs/amount.js";
 import { parseIntegerInRange } from "../inputs/numbers.js";
+import { DEFAULT_REPLACE_AFTER_SECONDS } from "../refresh/transaction.js";
 import { DEFAULT_REFRESH_BATCH_GAS, DEFAULT_REFRESH_MIN_CHANGE, REFRESH_GAS_ESTIMATE, TRANSACTION_GAS_CAP } from "../refresh/plan.js";
 import { parseDuration } from "./duration.js";
 import { parseJwksArgument } from "./jwks-argument.js";
@@ -24,6 +26,7 @@ export const REFRESH_HELP_GROUPS = {
   what: "What to push:",
   rules: "Push rules:",
   where: "Where to push (not needed with --dry-run):",
+  sending: "Fees, budget and transactions:",
   output: "Safety and output:",
 } as const;
 
@@ -119,10 +122,63 @@ export const REFRESH_OPTIONS = [
     parse: (value: string, context: RefreshParseContext) => parseJwksArgument(value, context.readFile),
   },
   {
+    name: "max-fee-per-gas",
+    kind: "string",
+    arg: "fee",
+    group: "sending",
+    description:
+      "Fee ceiling per gas (2gwei, 1500000000wei): when the chain's fee (base fee and tip) is over it, the run stops before sending more (exit 4); no transaction offers more, a replacement included (default: none)",
+    parse: (value: string) => parseFeePerGas(value, "--max-fee-per-gas"),
+  },
+  {
+    name: "budget",
+    kind: "string",
+    arg: "amount",
+    group: "sending",
+    description:
+      "Most the run may spend, in ether (0.01eth) or gas (5000000gas): charged is gas used × effective price of what was sent (gas used, for gas); a transaction whose estimate at its max fee does not fit what is left is not sent, and the run stops (exit 4) (default: none)",
+    parse: (value: string) => parseBudget(value, "--budget"),
+  },
+  {
+    name: "replace-after",
+    kind: "string",
+    arg: "duration",
+    group: "sending",
+    description: `Re-send a transaction not mined after this long with the same nonce and both fees 12.5 % higher, never over --max-fee-per-gas (default ${DEFAULT_REPLACE_AFTER_SECONDS}s; forms: 90s, 2m, or seconds)`,
+    parse: (value: string) => withFlag("--replace-after", () => parseDuration(value)),
+  },
+  {
+    name: "confirmations",
+    kind: "string",
+    arg: "n",
+    group: "sending",
+    description: "Blocks, its own included, before a transaction's receipt counts (default 1)",
+    parse: (value: string) => parseIntegerInRange(value, "--confirmations", 1, 1000),
+  },
+  {
+    name: "journal",
+    kind: "string",
+    arg: "file",
+    group: "sending",
+    description:
+      "The run's journal: every transaction before it is sent and its outcome after; a rerun with it settles what is in flight and pushes nothing twice (default: <--from file>.refresh-journal.json)",
+    parse: (value: string) => parseNonBlank("--journal", value, "a file name"),
+  },
+  {
+    name: "keystore",
+    kind: "string",
+    arg: "file",
+    group: "sending",
+    description:
+      "Sign with the key of an encrypted keystore (Web3 Secret Storage v3: geth, cast wallet) instead of $DEPLOYER_PRIVATE_KEY; its password from $KEYSTORE_PASSWORD, else asked for on the terminal",
+    parse: (value: string) => parseNonBlank("--keystore", value, "a file name"),
+  },
+  {
     name: "dry-run",
     kind: "boolean",
     group: "output",
-    description: "Print the plan (agents, reasons, batches, estimated gas) and send nothing",
+    description:
+      "Print the plan (agents, reasons, batches, estimated gas) and send nothing; with --rpc, its cost at the chain's current fee too",
   },
   {
     name: "confirm-mainnet",

@@ -12,6 +12,10 @@
  * | plan: what is due, why, in which batches | `plan.ts` | `row.refresh` (src/drift's assessment: never a no-op), `row.decision`, `row.onchain`, `row.scoreDelta` |
  * | fetch a fresh attestation per due agent | `send.ts` | the API client (`src/api`), `verifyTrustAttestation` and `toAttestationCall` (`src/attestation`) |
  * | pre-check each alone, send each batch | `send.ts` | `submitJwsAttestations` of the attested oracle's ABI (`src/generated`), the mainnet guard (`src/deploy/sender.ts`) |
+ * | fees under a ceiling, raised for a replacement | `fees.ts` | the chain's `estimateFeesPerGas` and latest base fee |
+ * | the run's budget in wei or gas | `budget.ts` | each transaction's estimate, then its receipt |
+ * | nonces, replacement of a stuck transaction, confirmations | `transaction.ts` | the sender's pending count, receipts, block numbers |
+ * | the journal that makes a run resumable | `journal.ts` | its own file, written atomically |
  * | word it, exit code | `src/cli/refresh-*.ts` | the plan and the send outcome |
  *
  * Like Pyth's pusher, the decision (the plan) is a pure function apart from the chain, so the dry run shows exactly
@@ -20,23 +24,32 @@
  * at least as new is there) is dropped too.
  *
  * The command's JSON report (`trustgate refresh --json`): `{ version: 1, mode: "dry-run" | "sent", plan, sent?,
- * exitCode }`, where `plan` is {@link RefreshPlan} and `sent` is {@link RefreshSendOutcome}. Its exit codes: 0 when
- * everything due was stored or is already current (and for a dry run), 3 when some due attestation was refused or not
- * fetched, 2 for a usage error (a mainnet without `--confirm-mainnet` included), 1 for an unexpected failure; 4 is kept
- * for a budget or fee ceiling that stops a run, not built yet.
+ * exitCode }`, where `plan` is {@link RefreshPlan} and `sent` is {@link RefreshSendOutcome} (each attestation's
+ * outcome, every transaction of the journal with each hash sent and its fees, what stopped the run). Its exit codes: 0
+ * when everything due was stored or is already current (and for a dry run), 3 when some due attestation was refused
+ * (a revoked kid included), not fetched, or had its nonce taken by another sender, 4 when the fee ceiling
+ * (`maxFeePerGas`) or the budget stopped the run, 2 for a usage error (a mainnet without `--confirm-mainnet`
+ * included), 1 for an unexpected failure.
  *
- * Not built yet (the next steps of issue 33): EIP-1559 fee ceilings (`--max-fee-per-gas`) and a `--budget`, one nonce
- * manager with replacement of a stuck transaction, `--confirmations`, the state file that makes a killed run
- * resumable without pushing twice, sources other than a drift report (`--state`, watch lists, `--gate`, `drift
- * --refresh`), and the keystore. Built: this function's package entry, `trustgate/refresh` (`entry.ts`), and the
- * drift page's section of a night's refreshes (`trustgate drift --html … --refresh-report refresh.json`:
- * `night-refreshes.ts` reads the command's JSON report back, `src/report-html/refresh-section.ts` writes the section).
+ * Safe to kill and rerun: with a `journal`, every transaction is recorded before it is sent and its outcome after its
+ * receipt; a rerun settles what the journal has in flight and pushes no agent it has stored or in flight. A
+ * transaction the journal has in flight is waited for, not replaced, by the rerun (the journal keeps no signed
+ * attestation); one the node no longer knows, its nonce unused, counts as dropped and its agents are pushed again.
  *
- * The read the pushes make cheap is built: a deployment with this pusher running may deploy
- * `HeldFirstAttestedTrustOracle` (`attestedOracle.heldFirstRecordMaxAge` in `deploy/config.json`), whose gated read of a
- * pushed record costs 1.07× a gate reading the Base oracle (docs/onchain-attestations.md, "The gated read"). Not built
- * yet: reading an oracle's read policy (`heldFirstRecordMaxAge()`, 0 for the default) here or in the drift job, so
- * that a held record is pushed before it passes that age.
+ * The plan stays pure: its cost at the current fee is priced apart (`estimateRefreshCost` of `fees.ts`, what the
+ * command's dry run prints given `--rpc`).
+ *
+ * Around it: this function's package entry, `trustgate/refresh` (`entry.ts`), and the drift page's section of a
+ * night's refreshes (`trustgate drift --html … --refresh-report refresh.json`: `night-refreshes.ts` reads the
+ * command's JSON report back, `src/report-html/refresh-section.ts` writes the section).
+ *
+ * The read the pushes make cheap: a deployment with this pusher running may deploy `HeldFirstAttestedTrustOracle`
+ * (`attestedOracle.heldFirstRecordMaxAge` in `deploy/config.json`), whose gated read of a pushed record costs 1.07× a
+ * gate reading the Base oracle (docs/onchain-attestations.md, "The gated read").
+ *
+ * Not built yet (the next steps of issue 33): sources other than a drift report (`--state`, watch lists, `--gate`,
+ * `drift --refresh`), and reading an oracle's read policy (`heldFirstRecordMaxAge()`, 0 for the default) here or in
+ * the drift job, so that a held record is pushed before it passes that age.
  *
  * @packageDocumentation
  */

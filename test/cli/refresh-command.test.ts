@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { RefreshReport } from "../../src/cli/refresh-command";
 import { main } from "../../src/cli/main";
 import type { DriftRow } from "../../src/drift/types";
+import { parseRefreshArgs } from "../../src/cli/refresh-args";
 import { planRefresh } from "../../src/refresh/plan";
 import { failToPass, GENERATED_AT, REFRESH_POSSIBLE, report, row } from "./report-fixture";
 
@@ -113,7 +114,18 @@ describe("trustgate refresh: usage errors exit 2 before anything is sent", () =>
     [["--from", reportFile, "--dry-run", "--gas-limit", "16777216"], "--gas-limit must be an integer from 140000 to 16777215"],
     [["--from", reportFile, "--dry-run", "--min-change", "101"], '--min-change must be an integer from 0 to 100, got "101"'],
     [["--from", join(dir, "absent.json"), "--dry-run"], `--from ${join(dir, "absent.json")}: cannot read the drift report`],
-    [["--from", reportFile, "--dry-run", "--budget", "1"], "Unknown option"],
+    [
+      ["--from", reportFile, "--dry-run", "--budget", "1"],
+      '--budget must be an amount above 0 with its unit: ether (0.01eth, 5gwei, 100wei) or gas (5000000gas), got "1"',
+    ],
+    [["--from", reportFile, "--dry-run", "--budget", "1.5gas"], "--budget must be an amount above 0 with its unit"],
+    [
+      ["--from", reportFile, "--dry-run", "--max-fee-per-gas", "2"],
+      '--max-fee-per-gas must be a fee per gas above 0 with its unit, like 2gwei or 1500000000wei, got "2"',
+    ],
+    [["--from", reportFile, "--dry-run", "--max-fee-per-gas", "0.5wei"], "--max-fee-per-gas must be a fee per gas above 0"],
+    [["--from", reportFile, "--dry-run", "--confirmations", "0"], "--confirmations must be an integer from 1 to 1000"],
+    [["--from", reportFile, "--dry-run", "--frobnicate"], "Unknown option"],
   ])("%j", async (argv, message) => {
     const { code, stderr, sent } = await refresh(argv);
     expect(code).toBe(2);
@@ -146,5 +158,49 @@ describe("trustgate refresh: usage errors exit 2 before anything is sent", () =>
     let help = "";
     await main(["--help"], { stdout: { write: (chunk: string) => (help += chunk) }, stderr: { write: () => true }, env: {}, isTTY: false });
     expect(help).toContain("  refresh      Push fresh signed attestations");
+  });
+});
+
+describe("parseRefreshArgs: fees, budget, replacement, confirmations and journal", () => {
+  const where = ["--rpc", "http://127.0.0.1:8545", "--api", "http://127.0.0.1:8080"];
+
+  it("reads the ceiling in gwei or wei, the budget in ether or gas, and the journal next to the report by default", () => {
+    const args = parseRefreshArgs(["--from", reportFile, ...where, "--max-fee-per-gas", "1.5gwei", "--budget", "0.01eth"]);
+    expect(args.kind === "run" && args.sending).toEqual({
+      maxFeePerGas: 1_500_000_000n,
+      budget: { unit: "wei", amount: 10n ** 16n },
+      journal: `${reportFile}.refresh-journal.json`,
+    });
+    const gas = parseRefreshArgs([
+      "--from",
+      reportFile,
+      ...where,
+      "--max-fee-per-gas",
+      "100wei",
+      "--budget",
+      "5000000gas",
+      "--replace-after",
+      "2m",
+      "--confirmations",
+      "3",
+      "--journal",
+      "j.json",
+    ]);
+    expect(gas.kind === "run" && gas.sending).toEqual({
+      maxFeePerGas: 100n,
+      budget: { unit: "gas", amount: 5_000_000n },
+      replaceAfterSeconds: 120,
+      confirmations: 3,
+      journal: "j.json",
+    });
+  });
+
+  it("says in the help what the budget charges, where the journal is, and exit code 4", async () => {
+    const { stdout } = await refresh(["--help"]);
+    const help = stdout.replace(/\s+/g, " ");
+    expect(help).toContain("charged is gas used × effective price of what was sent");
+    expect(help).toContain("(default: <--from file>.refresh-journal.json)");
+    expect(help).toContain("4 the fee ceiling (--max-fee-per-gas) or the budget (--budget) stopped the run");
+    expect(help).toContain("KEYSTORE_PASSWORD");
   });
 });

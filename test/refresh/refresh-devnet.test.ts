@@ -7,20 +7,21 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type Abi, type Address, createPublicClient, createWalletClient, getAddress, type Hex, http, type PublicClient } from "viem";
+import { type Abi, type Address, getAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TrustApiClient } from "../../src/api/client";
 import { createJwksResolver } from "../../src/attestation/jwks";
-import { signingKeyArgsOf, signingKeyArgsOfJwks } from "../../src/attestation/onchain-keys";
+import { signingKeyArgsOf } from "../../src/attestation/onchain-keys";
 import { generateSigningKey } from "../../src/harness/signing";
 import { refreshAttestedOracle } from "../../src/refresh/refresh";
 import { report as driftReport, row } from "../cli/report-fixture";
 import { buildTrustCheckResponse, TEST_ISSUER } from "../support/attestations";
+import { type RefreshDevnet, startRefreshDevnet } from "../support/refresh-devnet";
 import { main } from "../../src/cli/main";
 import type { RefreshReport } from "../../src/cli/refresh-command";
 import type { DriftReport } from "../../src/drift/types";
-import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+import type { EmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { type AttestedOracleClients, revokeTrustSigningKeys, setTrustSigningKeys } from "../../src/oracle/attested-oracle";
 import { REFRESH_GAS_ESTIMATE } from "../../src/refresh/plan";
 import type { RefreshSendOutcome } from "../../src/refresh/send";
@@ -43,10 +44,10 @@ async function run(command: string, argv: string[]) {
   return { code, stdout, stderr };
 }
 
+let devnet: RefreshDevnet;
 let env: EmbeddedDriftEnvironment;
 let clients: AttestedOracleClients;
 let attested: Address;
-let artifact: { abi: Abi; bytecode: Hex };
 
 function gateArtifact(): { abi: Abi; bytecode: Hex } {
   return JSON.parse(readFileSync(resolve(ROOT, "artifacts/contracts/fixtures/GatedAction.sol/GatedAction.json"), "utf8")) as {
@@ -72,16 +73,7 @@ async function deployGate(agentChainId: number): Promise<Address> {
   return getAddress((await clients.public.waitForTransactionReceipt({ hash })).contractAddress!);
 }
 
-async function deployAttestedOracle(): Promise<Address> {
-  const hash = await clients.wallet.deployContract({
-    abi: artifact.abi,
-    bytecode: artifact.bytecode,
-    args: [clients.wallet.account.address, env.oracle],
-    account: clients.wallet.account,
-    chain: clients.wallet.chain,
-  });
-  return getAddress((await clients.public.waitForTransactionReceipt({ hash })).contractAddress!);
-}
+const deployAttestedOracle = () => devnet.deployAttestedOracle();
 const dir = mkdtempSync(join(tmpdir(), "trustgate-refresh-devnet-"));
 
 /** drift --all against the attested oracle, a threshold no score reaches (0–95): exit codes show only what is asserted. */
@@ -95,33 +87,11 @@ async function drift(file: string): Promise<DriftReport> {
 }
 
 beforeAll(async () => {
-  env = await startEmbeddedDriftEnvironment({
-    size: 30,
-    chains: ["base", "polygon"],
-    registries: ["erc8004"],
-    staleChain: "polygon",
-    delisted: 0,
-    faults: false,
-    advance: { changedFraction: 0, newAgents: 1 },
-  });
-  artifact = JSON.parse(
-    readFileSync(resolve(ROOT, "artifacts/contracts/oracle/AttestedTrustOracle.sol/AttestedTrustOracle.json"), "utf8"),
-  ) as { abi: Abi; bytecode: Hex };
-  const chain = {
-    id: 8453,
-    name: "local",
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [env.rpcUrl] } },
-  } as const;
-  const transport = http(env.rpcUrl);
-  clients = {
-    wallet: createWalletClient({ account: env.simulation.publisher, chain, transport }),
-    public: createPublicClient({ chain, transport }) as PublicClient,
-  };
+  devnet = await startRefreshDevnet();
+  ({ env, clients } = devnet);
   attested = await deployAttestedOracle();
-  const jwks = (await (await fetch(env.jwksUrl)).json()) as Parameters<typeof signingKeyArgsOfJwks>[0];
-  await setTrustSigningKeys(clients, attested, signingKeyArgsOfJwks(jwks, ["rnwy-trust-v2"]));
-  await clients.public.request({ method: "hardhat_setBalance" as "eth_chainId", params: [sender.address, "0x56BC75E2D63100000"] as never });
+  await devnet.installServiceKey(attested);
+  await devnet.fund(sender.address);
 }, 180_000);
 
 afterAll(async () => env?.close());
@@ -147,9 +117,18 @@ describe("trustgate refresh on the devnet", () => {
     // a gas limit of four newer records a batch, so that the plan has several batches
     const gasLimit = REFRESH_GAS_ESTIMATE.transaction + 4 * REFRESH_GAS_ESTIMATE.newerRecord;
     const rules = ["--from", join(dir, "before.json"), "--gas-limit", String(gasLimit), "--min-change", "0"];
-    const dry = await run("refresh", [...rules, "--dry-run", "--json", "-"]);
+    const dry = await run("refresh", [...rules, "--dry-run", "--rpc", env.rpcUrl, "--json", "-"]);
     expect(dry.code, dry.stderr).toBe(0);
-    const planned = (JSON.parse(dry.stdout) as RefreshReport).plan;
+    const dryReport = JSON.parse(dry.stdout) as RefreshReport;
+    const planned = dryReport.plan;
+    // the dry run prices the plan at the chain's current fee
+    const cost = dryReport.cost!;
+    expect(cost.estimatedGas).toBe(String(planned.totals.estimatedGas));
+    expect(BigInt(cost.costWei)).toBe(
+      BigInt(planned.totals.estimatedGas) * (BigInt(cost.baseFeePerGas) + BigInt(cost.maxPriorityFeePerGas)),
+    );
+    expect(BigInt(cost.maxCostWei)).toBe(BigInt(planned.totals.estimatedGas) * BigInt(cost.maxFeePerGas));
+    expect(dry.stderr).toMatch(/^Cost at the current fee: [\d,]+ gas \(the plan's estimate\) × .* ETH at the max fee .*$/m);
     expect(planned.totals.due).toBe(refreshable.length);
     expect(planned.totals.batches).toBeGreaterThanOrEqual(2);
 
@@ -167,6 +146,9 @@ describe("trustgate refresh on the devnet", () => {
     const nonceAfter = await clients.public.getTransactionCount({ address: sender.address });
     expect(nonceAfter - nonceBefore).toBe(planned.totals.batches);
     expect(outcome.transactions.map((t) => t.batch)).toEqual(planned.batches.map((b) => b.index));
+    // what it cost is within the dry run's figures: its gas under the estimate, its cost under the most at the max fee
+    expect(Number(outcome.totals.gasUsed)).toBeLessThanOrEqual(planned.totals.estimatedGas);
+    expect(BigInt(outcome.totals.costWei)).toBeLessThanOrEqual(BigInt(cost.maxCostWei));
     for (const t of outcome.transactions) {
       expect(t.stored).toBe(t.attestations);
       expect(Number(t.gasUsed)).toBeLessThanOrEqual(gasLimit);
@@ -259,7 +241,11 @@ describe("refreshAttestedOracle: the eth_call pre-check", () => {
     expect(requests).toBe(3);
     expect(outcome.attestations.map((a) => [a.agent, a.outcome, a.error])).toEqual([
       ["base:900001:erc8004", "stored", undefined],
-      ["base:900002:erc8004", "refused", 'RevokedSigningKey("rnwy-trust-v1")'],
+      [
+        "base:900002:erc8004",
+        "refused",
+        'revoked kid: the oracle has revoked the key "rnwy-trust-v1" the attestation is signed under (RevokedSigningKey("rnwy-trust-v1")); it is not pushed',
+      ],
       ["base:900003:erc8004", "stored", undefined],
     ]);
     expect(outcome.transactions.map((t) => [t.attestations, t.stored])).toEqual([[2, 2]]);

@@ -20,7 +20,11 @@ function standIns(chainId: number) {
     return Promise.reject(new Error(`${what} should not be reached`));
   };
   const clients = {
-    public: { getChainId: () => Promise.resolve(chainId), simulateContract: record("simulateContract") },
+    public: {
+      getChainId: () => Promise.resolve(chainId),
+      estimateFeesPerGas: () => (asked.push("estimateFeesPerGas"), Promise.resolve({ maxFeePerGas: 2n, maxPriorityFeePerGas: 1n })),
+      simulateContract: record("simulateContract"),
+    },
     wallet: { account: { address: "0x0000000000000000000000000000000000000002" }, writeContract: record("writeContract") },
   };
   const api = { trustCheck: record("trustCheck") };
@@ -53,10 +57,10 @@ describe("sendRefreshPlan: the guards before anything is fetched or sent", () =>
     expect(asked).toEqual([]);
   });
 
-  it("with confirmMainnet goes on to fetch the attestation (here a stand-in that fails: the row is not-fetched)", async () => {
+  it("with confirmMainnet reads the fees, then fetches the attestation (here a stand-in that fails: the row is not-fetched)", async () => {
     const { sending, asked } = await send(8453, true);
     const outcome = await sending;
-    expect(asked).toEqual(["trustCheck"]);
+    expect(asked).toEqual(["estimateFeesPerGas", "trustCheck"]);
     expect(outcome.attestations).toEqual([
       {
         agent: "base:1:erc8004",
@@ -81,12 +85,16 @@ describe("resultOf: the command's words and exit code for a send outcome", () =>
     transactions: [
       {
         batch: 0,
+        nonce: 7,
         hash: `0x${"ab".repeat(32)}`,
+        sent: [{ hash: `0x${"ab".repeat(32)}`, maxFeePerGas: "20", maxPriorityFeePerGas: "1" }],
+        status: "success",
         attestations: 1,
         stored: 1,
         gasUsed: "120000",
         effectiveGasPrice: "10",
         costWei: "1200000",
+        fromJournal: false,
       },
     ],
     totals: {
@@ -95,6 +103,8 @@ describe("resultOf: the command's words and exit code for a send outcome", () =>
       "no-op": 0,
       refused: 0,
       "not-fetched": 0,
+      replaced: 0,
+      stopped: 0,
       transactions: 1,
       gasUsed: "120000",
       costWei: "1200000",
@@ -105,8 +115,8 @@ describe("resultOf: the command's words and exit code for a send outcome", () =>
     const result = resultOf(base);
     expect(result.exitCode).toBe(0);
     expect(result.text).toBe(
-      `batch 0: 0x${"ab".repeat(32)}, 1 of 1 stored, gas 120,000\n` +
-        "Sent: 1 transaction to 0x0000000000000000000000000000000000000001 (chain 8453); stored 1, already current 1, no-op 0, refused 0, not fetched 0; gas 120,000, cost 1200000 wei\n",
+      `batch 0: 0x${"ab".repeat(32)} nonce 7, 1 of 1 stored, gas 120,000\n` +
+        "Sent: 1 transaction to 0x0000000000000000000000000000000000000001 (chain 8453); stored 1, already current 1, no-op 0, refused 0, not fetched 0, replaced 0, stopped 0; gas 120,000, cost 1200000 wei\n",
     );
   });
 
@@ -122,5 +132,31 @@ describe("resultOf: the command's words and exit code for a send outcome", () =>
     const result = resultOf(refused);
     expect(result.exitCode).toBe(3);
     expect(result.text.split("\n")[0]).toBe('base:3:erc8004: refused: RevokedSigningKey("rnwy-trust-v1")');
+  });
+
+  it("exits 4 and says what stopped the run, its fee and ceiling, and what was not sent", () => {
+    const stopped: RefreshSendOutcome = {
+      ...base,
+      attestations: [
+        ...base.attestations,
+        {
+          agent: "base:3:erc8004",
+          batch: 1,
+          outcome: "stopped",
+          stop: "fee-ceiling",
+          error: "the chain's fee is 3 gwei (base fee 2 gwei and tip 1 gwei), over the ceiling --max-fee-per-gas 1 gwei",
+        },
+      ],
+      stopped: {
+        reason: "fee-ceiling",
+        detail: "the chain's fee is 3 gwei (base fee 2 gwei and tip 1 gwei), over the ceiling --max-fee-per-gas 1 gwei",
+      },
+      totals: { ...base.totals, stopped: 1 },
+    };
+    const result = resultOf(stopped);
+    expect(result.exitCode).toBe(4);
+    expect(result.text.split("\n").at(-2)).toBe(
+      "Stopped by the fee ceiling (stopped: fee-ceiling): the chain's fee is 3 gwei (base fee 2 gwei and tip 1 gwei), over the ceiling --max-fee-per-gas 1 gwei. Not sent: 1 attestation (base:3:erc8004)",
+    );
   });
 });
