@@ -33,6 +33,8 @@ import {
   parseRpcUrl,
   parseSybilEncoding,
   parseTierEncoding,
+  parseEventsFrom,
+  parsePositive,
   parseTimeout,
   withFlag,
 } from "./shared-args.js";
@@ -446,20 +448,6 @@ function parseEvmChain(value: string): string {
   return found.slug;
 }
 
-/**
- * `--events-from`: `auto` (from the oracle's deployment block when it can be found and the span is small enough,
- * see `src/drift/onchain-enumeration.ts`), `off` (or `none`), or a block number.
- */
-function parseEventsFrom(text: string): bigint | "auto" | "off" {
-  const value = text.trim().toLowerCase();
-  if (value === "auto") return "auto";
-  if (value === "off" || value === "none") return "off";
-  if (!/^\d+$/.test(value)) {
-    throw new InvalidArgumentError(`--events-from must be a block number, "auto" or "off", got "${text}"`);
-  }
-  return BigInt(value);
-}
-
 /** `--fail-on`: `new` or `any`. */
 function parseFailOn(text: string): "new" | "any" {
   const value = text.trim().toLowerCase();
@@ -472,14 +460,6 @@ function parseRows(text: string): number {
   return text.trim().toLowerCase() === "all"
     ? Number.POSITIVE_INFINITY
     : parseIntegerInRange(text, "--rows", 0, Number.MAX_SAFE_INTEGER, ' or "all"');
-}
-
-function parsePositive(flag: string, text: string): number {
-  const value = Number(text.trim());
-  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !Number.isFinite(value) || value <= 0) {
-    throw new InvalidArgumentError(`${flag} must be a positive number, got "${text}"`);
-  }
-  return value;
 }
 
 /** A fraction above 0 and below 1 (or up to 1 when `allowOne`), or a percentage (`99%`, `0.5%`). */

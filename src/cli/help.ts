@@ -169,7 +169,8 @@ Example:
  * Help of `trustgate refresh` (`trustgate refresh --help`): what the command does, its options (generated from
  * `REFRESH_OPTIONS`), the push rules and the exit codes.
  */
-export const REFRESH_HELP = `Usage: trustgate refresh --from <report.json> [options]
+export const REFRESH_HELP = `Usage: trustgate refresh <source> [options]
+  <source>: --from <report.json>, --watch <file>, --state <file> or --gate <address>
 
 Pushes the service's fresh signed attestations to an AttestedTrustOracle for the rows of a drift
 report that are due, in submitJwsAttestations batches, and nothing else: a row is due when the
@@ -177,10 +178,20 @@ gate's decision flips, the oracle holds no record, the record is older than --ma
 moved by more than --min-change; never when the oracle would treat the attestation as a no-op.
 --dry-run prints the plan and sends nothing.
 
+The rows come from one source: --from a drift JSON report; or a fresh drift run (as trustgate drift
+--agents … --attested-oracle) over the agents of a watch list (--watch), of the drift job's state
+file (--state: its agents, oracle, attested oracle, rule and encoding), or of a gate (--gate: the
+agents its attested oracle or that oracle's upstream holds records of under the gate's agent chain
+and registry, found from their RecordAdded events, since a gate emits no event naming the agents it
+is asked about; an agent never recorded is not found: watch it). trustgate drift … --refresh
+refreshes from the report it has just made.
+
 ${formatRefreshOptionsHelp()}
 Exit codes:
   3  some due attestation was not pushed (refused by the oracle's pre-check, or the service
      gave none that verified)
+  4  the fresh drift run of --watch, --state or --gate could not verify enough agents (as
+     drift's 4: what is due is not all known; what was found due is still pushed)
   2  a usage error (a bad option, an unreadable report, a mainnet without --confirm-mainnet)
   0  everything due was pushed or is already current, or a dry run
 
