@@ -60,6 +60,9 @@ Exit codes (after a scan, the first that applies):
   (rows a signed attestation could refresh on-chain, REFRESH yes, change nothing here)
   A report file that cannot be written after the scan keeps 3 or 4 and makes 0 a 1;
   the summary and the verdict come first, then one line per file not written.
+  With --refresh: the larger of the scan's code and the refresh's (3 when a due attestation
+  was not pushed); 2 when the refresh cannot start (no DEPLOYER_PRIVATE_KEY, a mainnet
+  without --confirm-mainnet), after the scan's documents are written.
 Before or instead of a scan:
   2  usage or configuration error (bad flag, agent, address, duration or limit; no --rpc
      or --api without --demo; --demo without hardhat installed; chain or API unreachable

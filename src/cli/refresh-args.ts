@@ -53,7 +53,9 @@ export type RefreshSourceArgs =
   /** `--state`, with the fresh drift run's `--rate`. */
   | { readonly kind: "state"; readonly file: string; readonly ratePerMinute?: number }
   /** `--gate`, with `--events-from` and the fresh drift run's `--rate`. */
-  | { readonly kind: "gate"; readonly gate: `0x${string}`; readonly eventsFromBlock?: bigint | "auto"; readonly ratePerMinute?: number };
+  | { readonly kind: "gate"; readonly gate: `0x${string}`; readonly eventsFromBlock?: bigint | "auto"; readonly ratePerMinute?: number }
+  /** `trustgate drift … --refresh`: the report of the scan just made. */
+  | { readonly kind: "drift" };
 
 /** A refresh run's arguments. */
 export interface RefreshRunArgs {

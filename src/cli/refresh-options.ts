@@ -223,6 +223,9 @@ export const REFRESH_OPTIONS = [
   { name: "help", kind: "boolean", short: "h", group: "output", description: "Show this help" },
 ] as const satisfies readonly RefreshOption[];
 
+/** A long option name of `trustgate refresh`. */
+export type RefreshOptionName = (typeof REFRESH_OPTIONS)[number]["name"];
+
 /** The parsed values of the refresh options given, typed from {@link REFRESH_OPTIONS}. */
 export type RefreshOptionValues = OptionValues<typeof REFRESH_OPTIONS>;
 

@@ -26,7 +26,7 @@ import type { RefreshRunArgs } from "./refresh-args.js";
  * @param readFile - Reads a file as UTF-8 text (default `fs.readFileSync`).
  * @returns The source.
  * @throws {@link InvalidArgumentError} for a `--from` or `--watch` file that cannot be read or whose content is
- *   refused, naming the option and the file.
+ *   refused, naming the option and the file; for the source of `drift --refresh`, whose report is in hand already.
  */
 export function refreshSourceOf(
   args: RefreshRunArgs,
@@ -43,6 +43,8 @@ export function refreshSourceOf(
   if (source.kind === "report") {
     return { kind: "report", report: readRefreshInputReport(read("from", source.file, "drift report"), `--from ${source.file}`) };
   }
+  if (source.kind === "drift")
+    throw new InvalidArgumentError("drift --refresh plans from the scan's own report, not from a source to resolve");
   const drift = driftSetupOf(args, source.ratePerMinute);
   if (source.kind === "watch") {
     return {
