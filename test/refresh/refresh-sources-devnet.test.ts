@@ -208,3 +208,33 @@ describe("the sources of trustgate refresh on the devnet", () => {
     expect(refreshable(after)).toEqual([]);
   }, 600_000);
 });
+
+describe("the sources of trustgate refresh on the devnet: what stops them", () => {
+  it("a watched agent the service does not know: the fresh drift run cannot verify enough, the refresh exits 4 and sends nothing", async () => {
+    const list = join(dir, "unknown.txt");
+    writeFileSync(list, "base:987654321\n");
+    const before = await sentCount();
+    const { code, stdout, stderr } = await run([
+      "refresh",
+      ...["--watch", list, "--attested-oracle", attested, "--oracle", env.oracle, "--rate", "100000"],
+      ...endpoints(),
+      ...["--confirm-mainnet", "--json", "-"],
+    ]);
+    expect(code, stderr).toBe(4);
+    const report = JSON.parse(stdout) as RefreshReport;
+    expect([report.source.driftExitCode, report.exitCode, report.plan.totals.due]).toEqual([4, 4, 0]);
+    expect(report.plan.skipped.map((skip) => [skip.agent, skip.skip])).toEqual([["base:987654321:erc8004", "no-attestation"]]);
+    expect(await sentCount()).toBe(before);
+  }, 120_000);
+
+  it("a gate that reads an oracle other than an AttestedTrustOracle is a usage error (exit 2): nothing to push to", async () => {
+    const policy = { minScore: 0, maxSybilSeverity: 4, maxAge: 36 * 3600, requireController: false };
+    const gate = await deploy("fixtures/GatedAction.sol/GatedAction.json", [
+      { oracle: env.oracle, identityRegistry: env.identityRegistry, agentChainId: 8453n, agentRegistry: "erc8004", policy },
+      clients.wallet.account.address,
+    ]);
+    const { code, stderr } = await run(["refresh", "--gate", gate, ...endpoints(), "--dry-run"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`--gate ${gate}: the oracle it reads, ${env.oracle}, is not an AttestedTrustOracle`);
+  }, 120_000);
+});

@@ -8,10 +8,12 @@ import { stateLine } from "../../src/drift/state/codec";
 import { stateHeader } from "../../src/drift/state/header";
 import { readDriftState } from "../../src/drift/state/read";
 import type { DriftReport } from "../../src/drift/types";
+import { planRefresh } from "../../src/refresh/plan";
+import { refreshAttestedOracle } from "../../src/refresh/refresh";
 import { resolveRefreshSource, type RefreshDriftSetup } from "../../src/refresh/source";
 import { refreshStateAgents } from "../../src/refresh/state-agents";
 import { readWatchList } from "../../src/refresh/watch-list";
-import { report as driftReport } from "../cli/report-fixture";
+import { report as driftReport, row } from "../cli/report-fixture";
 import { ENTRY, file, SCOPE } from "../drift/state/lines";
 import { NOW } from "../drift/stages/fixtures";
 
@@ -138,5 +140,28 @@ describe("resolveRefreshSource", () => {
     await expect(resolveRefreshSource({ kind: "state", path: `${path}.absent`, drift }, { runDrift: run })).rejects.toThrow(
       "no such state file, or an empty one",
     );
+  });
+});
+
+describe("refreshAttestedOracle with a source", () => {
+  it("plans the fresh drift run's report by the same rules as the report itself (a dry run sends nothing)", async () => {
+    const rows = [
+      row({
+        agentId: "5",
+        status: "missing-onchain",
+        onchain: null,
+        scoreDelta: null,
+        refresh: { possible: true, reason: "", kid: "rnwy-trust-v2", keyStatus: "installed", expiresAt: null },
+      }),
+    ];
+    const made = driftReport(rows) as unknown as DriftReport;
+    const configs: DriftConfig[] = [];
+    const runDrift = (config: DriftConfig) => (configs.push(config), Promise.resolve(made));
+    const agents = parseAgentRefList("base:5");
+    const options = { now: NOW, dryRun: true, runDrift } as unknown as Parameters<typeof refreshAttestedOracle>[1];
+    const result = await refreshAttestedOracle({ kind: "watch", agents, attestedOracle: ATTESTED, drift: SETUP }, options);
+    expect(configs.map((config) => config.scope)).toEqual([{ kind: "list", agents }]);
+    expect(result).toEqual({ plan: planRefresh(made, { now: NOW }) });
+    expect(result.plan.due.map((entry) => entry.agent)).toEqual(["base:5:erc8004"]);
   });
 });
