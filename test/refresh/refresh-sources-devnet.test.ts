@@ -65,6 +65,15 @@ async function deploy(path: string, args: unknown[]): Promise<Address> {
   return getAddress((await clients.public.waitForTransactionReceipt({ hash })).contractAddress!);
 }
 
+/** A gate reading `oracle` for the agents of `agentChainId`: any score, any sybil severity, records of 36 h at most. */
+function deployGate(oracle: Address, agentChainId: bigint): Promise<Address> {
+  const policy = { minScore: 0, maxSybilSeverity: 4, maxAge: 36 * 3600, requireController: false };
+  return deploy("fixtures/GatedAction.sol/GatedAction.json", [
+    { oracle, identityRegistry: env.identityRegistry, agentChainId, agentRegistry: "erc8004", policy },
+    clients.wallet.account.address,
+  ]);
+}
+
 beforeAll(async () => {
   env = await startEmbeddedDriftEnvironment({
     size: 30,
@@ -131,11 +140,7 @@ describe("the sources of trustgate refresh on the devnet", () => {
 
     // --gate: a gate reading the attested oracle for polygon agents; its agents are the polygon records, and what is
     // due among them is the night's refreshable polygon rows not pushed by the watch list.
-    const policy = { minScore: 0, maxSybilSeverity: 4, maxAge: 36 * 3600, requireController: false };
-    const gate = await deploy("fixtures/GatedAction.sol/GatedAction.json", [
-      { oracle: attested, identityRegistry: env.identityRegistry, agentChainId: 137n, agentRegistry: "erc8004", policy },
-      clients.wallet.account.address,
-    ]);
+    const gate = await deployGate(attested, 137n);
     const gateRun = await run([
       "refresh",
       "--gate",
@@ -228,11 +233,7 @@ describe("the sources of trustgate refresh on the devnet: what stops them", () =
   }, 120_000);
 
   it("a gate that reads an oracle other than an AttestedTrustOracle is a usage error (exit 2): nothing to push to", async () => {
-    const policy = { minScore: 0, maxSybilSeverity: 4, maxAge: 36 * 3600, requireController: false };
-    const gate = await deploy("fixtures/GatedAction.sol/GatedAction.json", [
-      { oracle: env.oracle, identityRegistry: env.identityRegistry, agentChainId: 8453n, agentRegistry: "erc8004", policy },
-      clients.wallet.account.address,
-    ]);
+    const gate = await deployGate(env.oracle, 8453n);
     const { code, stderr } = await run(["refresh", "--gate", gate, ...endpoints(), "--dry-run"]);
     expect(code).toBe(2);
     expect(stderr).toContain(`--gate ${gate}: the oracle it reads, ${env.oracle}, is not an AttestedTrustOracle`);
