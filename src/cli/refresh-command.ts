@@ -39,7 +39,7 @@ export interface RefreshReport {
   readonly mode: "dry-run" | "sent";
   /** Where the rows came from: the source, what it read, and the exit code of the fresh drift run it made, if any. */
   readonly source: {
-    readonly kind: RefreshRunArgs["source"]["kind"] | "drift";
+    readonly kind: RefreshRunArgs["source"]["kind"];
     readonly notes: readonly string[];
     readonly driftExitCode?: number;
   };

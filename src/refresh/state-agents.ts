@@ -9,7 +9,11 @@
  * the agents (every `agent` line: those a night asked the service about) and the setup its header records — the
  * oracle, the attested oracle, the chain, the decision rule (`score >= N`, or a gate whose policy is read again from
  * the chain) and the tier/sybil encoding — and the refresh runs a fresh drift over those agents, whose report the plan
- * reads. The state file is only read, never written: the nightly job's history and journal stay its own.
+ * reads. The service asked is the command's own (`--api`, its issuer and JWKS), not the one the header names: the
+ * state gives the list of agents, not the answers. The state file is only read, never written: the nightly job's
+ * history and journal stay its own. A fresh drift run asks the service about every agent the state holds (one signed
+ * fetch each); for a large state, `trustgate drift --all --state <file> --refresh` lets the night's triage choose the
+ * fetches instead.
  *
  * @packageDocumentation
  */
