@@ -31,6 +31,10 @@
  *   otherwise (or with `--events-from off`) the summary says, loudly, that they were not looked for and how to.
  * - `--attested-oracle` is an endpoint (an address on the chain of `--rpc`), not a setting: the records are read
  *   from it, and `--oracle` (default the Base oracle) names the upstream it is expected to fall back on.
+ * - `--refresh` (with `--attested-oracle`) refreshes that oracle from the scan's report when the scan is done, by
+ *   `trustgate refresh`'s own run: its options keep their names (`--min-change`, `--gas-limit`, `--dry-run`,
+ *   `--confirm-mainnet`; the scan's `--max-age` is the plan's too), and its JSON report goes to `--refresh-json`,
+ *   which cannot take stdout when `--json -` or `--markdown -` does.
  *
  * @packageDocumentation
  */
@@ -52,6 +56,7 @@ import {
   type DriftOptionValues,
 } from "./drift-options.js";
 import { isCi } from "./io.js";
+import { REFRESH_JOURNAL_SUFFIX, type RefreshKeySource, type RefreshSending } from "./refresh-args.js";
 import { parseOptionValues, readRawOptions } from "./option-table.js";
 import { API_KEY_ENV, encodingOf, parseApiKey } from "./shared-args.js";
 
@@ -111,6 +116,27 @@ export interface DriftRunArgs {
   readonly output: DriftOutputOptions;
   /** `--accept`: the baseline file of known problems, read and checked before the scan (`parseBaseline`). */
   readonly accept?: string;
+  /** `--refresh`: refresh the attested oracle from the scan's report, with these settings. */
+  readonly refresh?: DriftRefreshArgs;
+}
+
+/** What `--refresh` and the refresh options given with it ask of the refresh after the scan. */
+export interface DriftRefreshArgs {
+  /** `--min-change` and `--gas-limit`, when given (the staleness limit is the scan's `--max-age`). */
+  readonly plan: { readonly minChange?: number; readonly gasLimit?: number };
+  /** `--dry-run`. */
+  readonly dryRun: boolean;
+  /** `--confirm-mainnet`. */
+  readonly confirmMainnet: boolean;
+  /** `--refresh-json`: a file, or `-` for stdout. */
+  readonly json?: string;
+  /**
+   * `--max-fee-per-gas`, `--budget`, `--replace-after`, `--confirmations`, `--journal` (default: beside the `--state`
+   * file, `<state>.refresh-journal.json`, else `trustgate-drift.refresh-journal.json` in the working directory).
+   */
+  readonly sending: RefreshSending;
+  /** `--keystore`, when given (else `DEPLOYER_PRIVATE_KEY`). */
+  readonly key: RefreshKeySource;
 }
 
 /** What `trustgate drift <argv>` asks for. */
@@ -206,7 +232,44 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
   };
   const output = outputOptions(values, env);
   checkDemoEndpoints(embedded, values.demo === true);
-  return { kind: "run", settings, endpoints, embedded, output, ...(values.accept !== undefined ? { accept: values.accept } : {}) };
+  const refresh = refreshArgs(values, output);
+  return {
+    kind: "run",
+    settings,
+    endpoints,
+    embedded,
+    output,
+    ...(values.accept !== undefined ? { accept: values.accept } : {}),
+    ...(refresh ? { refresh } : {}),
+  };
+}
+
+/** The refresh after the scan, when `--refresh` is given. */
+function refreshArgs(values: DriftOptionValues, output: DriftOutputOptions): DriftRefreshArgs | undefined {
+  if (values.refresh !== true) return undefined;
+  const json = values["refresh-json"];
+  if (json === "-" && (output.json === "-" || output.markdown === "-")) {
+    throw new InvalidArgumentError(
+      `--refresh-json - and --${output.json === "-" ? "json" : "markdown"} - both ask for stdout: send one of them to a file`,
+    );
+  }
+  return {
+    plan: {
+      ...(values["min-change"] !== undefined ? { minChange: values["min-change"] } : {}),
+      ...(values["gas-limit"] !== undefined ? { gasLimit: values["gas-limit"] } : {}),
+    },
+    dryRun: values["dry-run"] === true,
+    confirmMainnet: values["confirm-mainnet"] === true,
+    ...(json !== undefined ? { json } : {}),
+    sending: {
+      ...(values["max-fee-per-gas"] !== undefined ? { maxFeePerGas: values["max-fee-per-gas"] } : {}),
+      ...(values.budget !== undefined ? { budget: values.budget } : {}),
+      ...(values["replace-after"] !== undefined ? { replaceAfterSeconds: values["replace-after"] } : {}),
+      ...(values.confirmations !== undefined ? { confirmations: values.confirmations } : {}),
+      journal: values.journal ?? `${values.state ?? "trustgate-drift"}${REFRESH_JOURNAL_SUFFIX}`,
+    },
+    key: values.keystore !== undefined ? { keystore: values.keystore } : {},
+  };
 }
 
 /**

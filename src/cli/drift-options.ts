@@ -15,6 +15,7 @@ import { parseAddress } from "../inputs/address.js";
 import { parseChain } from "../inputs/chain.js";
 import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
 import { parseDuration } from "./duration.js";
+import { REFRESH_OPTIONS, type RefreshOptionName } from "./refresh-options.js";
 import { MARKDOWN_SUMMARY_MAX_BYTES, MARKDOWN_SUMMARY_ROWS } from "./format-markdown.js";
 import { parseJwksArgument } from "./jwks-argument.js";
 import {
@@ -22,6 +23,7 @@ import {
   type CommandOption,
   formatOptionGroup,
   type OptionName,
+  type OptionScope,
   type OptionValues,
   type RawOptionValues,
 } from "./option-table.js";
@@ -33,6 +35,8 @@ import {
   parseRpcUrl,
   parseSybilEncoding,
   parseTierEncoding,
+  parseEventsFrom,
+  parsePositive,
   parseTimeout,
   withFlag,
 } from "./shared-args.js";
@@ -62,6 +66,7 @@ export const DRIFT_HELP_GROUPS = {
   rule: "Decision rule (default: score >= 51):",
   limits: "Limits:",
   output: "Output:",
+  refresh: "Refresh after the scan (trustgate refresh's options, by the same names):",
 } as const;
 
 /** The options of `trustgate drift`, in the order the help lists them. */
@@ -401,7 +406,57 @@ export const DRIFT_OPTIONS = [
     description: "Print only the summary: no table, progress bar or notices",
   },
   { name: "help", kind: "boolean", short: "h", group: "output", description: "Show this help" },
+  {
+    name: "refresh",
+    kind: "boolean",
+    group: "refresh",
+    description:
+      "After the scan, push fresh signed attestations to the attested oracle for the rows of its report that are due, as trustgate refresh --from the report would (DEPLOYER_PRIVATE_KEY sends)",
+    scope: {
+      needs: {
+        option: "attested-oracle",
+        message: "--refresh pushes to the attested oracle the scan reads: give --attested-oracle <address>",
+      },
+    },
+  },
+  fromRefresh("min-change"),
+  fromRefresh("gas-limit"),
+  fromRefresh("dry-run"),
+  fromRefresh("confirm-mainnet"),
+  fromRefresh("max-fee-per-gas"),
+  fromRefresh("budget"),
+  fromRefresh("replace-after"),
+  fromRefresh("confirmations"),
+  fromRefresh("journal"),
+  fromRefresh("keystore"),
+  {
+    name: "refresh-json",
+    kind: "string",
+    arg: "file|-",
+    group: "refresh",
+    description: 'Write the refresh\'s JSON report (trustgate refresh --json) to a file, or to stdout with "-"',
+    scope: { needs: { option: "refresh", message: "--refresh-json writes the report of --refresh: give --refresh" } },
+    parse: (value: string) => parseNonBlank("--refresh-json", value),
+  },
 ] as const satisfies readonly DriftOption[];
+
+/**
+ * An option of `trustgate refresh` that `trustgate drift --refresh` accepts too: the same declaration (name, value,
+ * parser, help), in the drift help's refresh section, given only with `--refresh`.
+ */
+function fromRefresh<const Name extends RefreshOptionName>(
+  name: Name,
+): Omit<Extract<(typeof REFRESH_OPTIONS)[number], { name: Name }>, "group" | "scope"> & {
+  readonly group: "refresh";
+  readonly scope: OptionScope;
+} {
+  const option = REFRESH_OPTIONS.find((candidate) => candidate.name === name) as Extract<(typeof REFRESH_OPTIONS)[number], { name: Name }>;
+  return {
+    ...option,
+    group: "refresh",
+    scope: { needs: { option: "refresh", message: `--${name} is an option of the refresh after the scan: give --refresh` } },
+  };
+}
 
 /** The parsed values of the drift options given, typed from {@link DRIFT_OPTIONS}. */
 export type DriftOptionValues = OptionValues<typeof DRIFT_OPTIONS>;
@@ -455,20 +510,6 @@ function parseEvmChain(value: string): string {
   return found.slug;
 }
 
-/**
- * `--events-from`: `auto` (from the oracle's deployment block when it can be found and the span is small enough,
- * see `src/drift/onchain-enumeration.ts`), `off` (or `none`), or a block number.
- */
-function parseEventsFrom(text: string): bigint | "auto" | "off" {
-  const value = text.trim().toLowerCase();
-  if (value === "auto") return "auto";
-  if (value === "off" || value === "none") return "off";
-  if (!/^\d+$/.test(value)) {
-    throw new InvalidArgumentError(`--events-from must be a block number, "auto" or "off", got "${text}"`);
-  }
-  return BigInt(value);
-}
-
 /** `--fail-on`: `new` or `any`. */
 function parseFailOn(text: string): "new" | "any" {
   const value = text.trim().toLowerCase();
@@ -481,14 +522,6 @@ function parseRows(text: string): number {
   return text.trim().toLowerCase() === "all"
     ? Number.POSITIVE_INFINITY
     : parseIntegerInRange(text, "--rows", 0, Number.MAX_SAFE_INTEGER, ' or "all"');
-}
-
-function parsePositive(flag: string, text: string): number {
-  const value = Number(text.trim());
-  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !Number.isFinite(value) || value <= 0) {
-    throw new InvalidArgumentError(`${flag} must be a positive number, got "${text}"`);
-  }
-  return value;
 }
 
 /** A fraction above 0 and below 1 (or up to 1 when `allowOne`), or a percentage (`99%`, `0.5%`). */

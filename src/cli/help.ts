@@ -60,6 +60,9 @@ Exit codes (after a scan, the first that applies):
   (rows a signed attestation could refresh on-chain, REFRESH yes, change nothing here)
   A report file that cannot be written after the scan keeps 3 or 4 and makes 0 a 1;
   the summary and the verdict come first, then one line per file not written.
+  With --refresh: the larger of the scan's code and the refresh's (3 when a due attestation
+  was not pushed); 2 when the refresh cannot start (no DEPLOYER_PRIVATE_KEY, a mainnet
+  without --confirm-mainnet), after the scan's documents are written.
 Before or instead of a scan:
   2  usage or configuration error (bad flag, agent, address, duration or limit; no --rpc
      or --api without --demo; --demo without hardhat installed; chain or API unreachable
@@ -169,7 +172,8 @@ Example:
  * Help of `trustgate refresh` (`trustgate refresh --help`): what the command does, its options (generated from
  * `REFRESH_OPTIONS`), the push rules and the exit codes.
  */
-export const REFRESH_HELP = `Usage: trustgate refresh --from <report.json> [options]
+export const REFRESH_HELP = `Usage: trustgate refresh <source> [options]
+  <source>: --from <report.json>, --watch <file>, --state <file> or --gate <address>
 
 Pushes the service's fresh signed attestations to an AttestedTrustOracle for the rows of a drift
 report that are due, in submitJwsAttestations batches, and nothing else: a row is due when the
@@ -177,10 +181,20 @@ gate's decision flips, the oracle holds no record, the record is older than --ma
 moved by more than --min-change; never when the oracle would treat the attestation as a no-op.
 --dry-run prints the plan and sends nothing.
 
+The rows come from one source: --from a drift JSON report; or a fresh drift run (as trustgate drift
+--agents … --attested-oracle) over the agents of a watch list (--watch), of the drift job's state
+file (--state: its agents, oracle, attested oracle, rule and encoding), or of a gate (--gate: the
+agents its attested oracle or that oracle's upstream holds records of under the gate's agent chain
+and registry, found from their RecordAdded events, since a gate emits no event naming the agents it
+is asked about; an agent never recorded is not found: watch it). trustgate drift … --refresh
+refreshes from the report it has just made.
+
 ${formatRefreshOptionsHelp()}
 Exit codes:
-  4  the fee ceiling (--max-fee-per-gas) or the budget (--budget) stopped the run: what was
-     not sent is reported as stopped
+  4  the run stopped short: the fee ceiling (--max-fee-per-gas) or the budget (--budget)
+     stopped it (what was not sent is reported as stopped), or the fresh drift run of
+     --watch, --state or --gate could not verify enough agents (as drift's 4: what is due
+     is not all known; what was found due is still pushed)
   3  some due attestation was not pushed (refused by the oracle's pre-check, a revoked kid
      included, the service gave none that verified, or its nonce was taken by another sender)
   2  a usage error (a bad option, an unreadable report, a mainnet without --confirm-mainnet)

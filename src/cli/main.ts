@@ -20,11 +20,18 @@
  * interrupts a run (`interrupt.ts`: one line on stderr says whether `--state` lets it continue). `doctor` numbers
  * alike: 3 when a check differs (wins over 4), 4 when one could not be made, else 0; 2 and 1 as for drift.
  *
+ * `trustgate drift … --refresh`: once the scan's documents are written, its report (every row, kept for it) goes to
+ * the refresh's own run (`refreshFromReport` of `refresh-command.ts`), pushing to `--attested-oracle`. The exit code is
+ * the larger of the scan's (above) and the refresh's (0, 3 when a due attestation was not pushed): 4 when either
+ * stopped short, else 3 when the scan found a flip or an invalid attestation or an attestation was not pushed, else 0.
+ * A refresh that cannot start (no `DEPLOYER_PRIVATE_KEY`, a mainnet without `--confirm-mainnet`) is 2, after the
+ * scan's documents are written.
+ *
  * @packageDocumentation
  */
 import type { DriftConfig } from "../drift/config.js";
 import type { DriftHooks } from "../drift/run.js";
-import type { DriftReport, DriftReportHead } from "../drift/types.js";
+import type { DriftReport, DriftReportHead, DriftRow } from "../drift/types.js";
 import { exitCodeOf } from "../drift/verdict.js";
 import { InvalidArgumentError } from "../errors.js";
 import { type DemoLoader, demoNotice, loadDemoEnvironment } from "./demo.js";
@@ -38,8 +45,8 @@ import { formatProjection } from "./format-projection.js";
 import { onInterrupt } from "./interrupt.js";
 import { doctorCommand, type DoctorCommandDependencies } from "./doctor-command.js";
 import { ACCEPT_HELP, DOCTOR_HELP, DRIFT_HELP, MAIN_HELP, REFRESH_HELP } from "./help.js";
-import { refreshCommand } from "./refresh-command.js";
-import type { SendRefreshFunction } from "./refresh-connect.js";
+import { type RefreshCommandDependencies, refreshCommand } from "./refresh-command.js";
+import { refreshAfterDrift } from "./drift-refresh.js";
 import { acceptCommand } from "./accept-command.js";
 import { type CliIo, isFlagSet, processIo } from "./io.js";
 import { createProgressBar, shouldShowProgress } from "./progress.js";
@@ -70,8 +77,8 @@ export interface MainDependencies {
   readonly now?: () => Date;
   /** Replacements for `trustgate doctor` (its run, how it finds the harness). */
   readonly doctor?: Omit<DoctorCommandDependencies, "now">;
-  /** Replacements for `trustgate refresh` (its sender). */
-  readonly refresh?: { readonly send?: SendRefreshFunction };
+  /** Replacements for `trustgate refresh` and `drift --refresh` (the sender, the fresh drift run of a source). */
+  readonly refresh?: Omit<RefreshCommandDependencies, "now">;
 }
 
 /** The commands, as messages list them. */
@@ -149,6 +156,7 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
   }
   await checkOutputTargets(args.output);
   if (args.settings.state !== undefined) await checkFileTarget("--state", args.settings.state);
+  if (args.refresh?.json !== undefined && args.refresh.json !== "-") await checkFileTarget("--refresh-json", args.refresh.json);
   const baseline = args.accept === undefined ? undefined : readBaselineFile(args.accept);
   const refreshes = args.output.refreshReport === undefined ? undefined : readRefreshReportFile(args.output.refreshReport);
   const notice = (text: string) => {
@@ -188,6 +196,8 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
       embedded = await start(deps.now ? { now: deps.now() } : {});
     }
     const config = { ...resolveDriftConfig(args, embedded), ...(baseline ? { baseline } : {}) };
+    // --refresh plans from every row of the report: they are kept besides being streamed to the documents.
+    const kept: DriftRow[] | undefined = args.refresh ? [] : undefined;
     const run = deps.runDrift ?? (await import("../drift/run.js")).runDrift;
     const result = await run(config, {
       onProgress: (p) => progress.update(p),
@@ -195,7 +205,10 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
         progress.finish();
         for (const line of formatProjection(projection)) notice(line);
       },
-      onRow: (row) => rows.add(row),
+      onRow: (row) => {
+        rows.add(row);
+        kept?.push(row);
+      },
       keepRows: false,
       signal: interrupt.signal,
       ...(deps.now ? { now: deps.now } : {}),
@@ -203,13 +216,26 @@ async function driftCommand(argv: readonly string[], cli: CliIo, deps: MainDepen
     progress.finish();
     const { agents, ...head } = result as DriftReport;
     if (agents && rows.count === 0) for (const row of agents) rows.add(row);
+    if (agents && kept?.length === 0) kept.push(...agents);
     const failed = await writeStreamedOutputs(rows, head, {
       output: args.output,
       stdout: cli.stdout,
       stderr: cli.stderr,
       columns: cli.columns,
     });
-    return exitCodeAfterWrites(exitCodeOf(head), failed);
+    const scanned = exitCodeAfterWrites(exitCodeOf(head), failed);
+    if (!args.refresh || !kept) return scanned;
+    const refreshed = await refreshAfterDrift(
+      { ...head, agents: kept },
+      config,
+      args.refresh,
+      stdoutIsTaken(args.output) ? { ...cli, stdout: cli.stderr } : cli,
+      {
+        ...deps.refresh,
+        ...(deps.now ? { now: deps.now } : {}),
+      },
+    );
+    return Math.max(scanned, refreshed);
   } finally {
     stopHandlingInterrupt();
     rows.close();

@@ -4,13 +4,17 @@
  * the run as a whole.
  *
  * Decisions:
- * - `--from` is required: the drift job's JSON report is, for now, the one source of what to push.
- * - `--dry-run` needs nothing else: the plan is a function of the report and the push rules. A run that sends needs
- *   `--rpc` (the chain) and `--api` (the service, for fresh attestations: the report carries none, they expire
- *   within a day).
+ * - Exactly one source of what to push (`src/refresh/source.ts`): `--from` (a drift JSON report), `--watch` (a watch
+ *   list), `--state` (the drift job's state file) or `--gate` (a gate's agents); none, or more than one, is a usage
+ *   error. `--watch`, `--state` and `--gate` run a fresh drift over their agents, so they need `--rpc` and `--api`
+ *   even with `--dry-run`, and `--watch` needs `--attested-oracle` (the oracle it reads and pushes to).
+ * - `--dry-run` from a report needs nothing else: the plan is a function of the report and the push rules. A run that
+ *   sends needs `--rpc` (the chain) and `--api` (the service, for fresh attestations: the report carries none, they
+ *   expire within a day).
  * - The API key comes from `--api-key`, else from `TRUSTGATE_API_KEY` (an empty variable counts as unset).
- * - The journal is `--journal`, else next to the drift report (`<report>.refresh-journal.json`): a rerun from the same
- *   report resumes the run of that report.
+ * - The journal is `--journal`, else next to the source's file (`<report>.refresh-journal.json`, and the same beside a
+ *   watch list or a state file; for `--gate`, `refresh-<gate address>.refresh-journal.json` in the working directory):
+ *   a rerun from the same source resumes its run.
  *
  * @packageDocumentation
  */
@@ -53,11 +57,30 @@ export interface RefreshKeySource {
   readonly keystore?: string;
 }
 
+/** Where the rows come from, as given (`src/refresh/source.ts` resolves it). */
+export type RefreshSourceArgs =
+  /** `--from`: the drift JSON report. */
+  | { readonly kind: "report"; readonly file: string }
+  /** `--watch`, with the fresh drift run's `--oracle`, `--threshold` and `--rate`. */
+  | {
+      readonly kind: "watch";
+      readonly file: string;
+      readonly oracle?: `0x${string}`;
+      readonly threshold?: number;
+      readonly ratePerMinute?: number;
+    }
+  /** `--state`, with the fresh drift run's `--rate`. */
+  | { readonly kind: "state"; readonly file: string; readonly ratePerMinute?: number }
+  /** `--gate`, with `--events-from` and the fresh drift run's `--rate`. */
+  | { readonly kind: "gate"; readonly gate: `0x${string}`; readonly eventsFromBlock?: bigint | "auto"; readonly ratePerMinute?: number }
+  /** `trustgate drift … --refresh`: the report of the scan just made. */
+  | { readonly kind: "drift" };
+
 /** A refresh run's arguments. */
 export interface RefreshRunArgs {
   readonly kind: "run";
-  /** `--from`: the drift JSON report. */
-  readonly from: string;
+  /** What to push: exactly one source. */
+  readonly source: RefreshSourceArgs;
   /** The push rules and batch size given (the plan fills the defaults). */
   readonly plan: Omit<RefreshPlanOptions, "now">;
   /** `--dry-run`: print the plan, send nothing. */
@@ -79,6 +102,9 @@ export interface RefreshRunArgs {
 /** The default journal's name: the drift report's, with this after it. */
 export const REFRESH_JOURNAL_SUFFIX = ".refresh-journal.json";
 
+/** The options that each name a source of what to push; exactly one is given. */
+export const REFRESH_SOURCE_FLAGS = ["from", "watch", "state", "gate"] as const;
+
 /** What {@link parseRefreshArgs} returns. */
 export type RefreshArgs = { readonly kind: "help" } | RefreshRunArgs;
 
@@ -94,25 +120,61 @@ export interface ParseRefreshArgsOptions extends RefreshParseContext {
  * @param argv - The arguments after `refresh`.
  * @param options - Environment and file reader.
  * @returns `{ kind: "help" }` for `--help`, else the validated run arguments.
- * @throws {@link InvalidArgumentError} with a one-line message for an unknown option, a missing value, a missing
- *   `--from`, a run that sends without `--rpc` or `--api`, or a value an option refuses.
+ * @throws {@link InvalidArgumentError} with a one-line message for an unknown option, a missing value, no source or
+ *   more than one, a run that sends (or a source that runs drift) without `--rpc` or `--api`, `--watch` without
+ *   `--attested-oracle`, or a value an option refuses.
  */
 export function parseRefreshArgs(argv: readonly string[], options: ParseRefreshArgsOptions = {}): RefreshArgs {
   const env = options.env ?? process.env;
   const raw = readRawOptions(REFRESH_OPTIONS, argv, "trustgate refresh");
   if (raw.help) return { kind: "help" };
-  if (raw.from === undefined) {
-    throw new InvalidArgumentError("Give the drift job's JSON report with --from <file> (trustgate drift --json report.json writes it)");
-  }
-  checkOptionScope(REFRESH_OPTIONS, raw);
-  const values = parseOptionValues(REFRESH_OPTIONS, raw, options);
-  const dryRun = values["dry-run"] === true;
-  if (!dryRun && (values.rpc === undefined || values.api === undefined)) {
-    const missing = [values.rpc === undefined ? "--rpc <url>" : null, values.api === undefined ? "--api <url>" : null].filter(Boolean);
+  const sources = REFRESH_SOURCE_FLAGS.filter((flag) => raw[flag] !== undefined);
+  if (sources.length !== 1) {
     throw new InvalidArgumentError(
-      `A refresh that sends needs ${missing.join(" and ")}: the chain to push to and the service to fetch fresh attestations from (or give --dry-run to print the plan)`,
+      sources.length === 0
+        ? "Say what to push: --from <report.json> (trustgate drift --json writes it), --watch <file>, --state <file> or --gate <address>"
+        : `${sources.map((flag) => `--${flag}`).join(" and ")} are each a source of what to push: give one of them`,
     );
   }
+  checkOptionScope(REFRESH_OPTIONS, raw, (option) =>
+    option.name === "rate" && raw.from !== undefined
+      ? "--rate limits the fresh drift run of --watch, --state or --gate; --from runs none"
+      : undefined,
+  );
+  const values = parseOptionValues(REFRESH_OPTIONS, raw, options);
+  const dryRun = values["dry-run"] === true;
+  const freshDrift = raw.from === undefined;
+  if ((!dryRun || freshDrift) && (values.rpc === undefined || values.api === undefined)) {
+    const missing = [values.rpc === undefined ? "--rpc <url>" : null, values.api === undefined ? "--api <url>" : null].filter(Boolean);
+    throw new InvalidArgumentError(
+      freshDrift
+        ? `--${sources[0]} runs a fresh drift over its agents, so it needs ${missing.join(" and ")}: the chain and the service to compare (with --dry-run too)`
+        : `A refresh that sends needs ${missing.join(" and ")}: the chain to push to and the service to fetch fresh attestations from (or give --dry-run to print the plan)`,
+    );
+  }
+  if (values.watch !== undefined && values["attested-oracle"] === undefined) {
+    throw new InvalidArgumentError("--watch reads and pushes to an attested oracle: give it with --attested-oracle <address>");
+  }
+  const rate = values.rate !== undefined ? { ratePerMinute: values.rate } : {};
+  const source: RefreshSourceArgs =
+    values.from !== undefined
+      ? { kind: "report", file: values.from }
+      : values.watch !== undefined
+        ? {
+            kind: "watch",
+            file: values.watch,
+            ...(values.oracle !== undefined ? { oracle: values.oracle } : {}),
+            ...(values.threshold !== undefined ? { threshold: values.threshold } : {}),
+            ...rate,
+          }
+        : values.state !== undefined
+          ? { kind: "state", file: values.state, ...rate }
+          : {
+              kind: "gate",
+              gate: values.gate!,
+              ...(values["events-from"] !== undefined ? { eventsFromBlock: values["events-from"] } : {}),
+              ...rate,
+            };
   const apiKey = values["api-key"] ?? parseApiKey(undefined, env[API_KEY_ENV]);
   const plan: Omit<RefreshPlanOptions, "now"> = {
     ...(values["max-age"] !== undefined ? { maxAgeSeconds: values["max-age"] } : {}),
@@ -132,7 +194,7 @@ export function parseRefreshArgs(argv: readonly string[], options: ParseRefreshA
       : undefined;
   return {
     kind: "run",
-    from: values.from!,
+    source,
     plan,
     dryRun,
     confirmMainnet: values["confirm-mainnet"] === true,
@@ -144,8 +206,19 @@ export function parseRefreshArgs(argv: readonly string[], options: ParseRefreshA
       ...(values.budget !== undefined ? { budget: values.budget } : {}),
       ...(values["replace-after"] !== undefined ? { replaceAfterSeconds: values["replace-after"] } : {}),
       ...(values.confirmations !== undefined ? { confirmations: values.confirmations } : {}),
-      journal: values.journal ?? `${values.from!}${REFRESH_JOURNAL_SUFFIX}`,
+      journal: values.journal ?? defaultJournal(values),
     },
     key: values.keystore !== undefined ? { keystore: values.keystore } : {},
   };
+}
+
+/** The journal beside the source's file (`--from`, `--watch`, `--state`), or named after the gate in the working directory. */
+function defaultJournal(values: {
+  readonly from?: string;
+  readonly watch?: string;
+  readonly state?: string;
+  readonly gate?: string;
+}): string {
+  const beside = values.from ?? values.watch ?? values.state ?? `refresh-${values.gate!.toLowerCase()}`;
+  return `${beside}${REFRESH_JOURNAL_SUFFIX}`;
 }

@@ -1,6 +1,8 @@
 /**
  * `trustgate refresh`: brings an `AttestedTrustOracle` in line with the service by pushing fresh signed attestations
- * for the rows of a drift report that are due, and nothing else (`src/refresh/plan.ts` decides what is due;
+ * for the rows of a drift report that are due, and nothing else. The report is one source of four (`--from`, `--watch`,
+ * `--state`, `--gate`; `refresh-source-args.ts` and `src/refresh/source.ts`); `trustgate drift … --refresh` hands its
+ * own report to {@link refreshFromReport}, the same run (`src/refresh/plan.ts` decides what is due;
  * `src/refresh/send.ts` sends). `--dry-run` prints the plan and sends nothing; the plan a dry run prints is the one a
  * real run at the same clock sends. Given `--rpc`, the dry run also prices the plan at the chain's current fee (it
  * reads the fees, sends nothing, needs no key).
@@ -10,24 +12,28 @@
  *
  * Exit codes: 0 when everything due was pushed (or is already current on the oracle), or a dry run; 3 when some due
  * attestation was not pushed (refused by the oracle's pre-check, its kid revoked, or the service gave none that
- * verified); 2 on a usage error (a bad option, an unreadable report, a mainnet without `--confirm-mainnet`); 1 for an
- * unexpected failure; 4 when the fee ceiling (`--max-fee-per-gas`) or the budget (`--budget`) stopped the run, what was
- * not sent then reported as `stopped`.
+ * verified); 4 when the run stopped short: the fee ceiling (`--max-fee-per-gas`) or the budget (`--budget`) stopped
+ * it (what was not sent then reported as `stopped`), or the fresh drift run of `--watch`, `--state` or `--gate` could
+ * not verify enough agents (the drift job's own exit 4: what is due is not all known; what was found due is still
+ * pushed); 2 on a usage error (a bad option, an unreadable report, a mainnet without `--confirm-mainnet`); 1 for an
+ * unexpected failure.
  *
  * @packageDocumentation
  */
-import { readFileSync } from "node:fs";
-import { InvalidArgumentError, messageOf } from "../errors.js";
+import { writeFile } from "node:fs/promises";
+import type { DriftReport } from "../drift/types.js";
+import { exitCodeOf } from "../drift/verdict.js";
+import type { RefreshCostEstimate } from "../refresh/fees.js";
 import { planRefresh, type RefreshPlan } from "../refresh/plan.js";
-import { readRefreshInputReport } from "../refresh/report-input.js";
+import type { RefreshInputReport } from "../refresh/report-input.js";
+import { type RefreshDriftRunner, resolveRefreshSource } from "../refresh/source.js";
+import { checkFileTarget } from "./file-target.js";
 import { formatRefreshPlan } from "./format-refresh-plan.js";
 import { REFRESH_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
-import { parseRefreshArgs } from "./refresh-args.js";
+import { parseRefreshArgs, type RefreshRunArgs } from "./refresh-args.js";
 import type { EstimateRefreshCostFunction, SendRefreshFunction } from "./refresh-connect.js";
-import type { RefreshCostEstimate } from "../refresh/fees.js";
-import { checkFileTarget } from "./file-target.js";
-import { writeFile } from "node:fs/promises";
+import { refreshSourceOf } from "./refresh-source-args.js";
 
 /** The JSON `trustgate refresh --json` writes. */
 export interface RefreshReport {
@@ -35,6 +41,12 @@ export interface RefreshReport {
   readonly version: 1;
   /** `dry-run` (nothing sent) or `sent`. */
   readonly mode: "dry-run" | "sent";
+  /** Where the rows came from: the source, what it read, and the exit code of the fresh drift run it made, if any. */
+  readonly source: {
+    readonly kind: RefreshRunArgs["source"]["kind"];
+    readonly notes: readonly string[];
+    readonly driftExitCode?: number;
+  };
   /** The plan. */
   readonly plan: RefreshPlan;
   /** What was sent and what each attestation became (mode `sent` only). */
@@ -45,34 +57,69 @@ export interface RefreshReport {
   readonly exitCode: number;
 }
 
+/** What {@link refreshCommand} and {@link refreshFromReport} call, replaceable in tests. */
+export interface RefreshCommandDependencies {
+  /** The clock; default the system clock. */
+  readonly now?: () => Date;
+  /** The sender; default `sendFromArgs`, loaded when a run sends. */
+  readonly send?: SendRefreshFunction;
+  /** The dry run's pricing of the plan (given `--rpc`); default `estimateCostFromArgs`, loaded when needed. */
+  readonly estimateCost?: EstimateRefreshCostFunction;
+  /** The fresh drift run of `--watch`, `--state` and `--gate`; default `runDrift`. */
+  readonly runDrift?: RefreshDriftRunner;
+}
+
 /**
  * Runs `trustgate refresh <argv>`.
  *
  * @param argv - The arguments after `refresh`.
  * @param cli - Streams and environment.
- * @param deps - The clock and the sender (default: `sendFromArgs`, loaded when a run sends).
+ * @param deps - The clock, the sender and the drift run.
  * @returns The exit code (see the module notes).
- * @throws {@link InvalidArgumentError} for a bad option, a report that cannot be read, or a `--json` target that
- *   cannot be written.
+ * @throws {@link InvalidArgumentError} for a bad option, a report or watch list that cannot be read, or a `--json`
+ *   target that cannot be written; `ConfigurationError` for a state, gate or drift run that cannot be used.
  */
-export async function refreshCommand(
-  argv: readonly string[],
-  cli: CliIo,
-  deps: { readonly now?: () => Date; readonly send?: SendRefreshFunction; readonly estimateCost?: EstimateRefreshCostFunction } = {},
-): Promise<number> {
+export async function refreshCommand(argv: readonly string[], cli: CliIo, deps: RefreshCommandDependencies = {}): Promise<number> {
   const args = parseRefreshArgs(argv, { env: cli.env });
   if (args.kind === "help") {
     cli.stdout.write(REFRESH_HELP);
     return 0;
   }
   if (args.json !== undefined && args.json !== "-") await checkFileTarget("--json", args.json);
-  let text: string;
-  try {
-    text = readFileSync(args.from, "utf8");
-  } catch (error) {
-    throw new InvalidArgumentError(`--from ${args.from}: cannot read the drift report (${messageOf(error)})`);
-  }
-  const input = readRefreshInputReport(text, `--from ${args.from}`);
+  const resolved = await resolveRefreshSource(refreshSourceOf(args), {
+    ...(deps.runDrift ? { runDrift: deps.runDrift } : {}),
+    ...(deps.now ? { hooks: { now: deps.now } } : {}),
+  });
+  for (const note of resolved.notes) cli.stderr.write(`trustgate: ${note}\n`);
+  const source = {
+    kind: args.source.kind,
+    notes: resolved.notes,
+    ...(resolved.drift ? { driftExitCode: exitCodeOf(resolved.drift) } : {}),
+  };
+  return (await refreshFromReport(resolved.report, args, cli, deps, source)).exitCode;
+}
+
+/**
+ * Plans a refresh from a drift report, prints the plan, sends it unless `--dry-run`, and writes the JSON report: the
+ * run of `trustgate refresh` once its source is resolved, and of `trustgate drift … --refresh` after the scan.
+ *
+ * @param input - The drift report.
+ * @param args - The run's arguments (push rules, endpoints, `--dry-run`, `--confirm-mainnet`, `--json`).
+ * @param cli - Streams and environment.
+ * @param deps - The clock and the sender.
+ * @param source - What the report's `source` says; a `driftExitCode` of 4 (the fresh drift run could not verify
+ *   enough) makes an exit code of 0 a 4.
+ * @returns The refresh's exit code (0, 3 or 4, see the module notes) and its JSON report.
+ * @throws `ConfigurationError` from the sender before anything is sent (no key, no attested oracle, a mainnet without
+ *   `--confirm-mainnet`).
+ */
+export async function refreshFromReport(
+  input: RefreshInputReport | DriftReport,
+  args: RefreshRunArgs,
+  cli: CliIo,
+  deps: RefreshCommandDependencies,
+  source: RefreshReport["source"],
+): Promise<{ readonly exitCode: number; readonly report: RefreshReport }> {
   const plan = planRefresh(input, { ...args.plan, now: (deps.now ?? (() => new Date()))() });
   const people = args.json === "-" ? cli.stderr : cli.stdout;
   people.write(formatRefreshPlan(plan));
@@ -87,15 +134,27 @@ export async function refreshCommand(
     }
     people.write("Dry run: nothing sent.\n");
     const { summary: _summary, ...figures } = cost ?? { summary: "" };
-    report = { version: 1, mode: "dry-run", plan, ...(cost ? { cost: figures as Omit<RefreshCostEstimate, "summary"> } : {}), exitCode: 0 };
+    report = {
+      version: 1,
+      mode: "dry-run",
+      source,
+      plan,
+      ...(cost ? { cost: figures as Omit<RefreshCostEstimate, "summary"> } : {}),
+      exitCode: unknownDue(0, source),
+    };
   } else {
     const send = deps.send ?? (await import("./refresh-connect.js")).sendFromArgs;
     const result = await send(plan, args, cli.env);
     people.write(result.text);
-    report = { version: 1, mode: "sent", plan, sent: result.json, exitCode: result.exitCode };
+    report = { version: 1, mode: "sent", source, plan, sent: result.json, exitCode: unknownDue(result.exitCode, source) };
   }
   const json = `${JSON.stringify(report, null, 2)}\n`;
   if (args.json === "-") cli.stdout.write(json);
   else if (args.json !== undefined) await writeFile(args.json, json);
-  return report.exitCode;
+  return { exitCode: report.exitCode, report };
+}
+
+/** A fresh drift run that could not verify enough leaves what is due unknown: a run that is otherwise clean says so with 4. */
+function unknownDue(exitCode: number, source: RefreshReport["source"]): number {
+  return source.driftExitCode === 4 && exitCode === 0 ? 4 : exitCode;
 }

@@ -7,13 +7,24 @@
  */
 import { parseAddress } from "../inputs/address.js";
 import { parseBudget, parseFeePerGas } from "../inputs/amount.js";
-import { parseIntegerInRange } from "../inputs/numbers.js";
 import { DEFAULT_REPLACE_AFTER_SECONDS } from "../refresh/transaction.js";
+import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
+import { BASE_TRUST_ORACLE_ADDRESS } from "../config/addresses.js";
+import { InvalidArgumentError } from "../errors.js";
 import { DEFAULT_REFRESH_BATCH_GAS, DEFAULT_REFRESH_MIN_CHANGE, REFRESH_GAS_ESTIMATE, TRANSACTION_GAS_CAP } from "../refresh/plan.js";
 import { parseDuration } from "./duration.js";
 import { parseJwksArgument } from "./jwks-argument.js";
 import { type CommandOption, formatOptionGroup, type OptionValues } from "./option-table.js";
-import { parseApiKey, parseApiUrl, parseIssuerUrl, parseNonBlank, parseRpcUrl, withFlag } from "./shared-args.js";
+import {
+  parseApiKey,
+  parseApiUrl,
+  parseEventsFrom,
+  parseIssuerUrl,
+  parseNonBlank,
+  parsePositive,
+  parseRpcUrl,
+  withFlag,
+} from "./shared-args.js";
 
 /** What the refresh options' `parse` functions need besides the value. */
 export interface RefreshParseContext {
@@ -23,7 +34,7 @@ export interface RefreshParseContext {
 
 /** Help sections of the refresh options, by key, with their titles (in the order they are shown). */
 export const REFRESH_HELP_GROUPS = {
-  what: "What to push:",
+  what: "What to push (exactly one of --from, --watch, --state, --gate):",
   rules: "Push rules:",
   where: "Where to push (not needed with --dry-run):",
   sending: "Fees, budget and transactions:",
@@ -40,15 +51,86 @@ export const REFRESH_OPTIONS = [
     kind: "string",
     arg: "file",
     group: "what",
-    description: "The drift job's JSON report (trustgate drift --json report.json): its refreshable rows (required)",
+    description: "The drift job's JSON report (trustgate drift --json report.json): its refreshable rows",
     parse: (value: string) => parseNonBlank("--from", value, "a file name"),
+  },
+  {
+    name: "watch",
+    kind: "string",
+    arg: "file",
+    group: "what",
+    description:
+      "A watch list: one chain:id[:registry] a line (# comments), as drift --agents reads them; a fresh drift run over them reading --attested-oracle (needs --rpc, --api, --attested-oracle)",
+    parse: (value: string) => parseNonBlank("--watch", value, "a file name"),
+  },
+  {
+    name: "state",
+    kind: "string",
+    arg: "file",
+    group: "what",
+    description:
+      "The drift job's state file (drift --all --state): a fresh drift run over every agent it holds, with the oracle, attested oracle, rule and encoding its header records (read, never written; needs --rpc, --api)",
+    parse: (value: string) => parseNonBlank("--state", value, "a file name"),
+  },
+  {
+    name: "gate",
+    kind: "string",
+    arg: "address",
+    group: "what",
+    description:
+      "A TrustGated gate: a fresh drift run over the agents its attested oracle or that oracle's upstream holds records of under the gate's agent chain and registry (their RecordAdded events), the gate's policy as the rule; the gate's oracle is the one pushed to (needs --rpc, --api)",
+    scope: { excludes: "attested-oracle" },
+    parse: (value: string) => parseAddress(value, "--gate"),
+  },
+  {
+    name: "events-from",
+    kind: "string",
+    arg: "block|auto",
+    group: "what",
+    description:
+      "With --gate: replay the oracles' events from this block (default auto: each oracle's deployment block, when at most 1,000,000 blocks back)",
+    scope: { needs: { option: "gate", message: "--events-from says where --gate replays its oracles' events: give --gate <address>" } },
+    parse: (value: string) => {
+      const from = parseEventsFrom(value);
+      if (from === "off") throw new InvalidArgumentError("--events-from off leaves --gate no agents: give a block or auto");
+      return from;
+    },
+  },
+  {
+    name: "oracle",
+    kind: "string",
+    arg: "address",
+    group: "what",
+    description: `With --watch: the upstream the attested oracle is expected to fall back on (default the Base oracle ${BASE_TRUST_ORACLE_ADDRESS})`,
+    scope: { needs: { option: "watch", message: "--oracle goes with --watch (--state and --gate read it from the state or the gate)" } },
+    parse: (value: string) => parseAddress(value, "--oracle"),
+  },
+  {
+    name: "threshold",
+    kind: "string",
+    arg: "n",
+    group: "what",
+    description: "With --watch: the decision rule score >= n of the decision-flip rule (default 51, as drift)",
+    scope: {
+      needs: { option: "watch", message: "--threshold goes with --watch (--state and --gate read the rule from the state or the gate)" },
+    },
+    parse: (value: string) => parseThreshold(value, "--threshold"),
+  },
+  {
+    name: "rate",
+    kind: "string",
+    arg: "per-minute",
+    group: "what",
+    description: "With --watch, --state or --gate: the fresh drift run's request limit (as drift --rate)",
+    parse: (value: string) => parsePositive("--rate", value),
   },
   {
     name: "max-age",
     kind: "string",
     arg: "duration",
     group: "rules",
-    description: "Push a record older than this (default: the drift report's --max-age;\nforms: 90m, 36h, 2d, 1h30m, or seconds)",
+    description:
+      "Push a record older than this (default: the drift report's --max-age, 36h for a fresh drift run;\nforms: 90m, 36h, 2d, 1h30m, or seconds)",
     parse: (value: string) => withFlag("--max-age", () => parseDuration(value)),
   },
   {
@@ -161,7 +243,7 @@ export const REFRESH_OPTIONS = [
     arg: "file",
     group: "sending",
     description:
-      "The run's journal: every transaction before it is sent and its outcome after; a rerun with it settles what is in flight and pushes nothing twice (default: <--from file>.refresh-journal.json)",
+      "The run's journal: every transaction before it is sent and its outcome after; a rerun with it settles what is in flight and pushes nothing twice (default: beside the source file, <file>.refresh-journal.json; for --gate, refresh-<address>.refresh-journal.json here)",
     parse: (value: string) => parseNonBlank("--journal", value, "a file name"),
   },
   {
@@ -196,6 +278,9 @@ export const REFRESH_OPTIONS = [
   },
   { name: "help", kind: "boolean", short: "h", group: "output", description: "Show this help" },
 ] as const satisfies readonly RefreshOption[];
+
+/** A long option name of `trustgate refresh`. */
+export type RefreshOptionName = (typeof REFRESH_OPTIONS)[number]["name"];
 
 /** The parsed values of the refresh options given, typed from {@link REFRESH_OPTIONS}. */
 export type RefreshOptionValues = OptionValues<typeof REFRESH_OPTIONS>;

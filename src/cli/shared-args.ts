@@ -145,3 +145,37 @@ export function withFlag<T>(flag: string, parse: () => T): T {
     });
   }
 }
+
+/**
+ * A positive number (`--rate`).
+ *
+ * @param flag - The option, for the message.
+ * @param text - The value given.
+ * @returns The number.
+ * @throws {@link InvalidArgumentError} for anything but a positive decimal number.
+ */
+export function parsePositive(flag: string, text: string): number {
+  const value = Number(text.trim());
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !Number.isFinite(value) || value <= 0) {
+    throw new InvalidArgumentError(`${flag} must be a positive number, got "${text}"`);
+  }
+  return value;
+}
+
+/**
+ * `--events-from`: `auto` (from the oracle's deployment block when it can be found and the span is small enough,
+ * see `src/drift/onchain-enumeration.ts`), `off` (or `none`), or a block number.
+ *
+ * @param text - The value given.
+ * @returns The block, `"auto"` or `"off"`.
+ * @throws {@link InvalidArgumentError} for anything else.
+ */
+export function parseEventsFrom(text: string): bigint | "auto" | "off" {
+  const value = text.trim().toLowerCase();
+  if (value === "auto") return "auto";
+  if (value === "off" || value === "none") return "off";
+  if (!/^\d+$/.test(value)) {
+    throw new InvalidArgumentError(`--events-from must be a block number, "auto" or "off", got "${text}"`);
+  }
+  return BigInt(value);
+}

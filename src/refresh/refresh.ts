@@ -8,6 +8,7 @@
  *
  * | step | module | reads |
  * |---|---|---|
+ * | choose the rows (one source) | `source.ts` (`watch-list.ts`, `state-agents.ts`, `gate-agents.ts`) | a drift report as it is; or a fresh drift run (`runDrift`, a list reading the attested oracle) over a watch list, the agents of the drift job's state file, or the agents a gate's oracles hold records of under its agent domain |
  * | read the drift report | `report-input.ts` | the JSON `trustgate drift --json` writes (or a `DriftReport` from `runDrift`) |
  * | plan: what is due, why, in which batches | `plan.ts` | `row.refresh` (src/drift's assessment: never a no-op), `row.decision`, `row.onchain`, `row.scoreDelta` |
  * | fetch a fresh attestation per due agent | `send.ts` | the API client (`src/api`), `verifyTrustAttestation` and `toAttestationCall` (`src/attestation`) |
@@ -23,13 +24,16 @@
  * reverts whole on a refused element, so each attestation is first simulated alone (`eth_call`), and a no-op (a record
  * at least as new is there) is dropped too.
  *
- * The command's JSON report (`trustgate refresh --json`): `{ version: 1, mode: "dry-run" | "sent", plan, sent?,
- * exitCode }`, where `plan` is {@link RefreshPlan} and `sent` is {@link RefreshSendOutcome} (each attestation's
- * outcome, every transaction of the journal with each hash sent and its fees, what stopped the run). Its exit codes: 0
- * when everything due was stored or is already current (and for a dry run), 3 when some due attestation was refused
- * (a revoked kid included), not fetched, or had its nonce taken by another sender, 4 when the fee ceiling
- * (`maxFeePerGas`) or the budget stopped the run, 2 for a usage error (a mainnet without `--confirm-mainnet`
- * included), 1 for an unexpected failure.
+ * The command's JSON report (`trustgate refresh --json`): `{ version: 1, mode: "dry-run" | "sent", source, plan,
+ * cost?, sent?, exitCode }`, where `source` is `{ kind, notes, driftExitCode? }` (the source, what it read, and the
+ * exit code of its fresh drift run), `plan` is {@link RefreshPlan}, `cost` the dry run's price of the plan at the
+ * current fee, and `sent` is {@link RefreshSendOutcome} (each attestation's outcome, every transaction of the journal
+ * with each hash sent and its fees, what stopped the run). Its exit codes: 0 when everything due was stored or is
+ * already current (and for a dry run), 3 when some due attestation was refused (a revoked kid included), not fetched,
+ * or had its nonce taken by another sender, 4 when the run stopped short (the fee ceiling, `maxFeePerGas`, or the
+ * budget stopped it; or a source's fresh drift run could not verify enough agents, so what is due is not all known),
+ * 2 for a usage error (a mainnet without `--confirm-mainnet` included), 1 for an unexpected failure. `trustgate drift
+ * … --refresh` exits with the larger of the scan's code and the refresh's.
  *
  * Safe to kill and rerun: with a `journal`, every transaction is recorded before it is sent and its outcome after its
  * receipt; a rerun settles what the journal has in flight and pushes no agent it has stored or in flight. A
@@ -47,13 +51,13 @@
  * (`attestedOracle.heldFirstRecordMaxAge` in `deploy/config.json`), whose gated read of a pushed record costs 1.07× a
  * gate reading the Base oracle (docs/onchain-attestations.md, "The gated read").
  *
- * Not built yet (the next steps of issue 33): sources other than a drift report (`--state`, watch lists, `--gate`,
- * `drift --refresh`), and reading an oracle's read policy (`heldFirstRecordMaxAge()`, 0 for the default) here or in
- * the drift job, so that a held record is pushed before it passes that age.
+ * Not built yet: reading an oracle's read policy (`heldFirstRecordMaxAge()`, 0 for the default) here or in the drift
+ * job, so that a held record is pushed before it passes that age.
  *
  * @packageDocumentation
  */
 import type { RefreshInputReport } from "./report-input.js";
+import { resolveRefreshSource, type RefreshDriftRunner, type RefreshSource } from "./source.js";
 import { planRefresh, type RefreshPlan, type RefreshPlanOptions } from "./plan.js";
 import { type RefreshSendOutcome, sendRefreshPlan, type SendRefreshOptions } from "./send.js";
 
@@ -72,14 +76,16 @@ export interface RefreshAttestedOracleResult {
 }
 
 /**
- * Plans a refresh from a drift report and, unless `dryRun`, sends it (see the module notes).
+ * Plans a refresh from a drift report, or from a source that makes one ({@link RefreshSource}: a watch list, a drift
+ * state's agents, a gate's agents, each by a fresh drift run), and, unless `dryRun`, sends it (see the module notes).
  *
- * @param report - The drift report (`readRefreshInputReport` of its JSON, or `runDrift`'s report).
+ * @param report - The drift report (`readRefreshInputReport` of its JSON, or `runDrift`'s report), or a source.
  * @param options - Push rules (`maxAgeSeconds`, `minChange`, `gasLimit`, clock), clients, attested oracle, service,
  *   issuer and keys, `confirmMainnet`, `dryRun`.
  * @returns The plan, and what was sent.
  * @throws `InvalidArgumentError` for a push rule out of range; `ConfigurationError` for a mainnet without
- *   `confirmMainnet` or a chain other than the report's, before anything is sent.
+ *   `confirmMainnet` or a chain other than the report's, or a source that cannot be resolved (`resolveRefreshSource`),
+ *   before anything is sent.
  *
  * @example
  * A keeper script beside the nightly drift job: it reads last night's report and pushes what is due. The key comes
@@ -115,12 +121,14 @@ export interface RefreshAttestedOracleResult {
  * ```
  */
 export async function refreshAttestedOracle(
-  report: RefreshInputReport,
-  options: RefreshAttestedOracleOptions,
+  report: RefreshInputReport | RefreshSource,
+  options: RefreshAttestedOracleOptions & { readonly runDrift?: RefreshDriftRunner },
 ): Promise<RefreshAttestedOracleResult> {
-  const plan = planRefresh(report, options);
+  const input =
+    "kind" in report ? (await resolveRefreshSource(report, options.runDrift ? { runDrift: options.runDrift } : {})).report : report;
+  const plan = planRefresh(input, options);
   if (options.dryRun === true) return { plan };
-  const { now, ...rest } = options;
+  const { now, runDrift: _runDrift, ...rest } = options;
   const sent = await sendRefreshPlan(plan, { ...rest, ...(now ? { now: () => now } : {}) });
   return { plan, sent };
 }

@@ -425,3 +425,26 @@ describe("parseDriftArgs: --attested-oracle", () => {
     refuses([...REAL, "--agents", "base:1", "--attested-oracle", text], /--attested-oracle/);
   });
 });
+
+describe("parseDriftArgs: --refresh", () => {
+  const SCAN = [...REAL, "--agents", "base:1", "--attested-oracle", GATE];
+
+  it("reads --refresh with the refresh's options by their names (the plan's staleness is the scan's --max-age)", () => {
+    const args = run([...SCAN, "--refresh", "--min-change", "0", "--gas-limit", "400000", "--confirm-mainnet", "--refresh-json", "r.json"]);
+    expect(args.refresh).toEqual({ plan: { minChange: 0, gasLimit: 400_000 }, dryRun: false, confirmMainnet: true, json: "r.json" });
+    expect(run([...SCAN, "--refresh", "--dry-run"]).refresh).toEqual({ plan: {}, dryRun: true, confirmMainnet: false });
+    expect(run(SCAN).refresh).toBeUndefined();
+  });
+
+  it("refuses --refresh without --attested-oracle, a refresh option without --refresh, and two outputs on stdout", () => {
+    refuses(
+      [...REAL, "--agents", "base:1", "--refresh"],
+      /^--refresh pushes to the attested oracle the scan reads: give --attested-oracle <address>$/,
+    );
+    refuses([...SCAN, "--min-change", "0"], /^--min-change is an option of the refresh after the scan: give --refresh$/);
+    refuses([...SCAN, "--dry-run"], /^--dry-run is an option of the refresh after the scan: give --refresh$/);
+    refuses([...SCAN, "--refresh-json", "r.json"], /^--refresh-json writes the report of --refresh: give --refresh$/);
+    refuses([...SCAN, "--refresh", "--refresh-json", "-", "--json", "-"], /^--refresh-json - and --json - both ask for stdout/);
+    refuses([...SCAN, "--refresh", "--gas-limit", "16777216"], /^--gas-limit must be an integer from 140000 to 16777215/);
+  });
+});

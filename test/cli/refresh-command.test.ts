@@ -90,6 +90,7 @@ describe("trustgate refresh --dry-run", () => {
     expect(json).toEqual({
       version: 1,
       mode: "dry-run",
+      source: { kind: "report", notes: [] },
       plan: JSON.parse(JSON.stringify(planRefresh(report(rows), { now: NOW, minChange: 1, maxAgeSeconds: 7200 }))),
       exitCode: 0,
     });
@@ -109,7 +110,36 @@ describe("trustgate refresh --dry-run", () => {
 
 describe("trustgate refresh: usage errors exit 2 before anything is sent", () => {
   it.each([
-    [[], "Give the drift job's JSON report with --from <file>"],
+    [[], "Say what to push: --from <report.json> (trustgate drift --json writes it), --watch <file>, --state <file> or --gate <address>"],
+    [
+      ["--from", reportFile, "--watch", "agents.txt", "--dry-run"],
+      "--from and --watch are each a source of what to push: give one of them",
+    ],
+    [
+      ["--state", "s.jsonl", "--gate", "0x000000000000000000000000000000000000dEaD", "--dry-run"],
+      "--state and --gate are each a source of what to push: give one of them",
+    ],
+    [["--watch", "agents.txt", "--dry-run"], "--watch runs a fresh drift over its agents, so it needs --rpc <url> and --api <url>"],
+    [
+      ["--watch", "agents.txt", "--rpc", "http://127.0.0.1:8545", "--api", "http://127.0.0.1:8080"],
+      "--watch reads and pushes to an attested oracle: give it with --attested-oracle <address>",
+    ],
+    [
+      ["--from", reportFile, "--dry-run", "--rate", "60"],
+      "--rate limits the fresh drift run of --watch, --state or --gate; --from runs none",
+    ],
+    [["--from", reportFile, "--dry-run", "--threshold", "60"], "--threshold goes with --watch"],
+    [["--state", "s.jsonl", "--dry-run", "--events-from", "0"], "--events-from says where --gate replays its oracles' events"],
+    [
+      [
+        "--gate",
+        "0x000000000000000000000000000000000000dEaD",
+        "--attested-oracle",
+        "0x000000000000000000000000000000000000dEaD",
+        "--dry-run",
+      ],
+      "--gate and --attested-oracle exclude each other",
+    ],
     [["--from", reportFile], "A refresh that sends needs --rpc <url> and --api <url>"],
     [["--from", reportFile, "--dry-run", "--gas-limit", "16777216"], "--gas-limit must be an integer from 140000 to 16777215"],
     [["--from", reportFile, "--dry-run", "--min-change", "101"], '--min-change must be an integer from 0 to 100, got "101"'],
@@ -144,9 +174,14 @@ describe("trustgate refresh: usage errors exit 2 before anything is sent", () =>
   it("prints its help with the push rules' options, and is listed in trustgate --help", async () => {
     const { code, stdout } = await refresh(["--help"]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Usage: trustgate refresh --from <report.json> \[options\]/);
+    expect(stdout).toMatch(
+      /^Usage: trustgate refresh <source> \[options\]\n {2}<source>: --from <report.json>, --watch <file>, --state <file> or --gate <address>\n/,
+    );
     for (const option of [
       "--from <file>",
+      "--watch <file>",
+      "--state <file>",
+      "--gate <address>",
       "--max-age <duration>",
       "--min-change <points>",
       "--gas-limit <gas>",
