@@ -431,8 +431,46 @@ describe("parseDriftArgs: --refresh", () => {
 
   it("reads --refresh with the refresh's options by their names (the plan's staleness is the scan's --max-age)", () => {
     const args = run([...SCAN, "--refresh", "--min-change", "0", "--gas-limit", "400000", "--confirm-mainnet", "--refresh-json", "r.json"]);
-    expect(args.refresh).toEqual({ plan: { minChange: 0, gasLimit: 400_000 }, dryRun: false, confirmMainnet: true, json: "r.json" });
-    expect(run([...SCAN, "--refresh", "--dry-run"]).refresh).toEqual({ plan: {}, dryRun: true, confirmMainnet: false });
+    expect(args.refresh).toEqual({
+      plan: { minChange: 0, gasLimit: 400_000 },
+      dryRun: false,
+      confirmMainnet: true,
+      json: "r.json",
+      sending: { journal: "trustgate-drift.refresh-journal.json" },
+      key: {},
+    });
+    expect(run([...SCAN, "--refresh", "--dry-run"]).refresh).toEqual({
+      plan: {},
+      dryRun: true,
+      confirmMainnet: false,
+      sending: { journal: "trustgate-drift.refresh-journal.json" },
+      key: {},
+    });
+    const sending = run([
+      ...REAL,
+      "--all",
+      "--attested-oracle",
+      GATE,
+      "--state",
+      "night.jsonl",
+      "--refresh",
+      "--max-fee-per-gas",
+      "2gwei",
+      "--budget",
+      "5000000gas",
+      "--confirmations",
+      "2",
+      "--keystore",
+      "k.json",
+    ]).refresh;
+    expect(sending?.sending).toEqual({
+      maxFeePerGas: 2_000_000_000n,
+      budget: { unit: "gas", amount: 5_000_000n },
+      confirmations: 2,
+      journal: "night.jsonl.refresh-journal.json",
+    });
+    expect(sending?.key).toEqual({ keystore: "k.json" });
+    refuses([...SCAN, "--budget", "1eth"], /^--budget is an option of the refresh after the scan: give --refresh$/);
     expect(run(SCAN).refresh).toBeUndefined();
   });
 

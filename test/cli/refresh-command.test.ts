@@ -234,8 +234,8 @@ describe("parseRefreshArgs: fees, budget, replacement, confirmations and journal
     const { stdout } = await refresh(["--help"]);
     const help = stdout.replace(/\s+/g, " ");
     expect(help).toContain("charged is gas used × effective price of what was sent");
-    expect(help).toContain("(default: <--from file>.refresh-journal.json)");
-    expect(help).toContain("4 the fee ceiling (--max-fee-per-gas) or the budget (--budget) stopped the run");
+    expect(help).toContain("(default: beside the source file, <file>.refresh-journal.json; for --gate, refresh-<address>.refresh-journal.json here)");
+    expect(help).toContain("4 the run stopped short: the fee ceiling (--max-fee-per-gas) or the budget (--budget) stopped it");
     expect(help).toContain("KEYSTORE_PASSWORD");
   });
 });
