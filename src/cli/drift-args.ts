@@ -229,6 +229,7 @@ export function parseDriftArgs(argv: readonly string[], options: ParseDriftArgsO
     ...(values["max-duration"] !== undefined ? { maxDurationSeconds: values["max-duration"] } : {}),
     ...(values["fail-on"] !== undefined ? { failOn: values["fail-on"] } : {}),
     ...(values["max-network-failures"] !== undefined ? { maxNetworkFailures: values["max-network-failures"] } : {}),
+    ...(values["accept-kid"] !== undefined ? { acceptedKids: values["accept-kid"] } : {}),
   };
   const output = outputOptions(values, env);
   checkDemoEndpoints(embedded, values.demo === true);

@@ -15,6 +15,7 @@ import { parseAddress } from "../inputs/address.js";
 import { parseChain } from "../inputs/chain.js";
 import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
 import { parseDuration } from "./duration.js";
+import { acceptKidOption } from "./accept-kid-option.js";
 import { REFRESH_OPTIONS, type RefreshOptionName } from "./refresh-options.js";
 import { MARKDOWN_SUMMARY_MAX_BYTES, MARKDOWN_SUMMARY_ROWS } from "./format-markdown.js";
 import { parseJwksArgument } from "./jwks-argument.js";
@@ -129,6 +130,7 @@ export const DRIFT_OPTIONS = [
     description: 'JWKS to verify against (default: <api>/.well-known/jwks.json);\na file holds a JWKS as JSON ({"keys": [...]})',
     parse: (value: string, context: DriftParseContext) => parseJwksArgument(value, context.readFile),
   },
+  acceptKidOption("where"),
   {
     name: "demo",
     kind: "boolean",

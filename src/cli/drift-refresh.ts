@@ -53,6 +53,7 @@ export async function refreshAfterDrift(
       jwks: config.jwks,
       attestedOracle: config.attestedOracle,
       ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
+      ...(config.acceptedKids !== undefined ? { acceptedKids: config.acceptedKids } : {}),
     },
   };
   (refresh.json === "-" ? cli.stderr : cli.stdout).write("\nRefresh (--refresh):\n");

@@ -37,6 +37,8 @@ export interface RefreshEndpoints {
   readonly issuer?: string;
   /** `--jwks`: a URL, or the key set read from a file. */
   readonly jwks?: DriftConfig["jwks"];
+  /** The kids accepted: the kit's trust kids and each `--accept-kid`; absent, the kit's. */
+  readonly acceptedKids?: readonly string[];
   /** `--attested-oracle`; absent: the one the drift report read. */
   readonly attestedOracle?: `0x${string}`;
 }
@@ -152,9 +154,6 @@ export function parseRefreshArgs(argv: readonly string[], options: ParseRefreshA
         : `A refresh that sends needs ${missing.join(" and ")}: the chain to push to and the service to fetch fresh attestations from (or give --dry-run to print the plan)`,
     );
   }
-  if (values.watch !== undefined && values["attested-oracle"] === undefined) {
-    throw new InvalidArgumentError("--watch reads and pushes to an attested oracle: give it with --attested-oracle <address>");
-  }
   const rate = values.rate !== undefined ? { ratePerMinute: values.rate } : {};
   const source: RefreshSourceArgs =
     values.from !== undefined
@@ -189,6 +188,7 @@ export function parseRefreshArgs(argv: readonly string[], options: ParseRefreshA
           ...(apiKey !== undefined ? { apiKey } : {}),
           ...(values.issuer !== undefined ? { issuer: values.issuer } : {}),
           ...(values.jwks !== undefined ? { jwks: values.jwks } : {}),
+          ...(values["accept-kid"] !== undefined ? { acceptedKids: values["accept-kid"] } : {}),
           ...(values["attested-oracle"] !== undefined ? { attestedOracle: values["attested-oracle"] } : {}),
         }
       : undefined;

@@ -80,6 +80,7 @@ export const sendFromArgs: SendRefreshFunction = async (plan, args, env = proces
     api,
     issuer,
     jwks,
+    ...(endpoints.acceptedKids !== undefined ? { acceptedKids: endpoints.acceptedKids } : {}),
     confirmMainnet: args.confirmMainnet,
     ...args.sending,
   });

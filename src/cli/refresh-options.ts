@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 import { parseAddress } from "../inputs/address.js";
+import { acceptKidOption } from "./accept-kid-option.js";
 import { parseBudget, parseFeePerGas } from "../inputs/amount.js";
 import { DEFAULT_REPLACE_AFTER_SECONDS } from "../refresh/transaction.js";
 import { parseIntegerInRange, parseThreshold } from "../inputs/numbers.js";
@@ -203,6 +204,7 @@ export const REFRESH_OPTIONS = [
     description: "JWKS to verify the fresh attestations against (default: <issuer>/.well-known/jwks.json)",
     parse: (value: string, context: RefreshParseContext) => parseJwksArgument(value, context.readFile),
   },
+  acceptKidOption("where"),
   {
     name: "max-fee-per-gas",
     kind: "string",

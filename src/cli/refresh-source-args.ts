@@ -47,10 +47,22 @@ export function refreshSourceOf(
     throw new InvalidArgumentError("drift --refresh plans from the scan's own report, not from a source to resolve");
   const drift = driftSetupOf(args, source.ratePerMinute);
   if (source.kind === "watch") {
+    const list = readWatchList(read("watch", source.file, "watch list"), `--watch ${source.file}`);
+    const given = args.endpoints?.attestedOracle;
+    if (given !== undefined && list.attestedOracle !== undefined && given.toLowerCase() !== list.attestedOracle.toLowerCase()) {
+      throw new InvalidArgumentError(
+        `--watch ${source.file} lists the records of ${list.attestedOracle}, not --attested-oracle ${given}: give one of them, or the same`,
+      );
+    }
+    const attestedOracle = given ?? list.attestedOracle;
+    if (attestedOracle === undefined) {
+      throw new InvalidArgumentError("--watch reads and pushes to an attested oracle: give it with --attested-oracle <address>");
+    }
     return {
       kind: "watch",
-      agents: readWatchList(read("watch", source.file, "watch list"), `--watch ${source.file}`),
-      attestedOracle: args.endpoints!.attestedOracle!,
+      agents: list.agents,
+      attestedOracle,
+      ...(list.chainId !== undefined ? { chainId: list.chainId } : {}),
       ...(source.oracle !== undefined ? { oracle: source.oracle } : {}),
       ...(source.threshold !== undefined ? { threshold: source.threshold } : {}),
       drift,
@@ -86,6 +98,7 @@ function driftSetupOf(args: RefreshRunArgs, ratePerMinute: number | undefined): 
     encoding: createTrustEncoding(),
     maxErrors: DEFAULT_ERROR_LIMIT,
     ...(endpoints.apiKey !== undefined ? { apiKey: endpoints.apiKey } : {}),
+    ...(endpoints.acceptedKids !== undefined ? { acceptedKids: endpoints.acceptedKids } : {}),
     ...(ratePerMinute !== undefined ? { ratePerMinute } : {}),
   };
 }

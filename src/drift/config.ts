@@ -68,6 +68,11 @@ export interface DriftConfig {
   readonly serviceIdentity?: string;
   /** JWKS: a URL, or a file's parsed content. Default `<api>/.well-known/jwks.json`. */
   readonly jwks: string | { readonly keys: readonly Record<string, unknown>[] };
+  /**
+   * Key ids the attestations may be signed under; default the kit's trust kids (`TRUST_ATTESTATION_KIDS`). After the
+   * service rotates its key, add its next kid (`--accept-kid`).
+   */
+  readonly acceptedKids?: readonly string[];
   readonly scope: AgentScope;
   /** `score >= threshold`; with `gate`, overrides the gate's `minScore`. */
   readonly threshold?: number;

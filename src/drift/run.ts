@@ -140,7 +140,7 @@ export async function runDrift(config: DriftConfig, hooks: DriftHooks = {}): Pro
     ...scan,
     chain: checked.chain,
     api,
-    attestations: { issuer, jwks: checked.jwks, now, stats },
+    attestations: { issuer, jwks: checked.jwks, now, stats, ...(config.acceptedKids ? { acceptedKids: config.acceptedKids } : {}) },
     rule: checked.rule,
     blockNumber: checked.blockNumber,
     readerMode: checked.reader.mode,

@@ -163,6 +163,8 @@ export interface SendRefreshOptions extends TransactionSettings {
   /** The issuer the attestations must name, and its keys. */
   readonly issuer: string;
   readonly jwks: JwksResolver;
+  /** The key ids an attestation may be signed under; default the kit's trust kids (`TRUST_ATTESTATION_KIDS`). */
+  readonly acceptedKids?: readonly string[];
   /** Allow sending on a mainnet ({@link MAINNET_CHAIN_IDS}); default false. */
   readonly confirmMainnet?: boolean;
   /** The run's budget, in wei or gas; default none. */
@@ -499,6 +501,7 @@ async function freshAttestation(
     verdict = await verifyTrustAttestation(body, {
       issuer: options.issuer,
       jwks: options.jwks,
+      ...(options.acceptedKids ? { acceptedKids: options.acceptedKids } : {}),
       ...(options.now ? { now: options.now() } : {}),
       expected: { agentId: entry.agentId, chain: entry.chain, registry: entry.registry },
     });

@@ -15,14 +15,17 @@
  *
  * @packageDocumentation
  */
-import { createPublicClient, http } from "viem";
+import { createPublicClient, getAddress, http, type PublicClient } from "viem";
+import { readContract } from "viem/actions";
 import type { AgentRef } from "../agent/agent-ref.js";
 import { BASE_TRUST_ORACLE_ADDRESS } from "../config/addresses.js";
 import type { DriftConfig } from "../drift/config.js";
 import { type DriftHooks, runDrift } from "../drift/run.js";
 import { readDriftState } from "../drift/state/read.js";
 import type { DriftReport } from "../drift/types.js";
-import { ConfigurationError } from "../errors.js";
+import { ConfigurationError, messageOf } from "../errors.js";
+import { attestedTrustOracleAbi } from "../generated/abis.js";
+import { isZeroAddress } from "../inputs/address.js";
 import { listGateAgents } from "./gate-agents.js";
 import type { RefreshInputReport } from "./report-input.js";
 import { refreshStateAgents } from "./state-agents.js";
@@ -32,7 +35,7 @@ import { refreshStateAgents } from "./state-agents.js";
  * (the `DriftConfig` fields of the same names and meanings).
  */
 export type RefreshDriftSetup = Pick<DriftConfig, "rpcUrl" | "apiUrl" | "issuer" | "jwks" | "maxAgeSeconds" | "concurrency" | "encoding"> &
-  Partial<Pick<DriftConfig, "apiKey" | "ratePerMinute" | "timeoutMs" | "maxErrors" | "readChunkSize">>;
+  Partial<Pick<DriftConfig, "apiKey" | "acceptedKids" | "ratePerMinute" | "timeoutMs" | "maxErrors" | "readChunkSize">>;
 
 /** Where the rows of a refresh come from (see the module notes). */
 export type RefreshSource =
@@ -44,8 +47,10 @@ export type RefreshSource =
       readonly agents: readonly AgentRef[];
       /** The attested oracle to read (and push to). */
       readonly attestedOracle: `0x${string}`;
-      /** Its expected upstream (default the Base oracle). */
+      /** Its expected upstream (default: the one the attested oracle names, its `upstream()`). */
       readonly oracle?: `0x${string}`;
+      /** The chain the watch list was written for (a records listing names it); the RPC must serve it. */
+      readonly chainId?: number;
       /** The decision rule's threshold (default the drift job's, 51); ignored with `gate`. */
       readonly threshold?: number;
       readonly drift: RefreshDriftSetup;
@@ -105,10 +110,22 @@ export async function resolveRefreshSource(
   };
 
   if (source.kind === "watch") {
+    const client = createPublicClient({
+      transport: http(source.drift.rpcUrl, source.drift.timeoutMs ? { timeout: source.drift.timeoutMs } : {}),
+    });
+    if (source.chainId !== undefined) {
+      const served = await client.getChainId();
+      if (served !== source.chainId) {
+        throw new ConfigurationError(
+          `The watch list names chain ${source.chainId}, but --rpc serves chain ${served}: give the RPC of its chain`,
+        );
+      }
+    }
+    const upstream = source.oracle ?? (await upstreamOf(client, source.attestedOracle));
     return fresh(
       {
         ...source.drift,
-        oracle: source.oracle ?? BASE_TRUST_ORACLE_ADDRESS,
+        oracle: upstream,
         attestedOracle: source.attestedOracle,
         scope: { kind: "list", agents: source.agents },
         ...(source.threshold !== undefined ? { threshold: source.threshold } : {}),
@@ -172,4 +189,21 @@ export async function resolveRefreshSource(
       ...gate.notes,
     ],
   );
+}
+
+/**
+ * The upstream an attested oracle names (`upstream()`), as a watch list's default oracle: the one its reads fall back
+ * on. The zero address (an attested oracle without an upstream) stands for none: the Base oracle's address is then
+ * the drift run's reference, as `trustgate drift` takes it.
+ */
+async function upstreamOf(client: PublicClient, attestedOracle: `0x${string}`): Promise<`0x${string}`> {
+  let upstream: `0x${string}`;
+  try {
+    upstream = await readContract(client, { address: attestedOracle, abi: attestedTrustOracleAbi, functionName: "upstream" });
+  } catch (error) {
+    throw new ConfigurationError(
+      `--attested-oracle ${attestedOracle}: its upstream() cannot be read (${messageOf(error)}): is it an AttestedTrustOracle on this chain? Or give --oracle <address>`,
+    );
+  }
+  return isZeroAddress(upstream) ? BASE_TRUST_ORACLE_ADDRESS : getAddress(upstream);
 }

@@ -27,6 +27,18 @@ const rows: DriftRow[] = [
 const dir = mkdtempSync(join(tmpdir(), "trustgate-refresh-"));
 const reportFile = join(dir, "report.json");
 writeFileSync(reportFile, JSON.stringify(report(rows)));
+const watchFile = join(dir, "agents.txt");
+writeFileSync(watchFile, "base:1\n");
+const listingFile = join(dir, "leaked-records.json");
+writeFileSync(
+  listingFile,
+  JSON.stringify({
+    kid: "rnwy-trust-v2",
+    oracle: "0x000000000000000000000000000000000000bEEF",
+    chainId: 31337,
+    records: [{ agent: "base:1:erc8004" }],
+  }),
+);
 
 async function refresh(argv: string[]) {
   let stdout = "";
@@ -121,8 +133,25 @@ describe("trustgate refresh: usage errors exit 2 before anything is sent", () =>
     ],
     [["--watch", "agents.txt", "--dry-run"], "--watch runs a fresh drift over its agents, so it needs --rpc <url> and --api <url>"],
     [
-      ["--watch", "agents.txt", "--rpc", "http://127.0.0.1:8545", "--api", "http://127.0.0.1:8080"],
+      ["--watch", watchFile, "--rpc", "http://127.0.0.1:9", "--api", "http://127.0.0.1:9"],
       "--watch reads and pushes to an attested oracle: give it with --attested-oracle <address>",
+    ],
+    [
+      [
+        "--watch",
+        listingFile,
+        "--attested-oracle",
+        "0x000000000000000000000000000000000000dEaD",
+        "--rpc",
+        "http://127.0.0.1:9",
+        "--api",
+        "http://127.0.0.1:9",
+      ],
+      `--watch ${listingFile} lists the records of 0x000000000000000000000000000000000000bEEF, not --attested-oracle 0x000000000000000000000000000000000000dEaD`,
+    ],
+    [
+      ["--from", reportFile, "--dry-run", "--accept-kid", "rnwy trust"],
+      '--accept-kid must be a key id (letters, digits and ._:-, as the JWKS names it), got "rnwy trust"',
     ],
     [
       ["--from", reportFile, "--dry-run", "--rate", "60"],
@@ -234,7 +263,9 @@ describe("parseRefreshArgs: fees, budget, replacement, confirmations and journal
     const { stdout } = await refresh(["--help"]);
     const help = stdout.replace(/\s+/g, " ");
     expect(help).toContain("charged is gas used × effective price of what was sent");
-    expect(help).toContain("(default: beside the source file, <file>.refresh-journal.json; for --gate, refresh-<address>.refresh-journal.json here)");
+    expect(help).toContain(
+      "(default: beside the source file, <file>.refresh-journal.json; for --gate, refresh-<address>.refresh-journal.json here)",
+    );
     expect(help).toContain("4 the run stopped short: the fee ceiling (--max-fee-per-gas) or the budget (--budget) stopped it");
     expect(help).toContain("KEYSTORE_PASSWORD");
   });

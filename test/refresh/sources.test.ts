@@ -48,15 +48,55 @@ function stateFile(scope: Partial<typeof SCOPE>, agents: string[]): string {
   return file(lines);
 }
 
+// Named so that the watch runs name their upstream: with none, the source reads the attested oracle's upstream() from the chain.
+const BASE_ORACLE = "0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4" as const;
+
 describe("readWatchList", () => {
   it("reads one reference a line with the drift job's syntax, skipping comments and blank lines, each agent once", () => {
     const text = "# watched\nbase:16907\n\n  polygon:7:erc8004   # the escrow's agent\nbase:16907:erc8004\nethereum:3:olas\n";
-    expect(readWatchList(text, "--watch w.txt")).toEqual(parseAgentRefList("base:16907, polygon:7, ethereum:3:olas"));
+    expect(readWatchList(text, "--watch w.txt")).toEqual({ agents: parseAgentRefList("base:16907, polygon:7, ethereum:3:olas") });
   });
 
   it("names the file and the line of a reference that does not parse, and refuses a list with no agent", () => {
     expect(() => readWatchList("base:1\nbase:x\n", "--watch w.txt")).toThrow(/^--watch w\.txt, line 2: Invalid agent "base:x"/);
     expect(() => readWatchList("# nothing yet\n\n", "--watch w.txt")).toThrow("--watch w.txt names no agent");
+  });
+
+  it("reads the records listing npm run keys -- --records --json writes: its agents, and the oracle and chain it names", () => {
+    const listing = {
+      kid: "rnwy-trust-v2",
+      oracle: "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+      chainId: 31337,
+      fromBlock: "0",
+      revoked: true,
+      current: 2,
+      records: [
+        { agent: "base:1:erc8004", agentId: "1", chainId: 8453, registry: "erc8004", current: true },
+        { agent: "polygon:7:erc8004", agentId: "7", chainId: 137, registry: "erc8004", current: true },
+        { agent: "base:1:erc8004", agentId: "1", chainId: 8453, registry: "erc8004", current: false },
+      ],
+    };
+    expect(readWatchList(`${JSON.stringify(listing, null, 2)}\n`, "--watch l.json")).toEqual({
+      agents: parseAgentRefList("base:1:erc8004, polygon:7:erc8004"),
+      attestedOracle: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      chainId: 31337,
+    });
+  });
+
+  it("refuses a listing without its oracle, chain, records or agents, and JSON that does not parse, naming what is wrong", () => {
+    const good = { oracle: "0x5FbDB2315678afecb367f032d93F642f64180aa3", chainId: 31337, records: [{ agent: "base:1" }] };
+    const read = (value: unknown) => () => readWatchList(JSON.stringify(value), "--watch l.json");
+    expect(read({ ...good, oracle: "0x12" })).toThrow(
+      /^--watch l\.json: expected a records listing .*Invalid oracle of --watch l\.json "0x12"/,
+    );
+    expect(read({ ...good, chainId: "31337" })).toThrow(
+      "--watch l.json: expected a records listing (npm run keys -- --records <kid> --json) with oracle, chainId and records[].agent; its chainId is missing",
+    );
+    expect(read({ ...good, records: undefined })).toThrow("it has no records array");
+    expect(read({ ...good, records: [] })).toThrow("--watch l.json lists no record: there is nothing to restore");
+    expect(read({ ...good, records: [{ agent: "base:x" }] })).toThrow(/^--watch l\.json, records\[0\]: Invalid agent "base:x"/);
+    expect(read({ ...good, records: [{}] })).toThrow("--watch l.json: records[0] has no agent (chain:id:registry)");
+    expect(() => readWatchList("{ not json", "--watch l.json")).toThrow(/^--watch l\.json is not valid JSON: /);
   });
 });
 
@@ -95,13 +135,13 @@ describe("resolveRefreshSource", () => {
     const { configs, run } = recordingRun();
     const agents = parseAgentRefList("base:1, base:2");
     const resolved = await resolveRefreshSource(
-      { kind: "watch", agents, attestedOracle: ATTESTED, threshold: 70, drift: SETUP },
+      { kind: "watch", agents, attestedOracle: ATTESTED, oracle: BASE_ORACLE, threshold: 70, drift: SETUP },
       { runDrift: run },
     );
     expect(configs).toEqual([
       {
         ...SETUP,
-        oracle: "0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4",
+        oracle: BASE_ORACLE,
         attestedOracle: ATTESTED,
         scope: { kind: "list", agents },
         threshold: 70,
@@ -159,7 +199,7 @@ describe("refreshAttestedOracle with a source", () => {
     const runDrift = (config: DriftConfig) => (configs.push(config), Promise.resolve(made));
     const agents = parseAgentRefList("base:5");
     const options = { now: NOW, dryRun: true, runDrift } as unknown as Parameters<typeof refreshAttestedOracle>[1];
-    const result = await refreshAttestedOracle({ kind: "watch", agents, attestedOracle: ATTESTED, drift: SETUP }, options);
+    const result = await refreshAttestedOracle({ kind: "watch", agents, attestedOracle: ATTESTED, oracle: BASE_ORACLE, drift: SETUP }, options);
     expect(configs.map((config) => config.scope)).toEqual([{ kind: "list", agents }]);
     expect(result).toEqual({ plan: planRefresh(made, { now: NOW }) });
     expect(result.plan.due.map((entry) => entry.agent)).toEqual(["base:5:erc8004"]);
