@@ -3,9 +3,11 @@
 // of its own against a fresh Hardhat node over HTTP, with no deployer key (the node's unlocked account is the admin).
 // The deployment and the service's current key first; a forged record passes a gate; step 1 installs the next kid and
 // revokes the leaked one; the gate no longer passes on the forged record; step 3 lists the records the leaked kid
-// stored, by agent name and as JSON; the service's honest, older-scored attestation under the next kid is stored and
-// decides the gate. The page's Base block must be the same commands with the network, the JWKS and the confirmation
-// of a mainnet.
+// stored, by agent name and as JSON; step 4, `trustgate refresh` over that listing, pushes the service's honest,
+// older-scored attestation under the next kid (a local signing service on loopback serves it), which then decides the
+// gate, and step 3 lists the record as replaced. The page's Base block must be the same commands with the network, the
+// JWKS, the service and the confirmation of a mainnet. `npx trustgate` runs this repository's command line from its
+// sources, as the nightly recipe's test runs it.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,9 +28,12 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { DeploymentsFile, KeyRecordsJson } from "../../src/deploy/index.js";
 import { type LocalChain, startLocalChain } from "../../src/harness/devnet/local-chain.js";
+import { createPopulation } from "../../src/harness/service/population.js";
+import { type RunningTrustService, startTrustService } from "../../src/harness/service/index.js";
 import { type AttestationSigningKey, generateSigningKey } from "../../src/harness/signing.js";
 import { attestedTrustOracleAbi } from "../../src/oracle/abi.js";
 import { type AttestedOracleClients, submitTrustAttestation } from "../../src/oracle/attested-oracle.js";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { buildTrustCheckResponse, jwksOf } from "../support/attestations.js";
 import { tempDeploymentsDir } from "./support.js";
 
@@ -36,6 +41,10 @@ const run = promisify(execFile);
 const LEAKED = "rnwy-trust-v2";
 const NEXT = "rnwy-trust-v3";
 const BASE = 8453n;
+/** This repository's command line from its sources, for `npx trustgate` (as test/docs/nightly-recipe.test.ts runs it). */
+const CLI = `${join(process.cwd(), "node_modules/.bin/tsx")} --conditions=trustgate-source ${join(process.cwd(), "src/cli/bin.ts")}`;
+/** A population whose agent 1 (base, erc8004) the service scores 47, sybil severity none: under the gate's 51. */
+const HONEST = { seed: 14, score: 47 };
 const RUN_HERE = "<!-- doc-test: skip: run by test/deploy/key-leak-runbook.test.ts against a fresh devnet -->";
 
 /** A shell block of the section, with the marker on the line before it. */
@@ -81,6 +90,7 @@ let chain: LocalChain & { rpcUrl: string };
 let clients: AttestedOracleClients;
 let leaked: AttestationSigningKey;
 let next: AttestationSigningKey;
+let service: RunningTrustService | undefined;
 
 beforeAll(async () => {
   chain = (await startLocalChain({ chainId: 31337, http: true })) as LocalChain & { rpcUrl: string };
@@ -93,6 +103,7 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
+  await service?.close();
   await chain?.close();
 });
 
@@ -118,12 +129,15 @@ describe("docs/security.md: If a signing key leaks", () => {
   test("on a fresh devnet, the runbook's commands as written take the forged record back, list it, and the next kid's honest attestation decides the gate", async () => {
     const blocks = runbookBlocks();
     const runnable = blocks.filter((block) => block.marker === RUN_HERE).map((block) => block.commands);
-    expect(runnable).toHaveLength(3);
-    const [setup, revokeStep, recordsStep] = runnable as [string[], string[], string[]];
+    expect(runnable).toHaveLength(4);
+    const [setup, revokeStep, recordsStep, restoreStep] = runnable as [string[], string[], string[], string[]];
     expect(setup.join("\n")).toContain("npm run deploy -- --network localhost");
     expect(revokeStep.join("\n")).toContain("--revoke rnwy-trust-v2");
     expect(recordsStep.join("\n")).toContain("--records rnwy-trust-v2");
-    for (const command of runnable.flat()) expect(command).toContain("--network localhost");
+    expect(restoreStep).toEqual([
+      expect.stringMatching(/^npx trustgate refresh --watch leaked-records\.json .*--accept-kid rnwy-trust-v3/),
+    ]);
+    for (const command of [...setup, ...revokeStep, ...recordsStep]) expect(command).toContain("--network localhost");
 
     // The Base form: the same commands, with Base's network, the service's JWKS and the mainnet confirmation.
     const others = blocks.filter((block) => block.marker !== RUN_HERE);
@@ -133,10 +147,13 @@ describe("docs/security.md: If a signing key leaks", () => {
         command
           .replace("--network base", "--network localhost")
           .replace("https://rnwy.com/.well-known/jwks.json", '"$JWKS"')
+          .replace('--rpc "$BASE_RPC_URL"', '--rpc "$LOCALHOST_RPC_URL"')
+          .replace("--api https://rnwy.com", '--api "$TRUSTGATE_API_URL"')
           .replace(" --confirm-mainnet", ""),
       ),
-    ).toEqual([...revokeStep, ...recordsStep]);
+    ).toEqual([...revokeStep, ...recordsStep, ...restoreStep]);
     expect(others[0]!.commands[0]).toContain("--confirm-mainnet");
+    expect(others[0]!.commands[2]).toContain("--confirm-mainnet");
 
     const checkout = operatorCheckout();
     const jwks = join(checkout, "service-jwks.json");
@@ -213,14 +230,37 @@ describe("docs/security.md: If a signing key leaks", () => {
       expect.objectContaining({ agent: "base:1:erc8004", agentId: "1", chainId: 8453, registry: "erc8004", current: true }),
     ]);
 
-    // Step 4: the service's next attestation, under the next kid, scored two hours before the forgery.
-    const honest = await buildTrustCheckResponse(next, {
-      agent: { agentId: 1, score: 40, tier: "limited", sybilSeverity: null },
-      issuedAt: new Date(now - 2 * 3_600_000),
-      verifiedAt: new Date(now + 1_000),
+    // Step 4, as printed: the service now signs under the next kid (its JWKS holds that key alone), its score for agent
+    // 1 computed two hours before the forgery; the sender is a funded key of its own, with no role on the oracle.
+    service = await startTrustService({
+      population: createPopulation({
+        seed: HONEST.seed,
+        size: 3,
+        chains: ["base"],
+        registries: ["erc8004"],
+        at: new Date(now - 2 * 3_600_000),
+      }),
+      signingKeys: [next],
     });
-    await submitTrustAttestation(clients, oracle, honest);
-    expect(await gateAnswer(gate, gateArtifact.abi)).toBe("TrustScoreTooLow(1, 40, 51)");
+    const sender = generatePrivateKey();
+    await clients.public.waitForTransactionReceipt({
+      hash: await clients.wallet.sendTransaction({ to: privateKeyToAccount(sender).address, value: 10n ** 18n, chain: null }),
+    });
+    const step4 = await run("bash", ["-e", "-c", restoreStep.join("\n").replaceAll("npx trustgate ", `${CLI} `)], {
+      env: { ...env, TRUSTGATE_API_URL: service.url, DEPLOYER_PRIVATE_KEY: sender },
+      cwd: checkout,
+    });
+    expect(step4.stdout).not.toContain(sender.slice(2));
+    const restored = JSON.parse(readFileSync(join(checkout, "restored.json"), "utf8")) as {
+      exitCode: number;
+      plan: { due: { agent: string; reasons: string[] }[] };
+      sent: { totals: { stored: number; transactions: number }; attestations: { agent: string; outcome: string; kid: string }[] };
+    };
+    expect(restored.exitCode).toBe(0);
+    expect(restored.plan.due).toEqual([expect.objectContaining({ agent: "base:1:erc8004" })]);
+    expect(restored.sent.attestations).toEqual([expect.objectContaining({ agent: "base:1:erc8004", outcome: "stored", kid: NEXT })]);
+    expect(restored.sent.totals).toMatchObject({ stored: 1, transactions: 1 });
+    expect(await gateAnswer(gate, gateArtifact.abi)).toBe(`TrustScoreTooLow(1, ${HONEST.score}, 51)`);
     const listed = await shell(recordsStep);
     expect(listed.stdout).toMatch(/\n {2}base:1:erc8004 {2}replaced/);
     expect((JSON.parse(readFileSync(join(checkout, "leaked-records.json"), "utf8")) as KeyRecordsJson).records[0]!.current).toBe(false);

@@ -40,6 +40,8 @@ const SCRIPTS = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as
 const VARIABLES: Readonly<Record<string, string>> = {
   BASE_RPC_URL: "http://127.0.0.1:8545",
   RPC_URL: "http://127.0.0.1:8545",
+  LOCALHOST_RPC_URL: "http://127.0.0.1:8545",
+  TRUSTGATE_API_URL: "http://127.0.0.1:8080",
   ORACLE: "0x1111111111111111111111111111111111111111",
   JWKS: "http://127.0.0.1:8787/.well-known/jwks.json",
   FROM_BLOCK: "1",
