@@ -196,7 +196,8 @@ Exit codes:
      --watch, --state or --gate could not verify enough agents (as drift's 4: what is due
      is not all known; what was found due is still pushed)
   3  some due attestation was not pushed (refused by the oracle's pre-check, a revoked kid
-     included, the service gave none that verified, or its nonce was taken by another sender)
+     included, the service gave none that verified, or its nonce was taken by another sender),
+     or a row out of line had no attestation that verified (invalid-attestation, error)
   2  a usage error (a bad option, an unreadable report, a mainnet without --confirm-mainnet)
   0  everything due was pushed or is already current, or a dry run
 

@@ -146,12 +146,30 @@ export async function refreshFromReport(
     const send = deps.send ?? (await import("./refresh-connect.js")).sendFromArgs;
     const result = await send(plan, args, cli.env);
     people.write(result.text);
-    report = { version: 1, mode: "sent", source, plan, sent: result.json, exitCode: unknownDue(result.exitCode, source) };
+    const unverified = unverifiedSkips(plan);
+    if (unverified.length > 0) {
+      people.write(
+        `Not pushed: ${unverified.length} agent${unverified.length === 1 ? "" : "s"} out of line with no attestation that verified (${unverified.map((s) => `${s.agent} ${s.status}`).join(", ")}): see the plan's skipped rows\n`,
+      );
+    }
+    const exitCode = result.exitCode === 0 && unverified.length > 0 ? 3 : result.exitCode;
+    report = { version: 1, mode: "sent", source, plan, sent: result.json, exitCode: unknownDue(exitCode, source) };
   }
   const json = `${JSON.stringify(report, null, 2)}\n`;
   if (args.json === "-") cli.stdout.write(json);
   else if (args.json !== undefined) await writeFile(args.json, json);
   return { exitCode: report.exitCode, report };
+}
+
+/**
+ * The rows skipped because the service's attestation did not verify (`invalid-attestation`, or an `error` fetching
+ * it): the pusher could not bring them in line, so a run that sends is not green (exit 3). A row whose agent the
+ * service holds no attestation for (`missing-attestation`) is not one of them: there is nothing to push.
+ */
+function unverifiedSkips(plan: RefreshPlan): RefreshPlan["skipped"] {
+  return plan.skipped.filter(
+    (skip) => skip.skip === "no-attestation" && (skip.status === "invalid-attestation" || skip.status === "error"),
+  );
 }
 
 /** A fresh drift run that could not verify enough leaves what is due unknown: a run that is otherwise clean says so with 4. */

@@ -270,3 +270,25 @@ describe("parseRefreshArgs: fees, budget, replacement, confirmations and journal
     expect(help).toContain("KEYSTORE_PASSWORD");
   });
 });
+
+describe("trustgate refresh: rows it could not bring in line", () => {
+  it("exits 3 after sending when a row out of line had no attestation that verified, and names it; a row the service holds none for does not count", async () => {
+    const file = join(dir, "unverified.json");
+    const unverifiedRows: DriftRow[] = [
+      row({ agentId: "8", status: "missing-onchain", onchain: null, scoreDelta: null, refresh: refreshable }),
+      row({ agentId: "11", status: "invalid-attestation", refresh: null }),
+      row({ agentId: "12", status: "missing-attestation", refresh: null }),
+    ];
+    writeFileSync(file, JSON.stringify(report(unverifiedRows)));
+    const endpoints = ["--rpc", "http://127.0.0.1:9", "--api", "http://127.0.0.1:9"];
+    const { code, stdout, sent } = await refresh(["--from", file, ...endpoints]);
+    expect(sent).toBe(1);
+    expect(code).toBe(3);
+    expect(stdout).toContain(
+      "Not pushed: 1 agent out of line with no attestation that verified (base:11:erc8004 invalid-attestation): see the plan's skipped rows",
+    );
+    writeFileSync(file, JSON.stringify(report(unverifiedRows.filter((r) => r.agentId !== "11"))));
+    expect((await refresh(["--from", file, ...endpoints])).code).toBe(0);
+    expect((await refresh(["--from", file, "--dry-run"])).code).toBe(0);
+  });
+});
