@@ -131,8 +131,9 @@ export interface DriftRefreshArgs {
   /** `--refresh-json`: a file, or `-` for stdout. */
   readonly json?: string;
   /**
-   * `--max-fee-per-gas`, `--budget`, `--replace-after`, `--confirmations`, `--journal` (default: beside the `--state`
-   * file, `<state>.refresh-journal.json`, else `trustgate-drift.refresh-journal.json` in the working directory).
+   * `--max-fee-per-gas`, `--budget`, `--replace-after`, `--confirmations`, `--journal` (default: beside the first file
+   * of `--state`, `--json` and `--refresh-json`, as `<file>.refresh-journal.json`, else
+   * `trustgate-drift.refresh-journal.json` in the working directory).
    */
   readonly sending: RefreshSending;
   /** `--keystore`, when given (else `DEPLOYER_PRIVATE_KEY`). */
@@ -267,7 +268,7 @@ function refreshArgs(values: DriftOptionValues, output: DriftOutputOptions): Dri
       ...(values.budget !== undefined ? { budget: values.budget } : {}),
       ...(values["replace-after"] !== undefined ? { replaceAfterSeconds: values["replace-after"] } : {}),
       ...(values.confirmations !== undefined ? { confirmations: values.confirmations } : {}),
-      journal: values.journal ?? `${values.state ?? "trustgate-drift"}${REFRESH_JOURNAL_SUFFIX}`,
+      journal: values.journal ?? `${besideJournal(values.state, output.json, json)}${REFRESH_JOURNAL_SUFFIX}`,
     },
     key: values.keystore !== undefined ? { keystore: values.keystore } : {},
   };
@@ -317,4 +318,9 @@ function outputOptions(values: DriftOptionValues, env: Readonly<Record<string, s
     quiet: values.quiet === true,
     ci: isCi(env),
   };
+}
+
+/** The file the refresh's journal goes beside by default: the state, else the JSON report, else the refresh's report. */
+function besideJournal(...files: readonly (string | undefined)[]): string {
+  return files.find((file) => file !== undefined && file !== "-") ?? "trustgate-drift";
 }

@@ -436,7 +436,7 @@ describe("parseDriftArgs: --refresh", () => {
       dryRun: false,
       confirmMainnet: true,
       json: "r.json",
-      sending: { journal: "trustgate-drift.refresh-journal.json" },
+      sending: { journal: "r.json.refresh-journal.json" },
       key: {},
     });
     expect(run([...SCAN, "--refresh", "--dry-run"]).refresh).toEqual({

@@ -199,7 +199,10 @@ describe("refreshAttestedOracle with a source", () => {
     const runDrift = (config: DriftConfig) => (configs.push(config), Promise.resolve(made));
     const agents = parseAgentRefList("base:5");
     const options = { now: NOW, dryRun: true, runDrift } as unknown as Parameters<typeof refreshAttestedOracle>[1];
-    const result = await refreshAttestedOracle({ kind: "watch", agents, attestedOracle: ATTESTED, oracle: BASE_ORACLE, drift: SETUP }, options);
+    const result = await refreshAttestedOracle(
+      { kind: "watch", agents, attestedOracle: ATTESTED, oracle: BASE_ORACLE, drift: SETUP },
+      options,
+    );
     expect(configs.map((config) => config.scope)).toEqual([{ kind: "list", agents }]);
     expect(result).toEqual({ plan: planRefresh(made, { now: NOW }) });
     expect(result.plan.due.map((entry) => entry.agent)).toEqual(["base:5:erc8004"]);
