@@ -5,21 +5,19 @@
 // reports those rows in sync. docs/refresh.md's library block is the same code.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { type Abi, type Address, createPublicClient, createWalletClient, getAddress, type Hex, http, type PublicClient } from "viem";
+import { join } from "node:path";
+import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { signingKeyArgsOfJwks } from "../../src/attestation/onchain-keys";
 import { main } from "../../src/cli/main";
 import type { DriftReport } from "../../src/drift/types";
-import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
-import { setTrustSigningKeys } from "../../src/oracle/attested-oracle";
+import type { EmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
 import { capturedIo } from "../support/captured-io";
+import { startRefreshDevnet } from "../support/refresh-devnet";
 import { docBlocks } from "../support/doc-blocks";
 import { packageEntrySources } from "../support/snippet-typecheck";
 import { runtimeNameExamples } from "../support/tsdoc-examples";
 
-const ROOT = resolve(__dirname, "../..");
 /** A throwaway key for the sender (Hardhat's well-known account 2), funded on the local chain below. */
 const SENDER_KEY: Hex = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
 const sender = privateKeyToAccount(SENDER_KEY);
@@ -58,40 +56,11 @@ async function drift(file: string): Promise<DriftReport> {
 }
 
 beforeAll(async () => {
-  env = await startEmbeddedDriftEnvironment({
-    size: 12,
-    chains: ["base"],
-    registries: ["erc8004"],
-    staleChain: "base",
-    delisted: 0,
-    faults: false,
-    advance: { changedFraction: 0, newAgents: 1 },
-  });
-  const artifact = JSON.parse(
-    readFileSync(resolve(ROOT, "artifacts/contracts/oracle/AttestedTrustOracle.sol/AttestedTrustOracle.json"), "utf8"),
-  ) as { abi: Abi; bytecode: Hex };
-  const chain = {
-    id: 8453,
-    name: "local",
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [env.rpcUrl] } },
-  } as const;
-  const transport = http(env.rpcUrl);
-  const clients = {
-    wallet: createWalletClient({ account: env.simulation.publisher, chain, transport }),
-    public: createPublicClient({ chain, transport }) as PublicClient,
-  };
-  const hash = await clients.wallet.deployContract({
-    abi: artifact.abi,
-    bytecode: artifact.bytecode,
-    args: [clients.wallet.account.address, env.oracle],
-    account: clients.wallet.account,
-    chain: clients.wallet.chain,
-  });
-  attested = getAddress((await clients.public.waitForTransactionReceipt({ hash })).contractAddress!);
-  const jwks = (await (await fetch(env.jwksUrl)).json()) as Parameters<typeof signingKeyArgsOfJwks>[0];
-  await setTrustSigningKeys(clients, attested, signingKeyArgsOfJwks(jwks, ["rnwy-trust-v2"]));
-  await clients.public.request({ method: "hardhat_setBalance" as "eth_chainId", params: [sender.address, "0x56BC75E2D63100000"] as never });
+  const devnet = await startRefreshDevnet({ size: 12, chains: ["base"], staleChain: "base" });
+  env = devnet.env;
+  attested = await devnet.deployAttestedOracle();
+  await devnet.installServiceKey(attested);
+  await devnet.fund(sender.address);
 }, 180_000);
 
 afterAll(async () => env?.close());

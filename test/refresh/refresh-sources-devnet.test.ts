@@ -7,17 +7,17 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type Abi, type Address, createPublicClient, createWalletClient, getAddress, type Hex, http, type PublicClient } from "viem";
+import { type Abi, type Address, getAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signingKeyArgsOfJwks } from "../../src/attestation/onchain-keys";
 import { main } from "../../src/cli/main";
 import type { RefreshReport } from "../../src/cli/refresh-command";
 import type { DriftReport, DriftRow } from "../../src/drift/types";
-import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
-import { type AttestedOracleClients, setTrustSigningKeys } from "../../src/oracle/attested-oracle";
+import type { EmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+import type { AttestedOracleClients } from "../../src/oracle/attested-oracle";
 import { REFRESH_GAS_ESTIMATE } from "../../src/refresh/plan";
 import type { RefreshSendOutcome } from "../../src/refresh/send";
+import { startRefreshDevnet } from "../support/refresh-devnet";
 
 const ROOT = resolve(__dirname, "../..");
 /** A throwaway key for the sender (Hardhat's well-known account 2), funded on the local chain below. */
@@ -75,30 +75,11 @@ function deployGate(oracle: Address, agentChainId: bigint): Promise<Address> {
 }
 
 beforeAll(async () => {
-  env = await startEmbeddedDriftEnvironment({
-    size: 30,
-    chains: ["base", "polygon"],
-    registries: ["erc8004"],
-    staleChain: "polygon",
-    delisted: 0,
-    faults: false,
-    advance: { changedFraction: 0, newAgents: 1 },
-  });
-  const chain = {
-    id: 8453,
-    name: "local",
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [env.rpcUrl] } },
-  } as const;
-  const transport = http(env.rpcUrl);
-  clients = {
-    wallet: createWalletClient({ account: env.simulation.publisher, chain, transport }),
-    public: createPublicClient({ chain, transport }) as PublicClient,
-  };
-  attested = await deploy("oracle/AttestedTrustOracle.sol/AttestedTrustOracle.json", [clients.wallet.account.address, env.oracle]);
-  const jwks = (await (await fetch(env.jwksUrl)).json()) as Parameters<typeof signingKeyArgsOfJwks>[0];
-  await setTrustSigningKeys(clients, attested, signingKeyArgsOfJwks(jwks, ["rnwy-trust-v2"]));
-  await clients.public.request({ method: "hardhat_setBalance" as "eth_chainId", params: [sender.address, "0x56BC75E2D63100000"] as never });
+  const devnet = await startRefreshDevnet();
+  ({ env, clients } = devnet);
+  attested = await devnet.deployAttestedOracle();
+  await devnet.installServiceKey(attested);
+  await devnet.fund(sender.address);
 }, 180_000);
 
 afterAll(async () => env?.close());

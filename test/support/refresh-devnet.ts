@@ -8,7 +8,11 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Abi, type Address, createPublicClient, createWalletClient, getAddress, type Hex, http, type PublicClient } from "viem";
 import { signingKeyArgsOfJwks } from "../../src/attestation/onchain-keys";
-import { type EmbeddedDriftEnvironment, startEmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded-drift";
+import {
+  type EmbeddedDriftEnvironment,
+  type EmbeddedDriftParameters,
+  startEmbeddedDriftEnvironment,
+} from "../../src/harness/devnet/embedded-drift";
 import { type AttestedOracleClients, setTrustSigningKeys } from "../../src/oracle/attested-oracle";
 
 const ROOT = resolve(__dirname, "../..");
@@ -27,11 +31,15 @@ export interface RefreshDevnet {
 }
 
 /**
- * Starts the devnet: 30 agents on Base and Polygon (Polygon's records stale), one registered since the snapshot.
+ * Starts the devnet: by default 30 agents on Base and Polygon (Polygon's records stale), one registered since the
+ * snapshot.
  *
+ * @param population - What to change of that population (size, chains, the stale chain).
  * @returns The devnet; close it with `env.close()`.
  */
-export async function startRefreshDevnet(): Promise<RefreshDevnet> {
+export async function startRefreshDevnet(
+  population: Pick<EmbeddedDriftParameters, "size" | "chains" | "staleChain"> = {},
+): Promise<RefreshDevnet> {
   const env = await startEmbeddedDriftEnvironment({
     size: 30,
     chains: ["base", "polygon"],
@@ -40,6 +48,7 @@ export async function startRefreshDevnet(): Promise<RefreshDevnet> {
     delisted: 0,
     faults: false,
     advance: { changedFraction: 0, newAgents: 1 },
+    ...population,
   });
   const artifact = JSON.parse(
     readFileSync(resolve(ROOT, "artifacts/contracts/oracle/AttestedTrustOracle.sol/AttestedTrustOracle.json"), "utf8"),
