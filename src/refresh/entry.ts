@@ -25,11 +25,53 @@ export type {
   RefreshAttestationResult,
   RefreshSendOutcome,
   RefreshAttestationSource,
+  RefreshStopReason,
   RefreshTransaction,
   SendRefreshOptions,
 } from "./send.js";
 export type { AttestedOracleClients } from "../oracle/attested-oracle.js";
-export type { DecisionPair, DriftStatus, OnchainSide, RefreshKeyStatus, RowRefresh } from "../drift/types.js";
+export type { RefreshDriftRunner, RefreshDriftSetup, RefreshSource } from "./source.js";
+export type { RefreshBudget } from "./budget.js";
+export type { SentAttempt } from "./transaction.js";
+// The drift job's types a source's fresh drift run (`runDrift`, its config, hooks and report) reaches; the same as
+// `trustgate/drift` exports.
+export type {
+  AcceptedProblem,
+  AttestedOracleSource,
+  AttestedSide,
+  DecisionFlips,
+  DecisionPair,
+  DriftNightSummary,
+  DriftProblem,
+  DriftReport,
+  DriftRuntime,
+  DriftRow,
+  DriftStateHistory,
+  DriftStateSummary,
+  DriftStatus,
+  DriftVerdict,
+  EncodingCheck,
+  ErrorLimit,
+  ExpiredAcceptance,
+  FetchProjection,
+  OnchainEnumerationSource,
+  OnchainSide,
+  PartialRun,
+  PersistingProblem,
+  RefreshKeyStatus,
+  RowRefresh,
+  SinceLastNight,
+  SybilEncodingCheck,
+  TriageAudit,
+  TriageSummary,
+  UnverifiedSummary,
+} from "../drift/types.js";
+export type { AgentScope, DriftConfig } from "../drift/config.js";
+export type { DriftHooks } from "../drift/run.js";
+export type { ScanProgress, ScanStage } from "../drift/progress.js";
+export type { BaselineEntry, DriftBaseline } from "../drift/baseline.js";
+export type { AgentRef } from "../agent/agent-ref.js";
+export type { SybilSeverityName, TierName, TrustEncoding } from "../config/encodings.js";
 export type { TrustCheckParameters } from "../api/client.js";
 export type { AgentIdInput } from "../inputs/agent-id.js";
 export type { ChainInput } from "../inputs/chain.js";

@@ -150,6 +150,7 @@ describe.skipIf(!node22)(`a Hardhat 3 project (Node 22) with the packed kit${ski
       "trustgate",
       "trustgate/drift",
       "trustgate/deploy",
+      "trustgate/refresh",
       "trustgate/service",
       "trustgate/testing",
       "trustgate/harness",
