@@ -78,6 +78,27 @@ async function catchUp(rows: readonly DriftRow[], at: Date): Promise<void> {
   );
 }
 
+/**
+ * Publishes again, for each row, the on-chain record it has, dated `at`: the same values, so an in-sync row stays in
+ * sync and a drifted one drifted, but not stale on the next night whatever the time of day the test runs at (the
+ * snapshot's records are dated at its nightly write time).
+ */
+async function redate(rows: readonly DriftRow[], at: Date): Promise<void> {
+  await env.simulation.publish(
+    rows.map((row) => ({
+      agentId: BigInt(row.agentId),
+      chainId: chainIdOf(row.chain),
+      registry: row.registry,
+      score: row.onchain!.score,
+      tier: tierCode(row.onchain!.tier as Parameters<typeof tierCode>[0]),
+      sybilSeverity: sybilSeverityCode(
+        row.onchain!.sybilSeverity === "none" ? null : (row.onchain!.sybilSeverity as Parameters<typeof sybilSeverityCode>[0]),
+      ),
+      updatedAt: at,
+    })),
+  );
+}
+
 /** An in-sync agent far above the threshold, whose service score now drops below it: a new pass→fail flip. */
 function dropBelowThreshold(report: DriftReport, taken: ReadonlySet<string>): DriftRow {
   const row = report.agents.find(
@@ -114,6 +135,7 @@ describe("since last night, across nights of one --state file", () => {
     await env.simulation.setTime(clock);
     await catchUp(fixed, new Date(clock.getTime() - HOUR));
     fresh = dropBelowThreshold(night1, new Set(old.map(keyOf)));
+    await redate([kept, fresh], new Date(clock.getTime() - 3 * HOUR));
     await serveDrop(fresh, new Date(clock.getTime() - 2 * HOUR));
 
     const { code, report, stdout } = await night("night2");
