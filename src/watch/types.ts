@@ -86,6 +86,8 @@ export interface FollowStep {
   readonly changes: readonly OracleChange[];
   /** A reorg found by this poll, or `null`. */
   readonly reorg: Reorg | null;
+  /** Whether the follower has processed every confirmed block (a poll processes a bounded range). */
+  readonly caughtUp: boolean;
 }
 
 /** Where the follower is: what the state file keeps so that a restart resumes with no block missed or read twice. */
@@ -180,6 +182,15 @@ export interface AlertMessage extends Condition {
   readonly at: string;
   /** A link or path to the night's drift report, when configured (`--report-link`). */
   readonly report: string | null;
+}
+
+/** A condition the alert book holds as outstanding (raised, not yet resolved): what the state file keeps of it. */
+export interface OutstandingAlert {
+  readonly condition: Condition;
+  /** When it was first raised (ISO-8601). */
+  readonly since: string;
+  /** When its last message (firing or reminder) was made (ISO-8601). */
+  readonly lastSentAt: string;
 }
 
 /** The result of delivering one message. */
