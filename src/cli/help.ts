@@ -8,6 +8,7 @@ import { DRIFT_STATUS_MEANINGS, DRIFT_STATUSES } from "../drift/types.js";
 import { formatDriftOptionsHelp } from "./drift-options.js";
 import { formatAcceptOptionsHelp } from "./accept-args.js";
 import { formatRefreshOptionsHelp } from "./refresh-options.js";
+import { formatWatchOptions } from "./watch-options.js";
 
 /** Help of `trustgate` itself (`trustgate --help`, or `trustgate` with no command). */
 export const MAIN_HELP = `Usage: trustgate <command> [options]
@@ -21,6 +22,8 @@ Commands:
                (see trustgate accept --help)
   refresh      Push fresh signed attestations to an AttestedTrustOracle for the rows of a
                drift report that are due (see trustgate refresh --help)
+  watch        Follow the oracle as a service: check each record written against a fresh
+               signed attestation, watch the oracle's heartbeat, alert (see trustgate watch --help)
 
 Options:
   -h, --help   Show this help (trustgate help <command>: the help of a command)
@@ -205,4 +208,35 @@ Environment:
   DEPLOYER_PRIVATE_KEY  the key that sends (never printed), when --keystore is not given
   KEYSTORE_PASSWORD     the password of --keystore (else it is asked for on the terminal)
   TRUSTGATE_API_KEY     API key of the service, when --api-key is not given
+`;
+
+/**
+ * Help of `trustgate watch` (`trustgate watch --help`): what the command does, its options (generated from
+ * `WATCH_OPTIONS`), its signals, exit codes and environment.
+ */
+export const WATCH_HELP = `Usage: trustgate watch --rpc <url> --api <url> [options]
+
+Runs until stopped, following the chain: each record the oracle writes (RecordAdded,
+RecordUpdated; with --attested-oracle also RecordSignedBy and key revocations), once
+--confirmations blocks deep, is compared with a fresh signed attestation of its agent under the
+drift job's rules; a reorg is read again. Between writes, a slow audit walks every agent the
+service lists within --audit-share of the rate limit. It alerts on a decision flip or an invalid
+attestation (the problems the drift report's "since last night" counts), a record older than
+--max-age, the oracle's silence past its cadence (keyed on the records' own times), and a service
+whose answers, JWKS or kids fail; once per problem, again after --reminder, and resolved when gone.
+
+${formatWatchOptions()}
+Signals:
+  SIGTERM, SIGINT  finish the checks and alerts in flight, save --state, exit 0 (a second one
+                   exits at once with 130; the state holds the last poll saved)
+
+Exit codes:
+  0  stopped by SIGTERM or SIGINT, drained
+  2  a usage or configuration error (a bad option, a chain or service that does not answer at
+     start, a state file written for another chain or oracle)
+  1  an unexpected failure
+
+Environment:
+  TRUSTGATE_WEBHOOK_SECRET  the HMAC-SHA256 key of --webhook's signature (required with it)
+  TRUSTGATE_API_KEY         API key of the service, when --api-key is not given
 `;

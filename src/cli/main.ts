@@ -44,7 +44,8 @@ import { exitCodeForError, formatError } from "./error-exit.js";
 import { formatProjection } from "./format-projection.js";
 import { onInterrupt } from "./interrupt.js";
 import { doctorCommand, type DoctorCommandDependencies } from "./doctor-command.js";
-import { ACCEPT_HELP, DOCTOR_HELP, DRIFT_HELP, MAIN_HELP, REFRESH_HELP } from "./help.js";
+import { ACCEPT_HELP, DOCTOR_HELP, DRIFT_HELP, MAIN_HELP, REFRESH_HELP, WATCH_HELP } from "./help.js";
+import { type WatchCommandDependencies, watchCommand } from "./watch-command.js";
 import { type RefreshCommandDependencies, refreshCommand } from "./refresh-command.js";
 import { refreshAfterDrift } from "./drift-refresh.js";
 import { acceptCommand } from "./accept-command.js";
@@ -79,10 +80,12 @@ export interface MainDependencies {
   readonly doctor?: Omit<DoctorCommandDependencies, "now">;
   /** Replacements for `trustgate refresh` and `drift --refresh` (the sender, the fresh drift run of a source). */
   readonly refresh?: Omit<RefreshCommandDependencies, "now">;
+  /** Replacements for `trustgate watch` (the loop, the stop signals). */
+  readonly watch?: Omit<WatchCommandDependencies, "now">;
 }
 
 /** The commands, as messages list them. */
-const COMMANDS = "drift, doctor, accept, refresh";
+const COMMANDS = "drift, doctor, accept, refresh, watch";
 
 /**
  * Runs the command line.
@@ -106,6 +109,7 @@ export async function main(argv: readonly string[], io: Partial<CliIo> = {}, dep
       else if (rest.length === 1 && rest[0] === "doctor") cli.stdout.write(DOCTOR_HELP);
       else if (rest.length === 1 && rest[0] === "accept") cli.stdout.write(ACCEPT_HELP);
       else if (rest.length === 1 && rest[0] === "refresh") cli.stdout.write(REFRESH_HELP);
+      else if (rest.length === 1 && rest[0] === "watch") cli.stdout.write(WATCH_HELP);
       else throw new InvalidArgumentError(noHelpMessage(rest));
       return 0;
     }
@@ -116,6 +120,7 @@ export async function main(argv: readonly string[], io: Partial<CliIo> = {}, dep
     if (command === "doctor") return await doctorCommand(rest, cli, { ...deps.doctor, ...(deps.now ? { now: deps.now } : {}) });
     if (command === "accept") return await acceptCommand(rest, cli, deps.now);
     if (command === "refresh") return await refreshCommand(rest, cli, { ...(deps.now ? { now: deps.now } : {}), ...deps.refresh });
+    if (command === "watch") return await watchCommand(rest, cli, { ...(deps.now ? { now: deps.now } : {}), ...deps.watch });
     if (command !== "drift") {
       const hint = command.startsWith("-") ? "give the command first: trustgate drift [options]" : `commands: ${COMMANDS}`;
       throw new InvalidArgumentError(`Unknown command ${shownCommand(command)}(${hint}; see trustgate --help)`);
