@@ -34,11 +34,11 @@ export interface RefreshDevnet {
  * Starts the devnet: by default 30 agents on Base and Polygon (Polygon's records stale), one registered since the
  * snapshot.
  *
- * @param population - What to change of that population (size, chains, the stale chain).
+ * @param population - What to change of that population (size, chains, the stale chain, the snapshot's time).
  * @returns The devnet; close it with `env.close()`.
  */
 export async function startRefreshDevnet(
-  population: Pick<EmbeddedDriftParameters, "size" | "chains" | "staleChain"> = {},
+  population: Pick<EmbeddedDriftParameters, "size" | "chains" | "staleChain" | "snapshotAt"> = {},
 ): Promise<RefreshDevnet> {
   const env = await startEmbeddedDriftEnvironment({
     size: 30,
