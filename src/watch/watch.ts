@@ -339,11 +339,19 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
       const audited = due.length === 0 && caughtUp ? await audit.next(follower) : [];
       const groups: Queued[] = [...due, ...audited.map((agent) => ({ agent, trigger: { kind: "audit" } as const }))];
       for (const group of groupByTrigger(groups)) {
+        const trigger = group[0]!.trigger;
+        if (trigger.kind !== "audit") {
+          log({
+            level: "info",
+            event: "checking",
+            message: `checking ${group.length} agent(s) at block ${at} (${trigger.kind === "change" ? `${trigger.change.kind} in block ${trigger.change.block.number}` : "a reorg"})`,
+            fields: { agents: group.length, block: at.toString(), trigger: trigger.kind },
+          });
+        }
         const results = await checker.check(
           group.map((entry) => entry.agent),
-          group[0]!.trigger,
+          trigger,
           at,
-          signal,
         );
         for (const check of results) {
           checks.push(check);
