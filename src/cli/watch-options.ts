@@ -46,9 +46,8 @@ function driftOption<N extends DriftOptionName, G extends keyof typeof WATCH_HEL
   name: N,
   group: G,
 ): Omit<DriftOptionNamed<N>, "group" | "scope"> & { readonly group: G } {
-  const option = DRIFT_OPTIONS.find((candidate) => candidate.name === name) as DriftOptionNamed<N>;
-  const { scope: _scope, ...rest } = option as DriftOptionNamed<N> & { scope?: unknown };
-  return { ...rest, group };
+  const option = DRIFT_OPTIONS.find((candidate) => candidate.name === name)!;
+  return { ...option, scope: undefined, group } as unknown as Omit<DriftOptionNamed<N>, "group" | "scope"> & { readonly group: G };
 }
 
 /** A duration option: `90s`, `5m`, `26h`, `2d`, or seconds. */

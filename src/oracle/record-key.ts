@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+import { encodePacked, type Hex, keccak256 } from "viem";
 import { type EvmAgentRef, formatAgentRef } from "../agent/agent-ref.js";
 import { chainSlugOf } from "../config/chains.js";
 import { InvalidArgumentError } from "../errors.js";
@@ -90,4 +91,15 @@ export function formatRecordKey(key: Pick<TrustRecordKey, "agentId" | "chainId" 
     chain = String(key.chainId);
   }
   return formatAgentRef({ chain, agentId: key.agentId, registry: key.registry });
+}
+
+/**
+ * The oracle's own key of a record, as its events carry it (`RecordAdded`, `RecordUpdated`, `RecordSignedBy`):
+ * `keccak256(abi.encodePacked(agentId, chainId, registry))`.
+ *
+ * @param key - The record key (an EVM agent reference converts with {@link recordKeyOf}).
+ * @returns The 32-byte key.
+ */
+export function recordKeyHash(key: { readonly agentId: bigint; readonly chainId: number | bigint; readonly registry: string }): Hex {
+  return keccak256(encodePacked(["uint256", "uint256", "string"], [key.agentId, BigInt(key.chainId), key.registry]));
 }

@@ -23,7 +23,7 @@ import { systemSleep, type Sleep } from "../api/rate-limiter.js";
 import { TRUST_ATTESTATION_KIDS } from "../config/service.js";
 import { messageOf } from "../errors.js";
 import { ratePerMinuteOf } from "../drift/projection.js";
-import { recordKeyHash } from "../oracle/record-key.js";
+import { recordKeyHash, recordKeyOf } from "../oracle/record-key.js";
 import { createAlertBook, type AlertBook } from "./alert-book.js";
 import { type AuditWalk, createAuditWalk, DEFAULT_AUDIT_SHARE, listAuditPopulation } from "./audit-walk.js";
 import { type AgentChecker, conditionsOfCheck, createAgentChecker } from "./check.js";
@@ -533,7 +533,7 @@ class AuditRunner {
       if (this.now().getTime() < this.retryAt) return [];
       try {
         const population = await listAuditPopulation(this.connection, this.config.auditChain ? { chain: this.config.auditChain } : {});
-        for (const agent of population) if (isEvmAgent(agent)) follower.learn(recordKeyHash(agent), agent);
+        for (const agent of population) if (isEvmAgent(agent)) follower.learn(recordKeyHash(recordKeyOf(agent)), agent);
         this.walk = createAuditWalk(population, {
           ratePerMinute: ratePerMinuteOf(this.connection.api.transport.rateLimiter) ?? 30,
           share,

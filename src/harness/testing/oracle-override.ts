@@ -12,6 +12,7 @@ import { type Address, encodeAbiParameters, encodePacked, type Hex, keccak256, n
 import { DevnetError, InvalidArgumentError } from "../../errors.js";
 import { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
 import { parseAddress } from "../../inputs/address.js";
+import { recordKeyHash } from "../../oracle/record-key.js";
 import type { Eip1193Requester } from "../devnet/multicall3.js";
 
 /** ERC-7201 namespace id of the override's state. */
@@ -97,7 +98,7 @@ export function resolveRecordKey(key: TestRecordKey): ResolvedTestRecordKey {
  */
 export function overrideRecordKey(key: TestRecordKey): Hex {
   const { agentId, chainId, registry } = resolveRecordKey(key);
-  return keccak256(encodePacked(["uint256", "uint256", "string"], [agentId, chainId, registry]));
+  return recordKeyHash({ agentId, chainId, registry });
 }
 
 /**
