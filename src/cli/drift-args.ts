@@ -56,7 +56,7 @@ import {
   type DriftOptionValues,
 } from "./drift-options.js";
 import { isCi } from "./io.js";
-import { REFRESH_JOURNAL_SUFFIX, type RefreshKeySource, type RefreshSending } from "./refresh-args.js";
+import { defaultRefreshJournal, type RefreshKeySource, type RefreshSending } from "./refresh-args.js";
 import { parseOptionValues, readRawOptions } from "./option-table.js";
 import { API_KEY_ENV, encodingOf, parseApiKey } from "./shared-args.js";
 
@@ -268,7 +268,7 @@ function refreshArgs(values: DriftOptionValues, output: DriftOutputOptions): Dri
       ...(values.budget !== undefined ? { budget: values.budget } : {}),
       ...(values["replace-after"] !== undefined ? { replaceAfterSeconds: values["replace-after"] } : {}),
       ...(values.confirmations !== undefined ? { confirmations: values.confirmations } : {}),
-      journal: values.journal ?? `${besideJournal(values.state, output.json, json)}${REFRESH_JOURNAL_SUFFIX}`,
+      journal: values.journal ?? defaultRefreshJournal("trustgate-drift", values.state, output.json, json),
     },
     key: values.keystore !== undefined ? { keystore: values.keystore } : {},
   };
@@ -318,9 +318,4 @@ function outputOptions(values: DriftOptionValues, env: Readonly<Record<string, s
     quiet: values.quiet === true,
     ci: isCi(env),
   };
-}
-
-/** The file the refresh's journal goes beside by default: the state, else the JSON report, else the refresh's report. */
-function besideJournal(...files: readonly (string | undefined)[]): string {
-  return files.find((file) => file !== undefined && file !== "-") ?? "trustgate-drift";
 }

@@ -206,19 +206,21 @@ export function parseRefreshArgs(argv: readonly string[], options: ParseRefreshA
       ...(values.budget !== undefined ? { budget: values.budget } : {}),
       ...(values["replace-after"] !== undefined ? { replaceAfterSeconds: values["replace-after"] } : {}),
       ...(values.confirmations !== undefined ? { confirmations: values.confirmations } : {}),
-      journal: values.journal ?? defaultJournal(values),
+      journal: values.journal ?? defaultRefreshJournal(`refresh-${values.gate?.toLowerCase()}`, values.from, values.watch, values.state),
     },
     key: values.keystore !== undefined ? { keystore: values.keystore } : {},
   };
 }
 
-/** The journal beside the source's file (`--from`, `--watch`, `--state`), or named after the gate in the working directory. */
-function defaultJournal(values: {
-  readonly from?: string;
-  readonly watch?: string;
-  readonly state?: string;
-  readonly gate?: string;
-}): string {
-  const beside = values.from ?? values.watch ?? values.state ?? `refresh-${values.gate!.toLowerCase()}`;
-  return `${beside}${REFRESH_JOURNAL_SUFFIX}`;
+/**
+ * The refresh journal's default name: beside the first of `files` that is a file (not absent, not `-` for stdout),
+ * else `fallback`, with {@link REFRESH_JOURNAL_SUFFIX} after it. One rule for `trustgate refresh` (beside its source's
+ * file) and `trustgate drift --refresh` (beside the state, else the JSON report).
+ *
+ * @param fallback - The name when no file is given (`refresh-<gate>`, `trustgate-drift`).
+ * @param files - The candidate files, in order of preference.
+ * @returns The journal's file name.
+ */
+export function defaultRefreshJournal(fallback: string, ...files: readonly (string | undefined)[]): string {
+  return `${files.find((file) => file !== undefined && file !== "-") ?? fallback}${REFRESH_JOURNAL_SUFFIX}`;
 }
