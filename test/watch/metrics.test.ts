@@ -200,6 +200,25 @@ describe("createWatchMetrics", () => {
     for (const spec of WATCH_METRICS) for (const label of spec.labels) expect(label).not.toMatch(/agent|key|id|url/);
   });
 
+  test("the number of series stays flat however many blocks, checks and alerts the loop reports", async () => {
+    const metrics = createWatchMetrics({ defaultMetrics: false });
+    const driveRound = (index: number) => {
+      metrics.recordChecked(DRIFT_STATUSES[index % DRIFT_STATUSES.length]!, index % 2 === 0 ? "change" : "audit");
+      metrics.block(BigInt(index), BigInt(index + 3));
+      metrics.attestationAge(index);
+      metrics.apiRequest(index / 1000, index % 3 === 0 ? "ok" : "timeout");
+      metrics.rpcRequest(index / 1000, "ok");
+      metrics.alert(index % 2 === 0 ? "pass-to-fail" : "record-stale", "firing", index % 5 !== 0);
+      metrics.error(index % 2 === 0 ? "rpc" : "api");
+      metrics.oracleWrite(new Date(index * 1000));
+      metrics.auditPosition(index, 150_000);
+    };
+    for (let index = 0; index < 10; index++) driveRound(index);
+    const series = (await exposed(metrics)).length;
+    for (let index = 10; index < 20_000; index++) driveRound(index);
+    expect((await exposed(metrics)).length).toBe(series);
+  });
+
   test(`free-text labels are normalised to kebab-case and capped at ${MAX_FREE_LABEL_VALUES} values; the rest count as other`, async () => {
     const metrics = createWatchMetrics({ defaultMetrics: false });
     for (let index = 0; index < MAX_FREE_LABEL_VALUES + 10; index++) metrics.error(`Cause ${index}`);
