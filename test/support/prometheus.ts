@@ -88,6 +88,17 @@ export function prometheusConfig(target: string, metricsPath = "/metrics"): stri
  * @param readyPolls - How many times to ask `/-/ready` (every 200 ms) before giving up.
  */
 export async function startPrometheus(target: string, readyPolls = 300): Promise<PrometheusServer> {
+  // The free port is found, then bound by Prometheus: another process may take it between the two; then try another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPrometheusOnce(target, readyPolls);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !error.message.includes("address already in use")) throw error;
+    }
+  }
+}
+
+async function startPrometheusOnce(target: string, readyPolls: number): Promise<PrometheusServer> {
   const directory = mkdtempSync(join(tmpdir(), "trustgate-prometheus-"));
   const configFile = join(directory, "prometheus.yml");
   writeFileSync(configFile, prometheusConfig(target));
