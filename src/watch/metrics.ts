@@ -144,7 +144,7 @@ export const WATCH_METRICS: readonly WatchMetricSpec[] = [
     name: "trustgate_alerts_failed_total",
     type: "counter",
     labels: ["kind", "state"],
-    help: "Alert messages not delivered after every retry (dead-lettered), by alert kind and state.",
+    help: "Alert messages not delivered after every retry (the dead-letter file keeps them), by alert kind and state.",
   },
   { name: "trustgate_alerts_outstanding", type: "gauge", labels: [], help: "Conditions raised and not yet resolved." },
   { name: "trustgate_block_processed", type: "gauge", labels: [], help: "The last confirmed block the watch processed." },
