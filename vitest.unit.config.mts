@@ -94,6 +94,8 @@ export const UNIT_TESTS = [
   "test/security/security-functions.test.ts",
   "test/trust-record/trust-record.test.ts",
   "test/util/json-difference.test.ts",
+  "test/watch/dashboard.test.ts",
+  "test/watch/metrics.test.ts",
 ];
 
 export default defineConfig({
