@@ -27,7 +27,7 @@ import { readWatchState } from "../../src/watch/state";
 import type { AlertMessage } from "../../src/watch/types";
 import { runWatch, type WatchConfig, type WatchTick } from "../../src/watch/watch";
 import { createWebhookSender, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from "../../src/watch/webhook";
-import { prometheusAvailable, PROMETHEUS_SKIP_REASON, startPrometheus } from "../support/prometheus";
+import { HAS_PROMETHEUS, type PrometheusServer, startPrometheus } from "../support/prometheus";
 import { type RefreshDevnet, startRefreshDevnet } from "../support/refresh-devnet";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
@@ -225,25 +225,30 @@ describe("trustgate watch on the devnet (in process)", () => {
     receiver.failNext(0, 200);
   });
 
-  it.skipIf(!prometheusAvailable())(`a real Prometheus scrapes /metrics and reads back what the watch counted ${PROMETHEUS_SKIP_REASON}`, async () => {
-    const prometheus = await startPrometheus({ target: new URL(server.url).host });
-    try {
-      await ticksPass(3);
-      const checked = ticks.reduce((total, tick) => total + tick.checks.length, 0);
-      const sent = ticks.flatMap((tick) => tick.alerts).filter((alert) => alert.result?.delivered).length;
-      const failed = ticks.flatMap((tick) => tick.alerts).filter((alert) => alert.result && !alert.result.delivered).length;
-      controller.abort();
-      await running;
-      await prometheus.waitForScrape();
-      expect(await prometheus.value("sum(trustgate_records_checked_total)")).toBe(checked);
-      expect(await prometheus.value("sum(trustgate_alerts_sent_total)")).toBe(sent);
-      expect(await prometheus.value("sum(trustgate_alerts_failed_total)")).toBe(failed);
-      expect(await prometheus.value("sum(trustgate_reorgs_total)")).toBe(1);
-      expect(failed).toBe(1);
-    } finally {
-      await prometheus.stop();
-    }
-  });
+  it.skipIf(!HAS_PROMETHEUS)(
+    `a real Prometheus scrapes /metrics and reads back what the watch counted${HAS_PROMETHEUS ? "" : " (skipped: /usr/bin/prometheus is absent; apt-get install -y prometheus)"}`,
+    async () => {
+      const prometheus: PrometheusServer = await startPrometheus(new URL(server.url).host);
+      try {
+        controller.abort();
+        await running;
+        const checked = ticks.reduce((total, tick) => total + tick.checks.length, 0);
+        const results = ticks.flatMap((tick) => tick.alerts).map((alert) => alert.result);
+        const sent = results.filter((result) => result?.delivered).length;
+        const failed = results.filter((result) => result && !result.delivered).length;
+        expect(failed).toBe(1);
+        const value = async (expression: string, expected: number) =>
+          (await prometheus.waitFor(expression, (samples) => samples[0]?.value === expected))[0]!.value;
+        expect(await value("sum(trustgate_records_checked_total)", checked)).toBe(checked);
+        expect(await value("sum(trustgate_alerts_sent_total)", sent)).toBe(sent);
+        expect(await value("sum(trustgate_alerts_failed_total)", failed)).toBe(failed);
+        expect(await value("sum(trustgate_reorgs_total)", 1)).toBe(1);
+        expect(await value("trustgate_alerts_outstanding", 3)).toBe(3);
+      } finally {
+        await prometheus.stop();
+      }
+    },
+  );
 });
 
 /** `trustgate watch` as a real process (node with tsx as a loader, so that a signal reaches the loop's process). */
