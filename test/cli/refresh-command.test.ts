@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RefreshReport } from "../../src/cli/refresh-command";
 import { main } from "../../src/cli/main";
+import { capturedIo } from "../support/captured-io";
 import type { DriftRow } from "../../src/drift/types";
 import { parseRefreshArgs } from "../../src/cli/refresh-args";
 import { planRefresh } from "../../src/refresh/plan";
@@ -41,16 +42,9 @@ writeFileSync(
 );
 
 async function refresh(argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const io = {
-    stdout: { write: (chunk: string) => ((stdout += chunk), true) },
-    stderr: { write: (chunk: string) => ((stderr += chunk), true) },
-    env: {},
-    isTTY: false,
-  };
+  const io = capturedIo();
   let sent = 0;
-  const code = await main(["refresh", ...argv], io, {
+  const code = await main(["refresh", ...argv], io.io, {
     now: () => NOW,
     refresh: {
       send: () => {
@@ -59,7 +53,7 @@ async function refresh(argv: string[]) {
       },
     },
   });
-  return { code, stdout, stderr, sent };
+  return { code, stdout: io.stdout(), stderr: io.stderr(), sent };
 }
 
 describe("trustgate refresh --dry-run", () => {
@@ -219,9 +213,9 @@ describe("trustgate refresh: usage errors exit 2 before anything is sent", () =>
     ]) {
       expect(stdout).toContain(option);
     }
-    let help = "";
-    await main(["--help"], { stdout: { write: (chunk: string) => (help += chunk) }, stderr: { write: () => true }, env: {}, isTTY: false });
-    expect(help).toContain("  refresh      Push fresh signed attestations");
+    const io = capturedIo();
+    await main(["--help"], io.io);
+    expect(io.stdout()).toContain("  refresh      Push fresh signed attestations");
   });
 });
 

@@ -17,6 +17,7 @@ import type { EmbeddedDriftEnvironment } from "../../src/harness/devnet/embedded
 import type { AttestedOracleClients } from "../../src/oracle/attested-oracle";
 import { REFRESH_GAS_ESTIMATE } from "../../src/refresh/plan";
 import type { RefreshSendOutcome } from "../../src/refresh/send";
+import { capturedIo } from "../support/captured-io";
 import { startRefreshDevnet } from "../support/refresh-devnet";
 
 const ROOT = resolve(__dirname, "../..");
@@ -30,16 +31,9 @@ let clients: AttestedOracleClients;
 let attested: Address;
 
 async function run(argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const io = {
-    stdout: { write: (chunk: string) => ((stdout += chunk), true) },
-    stderr: { write: (chunk: string) => ((stderr += chunk), true) },
-    env: { CI: "true", DEPLOYER_PRIVATE_KEY: SENDER_KEY },
-    isTTY: false,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
+  const captured = capturedIo({ CI: "true", DEPLOYER_PRIVATE_KEY: SENDER_KEY });
+  const code = await main(argv, captured.io);
+  return { code, stdout: captured.stdout(), stderr: captured.stderr() };
 }
 
 const agentOf = (row: Pick<DriftRow, "chain" | "agentId" | "registry">) => `${row.chain}:${row.agentId}:${row.registry}`;
