@@ -512,6 +512,18 @@ describe("createWebhookSender", () => {
   });
 });
 
+describe("parseDeadLetterLine", () => {
+  it("says why a line is not a dead letter", () => {
+    expect(parseDeadLetterLine('{"version":1,"mess')).toEqual({ error: "not JSON (a line cut short?)" });
+    expect(parseDeadLetterLine("[1,2]")).toEqual({ error: "not a JSON object" });
+    expect(parseDeadLetterLine('{"message":{"id":"a","kind":"oracle-silent"}}')).toEqual({
+      error: "no message with an id, a kind and a state",
+    });
+    const line = JSON.stringify({ version: 1, message: FIRING });
+    expect(parseDeadLetterLine(line)).toEqual({ letter: { version: 1, message: FIRING } });
+  });
+});
+
 describe("redeliverDeadLetters", () => {
   it("sends the dead letters again once the receiver is back; what fails again is dead-lettered again, an unreadable line kept", async () => {
     let up = false;
