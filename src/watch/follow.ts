@@ -395,10 +395,14 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     }
     const changesByBlock = new Map<bigint, OracleChange[]>();
     const changes: OracleChange[] = [];
+    // One block reference per block, shared by its changes.
+    const refs = new Map<bigint, BlockRef>();
     for (const log of logs) {
       const header = headers.get(log.blockNumber!)!;
       if (log.blockHash !== header.hash) throw new ChainMovedError(`block ${header.number} has a log of another hash`);
-      const change = changeOf(log, { number: header.number, hash: header.hash, timestamp: header.timestamp });
+      let ref = refs.get(header.number);
+      if (ref === undefined) refs.set(header.number, (ref = { number: header.number, hash: header.hash, timestamp: header.timestamp }));
+      const change = changeOf(log, ref);
       changes.push(change);
       const inBlock = changesByBlock.get(header.number);
       if (inBlock === undefined) changesByBlock.set(header.number, [change]);

@@ -333,6 +333,31 @@ describe("failures", () => {
     expect(proxy.methods.filter((m) => m === "eth_blockNumber").length).toBe(2);
   });
 
+  it("stops a poll when its signal aborts, the position unchanged, and reports the blocks at the next poll", async () => {
+    const f = await follower();
+    await mine();
+    await drain(f);
+    const position = f.position();
+    const published = await env.simulation.publish([await record(900_701, 47)]);
+    const controller = new AbortController();
+    controller.abort(new Error("the watch is stopping"));
+    await expect(f.poll(controller.signal)).rejects.toThrow("the watch is stopping");
+    expect(f.position()).toEqual(position);
+    // Aborted between its reads: the header reads never start.
+    const late = new AbortController();
+    proxy.methods.length = 0;
+    const through = await follower({ client: createPublicClient({ transport: http(proxy.url, { retryCount: 0 }) }), start: position! });
+    proxy.beforeForward = async (body) => {
+      if (!Array.isArray(body) && (body as { method?: string }).method === "eth_getLogs") late.abort(new Error("stopped mid-poll"));
+    };
+    await expect(through.poll(late.signal)).rejects.toThrow("stopped mid-poll");
+    proxy.beforeForward = undefined;
+    expect(through.position()).toEqual(position);
+    expect(proxy.methods.filter((m) => m === "eth_getBlockByNumber").length).toBe(1); // the reorg check only
+    expect((await drain(through)).changes.map((c) => c.block.number)).toEqual([published.blockNumber]);
+    expect((await drain(f)).changes.map((c) => c.block.number)).toEqual([published.blockNumber]);
+  });
+
   it("refuses a bad confirmation count, block range, depth and record key", async () => {
     const fromBlock = { fromBlock: 0n };
     await expect(createChainFollower({ client, oracle: env.oracle, confirmations: -1, start: fromBlock })).rejects.toThrow(/confirmations/);
