@@ -80,8 +80,9 @@ export function createAuditWalk(population: readonly AgentRef[], options: AuditW
       accrued = Math.min(burst, accrued + (Math.max(0, at - last) / 60_000) * perMinute);
       last = at;
       if (size === 0) return [];
-      const count = Math.min(size, Math.floor(accrued));
-      accrued -= count;
+      // The epsilon keeps sums of fractions (4 s of 10 a minute, fifteen times) from losing a request to rounding.
+      const count = Math.min(size, Math.floor(accrued + 1e-9));
+      accrued = Math.max(0, accrued - count);
       const agents: AgentRef[] = [];
       for (let i = 0; i < count; i++) {
         agents.push(population[cursor]!);
