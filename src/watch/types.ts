@@ -113,6 +113,11 @@ export interface AgentCheck {
   readonly trigger: CheckTrigger;
   /** The block the record was read at. */
   readonly blockNumber: bigint;
+  /**
+   * The signed `expiry` of the attestation the check fetched and verified (ISO-8601); `null` when it verified without
+   * one, absent when no attestation verified (an alert's evidence: the attestation's signed times).
+   */
+  readonly attestationExpiresAt?: string | null;
 }
 
 /** The oracle's write cadence: when the next write is due after the last one. */

@@ -207,8 +207,13 @@ function summarizeSources(
   };
 }
 
-/** Why the oracle cannot be asked about an agent's registry (one the kit does not know), if it cannot. */
-function registryProblem(agent: AgentRef): string | undefined {
+/**
+ * Why the oracle cannot be asked about an agent's registry (one the kit does not know), if it cannot.
+ *
+ * @param agent - An agent of the listing.
+ * @returns The reason its row gives, or `undefined` when its registry is one the oracle is read for.
+ */
+export function registryProblem(agent: AgentRef): string | undefined {
   const checked = inspectRegistry(agent.registry);
   return checked.ok ? undefined : `${checked.problem}: the oracle is read only for the service's registries`;
 }
