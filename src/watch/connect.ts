@@ -54,8 +54,10 @@ export interface WatchConnection {
 export interface ConnectWatchOptions {
   /** Clock of the attestation checks (signed times, expiry) and of record staleness; default the system clock. */
   readonly now?: () => Date;
-  /** `fetch` of the service client's and the chain client's requests; default the global one. */
-  readonly fetch?: typeof fetch;
+  /** `fetch` of the chain client's requests (the watch times them for its metrics); default the global one. */
+  readonly rpcFetch?: typeof fetch;
+  /** `fetch` of the service client's requests; default the global one. */
+  readonly apiFetch?: typeof fetch;
   /** Signed fetches in flight at most; default {@link DEFAULT_WATCH_CONCURRENCY}. */
   readonly concurrency?: number;
 }
@@ -74,9 +76,28 @@ export interface ConnectWatchOptions {
 export async function connectWatch(config: WatchServiceConfig, options: ConnectWatchOptions = {}): Promise<WatchConnection> {
   const concurrency = options.concurrency ?? DEFAULT_WATCH_CONCURRENCY;
   // The drift job's own checks of these settings, with an empty list for the scope a watch does not have.
-  const settings = runSettingsOf({ ...config, scope: { kind: "list", agents: [] }, concurrency });
-  const checked = await preflight({ ...settings.preflight, ...(options.fetch ? { rpcFetch: options.fetch } : {}) });
-  const api = createTrustApiClient({ ...settings.service, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  // Only the service's settings: a caller's richer configuration (the watch's own) holds fields the drift job reads
+  // otherwise (`state` names the drift job's state file there).
+  const service: WatchServiceConfig = {
+    rpcUrl: config.rpcUrl,
+    oracle: config.oracle,
+    ...(config.attestedOracle !== undefined ? { attestedOracle: config.attestedOracle } : {}),
+    apiUrl: config.apiUrl,
+    ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
+    issuer: config.issuer,
+    jwks: config.jwks,
+    ...(config.acceptedKids !== undefined ? { acceptedKids: config.acceptedKids } : {}),
+    ...(config.threshold !== undefined ? { threshold: config.threshold } : {}),
+    ...(config.gate !== undefined ? { gate: config.gate } : {}),
+    maxAgeSeconds: config.maxAgeSeconds,
+    encoding: config.encoding,
+    ...(config.ratePerMinute !== undefined ? { ratePerMinute: config.ratePerMinute } : {}),
+    ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
+    ...(config.readChunkSize !== undefined ? { readChunkSize: config.readChunkSize } : {}),
+  };
+  const settings = runSettingsOf({ ...service, scope: { kind: "list", agents: [] }, concurrency });
+  const checked = await preflight({ ...settings.preflight, ...(options.rpcFetch ? { rpcFetch: options.rpcFetch } : {}) });
+  const api = createTrustApiClient({ ...settings.service, ...(options.apiFetch ? { fetch: options.apiFetch } : {}) });
   const now = options.now ?? (() => new Date());
   const { issuer, ...scan } = settings.scan;
   return {

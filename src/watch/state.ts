@@ -11,6 +11,7 @@
  *   "alerts": [{ "condition": { … }, "since": "…", "lastSentAt": "…" }],
  *   "lastWrite": { "at": "2026-11-29T03:00:12.000Z", "blockNumber": "43998000" },
  *   "audit": { "cursor": 1200 },
+ *   "queue": ["base:16907:erc8004"],
  *   "savedAt": "2026-11-29T10:00:00.000Z"
  * }
  * ```
@@ -25,6 +26,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { type Address, getAddress, type Hex, isAddress } from "viem";
 import { z } from "zod";
+import { type AgentRef, formatAgentRef, parseAgentRef } from "../agent/agent-ref.js";
 import { writeDriftStateAtomically } from "../drift/state/atomic-write.js";
 import { ConfigurationError, InvalidArgumentError } from "../errors.js";
 import type { FollowerPosition, OutstandingAlert } from "./types.js";
@@ -48,6 +50,8 @@ export interface WatchState {
   readonly lastWrite: { readonly at: string; readonly blockNumber: string | null } | null;
   /** Where the slow audit is in the population. */
   readonly audit: { readonly cursor: number };
+  /** The agents named by changes and not checked yet (a restart checks them first). */
+  readonly queue: readonly AgentRef[];
   /** When the state was saved (ISO-8601). */
   readonly savedAt: string;
 }
@@ -108,6 +112,7 @@ const fileSchema = z.object({
   alerts: z.array(z.object({ condition, since: isoTime, lastSentAt: isoTime })),
   lastWrite: z.object({ at: isoTime, blockNumber: blockNumber.nullable() }).nullable(),
   audit: z.object({ cursor: z.number().int().nonnegative() }),
+  queue: z.array(z.string()),
   savedAt: isoTime,
 });
 
@@ -162,6 +167,13 @@ export function readWatchState(path: string): WatchState | undefined {
     alerts: file.alerts as readonly OutstandingAlert[],
     lastWrite: file.lastWrite,
     audit: file.audit,
+    queue: file.queue.map((text, index) => {
+      try {
+        return parseAgentRef(text);
+      } catch (error) {
+        return refuse(`queue[${index}]: ${(error as Error).message}`);
+      }
+    }),
     savedAt: file.savedAt,
   };
 }
@@ -188,6 +200,7 @@ export function writeWatchState(path: string, state: WatchState): void {
     alerts: state.alerts,
     lastWrite: state.lastWrite,
     audit: state.audit,
+    queue: state.queue.map((agent) => formatAgentRef(agent)),
     savedAt: state.savedAt,
   };
   writeDriftStateAtomically(path, [`${JSON.stringify(file, null, 2)}\n`]);

@@ -56,6 +56,7 @@ function state(overrides: Partial<WatchState> = {}): WatchState {
     alerts: [alert],
     lastWrite: { at: "2026-11-29T03:00:12.000Z", blockNumber: "44000000" },
     audit: { cursor: 1200 },
+    queue: [{ chain: "base", chainId: 8453, agentId: 16907n, registry: "erc8004" }],
     savedAt: "2026-11-29T10:00:00.000Z",
     ...overrides,
   };
@@ -93,7 +94,7 @@ describe("the watch state file", () => {
       state({ alerts: Array.from({ length: 2_000 }, (_, i) => ({ ...alert, condition: { ...alert.condition, id: `a${n}:${i}` } })) });
     writeWatchState(path, many(0));
     const statesFile = join(path, "..", "states.json");
-    writeFileSync(statesFile, JSON.stringify([0, 1].map((n) => ({ ...many(n), position: null }))));
+    writeFileSync(statesFile, JSON.stringify([0, 1].map((n) => ({ ...many(n), position: null, queue: [] }))));
     const script = [
       `const { writeWatchState } = require(${JSON.stringify(join(ROOT, "src/watch/state.ts"))});`,
       `const { readFileSync } = require("node:fs");`,

@@ -59,7 +59,7 @@ async function writeFlip(agent: PopulationAgent): Promise<{ readonly block: bigi
   const head = (await devnet.clients.public.getBlock()).timestamp;
   const result = await publishTrustRecords(devnet.env.simulation.provider, {
     oracle: devnet.env.oracle,
-    publisher: devnet.env.simulation.publisher.address,
+    publisher: devnet.env.simulation.publisher,
     records: [{ ...record!, ...moved, updatedAt: Number(head) }],
   });
   return { block: result.blockNumber!, transaction: result.transactions[0]! };
