@@ -160,6 +160,28 @@ describe("createAgentChecker on the devnet", () => {
     expect(after!.problem).toBe("fail-to-pass");
   });
 
+  it("spends one signed fetch per distinct agent, through the connection's one client", async () => {
+    const agents = devnet.env.snapshot.agents
+      .filter((a) => a.chain === "base")
+      .slice(0, 3)
+      .map((a): AgentRef => ({ chain: "base", chainId: 8453, agentId: BigInt(a.agentId), registry: a.registry }));
+    const before = devnet.env.service.stats().byPath["/api/trust-check"] ?? 0;
+    const checks = await createAgentChecker(connection).check([...agents, agents[0]!], { kind: "audit" }, await head());
+    expect(checks.map((c) => c.agent)).toEqual(agents);
+    expect((devnet.env.service.stats().byPath["/api/trust-check"] ?? 0) - before).toBe(3);
+  });
+
+  it("with an attested oracle: connects to it, and checks read the records through it", async () => {
+    const attestedOracle = await devnet.deployAttestedOracle();
+    const attested = await connectWatch({ ...config(), attestedOracle });
+    expect(attested.attested).toEqual({ address: attestedOracle, upstream: devnet.env.oracle, upstreamIsOracle: true });
+    const { agent } = admittedBaseAgent();
+    const [check] = await createAgentChecker(attested).check([agent], { kind: "audit" }, await head());
+    // the attested oracle holds nothing of its own: it answers its upstream's record, the one written above
+    expect(check!.row.onchain!.score).toBe(30);
+    expect(check!.problem).toBe("fail-to-pass");
+  });
+
   it("checks nothing for no agents, and stops with the signal's reason when aborted", async () => {
     const checker = createAgentChecker(connection);
     const block = await head();
