@@ -32,7 +32,7 @@ export interface AgentChecker {
    * @param blockNumber - The block to read the records at (a confirmed block).
    * @param signal - Abandons the check: no more signed fetches start, and the promise rejects with its reason.
    * @returns One check per distinct agent, in the order given. A failure on one agent is its row's status (`error`),
-   *   never a throw.
+   *   never a throw: the promise rejects only when `signal` aborts, with its reason.
    */
   check(agents: readonly AgentRef[], trigger: CheckTrigger, blockNumber: bigint, signal?: AbortSignal): Promise<AgentCheck[]>;
 }
@@ -67,7 +67,7 @@ export interface AgentCheckerOptions {
  * Makes the checker.
  *
  * @param connection - The watch's scan options (its one service client, key resolver and rule).
- * @param options - A hook receiving each check and its latency.
+ * @param options - A hook receiving each check with its latency and failure cause, and the clock that times it.
  * @returns The checker.
  */
 export function createAgentChecker(connection: Pick<WatchConnection, "scan">, options: AgentCheckerOptions = {}): AgentChecker {
