@@ -32,23 +32,32 @@ export interface AgentChecker {
    * @param blockNumber - The block to read the records at (a confirmed block).
    * @param signal - Abandons the check: no more signed fetches start, and the promise rejects with its reason.
    * @returns One check per distinct agent, in the order given. A failure on one agent is its row's status (`error`),
-   *   never a throw.
+   *   never a throw: the promise rejects only when `signal` aborts, with its reason.
    */
   check(agents: readonly AgentRef[], trigger: CheckTrigger, blockNumber: bigint, signal?: AbortSignal): Promise<AgentCheck[]>;
 }
 
-/** What an agent's check took of the service, for the metrics. */
+/**
+ * Why an agent's check could not verify it (its row is `error`), as a metric's label: `rpc` (the record could not be
+ * read), `service` (the signed fetch failed: the network, a 5xx, the rate limit, a time-out, a malformed body) or
+ * `not-evm` (the agent is on a chain the oracle holds no records for).
+ */
+export type CheckFailureCause = "rpc" | "service" | "not-evm";
+
+/** What an agent's check took of the service, and why it failed, for the metrics. */
 export interface CheckLatency {
   /**
    * Seconds the agent's signed fetch took (the `/api/trust-check` call: its request, retries and any wait on the
    * rate limiter); absent when no fetch was made (an agent the oracle cannot hold a record for).
    */
   readonly apiSeconds?: number;
+  /** Why the check could not verify the agent (its row is `error`); absent otherwise. */
+  readonly failure?: CheckFailureCause;
 }
 
 /** Options of {@link createAgentChecker}. */
 export interface AgentCheckerOptions {
-  /** Receives each check as it is made, with what it took of the service. */
+  /** Receives each check as it is made, with what it took of the service and why it failed, if it did. */
   readonly onCheck?: (check: AgentCheck, latency: CheckLatency) => void;
   /** Monotonic clock in milliseconds, for {@link CheckLatency}; default `performance.now`. */
   readonly clock?: () => number;
@@ -58,7 +67,7 @@ export interface AgentCheckerOptions {
  * Makes the checker.
  *
  * @param connection - The watch's scan options (its one service client, key resolver and rule).
- * @param options - A hook receiving each check and its latency.
+ * @param options - A hook receiving each check with its latency and failure cause, and the clock that times it.
  * @returns The checker.
  */
 export function createAgentChecker(connection: Pick<WatchConnection, "scan">, options: AgentCheckerOptions = {}): AgentChecker {
@@ -72,15 +81,16 @@ export function createAgentChecker(connection: Pick<WatchConnection, "scan">, op
       const api = timedTrustChecks(connection.scan.api, clock, apiSeconds);
       const result = await scanAgents(distinct, { ...connection.scan, api, blockNumber, keepRows: true, ...(signal ? { signal } : {}) });
       const rows = new Map(result.rows.map((row) => [agentKey(row), row]));
-      const expiries = new Map<string, ServiceOutcome>();
+      // What the scan knew of each candidate: its record read, and the service's answer.
+      const scanned = new Map<string, { readonly readOk: boolean; readonly outcome: ServiceOutcome | undefined }>();
       result.scanned?.candidates.forEach((candidate, i) => {
-        const outcome = result.scanned!.outcomes[i];
-        if (outcome) expiries.set(agentKey(candidate.agent), outcome);
+        scanned.set(agentKey(candidate.agent), { readOk: result.records[i]?.ok === true, outcome: result.scanned!.outcomes[i] });
       });
       return distinct.map((agent) => {
         const key = agentKey(agent);
         const row = rows.get(key)!;
-        const outcome = expiries.get(key);
+        const facts = scanned.get(key);
+        const outcome = facts?.outcome;
         const check: AgentCheck = {
           agent,
           row,
@@ -90,7 +100,9 @@ export function createAgentChecker(connection: Pick<WatchConnection, "scan">, op
           ...(outcome?.kind === "verified" ? { attestationExpiresAt: outcome.expiresAt ? outcome.expiresAt.toISOString() : null } : {}),
         };
         const seconds = apiSeconds.get(key);
-        options.onCheck?.(check, seconds === undefined ? {} : { apiSeconds: seconds });
+        const failure: CheckFailureCause | undefined =
+          row.status !== "error" ? undefined : facts === undefined ? "not-evm" : facts.readOk ? "service" : "rpc";
+        options.onCheck?.(check, { ...(seconds === undefined ? {} : { apiSeconds: seconds }), ...(failure ? { failure } : {}) });
         return check;
       });
     },

@@ -16,6 +16,7 @@ import { getLogs } from "viem/actions";
 import { InvalidArgumentError } from "../errors.js";
 import { trustScoreOracleAbi } from "../oracle/abi.js";
 import type { AnyClient } from "../oracle/client.js";
+import { systemCondition } from "./system-condition.js";
 import type { Condition, WriteCadence } from "./types.js";
 
 const DAY_SECONDS = 86_400;
@@ -100,30 +101,19 @@ export function silenceCondition(input: {
     lastWrite === null
       ? `the oracle ${oracle} has no write the watch can find${input.knownSilentSince ? ` since ${input.knownSilentSince.toISOString()}` : ""}: ${describeCadence(cadence)} is overdue`
       : `the oracle ${oracle} has not written since ${lastWrite.toISOString()} (its own time): ${describeCadence(cadence)} was due by ${deadline!.toISOString()}`;
-  return {
+  return systemCondition({
     kind: "oracle-silent",
     id: `oracle-silent:${oracle}`,
-    agent: null,
     summary,
-    before: null,
-    after: null,
-    decision: null,
-    evidence: {
-      blockNumber: null,
-      transactionHash: null,
-      kid: null,
-      issuedAt: null,
-      expiresAt: null,
-      recordUpdatedAt: lastWrite?.toISOString() ?? null,
-      details: [
-        `cadence: ${describeCadence(cadence)}`,
-        ...(deadline
-          ? [`deadline: ${deadline.toISOString()}`, `overdue by ${Math.floor((now.getTime() - deadline.getTime()) / 1000)} s`]
-          : []),
-        ...(lastWrite === null ? ["no RecordAdded or RecordUpdated found within the lookback"] : []),
-      ],
-    },
-  };
+    recordUpdatedAt: lastWrite?.toISOString() ?? null,
+    details: [
+      `cadence: ${describeCadence(cadence)}`,
+      ...(deadline
+        ? [`deadline: ${deadline.toISOString()}`, `overdue by ${Math.floor((now.getTime() - deadline.getTime()) / 1000)} s`]
+        : []),
+      ...(lastWrite === null ? ["no RecordAdded or RecordUpdated found within the lookback"] : []),
+    ],
+  });
 }
 
 /** A cadence in words: `the daily write at 03:00 UTC (grace 6h)`, `a write every 26h at most`. */

@@ -10,6 +10,7 @@ import type { TrustApiClient } from "../api/client.js";
 import type { JwksResolver } from "../attestation/jwks.js";
 import { messageOf } from "../errors.js";
 import { redactUrl } from "../security/redact-url.js";
+import { systemCondition } from "./system-condition.js";
 import type { Condition } from "./types.js";
 
 /** What the health check found. */
@@ -94,24 +95,12 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
 export function serviceCondition(health: ServiceHealth, apiUrl: string): Condition | null {
   if (health.healthy) return null;
   const origin = originOf(apiUrl);
-  return {
+  return systemCondition({
     kind: "service-unhealthy",
     id: `service-unhealthy:${origin}`,
-    agent: null,
     summary: `the service at ${origin} is unhealthy: ${health.problems.join("; ")}`,
-    before: null,
-    after: null,
-    decision: null,
-    evidence: {
-      blockNumber: null,
-      transactionHash: null,
-      kid: null,
-      issuedAt: null,
-      expiresAt: null,
-      recordUpdatedAt: null,
-      details: [...health.problems, `kids in the JWKS: ${health.kids.join(", ") || "none read"}`],
-    },
-  };
+    details: [...health.problems, `kids in the JWKS: ${health.kids.join(", ") || "none read"}`],
+  });
 }
 
 /** The URL's origin (`http://127.0.0.1:8787`), or the redacted URL when it does not parse. */

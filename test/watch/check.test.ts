@@ -3,7 +3,7 @@
 // (the drift preflight, one client, one JWKS resolver). A record written with a score that flips the gate's decision
 // is the problem, with the write's transaction and the attestation's kid and signed times as evidence; an agent in
 // sync raises nothing; the service failing for an agent neither raises nor clears.
-import type { Hex } from "viem";
+import { createPublicClient, type Hex, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentRef, agentKey } from "../../src/agent/agent-ref";
 import { DEFAULT_TRUST_ENCODING, tierCode } from "../../src/config/encodings";
@@ -148,7 +148,10 @@ describe("createAgentChecker on the devnet", () => {
     // the client tries four times (three retries); every one answered 500
     devnet.env.service.injectFault({ kind: "status-500", path: "/api/trust-check", times: 4 });
     try {
-      const [check] = await createAgentChecker(connection).check([agent], { kind: "audit" }, await head());
+      const failures: unknown[] = [];
+      const checker = createAgentChecker(connection, { onCheck: (_, observed) => failures.push(observed.failure) });
+      const [check] = await checker.check([agent], { kind: "audit" }, await head());
+      expect(failures).toEqual(["service"]);
       expect(check!.row.status).toBe("error");
       expect(check!.row.reason).toMatch(/500/);
       expect(check!.attestationExpiresAt).toBeUndefined();
@@ -158,6 +161,45 @@ describe("createAgentChecker on the devnet", () => {
     }
     const [after] = await createAgentChecker(connection).check([agent], { kind: "audit" }, await head());
     expect(after!.problem).toBe("fail-to-pass");
+  });
+
+  it("spends one signed fetch per distinct agent, through the connection's one client", async () => {
+    const agents = devnet.env.snapshot.agents
+      .filter((a) => a.chain === "base")
+      .slice(0, 3)
+      .map((a): AgentRef => ({ chain: "base", chainId: 8453, agentId: BigInt(a.agentId), registry: a.registry }));
+    const before = devnet.env.service.stats().byPath["/api/trust-check"] ?? 0;
+    const checks = await createAgentChecker(connection).check([...agents, agents[0]!], { kind: "audit" }, await head());
+    expect(checks.map((c) => c.agent)).toEqual(agents);
+    expect((devnet.env.service.stats().byPath["/api/trust-check"] ?? 0) - before).toBe(3);
+  });
+
+  it("with an attested oracle: connects to it, and checks read the records through it", async () => {
+    const attestedOracle = await devnet.deployAttestedOracle();
+    const attested = await connectWatch({ ...config(), attestedOracle });
+    expect(attested.attested).toEqual({ address: attestedOracle, upstream: devnet.env.oracle, upstreamIsOracle: true });
+    const { agent } = admittedBaseAgent();
+    const [check] = await createAgentChecker(attested).check([agent], { kind: "audit" }, await head());
+    // the attested oracle holds nothing of its own: it answers its upstream's record, the one written above
+    expect(check!.row.onchain!.score).toBe(30);
+    expect(check!.problem).toBe("fail-to-pass");
+  });
+
+  it("names why a check could not verify: the RPC (a chain client on a loopback port nobody listens on), or a chain with no records", async () => {
+    const { agent } = admittedBaseAgent();
+    const deadChain = createPublicClient({ transport: http("http://127.0.0.1:1", { retryCount: 0, timeout: 500 }) });
+    const failures: unknown[] = [];
+    const checker = createAgentChecker(
+      { scan: { ...connection.scan, chain: deadChain } },
+      { onCheck: (_, observed) => failures.push(observed.failure) },
+    );
+    const solana: AgentRef = { chain: "solana", chainId: null, agentId: 5n, registry: "sati" };
+    const checks = await checker.check([agent, solana], { kind: "audit" }, await head());
+    expect(checks.map((c) => c.row.status)).toEqual(["error", "error"]);
+    expect(checks[0]!.row.reason).toMatch(/^on-chain read failed/);
+    expect(failures).toEqual(["rpc", "not-evm"]);
+    for (const check of checks)
+      expect(conditionsOfCheck(check, { maxAgeSeconds: DEFAULT_MAX_AGE_SECONDS })).toEqual({ raise: [], clear: [] });
   });
 
   it("checks nothing for no agents, and stops with the signal's reason when aborted", async () => {
