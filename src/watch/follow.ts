@@ -17,9 +17,11 @@
  * that one be dropped). A catch-up far behind the head reads only the last block and the blocks with changes.
  *
  * A reorg deeper than the blocks kept is an error (the follower cannot say which changes it reported were undone):
- * every poll rejects with it, position unchanged, until the watch is restarted from a block before the fork. After a
- * restart from a saved position the kept blocks have no changes on record: a reorg that drops them reports its
- * common ancestor and depth, and only the changes seen since the restart.
+ * every poll rejects with it, position unchanged, until the watch is restarted from a block before the fork. A saved
+ * position keeps the recent blocks' hashes only: a follower resumed from it reads their changes again at creation
+ * (one log range, the kept blocks'), so that a reorg dropping them still reports what they carried. Blocks a reorg
+ * dropped while the watch was down are gone before it can read them: that reorg reports its common ancestor and depth,
+ * and no dropped changes.
  *
  * @packageDocumentation
  */
@@ -67,7 +69,7 @@ export interface ChainFollowerParameters {
   readonly maxBlockRange?: bigint;
   /** Processed blocks whose hash and changes are kept for reorgs; default {@link DEFAULT_FOLLOW_RECENT_DEPTH}. */
   readonly recentDepth?: number;
-  /** Stops the key replay at creation, and every poll. */
+  /** Stops the reads at creation (the key replay, a saved position's kept blocks), and every poll. */
   readonly signal?: AbortSignal;
   /**
    * The endpoint named in errors (redacted); default the client's HTTP URL, or its transport's name. Give it when the
@@ -158,13 +160,14 @@ const RECORD_KEY = /^0x[0-9a-fA-F]{64}$/;
 
 /**
  * Creates a chain follower; with `keysFromBlock`, first replays the oracles' `RecordAdded` events up to the block
- * before the first one it will process, to learn the agents of the keys written before.
+ * before the first one it will process, to learn the agents of the keys written before; resuming a saved position,
+ * reads the changes of its kept blocks again.
  *
  * @param parameters - The client, the oracles, the confirmations, where to start, the keys known.
  * @returns The follower.
  * @throws {@link InvalidArgumentError} for a negative confirmation count, block range or depth, or a saved position
  *   whose recent blocks are not in order before its last; {@link OracleReadError} naming the endpoint when the key
- *   replay fails.
+ *   replay, or the read of a saved position's kept blocks, fails.
  */
 export async function createChainFollower(parameters: ChainFollowerParameters): Promise<ChainFollower> {
   const { client } = parameters;
@@ -318,6 +321,15 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     };
   };
 
+  /** The followed events of both contracts in `[from, to]`, in log order. */
+  const readAllLogs = async (from: bigint, to: bigint, signal: AbortSignal | undefined): Promise<RawLog[]> => {
+    const logs = await readLogs(oracle, oracleEvents, from, to);
+    signal?.throwIfAborted();
+    if (attestedOracle !== undefined) logs.push(...(await readLogs(attestedOracle, attestedEvents, from, to)));
+    signal?.throwIfAborted();
+    return logs.sort((a, b) => (a.blockNumber! < b.blockNumber! ? -1 : a.blockNumber! > b.blockNumber! ? 1 : a.logIndex! - b.logIndex!));
+  };
+
   const attempt = async (signal: AbortSignal | undefined): Promise<{ step: FollowStep; kept: KeptBlock[] }> => {
     let head: bigint;
     try {
@@ -372,11 +384,7 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     }
     const to = from + maxBlockRange - 1n < tip ? from + maxBlockRange - 1n : tip;
 
-    const logs = await readLogs(oracle, oracleEvents, from, to);
-    signal?.throwIfAborted();
-    if (attestedOracle !== undefined) logs.push(...(await readLogs(attestedOracle, attestedEvents, from, to)));
-    signal?.throwIfAborted();
-    logs.sort((a, b) => (a.blockNumber! < b.blockNumber! ? -1 : a.blockNumber! > b.blockNumber! ? 1 : a.logIndex! - b.logIndex!));
+    const logs = await readAllLogs(from, to, signal);
 
     const wanted = new Set<bigint>([to]);
     // The first poll also keeps the block before the first one processed: the common ancestor of a reorg of that one.
@@ -425,6 +433,30 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
       kept,
     };
   };
+
+  // A saved position has its kept blocks' hashes, not their changes: read them again, so that a reorg dropping those
+  // blocks reports what they carried. A block no longer the chain's gets none (the next poll finds the reorg).
+  if (recent.length > 0) {
+    const logs = await readAllLogs(recent[0]!.number, recent.at(-1)!.number, parameters.signal);
+    const kept = new Map(recent.map((block) => [block.number, block]));
+    const recovered = new Map<bigint, { ref: BlockRef; changes: OracleChange[] }>();
+    for (const log of logs) {
+      const block = kept.get(log.blockNumber!);
+      if (block === undefined || block.hash !== log.blockHash) continue;
+      let found = recovered.get(block.number);
+      if (found === undefined) {
+        const header = await readHeader(block.number);
+        if (header?.hash !== block.hash) continue;
+        found = { ref: { number: header.number, hash: header.hash, timestamp: header.timestamp }, changes: [] };
+        recovered.set(block.number, found);
+      }
+      found.changes.push(changeOf(log, found.ref));
+    }
+    recent = recent.map((block) => {
+      const found = recovered.get(block.number);
+      return found === undefined ? block : { ...found.ref, changes: found.changes };
+    });
+  }
 
   return {
     async poll(signal) {
