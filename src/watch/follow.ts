@@ -8,7 +8,7 @@
  *
  * - the most recent processed blocks it read (number, hash, time and the changes they carried), at most
  *   `recentDepth` of them: what a reorg is checked against and what it reports as dropped;
- * - the map of record keys to agents (one entry per record key the oracle announced, bounded by the population, not
+ * - the map of record keys to agents (`record-keys.ts`: one entry per record key named, bounded by the population, not
  *   by time), so that `RecordUpdated` and `RecordSignedBy`, which carry only the key, name their agent.
  *
  * Headers read: the last block of each poll's range, every block a change is in (its hash and time go with the
@@ -25,17 +25,17 @@
  *
  * @packageDocumentation
  */
-import { type Address, getAbiItem, getAddress, type Hex } from "viem";
+import { type Address, getAddress, type Hex } from "viem";
 import { getBlock, getBlockNumber } from "viem/actions";
 import type { AgentRef } from "../agent/agent-ref.js";
-import { chainSlugOf } from "../config/chains.js";
 import { InvalidArgumentError, OracleReadError } from "../errors.js";
-import { attestedTrustOracleAbi, trustScoreOracleAbi } from "../oracle/abi.js";
 import type { AnyClient } from "../oracle/client.js";
 import { scanLogs } from "../oracle/log-scan.js";
 import { redactUrl, redactUrlsIn } from "../security/redact-url.js";
 import { failureWithCause } from "../util/network-cause.js";
-import type { BlockRef, FollowerPosition, FollowStep, OracleChange, OracleChangeKind, Reorg } from "./types.js";
+import { ATTESTED_ORACLE_EVENTS, compareLogOrder, decodeOracleChange, ORACLE_EVENTS, type OracleLog } from "./oracle-events.js";
+import { agentOfRecordEvent, createRecordKeyMap } from "./record-keys.js";
+import type { BlockRef, FollowerPosition, FollowStep, OracleChange, Reorg } from "./types.js";
 
 /** Blocks per poll by default (one `eth_getLogs` range at most, per contract). */
 export const DEFAULT_FOLLOW_BLOCK_RANGE = 2_000n;
@@ -45,9 +45,6 @@ export const DEFAULT_FOLLOW_RECENT_DEPTH = 128;
 
 /** Headers read at once. */
 const HEADER_CONCURRENCY = 8;
-
-/** Distinct registry names shared between agents (the oracle names a handful; more are kept as they come). */
-const INTERNED_REGISTRIES = 256;
 
 /** What {@link createChainFollower} takes. */
 export interface ChainFollowerParameters {
@@ -122,42 +119,6 @@ interface Header extends BlockRef {
 /** The chain answered one block two ways within a poll. */
 class ChainMovedError extends Error {}
 
-const oracleEvents = [
-  getAbiItem({ abi: trustScoreOracleAbi, name: "RecordAdded" }),
-  getAbiItem({ abi: trustScoreOracleAbi, name: "RecordUpdated" }),
-  getAbiItem({ abi: trustScoreOracleAbi, name: "RecordRemoved" }),
-] as const;
-
-const attestedEvents = [
-  getAbiItem({ abi: attestedTrustOracleAbi, name: "RecordAdded" }),
-  getAbiItem({ abi: attestedTrustOracleAbi, name: "RecordUpdated" }),
-  getAbiItem({ abi: attestedTrustOracleAbi, name: "RecordSignedBy" }),
-  getAbiItem({ abi: attestedTrustOracleAbi, name: "SigningKeySet" }),
-  getAbiItem({ abi: attestedTrustOracleAbi, name: "SigningKeyRevoked" }),
-] as const;
-
-const KIND_OF_EVENT: Readonly<Record<string, OracleChangeKind>> = {
-  RecordAdded: "record-added",
-  RecordUpdated: "record-updated",
-  RecordRemoved: "record-removed",
-  RecordSignedBy: "record-signed-by",
-  SigningKeySet: "signing-key-set",
-  SigningKeyRevoked: "signing-key-revoked",
-};
-
-/** A log as `scanLogs` hands it, decoded or not. */
-interface RawLog {
-  readonly address: Address;
-  readonly blockNumber: bigint | null;
-  readonly blockHash: Hex | null;
-  readonly transactionHash: Hex | null;
-  readonly logIndex: number | null;
-  readonly eventName?: string;
-  readonly args?: unknown;
-}
-
-const RECORD_KEY = /^0x[0-9a-fA-F]{64}$/;
-
 /**
  * Creates a chain follower; with `keysFromBlock`, first replays the oracles' `RecordAdded` events up to the block
  * before the first one it will process, to learn the agents of the keys written before; resuming a saved position,
@@ -184,22 +145,8 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     throw new InvalidArgumentError(`recentDepth must be a whole number of blocks, 1 or more, got ${recentDepth}`);
   }
   const endpoint = endpointOf(client, parameters.endpoint);
-  const keys = new Map<bigint, AgentRef>();
-  const registries = new Map<string, string>();
-  const learned = (agent: AgentRef): AgentRef => {
-    let registry = registries.get(agent.registry);
-    if (registry === undefined) {
-      registry = agent.registry;
-      if (registries.size < INTERNED_REGISTRIES) registries.set(registry, registry);
-    }
-    return registry === agent.registry ? agent : { ...agent, registry };
-  };
-  const learn = (key: Hex, agent: AgentRef): void => {
-    if (typeof key !== "string" || !RECORD_KEY.test(key))
-      throw new InvalidArgumentError(`a record key is 32 bytes of hex, got ${String(key)}`);
-    keys.set(BigInt(key), learned(agent));
-  };
-  for (const [key, agent] of parameters.keys ?? []) learn(key, agent);
+  const keys = createRecordKeyMap();
+  for (const [key, agent] of parameters.keys ?? []) keys.learn(key, agent);
 
   let recent: KeptBlock[] = [];
   let first: bigint;
@@ -226,12 +173,12 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
         await scanLogs(
           client,
           contract,
-          [oracleEvents[0]],
+          [ORACLE_EVENTS[0]],
           (logs) => {
             for (const log of logs) {
               const { key, agentId, chainId, registry } = log.args as { key?: Hex; agentId?: bigint; chainId?: bigint; registry?: string };
               if (key === undefined || agentId === undefined || chainId === undefined || typeof registry !== "string") continue;
-              keys.set(BigInt(key), learned(agentOfEvent(agentId, chainId, registry)));
+              keys.learn(key, agentOfRecordEvent(agentId, chainId, registry));
             }
           },
           range,
@@ -271,10 +218,10 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     return headers;
   };
 
-  const readLogs = async (contract: Address, events: typeof oracleEvents | typeof attestedEvents, from: bigint, to: bigint) => {
-    const found: RawLog[] = [];
+  const readLogs = async (contract: Address, events: typeof ORACLE_EVENTS | typeof ATTESTED_ORACLE_EVENTS, from: bigint, to: bigint) => {
+    const found: OracleLog[] = [];
     try {
-      await scanLogs(client, contract, events, (logs) => found.push(...(logs as readonly RawLog[])), {
+      await scanLogs(client, contract, events, (logs) => found.push(...(logs as readonly OracleLog[])), {
         fromBlock: from,
         toBlock: to,
         blockRange: Number(maxBlockRange),
@@ -285,49 +232,19 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     return found;
   };
 
-  const changeOf = (log: RawLog, block: BlockRef): OracleChange => {
-    const kind = log.eventName === undefined ? undefined : KIND_OF_EVENT[log.eventName];
-    const args = (log.args ?? {}) as { key?: Hex; agentId?: bigint; chainId?: bigint; registry?: string; record?: bigint; kid?: string };
-    const malformed = (): never => {
-      throw new OracleReadError(
-        { oracle, failure: "malformed" },
-        `Following the oracle ${oracle} at ${endpoint} failed: the log ${log.logIndex} of block ${block.number} from ${log.address} does not decode as ${log.eventName ?? "a followed event"}`,
-      );
-    };
-    if (kind === undefined || log.transactionHash === null || log.logIndex === null) return malformed();
-    const keyed = kind !== "signing-key-set" && kind !== "signing-key-revoked";
-    if (keyed && (typeof args.key !== "string" || !RECORD_KEY.test(args.key))) return malformed();
-    let agent: AgentRef | null = null;
-    if (kind === "record-added" || kind === "record-removed") {
-      if (typeof args.agentId !== "bigint" || typeof args.chainId !== "bigint" || typeof args.registry !== "string") return malformed();
-      agent = learned(agentOfEvent(args.agentId, args.chainId, args.registry));
-      keys.set(BigInt(args.key!), agent);
-    } else if (keyed) {
-      agent = keys.get(BigInt(args.key!)) ?? null;
-    }
-    if (kind === "record-updated" && typeof args.record !== "bigint") return malformed();
-    if ((kind === "record-signed-by" || !keyed) && typeof args.kid !== "string") return malformed();
-    return {
-      kind,
-      contract: getAddress(log.address),
-      key: keyed ? (args.key!.toLowerCase() as Hex) : null,
-      agent,
-      kid: keyed ? null : args.kid!,
-      kidHash: kind === "record-signed-by" ? (args.kid!.toLowerCase() as Hex) : null,
-      record: kind === "record-updated" ? args.record! : null,
-      block,
-      transactionHash: log.transactionHash,
-      logIndex: log.logIndex,
-    };
+  const changeOf = (log: OracleLog, block: BlockRef): OracleChange => {
+    const change = decodeOracleChange(log, block, keys);
+    if (!("problem" in change)) return change;
+    throw new OracleReadError({ oracle, failure: "malformed" }, `Following the oracle ${oracle} at ${endpoint} failed: ${change.problem}`);
   };
 
   /** The followed events of both contracts in `[from, to]`, in log order. */
-  const readAllLogs = async (from: bigint, to: bigint, signal: AbortSignal | undefined): Promise<RawLog[]> => {
-    const logs = await readLogs(oracle, oracleEvents, from, to);
+  const readAllLogs = async (from: bigint, to: bigint, signal: AbortSignal | undefined): Promise<OracleLog[]> => {
+    const logs = await readLogs(oracle, ORACLE_EVENTS, from, to);
     signal?.throwIfAborted();
-    if (attestedOracle !== undefined) logs.push(...(await readLogs(attestedOracle, attestedEvents, from, to)));
+    if (attestedOracle !== undefined) logs.push(...(await readLogs(attestedOracle, ATTESTED_ORACLE_EVENTS, from, to)));
     signal?.throwIfAborted();
-    return logs.sort((a, b) => (a.blockNumber! < b.blockNumber! ? -1 : a.blockNumber! > b.blockNumber! ? 1 : a.logIndex! - b.logIndex!));
+    return logs.sort(compareLogOrder);
   };
 
   const attempt = async (signal: AbortSignal | undefined): Promise<{ step: FollowStep; kept: KeptBlock[] }> => {
@@ -373,7 +290,7 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
           dropped: dropped.flatMap((block) => block.changes),
         };
         // The dropped changes named their agents: keep knowing them (a key's agent does not depend on the chain).
-        for (const change of reorg.dropped) if (change.key !== null && change.agent !== null) keys.set(BigInt(change.key), change.agent);
+        for (const change of reorg.dropped) if (change.key !== null && change.agent !== null) keys.learn(change.key, change.agent);
       }
     }
 
@@ -490,24 +407,12 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
       };
     },
     agentOf(key) {
-      if (typeof key !== "string" || !RECORD_KEY.test(key)) return null;
-      return keys.get(BigInt(key)) ?? null;
+      return keys.agentOf(key);
     },
-    learn,
+    learn(key, agent) {
+      keys.learn(key, agent);
+    },
   };
-}
-
-/** The agent an event names: its chain by slug when the kit knows the chain id, else by the id itself. */
-function agentOfEvent(agentId: bigint, chainId: bigint, registry: string): AgentRef {
-  const id = Number(chainId);
-  if (!Number.isSafeInteger(id)) return { chain: chainId.toString(), chainId: null, agentId, registry };
-  let chain: string;
-  try {
-    chain = chainSlugOf(id);
-  } catch {
-    chain = String(id);
-  }
-  return { chain, chainId: id, agentId, registry };
 }
 
 /** The kept blocks of a saved position: its recent blocks (in order, before its last) and its last, at most `depth`. */
