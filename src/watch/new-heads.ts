@@ -19,8 +19,8 @@ export interface NewHeadsParameters {
   /** Called with each new head's number. */
   readonly onHead: (blockNumber: bigint) => void;
   /**
-   * Called when the subscription fails (cannot connect, or the connection drops), with an error naming the endpoint
-   * (redacted) and the cause; viem reconnects meanwhile.
+   * Called once when the subscription fails (cannot connect, or the connection drops), with an error naming the
+   * endpoint (redacted) and the cause. The subscription is then over: subscribe again to resume (polling goes on).
    */
   readonly onError?: (error: Error) => void;
 }
@@ -42,24 +42,33 @@ export function watchNewHeads(parameters: NewHeadsParameters): NewHeads {
   const endpoint = redactUrl(parameters.url);
   if (!/^wss?:\/\//i.test(parameters.url))
     throw new InvalidArgumentError(`a new-heads subscription needs a ws:// or wss:// URL, got ${endpoint}`);
-  const client = createPublicClient({ transport: webSocket(parameters.url, { retryCount: 0 }) });
-  const unwatch = watchBlockNumber(client, {
+  // No reconnection by viem: its reconnect loop prints its failures to the console, outside the watch's structured log.
+  // A failure ends the subscription, reported once; the watch subscribes again when it chooses, polling meanwhile.
+  const client = createPublicClient({ transport: webSocket(parameters.url, { retryCount: 0, reconnect: false }) });
+  let ended = false;
+  let unwatch = (): void => {};
+  const close = async (): Promise<void> => {
+    ended = true;
+    unwatch();
+    try {
+      const socket = await client.transport.getRpcClient();
+      socket.close();
+    } catch {
+      // never connected: nothing to close
+    }
+  };
+  unwatch = watchBlockNumber(client, {
     poll: false,
-    onBlockNumber: (blockNumber) => parameters.onHead(blockNumber),
-    onError: (error) =>
+    onBlockNumber: (blockNumber) => {
+      if (!ended) parameters.onHead(blockNumber);
+    },
+    onError: (error) => {
+      if (ended) return;
+      void close();
       parameters.onError?.(
         new Error(`The new-heads subscription at ${endpoint} failed: ${redactUrlsIn(failureWithCause(error))}`, { cause: error }),
-      ),
-  });
-  return {
-    async close() {
-      unwatch();
-      try {
-        const socket = await client.transport.getRpcClient();
-        socket.close();
-      } catch {
-        // never connected: nothing to close
-      }
+      );
     },
-  };
+  });
+  return { close };
 }

@@ -54,21 +54,21 @@ describe("watchNewHeads", () => {
     }
   });
 
-  it("reports an endpoint that refuses the connection, naming it", async () => {
+  it("reports an endpoint that refuses the connection, naming it and the cause, and ends the subscription", async () => {
     const url = `ws://127.0.0.1:${await closedPort()}`;
-    const failure = new Promise<Error>((resolve) => {
-      const subscription = watchNewHeads({
+    const errors: Error[] = [];
+    const failure = new Promise<void>((resolve) => {
+      watchNewHeads({
         url,
         onHead: () => {},
         onError: (error) => {
-          void subscription.close();
-          resolve(error);
+          errors.push(error);
+          resolve();
         },
       });
     });
-    const error = await failure;
-    expect(error.message).toContain(`at ${url}`);
-    expect(error.message).toMatch(/ECONNREFUSED|failed/);
+    await failure;
+    expect(errors[0]!.message).toBe(`The new-heads subscription at ${url} failed: connect ECONNREFUSED 127.0.0.1:${new URL(url).port}`);
   });
 
   it("refuses an HTTP URL", () => {
