@@ -203,10 +203,10 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     return { number: block.number, hash: block.hash, timestamp: Number(block.timestamp), parentHash: block.parentHash };
   };
 
-  const readHeaders = async (numbers: readonly bigint[], signal: AbortSignal | undefined): Promise<Map<bigint, Header>> => {
+  const readHeaders = async (numbers: readonly bigint[], stopIfAborted: () => void): Promise<Map<bigint, Header>> => {
     const headers = new Map<bigint, Header>();
     for (let i = 0; i < numbers.length; i += HEADER_CONCURRENCY) {
-      signal?.throwIfAborted();
+      stopIfAborted();
       const batch = numbers.slice(i, i + HEADER_CONCURRENCY);
       const read = await Promise.all(batch.map(readHeader));
       for (const [j, header] of read.entries()) {
@@ -221,11 +221,19 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
   const readLogs = async (contract: Address, events: typeof ORACLE_EVENTS | typeof ATTESTED_ORACLE_EVENTS, from: bigint, to: bigint) => {
     const found: OracleLog[] = [];
     try {
-      await scanLogs(client, contract, events, (logs) => found.push(...(logs as readonly OracleLog[])), {
-        fromBlock: from,
-        toBlock: to,
-        blockRange: Number(maxBlockRange),
-      });
+      await scanLogs(
+        client,
+        contract,
+        events,
+        (logs) => {
+          for (const log of logs as readonly OracleLog[]) found.push(log);
+        },
+        {
+          fromBlock: from,
+          toBlock: to,
+          blockRange: Number(maxBlockRange),
+        },
+      );
     } catch (error) {
       throw failed(`eth_getLogs of ${contract} for blocks ${from}–${to}`, error);
     }
@@ -239,22 +247,22 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
   };
 
   /** The followed events of both contracts in `[from, to]`, in log order. */
-  const readAllLogs = async (from: bigint, to: bigint, signal: AbortSignal | undefined): Promise<OracleLog[]> => {
+  const readAllLogs = async (from: bigint, to: bigint, stopIfAborted: () => void): Promise<OracleLog[]> => {
     const logs = await readLogs(oracle, ORACLE_EVENTS, from, to);
-    signal?.throwIfAborted();
-    if (attestedOracle !== undefined) logs.push(...(await readLogs(attestedOracle, ATTESTED_ORACLE_EVENTS, from, to)));
-    signal?.throwIfAborted();
+    stopIfAborted();
+    if (attestedOracle !== undefined) for (const log of await readLogs(attestedOracle, ATTESTED_ORACLE_EVENTS, from, to)) logs.push(log);
+    stopIfAborted();
     return logs.sort(compareLogOrder);
   };
 
-  const attempt = async (signal: AbortSignal | undefined): Promise<{ step: FollowStep; kept: KeptBlock[] }> => {
+  const attempt = async (stopIfAborted: () => void): Promise<{ step: FollowStep; kept: KeptBlock[] }> => {
     let head: bigint;
     try {
       head = await getBlockNumber(client, { cacheTime: 0 });
     } catch (error) {
       throw failed("eth_blockNumber", error);
     }
-    signal?.throwIfAborted();
+    stopIfAborted();
 
     // Is the last processed block still the chain's? Else walk back to the newest kept block that is.
     let base = recent;
@@ -266,7 +274,7 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
         let ancestor = -1;
         let ancestorHeader: Header | null = null;
         for (let i = recent.length - 2; i >= 0; i--) {
-          signal?.throwIfAborted();
+          stopIfAborted();
           const header = await readHeader(recent[i]!.number);
           if (header?.hash === recent[i]!.hash) {
             ancestor = i;
@@ -301,7 +309,7 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     }
     const to = from + maxBlockRange - 1n < tip ? from + maxBlockRange - 1n : tip;
 
-    const logs = await readAllLogs(from, to, signal);
+    const logs = await readAllLogs(from, to, stopIfAborted);
 
     const wanted = new Set<bigint>([to]);
     // The first poll also keeps the block before the first one processed: the common ancestor of a reorg of that one.
@@ -310,7 +318,7 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     const nearTip = tip - BigInt(recentDepth) + 1n;
     for (let n = nearTip > from ? nearTip : from; n <= to; n++) wanted.add(n);
     const numbers = [...wanted].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const headers = await readHeaders(numbers, signal);
+    const headers = await readHeaders(numbers, stopIfAborted);
 
     // The headers read must chain to each other and to the block before the range, and every log must be in them.
     const previous = base.at(-1);
@@ -354,7 +362,7 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
   // A saved position has its kept blocks' hashes, not their changes: read them again, so that a reorg dropping those
   // blocks reports what they carried. A block no longer the chain's gets none (the next poll finds the reorg).
   if (recent.length > 0) {
-    const logs = await readAllLogs(recent[0]!.number, recent.at(-1)!.number, parameters.signal);
+    const logs = await readAllLogs(recent[0]!.number, recent.at(-1)!.number, () => parameters.signal?.throwIfAborted());
     const kept = new Map(recent.map((block) => [block.number, block]));
     const recovered = new Map<bigint, { ref: BlockRef; changes: OracleChange[] }>();
     for (const log of logs) {
@@ -377,13 +385,16 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
 
   return {
     async poll(signal) {
-      const signals = [parameters.signal, signal].filter((s): s is AbortSignal => s !== undefined);
-      const combined = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
-      combined?.throwIfAborted();
+      // Checked between reads (no combined signal: one made per poll would hang listeners on the long-lived one).
+      const stopIfAborted = (): void => {
+        parameters.signal?.throwIfAborted();
+        signal?.throwIfAborted();
+      };
+      stopIfAborted();
       let result: { step: FollowStep; kept: KeptBlock[] } | undefined;
       for (let tries = 1; result === undefined; tries++) {
         try {
-          result = await attempt(combined);
+          result = await attempt(stopIfAborted);
         } catch (error) {
           if (!(error instanceof ChainMovedError)) throw error;
           if (tries >= 2) {
