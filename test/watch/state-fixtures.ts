@@ -2,10 +2,14 @@
 import type { WatchState } from "../../src/watch/state";
 import type { OutstandingAlert } from "../../src/watch/types";
 
+/** The Base oracle. */
 export const ORACLE = "0xD5fdccD492bB5568bC7aeB1f1E888e0BbA6276f4";
+/** An attested oracle. */
 export const ATTESTED = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+/** A 32-byte hash made of a number. */
 export const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as const;
 
+/** An outstanding pass-to-fail alert, every field set. */
 export const alert: OutstandingAlert = {
   condition: {
     kind: "pass-to-fail",
@@ -29,6 +33,7 @@ export const alert: OutstandingAlert = {
   lastSentAt: "2026-11-29T09:58:02.000Z",
 };
 
+/** A whole state (a position past 2^53, one alert, a last write), with `overrides`. */
 export function state(overrides: Partial<WatchState> = {}): WatchState {
   return {
     version: 1,
