@@ -16,12 +16,16 @@
  * reorgs happen; the first poll also reads the block before the first one it processes (the common ancestor, should
  * that one be dropped). A catch-up far behind the head reads only the last block and the blocks with changes.
  *
- * A reorg deeper than the blocks kept is an error (the follower cannot say which changes it reported were undone):
- * every poll rejects with it, position unchanged, until the watch is restarted from a block before the fork. A saved
- * position keeps the recent blocks' hashes only: a follower resumed from it reads their changes again at creation
- * (one log range, the kept blocks'), so that a reorg dropping them still reports what they carried. Blocks a reorg
- * dropped while the watch was down are gone before it can read them: that reorg reports its common ancestor and depth,
- * and no dropped changes.
+ * A reorg's common ancestor is the newest kept block still on the chain: the exact fork point near the tip, where the
+ * kept blocks are contiguous; a lower bound where a catch-up kept only some blocks (every block after it is processed
+ * again, so nothing is missed). A reorg deeper than the blocks kept is an error (the follower cannot say which changes
+ * it reported were undone): every poll rejects with it, position unchanged, until the watch is restarted from a block
+ * before the fork.
+ *
+ * A saved position keeps the recent blocks' hashes only: a follower resumed from it reads their changes again at
+ * creation (one log range, the kept blocks'), so that a reorg dropping them still reports what they carried. Blocks a
+ * reorg dropped while the watch was down are gone before it can read them: that reorg reports its common ancestor and
+ * depth, and no dropped changes.
  *
  * @packageDocumentation
  */
