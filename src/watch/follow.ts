@@ -8,7 +8,7 @@
  *
  * - the most recent processed blocks it read (number, hash, time and the changes they carried), at most
  *   `recentDepth` of them: what a reorg is checked against and what it reports as dropped;
- * - the map of record keys to agents (one entry per record key the oracle announced, bounded by the population, not
+ * - the map of record keys to agents (`record-keys.ts`: one entry per record key named, bounded by the population, not
  *   by time), so that `RecordUpdated` and `RecordSignedBy`, which carry only the key, name their agent.
  *
  * Headers read: the last block of each poll's range, every block a change is in (its hash and time go with the
@@ -16,24 +16,30 @@
  * reorgs happen; the first poll also reads the block before the first one it processes (the common ancestor, should
  * that one be dropped). A catch-up far behind the head reads only the last block and the blocks with changes.
  *
- * A reorg deeper than the blocks kept is an error (the follower cannot say which changes it reported were undone):
- * every poll rejects with it, position unchanged, until the watch is restarted from a block before the fork. After a
- * restart from a saved position the kept blocks have no changes on record: a reorg that drops them reports its
- * common ancestor and depth, and only the changes seen since the restart.
+ * A reorg's common ancestor is the newest kept block still on the chain: the exact fork point near the tip, where the
+ * kept blocks are contiguous; a lower bound where a catch-up kept only some blocks (every block after it is processed
+ * again, so nothing is missed). A reorg deeper than the blocks kept is an error (the follower cannot say which changes
+ * it reported were undone): every poll rejects with it, position unchanged, until the watch is restarted from a block
+ * before the fork.
+ *
+ * A saved position keeps the recent blocks' hashes only: a follower resumed from it reads their changes again at
+ * creation (one log range, the kept blocks'), so that a reorg dropping them still reports what they carried. Blocks a
+ * reorg dropped while the watch was down are gone before it can read them: that reorg reports its common ancestor and
+ * depth, and no dropped changes.
  *
  * @packageDocumentation
  */
-import { type Address, getAbiItem, getAddress, type Hex } from "viem";
+import { type Address, getAddress, type Hex } from "viem";
 import { getBlock, getBlockNumber } from "viem/actions";
 import type { AgentRef } from "../agent/agent-ref.js";
-import { chainSlugOf } from "../config/chains.js";
 import { InvalidArgumentError, OracleReadError } from "../errors.js";
-import { attestedTrustOracleAbi, trustScoreOracleAbi } from "../oracle/abi.js";
 import type { AnyClient } from "../oracle/client.js";
 import { scanLogs } from "../oracle/log-scan.js";
 import { redactUrl, redactUrlsIn } from "../security/redact-url.js";
 import { failureWithCause } from "../util/network-cause.js";
-import type { BlockRef, FollowerPosition, FollowStep, OracleChange, OracleChangeKind, Reorg } from "./types.js";
+import { ATTESTED_ORACLE_EVENTS, compareLogOrder, decodeOracleChange, ORACLE_EVENTS, type OracleLog } from "./oracle-events.js";
+import { agentOfRecordEvent, createRecordKeyMap } from "./record-keys.js";
+import type { BlockRef, FollowerPosition, FollowStep, OracleChange, Reorg } from "./types.js";
 
 /** Blocks per poll by default (one `eth_getLogs` range at most, per contract). */
 export const DEFAULT_FOLLOW_BLOCK_RANGE = 2_000n;
@@ -43,9 +49,6 @@ export const DEFAULT_FOLLOW_RECENT_DEPTH = 128;
 
 /** Headers read at once. */
 const HEADER_CONCURRENCY = 8;
-
-/** Distinct registry names shared between agents (the oracle names a handful; more are kept as they come). */
-const INTERNED_REGISTRIES = 256;
 
 /** What {@link createChainFollower} takes. */
 export interface ChainFollowerParameters {
@@ -67,7 +70,7 @@ export interface ChainFollowerParameters {
   readonly maxBlockRange?: bigint;
   /** Processed blocks whose hash and changes are kept for reorgs; default {@link DEFAULT_FOLLOW_RECENT_DEPTH}. */
   readonly recentDepth?: number;
-  /** Stops the key replay at creation, and every poll. */
+  /** Stops the reads at creation (the key replay, a saved position's kept blocks), and every poll. */
   readonly signal?: AbortSignal;
   /**
    * The endpoint named in errors (redacted); default the client's HTTP URL, or its transport's name. Give it when the
@@ -120,51 +123,16 @@ interface Header extends BlockRef {
 /** The chain answered one block two ways within a poll. */
 class ChainMovedError extends Error {}
 
-const oracleEvents = [
-  getAbiItem({ abi: trustScoreOracleAbi, name: "RecordAdded" }),
-  getAbiItem({ abi: trustScoreOracleAbi, name: "RecordUpdated" }),
-  getAbiItem({ abi: trustScoreOracleAbi, name: "RecordRemoved" }),
-] as const;
-
-const attestedEvents = [
-  getAbiItem({ abi: attestedTrustOracleAbi, name: "RecordAdded" }),
-  getAbiItem({ abi: attestedTrustOracleAbi, name: "RecordUpdated" }),
-  getAbiItem({ abi: attestedTrustOracleAbi, name: "RecordSignedBy" }),
-  getAbiItem({ abi: attestedTrustOracleAbi, name: "SigningKeySet" }),
-  getAbiItem({ abi: attestedTrustOracleAbi, name: "SigningKeyRevoked" }),
-] as const;
-
-const KIND_OF_EVENT: Readonly<Record<string, OracleChangeKind>> = {
-  RecordAdded: "record-added",
-  RecordUpdated: "record-updated",
-  RecordRemoved: "record-removed",
-  RecordSignedBy: "record-signed-by",
-  SigningKeySet: "signing-key-set",
-  SigningKeyRevoked: "signing-key-revoked",
-};
-
-/** A log as `scanLogs` hands it, decoded or not. */
-interface RawLog {
-  readonly address: Address;
-  readonly blockNumber: bigint | null;
-  readonly blockHash: Hex | null;
-  readonly transactionHash: Hex | null;
-  readonly logIndex: number | null;
-  readonly eventName?: string;
-  readonly args?: unknown;
-}
-
-const RECORD_KEY = /^0x[0-9a-fA-F]{64}$/;
-
 /**
  * Creates a chain follower; with `keysFromBlock`, first replays the oracles' `RecordAdded` events up to the block
- * before the first one it will process, to learn the agents of the keys written before.
+ * before the first one it will process, to learn the agents of the keys written before; resuming a saved position,
+ * reads the changes of its kept blocks again.
  *
  * @param parameters - The client, the oracles, the confirmations, where to start, the keys known.
  * @returns The follower.
  * @throws {@link InvalidArgumentError} for a negative confirmation count, block range or depth, or a saved position
  *   whose recent blocks are not in order before its last; {@link OracleReadError} naming the endpoint when the key
- *   replay fails.
+ *   replay, or the read of a saved position's kept blocks, fails.
  */
 export async function createChainFollower(parameters: ChainFollowerParameters): Promise<ChainFollower> {
   const { client } = parameters;
@@ -181,22 +149,8 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     throw new InvalidArgumentError(`recentDepth must be a whole number of blocks, 1 or more, got ${recentDepth}`);
   }
   const endpoint = endpointOf(client, parameters.endpoint);
-  const keys = new Map<bigint, AgentRef>();
-  const registries = new Map<string, string>();
-  const learned = (agent: AgentRef): AgentRef => {
-    let registry = registries.get(agent.registry);
-    if (registry === undefined) {
-      registry = agent.registry;
-      if (registries.size < INTERNED_REGISTRIES) registries.set(registry, registry);
-    }
-    return registry === agent.registry ? agent : { ...agent, registry };
-  };
-  const learn = (key: Hex, agent: AgentRef): void => {
-    if (typeof key !== "string" || !RECORD_KEY.test(key))
-      throw new InvalidArgumentError(`a record key is 32 bytes of hex, got ${String(key)}`);
-    keys.set(BigInt(key), learned(agent));
-  };
-  for (const [key, agent] of parameters.keys ?? []) learn(key, agent);
+  const keys = createRecordKeyMap();
+  for (const [key, agent] of parameters.keys ?? []) keys.learn(key, agent);
 
   let recent: KeptBlock[] = [];
   let first: bigint;
@@ -223,12 +177,12 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
         await scanLogs(
           client,
           contract,
-          [oracleEvents[0]],
+          [ORACLE_EVENTS[0]],
           (logs) => {
             for (const log of logs) {
               const { key, agentId, chainId, registry } = log.args as { key?: Hex; agentId?: bigint; chainId?: bigint; registry?: string };
               if (key === undefined || agentId === undefined || chainId === undefined || typeof registry !== "string") continue;
-              keys.set(BigInt(key), learned(agentOfEvent(agentId, chainId, registry)));
+              keys.learn(key, agentOfRecordEvent(agentId, chainId, registry));
             }
           },
           range,
@@ -253,10 +207,10 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     return { number: block.number, hash: block.hash, timestamp: Number(block.timestamp), parentHash: block.parentHash };
   };
 
-  const readHeaders = async (numbers: readonly bigint[], signal: AbortSignal | undefined): Promise<Map<bigint, Header>> => {
+  const readHeaders = async (numbers: readonly bigint[], stopIfAborted: () => void): Promise<Map<bigint, Header>> => {
     const headers = new Map<bigint, Header>();
     for (let i = 0; i < numbers.length; i += HEADER_CONCURRENCY) {
-      signal?.throwIfAborted();
+      stopIfAborted();
       const batch = numbers.slice(i, i + HEADER_CONCURRENCY);
       const read = await Promise.all(batch.map(readHeader));
       for (const [j, header] of read.entries()) {
@@ -268,64 +222,51 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     return headers;
   };
 
-  const readLogs = async (contract: Address, events: typeof oracleEvents | typeof attestedEvents, from: bigint, to: bigint) => {
-    const found: RawLog[] = [];
+  const readLogs = async (contract: Address, events: typeof ORACLE_EVENTS | typeof ATTESTED_ORACLE_EVENTS, from: bigint, to: bigint) => {
+    const found: OracleLog[] = [];
     try {
-      await scanLogs(client, contract, events, (logs) => found.push(...(logs as readonly RawLog[])), {
-        fromBlock: from,
-        toBlock: to,
-        blockRange: Number(maxBlockRange),
-      });
+      await scanLogs(
+        client,
+        contract,
+        events,
+        (logs) => {
+          for (const log of logs as readonly OracleLog[]) found.push(log);
+        },
+        {
+          fromBlock: from,
+          toBlock: to,
+          blockRange: Number(maxBlockRange),
+        },
+      );
     } catch (error) {
       throw failed(`eth_getLogs of ${contract} for blocks ${from}–${to}`, error);
     }
     return found;
   };
 
-  const changeOf = (log: RawLog, block: BlockRef): OracleChange => {
-    const kind = log.eventName === undefined ? undefined : KIND_OF_EVENT[log.eventName];
-    const args = (log.args ?? {}) as { key?: Hex; agentId?: bigint; chainId?: bigint; registry?: string; record?: bigint; kid?: string };
-    const malformed = (): never => {
-      throw new OracleReadError(
-        { oracle, failure: "malformed" },
-        `Following the oracle ${oracle} at ${endpoint} failed: the log ${log.logIndex} of block ${block.number} from ${log.address} does not decode as ${log.eventName ?? "a followed event"}`,
-      );
-    };
-    if (kind === undefined || log.transactionHash === null || log.logIndex === null) return malformed();
-    const keyed = kind !== "signing-key-set" && kind !== "signing-key-revoked";
-    if (keyed && (typeof args.key !== "string" || !RECORD_KEY.test(args.key))) return malformed();
-    let agent: AgentRef | null = null;
-    if (kind === "record-added" || kind === "record-removed") {
-      if (typeof args.agentId !== "bigint" || typeof args.chainId !== "bigint" || typeof args.registry !== "string") return malformed();
-      agent = learned(agentOfEvent(args.agentId, args.chainId, args.registry));
-      keys.set(BigInt(args.key!), agent);
-    } else if (keyed) {
-      agent = keys.get(BigInt(args.key!)) ?? null;
-    }
-    if (kind === "record-updated" && typeof args.record !== "bigint") return malformed();
-    if ((kind === "record-signed-by" || !keyed) && typeof args.kid !== "string") return malformed();
-    return {
-      kind,
-      contract: getAddress(log.address),
-      key: keyed ? (args.key!.toLowerCase() as Hex) : null,
-      agent,
-      kid: keyed ? null : args.kid!,
-      kidHash: kind === "record-signed-by" ? (args.kid!.toLowerCase() as Hex) : null,
-      record: kind === "record-updated" ? args.record! : null,
-      block,
-      transactionHash: log.transactionHash,
-      logIndex: log.logIndex,
-    };
+  const changeOf = (log: OracleLog, block: BlockRef): OracleChange => {
+    const change = decodeOracleChange(log, block, keys);
+    if (!("problem" in change)) return change;
+    throw new OracleReadError({ oracle, failure: "malformed" }, `Following the oracle ${oracle} at ${endpoint} failed: ${change.problem}`);
   };
 
-  const attempt = async (signal: AbortSignal | undefined): Promise<{ step: FollowStep; kept: KeptBlock[] }> => {
+  /** The followed events of both contracts in `[from, to]`, in log order. */
+  const readAllLogs = async (from: bigint, to: bigint, stopIfAborted: () => void): Promise<OracleLog[]> => {
+    const logs = await readLogs(oracle, ORACLE_EVENTS, from, to);
+    stopIfAborted();
+    if (attestedOracle !== undefined) for (const log of await readLogs(attestedOracle, ATTESTED_ORACLE_EVENTS, from, to)) logs.push(log);
+    stopIfAborted();
+    return logs.sort(compareLogOrder);
+  };
+
+  const attempt = async (stopIfAborted: () => void): Promise<{ step: FollowStep; kept: KeptBlock[] }> => {
     let head: bigint;
     try {
       head = await getBlockNumber(client, { cacheTime: 0 });
     } catch (error) {
       throw failed("eth_blockNumber", error);
     }
-    signal?.throwIfAborted();
+    stopIfAborted();
 
     // Is the last processed block still the chain's? Else walk back to the newest kept block that is.
     let base = recent;
@@ -337,7 +278,7 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
         let ancestor = -1;
         let ancestorHeader: Header | null = null;
         for (let i = recent.length - 2; i >= 0; i--) {
-          signal?.throwIfAborted();
+          stopIfAborted();
           const header = await readHeader(recent[i]!.number);
           if (header?.hash === recent[i]!.hash) {
             ancestor = i;
@@ -361,7 +302,7 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
           dropped: dropped.flatMap((block) => block.changes),
         };
         // The dropped changes named their agents: keep knowing them (a key's agent does not depend on the chain).
-        for (const change of reorg.dropped) if (change.key !== null && change.agent !== null) keys.set(BigInt(change.key), change.agent);
+        for (const change of reorg.dropped) if (change.key !== null && change.agent !== null) keys.learn(change.key, change.agent);
       }
     }
 
@@ -372,11 +313,7 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     }
     const to = from + maxBlockRange - 1n < tip ? from + maxBlockRange - 1n : tip;
 
-    const logs = await readLogs(oracle, oracleEvents, from, to);
-    signal?.throwIfAborted();
-    if (attestedOracle !== undefined) logs.push(...(await readLogs(attestedOracle, attestedEvents, from, to)));
-    signal?.throwIfAborted();
-    logs.sort((a, b) => (a.blockNumber! < b.blockNumber! ? -1 : a.blockNumber! > b.blockNumber! ? 1 : a.logIndex! - b.logIndex!));
+    const logs = await readAllLogs(from, to, stopIfAborted);
 
     const wanted = new Set<bigint>([to]);
     // The first poll also keeps the block before the first one processed: the common ancestor of a reorg of that one.
@@ -385,7 +322,7 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     const nearTip = tip - BigInt(recentDepth) + 1n;
     for (let n = nearTip > from ? nearTip : from; n <= to; n++) wanted.add(n);
     const numbers = [...wanted].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const headers = await readHeaders(numbers, signal);
+    const headers = await readHeaders(numbers, stopIfAborted);
 
     // The headers read must chain to each other and to the block before the range, and every log must be in them.
     const previous = base.at(-1);
@@ -426,15 +363,42 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
     };
   };
 
+  // A saved position has its kept blocks' hashes, not their changes: read them again, so that a reorg dropping those
+  // blocks reports what they carried. A block no longer the chain's gets none (the next poll finds the reorg).
+  if (recent.length > 0) {
+    const logs = await readAllLogs(recent[0]!.number, recent.at(-1)!.number, () => parameters.signal?.throwIfAborted());
+    const kept = new Map(recent.map((block) => [block.number, block]));
+    const recovered = new Map<bigint, { ref: BlockRef; changes: OracleChange[] }>();
+    for (const log of logs) {
+      const block = kept.get(log.blockNumber!);
+      if (block === undefined || block.hash !== log.blockHash) continue;
+      let found = recovered.get(block.number);
+      if (found === undefined) {
+        const header = await readHeader(block.number);
+        if (header?.hash !== block.hash) continue;
+        found = { ref: { number: header.number, hash: header.hash, timestamp: header.timestamp }, changes: [] };
+        recovered.set(block.number, found);
+      }
+      found.changes.push(changeOf(log, found.ref));
+    }
+    recent = recent.map((block) => {
+      const found = recovered.get(block.number);
+      return found === undefined ? block : { ...found.ref, changes: found.changes };
+    });
+  }
+
   return {
     async poll(signal) {
-      const signals = [parameters.signal, signal].filter((s): s is AbortSignal => s !== undefined);
-      const combined = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
-      combined?.throwIfAborted();
+      // Checked between reads (no combined signal: one made per poll would hang listeners on the long-lived one).
+      const stopIfAborted = (): void => {
+        parameters.signal?.throwIfAborted();
+        signal?.throwIfAborted();
+      };
+      stopIfAborted();
       let result: { step: FollowStep; kept: KeptBlock[] } | undefined;
       for (let tries = 1; result === undefined; tries++) {
         try {
-          result = await attempt(combined);
+          result = await attempt(stopIfAborted);
         } catch (error) {
           if (!(error instanceof ChainMovedError)) throw error;
           if (tries >= 2) {
@@ -458,24 +422,12 @@ export async function createChainFollower(parameters: ChainFollowerParameters): 
       };
     },
     agentOf(key) {
-      if (typeof key !== "string" || !RECORD_KEY.test(key)) return null;
-      return keys.get(BigInt(key)) ?? null;
+      return keys.agentOf(key);
     },
-    learn,
+    learn(key, agent) {
+      keys.learn(key, agent);
+    },
   };
-}
-
-/** The agent an event names: its chain by slug when the kit knows the chain id, else by the id itself. */
-function agentOfEvent(agentId: bigint, chainId: bigint, registry: string): AgentRef {
-  const id = Number(chainId);
-  if (!Number.isSafeInteger(id)) return { chain: chainId.toString(), chainId: null, agentId, registry };
-  let chain: string;
-  try {
-    chain = chainSlugOf(id);
-  } catch {
-    chain = String(id);
-  }
-  return { chain, chainId: id, agentId, registry };
 }
 
 /** The kept blocks of a saved position: its recent blocks (in order, before its last) and its last, at most `depth`. */

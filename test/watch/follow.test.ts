@@ -213,6 +213,37 @@ describe("createChainFollower", () => {
     expect(resumed.position()!.last).toEqual(first.position()!.last);
   });
 
+  it("resumed from a saved position, reports a later reorg of the blocks it kept with the changes they carried", async () => {
+    const first = await follower();
+    const ancestor = await head();
+    const snapshot = await rpc("evm_snapshot");
+    const dropped = await env.simulation.publish([await record(900_351, 52)]);
+    await drain(first);
+    const saved = first.position()!;
+    expect(saved.last.number).toBe(dropped.blockNumber);
+    // A new process: the saved position carries hashes only. Then the reorg.
+    const resumed = await createChainFollower({ client, oracle: env.oracle, confirmations: 0, start: saved });
+    expect(await rpc("evm_revert", [snapshot])).toBe(true);
+    const kept = await env.simulation.publish([await record(900_352, 53)]);
+    await mine(2);
+    const step = await resumed.poll();
+    expect(step.reorg).toEqual({
+      commonAncestor: ancestor,
+      depth: 1,
+      dropped: [
+        expect.objectContaining({
+          kind: "record-added",
+          agent: expect.objectContaining({ agentId: 900_351n }),
+          transactionHash: dropped.transactions[0],
+        }),
+      ],
+    });
+    expect(step.reorg!.dropped[0]!.block).toEqual(saved.last);
+    expect(step.changes.map(summary)).toEqual([
+      { kind: "record-added", agentId: 900_352n, block: kept.blockNumber, tx: kept.transactions[0] },
+    ]);
+  });
+
   it("processes at most maxBlockRange blocks a poll: caughtUp false while more remain, true after enough polls", async () => {
     const from = (await head()) + 1n;
     const published: bigint[] = [];
@@ -345,8 +376,8 @@ describe("failures", () => {
     expect(f.position()).toEqual(position);
     // Aborted between its reads: the header reads never start.
     const late = new AbortController();
-    proxy.methods.length = 0;
     const through = await follower({ client: createPublicClient({ transport: http(proxy.url, { retryCount: 0 }) }), start: position! });
+    proxy.methods.length = 0;
     proxy.beforeForward = async (body) => {
       if (!Array.isArray(body) && (body as { method?: string }).method === "eth_getLogs") late.abort(new Error("stopped mid-poll"));
     };

@@ -130,6 +130,7 @@ describe("trustgate watch on the devnet (in process)", () => {
       signal: controller.signal,
       onReady: () => ready(),
       onTick: (tick) => ticks.push(tick),
+      log: (event) => process.env.WATCH_DEBUG && console.error(new Date().toISOString(), event.event, event.message),
     });
     await Promise.race([started, running]);
   }, 120_000);
