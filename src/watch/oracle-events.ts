@@ -94,7 +94,7 @@ export function decodeOracleChange(log: OracleLog, block: BlockRef, keys: Record
   } else if (keyed) {
     agent = keys.agentOf(key as Hex);
   }
-  if (kind === "record-updated" && typeof args.record !== "bigint") return malformed("no record");
+  if ((kind === "record-updated" || kind === "record-added") && typeof args.record !== "bigint") return malformed("no record");
   if ((kind === "record-signed-by" || !keyed) && typeof args.kid !== "string") return malformed("no key id");
   return {
     kind,
@@ -103,7 +103,7 @@ export function decodeOracleChange(log: OracleLog, block: BlockRef, keys: Record
     agent,
     kid: keyed ? null : (args.kid as string),
     kidHash: kind === "record-signed-by" ? ((args.kid as string).toLowerCase() as Hex) : null,
-    record: kind === "record-updated" ? (args.record as bigint) : null,
+    record: kind === "record-updated" || kind === "record-added" ? (args.record as bigint) : null,
     block,
     transactionHash: log.transactionHash,
     logIndex: log.logIndex,

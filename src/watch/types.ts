@@ -36,7 +36,7 @@ export interface BlockRef {
 
 /**
  * What an oracle event says happened. The reference oracle and the attested oracle emit `RecordAdded` (key, agent
- * id, chain id, registry), `RecordUpdated` (key, packed record) and the reference oracle `RecordRemoved`; the attested
+ * id, chain id, registry, packed record), `RecordUpdated` (key, packed record) and the reference oracle `RecordRemoved`; the attested
  * oracle also `RecordSignedBy` (key, `keccak256(kid)`: the kid is an indexed string), `SigningKeySet` and
  * `SigningKeyRevoked` (kid).
  */
@@ -59,7 +59,7 @@ export interface OracleChange {
   readonly kid: string | null;
   /** `keccak256(kid)` of a `record-signed-by`; `null` otherwise. */
   readonly kidHash: Hex | null;
-  /** The packed record of a `record-updated`; `null` otherwise. */
+  /** The packed record a `record-added` or `record-updated` stores; `null` otherwise. */
   readonly record: bigint | null;
   readonly block: BlockRef;
   readonly transactionHash: Hex;

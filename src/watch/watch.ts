@@ -18,6 +18,7 @@
  *
  * @packageDocumentation
  */
+import { getAddress } from "viem";
 import { type AgentRef, agentKey, isEvmAgent } from "../agent/agent-ref.js";
 import { systemSleep, type Sleep } from "../api/rate-limiter.js";
 import { TRUST_ATTESTATION_KIDS } from "../config/service.js";
@@ -188,7 +189,9 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
   const saved = config.state === undefined ? undefined : readWatchState(config.state);
   if (saved) checkWatchStateSetup(saved, setup);
   const confirmations = config.confirmations ?? DEFAULT_WATCH_CONFIRMATIONS;
-  const oracle = config.attestedOracle ?? config.oracle;
+  // The heartbeat is the oracle's: the service's nightly recompute writes it; an attested oracle's records come from
+  // pushes of signed attestations, on no cadence.
+  const oracle = config.oracle;
   const follower = await createChainFollower({
     client: connection.chain,
     oracle: config.oracle,
@@ -287,7 +290,7 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
   log({
     level: "info",
     event: "started",
-    message: `watching ${oracle} on chain ${connection.chainId} from block ${String(follower.position()?.last.number ?? "next")}`,
+    message: `watching ${config.attestedOracle ? `${config.attestedOracle} over ${oracle}` : oracle} on chain ${connection.chainId} from block ${String(follower.position()?.last.number ?? "next")}`,
     fields: { chainId: connection.chainId, oracle, confirmations, resumed: saved !== undefined, queued: queue.size },
   });
   hooks.onReady?.(status());
@@ -315,7 +318,7 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
         for (const change of step.reorg.dropped) if (change.agent) enqueue(queue, change.agent, { kind: "reorg", reorg: step.reorg });
       }
       for (const change of step.changes) {
-        const write = writeOf(change);
+        const write = writeOf(change, oracle);
         if (write && (lastWrite === null || write > lastWrite.at)) {
           lastWrite = { at: write, blockNumber: change.block.number };
           metrics?.oracleWrite(write);
@@ -357,11 +360,6 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
           checks.push(check);
           queue.delete(agentKey(check.agent));
           observeCheck(metrics, check);
-          const write = check.trigger.kind === "change" && check.row.onchain ? new Date(check.row.onchain.updatedAt) : null;
-          if (write && (lastWrite === null || write > lastWrite.at)) {
-            lastWrite = { at: write, blockNumber: check.trigger.kind === "change" ? check.trigger.change.block.number : null };
-            metrics?.oracleWrite(write);
-          }
           const { raise, clear } = conditionsOfCheck(check, { maxAgeSeconds: config.maxAgeSeconds });
           messages.push(...apply(raise, clear));
         }
@@ -383,7 +381,7 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
       cadence,
       now: now(),
     });
-    messages.push(...(silence ? apply([silence], []) : apply([], [`oracle-silent:${oracle}`])));
+    messages.push(...(silence ? apply([silence], []) : apply([], [`oracle-silent:${getAddress(oracle)}`])));
     if (now().getTime() >= nextHealth && !signal?.aborted) {
       nextHealth = now().getTime() + healthEvery;
       try {
@@ -434,9 +432,10 @@ function groupByTrigger(entries: readonly Queued[]): Queued[][] {
   return groups;
 }
 
-/** The oracle's own time of a write, from a `record-updated`'s packed record; `null` for other events. */
-function writeOf(change: OracleChange): Date | null {
-  return change.kind === "record-updated" && change.record !== null ? recordUpdatedAt(change.record) : null;
+/** The oracle's own time of a record it stored (`record-added`, `record-updated`); `null` for other events and contracts. */
+function writeOf(change: OracleChange, oracle: string): Date | null {
+  if (change.record === null || change.contract.toLowerCase() !== oracle.toLowerCase()) return null;
+  return recordUpdatedAt(change.record);
 }
 
 /** The id of the service's condition, as `serviceCondition` names it. */

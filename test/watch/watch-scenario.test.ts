@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
-import type { Address, Hex } from "viem";
+import { type Address, getAddress, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentKey, formatAgentRef } from "../../src/agent/agent-ref";
 import { snapshotRecords } from "../../src/harness/devnet/nightly-snapshot";
@@ -149,7 +149,7 @@ describe("trustgate watch on the devnet (in process)", () => {
 
   it("the oracle silent past maxSilence: exactly one alert, whatever the ticks", async () => {
     const silent = await receiver.waitFor((body) => body.kind === "oracle-silent" && body.state === "firing");
-    expect(silent.id).toBe(`oracle-silent:${attested}`);
+    expect(silent.id).toBe(`oracle-silent:${getAddress(devnet.env.oracle)}`);
     await ticksPass(5);
     expect(receiver.delivered().filter((body) => body.kind === "oracle-silent")).toHaveLength(1);
   });
