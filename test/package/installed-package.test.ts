@@ -368,7 +368,7 @@ console.log(JSON.stringify({ due: plan.due.map((entry) => [entry.agent, entry.re
   // A webhook receiver outside the repository: checks the watch's signature header (the HMAC over "<t>.<raw body>")
   // on a body signed here, on the same body tampered with, and under another key.
   "receiver.mjs": `import { signWebhookBody, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from "trustgate/watch";
-const rawBody = JSON.stringify({ version: 1, kind: "pass-to-fail", state: "firing", id: "pass-to-fail:base:7:erc8004" });
+const rawBody = JSON.stringify({ version: 1, kind: "pass-to-fail", state: "firing", id: "pass-to-fail:base:erc8004:7" });
 const now = new Date("2026-11-29T03:05:00Z");
 const header = signWebhookBody(rawBody, "s3cret", Math.floor(now.getTime() / 1000));
 console.log(JSON.stringify({
