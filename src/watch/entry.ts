@@ -49,7 +49,11 @@ export {
   verifyWebhookSignature,
   WEBHOOK_SIGNATURE_HEADER,
   webhookBody,
+  type SlackBlock,
+  type SlackWebhookBody,
+  type VerifyWebhookSignatureInput,
   type WebhookFormat,
+  type WebhookJsonBody,
   type WebhookOptions,
   type WebhookSender,
 } from "./webhook.js";
