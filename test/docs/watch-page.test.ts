@@ -13,44 +13,18 @@ import { parseWatchArgs } from "../../src/cli/watch-args.js";
 import { WATCH_OPTIONS } from "../../src/cli/watch-options.js";
 import { WATCH_METRIC_NAMES, WATCH_METRICS } from "../../src/watch/metrics.js";
 import { docBlocks } from "../support/doc-blocks";
+import { documentedFlags as flagsOf, parserFlags, tableRows } from "../support/doc-tables";
 
 const ROOT = resolve(__dirname, "../..");
 const PAGE = readFileSync(join(ROOT, "docs", "watch.md"), "utf8");
 const BLOCKS = docBlocks("docs/watch.md");
 
-/** The rows of the first table after `heading` whose header line starts with `header`, split into cells. */
-function tableRows(heading: string, header: string): string[][] {
-  const start = PAGE.indexOf(`\n${heading}\n`);
-  expect(start, heading).toBeGreaterThan(0);
-  const section = PAGE.slice(start, PAGE.indexOf("\n## ", start + 1));
-  const rows: string[][] = [];
-  for (const row of section.slice(section.indexOf(header)).split("\n").slice(2)) {
-    if (!row.startsWith("|")) break;
-    rows.push(
-      row
-        .split(/(?<!\\)\|/)
-        .slice(1, -1)
-        .map((cell) => cell.trim()),
-    );
-  }
-  return rows;
-}
-
-/** The flags named in the first column of the flag table. */
-function documentedFlags(): string[] {
-  return tableRows("## Flags", "| flag | meaning |").flatMap((cells) =>
-    [...cells[0]!.matchAll(/`(-{1,2}[A-Za-z][\w-]*)/g)].map((match) => match[1]!),
-  );
-}
-
-/** The flags of an option table, long and short. */
-function parserFlags(options: readonly { readonly name: string; readonly short?: string }[]): string[] {
-  return options.flatMap((option) => [`--${option.name}`, ...(option.short ? [`-${option.short}`] : [])]);
-}
+/** The flags of the page's flag table. */
+const documentedFlags = () => flagsOf(PAGE);
 
 /** The metric table's rows: name, type, labels. */
 function documentedMetrics(): { name: string; type: string; labels: string[] }[] {
-  return tableRows("## Metrics and health", "| metric | type | labels | meaning |").map((cells) => ({
+  return tableRows(PAGE, "## Metrics and health", "| metric | type | labels | meaning |").map((cells) => ({
     name: cells[0]!.replace(/`/g, ""),
     type: cells[1]!,
     labels: [...cells[2]!.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]!),
