@@ -203,8 +203,10 @@ export interface FollowerMemoryOptions {
   readonly population?: number;
   /** `RecordUpdated` events per block (default 2). */
   readonly eventsPerBlock?: number;
-  /** Blocks between heap samples (default 10,000). */
+  /** Blocks between heap samples (default 10,000): a multiple of `blocksPerPoll`, so that each sample falls on a poll. */
   readonly sampleEvery?: number;
+  /** The follower's `maxBlockRange`: blocks a poll processes at most (default 2,000, the follower's own). */
+  readonly blocksPerPoll?: number;
   /** Conditions the alert book may hold at once: the changes of agents `i % conditions === 0`… (default 1,000). */
   readonly conditions?: number;
 }
@@ -255,6 +257,7 @@ export async function measureFollowerMemory(options: FollowerMemoryOptions = {})
   const perBlock = options.eventsPerBlock ?? 2;
   const sampleEvery = options.sampleEvery ?? 10_000;
   const conditions = options.conditions ?? 1_000;
+  const blocksPerPoll = options.blocksPerPoll ?? 2_000;
   const oracle: Address = "0x00000000000000000000000000000000000b3e0c";
   const agents: AgentRef[] = [];
   const keys: Hex[] = [];
@@ -345,6 +348,7 @@ export async function measureFollowerMemory(options: FollowerMemoryOptions = {})
     oracle,
     confirmations: 0,
     start: { fromBlock: 1n },
+    maxBlockRange: BigInt(blocksPerPoll),
     keys: keys.map((key, i) => [key, agents[i]!] as const),
   });
   const now = new Date(genesisTime * 1000);
@@ -386,10 +390,10 @@ export async function measureFollowerMemory(options: FollowerMemoryOptions = {})
       else book.clear(condition(slot - conditions).id);
     }
     const processed = Number(follower.position()?.last.number ?? 0n);
-    while (processed >= nextSample) {
+    if (processed >= nextSample) {
       collectGarbage();
       samples.push({ block: processed, heapUsed: process.memoryUsage().heapUsed });
-      nextSample += sampleEvery;
+      nextSample = (Math.floor(processed / sampleEvery) + 1) * sampleEvery;
     }
     if (processed >= head) break;
     if (polls > blocks) throw new Error("the follower made no progress");
