@@ -13,7 +13,10 @@
  * `--only <part>[,<part>…]` runs some parts only: `gas`, `attested`, `verification`, `reader`, `limiter`, `drift`, `memory`,
  * `demo` (the peak memory of `trustgate drift --demo`, chain and service in its process, beside the drift process
  * alone), `html` (the `--html` page at 150,000 agents: file size, time to write, time for headless Chromium to show it),
- * `markdown` (the `--markdown` summary at 150,000 agents: its size against its 64 KB limit and GitHub's 1 MiB)
+ * `markdown` (the `--markdown` summary at 150,000 agents: its size against its 64 KB limit and GitHub's 1 MiB),
+ * `watch` (`trustgate watch`: the time from a record's write to its alert on the devnet, in blocks and ms; the chain
+ * follower's heap over 100,000 blocks of a 150,000-agent population; the slow audit's requests an hour against the
+ * service's limit)
  * (for example `npx tsx scripts/bench.ts --only reader`), and `mutation` (StrykerJS over the readers of signed data:
  * each module's mutation score and its surviving mutants), which runs only when `--only` names it
  * (`npm run test:mutation`).
@@ -36,6 +39,7 @@ import { MARKDOWN_SUMMARY_MAX_BYTES } from "../src/cli/format-markdown";
 import { measureDemoMemory } from "./bench/demo-memory";
 import { measureCliMemory } from "./bench/memory";
 import { measureRateLimiter } from "./bench/rate-limiter";
+import { measureAlertLatency, measureAuditRate, measureFollowerMemory, quantile, SERVICE_LIMITS_PER_MINUTE } from "./bench/watch";
 import { measureMutation, MUTATION_REPORT_PATH, MUTATION_SCORE_TARGET } from "./bench/mutation";
 import {
   BENCH_PAGE_PATH,
@@ -442,6 +446,82 @@ function printDriftNights(r: DriftNightsResult): void {
   );
 }
 
+/** Records written one by one for the watch's alert latency. */
+const WATCH_LATENCY_RECORDS = 20;
+
+async function benchWatch(): Promise<void> {
+  const latency = await measureAlertLatency({ records: WATCH_LATENCY_RECORDS, confirmations: 2, pollIntervalMs: 500 });
+  const blocks = latency.samples.map((s) => s.blocks);
+  const ms = latency.samples.map((s) => s.ms);
+  console.log(
+    `Alert latency of trustgate watch on the devnet (local Base chain over HTTP, local signing service, a webhook receiver on loopback): ` +
+      `${latency.samples.length} records that flip the gate's decision, written one by one, each followed by --confirmations ${latency.confirmations} mined blocks; ` +
+      `--poll-interval ${latency.pollIntervalMs} ms; from the write's block to the signed alert's arrival`,
+  );
+  console.log(
+    table(
+      ["", "p50", "p99", "max"],
+      [
+        ["blocks", quantile(blocks, 0.5), quantile(blocks, 0.99), Math.max(...blocks)],
+        ["ms", fmt(quantile(ms, 0.5)), fmt(quantile(ms, 0.99)), fmt(Math.max(...ms))],
+        [
+          "ms ÷ poll interval",
+          (quantile(ms, 0.5) / latency.pollIntervalMs).toFixed(2),
+          (quantile(ms, 0.99) / latency.pollIntervalMs).toFixed(2),
+          (Math.max(...ms) / latency.pollIntervalMs).toFixed(2),
+        ],
+      ],
+    ),
+  );
+  const within = blocks.every((b) => b <= latency.confirmations);
+  console.log(
+    `bound: every alert within the confirmation depth (${latency.confirmations} blocks) → ${within ? "yes" : "NO"}; ` +
+      `signed (x-trustgate-signature) ${latency.signed} of ${latency.samples.length}`,
+  );
+
+  const memory = await measureFollowerMemory();
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+  console.log(
+    `\nMemory of the chain follower and the alert book over ${fmt(memory.blocks)} blocks of simulated history (an in-memory EIP-1193 stand-in: ` +
+      `${fmt(memory.changes)} RecordUpdated events of a ${fmt(memory.population)}-key population, ${fmt(memory.polls)} polls; each change raised in or cleared from a book of at most 1,000 conditions): ` +
+      `heapUsed after a full GC`,
+  );
+  console.log(
+    table(
+      ["blocks processed", "heapUsed MB", "÷ first sample"],
+      [
+        ["0 (keys loaded)", mb(memory.start.heapUsed), "–"],
+        ...memory.samples.map((s) => [fmt(s.block), mb(s.heapUsed), (s.heapUsed / memory.samples[0]!.heapUsed).toFixed(3)]),
+      ],
+    ),
+  );
+  const first = memory.samples[0]!;
+  const last = memory.samples.at(-1)!;
+  const perStep = (last.heapUsed - first.heapUsed) / Math.max(1, memory.samples.length - 1);
+  console.log(
+    `growth per 10,000 blocks ${(perStep / 1024).toFixed(1)} KB; last ÷ first sample ${(last.heapUsed / first.heapUsed).toFixed(3)} (flat: close to 1); ` +
+      `${memory.outstanding} alerts outstanding at the end; ${fmt(memory.ms)} ms`,
+  );
+
+  const rates = [SERVICE_LIMITS_PER_MINUTE.anonymous, SERVICE_LIMITS_PER_MINUTE.withKey].map((rate) => measureAuditRate(rate));
+  console.log(
+    `\nThe slow audit's requests an hour at the default share (${(rates[0]!.share * 100).toFixed(0)} % of the limit): its walk over 150,000 agents driven through one simulated hour, asked every 4 s`,
+  );
+  console.log(
+    table(
+      ["limit", "limit / h", "auditRequestsPerHour", "measured / h", "÷ limit", "one pass over 150,000"],
+      rates.map((r, i) => [
+        `${r.ratePerMinute}/min (${i === 0 ? "no key" : "with a key"})`,
+        fmt(r.limitPerHour),
+        fmt(r.computedPerHour),
+        fmt(r.measuredPerHour),
+        (r.measuredPerHour / r.limitPerHour).toFixed(3),
+        `${r.passHours.toFixed(1)} h`,
+      ]),
+    ),
+  );
+}
+
 async function benchMutation(): Promise<void> {
   const run = await measureMutation();
   console.log(
@@ -492,6 +572,7 @@ const SECTIONS: Record<BenchPart, () => Promise<void>> = {
   demo: benchDemoMemory,
   html: benchHtmlPage,
   markdown: benchMarkdownSummary,
+  watch: benchWatch,
   mutation: benchMutation,
 };
 

@@ -38,8 +38,8 @@ Generated from the code: rewrite it with \`npm run docs:reference\` after changi
 (a test fails while it is stale). The manual is [the README and docs/](../../README.md#the-manual); this is the reference behind it.
 
 - [TypeScript](typescript/README.md): every name of the package entries \`trustgate\`, \`trustgate/drift\`,
-  \`trustgate/deploy\`, \`trustgate/refresh\`, \`trustgate/service\`, \`trustgate/testing\` and \`trustgate/harness\`, with
-  its TSDoc and examples (TypeDoc).
+  \`trustgate/deploy\`, \`trustgate/refresh\`, \`trustgate/watch\`, \`trustgate/service\`, \`trustgate/testing\` and
+  \`trustgate/harness\`, with its TSDoc and examples (TypeDoc).
 - [Solidity](${SOLIDITY_REFERENCE_DIR}/README.md): the packaged contracts, their functions, events and errors, with
   their NatSpec as the compiler reports it.
 `;

@@ -19,6 +19,7 @@ export const BENCH_PARTS = [
   "demo",
   "html",
   "markdown",
+  "watch",
   "mutation",
 ] as const;
 
@@ -37,6 +38,7 @@ export const BENCH_PART_TITLES: Readonly<Record<BenchPart, string>> = {
   demo: "Peak memory of the demo",
   html: "The HTML report page",
   markdown: "The Markdown summary",
+  watch: "The watch: alert latency, memory over blocks, the audit's requests",
   mutation: "Mutation testing of the readers of signed data",
 };
 

@@ -4,27 +4,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { REFRESH_OPTIONS } from "../../src/cli/refresh-options.js";
+import { documentedFlags as flagsOf, parserFlags } from "../support/doc-tables";
 
 const PAGE = readFileSync(join(process.cwd(), "docs", "refresh.md"), "utf8");
 
-/** The flags named in the first column of the `| flag | meaning |` table under "## Flags". */
-function documentedFlags(): string[] {
-  const start = PAGE.indexOf("\n## Flags\n");
-  expect(start).toBeGreaterThan(0);
-  const section = PAGE.slice(start, PAGE.indexOf("\n## ", start + 1));
-  const rows = section.slice(section.indexOf("| flag | meaning |")).split("\n").slice(2);
-  const flags: string[] = [];
-  for (const row of rows) {
-    if (!row.startsWith("|")) break;
-    for (const match of row.split(/(?<!\\)\|/)[1]!.matchAll(/`(-{1,2}[A-Za-z][\w-]*)/g)) flags.push(match[1]!);
-  }
-  return flags;
-}
-
-/** The flags of an option table, long and short. */
-function parserFlags(options: readonly { readonly name: string; readonly short?: string }[]): string[] {
-  return options.flatMap((option) => [`--${option.name}`, ...(option.short ? [`-${option.short}`] : [])]);
-}
+/** The flags of the page's flag table. */
+const documentedFlags = () => flagsOf(PAGE);
 
 describe("docs/refresh.md: the flag table", () => {
   test("names exactly the flags trustgate refresh parses, each once", () => {

@@ -3,9 +3,10 @@
  * shell splits it (test/support/shell-commands.ts) and handed to the parser of the program it calls, so that a
  * misspelt flag, a missing value or a script that does not exist fails here.
  *
- * - `trustgate drift …` / `trustgate doctor …` / `trustgate accept …` / `trustgate refresh …` (by `npx`, or through
- *   `npm start`, whose script runs the CLI): the CLI's own `parseDriftArgs` / `parseDoctorArgs` / `parseAcceptArgs` /
- *   `parseRefreshArgs`, the functions `trustgate` runs; a command line with a placeholder (`<url>`, `[options]`) is a synopsis: each flag it names must be one of
+ * - `trustgate drift …` / `trustgate doctor …` / `trustgate accept …` / `trustgate refresh …` / `trustgate watch …` (by
+ *   `npx`, or through `npm start`, whose script runs the CLI): the CLI's own `parseDriftArgs` / `parseDoctorArgs` /
+ *   `parseAcceptArgs` / `parseRefreshArgs` / `parseWatchArgs`, the functions `trustgate` runs (`watch` with its
+ *   webhook's key in the environment, as a documented `export TRUSTGATE_WEBHOOK_SECRET=…` sets it); a command line with a placeholder (`<url>`, `[options]`) is a synopsis: each flag it names must be one of
  *   the command's options.
  * - `npm run <script>`, `npm start`, `npm test`: the script must exist in package.json; the arguments after `--` of
  *   `deploy` and `keys` go through the scripts' own option tables (scripts/lib/script-options.ts), and a script whose
@@ -29,6 +30,8 @@ import { parseDriftArgs } from "../../src/cli/drift-args";
 import { DRIFT_OPTIONS } from "../../src/cli/drift-options";
 import { parseRefreshArgs } from "../../src/cli/refresh-args";
 import { REFRESH_OPTIONS } from "../../src/cli/refresh-options";
+import { parseWatchArgs } from "../../src/cli/watch-args";
+import { WATCH_OPTIONS } from "../../src/cli/watch-options";
 import { type DocBlock, docBlocks, DOCUMENTS } from "../support/doc-blocks";
 import { type ShellCommand, shellCommands } from "../support/shell-commands";
 
@@ -82,6 +85,7 @@ const EXTERNAL: Readonly<Record<string, string>> = {
   "npm install": "npm's own command (what is installed is the packaging tests' matter)",
   "npm init": "npm's own command",
   "npx hardhat": "Hardhat's own command line",
+  docker: "Docker's own command line (no docker here; docs/watch.md's image is checked by test/docs/watch-page.test.ts)",
 };
 
 /** Problems of one command: each a sentence naming what is wrong. */
@@ -129,8 +133,12 @@ function checkTrustgate(args: readonly string[], problems: Problems): void {
     // A fixed clock: the documented --until stays in the future whenever the test runs.
     accept: { names: tableNames(ACCEPT_OPTIONS), parse: (argv: string[]) => parseAcceptArgs(argv, () => new Date("2026-01-01T00:00:00Z")) },
     refresh: { names: tableNames(REFRESH_OPTIONS), parse: (argv: string[]) => parseRefreshArgs(argv, { env: {} }) },
+    watch: {
+      names: tableNames(WATCH_OPTIONS),
+      parse: (argv: string[]) => parseWatchArgs(argv, { env: { TRUSTGATE_WEBHOOK_SECRET: "example-key" } }),
+    },
   };
-  if (command !== "drift" && command !== "doctor" && command !== "accept" && command !== "refresh") {
+  if (command !== "drift" && command !== "doctor" && command !== "accept" && command !== "refresh" && command !== "watch") {
     problems.push(`trustgate has no command ${JSON.stringify(command)}`);
     return;
   }

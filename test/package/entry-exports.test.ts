@@ -54,6 +54,10 @@ describe("the package entries", () => {
     expect(names["trustgate/refresh"]).toMatchSnapshot();
   });
 
+  it("trustgate/watch", () => {
+    expect(names["trustgate/watch"]).toMatchSnapshot();
+  });
+
   it("trustgate/service", () => {
     expect(names["trustgate/service"]).toMatchSnapshot();
   });

@@ -34,6 +34,7 @@ describe("the ESM distribution", () => {
       ["./drift", "drift/entry"],
       ["./deploy", "deploy/entry"],
       ["./refresh", "refresh/entry"],
+      ["./watch", "watch/entry"],
       ["./service", "harness/service/index"],
       ["./testing", "harness/testing/index"],
       ["./harness", "harness/index"],

@@ -151,6 +151,7 @@ describe.skipIf(!node22)(`a Hardhat 3 project (Node 22) with the packed kit${ski
       "trustgate/drift",
       "trustgate/deploy",
       "trustgate/refresh",
+      "trustgate/watch",
       "trustgate/service",
       "trustgate/testing",
       "trustgate/harness",

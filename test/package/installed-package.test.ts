@@ -7,7 +7,8 @@
  *    writes, the hardhat.config.ts of docs/contracts.md) with
  *    the tarball, hardhat, hardhat-toolbox, OpenZeppelin, solc, ts-node and TypeScript;
  * 3. `plain-project`: the tarball alone (no Hardhat), where a keeper script outside the repository imports
- *    `trustgate/refresh` and plans a refresh of a drift report;
+ *    `trustgate/refresh` and plans a refresh of a drift report, and a webhook receiver imports `trustgate/watch` and
+ *    verifies an alert's signature;
  * 4. `linked-project`: the Hardhat project again, with the copy as a path dependency (`file:../trustgate`).
  *
  * Everything comes from the npm cache that `npm ci` filled, through `npm ci --offline` and a lockfile cut from
@@ -263,6 +264,7 @@ import {
 import { createTrustEncoding as driftEncoding, runDrift, exitCodeOf, type DriftConfig, type DriftReport, type TrustEncoding } from "trustgate/drift";
 import { deploy, loadDeployConfig, type DeployResult } from "trustgate/deploy";
 import { readRefreshInputReport, refreshAttestedOracle, type RefreshAttestedOracleOptions, type RefreshPlan } from "trustgate/refresh";
+import { verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type AlertMessage, type WatchConfig } from "trustgate/watch";
 import { startTrustService, createPopulation, type RunningTrustService } from "trustgate/service";
 import { startBaseContext, type BaseContext } from "trustgate/testing";
 import { startDemoDriftEnvironment, generateSigningKey } from "trustgate/harness";
@@ -304,6 +306,12 @@ export async function decided(client: Parameters<typeof readTrustRecord>[0], gat
 export function narrowed(error: AnyTrustgateError): string {
   return error.code === "DEPLOYMENT" ? error.reason : error.code === "ATTESTATION_INVALID" ? error.reason : error.shortMessage;
 }
+
+// A webhook receiver's check, and an alert's shape as the watch delivers it.
+export function received(headers: Record<string, string | undefined>, rawBody: string, secret: string): AlertMessage | null {
+  return verifyWebhookSignature({ rawBody, header: headers[WEBHOOK_SIGNATURE_HEADER], secret }) ? (JSON.parse(rawBody) as AlertMessage) : null;
+}
+export const watched: Pick<WatchConfig, "rpcUrl" | "confirmations"> = { rpcUrl: "http://127.0.0.1:8545", confirmations: 2 };
 
 export const deployer: [typeof deploy, typeof loadDeployConfig, DeployResult | undefined] = [deploy, loadDeployConfig, undefined];
 
@@ -357,11 +365,25 @@ const report = readRefreshInputReport(await readFile("report.json", "utf8"), "re
 const { plan, sent } = await refreshAttestedOracle(report, { dryRun: true, now: new Date(report.generatedAt) });
 console.log(JSON.stringify({ due: plan.due.map((entry) => [entry.agent, entry.reasons]), batches: plan.totals.batches, sent: sent ?? null }));
 `,
+  // A webhook receiver outside the repository: checks the watch's signature header (the HMAC over "<t>.<raw body>")
+  // on a body signed here, on the same body tampered with, and under another key.
+  "receiver.mjs": `import { signWebhookBody, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from "trustgate/watch";
+const rawBody = JSON.stringify({ version: 1, kind: "pass-to-fail", state: "firing", id: "pass-to-fail:base:erc8004:7" });
+const now = new Date("2026-11-29T03:05:00Z");
+const header = signWebhookBody(rawBody, "s3cret", Math.floor(now.getTime() / 1000));
+console.log(JSON.stringify({
+  header: WEBHOOK_SIGNATURE_HEADER,
+  valid: verifyWebhookSignature({ rawBody, header, secret: "s3cret", now }),
+  tampered: verifyWebhookSignature({ rawBody: rawBody.replace("firing", "resolved"), header, secret: "s3cret", now }),
+  otherKey: verifyWebhookSignature({ rawBody, header, secret: "other", now }),
+}));
+`,
   "report.json": JSON.stringify(driftReport([{ ...passToFail("7"), refresh: REFRESH_POSSIBLE }, passToFail("8")])),
   "cjs.cjs": `const kit = require("trustgate");
 const drift = require("trustgate/drift");
 const deployer = require("trustgate/deploy");
 const refresh = require("trustgate/refresh");
+const watch = require("trustgate/watch");
 const service = require("trustgate/service");
 const testing = require("trustgate/testing");
 const harness = require("trustgate/harness");
@@ -370,6 +392,7 @@ console.log(JSON.stringify({
   drift: typeof drift.runDrift,
   deploy: typeof deployer.deploy,
   refresh: typeof refresh.refreshAttestedOracle,
+  watch: typeof watch.runWatch,
   service: typeof service.startTrustService,
   testing: typeof testing.startBaseContext,
   harness: typeof harness.startDemoDriftEnvironment,
@@ -537,6 +560,7 @@ describe("a Hardhat 2 TypeScript project (CommonJS, ts-node) with the tarball", 
       drift: "function",
       deploy: "function",
       refresh: "function",
+      watch: "function",
       service: "function",
       testing: "function",
       harness: "function",
@@ -613,6 +637,7 @@ describe("a project with the tarball and without Hardhat", () => {
       "trustgate/drift",
       "trustgate/deploy",
       "trustgate/refresh",
+      "trustgate/watch",
       "trustgate/service",
       "trustgate/testing",
       "trustgate/harness",
@@ -623,6 +648,7 @@ describe("a project with the tarball and without Hardhat", () => {
       drift: "function",
       deploy: "function",
       refresh: "function",
+      watch: "function",
       service: "function",
       testing: "function",
       harness: "function",
@@ -644,6 +670,14 @@ describe("a keeper script outside the repository, with the tarball", () => {
     const keeper = await must("node", ["keeper.mjs"], plainProject);
     expect(keeper.stderr).toBe("");
     expect(JSON.parse(keeper.stdout)).toEqual({ due: [["base:7:erc8004", ["decision-flip", "score-change"]]], batches: 1, sent: null });
+  }, 120_000);
+});
+
+describe("a webhook receiver outside the repository, with the tarball", () => {
+  it("imports trustgate/watch and verifies an alert's signature: the signed body passes, a tampered body and another key do not", async () => {
+    const receiver = await must("node", ["receiver.mjs"], plainProject);
+    expect(receiver.stderr).toBe("");
+    expect(JSON.parse(receiver.stdout)).toEqual({ header: "x-trustgate-signature", valid: true, tampered: false, otherKey: false });
   }, 120_000);
 });
 

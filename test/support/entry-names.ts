@@ -16,6 +16,7 @@ export const ENTRY_SOURCES = {
   "trustgate/drift": "src/drift/entry.ts",
   "trustgate/deploy": "src/deploy/entry.ts",
   "trustgate/refresh": "src/refresh/entry.ts",
+  "trustgate/watch": "src/watch/entry.ts",
   "trustgate/service": "src/harness/service/index.ts",
   "trustgate/testing": "src/harness/testing/index.ts",
   "trustgate/harness": "src/harness/index.ts",
