@@ -57,7 +57,11 @@ export async function watchCommand(argv: readonly string[], io: CliIo, deps: Wat
   let draining = false;
   const unsubscribe = (deps.onStopSignal ?? processStopSignals)((signal) => {
     if (draining) {
-      log({ level: "warn", event: "stop-forced", message: `${signal} again: exiting without waiting (the state holds the last tick saved)` });
+      log({
+        level: "warn",
+        event: "stop-forced",
+        message: `${signal} again: exiting without waiting (the state holds the last tick saved)`,
+      });
       (deps.exit ?? ((code: number) => process.exit(code)))(INTERRUPTED_EXIT_CODE);
       return;
     }
@@ -83,7 +87,13 @@ export async function watchCommand(argv: readonly string[], io: CliIo, deps: Wat
       log({ level: "info", event: "metrics", message: `metrics at ${server.url}/metrics, health at /healthz and /readyz` });
     }
     const sender = args.webhook
-      ? createWebhookSender({ url: args.webhook.url, format: args.webhook.format, secret: args.webhook.secret, deadLetter: args.webhook.deadLetter, now })
+      ? createWebhookSender({
+          url: args.webhook.url,
+          format: args.webhook.format,
+          secret: args.webhook.secret,
+          deadLetter: args.webhook.deadLetter,
+          now,
+        })
       : undefined;
     if (args.webhook) {
       log({

@@ -116,7 +116,8 @@ export const WATCH_OPTIONS = [
     parse: (value: string) => {
       const ms = /^(\d+)ms$/.exec(value.trim());
       const result = ms ? Number(ms[1]) : withFlag("--poll-interval", () => parseDuration(value)) * 1000;
-      if (!(result >= 100 && result <= 3_600_000)) throw new InvalidArgumentError(`--poll-interval must be from 100ms to 1h, got "${value}"`);
+      if (!(result >= 100 && result <= 3_600_000))
+        throw new InvalidArgumentError(`--poll-interval must be from 100ms to 1h, got "${value}"`);
       return result;
     },
   },
@@ -195,7 +196,8 @@ export const WATCH_OPTIONS = [
     kind: "string",
     arg: "file",
     group: "alerts",
-    description: "Where alerts not delivered after the retries go, one JSON line each (default: <state>.dead-letter.jsonl, else watch.dead-letter.jsonl)",
+    description:
+      "Where alerts not delivered after the retries go, one JSON line each (default: <state>.dead-letter.jsonl, else watch.dead-letter.jsonl)",
     scope: { needs: { option: "webhook", message: "--dead-letter keeps what --webhook could not deliver, so it needs --webhook <url>" } },
     parse: (value: string) => parseNonBlank("--dead-letter", value, "a file name"),
   },

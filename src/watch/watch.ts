@@ -35,16 +35,7 @@ import { DEFAULT_WRITE_CADENCE, findLastWrite, recordUpdatedAt, silenceCondition
 import type { WatchMetrics } from "./metrics.js";
 import { checkServiceHealth, serviceCondition } from "./service-health.js";
 import { checkWatchStateSetup, readWatchState, type WatchState, writeWatchState } from "./state.js";
-import type {
-  AgentCheck,
-  AlertMessage,
-  CheckTrigger,
-  Condition,
-  DeliveryResult,
-  FollowStep,
-  OracleChange,
-  WriteCadence,
-} from "./types.js";
+import type { AgentCheck, AlertMessage, CheckTrigger, Condition, DeliveryResult, FollowStep, OracleChange, WriteCadence } from "./types.js";
 
 /** Default of `--confirmations`: blocks a change waits for before it is believed. */
 export const DEFAULT_WATCH_CONFIRMATIONS = 2;
@@ -56,6 +47,9 @@ export const DEFAULT_REMINDER_SECONDS = 6 * 3600;
 export const DEFAULT_HEALTH_INTERVAL_SECONDS = 300;
 /** Default look-back for the oracle's last write at start: two days of Base blocks (2 s each). */
 export const DEFAULT_HEARTBEAT_LOOKBACK_BLOCKS = 86_400n;
+/** The audit's rate, requests per minute, against a service client with no limiter (a local service). */
+const UNLIMITED_AUDIT_RATE = 600;
+
 /** Agents checked per tick at most (the limiter paces their requests). */
 export const DEFAULT_CHECK_BATCH = 16;
 
@@ -257,7 +251,12 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
     if (result.delivered) sent.sent += 1;
     else {
       sent.failed += 1;
-      log({ level: "error", event: "alert-failed", message: `alert ${message.id} not delivered: ${result.reason}`, fields: { id: message.id } });
+      log({
+        level: "error",
+        event: "alert-failed",
+        message: `alert ${message.id} not delivered: ${result.reason}`,
+        fields: { id: message.id },
+      });
     }
     return result;
   };
@@ -339,7 +338,7 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
       const at = follower.position()?.last.number ?? connection.blockNumber;
       // The queue first (what changed), then — caught up, nothing queued — the audit's share.
       const due = [...queue.values()].slice(0, batch);
-      const audited = due.length === 0 && caughtUp ? await audit.next(follower) : [];
+      const audited = due.length === 0 && caughtUp ? audit.next(follower) : [];
       const groups: Queued[] = [...due, ...audited.map((agent) => ({ agent, trigger: { kind: "audit" } as const }))];
       for (const group of groupByTrigger(groups)) {
         const trigger = group[0]!.trigger;
@@ -385,7 +384,12 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
     if (now().getTime() >= nextHealth && !signal?.aborted) {
       nextHealth = now().getTime() + healthEvery;
       try {
-        const health = await checkServiceHealth({ api: connection.api, jwks: connection.jwks, acceptedKids, ...(signal ? { signal } : {}) });
+        const health = await checkServiceHealth({
+          api: connection.api,
+          jwks: connection.jwks,
+          acceptedKids,
+          ...(signal ? { signal } : {}),
+        });
         const condition = serviceCondition(health, config.apiUrl);
         messages.push(...(condition ? apply([condition], []) : apply([], [serviceConditionId(config.apiUrl)])));
       } catch (error) {
@@ -404,6 +408,7 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
     if (signal?.aborted) break;
     if ((step?.caughtUp ?? true) && queue.size === 0) await sleep(pollInterval, signal).catch(() => {});
   }
+  await audit.idle();
   log({ level: "info", event: "stopped", message: `stopped after ${ticks} tick(s); state ${config.state ?? "not kept (no --state)"}` });
   return { ...status(), ticks, checked, alerts: sent };
 }
@@ -503,11 +508,13 @@ async function lookbackStart(connection: WatchConnection, lookback: bigint): Pro
 }
 
 /**
- * The slow audit: the population is listed once (again after a failure), then walked at the audit's share of the rate.
- * Every agent listed is also named to the follower, so that updates of its record are checked.
+ * The slow audit: the population is listed once (again a minute after a failure), in the background so that the loop
+ * goes on following the chain meanwhile, then walked at the audit's share of the rate. Every agent listed is also
+ * named to the follower, so that updates of its record are checked.
  */
 class AuditRunner {
   private walk: AuditWalk | undefined;
+  private listing: Promise<void> | undefined;
   private retryAt = 0;
   constructor(
     private readonly connection: WatchConnection,
@@ -525,28 +532,44 @@ class AuditRunner {
     return this.walk?.size ?? 0;
   }
 
-  async next(follower: ChainFollower): Promise<AgentRef[]> {
+  /** The agents to audit now: none while the population is being listed. */
+  next(follower: ChainFollower): AgentRef[] {
     const share = this.config.auditShare ?? DEFAULT_AUDIT_SHARE;
     if (share <= 0) return [];
-    if (!this.walk) {
-      if (this.now().getTime() < this.retryAt) return [];
-      try {
-        const population = await listAuditPopulation(this.connection, this.config.auditChain ? { chain: this.config.auditChain } : {});
-        for (const agent of population) if (isEvmAgent(agent)) follower.learn(recordKeyHash(recordKeyOf(agent)), agent);
-        this.walk = createAuditWalk(population, {
-          ratePerMinute: ratePerMinuteOf(this.connection.api.transport.rateLimiter) ?? 30,
-          share,
-          cursor: this.startCursor,
-          now: this.now(),
-        });
-        this.log({ level: "info", event: "audit-listed", message: `audit: ${population.length} agent(s) listed, walked from ${this.startCursor}` });
-      } catch (error) {
-        this.retryAt = this.now().getTime() + 60_000;
-        this.log({ level: "warn", event: "audit-list-failed", message: `audit: the service's listing failed, tried again in a minute: ${messageOf(error)}` });
-        return [];
-      }
+    if (this.walk) return this.walk.next(this.now());
+    if (this.listing === undefined && this.now().getTime() >= this.retryAt) this.listing = this.list(follower, share);
+    return [];
+  }
+
+  /** Waits for a listing in flight (the loop's drain). */
+  async idle(): Promise<void> {
+    await this.listing;
+  }
+
+  private async list(follower: ChainFollower, share: number): Promise<void> {
+    try {
+      const population = await listAuditPopulation(this.connection, this.config.auditChain ? { chain: this.config.auditChain } : {});
+      for (const agent of population) if (isEvmAgent(agent)) follower.learn(recordKeyHash(recordKeyOf(agent)), agent);
+      this.walk = createAuditWalk(population, {
+        ratePerMinute: ratePerMinuteOf(this.connection.api.transport.rateLimiter) ?? UNLIMITED_AUDIT_RATE,
+        share,
+        cursor: this.startCursor,
+        now: this.now(),
+      });
+      this.log({
+        level: "info",
+        event: "audit-listed",
+        message: `audit: ${population.length} agent(s) listed, walked from ${this.startCursor}`,
+      });
+    } catch (error) {
+      this.retryAt = this.now().getTime() + 60_000;
+      this.log({
+        level: "warn",
+        event: "audit-list-failed",
+        message: `audit: the service's listing failed, tried again in a minute: ${messageOf(error)}`,
+      });
+    } finally {
+      this.listing = undefined;
     }
-    return this.walk.next(this.now());
   }
 }
-

@@ -91,7 +91,12 @@ describe("parseWatchArgs", () => {
       threshold: 60,
       ratePerMinute: 120,
     });
-    expect(args.webhook).toEqual({ url: "http://127.0.0.1:9000/hook", format: "slack", secret: "k", deadLetter: "watch.json.dead-letter.jsonl" });
+    expect(args.webhook).toEqual({
+      url: "http://127.0.0.1:9000/hook",
+      format: "slack",
+      secret: "k",
+      deadLetter: "watch.json.dead-letter.jsonl",
+    });
     expect(args.metrics).toEqual({ host: "127.0.0.1", port: 9464 });
     expect(args.logFormat).toBe("json");
   });

@@ -49,13 +49,15 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   });
   await new Promise<void>((resolvePromise) => server.listen(0, "127.0.0.1", resolvePromise));
   const { port } = server.address() as AddressInfo;
-  const delivered = () => requests.filter((request) => request.status < 300).map((request) => JSON.parse(request.rawBody) as Record<string, unknown>);
+  const delivered = () =>
+    requests.filter((request) => request.status < 300).map((request) => JSON.parse(request.rawBody) as Record<string, unknown>);
   return {
     url: `http://127.0.0.1:${port}/hook`,
     requests,
     delivered,
     failNext(count, status, retryAfterSeconds) {
-      for (let i = 0; i < count; i++) failures.push({ status, ...(retryAfterSeconds !== undefined ? { retryAfter: retryAfterSeconds } : {}) });
+      for (let i = 0; i < count; i++)
+        failures.push({ status, ...(retryAfterSeconds !== undefined ? { retryAfter: retryAfterSeconds } : {}) });
     },
     async waitFor(match, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
@@ -63,7 +65,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         const found = delivered().find(match);
         if (found) return found;
         if (Date.now() > deadline) {
-          throw new Error(`no delivered webhook matched within ${timeoutMs} ms; delivered: ${JSON.stringify(delivered().map((body) => [body.state, body.kind, body.id]))}`);
+          throw new Error(
+            `no delivered webhook matched within ${timeoutMs} ms; delivered: ${JSON.stringify(delivered().map((body) => [body.state, body.kind, body.id]))}`,
+          );
         }
         await new Promise((resolvePromise) => setTimeout(resolvePromise, 20));
       }

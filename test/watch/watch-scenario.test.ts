@@ -84,6 +84,8 @@ function watchConfig(state: string): WatchConfig {
     cadence: { kind: "max-silence", seconds: SILENCE_SECONDS },
     auditShare: 0,
     reminderIntervalSeconds: 0,
+    // The snapshot's RecordAdded events name the agents of the records the scenario updates.
+    keysFromBlock: 0n,
   };
 }
 
@@ -95,7 +97,9 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   dir = mkdtempSync(join(tmpdir(), "watch-scenario-"));
   const changed = new Set([...devnet.env.expectations.changedKeys, ...devnet.env.expectations.staleKeys]);
-  base = devnet.env.served.agents.filter((agent) => agent.chain === "base" && !changed.has(`${agent.chain}:${agent.registry}:${agent.agentId}`));
+  base = devnet.env.served.agents.filter(
+    (agent) => agent.chain === "base" && !changed.has(`${agent.chain}:${agent.registry}:${agent.agentId}`),
+  );
   expect(base.length).toBeGreaterThanOrEqual(6);
 }, 240_000);
 
@@ -130,7 +134,6 @@ describe("trustgate watch on the devnet (in process)", () => {
       signal: controller.signal,
       onReady: () => ready(),
       onTick: (tick) => ticks.push(tick),
-      log: (event) => process.env.WATCH_DEBUG && console.error(new Date().toISOString(), event.event, event.message),
     });
     await Promise.race([started, running]);
   }, 120_000);
@@ -158,7 +161,7 @@ describe("trustgate watch on the devnet (in process)", () => {
     const agent = base[0]!;
     const { block, transaction } = await writeFlip(agent);
     await mine(CONFIRMATIONS);
-    const head = (await devnet.clients.public.getBlockNumber());
+    const head = await devnet.clients.public.getBlockNumber();
     const alert = await receiver.waitFor(firing(agent));
     // Nothing was mined while waiting: the alert came while the head stood at the write plus the confirmation depth.
     expect(await devnet.clients.public.getBlockNumber()).toBe(head);
@@ -166,7 +169,7 @@ describe("trustgate watch on the devnet (in process)", () => {
     const tick = ticks.find((candidate) => candidate.alerts.some((sent) => sent.message.id === alert.id))!;
     expect(tick.step?.confirmed?.number).toBe(block);
     expect(alert).toMatchObject({
-      kind: agent.score >= 51 ? "pass-to-fail" : "fail-to-pass",
+      kind: agent.score >= 51 ? "fail-to-pass" : "pass-to-fail",
       agent: formatAgentRef({ chain: agent.chain, agentId: BigInt(agent.agentId), registry: agent.registry } as never),
       before: { score: agent.score >= 51 ? 20 : 90 },
       after: { score: agent.score, kid: "rnwy-trust-v2" },
@@ -207,7 +210,9 @@ describe("trustgate watch on the devnet (in process)", () => {
     await writeFlip(agent);
     await mine(CONFIRMATIONS);
     const alert = await receiver.waitFor(firing(agent));
-    const attempts = receiver.requests.filter((request) => request.rawBody.includes(String(alert.id)) && request.rawBody.includes('"firing"'));
+    const attempts = receiver.requests.filter(
+      (request) => request.rawBody.includes(String(alert.id)) && request.rawBody.includes('"firing"'),
+    );
     expect(attempts.map((request) => request.status)).toEqual([503, 503, 200]);
 
     const lost = base[3]!;
@@ -218,9 +223,12 @@ describe("trustgate watch on the devnet (in process)", () => {
     while (!existsSync(deadLetter) || !readFileSync(deadLetter, "utf8").includes(String(lost.agentId))) {
       await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
     }
-    const lines = readFileSync(deadLetter, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { message: AlertMessage; attempts: number; reason: string });
+    const lines = readFileSync(deadLetter, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { message: AlertMessage; attempts: number; reason: string });
     const letter = lines.find((line) => line.message.agent?.includes(String(lost.agentId)))!;
-    expect(letter.message).toMatchObject({ state: "firing", kind: lost.score >= 51 ? "pass-to-fail" : "fail-to-pass" });
+    expect(letter.message).toMatchObject({ state: "firing", kind: lost.score >= 51 ? "fail-to-pass" : "pass-to-fail" });
     expect(letter.attempts).toBe(4);
     expect(letter.reason).toContain("500");
     receiver.failNext(0, 200);
@@ -262,7 +270,10 @@ function spawnWatch(args: readonly string[]): ChildProcessByStdio<null, null, Re
 }
 
 /** The JSON log lines of a watch process, as they come. */
-function logLines(child: ChildProcessByStdio<null, null, Readable>): { readonly lines: Record<string, unknown>[]; waitFor(event: string): Promise<Record<string, unknown>> } {
+function logLines(child: ChildProcessByStdio<null, null, Readable>): {
+  readonly lines: Record<string, unknown>[];
+  waitFor(event: string): Promise<Record<string, unknown>>;
+} {
   const lines: Record<string, unknown>[] = [];
   let buffer = "";
   child.stderr.on("data", (chunk: Buffer) => {
@@ -295,19 +306,34 @@ describe("trustgate watch as a process: SIGTERM and a restart", () => {
   it("SIGTERM mid-check drains and exits 0; a restart alerts what was written meanwhile, and nothing twice", async () => {
     const state = join(dir, "process.json");
     const args = [
-      "--rpc", devnet.env.rpcUrl,
-      "--oracle", devnet.env.oracle,
-      "--attested-oracle", attested,
-      "--api", devnet.env.apiUrl,
-      "--jwks", devnet.env.jwksUrl,
-      "--rate", "60000",
-      "--confirmations", String(CONFIRMATIONS),
-      "--poll-interval", "100ms",
-      "--max-silence", "48h",
-      "--audit-share", "0",
-      "--state", state,
-      "--webhook", receiver.url,
-      "--log-format", "json",
+      "--rpc",
+      devnet.env.rpcUrl,
+      "--oracle",
+      devnet.env.oracle,
+      "--attested-oracle",
+      attested,
+      "--api",
+      devnet.env.apiUrl,
+      "--jwks",
+      devnet.env.jwksUrl,
+      "--rate",
+      "60000",
+      "--confirmations",
+      String(CONFIRMATIONS),
+      "--poll-interval",
+      "100ms",
+      "--max-silence",
+      "48h",
+      "--audit-share",
+      "0",
+      "--events-from",
+      "0",
+      "--state",
+      state,
+      "--webhook",
+      receiver.url,
+      "--log-format",
+      "json",
     ];
     const first = spawnWatch(args);
     const firstLog = logLines(first);
