@@ -27,12 +27,12 @@ import { ratePerMinuteOf } from "../drift/projection.js";
 import { recordKeyHash, recordKeyOf } from "../oracle/record-key.js";
 import { createAlertBook, type AlertBook } from "./alert-book.js";
 import { type AuditWalk, createAuditWalk, DEFAULT_AUDIT_SHARE, listAuditPopulation } from "./audit-walk.js";
-import { type AgentChecker, conditionsOfCheck, createAgentChecker } from "./check.js";
+import { conditionsOfCheck, createAgentChecker } from "./check.js";
 import type { WatchServiceConfig } from "./config.js";
 import { connectWatch, type WatchConnection } from "./connect.js";
 import { type ChainFollower, createChainFollower } from "./follow.js";
 import { DEFAULT_WRITE_CADENCE, findLastWrite, recordUpdatedAt, silenceCondition } from "./heartbeat.js";
-import type { WatchMetrics } from "./metrics.js";
+import { requestOutcome, type WatchMetrics } from "./metrics.js";
 import { checkServiceHealth, serviceCondition } from "./service-health.js";
 import { checkWatchStateSetup, readWatchState, type WatchState, writeWatchState } from "./state.js";
 import type { AgentCheck, AlertMessage, CheckTrigger, Condition, DeliveryResult, FollowStep, OracleChange, WriteCadence } from "./types.js";
@@ -174,7 +174,15 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
   const log = hooks.log ?? (() => {});
   const metrics = hooks.metrics;
   const signal = hooks.signal;
-  const connection = hooks.connection ?? (await connectWatch(config, { now }));
+  const connection =
+    hooks.connection ??
+    (await connectWatch(config, {
+      now,
+      ...(metrics ? { rpcFetch: timedFetch((seconds, outcome) => metrics.rpcRequest(seconds, outcome)) } : {}),
+      ...(metrics ? { apiFetch: timedFetch((seconds, outcome) => metrics.apiRequest(seconds, outcome)) } : {}),
+    }));
+  const limiter = connection.api.transport.rateLimiter;
+  if (limiter) metrics?.limiterQueue(() => limiter.state().waiting);
   const setup: WatchState["setup"] = {
     chainId: connection.chainId,
     oracle: config.oracle,
@@ -201,7 +209,7 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
   );
   const checker = createAgentChecker(connection, {
     onCheck: (_check, latency) => {
-      if (latency.apiSeconds !== undefined) metrics?.apiRequest(latency.apiSeconds, "ok");
+      if (latency.failure) metrics?.error(latency.failure);
     },
   });
   const queue = new Map<string, Queued>();
@@ -358,7 +366,7 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
         for (const check of results) {
           checks.push(check);
           queue.delete(agentKey(check.agent));
-          observeCheck(metrics, check);
+          observeCheck(metrics, check, now());
           const { raise, clear } = conditionsOfCheck(check, { maxAgeSeconds: config.maxAgeSeconds });
           messages.push(...apply(raise, clear));
         }
@@ -368,7 +376,7 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
       if (signal?.aborted) interrupted = true;
       else {
         failure = messageOf(error);
-        metrics?.error(causeOf(error));
+        metrics?.error(requestOutcome(error));
         log({ level: "error", event: "tick-failed", message: `tick failed, the next one tries again: ${failure}` });
       }
     }
@@ -411,6 +419,30 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
   await audit.idle();
   log({ level: "info", event: "stopped", message: `stopped after ${ticks} tick(s); state ${config.state ?? "not kept (no --state)"}` });
   return { ...status(), ticks, checked, alerts: sent };
+}
+
+/**
+ * A `fetch` that reports each request's duration and outcome (`ok`, `http-<status>`, `timeout`, `network-error`) to the
+ * metrics: the chain's and the service's latency histograms.
+ */
+function timedFetch(observe: (seconds: number, outcome: string) => void): typeof fetch {
+  return async (input, init) => {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    try {
+      const response = await fetch(input, init);
+      observe(seconds(), response.ok ? "ok" : `http-${response.status}`);
+      return response;
+    } catch (error) {
+      observe(
+        seconds(),
+        (error as { name?: unknown }).name === "TimeoutError" || (error as { name?: unknown }).name === "AbortError"
+          ? "timeout"
+          : "network-error",
+      );
+      throw error;
+    }
+  };
 }
 
 /** The first block to process when none is saved: the newest confirmed one after the head read at start. */
@@ -478,21 +510,13 @@ function keyEventMessages(change: OracleChange, book: AlertBook): AlertMessage[]
   return message ? [message] : [];
 }
 
-/** Counts a check in the metrics. */
-function observeCheck(metrics: WatchMetrics | undefined, check: AgentCheck): void {
+/** Counts a check in the metrics (the attestation's age by the loop's clock). */
+function observeCheck(metrics: WatchMetrics | undefined, check: AgentCheck, now: Date): void {
   if (!metrics) return;
   metrics.recordChecked(check.row.status, check.trigger.kind);
   if (check.problem === "pass-to-fail" || check.problem === "fail-to-pass") metrics.flip(check.problem);
   const attestedAt = check.row.attested?.attestedAt;
-  if (attestedAt) metrics.attestationAge(Math.max(0, (Date.now() - Date.parse(attestedAt)) / 1000));
-}
-
-/** The cause of a tick's failure, for `trustgate_errors_total{cause}`. */
-function causeOf(error: unknown): string {
-  const text = messageOf(error).toLowerCase();
-  if (text.includes("rpc") || text.includes("block")) return "rpc";
-  if (text.includes("api") || text.includes("service")) return "service";
-  return "other";
+  if (attestedAt) metrics.attestationAge(Math.max(0, (now.getTime() - Date.parse(attestedAt)) / 1000));
 }
 
 /** A block number saved as text, or `null`. */
