@@ -34,6 +34,7 @@ export const UNIT_TESTS = [
   "test/cli/refresh-format.test.ts",
   "test/cli/report-stream.test.ts",
   "test/cli/table-width.test.ts",
+  "test/cli/watch-args.test.ts",
   "test/deploy/config.test.ts",
   "test/deploy/deploy-plan.test.ts",
   "test/deploy/deploy-record.test.ts",
@@ -94,8 +95,14 @@ export const UNIT_TESTS = [
   "test/security/security-functions.test.ts",
   "test/trust-record/trust-record.test.ts",
   "test/util/json-difference.test.ts",
+  "test/watch/alert-book.test.ts",
+  "test/watch/audit-walk.test.ts",
+  "test/watch/conditions.test.ts",
   "test/watch/dashboard.test.ts",
+  "test/watch/heartbeat.test.ts",
   "test/watch/metrics.test.ts",
+  "test/watch/oracle-events.test.ts",
+  "test/watch/state.test.ts",
 ];
 
 export default defineConfig({
