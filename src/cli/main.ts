@@ -1,8 +1,9 @@
 /**
  * The `trustgate` command line: `trustgate drift [options]`, `trustgate doctor --api <url> [options]`,
  * `trustgate accept …` (a baseline of known problems, `accept-command.ts`), `trustgate refresh --from <report>`
- * (pushes fresh attestations to an attested oracle, `refresh-command.ts`, with its own exit codes), `trustgate --help`,
- * `trustgate --version`. `doctor` is described in `doctor-command.ts`.
+ * (pushes fresh attestations to an attested oracle, `refresh-command.ts`, with its own exit codes), `trustgate watch`
+ * (follows the chain as a service until SIGTERM, `watch-command.ts`), `trustgate --help`, `trustgate --version`.
+ * `doctor` is described in `doctor-command.ts`.
  *
  * `trustgate` with no command prints the help on stderr and exits 2 (a usage error); `trustgate help drift`
  * and `trustgate drift --help` print the drift help. `trustgate drift --demo` starts the embedded environment

@@ -103,7 +103,7 @@ export async function watchCommand(argv: readonly string[], io: CliIo, deps: Wat
       });
     } else log({ level: "warn", event: "no-webhook", message: "no --webhook: alerts are only logged" });
     const hooks: WatchHooks = {
-      ...(sender ? { deliver: (message) => sender.send(message) } : {}),
+      ...(sender ? { deliver: (message, signal) => sender.send(message, signal) } : {}),
       metrics,
       log,
       signal: controller.signal,

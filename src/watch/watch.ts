@@ -213,6 +213,8 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
     },
   });
   const queue = new Map<string, Queued>();
+  // Agents a change named before the last stop: checked first, their triggering change not kept (its transaction
+  // is not in their alerts' evidence).
   for (const agent of saved?.queue ?? []) queue.set(agentKey(agent), { agent, trigger: { kind: "audit" } });
   let lastWrite = saved?.lastWrite ? { at: new Date(saved.lastWrite.at), blockNumber: toBlock(saved.lastWrite.blockNumber) } : null;
   let silentSince: Date | undefined;
@@ -253,8 +255,8 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
       fields: { id: message.id, kind: message.kind, state: message.state, agent: message.agent },
     });
     if (!hooks.deliver) return null;
-    // Deliveries are not abandoned on a stop: each ends delivered or in the dead-letter file.
-    const result = await hooks.deliver(message);
+    // On a stop, an attempt in flight finishes and no retry waits: a message not delivered goes to the dead-letter file.
+    const result = await hooks.deliver(message, signal);
     metrics?.alert(message.kind, message.state, result.delivered);
     if (result.delivered) sent.sent += 1;
     else {
@@ -414,7 +416,8 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
     save(interrupted ? before : follower.position());
     hooks.onTick?.({ step, checks, alerts, queued: queue.size, failure });
     if (signal?.aborted) break;
-    if ((step?.caughtUp ?? true) && queue.size === 0) await sleep(pollInterval, signal).catch(() => {});
+    // Caught up with nothing queued, or a failed tick (the chain or the service down): wait a poll interval.
+    if (failure !== null || ((step?.caughtUp ?? true) && queue.size === 0)) await sleep(pollInterval, signal).catch(() => {});
   }
   await audit.idle();
   log({ level: "info", event: "stopped", message: `stopped after ${ticks} tick(s); state ${config.state ?? "not kept (no --state)"}` });

@@ -108,12 +108,12 @@ describe("main: commands", () => {
   });
 
   it.each([
-    [["scan"], 'trustgate: Unknown command "scan" (commands: drift, doctor, accept, refresh; see trustgate --help)\n'],
+    [["scan"], 'trustgate: Unknown command "scan" (commands: drift, doctor, accept, refresh, watch; see trustgate --help)\n'],
     [
       ["--agents", "base:1"],
       'trustgate: Unknown command "--agents" (give the command first: trustgate drift [options]; see trustgate --help)\n',
     ],
-    [["help", "scan"], 'trustgate: No help for "scan" (commands: drift, doctor, accept, refresh)\n'],
+    [["help", "scan"], 'trustgate: No help for "scan" (commands: drift, doctor, accept, refresh, watch)\n'],
   ])("refuses %j with exit 2 and one line", async (argv, message) => {
     const h = harness();
     expect(await main(argv, h.io)).toBe(2);

@@ -39,7 +39,7 @@ describe("decodeOracleChange", () => {
       agent,
       kid: null,
       kidHash: null,
-      record: null,
+      record: 41n,
       block,
       transactionHash: `0x${"c".repeat(64)}`,
       logIndex: 0,
