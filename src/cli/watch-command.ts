@@ -111,7 +111,14 @@ export async function watchCommand(argv: readonly string[], io: CliIo, deps: Wat
       onReady: (ready) => (status = ready),
       onTick: (tick) => {
         lastFailure = tick.failure;
-        if (status) status = { ...status, caughtUp: tick.step?.caughtUp ?? status.caughtUp, queued: tick.queued };
+        if (status) {
+          status = {
+            ...status,
+            lastBlock: tick.step?.confirmed?.number ?? status.lastBlock,
+            caughtUp: tick.step?.caughtUp ?? status.caughtUp,
+            queued: tick.queued,
+          };
+        }
       },
     };
     const summary = await (deps.runWatch ?? runWatch)(args.config, hooks);
