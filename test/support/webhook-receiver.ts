@@ -23,6 +23,8 @@ export interface WebhookReceiver {
   delivered(): Record<string, unknown>[];
   /** Answers the next `count` requests with `status` (and `Retry-After`, when given). */
   failNext(count: number, status: number, retryAfterSeconds?: number): void;
+  /** Drops the failures not yet used: every request from now on is answered 200. */
+  recover(): void;
   /** Waits until a delivered body satisfies `match`, polling every 20 ms; rejects after `timeoutMs`. */
   waitFor(match: (body: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
   close(): Promise<void>;
@@ -58,6 +60,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     failNext(count, status, retryAfterSeconds) {
       for (let i = 0; i < count; i++)
         failures.push({ status, ...(retryAfterSeconds !== undefined ? { retryAfter: retryAfterSeconds } : {}) });
+    },
+    recover() {
+      failures.length = 0;
     },
     async waitFor(match, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;

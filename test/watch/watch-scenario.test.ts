@@ -231,7 +231,7 @@ describe("trustgate watch on the devnet (in process)", () => {
     expect(letter.message).toMatchObject({ state: "firing", kind: lost.score >= 51 ? "fail-to-pass" : "pass-to-fail" });
     expect(letter.attempts).toBe(4);
     expect(letter.reason).toContain("500");
-    receiver.failNext(0, 200);
+    receiver.recover();
   });
 
   it.skipIf(!HAS_PROMETHEUS)(
@@ -356,16 +356,28 @@ describe("trustgate watch as a process: SIGTERM and a restart", () => {
     await writeFlip(meanwhile);
     await mine(CONFIRMATIONS);
 
-    const second = spawnWatch(args);
+    const second = spawnWatch([...args, "--metrics", "127.0.0.1:0"]);
     const secondLog = logLines(second);
     try {
+      await secondLog.waitFor("started");
       await receiver.waitFor(firing(meanwhile));
       await receiver.waitFor(firing(before));
-      await secondLog.waitFor("started");
       // Both alerted once in all: the drained check's alert is not sent again, the block written meanwhile not missed.
       for (const agent of [before, meanwhile]) {
         expect(receiver.delivered().filter(firing(agent))).toHaveLength(1);
       }
+      // The process serves its health and metrics: ready once caught up, and the check it made counted.
+      const base = /(http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(String((await secondLog.waitFor("metrics")).message))![1]!;
+      let ready: Response | undefined;
+      for (let poll = 0; poll < 200 && ready?.status !== 200; poll++) {
+        if (poll > 0) await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
+        ready = await fetch(`${base}/readyz`);
+      }
+      expect(ready!.status).toBe(200);
+      expect(((await ready!.json()) as { ready: boolean }).ready).toBe(true);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      const exposition = await (await fetch(`${base}/metrics`)).text();
+      expect(exposition).toMatch(/^trustgate_records_checked_total\{status="drifted",trigger="(change|audit)"\} [1-9]/m);
     } finally {
       const done = new Promise((resolvePromise) => second.once("exit", resolvePromise));
       second.kill("SIGTERM");
