@@ -8,7 +8,7 @@
  *
  * @packageDocumentation
  */
-import { type Address, encodeAbiParameters, encodePacked, type Hex, keccak256, numberToHex, toHex } from "viem";
+import { type Address, encodeAbiParameters, type Hex, keccak256, numberToHex, toHex } from "viem";
 import { DevnetError, InvalidArgumentError } from "../../errors.js";
 import { TRUST_ORACLE_OVERRIDE_RUNTIME_BYTECODE } from "../../generated/runtime-bytecode.js";
 import { parseAddress } from "../../inputs/address.js";
