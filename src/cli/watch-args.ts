@@ -98,6 +98,7 @@ export function parseWatchArgs(argv: readonly string[], options: ParseWatchArgsO
     ...(values.confirmations !== undefined ? { confirmations: values.confirmations } : {}),
     ...(values["poll-interval"] !== undefined ? { pollIntervalMs: values["poll-interval"] } : {}),
     ...(values.state !== undefined ? { state: values.state } : {}),
+    ...(values.ws !== undefined ? { newHeadsUrl: values.ws } : {}),
     ...(values["from-block"] !== undefined ? { fromBlock: values["from-block"] } : {}),
     ...(values["events-from"] !== undefined ? { keysFromBlock: values["events-from"] } : {}),
     ...(values["expect-write"] !== undefined ? { cadence: values["expect-write"] } : {}),

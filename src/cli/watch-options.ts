@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 import { InvalidArgumentError } from "../errors.js";
+import { parseEndpointUrl } from "../security/endpoint-url.js";
 import { parseIntegerInRange } from "../inputs/numbers.js";
 import { DEFAULT_AUDIT_SHARE } from "../watch/audit-walk.js";
 import { parseExpectWrite } from "../watch/heartbeat.js";
@@ -120,6 +121,15 @@ export const WATCH_OPTIONS = [
         throw new InvalidArgumentError(`--poll-interval must be from 100ms to 1h, got "${value}"`);
       return result;
     },
+  },
+  {
+    name: "ws",
+    kind: "string",
+    arg: "url",
+    group: "follow",
+    description:
+      "A WebSocket endpoint of the chain (ws://, wss://): each new head wakes the watch at once instead of at the next poll; polling goes on",
+    parse: (value: string) => parseEndpointUrl(value, { name: "--ws", protocols: ["ws:", "wss:"] }),
   },
   {
     name: "from-block",

@@ -31,6 +31,7 @@ import { conditionsOfCheck, createAgentChecker } from "./check.js";
 import type { WatchServiceConfig } from "./config.js";
 import { connectWatch, type WatchConnection } from "./connect.js";
 import { type ChainFollower, createChainFollower } from "./follow.js";
+import { type NewHeads, watchNewHeads } from "./new-heads.js";
 import { DEFAULT_WRITE_CADENCE, findLastWrite, recordUpdatedAt, silenceCondition } from "./heartbeat.js";
 import { requestOutcome, type WatchMetrics } from "./metrics.js";
 import { checkServiceHealth, serviceCondition } from "./service-health.js";
@@ -81,6 +82,12 @@ export interface WatchConfig extends WatchServiceConfig {
   readonly report?: string;
   /** Agents checked per tick at most (default {@link DEFAULT_CHECK_BATCH}). */
   readonly checkBatch?: number;
+  /**
+   * A WebSocket endpoint of the chain (`--ws`): its new heads wake the loop at once instead of at the next poll
+   * interval. Polling goes on (the wake-up only shortens a wait); a subscription that fails is logged and made again a
+   * minute later.
+   */
+  readonly newHeadsUrl?: string;
 }
 
 /** One structured log event of the watch (`--log-format json` prints it as a line of JSON). */
@@ -234,6 +241,8 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
   const pollInterval = config.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const sleep = hooks.sleep ?? systemSleep;
   const batch = config.checkBatch ?? DEFAULT_CHECK_BATCH;
+
+  const wakeUps = new WakeUps(config.newHeadsUrl, now, log, metrics);
 
   let ticks = 0;
   let checked = 0;
@@ -417,8 +426,9 @@ export async function runWatch(config: WatchConfig, hooks: WatchHooks = {}): Pro
     hooks.onTick?.({ step, checks, alerts, queued: queue.size, failure });
     if (signal?.aborted) break;
     // Caught up with nothing queued, or a failed tick (the chain or the service down): wait a poll interval.
-    if (failure !== null || ((step?.caughtUp ?? true) && queue.size === 0)) await sleep(pollInterval, signal).catch(() => {});
+    if (failure !== null || ((step?.caughtUp ?? true) && queue.size === 0)) await wakeUps.sleep(sleep, pollInterval, signal);
   }
+  await wakeUps.close();
   await audit.idle();
   log({ level: "info", event: "stopped", message: `stopped after ${ticks} tick(s); state ${config.state ?? "not kept (no --state)"}` });
   return { ...status(), ticks, checked, alerts: sent };
@@ -532,6 +542,52 @@ async function lookbackStart(connection: WatchConnection, lookback: bigint): Pro
   const number = connection.blockNumber > lookback ? connection.blockNumber - lookback : 0n;
   const block = await connection.chain.getBlock({ blockNumber: number });
   return new Date(Number(block.timestamp) * 1000);
+}
+
+/**
+ * The loop's waits between polls, cut short by a new head when a WebSocket endpoint is given. The subscription is made
+ * at the first wait, and again a minute after it fails.
+ */
+class WakeUps {
+  private heads: NewHeads | undefined;
+  private retryAt = 0;
+  private wake: AbortController | undefined;
+  constructor(
+    private readonly url: string | undefined,
+    private readonly now: () => Date,
+    private readonly log: (event: WatchLogEvent) => void,
+    private readonly metrics: WatchMetrics | undefined,
+  ) {}
+
+  /** Waits `ms`, or until a new head, or until `signal` aborts. */
+  async sleep(sleep: Sleep, ms: number, signal: AbortSignal | undefined): Promise<void> {
+    this.subscribe();
+    const wake = new AbortController();
+    this.wake = wake;
+    const signals = signal ? [signal, wake.signal] : [wake.signal];
+    await sleep(ms, AbortSignal.any(signals)).catch(() => {});
+    this.wake = undefined;
+  }
+
+  /** Ends the subscription. */
+  async close(): Promise<void> {
+    await this.heads?.close();
+    this.heads = undefined;
+  }
+
+  private subscribe(): void {
+    if (this.url === undefined || this.heads !== undefined || this.now().getTime() < this.retryAt) return;
+    this.heads = watchNewHeads({
+      url: this.url,
+      onHead: () => this.wake?.abort(),
+      onError: (error) => {
+        this.heads = undefined;
+        this.retryAt = this.now().getTime() + 60_000;
+        this.metrics?.error("new-heads");
+        this.log({ level: "warn", event: "new-heads-failed", message: `${error.message}; polling goes on, subscribing again in a minute` });
+      },
+    });
+  }
 }
 
 /**

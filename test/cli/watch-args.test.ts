@@ -41,6 +41,8 @@ describe("parseWatchArgs", () => {
         "5",
         "--poll-interval",
         "500ms",
+        "--ws",
+        "ws://127.0.0.1:8546",
         "--from-block",
         "1200",
         "--events-from",
@@ -79,6 +81,7 @@ describe("parseWatchArgs", () => {
       attestedOracle: "0x00000000000000000000000000000000000000A1",
       confirmations: 5,
       pollIntervalMs: 500,
+      newHeadsUrl: "ws://127.0.0.1:8546",
       fromBlock: 1200n,
       keysFromBlock: 1000n,
       cadence: { kind: "max-silence", seconds: 26 * 3600 },
@@ -120,6 +123,7 @@ describe("parseWatchArgs", () => {
     expect(() => parseWatchArgs([...WHERE, "--audit-share", "1.5"], { env: {} })).toThrow("--audit-share");
     expect(() => parseWatchArgs([...WHERE, "--poll-interval", "10ms"], { env: {} })).toThrow("--poll-interval");
     expect(() => parseWatchArgs([...WHERE, "--log-format", "xml"], { env: {} })).toThrow("--log-format");
+    expect(() => parseWatchArgs([...WHERE, "--ws", "http://127.0.0.1:8545"], { env: {} })).toThrow("--ws");
   });
 });
 

@@ -391,3 +391,44 @@ function firing(agent: PopulationAgent): (body: Record<string, unknown>) => bool
   const key = agentKey({ chain: agent.chain, agentId: BigInt(agent.agentId), registry: agent.registry } as never);
   return (body: Record<string, unknown>) => body.state === "firing" && typeof body.id === "string" && body.id.endsWith(`:${key}`);
 }
+
+describe("trustgate watch woken by new heads (--ws)", () => {
+  it("with a poll interval of ten minutes, a write is alerted within a few blocks: each head wakes the loop", async () => {
+    const controller = new AbortController();
+    const sender = createWebhookSender({
+      url: receiver.url,
+      format: "json",
+      secret: SECRET,
+      deadLetter: join(dir, "ws-dead-letter.jsonl"),
+    });
+    let ready!: () => void;
+    const started = new Promise<void>((resolvePromise) => (ready = resolvePromise));
+    const running = runWatch(
+      {
+        ...watchConfig(join(dir, "ws.json")),
+        pollIntervalMs: 600_000,
+        newHeadsUrl: devnet.env.rpcUrl.replace(/^http/, "ws"),
+        cadence: { kind: "max-silence", seconds: 48 * 3600 },
+      },
+      { deliver: (message, signal) => sender.send(message, signal), signal: controller.signal, onReady: () => ready() },
+    );
+    try {
+      await Promise.race([started, running]);
+      const agent = base[0]!;
+      const before = receiver.delivered().filter(firing(agent)).length;
+      await writeFlip(agent);
+      // A bound in blocks: without the wake-ups the loop sleeps ten minutes, and none of these blocks would be read.
+      let mined = 0;
+      while (receiver.delivered().filter(firing(agent)).length === before) {
+        expect(mined).toBeLessThan(40);
+        await mine(1);
+        mined += 1;
+        await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
+      }
+      expect(mined).toBeGreaterThanOrEqual(CONFIRMATIONS);
+    } finally {
+      controller.abort();
+      await running;
+    }
+  }, 120_000);
+});
