@@ -464,11 +464,9 @@ function confirmedAfter(head: bigint, confirmations: number): bigint {
   return confirmed < 0n ? 0n : confirmed + 1n;
 }
 
-/** Queues an agent, keeping the trigger that named it last. */
+/** Queues an agent: in the order agents were first named, with the trigger that named it last. */
 function enqueue(queue: Map<string, Queued>, agent: AgentRef, trigger: CheckTrigger): void {
-  const key = agentKey(agent);
-  queue.delete(key);
-  queue.set(key, { agent, trigger });
+  queue.set(agentKey(agent), { agent, trigger });
 }
 
 /** Groups queued agents by trigger, in order, so that each check call carries the trigger of its agents. */
