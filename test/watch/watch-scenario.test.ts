@@ -144,6 +144,15 @@ describe("trustgate watch on the devnet (in process)", () => {
     await server?.close();
   });
 
+  /** Waits until a tick that `match` accepts has ended. */
+  async function tickWith(match: (tick: WatchTick) => boolean): Promise<WatchTick> {
+    for (;;) {
+      const found = ticks.find(match);
+      if (found) return found;
+      await new Promise((resolvePromise) => setTimeout(resolvePromise, 20));
+    }
+  }
+
   /** Waits until `count` more ticks have run. */
   async function ticksPass(count: number): Promise<void> {
     const target = ticks.length + count;
@@ -166,7 +175,8 @@ describe("trustgate watch on the devnet (in process)", () => {
     // Nothing was mined while waiting: the alert came while the head stood at the write plus the confirmation depth.
     expect(await devnet.clients.public.getBlockNumber()).toBe(head);
     expect(head - block).toBe(BigInt(CONFIRMATIONS));
-    const tick = ticks.find((candidate) => candidate.alerts.some((sent) => sent.message.id === alert.id))!;
+    // The receiver may answer before the tick that delivered the alert has ended: wait for the tick.
+    const tick = await tickWith((candidate) => candidate.alerts.some((sent) => sent.message.id === alert.id));
     expect(tick.step?.confirmed?.number).toBe(block);
     expect(alert).toMatchObject({
       kind: agent.score >= 51 ? "fail-to-pass" : "pass-to-fail",
@@ -195,7 +205,7 @@ describe("trustgate watch on the devnet (in process)", () => {
     // A longer chain without the record.
     await mine(CONFIRMATIONS + 4);
     await receiver.waitFor((body) => body.state === "resolved" && body.id === alert.id);
-    const reorg = ticks.find((tick) => tick.step?.reorg)?.step?.reorg;
+    const reorg = (await tickWith((tick) => tick.step?.reorg !== null && tick.step?.reorg !== undefined)).step?.reorg;
     expect(reorg).toBeDefined();
     expect(reorg!.commonAncestor).toBeLessThan(block);
     expect(reorg!.dropped.some((change) => change.agent !== null && agentKey(change.agent).endsWith(String(agent.agentId)))).toBe(true);
