@@ -19,7 +19,7 @@ import { preflight } from "../drift/preflight.js";
 import { runSettingsOf } from "../drift/run-settings.js";
 import { newServiceStats } from "../drift/stages/fetch-verify.js";
 import type { AttestedOracleSource } from "../drift/types.js";
-import type { WatchServiceConfig } from "./config.js";
+import { type WatchServiceConfig, watchServiceSettings } from "./config.js";
 
 /**
  * Signed fetches in flight at most when the watch checks several agents at once (a night's write, a reorg). The
@@ -76,25 +76,7 @@ export interface ConnectWatchOptions {
 export async function connectWatch(config: WatchServiceConfig, options: ConnectWatchOptions = {}): Promise<WatchConnection> {
   const concurrency = options.concurrency ?? DEFAULT_WATCH_CONCURRENCY;
   // The drift job's own checks of these settings, with an empty list for the scope a watch does not have.
-  // Only the service's settings: a caller's richer configuration (the watch's own) holds fields the drift job reads
-  // otherwise (`state` names the drift job's state file there).
-  const service: WatchServiceConfig = {
-    rpcUrl: config.rpcUrl,
-    oracle: config.oracle,
-    ...(config.attestedOracle !== undefined ? { attestedOracle: config.attestedOracle } : {}),
-    apiUrl: config.apiUrl,
-    ...(config.apiKey !== undefined ? { apiKey: config.apiKey } : {}),
-    issuer: config.issuer,
-    jwks: config.jwks,
-    ...(config.acceptedKids !== undefined ? { acceptedKids: config.acceptedKids } : {}),
-    ...(config.threshold !== undefined ? { threshold: config.threshold } : {}),
-    ...(config.gate !== undefined ? { gate: config.gate } : {}),
-    maxAgeSeconds: config.maxAgeSeconds,
-    encoding: config.encoding,
-    ...(config.ratePerMinute !== undefined ? { ratePerMinute: config.ratePerMinute } : {}),
-    ...(config.timeoutMs !== undefined ? { timeoutMs: config.timeoutMs } : {}),
-    ...(config.readChunkSize !== undefined ? { readChunkSize: config.readChunkSize } : {}),
-  };
+  const service = watchServiceSettings(config);
   const settings = runSettingsOf({ ...service, scope: { kind: "list", agents: [] }, concurrency });
   const checked = await preflight({ ...settings.preflight, ...(options.rpcFetch ? { rpcFetch: options.rpcFetch } : {}) });
   const api = createTrustApiClient({ ...settings.service, ...(options.apiFetch ? { fetch: options.apiFetch } : {}) });
