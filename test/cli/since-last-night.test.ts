@@ -63,41 +63,40 @@ const agentOf = (row: Pick<DriftRow, "chain" | "agentId" | "registry">) => `${ro
 const keyOf = (row: Pick<DriftRow, "chain" | "agentId" | "registry">) => `${row.chain}:${row.registry}:${row.agentId}`;
 const flips = (report: DriftReport) => report.agents.filter((row) => row.decision.flipped);
 
-/** Publishes on-chain, for each row, the data its verified attestation carries (the chain catches up). */
-async function catchUp(rows: readonly DriftRow[], at: Date): Promise<void> {
+/** The values a row's side holds, as the oracle stores them. */
+type SideValues = { readonly score: number; readonly tier: Parameters<typeof tierCode>[0]; readonly sybilSeverity: string };
+
+/** Publishes on-chain, for each row, the values `side` picks from it, dated `at`. */
+async function publishRows(rows: readonly DriftRow[], side: (row: DriftRow) => SideValues, at: Date): Promise<void> {
   await env.simulation.publish(
-    rows.map((row) => ({
-      agentId: BigInt(row.agentId),
-      chainId: chainIdOf(row.chain),
-      registry: row.registry,
-      score: row.attested!.score,
-      tier: tierCode(tierForScore(row.attested!.score)),
-      sybilSeverity: sybilSeverityCode(row.attested!.sybilSeverity === "none" ? null : row.attested!.sybilSeverity),
-      updatedAt: at,
-    })),
+    rows.map((row) => {
+      const values = side(row);
+      return {
+        agentId: BigInt(row.agentId),
+        chainId: chainIdOf(row.chain),
+        registry: row.registry,
+        score: values.score,
+        tier: tierCode(values.tier),
+        sybilSeverity: sybilSeverityCode(
+          values.sybilSeverity === "none" ? null : (values.sybilSeverity as Parameters<typeof sybilSeverityCode>[0]),
+        ),
+        updatedAt: at,
+      };
+    }),
   );
 }
+
+/** Publishes on-chain, for each row, the data its verified attestation carries (the chain catches up). */
+const catchUp = (rows: readonly DriftRow[], at: Date) =>
+  publishRows(rows, (row) => ({ ...row.attested!, tier: tierForScore(row.attested!.score) }), at);
 
 /**
  * Publishes again, for each row, the on-chain record it has, dated `at`: the same values, so an in-sync row stays in
  * sync and a drifted one drifted, but not stale on the next night whatever the time of day the test runs at (the
  * snapshot's records are dated at its nightly write time).
  */
-async function redate(rows: readonly DriftRow[], at: Date): Promise<void> {
-  await env.simulation.publish(
-    rows.map((row) => ({
-      agentId: BigInt(row.agentId),
-      chainId: chainIdOf(row.chain),
-      registry: row.registry,
-      score: row.onchain!.score,
-      tier: tierCode(row.onchain!.tier as Parameters<typeof tierCode>[0]),
-      sybilSeverity: sybilSeverityCode(
-        row.onchain!.sybilSeverity === "none" ? null : (row.onchain!.sybilSeverity as Parameters<typeof sybilSeverityCode>[0]),
-      ),
-      updatedAt: at,
-    })),
-  );
-}
+const redate = (rows: readonly DriftRow[], at: Date) =>
+  publishRows(rows, (row) => ({ ...row.onchain!, tier: row.onchain!.tier as SideValues["tier"] }), at);
 
 /** An in-sync agent far above the threshold, whose service score now drops below it: a new pass→fail flip. */
 function dropBelowThreshold(report: DriftReport, taken: ReadonlySet<string>): DriftRow {
