@@ -63,7 +63,7 @@ export { startWatchServer, type WatchHealth, type WatchServer } from "./server.j
 export { DEFAULT_WRITE_CADENCE, parseExpectWrite } from "./heartbeat.js";
 export { DEFAULT_AUDIT_SHARE } from "./audit-walk.js";
 export { connectWatch, type ConnectWatchOptions, type WatchConnection } from "./connect.js";
-export type { WatchServiceConfig } from "./config.js";
+export { WATCH_SERVICE_SETTINGS, type WatchServiceConfig } from "./config.js";
 // The kit's own types the configuration, the connection (the service's client and its limiter, the drift job's scan
 // and decision rule) and the checks reach, so that a caller can name what it passes and gets; each is the same type
 // `trustgate` or `trustgate/drift` exports.
